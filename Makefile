@@ -1,0 +1,69 @@
+# sqlite-triggers build. `make` -> build/triggers.so (+ host); `make test`;
+# `make demo`; `make test-asan`; `make fuzz`; `make bench`. See README.md.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
+XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+B        = build
+
+# Pure modules: no SQLite; unit-tested and fuzzed alone.
+PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c \
+           ext/schedule.c
+# SQLite-facing modules.
+SQL_SRC  = ext/args.c ext/store.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
+           ext/tick.c ext/funcs.c ext/preview.c ext/ext.c
+EXT_SRC  = $(PURE_SRC) $(SQL_SRC)
+HDRS     = $(wildcard ext/*.h)
+
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
+
+.PHONY: all test test-unit test-sql test-py test-asan demo deps clean fuzz bench lint
+
+all: $(B)/triggers.so
+
+$(B)/triggers.so: $(EXT_SRC) $(HDRS) | $(B)
+	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -fPIC -fvisibility=hidden -shared \
+	  -Wl,-z,defs -Wl,-z,now -Wl,-z,relro -o $@ $(EXT_SRC) $(XML_LIBS) -lm
+
+PURE_HAVE = $(wildcard $(PURE_SRC))
+
+$(B)/unit/%: tests/unit/%.c $(PURE_HAVE) $(HDRS) tests/unit/check.h | $(B)
+	@mkdir -p $(B)/unit
+	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $< $(PURE_HAVE) -lm
+
+$(B):
+	@mkdir -p $(B)
+
+# Installs missing Debian packages when run as root (fresh machines, CI).
+deps:
+	@sh tests/deps.sh
+
+test: deps all $(UNIT_BIN)
+	@sh tests/run_all.sh
+
+test-unit: $(UNIT_BIN)
+	@sh tests/run_all.sh unit
+
+test-sql: all
+	@sh tests/run_all.sh sql
+
+test-py: all
+	@sh tests/run_all.sh py
+
+# ASan + UBSan (gcc, no recover): unit tests linked directly, the extension
+# loaded into Debian's sqlite3 and python3 with gcc's runtimes preloaded.
+test-asan: deps
+	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all unit-bins
+	@ASAN=1 B=build/asan sh tests/run_all.sh
+
+unit-bins: $(UNIT_BIN)
+
+demo: deps all
+	@sh sql/demo.sh
+
+clean:
+	rm -rf build

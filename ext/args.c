@@ -1,0 +1,105 @@
+/*
+** args.c -- argument checking and error reporting shared by the SQL
+** functions. See args.h.
+*/
+#include "args.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+SQLITE_EXTENSION_INIT3
+
+void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
+                      const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  char *full = msg ? sqlite3_mprintf("%s: %s", fname, msg) : NULL;
+  if (!full) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    sqlite3_result_error(ctx, full, -1);
+    if (code != SQLITE_ERROR) sqlite3_result_error_code(ctx, code);
+  }
+  sqlite3_free(msg);
+  sqlite3_free(full);
+}
+
+i64 trg_wall_clock_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (i64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,
+             size_t n) {
+  return tzdb_get(c->zones, name, z, err, n);
+}
+
+char *instant_from_value(sqlite3_value *v, int pos, const char *name,
+                         i64 *out) {
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER:
+      *out = sqlite3_value_int64(v);
+      return NULL;
+    case SQLITE_FLOAT: {
+      double x = sqlite3_value_double(v);
+      if (x == (double)(i64)x) {
+        *out = (i64)x;
+        return NULL;
+      }
+      break;
+    }
+    case SQLITE_TEXT: {
+      char msg[SCHED_ERR_MAX];
+      const char *t = (const char *)sqlite3_value_text(v);
+      if (sched_parse_instant(t, tz_utc(), out, msg, sizeof msg) == 0) return NULL;
+      return sqlite3_mprintf("argument %d (%s): cannot read '%s' as an "
+                             "instant: %s", pos + 1, name, t, msg);
+    }
+    case SQLITE_NULL:
+      return sqlite3_mprintf("argument %d (%s) must not be NULL", pos + 1, name);
+    default:
+      break;
+  }
+  return sqlite3_mprintf("argument %d (%s) must be an integer (ms) or "
+                         "ISO-8601 text", pos + 1, name);
+}
+
+int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
+                sqlite3_value **argv, int pos, const char *name,
+                int allow_default, i64 *out) {
+  if (allow_default &&
+      (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL)) {
+    *out = trg_wall_clock_ms();
+    return 0;
+  }
+  char *err = instant_from_value(argv[pos], pos, name, out);
+  if (!err) return 0;
+  trg_result_error(ctx, SQLITE_ERROR, fname, "%s", err);
+  sqlite3_free(err);
+  return -1;
+}
+
+const char *arg_text(sqlite3_context *ctx, const char *fname,
+                     sqlite3_value **argv, int pos, const char *name) {
+  if (sqlite3_value_type(argv[pos]) != SQLITE_TEXT) {
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "argument %d (%s) must be text", pos + 1, name);
+    return NULL;
+  }
+  return (const char *)sqlite3_value_text(argv[pos]);
+}
+
+void result_str(sqlite3_context *ctx, sqlite3_str *s) {
+  int rc = sqlite3_str_errcode(s);
+  char *z = sqlite3_str_finish(s);
+  if (rc != SQLITE_OK || !z) {
+    sqlite3_free(z);
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, z, -1, sqlite3_free);
+}

@@ -1,0 +1,70 @@
+/*
+** ext.c -- the entry point: sqlite3_triggers_init creates the
+** per-connection context (zone cache) and registers the two virtual
+** table modules and every SQL function.
+**
+**   .load ./build/triggers
+**   .read sql/install.sql
+*/
+#include "triggers_int.h"
+
+#include <stdlib.h>
+
+SQLITE_EXTENSION_INIT1
+
+int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
+int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
+int tick_register(sqlite3 *db, trg_ctx *ctx);
+int funcs_register(sqlite3 *db, trg_ctx *ctx);
+int preview_register(sqlite3 *db, trg_ctx *ctx);
+
+void trg_ctx_release(void *p) {
+  trg_ctx *c = p;
+  if (c && --c->refs == 0) {
+    tzdb_free(c->zones);
+    sqlite3_free(c);
+  }
+}
+
+/* Functions share one reference, released when the connection closes
+** through this destructor-only function. */
+static void noop(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  sqlite3_result_null(ctx);
+}
+
+int sqlite3_triggers_init(sqlite3 *db, char **err,
+                          const sqlite3_api_routines *api);
+__attribute__((visibility("default"))) int sqlite3_triggers_init(
+    sqlite3 *db, char **err, const sqlite3_api_routines *api) {
+  SQLITE_EXTENSION_INIT2(api);
+  if (sqlite3_libversion_number() < 3038000) {
+    *err = sqlite3_mprintf("sqlite-triggers needs SQLite 3.38 or newer "
+                           "(this is %s)", sqlite3_libversion());
+    return SQLITE_ERROR;
+  }
+  trg_ctx *c = sqlite3_malloc(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  c->refs = 1;
+  c->zones = tzdb_new(NULL);
+  if (!c->zones) {
+    sqlite3_free(c);
+    return SQLITE_NOMEM;
+  }
+  /* The functions' reference: dropped when this function is destroyed. */
+  int rc = sqlite3_create_function_v2(db, "trigger_internal_ctx", 0,
+                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, c, noop,
+                                      0, 0, trg_ctx_release);
+  if (rc != SQLITE_OK) {
+    trg_ctx_release(c);
+    return rc;
+  }
+  if (rc == SQLITE_OK) rc = vtab_triggers_register(db, c);
+  if (rc == SQLITE_OK) rc = vtab_runs_register(db, c);
+  if (rc == SQLITE_OK) rc = tick_register(db, c);
+  if (rc == SQLITE_OK) rc = funcs_register(db, c);
+  if (rc == SQLITE_OK) rc = preview_register(db, c);
+  if (rc != SQLITE_OK) *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
+  return rc;
+}

@@ -1,0 +1,376 @@
+/*
+** funcs.c -- the SQL functions that are not the tick: trigger_version,
+** trigger_install, trigger_next_due, trigger_iso, trigger_health,
+** trigger_prune and trigger_config. Argument errors name the function
+** and the argument ("trigger_iso: argument 2 (tz) must be text").
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "civil.h"
+#include "trigger.h"
+
+SQLITE_EXTENSION_INIT3
+
+static void fn_version(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  sqlite3_result_text(ctx, TRIGGERS_VERSION, -1, SQLITE_STATIC);
+}
+
+static void fn_install(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  char *err = NULL;
+  int rc = store_install(db, &err);
+  if (rc != SQLITE_OK) {
+    trg_result_error(ctx, rc, "trigger_install", "%s",
+                     err ? err : sqlite3_errmsg(db));
+    sqlite3_free(err);
+    return;
+  }
+  sqlite3_result_int(ctx, TRIGGERS_SCHEMA_VERSION);
+}
+
+/* Zone argument at pos (NULL/absent -> def). 0 ok, -1 reported. */
+static int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
+                    sqlite3_value **argv, int pos, const char *def,
+                    const tz_zone **z) {
+  trg_ctx *c = sqlite3_user_data(ctx);
+  const char *name = def;
+  if (pos < argc && sqlite3_value_type(argv[pos]) != SQLITE_NULL) {
+    if (!(name = arg_text(ctx, fname, argv, pos, "tz"))) return -1;
+  }
+  char msg[160];
+  if (trg_zone(c, name, z, msg, sizeof msg) != 0) {
+    trg_result_error(ctx, SQLITE_ERROR, fname, "argument %d (tz): %s",
+                     pos + 1, msg);
+    return -1;
+  }
+  return 0;
+}
+
+/*
+** A schedule given as a JSON object of `triggers` columns. Keys that are
+** not columns are errors; instants may be ms or ISO text (local in the
+** spec's zone).
+*/
+static char *spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
+                            const char *tz_arg, i64 after, sched_spec *spec) {
+  trg_row r;
+  row_init(&r);
+  sqlite3_stmt *st = NULL;
+  char *err = NULL;
+  int rc = sqlite3_prepare_v2(
+      db,
+      "SELECT key, value, type FROM json_each(CASE WHEN json_valid(?1) AND"
+      " json_type(?1) = 'object' THEN ?1 ELSE '{\"?\":0}' END)",
+      -1, &st, NULL);
+  if (rc != SQLITE_OK) return sqlite3_mprintf("%s", sqlite3_errmsg(db));
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *k = (const char *)sqlite3_column_text(st, 0);
+    int col = -1;
+    for (int i = 0; i < TC_NPUBLIC; i++) {
+      if (strcmp(trg_cols[i].name, k) == 0) col = i;
+    }
+    if (strcmp(k, "?") == 0) {
+      err = sqlite3_mprintf("argument 1 (spec): not a JSON object");
+    } else if (col < 0 || trg_cols[col].ro) {
+      err = sqlite3_mprintf("argument 1 (spec): unknown key '%s'", k);
+    } else {
+      sqlite3_value *v = sqlite3_column_value(st, 1);
+      int t = sqlite3_value_type(v);
+      int texty = trg_cols[col].kind == 'T' || trg_cols[col].kind == 'J' ||
+                  (trg_cols[col].kind == 'S' && t == SQLITE_TEXT);
+      if (t == SQLITE_NULL) continue;
+      if (texty && t == SQLITE_TEXT) {
+        rc = val_set_text(&r.v[col], (const char *)sqlite3_value_text(v));
+      } else if (!texty && t == SQLITE_INTEGER) {
+        val_set_int(&r.v[col], sqlite3_value_int64(v));
+      } else {
+        err = sqlite3_mprintf("argument 1 (spec): %s must be %s", k,
+                              texty ? "text" : "an integer");
+      }
+    }
+  }
+  sqlite3_finalize(st);
+  if (!err) {
+    if (tz_arg) val_set_text(&r.v[TC_TIMEZONE], tz_arg);
+    if (r.v[TC_TRIGGER_TYPE].null) {
+      val_set_text(&r.v[TC_TRIGGER_TYPE],
+                   !r.v[TC_CRON_EXPRESSION].null ? "cron"
+                   : !r.v[TC_SCHEDULED_AT].null  ? "once"
+                                                 : "interval");
+    }
+    val_set_text(&r.v[TC_INSTRUCTIONS], "-");
+    int no_anchor = r.v[TC_START_AT].null && r.v[TC_CREATED_AT].null;
+    store s;
+    store_init(&s, db);
+    char *verr = NULL;
+    rc = trg_validate(c, &s, &r, spec, after, &verr);
+    store_close(&s);
+    if (verr) {
+      err = sqlite3_mprintf("argument 1 (spec): %s", verr);
+      sqlite3_free(verr);
+    } else if (rc != SQLITE_OK) {
+      err = sqlite3_mprintf("%s", sqlite3_errstr(rc));
+    }
+    /* Interval without start_at/created_at: the grid starts at `after`. */
+    if (!err && spec->type == SCHED_INTERVAL && no_anchor) {
+      spec->created_at = after;
+    }
+  }
+  row_clear(&r);
+  return err;
+}
+
+char *spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
+                       sqlite3_value *tzv, i64 after, sched_spec *spec) {
+  if (sqlite3_value_type(specv) != SQLITE_TEXT) {
+    return sqlite3_mprintf("argument 1 (spec) must be text (a cron "
+                           "expression or a JSON object)");
+  }
+  const char *text = (const char *)sqlite3_value_text(specv);
+  const char *tz = "UTC";
+  if (tzv && sqlite3_value_type(tzv) != SQLITE_NULL) {
+    if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
+      return sqlite3_mprintf("argument 3 (tz) must be text");
+    }
+    tz = (const char *)sqlite3_value_text(tzv);
+  }
+  const char *p = text;
+  while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+  if (*p == '{') {
+    return spec_from_json(db, c, text, tzv && sqlite3_value_type(tzv) != SQLITE_NULL ? tz : NULL,
+                          after, spec);
+  }
+  memset(spec, 0, sizeof *spec);
+  spec->type = SCHED_CRON;
+  spec->start_at = spec->end_at = SCHED_NONE;
+  char msg[CRON_ERR_MAX];
+  if (trg_zone(c, tz, &spec->zone, msg, sizeof msg) != 0) {
+    return sqlite3_mprintf("argument 3 (tz): %s", msg);
+  }
+  if (cron_parse(text, &spec->cron, msg, sizeof msg) != 0) {
+    return sqlite3_mprintf("%s", msg);
+  }
+  return NULL;
+}
+
+static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *fname = "trigger_next_due";
+  i64 after, next;
+  sched_spec spec;
+  if (arg_instant(ctx, fname, argc, argv, 1, "after", 0, &after) != 0) return;
+  char *err = spec_from_values(sqlite3_context_db_handle(ctx),
+                               sqlite3_user_data(ctx), argv[0],
+                               argc > 2 ? argv[2] : NULL, after, &spec);
+  if (err) {
+    trg_result_error(ctx, SQLITE_ERROR, fname, "%s", err);
+    sqlite3_free(err);
+    return;
+  }
+  if (sched_next(&spec, after, &next)) {
+    sqlite3_result_int64(ctx, next);
+  } else {
+    sqlite3_result_null(ctx);
+  }
+}
+
+static void fn_iso(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *fname = "trigger_iso";
+  i64 ms;
+  const tz_zone *z;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  if (arg_instant(ctx, fname, argc, argv, 0, "ms", 0, &ms) != 0) return;
+  if (arg_zone(ctx, fname, argc, argv, 1, "UTC", &z) != 0) return;
+  char buf[CIVIL_ISO_MAX];
+  i64 s = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
+  int32_t off = tz_offset_at(z, s);
+  int is_utc = z == tz_utc();
+  civil_format_iso(ms, off, is_utc, buf);
+  sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+}
+
+/* One count or min over an indexed query, appended as "key":value. */
+static int health_field(sqlite3 *db, sqlite3_str *out, const char *key,
+                        const char *sql, i64 bind, int first) {
+  i64 v = 0;
+  int isnull = 1;
+  int rc = store_exec_i64(db, sql, bind, 1, &v, &isnull);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_str_appendf(out, "%s\"%s\":", first ? "" : ",", key);
+  if (isnull) sqlite3_str_appendall(out, "null");
+  else sqlite3_str_appendf(out, "%lld", (long long)v);
+  return SQLITE_OK;
+}
+
+static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *fname = "trigger_health";
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  i64 now;
+  if (!store_installed(db)) {
+    trg_result_error(ctx, SQLITE_ERROR, fname, "sqlite-triggers is not "
+                     "installed in this database (run sql/install.sql)");
+    return;
+  }
+  if (arg_instant(ctx, fname, argc, argv, 0, "now", 1, &now) != 0) return;
+  static const struct {
+    const char *key, *sql;
+    int minus_day;
+  } fields[] = {
+      {"active", "SELECT count(*) FROM main.triggers_data WHERE status = 'scheduled' AND ?1 = ?1", 0},
+      {"paused", "SELECT count(*) FROM main.triggers_data WHERE status = 'paused' AND ?1 = ?1", 0},
+      {"overdue", "SELECT count(*) FROM main.triggers_data WHERE fire_at <= ?1", 0},
+      {"running", "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND ?1 = ?1", 0},
+      {"expired_leases", "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND lease_until <= ?1", 0},
+      {"failures_24h", "SELECT count(*) FROM main.triggers_rundata WHERE status = 'failed' AND finished_at > ?1", 1},
+      {"next_due_at", "SELECT min(next_due_at) FROM main.triggers_data WHERE next_due_at IS NOT NULL AND ?1 = ?1", 0},
+  };
+  sqlite3_str *out = sqlite3_str_new(db);
+  sqlite3_str_appendchar(out, 1, '{');
+  int rc = SQLITE_OK;
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0] && rc == SQLITE_OK; i++) {
+    rc = health_field(db, out, fields[i].key, fields[i].sql,
+                      fields[i].minus_day ? now - 86400000 : now, i == 0);
+  }
+  sqlite3_str_appendall(out, ",\"last_create_error\":null}");
+  if (rc != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(out));
+    trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
+    return;
+  }
+  result_str(ctx, out);
+}
+
+static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *fname = "trigger_prune";
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  i64 before;
+  if (!store_installed(db)) {
+    trg_result_error(ctx, SQLITE_ERROR, fname, "sqlite-triggers is not "
+                     "installed in this database (run sql/install.sql)");
+    return;
+  }
+  if (arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0) return;
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(
+      db,
+      "DELETE FROM main.triggers_rundata WHERE finished_at < ?1 AND status IN"
+      " ('success', 'failed', 'skipped', 'expired') AND retry_at IS NULL",
+      -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_int64(st, 1, before);
+    rc = sqlite3_step(st);
+  }
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) {
+    trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
+    return;
+  }
+  sqlite3_result_int64(ctx, sqlite3_changes64(db));
+}
+
+/* Config keys, their defaults and whether values are integers. */
+static const struct {
+  const char *key, *def;
+  int integer;
+} config_keys[] = {
+    {"min_interval_ms", "60000", 1},
+    {"max_interval_ms", "31622400000", 1},
+    {"confirm_below_ms", "300000", 1},
+    {"max_active_per_scope", "50", 1},
+    {"max_creations_per_window", "20", 1},
+    {"creation_window_ms", "3600000", 1},
+    {"creator_roles", "owner,admin", 0},
+    {"run_retention_ms", "2592000000", 1},
+    {"misfire_grace_ms", "60000", 1},
+    {"min_confidence", "0.5", 0},
+};
+
+static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *fname = "trigger_config";
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  const char *key = arg_text(ctx, fname, argv, 0, "key");
+  if (!key) return;
+  int k = -1;
+  for (size_t i = 0; i < sizeof config_keys / sizeof config_keys[0]; i++) {
+    if (strcmp(config_keys[i].key, key) == 0) k = (int)i;
+  }
+  if (k < 0) {
+    trg_result_error(ctx, SQLITE_ERROR, fname, "argument 1 (key): unknown "
+                     "key '%s'", key);
+    return;
+  }
+  if (!store_installed(db)) {
+    trg_result_error(ctx, SQLITE_ERROR, fname, "sqlite-triggers is not "
+                     "installed in this database (run sql/install.sql)");
+    return;
+  }
+  store s;
+  store_init(&s, db);
+  if (argc > 1) {
+    const char *v = (const char *)sqlite3_value_text(argv[1]);
+    int t = sqlite3_value_type(argv[1]);
+    if (config_keys[k].integer && (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0)) {
+      trg_result_error(ctx, SQLITE_MISMATCH, fname, "argument 2 (value): %s "
+                       "must be an integer >= 0", key);
+      store_close(&s);
+      return;
+    }
+    if (!v) {
+      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 2 (value) must "
+                       "not be NULL");
+      store_close(&s);
+      return;
+    }
+    int rc = store_config_set(&s, key, v);
+    if (rc != SQLITE_OK) {
+      trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
+      store_close(&s);
+      return;
+    }
+  }
+  char *v = store_config_get(&s, key);
+  store_close(&s);
+  const char *val = v ? v : config_keys[k].def;
+  if (config_keys[k].integer) {
+    sqlite3_result_int64(ctx, strtoll(val, NULL, 10));
+  } else {
+    sqlite3_result_text(ctx, val, -1, SQLITE_TRANSIENT);
+  }
+  sqlite3_free(v);
+}
+
+int funcs_register(sqlite3 *db, trg_ctx *ctx);
+int funcs_register(sqlite3 *db, trg_ctx *ctx) {
+  enum { PURE = SQLITE_UTF8 | SQLITE_INNOCUOUS,
+         SIDE = SQLITE_UTF8 | SQLITE_DIRECTONLY };
+  static const struct {
+    const char *name;
+    int nmin, nmax, flags;
+    void (*fn)(sqlite3_context *, int, sqlite3_value **);
+  } fns[] = {
+      {"trigger_version", 0, 0, PURE | SQLITE_DETERMINISTIC, fn_version},
+      {"trigger_install", 0, 0, SIDE, fn_install},
+      {"trigger_next_due", 2, 3, PURE, fn_next_due},
+      {"trigger_iso", 1, 2, PURE, fn_iso},
+      {"trigger_health", 0, 1, SIDE, fn_health},
+      {"trigger_prune", 1, 1, SIDE, fn_prune},
+      {"trigger_config", 1, 2, SIDE, fn_config},
+  };
+  int rc = SQLITE_OK;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {
+    for (int n = fns[i].nmin; n <= fns[i].nmax && rc == SQLITE_OK; n++) {
+      rc = sqlite3_create_function_v2(db, fns[i].name, n, fns[i].flags, ctx,
+                                      fns[i].fn, 0, 0, 0);
+    }
+  }
+  return rc;
+}

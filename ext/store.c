@@ -1,0 +1,632 @@
+/*
+** store.c -- every SQL statement of the extension lives here: the shadow
+** tables (triggers_data, triggers_rundata, triggers_config), their
+** indexes, the schema version, cached prepared statements, loading and
+** saving rows, transactions and config values. See store.h.
+**
+** Indexes, and what each one serves:
+**   triggers_data(trigger_id) UNIQUE       lookups, INSERT OR REPLACE
+**   triggers_data_fire(fire_at, trigger_id) WHERE fire_at NOT NULL
+**                                           the tick's probe, next wakeup
+**   triggers_data_due(next_due_at) WHERE next_due_at NOT NULL
+**   triggers_data_agent(agent_id, fire_at)  per-agent lookups and ticks
+**   triggers_data_status(status)
+**   triggers_data_dedupe(agent_id, dedupe_key) UNIQUE, active rows only
+**   triggers_rundata(run_id) UNIQUE
+**   triggers_rundata(trigger_id, scheduled_for, attempt) UNIQUE
+**   triggers_rundata_lease(lease_until) WHERE status = 'running'
+**   triggers_rundata_retry(retry_at) WHERE retry_at NOT NULL
+**   triggers_rundata_agent(agent_id, scheduled_for)
+**   triggers_rundata_sched(scheduled_for)
+**   triggers_rundata_finished(status, finished_at)
+*/
+#include "store.h"
+
+#include <string.h>
+
+SQLITE_EXTENSION_INIT3
+
+const trg_coldef trg_cols[TC_NCOL] = {
+    {"trigger_id", 'T', 0, "TEXT NOT NULL UNIQUE"},
+    {"agent_id", 'T', 0, "TEXT NOT NULL DEFAULT ''"},
+    {"scope", 'T', 0, "TEXT NOT NULL DEFAULT ''"},
+    {"display_name", 'T', 0, "TEXT"},
+    {"instructions", 'T', 0, "TEXT NOT NULL"},
+    {"trigger_type", 'T', 0, "TEXT NOT NULL"},
+    {"interval_ms", 'I', 0, "INTEGER"},
+    {"scheduled_at", 'S', 0, "INTEGER"},
+    {"cron_expression", 'T', 0, "TEXT"},
+    {"timezone", 'T', 0, "TEXT NOT NULL DEFAULT 'UTC'"},
+    {"start_at", 'S', 0, "INTEGER"},
+    {"end_at", 'S', 0, "INTEGER"},
+    {"wake_mode", 'T', 0, "TEXT"},
+    {"created_by", 'T', 0, "TEXT"},
+    {"enabled", 'I', 0, "INTEGER"},
+    {"max_runs", 'I', 0, "INTEGER"},
+    {"misfire_policy", 'T', 0, "TEXT"},
+    {"overlap_policy", 'T', 0, "TEXT"},
+    {"max_attempts", 'I', 0, "INTEGER"},
+    {"backoff_ms", 'I', 0, "INTEGER"},
+    {"jitter_ms", 'I', 0, "INTEGER"},
+    {"window_ms", 'I', 0, "INTEGER"},
+    {"pause_after_failures", 'I', 0, "INTEGER"},
+    {"metadata", 'J', 0, "TEXT"},
+    {"status", 'T', 1, "TEXT NOT NULL"},
+    {"run_count", 'I', 1, "INTEGER NOT NULL DEFAULT 0"},
+    {"next_due_at", 'I', 1, "INTEGER"},
+    {"last_run_at", 'I', 1, "INTEGER"},
+    {"last_status", 'T', 1, "TEXT"},
+    {"last_error", 'T', 1, "TEXT"},
+    {"dedupe_key", 'T', 1, "TEXT"},
+    {"created_at", 'S', 0, "INTEGER NOT NULL"},
+    {"updated_at", 'I', 1, "INTEGER NOT NULL"},
+    {"fire_at", 'I', 1, "INTEGER"},
+    {"claims", 'I', 1, "INTEGER NOT NULL DEFAULT 0"},
+    {"running", 'I', 1, "INTEGER NOT NULL DEFAULT 0"},
+    {"fail_streak", 'I', 1, "INTEGER NOT NULL DEFAULT 0"},
+};
+
+const trg_coldef run_cols[RC_NCOL] = {
+    {"run_id", 'T', 0, "TEXT NOT NULL UNIQUE"},
+    {"trigger_id", 'T', 0, "TEXT NOT NULL"},
+    {"agent_id", 'T', 0, "TEXT NOT NULL"},
+    {"scheduled_for", 'I', 0, "INTEGER NOT NULL"},
+    {"attempt", 'I', 0, "INTEGER NOT NULL"},
+    {"status", 'T', 0, "TEXT NOT NULL"},
+    {"owner", 'T', 0, "TEXT"},
+    {"claimed_at", 'I', 0, "INTEGER"},
+    {"lease_until", 'I', 0, "INTEGER"},
+    {"finished_at", 'I', 0, "INTEGER"},
+    {"latency_ms", 'I', 0, "INTEGER"},
+    {"error", 'T', 0, "TEXT"},
+    {"payload", 'J', 0, "TEXT"},
+    {"retry_at", 'I', 0, "INTEGER"},
+    {"deferrals", 'I', 0, "INTEGER NOT NULL DEFAULT 0"},
+};
+
+/* ---- values ---------------------------------------------------------- */
+
+void val_set_null(trg_val *v) {
+  sqlite3_free(v->t);
+  v->t = NULL;
+  v->null = 1;
+  v->i = 0;
+}
+
+void val_set_int(trg_val *v, i64 i) {
+  sqlite3_free(v->t);
+  v->t = NULL;
+  v->null = 0;
+  v->i = i;
+}
+
+int val_set_text(trg_val *v, const char *t) {
+  char *copy = t ? sqlite3_mprintf("%s", t) : NULL;
+  if (t && !copy) return SQLITE_NOMEM;
+  sqlite3_free(v->t);
+  v->t = copy;
+  v->null = copy == NULL;
+  v->i = 0;
+  return SQLITE_OK;
+}
+
+const char *val_text(const trg_val *v) { return v->t ? v->t : ""; }
+
+void row_init(trg_row *r) {
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
+}
+
+void row_clear(trg_row *r) {
+  for (int i = 0; i < TC_NCOL; i++) sqlite3_free(r->v[i].t);
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
+}
+
+void run_clear(run_row *r) {
+  for (int i = 0; i < RC_NCOL; i++) sqlite3_free(r->v[i].t);
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < RC_NCOL; i++) r->v[i].null = 1;
+}
+
+static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs,
+                     int n, trg_val *v) {
+  for (int i = 0; i < n; i++) {
+    int c = first + i;
+    sqlite3_free(v[i].t);
+    v[i].t = NULL;
+    v[i].i = 0;
+    v[i].null = sqlite3_column_type(st, c) == SQLITE_NULL;
+    if (v[i].null) continue;
+    if (defs[i].kind == 'T' || defs[i].kind == 'J') {
+      const char *t = (const char *)sqlite3_column_text(st, c);
+      if (!t) return SQLITE_NOMEM;
+      v[i].t = sqlite3_mprintf("%s", t);
+      if (!v[i].t) return SQLITE_NOMEM;
+    } else {
+      v[i].i = sqlite3_column_int64(st, c);
+    }
+  }
+  return SQLITE_OK;
+}
+
+static int vals_bind(sqlite3_stmt *st, int first, const trg_coldef *defs,
+                     int n, const trg_val *v) {
+  int rc = SQLITE_OK;
+  for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+    if (v[i].null) {
+      rc = sqlite3_bind_null(st, first + i);
+    } else if (defs[i].kind == 'T' || defs[i].kind == 'J') {
+      rc = sqlite3_bind_text(st, first + i, val_text(&v[i]), -1,
+                             SQLITE_STATIC);
+    } else {
+      rc = sqlite3_bind_int64(st, first + i, v[i].i);
+    }
+  }
+  return rc;
+}
+
+int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
+  r->id = sqlite3_column_int64(st, first);
+  return vals_read(st, first + 1, trg_cols, TC_NCOL, r->v);
+}
+
+int store_row_bind(sqlite3_stmt *st, int first, const trg_row *r) {
+  return vals_bind(st, first, trg_cols, TC_NCOL, r->v);
+}
+
+int store_run_read(sqlite3_stmt *st, int first, run_row *r) {
+  r->id = sqlite3_column_int64(st, first);
+  return vals_read(st, first + 1, run_cols, RC_NCOL, r->v);
+}
+
+/* ---- statement texts ------------------------------------------------- */
+
+/* "a, b, c" of a column table; sqlite3_malloc'd. */
+static char *col_list(const trg_coldef *defs, int n, const char *suffix) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  for (int i = 0; i < n; i++) {
+    sqlite3_str_appendf(s, "%s%s%s", i ? ", " : "", defs[i].name, suffix);
+  }
+  return sqlite3_str_finish(s);
+}
+
+static char *param_list(int n) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  for (int i = 0; i < n; i++) sqlite3_str_appendf(s, "%s?%d", i ? "," : "", i + 1);
+  return sqlite3_str_finish(s);
+}
+
+static char *sql_text(store_sql which) {
+  char *tc = col_list(trg_cols, TC_NCOL, "");
+  char *rc = col_list(run_cols, RC_NCOL, "");
+  char *out = NULL;
+  if (!tc || !rc) goto done;
+  switch (which) {
+    case ST_TRIG_BY_ROWID:
+      out = sqlite3_mprintf("SELECT id, %s FROM main.triggers_data WHERE id = ?1", tc);
+      break;
+    case ST_TRIG_BY_TID:
+      out = sqlite3_mprintf("SELECT id, %s FROM main.triggers_data WHERE trigger_id = ?1", tc);
+      break;
+    case ST_TRIG_INSERT: {
+      char *p = param_list(TC_NCOL);
+      if (p) out = sqlite3_mprintf("INSERT INTO main.triggers_data(%s) VALUES(%s)", tc, p);
+      sqlite3_free(p);
+      break;
+    }
+    case ST_TRIG_UPDATE: {
+      sqlite3_str *s = sqlite3_str_new(NULL);
+      sqlite3_str_appendall(s, "UPDATE main.triggers_data SET ");
+      for (int i = 0; i < TC_NCOL; i++) {
+        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", trg_cols[i].name, i + 1);
+      }
+      sqlite3_str_appendf(s, " WHERE id = ?%d", TC_NCOL + 1);
+      out = sqlite3_str_finish(s);
+      break;
+    }
+    case ST_TRIG_DELETE:
+      out = sqlite3_mprintf("DELETE FROM main.triggers_data WHERE id = ?1");
+      break;
+    case ST_TRIG_EXISTS:
+      out = sqlite3_mprintf("SELECT 1 FROM main.triggers_data WHERE trigger_id = ?1");
+      break;
+    case ST_DUE:
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_data INDEXED BY triggers_data_fire"
+          " WHERE fire_at <= ?1 ORDER BY fire_at, trigger_id LIMIT ?2", tc);
+      break;
+    case ST_DUE_AGENTS:
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_data WHERE agent_id IN"
+          " (SELECT value FROM json_each(?3)) AND fire_at <= ?1"
+          " ORDER BY fire_at, trigger_id LIMIT ?2", tc);
+      break;
+    case ST_TICK_UPDATE:
+      out = sqlite3_mprintf(
+          "UPDATE main.triggers_data SET status = ?2, next_due_at = ?3,"
+          " fire_at = ?4, claims = ?5, running = ?6, run_count = ?7,"
+          " last_run_at = ?8, last_status = ?9, last_error = ?10,"
+          " updated_at = ?11, fail_streak = ?12, enabled = ?13 WHERE id = ?1");
+      break;
+    case ST_RUN_INSERT: {
+      char *p = param_list(RC_NCOL);
+      if (p) out = sqlite3_mprintf("INSERT OR IGNORE INTO main.triggers_rundata(%s) VALUES(%s)", rc, p);
+      sqlite3_free(p);
+      break;
+    }
+    case ST_RUN_BY_ID:
+      out = sqlite3_mprintf("SELECT id, %s FROM main.triggers_rundata WHERE run_id = ?1", rc);
+      break;
+    case ST_RUN_UPDATE: {
+      sqlite3_str *s = sqlite3_str_new(NULL);
+      sqlite3_str_appendall(s, "UPDATE main.triggers_rundata SET ");
+      for (int i = 0; i < RC_NCOL; i++) {
+        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", run_cols[i].name, i + 1);
+      }
+      sqlite3_str_appendf(s, " WHERE id = ?%d", RC_NCOL + 1);
+      out = sqlite3_str_finish(s);
+      break;
+    }
+    case ST_RUNS_LEASED:
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"
+          " WHERE status = 'running' AND lease_until <= ?1"
+          " ORDER BY lease_until, run_id LIMIT ?2", rc);
+      break;
+    case ST_RUNS_RETRY:
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_retry"
+          " WHERE retry_at <= ?1 ORDER BY retry_at, run_id LIMIT ?2", rc);
+      break;
+    case ST_RUN_PENDING_FOR:
+      out = sqlite3_mprintf(
+          "SELECT 1 FROM main.triggers_rundata WHERE trigger_id = ?1"
+          " AND (retry_at IS NOT NULL OR status = 'running') LIMIT 1");
+      break;
+    case ST_WAKE_TRIGGERS:
+      out = sqlite3_mprintf("SELECT min(fire_at) FROM main.triggers_data WHERE fire_at IS NOT NULL");
+      break;
+    case ST_WAKE_RETRY:
+      out = sqlite3_mprintf("SELECT min(retry_at) FROM main.triggers_rundata WHERE retry_at IS NOT NULL");
+      break;
+    case ST_WAKE_LEASE:
+      out = sqlite3_mprintf("SELECT min(lease_until) FROM main.triggers_rundata WHERE status = 'running'");
+      break;
+    case ST_CONFIG_GET:
+      out = sqlite3_mprintf("SELECT value FROM main.triggers_config WHERE key = ?1");
+      break;
+    case ST_CONFIG_SET:
+      out = sqlite3_mprintf("INSERT OR REPLACE INTO main.triggers_config(key, value) VALUES(?1, ?2)");
+      break;
+    case ST_COUNT:
+      break;
+  }
+done:
+  sqlite3_free(tc);
+  sqlite3_free(rc);
+  return out;
+}
+
+void store_init(store *s, sqlite3 *db) {
+  memset(s, 0, sizeof *s);
+  s->db = db;
+}
+
+void store_close(store *s) {
+  for (int i = 0; i < ST_COUNT; i++) {
+    sqlite3_finalize(s->st[i]);
+    s->st[i] = NULL;
+  }
+}
+
+sqlite3_stmt *store_stmt(store *s, store_sql which) {
+  if (!s->st[which]) {
+    char *sql = sql_text(which);
+    if (!sql) return NULL;
+    int rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                &s->st[which], NULL);
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK) return NULL;
+  } else {
+    sqlite3_reset(s->st[which]);
+    sqlite3_clear_bindings(s->st[which]);
+  }
+  return s->st[which];
+}
+
+/* ---- schema ---------------------------------------------------------- */
+
+static char *table_ddl(const char *name, const trg_coldef *defs, int n,
+                       const char *extra) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(s, "CREATE TABLE main.%s(id INTEGER PRIMARY KEY", name);
+  for (int i = 0; i < n; i++) {
+    sqlite3_str_appendf(s, ", %s %s", defs[i].name, defs[i].decl);
+  }
+  sqlite3_str_appendf(s, "%s)", extra);
+  return sqlite3_str_finish(s);
+}
+
+static const char *const index_ddl =
+    "CREATE INDEX main.triggers_data_fire ON triggers_data(fire_at, trigger_id)"
+    " WHERE fire_at IS NOT NULL;"
+    "CREATE INDEX main.triggers_data_due ON triggers_data(next_due_at)"
+    " WHERE next_due_at IS NOT NULL;"
+    "CREATE INDEX main.triggers_data_agent ON triggers_data(agent_id, fire_at);"
+    "CREATE INDEX main.triggers_data_status ON triggers_data(status);"
+    "CREATE UNIQUE INDEX main.triggers_data_dedupe ON triggers_data(agent_id, dedupe_key)"
+    " WHERE dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused');"
+    "CREATE INDEX main.triggers_rundata_lease ON triggers_rundata(lease_until)"
+    " WHERE status = 'running';"
+    "CREATE INDEX main.triggers_rundata_retry ON triggers_rundata(retry_at)"
+    " WHERE retry_at IS NOT NULL;"
+    "CREATE INDEX main.triggers_rundata_agent ON triggers_rundata(agent_id, scheduled_for);"
+    "CREATE INDEX main.triggers_rundata_sched ON triggers_rundata(scheduled_for);"
+    "CREATE INDEX main.triggers_rundata_finished ON triggers_rundata(status, finished_at);";
+
+int store_create(sqlite3 *db, char **err) {
+  char *data = table_ddl("triggers_data", trg_cols, TC_NCOL, "");
+  char *runs = table_ddl("triggers_rundata", run_cols, RC_NCOL,
+                         ", UNIQUE(trigger_id, scheduled_for, attempt)");
+  char *cfg = sqlite3_mprintf(
+      "CREATE TABLE main.triggers_config(key TEXT PRIMARY KEY, value)"
+      " WITHOUT ROWID;"
+      "INSERT INTO main.triggers_config VALUES('schema_version', %d);",
+      TRIGGERS_SCHEMA_VERSION);
+  int rc = SQLITE_NOMEM;
+  if (data && runs && cfg) {
+    rc = sqlite3_exec(db, data, 0, 0, err);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, runs, 0, 0, err);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, cfg, 0, 0, err);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, index_ddl, 0, 0, err);
+  }
+  sqlite3_free(data);
+  sqlite3_free(runs);
+  sqlite3_free(cfg);
+  return rc;
+}
+
+int store_check(sqlite3 *db, char **err) {
+  i64 v = 0;
+  int isnull = 1;
+  int rc = store_exec_i64(db,
+                          "SELECT value FROM main.triggers_config"
+                          " WHERE key = 'schema_version'",
+                          0, 0, &v, &isnull);
+  if (rc != SQLITE_OK || isnull) {
+    *err = sqlite3_mprintf("triggers: shadow tables missing or damaged "
+                           "(triggers_config has no schema_version)");
+    return SQLITE_ERROR;
+  }
+  if (v > TRIGGERS_SCHEMA_VERSION) {
+    *err = sqlite3_mprintf("triggers: schema version %lld is newer than "
+                           "this extension (%d); upgrade the extension",
+                           v, TRIGGERS_SCHEMA_VERSION);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+int store_drop(sqlite3 *db) {
+  return sqlite3_exec(db,
+                      "DROP TABLE IF EXISTS main.triggers_data;"
+                      "DROP TABLE IF EXISTS main.triggers_rundata;"
+                      "DROP TABLE IF EXISTS main.triggers_config;",
+                      0, 0, 0);
+}
+
+int store_installed(sqlite3 *db) {
+  i64 v = 0;
+  int isnull = 1;
+  int rc = store_exec_i64(db,
+                          "SELECT count(*) FROM main.sqlite_schema WHERE"
+                          " type = 'table' AND name = 'triggers_data'",
+                          0, 0, &v, &isnull);
+  return rc == SQLITE_OK && v == 1;
+}
+
+/* What already holds `name`: 0 nothing, 1 ours, -1 something else. */
+static int name_owner(sqlite3 *db, const char *name, const char *module) {
+  sqlite3_stmt *st = NULL;
+  int owner = 0;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT type, coalesce(sql, '') FROM main.sqlite_schema"
+                         " WHERE lower(name) = lower(?1)",
+                         -1, &st, NULL) != SQLITE_OK) {
+    return -1;
+  }
+  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const char *sql = (const char *)sqlite3_column_text(st, 1);
+    char *want = sqlite3_mprintf("USING %s", module);
+    owner = (want && sql && sqlite3_strlike("%VIRTUAL TABLE%", sql, 0) == 0 &&
+             sqlite3_strglob("*[Uu][Ss][Ii][Nn][Gg] *", sql) == 0 &&
+             strstr(sql, want) != NULL)
+                ? 1
+                : -1;
+    sqlite3_free(want);
+  }
+  sqlite3_finalize(st);
+  return owner;
+}
+
+int store_install(sqlite3 *db, char **err) {
+  static const char *const names[][2] = {
+      {"triggers", "triggers"},
+      {"trigger_runs", "trigger_runs"},
+  };
+  static const char *const shadows[] = {"triggers_data", "triggers_rundata",
+                                        "triggers_config"};
+  int ours = name_owner(db, "triggers", "triggers") == 1;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (name_owner(db, names[i][0], names[i][1]) < 0) {
+      *err = sqlite3_mprintf("table '%s' already exists and is not a "
+                             "sqlite-triggers table; nothing was changed",
+                             names[i][0]);
+      return SQLITE_ERROR;
+    }
+  }
+  if (!ours) {
+    for (size_t i = 0; i < sizeof shadows / sizeof shadows[0]; i++) {
+      if (name_owner(db, shadows[i], "-") != 0) {
+        *err = sqlite3_mprintf("table '%s' already exists; nothing was "
+                               "changed", shadows[i]);
+        return SQLITE_ERROR;
+      }
+    }
+  }
+  store_txn t;
+  int rc = store_txn_begin(db, &t);
+  if (rc != SQLITE_OK) return rc;
+  rc = sqlite3_exec(db,
+                    "CREATE VIRTUAL TABLE IF NOT EXISTS main.triggers USING triggers;"
+                    "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_runs"
+                    " USING trigger_runs;",
+                    0, 0, err);
+  return store_txn_end(db, &t, rc);
+}
+
+/* ---- rows ------------------------------------------------------------ */
+
+int store_trigger_load(store *s, const char *trigger_id, trg_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_TRIG_BY_TID);
+  if (!st) return sqlite3_errcode(s->db);
+  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    int rr = store_row_read(st, 0, r);
+    if (rr != SQLITE_OK) rc = rr;
+  }
+  sqlite3_reset(st);
+  return rc;
+}
+
+int store_trigger_save(store *s, const trg_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_TRIG_UPDATE);
+  if (!st) return sqlite3_errcode(s->db);
+  int rc = store_row_bind(st, 1, r);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, TC_NCOL + 1, r->id);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_run_load(store *s, const char *run_id, run_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_BY_ID);
+  if (!st) return sqlite3_errcode(s->db);
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    int rr = store_run_read(st, 0, r);
+    if (rr != SQLITE_OK) rc = rr;
+  }
+  sqlite3_reset(st);
+  return rc;
+}
+
+int store_run_insert(store *s, const run_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_INSERT);
+  if (!st) return sqlite3_errcode(s->db);
+  int rc = vals_bind(st, 1, run_cols, RC_NCOL, r->v);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_run_save(store *s, const run_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_UPDATE);
+  if (!st) return sqlite3_errcode(s->db);
+  int rc = vals_bind(st, 1, run_cols, RC_NCOL, r->v);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, RC_NCOL + 1, r->id);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* ---- transactions ---------------------------------------------------- */
+
+enum { TXN_NONE, TXN_BEGIN, TXN_SAVEPOINT };
+
+int store_txn_begin(sqlite3 *db, store_txn *t) {
+  if (sqlite3_get_autocommit(db)) {
+    t->mode = TXN_BEGIN;
+    return sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
+  }
+  t->mode = TXN_SAVEPOINT;
+  return sqlite3_exec(db, "SAVEPOINT triggers_txn", 0, 0, 0);
+}
+
+int store_txn_end(sqlite3 *db, store_txn *t, int rc) {
+  if (t->mode == TXN_BEGIN) {
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_exec(db, "COMMIT", 0, 0, 0);
+      if (rc == SQLITE_OK) return rc;
+    }
+    if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
+  } else if (t->mode == TXN_SAVEPOINT) {
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_exec(db, "RELEASE triggers_txn", 0, 0, 0);
+      if (rc == SQLITE_OK) return rc;
+    }
+    sqlite3_exec(db, "ROLLBACK TO triggers_txn", 0, 0, 0);
+    sqlite3_exec(db, "RELEASE triggers_txn", 0, 0, 0);
+  }
+  t->mode = TXN_NONE;
+  return rc;
+}
+
+/* ---- config and small queries ---------------------------------------- */
+
+char *store_config_get(store *s, const char *key) {
+  sqlite3_stmt *st = store_stmt(s, ST_CONFIG_GET);
+  char *out = NULL;
+  if (!st) return NULL;
+  sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+  if (sqlite3_step(st) == SQLITE_ROW &&
+      sqlite3_column_type(st, 0) != SQLITE_NULL) {
+    out = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));
+  }
+  sqlite3_reset(st);
+  return out;
+}
+
+int store_config_set(store *s, const char *key, const char *value) {
+  sqlite3_stmt *st = store_stmt(s, ST_CONFIG_SET);
+  if (!st) return sqlite3_errcode(s->db);
+  sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind,
+                   i64 *out, int *isnull) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  if (rc != SQLITE_OK) return rc;
+  if (nbind) sqlite3_bind_int64(st, 1, bind1);
+  rc = sqlite3_step(st);
+  *isnull = 1;
+  if (rc == SQLITE_ROW) {
+    *isnull = sqlite3_column_type(st, 0) == SQLITE_NULL;
+    *out = sqlite3_column_int64(st, 0);
+    rc = SQLITE_OK;
+  } else if (rc == SQLITE_DONE) {
+    rc = SQLITE_OK;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int store_json_is_object(sqlite3 *db, const char *text) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(
+      db, "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) = 'object' ELSE 0 END", -1, &st, NULL);
+  if (rc != SQLITE_OK) return -1;
+  sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+  int ok = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+  sqlite3_finalize(st);
+  return ok;
+}

@@ -1,0 +1,97 @@
+/*
+** store.h -- all SQL text of the extension: the shadow tables and their
+** indexes, the schema version, prepared-statement caches, row load/save,
+** transactions and the config table.
+**
+** Shadow tables (in the database holding `triggers`, always `main`):
+**   triggers_data     one row per trigger (public columns + internal ones)
+**   triggers_rundata  one row per run (trigger_runs + retry_at, deferrals)
+**   triggers_config   key/value: schema_version and trigger_config keys
+*/
+#ifndef TRIGGERS_STORE_H
+#define TRIGGERS_STORE_H
+
+#include "triggers_int.h"
+
+typedef enum store_sql {
+  ST_TRIG_BY_ROWID,   /* ?1 id -> full row */
+  ST_TRIG_BY_TID,     /* ?1 trigger_id -> full row */
+  ST_TRIG_INSERT,     /* full row binds ?1..; returns nothing */
+  ST_TRIG_UPDATE,     /* full row binds ?1.., ?(TC_NCOL+1) id */
+  ST_TRIG_DELETE,     /* ?1 id */
+  ST_TRIG_EXISTS,     /* ?1 trigger_id -> 1 */
+  ST_DUE,             /* ?1 now ?2 limit -> full rows by (fire_at, trigger_id) */
+  ST_DUE_AGENTS,      /* ?1 now ?2 limit ?3 agents JSON array */
+  ST_TICK_UPDATE,     /* the columns the tick changes; see store.c */
+  ST_RUN_INSERT,      /* all run columns ?1..?RC_NCOL; OR IGNORE */
+  ST_RUN_BY_ID,       /* ?1 run_id -> rowid, run columns */
+  ST_RUN_UPDATE,      /* run columns ?1..?RC_NCOL, ?RC_NCOL+1 rowid */
+  ST_RUNS_LEASED,     /* ?1 now ?2 limit -> running runs past lease */
+  ST_RUNS_RETRY,      /* ?1 now ?2 limit -> runs to re-offer */
+  ST_RUN_PENDING_FOR, /* ?1 trigger_id -> 1 if a retry/deferral is pending */
+  ST_WAKE_TRIGGERS,   /* -> min(fire_at) */
+  ST_WAKE_RETRY,      /* -> min(retry_at) */
+  ST_WAKE_LEASE,      /* -> min(lease_until) of running runs */
+  ST_CONFIG_GET,      /* ?1 key -> value */
+  ST_CONFIG_SET,      /* ?1 key ?2 value */
+  ST_COUNT
+} store_sql;
+
+typedef struct store {
+  sqlite3 *db;
+  sqlite3_stmt *st[ST_COUNT];
+} store;
+
+void store_init(store *s, sqlite3 *db);
+void store_close(store *s); /* finalizes every cached statement */
+/* A reset, cleared statement ready to bind; NULL on error (see db errmsg). */
+sqlite3_stmt *store_stmt(store *s, store_sql which);
+
+/* Schema: create shadow tables, indexes and version (xCreate), check the
+** version (xConnect), drop and rename (xDestroy, xRename). */
+int store_create(sqlite3 *db, char **err);
+int store_check(sqlite3 *db, char **err);
+int store_drop(sqlite3 *db);
+int store_installed(sqlite3 *db); /* 1 when triggers_data exists in main */
+/* trigger_install(): checks names, creates both virtual tables. */
+int store_install(sqlite3 *db, char **err);
+
+/* Rows. first = index of the first row column in the result/params. */
+int store_row_read(sqlite3_stmt *st, int first, trg_row *r);
+int store_row_bind(sqlite3_stmt *st, int first, const trg_row *r);
+/* Load a trigger by trigger_id: SQLITE_ROW found, SQLITE_DONE not. */
+int store_trigger_load(store *s, const char *trigger_id, trg_row *r);
+int store_trigger_save(store *s, const trg_row *r); /* UPDATE by r->id */
+
+typedef struct run_row {
+  i64 id;
+  trg_val v[RC_NCOL];
+} run_row;
+void run_clear(run_row *r);
+int store_run_read(sqlite3_stmt *st, int first, run_row *r);
+int store_run_load(store *s, const char *run_id, run_row *r);
+int store_run_insert(store *s, const run_row *r); /* changes() 0 = existed */
+int store_run_save(store *s, const run_row *r);
+
+/* Transactions: BEGIN IMMEDIATE in autocommit mode (the write lock up
+** front, so WAL snapshot upgrades cannot fail), else a SAVEPOINT inside
+** the caller's transaction. end() commits on rc==SQLITE_OK, else rolls
+** back completely (ROLLBACK TO + RELEASE), leaving nothing open. */
+typedef struct store_txn {
+  int mode;
+} store_txn;
+int store_txn_begin(sqlite3 *db, store_txn *t);
+int store_txn_end(sqlite3 *db, store_txn *t, int rc);
+
+/* Config: text value or NULL (caller frees with sqlite3_free). */
+char *store_config_get(store *s, const char *key);
+int store_config_set(store *s, const char *key, const char *value);
+
+/* Small one-off queries used by functions (prepared per call). */
+int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind,
+                   i64 *out, int *isnull);
+
+/* JSON helpers run through SQLite's json1. */
+int store_json_is_object(sqlite3 *db, const char *text); /* 1/0, <0 err */
+
+#endif

@@ -1,0 +1,1003 @@
+/*
+** tick.c -- the tick and the run lifecycle (DESIGN.md §6).
+**
+** trigger_run_due([now [, options]]) works in one transaction (BEGIN
+** IMMEDIATE in autocommit mode, else a SAVEPOINT in the caller's
+** transaction) and does three index probes, each followed by work
+** proportional to what it found:
+**   1. runs whose lease passed (triggers_rundata_lease): recorded failed
+**      "lease expired"; with attempts left a retry is queued for now;
+**   2. runs to re-offer (triggers_rundata_retry): deferred runs are
+**      claimed again with the same run_id, failed ones as attempt n+1;
+**   3. triggers due (triggers_data_fire, fire_at <= now, ordered by
+**      (fire_at, trigger_id)): misfire, window, overlap and max_runs
+**      policies decide which occurrences run; the schedule advances from
+**      its anchor, never from now.
+** run_id = "<trigger_id>@<scheduled_for>#<attempt>", so replays and
+** concurrent ticks collide on the UNIQUE key instead of duplicating.
+*/
+#include "tick.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "civil.h"
+#include "trigger.h"
+
+SQLITE_EXTENSION_INIT3
+
+typedef struct tick_opts {
+  i64 limit;
+  char *owner;
+  i64 lease_ms;
+  char *agents; /* JSON array text, or NULL for all agents */
+  int agents_empty;
+  char *wake_mode;
+  int ack;
+} tick_opts;
+
+typedef struct tick {
+  sqlite3 *db;
+  trg_ctx *ctx;
+  store st;
+  i64 now;
+  tick_opts o;
+  sqlite3_str *out; /* JSON array of claimed runs */
+  int nout;
+  i64 budget;      /* runs still claimable (limit) */
+  i64 grace_ms;    /* misfire_grace_ms */
+  const char *fname;
+  char *err;       /* message for a failed tick */
+} tick;
+
+static void opts_free(tick_opts *o) {
+  sqlite3_free(o->owner);
+  sqlite3_free(o->agents);
+  sqlite3_free(o->wake_mode);
+  memset(o, 0, sizeof *o);
+}
+
+/* Parse the options object through json_each; unknown keys are errors. */
+static int opts_parse(sqlite3 *db, const char *json, tick_opts *o, char **err) {
+  o->limit = -1;
+  o->lease_ms = TRG_DEFAULT_LEASE_MS;
+  o->ack = 1;
+  if (!json) return SQLITE_OK;
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(
+      db,
+      "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) ELSE 'invalid' END",
+      -1, &st, NULL);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  sqlite3_step(st);
+  const char *ty = (const char *)sqlite3_column_text(st, 0);
+  int is_obj = ty && strcmp(ty, "object") == 0;
+  sqlite3_finalize(st);
+  if (!is_obj) {
+    *err = sqlite3_mprintf("argument 2 (options) must be a JSON object");
+    return SQLITE_ERROR;
+  }
+  rc = sqlite3_prepare_v2(db, "SELECT key, type, value, json(value) FROM json_each(?1)",
+                          -1, &st, NULL);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *k = (const char *)sqlite3_column_text(st, 0);
+    const char *t = (const char *)sqlite3_column_text(st, 1);
+    i64 iv = sqlite3_column_int64(st, 2);
+    const char *tv = (const char *)sqlite3_column_text(st, 2);
+    int is_int = strcmp(t, "integer") == 0;
+    if (strcmp(k, "limit") == 0 && is_int && iv >= 0) {
+      o->limit = iv;
+    } else if (strcmp(k, "lease_ms") == 0 && is_int && iv > 0) {
+      o->lease_ms = iv;
+    } else if (strcmp(k, "owner") == 0 && strcmp(t, "text") == 0) {
+      o->owner = sqlite3_mprintf("%s", tv);
+    } else if (strcmp(k, "wake_mode") == 0 && strcmp(t, "text") == 0 &&
+               (strcmp(tv, "inject_now") == 0 ||
+                strcmp(tv, "next_autonomy_cycle") == 0)) {
+      o->wake_mode = sqlite3_mprintf("%s", tv);
+    } else if (strcmp(k, "ack") == 0 &&
+               (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)) {
+      o->ack = strcmp(t, "true") == 0;
+    } else if (strcmp(k, "agents") == 0 && strcmp(t, "array") == 0) {
+      o->agents = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 3));
+      o->agents_empty = strcmp(o->agents, "[]") == 0;
+    } else {
+      static const char *const known[] = {"limit", "lease_ms", "owner",
+                                          "wake_mode", "ack", "agents", 0};
+      int is_known = 0;
+      for (int i = 0; known[i]; i++) is_known |= strcmp(k, known[i]) == 0;
+      *err = is_known
+                 ? sqlite3_mprintf("options.%s: bad value %s (want %s)", k,
+                                   sqlite3_column_text(st, 3),
+                                   strcmp(k, "limit") == 0 ? "an integer >= 0"
+                                   : strcmp(k, "lease_ms") == 0 ? "an integer > 0"
+                                   : strcmp(k, "wake_mode") == 0
+                                       ? "\"inject_now\" or \"next_autonomy_cycle\""
+                                   : strcmp(k, "ack") == 0 ? "true or false"
+                                   : strcmp(k, "agents") == 0 ? "an array of agent ids"
+                                                              : "text")
+                 : sqlite3_mprintf("options: unknown key '%s' (known: limit, "
+                                   "owner, lease_ms, agents, wake_mode, ack)", k);
+      sqlite3_finalize(st);
+      return SQLITE_ERROR;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static i64 config_i64(store *s, const char *key, i64 def) {
+  char *v = store_config_get(s, key);
+  i64 out = v ? (i64)strtoll(v, NULL, 10) : def;
+  sqlite3_free(v);
+  return out;
+}
+
+/* ---- run rows -------------------------------------------------------- */
+
+static void iso_utc(i64 ms, char *buf) { civil_format_iso(ms, 0, 1, buf); }
+
+static char *payload_json(const trg_row *r, const char *run_id, i64 sched) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(s, "{\"text\":");
+  json_str(s, val_text(&r->v[TC_INSTRUCTIONS]));
+  sqlite3_str_appendall(s, ",\"source\":\"trigger\",\"triggerId\":");
+  json_str(s, val_text(&r->v[TC_TRIGGER_ID]));
+  sqlite3_str_appendall(s, ",\"triggerRunId\":");
+  json_str(s, run_id);
+  sqlite3_str_appendall(s, ",\"wakeMode\":");
+  json_str(s, val_text(&r->v[TC_WAKE_MODE]));
+  sqlite3_str_appendall(s, ",\"displayName\":");
+  json_str(s, val_text(&r->v[TC_DISPLAY_NAME]));
+  sqlite3_str_appendall(s, ",\"scope\":");
+  json_str(s, val_text(&r->v[TC_SCOPE]));
+  sqlite3_str_appendf(s, ",\"scheduledFor\":%lld}", (long long)sched);
+  return sqlite3_str_finish(s);
+}
+
+static char *run_id_of(const char *trigger_id, i64 sched, i64 attempt) {
+  return sqlite3_mprintf("%s@%lld#%lld", trigger_id, (long long)sched,
+                         (long long)attempt);
+}
+
+/* Fill a run row for occurrence `sched` of trigger r. */
+static int run_make(run_row *run, const trg_row *r, i64 sched, i64 attempt,
+                    const char *status) {
+  run_clear(run);
+  char *id = run_id_of(val_text(&r->v[TC_TRIGGER_ID]), sched, attempt);
+  char *payload = id ? payload_json(r, id, sched) : NULL;
+  int rc = (id && payload) ? SQLITE_OK : SQLITE_NOMEM;
+  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_RUN_ID], id);
+  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_TRIGGER_ID], val_text(&r->v[TC_TRIGGER_ID]));
+  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_AGENT_ID], val_text(&r->v[TC_AGENT_ID]));
+  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_STATUS], status);
+  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_PAYLOAD], payload);
+  val_set_int(&run->v[RC_SCHEDULED_FOR], sched);
+  val_set_int(&run->v[RC_ATTEMPT], attempt);
+  val_set_int(&run->v[RC_DEFERRALS], 0);
+  sqlite3_free(id);
+  sqlite3_free(payload);
+  return rc;
+}
+
+/* Mark a run claimed (running, or success at once when ack is false). */
+static int run_claim(tick *t, run_row *run) {
+  val_set_int(&run->v[RC_CLAIMED_AT], t->now);
+  int rc = val_set_text(&run->v[RC_OWNER], t->o.owner ? t->o.owner : "");
+  if (t->o.ack) {
+    val_set_int(&run->v[RC_LEASE_UNTIL], t->now + t->o.lease_ms);
+    if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_STATUS], "running");
+  } else {
+    val_set_int(&run->v[RC_FINISHED_AT], t->now);
+    val_set_int(&run->v[RC_LATENCY_MS], 0);
+    if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_STATUS], "success");
+  }
+  val_set_null(&run->v[RC_RETRY_AT]);
+  return rc;
+}
+
+/* Append the claimed run to the result array. */
+static void emit(tick *t, const run_row *run, const trg_row *r) {
+  sqlite3_str *s = t->out;
+  sqlite3_str_appendall(s, t->nout++ ? "," : "[");
+  sqlite3_str_appendall(s, "{\"run_id\":");
+  json_str(s, val_text(&run->v[RC_RUN_ID]));
+  sqlite3_str_appendall(s, ",\"trigger_id\":");
+  json_str(s, val_text(&run->v[RC_TRIGGER_ID]));
+  sqlite3_str_appendall(s, ",\"agent_id\":");
+  json_str(s, val_text(&run->v[RC_AGENT_ID]));
+  sqlite3_str_appendf(s, ",\"scheduled_for\":%lld,\"attempt\":%lld,\"wake_mode\":",
+                      (long long)run->v[RC_SCHEDULED_FOR].i,
+                      (long long)run->v[RC_ATTEMPT].i);
+  json_str(s, val_text(&r->v[TC_WAKE_MODE]));
+  sqlite3_str_appendall(s, ",\"instructions\":");
+  json_str(s, val_text(&r->v[TC_INSTRUCTIONS]));
+  sqlite3_str_appendf(s, ",\"payload\":%s}", val_text(&run->v[RC_PAYLOAD]));
+}
+
+/* Record a finished-at-once row (skipped / expired) with a reason. */
+static int record_outcome(tick *t, const trg_row *r, i64 sched,
+                          const char *status, char *error) {
+  run_row run;
+  memset(&run, 0, sizeof run);
+  int rc = error ? run_make(&run, r, sched, 1, status) : SQLITE_NOMEM;
+  if (rc == SQLITE_OK) rc = val_set_text(&run.v[RC_ERROR], error);
+  val_set_int(&run.v[RC_FINISHED_AT], t->now);
+  if (rc == SQLITE_OK) rc = store_run_insert(&t->st, &run);
+  run_clear(&run);
+  sqlite3_free(error);
+  return rc;
+}
+
+/* ---- trigger bookkeeping --------------------------------------------- */
+
+static int trigger_write(tick *t, trg_row *r) {
+  val_set_int(&r->v[TC_UPDATED_AT], t->now);
+  return store_trigger_save(&t->st, r);
+}
+
+/* A claimed run started: counters for ack / no-ack. */
+static void note_claim(tick *t, trg_row *r) {
+  if (t->o.ack) {
+    val_set_int(&r->v[TC_RUNNING], r->v[TC_RUNNING].i + 1);
+  } else {
+    val_set_int(&r->v[TC_RUN_COUNT], r->v[TC_RUN_COUNT].i + 1);
+    val_set_int(&r->v[TC_LAST_RUN_AT], t->now);
+    val_set_text(&r->v[TC_LAST_STATUS], "success");
+    val_set_null(&r->v[TC_LAST_ERROR]);
+    val_set_int(&r->v[TC_FAIL_STREAK], 0);
+  }
+}
+
+static int pending_for(store *s, const char *trigger_id) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_PENDING_FOR);
+  if (!st) return -1;
+  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+** After a run ended or a claim: restore a queued trigger, and complete
+** one whose schedule is exhausted once nothing is in flight any more.
+*/
+static int settle(store *s, trg_row *r) {
+  if (strcmp(val_text(&r->v[TC_STATUS]), "scheduled") != 0) return SQLITE_OK;
+  if (!r->v[TC_NEXT_DUE_AT].null) {
+    if (r->v[TC_FIRE_AT].null && r->v[TC_RUNNING].i == 0) {
+      trg_set_next(r, 1, r->v[TC_NEXT_DUE_AT].i); /* queue released */
+    }
+    return SQLITE_OK;
+  }
+  if (r->v[TC_RUNNING].i > 0) return SQLITE_OK;
+  int p = pending_for(s, val_text(&r->v[TC_TRIGGER_ID]));
+  if (p < 0) return sqlite3_errcode(s->db);
+  if (!p) val_set_text(&r->v[TC_STATUS], "completed");
+  return SQLITE_OK;
+}
+
+/* An occurrence ended for good with success or failure. */
+static void occurrence_done(trg_row *r, int success, const char *error) {
+  if (success) {
+    val_set_int(&r->v[TC_FAIL_STREAK], 0);
+    return;
+  }
+  val_set_int(&r->v[TC_FAIL_STREAK], r->v[TC_FAIL_STREAK].i + 1);
+  const trg_val *limit = &r->v[TC_PAUSE_AFTER_FAILURES];
+  if (!limit->null && r->v[TC_FAIL_STREAK].i >= limit->i &&
+      trg_is_active(r)) {
+    trg_pause(r);
+    char *why = sqlite3_mprintf("paused after %lld consecutive failures; "
+                                "last: %s", (long long)r->v[TC_FAIL_STREAK].i,
+                                error ? error : "failed");
+    val_set_text(&r->v[TC_LAST_ERROR], why);
+    sqlite3_free(why);
+  }
+}
+
+/* Counters for a run that finished (success or failed). */
+static void note_finish(trg_row *r, i64 now, const char *status,
+                        const char *error) {
+  val_set_int(&r->v[TC_RUNNING], r->v[TC_RUNNING].i > 0 ? r->v[TC_RUNNING].i - 1 : 0);
+  if (strcmp(status, "success") == 0 || strcmp(status, "failed") == 0) {
+    val_set_int(&r->v[TC_RUN_COUNT], r->v[TC_RUN_COUNT].i + 1);
+    val_set_int(&r->v[TC_LAST_RUN_AT], now);
+    val_set_text(&r->v[TC_LAST_STATUS], status);
+    val_set_text(&r->v[TC_LAST_ERROR], error);
+  }
+}
+
+/* ---- step 1: expired leases ------------------------------------------ */
+
+static int agent_allowed(tick *t, const char *agent_id);
+
+static int wake_allowed(tick *t, const trg_row *r) {
+  return !t->o.wake_mode ||
+         strcmp(t->o.wake_mode, val_text(&r->v[TC_WAKE_MODE])) == 0;
+}
+
+/* Fail a run (lease expired); queue a retry when attempts remain. */
+static int fail_run(store *s, trg_row *r, run_row *run, i64 now,
+                    const char *error, int allow_retry) {
+  val_set_text(&run->v[RC_STATUS], "failed");
+  val_set_text(&run->v[RC_ERROR], error);
+  val_set_int(&run->v[RC_FINISHED_AT], now);
+  val_set_int(&run->v[RC_LATENCY_MS], now - run->v[RC_CLAIMED_AT].i);
+  note_finish(r, now, "failed", error);
+  int retry = allow_retry && run->v[RC_ATTEMPT].i < r->v[TC_MAX_ATTEMPTS].i;
+  if (retry) {
+    i64 backoff = r->v[TC_BACKOFF_MS].i;
+    for (i64 k = 1; k < run->v[RC_ATTEMPT].i && backoff < ((i64)1 << 50); k++) backoff *= 2;
+    val_set_int(&run->v[RC_RETRY_AT], now + backoff);
+  } else {
+    occurrence_done(r, 0, error);
+  }
+  int rc = store_run_save(s, run);
+  if (rc == SQLITE_OK) rc = settle(s, r);
+  return rc;
+}
+
+static int for_each_run(tick *t, store_sql which,
+                        int (*fn)(tick *, trg_row *, run_row *)) {
+  sqlite3_stmt *st = store_stmt(&t->st, which);
+  if (!st) return sqlite3_errcode(t->db);
+  /* Collect first: the callbacks write to the table being read. */
+  sqlite3_bind_int64(st, 1, t->now);
+  sqlite3_bind_int64(st, 2, -1);
+  int rc, n = 0, cap = 0;
+  run_row *runs = NULL;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (!agent_allowed(t, (const char *)sqlite3_column_text(st, 1 + RC_AGENT_ID))) continue;
+    if (n == cap) {
+      cap = cap ? cap * 2 : 16;
+      run_row *grown = sqlite3_realloc64(runs, (sqlite3_uint64)cap * sizeof *runs);
+      if (!grown) { rc = SQLITE_NOMEM; break; }
+      runs = grown;
+    }
+    memset(&runs[n], 0, sizeof runs[n]);
+    if ((rc = store_run_read(st, 0, &runs[n++])) != SQLITE_OK) break;
+  }
+  sqlite3_reset(st);
+  if (rc == SQLITE_DONE) rc = SQLITE_OK;
+  for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+    trg_row r;
+    row_init(&r);
+    int found = store_trigger_load(&t->st, val_text(&runs[i].v[RC_TRIGGER_ID]), &r);
+    if (found == SQLITE_ROW) {
+      if (wake_allowed(t, &r)) rc = fn(t, &r, &runs[i]);
+    } else if (found == SQLITE_DONE) {
+      rc = fn(t, NULL, &runs[i]);
+    } else {
+      rc = found;
+    }
+    row_clear(&r);
+  }
+  for (int i = 0; i < n; i++) run_clear(&runs[i]);
+  sqlite3_free(runs);
+  return rc;
+}
+
+static int on_lease_expired(tick *t, trg_row *r, run_row *run) {
+  if (!r) { /* trigger deleted: just close the run */
+    val_set_text(&run->v[RC_STATUS], "failed");
+    val_set_text(&run->v[RC_ERROR], "lease expired");
+    val_set_int(&run->v[RC_FINISHED_AT], t->now);
+    return store_run_save(&t->st, run);
+  }
+  int rc = fail_run(&t->st, r, run, t->now, "lease expired", 1);
+  if (rc == SQLITE_OK && !run->v[RC_RETRY_AT].null) {
+    val_set_int(&run->v[RC_RETRY_AT], t->now); /* reclaim at once */
+    rc = store_run_save(&t->st, run);
+  }
+  if (rc == SQLITE_OK) rc = trigger_write(t, r);
+  return rc;
+}
+
+/* ---- step 2: retries and deferred runs ------------------------------- */
+
+static int on_retry(tick *t, trg_row *r, run_row *run) {
+  int rc;
+  int deferred = strcmp(val_text(&run->v[RC_STATUS]), "deferred") == 0;
+  if (!r || !trg_is_active(r) ||
+      strcmp(val_text(&r->v[TC_STATUS]), "paused") == 0) {
+    val_set_null(&run->v[RC_RETRY_AT]);
+    if (deferred) {
+      val_set_text(&run->v[RC_STATUS], "skipped");
+      val_set_text(&run->v[RC_ERROR], r ? "trigger is no longer active" : "trigger was deleted");
+      val_set_int(&run->v[RC_FINISHED_AT], t->now);
+    }
+    rc = store_run_save(&t->st, run);
+    if (rc == SQLITE_OK && r) {
+      rc = settle(&t->st, r);
+      if (rc == SQLITE_OK) rc = trigger_write(t, r);
+    }
+    return rc;
+  }
+  if (t->budget == 0) return SQLITE_OK;
+  if (deferred) {
+    if (run->v[RC_DEFERRALS].i >= TRG_MAX_DEFERRALS) {
+      val_set_null(&run->v[RC_RETRY_AT]);
+      val_set_text(&run->v[RC_STATUS], "expired");
+      val_set_text(&run->v[RC_ERROR], "deferred too many times");
+      val_set_int(&run->v[RC_FINISHED_AT], t->now);
+      rc = store_run_save(&t->st, run);
+      if (rc == SQLITE_OK) rc = settle(&t->st, r);
+      if (rc == SQLITE_OK) rc = trigger_write(t, r);
+      return rc;
+    }
+    val_set_null(&run->v[RC_ERROR]);
+    val_set_null(&run->v[RC_FINISHED_AT]);
+    val_set_null(&run->v[RC_LATENCY_MS]);
+    rc = run_claim(t, run);
+    if (rc == SQLITE_OK) rc = store_run_save(&t->st, run);
+    if (rc == SQLITE_OK) emit(t, run, r);
+  } else {
+    run_row next;
+    memset(&next, 0, sizeof next);
+    val_set_null(&run->v[RC_RETRY_AT]);
+    rc = store_run_save(&t->st, run);
+    if (rc == SQLITE_OK) {
+      rc = run_make(&next, r, run->v[RC_SCHEDULED_FOR].i,
+                    run->v[RC_ATTEMPT].i + 1, "running");
+    }
+    if (rc == SQLITE_OK) rc = run_claim(t, &next);
+    if (rc == SQLITE_OK) rc = store_run_insert(&t->st, &next);
+    if (rc == SQLITE_OK) emit(t, &next, r);
+    run_clear(&next);
+  }
+  t->budget--;
+  note_claim(t, r);
+  if (!t->o.ack) occurrence_done(r, 1, NULL);
+  if (rc == SQLITE_OK) rc = settle(&t->st, r);
+  if (rc == SQLITE_OK) rc = trigger_write(t, r);
+  return rc;
+}
+
+/* ---- step 3: due triggers -------------------------------------------- */
+
+static char *span_text(const char *what, i64 n, int more, i64 first, i64 last,
+                       const char *policy) {
+  char a[CIVIL_ISO_MAX], b[CIVIL_ISO_MAX];
+  iso_utc(first, a);
+  iso_utc(last, b);
+  return sqlite3_mprintf("%s %s%lld occurrence%s from %s to %s "
+                         "(misfire_policy %s)",
+                         what, more ? "more than " : "", (long long)n,
+                         n == 1 && !more ? "" : "s", a, b, policy);
+}
+
+/* Claim one occurrence of r (window and overlap already decided). */
+static int claim_occurrence(tick *t, trg_row *r, i64 sched) {
+  run_row run;
+  memset(&run, 0, sizeof run);
+  int rc = run_make(&run, r, sched, 1, "running");
+  if (rc == SQLITE_OK) rc = run_claim(t, &run);
+  if (rc == SQLITE_OK) rc = store_run_insert(&t->st, &run);
+  if (rc == SQLITE_OK && sqlite3_changes(t->db) > 0) {
+    emit(t, &run, r);
+    note_claim(t, r);
+    t->budget--;
+  }
+  val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i + 1);
+  run_clear(&run);
+  return rc;
+}
+
+/* Run (or expire / skip) one chosen occurrence. */
+static int take_occurrence(tick *t, trg_row *r, i64 sched, int overlap_skip) {
+  const trg_val *win = &r->v[TC_WINDOW_MS];
+  if (!win->null && t->now - sched > win->i) {
+    char a[CIVIL_ISO_MAX];
+    iso_utc(sched, a);
+    val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i + 1);
+    return record_outcome(t, r, sched, "expired",
+                          sqlite3_mprintf("not claimed within window_ms %lld "
+                                          "after %s", (long long)win->i, a));
+  }
+  if (overlap_skip) {
+    return record_outcome(t, r, sched, "skipped",
+                          sqlite3_mprintf("previous run still running "
+                                          "(overlap_policy skip)"));
+  }
+  return claim_occurrence(t, r, sched);
+}
+
+static int process_due(tick *t, trg_row *r) {
+  sched_spec spec;
+  char *err = NULL;
+  int rc = trg_spec(t->ctx, r, &spec, &err);
+  if (rc != SQLITE_OK) {
+    /* The schedule cannot be read any more (e.g. zone removed): pause it
+    ** with the reason instead of failing every tick. */
+    trg_pause(r);
+    val_set_text(&r->v[TC_LAST_ERROR], err);
+    sqlite3_free(err);
+    return trigger_write(t, r);
+  }
+  const char *policy = val_text(&r->v[TC_MISFIRE_POLICY]);
+  const char *overlap = val_text(&r->v[TC_OVERLAP_POLICY]);
+  int busy = r->v[TC_RUNNING].i > 0;
+  if (busy && strcmp(overlap, "queue") == 0) {
+    val_set_null(&r->v[TC_FIRE_AT]); /* held until the running run ends */
+    return trigger_write(t, r);
+  }
+  int overlap_skip = busy && strcmp(overlap, "skip") == 0;
+  i64 due = r->v[TC_NEXT_DUE_AT].i;
+  i64 room = r->v[TC_MAX_RUNS].null ? INT64_MAX
+                                    : r->v[TC_MAX_RUNS].i - r->v[TC_CLAIMS].i;
+  int all = strcmp(policy, "all") == 0;
+  sched_catchup cu;
+  sched_catch_up(&spec, due, t->now, all ? TRG_MAX_MISFIRE_RUNS : TRG_CATCHUP_CAP, &cu);
+  int has_next = cu.has_next;
+  i64 next = cu.next_after;
+
+  if (all) {
+    i64 n = cu.count;
+    if (n > room) n = room;
+    if (t->budget >= 0 && n > t->budget) n = t->budget;
+    i64 occ = due, k = 0;
+    for (; k < n && rc == SQLITE_OK; k++) {
+      rc = take_occurrence(t, r, occ, overlap_skip);
+      if (k + 1 < n && !sched_next(&spec, occ, &occ)) break;
+    }
+    if (rc != SQLITE_OK) return rc;
+    if (n < cu.count && n < room && t->budget == 0) {
+      /* The limit cut the catch-up: the rest stays due. */
+      i64 rest;
+      if (n == 0) rest = due;
+      else if (!sched_next(&spec, occ, &rest)) rest = next;
+      has_next = 1;
+      next = rest;
+    } else if (cu.more) {
+      i64 from;
+      sched_next(&spec, occ, &from);
+      rc = record_outcome(t, r, from, "skipped",
+                          span_text("missed: skipped", 0, 1, from, t->now, policy));
+    }
+  } else {
+    i64 skipped = cu.count - 1;
+    int run_latest = room > 0;
+    if (strcmp(policy, "skip") == 0 && t->now - cu.latest > t->grace_ms) {
+      run_latest = 0;
+      skipped = cu.count;
+    }
+    if (skipped > 0) {
+      i64 last = run_latest ? cu.before_latest : cu.latest;
+      rc = record_outcome(t, r, due, "skipped",
+                          span_text("missed:", skipped, cu.more, due, last,
+                                    policy));
+    }
+    if (rc == SQLITE_OK && run_latest) {
+      rc = take_occurrence(t, r, cu.latest, overlap_skip);
+    }
+  }
+  if (rc != SQLITE_OK) return rc;
+  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
+    has_next = 0;
+  }
+  trg_set_next(r, has_next, next);
+  if (!has_next && spec.type == SCHED_ONCE && r->v[TC_RUNNING].i == 0 &&
+      !r->v[TC_WINDOW_MS].null && t->now - due > r->v[TC_WINDOW_MS].i) {
+    val_set_text(&r->v[TC_STATUS], "expired");
+  }
+  if (!t->o.ack && r->v[TC_RUNNING].i == 0) occurrence_done(r, 1, NULL);
+  rc = settle(&t->st, r);
+  if (rc == SQLITE_OK) rc = trigger_write(t, r);
+  return rc;
+}
+
+static int agent_allowed(tick *t, const char *agent_id) {
+  if (!t->o.agents) return 1;
+  if (t->o.agents_empty) return 0;
+  /* The array is small (one host's agents): a text search of the
+  ** JSON-quoted id is exact because json() normalized the array. */
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  json_str(s, agent_id ? agent_id : "");
+  char *q = sqlite3_str_finish(s);
+  int found = 0;
+  if (q) {
+    size_t n = strlen(q);
+    for (const char *p = strstr(t->o.agents, q); p && !found; p = strstr(p + 1, q)) {
+      found = (p[-1] == '[' || p[-1] == ',') && (p[n] == ']' || p[n] == ',');
+    }
+  }
+  sqlite3_free(q);
+  return found;
+}
+
+static int claim_due(tick *t) {
+  store_sql which = t->o.agents ? ST_DUE_AGENTS : ST_DUE;
+  int rc = SQLITE_OK;
+  /* Batches: rows are written while the probe is re-run, so read a batch,
+  ** release the statement, process it, repeat until nothing is due. */
+  for (;;) {
+    if (t->budget == 0) break;
+    sqlite3_stmt *st = store_stmt(&t->st, which);
+    if (!st) return sqlite3_errcode(t->db);
+    sqlite3_bind_int64(st, 1, t->now);
+    sqlite3_bind_int64(st, 2, 64);
+    if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
+    trg_row rows[64];
+    int n = 0;
+    while (n < 64 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+      row_init(&rows[n]);
+      rc = store_row_read(st, 0, &rows[n]);
+      n++;
+      if (rc != SQLITE_OK) break;
+    }
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW) rc = SQLITE_OK;
+    int progressed = 0;
+    for (int i = 0; i < n; i++) {
+      if (rc == SQLITE_OK && (t->budget != 0) && wake_allowed(t, &rows[i])) {
+        rc = process_due(t, &rows[i]);
+        progressed = 1;
+      }
+      row_clear(&rows[i]);
+    }
+    if (rc != SQLITE_OK || n < 64 || !progressed) break;
+  }
+  return rc;
+}
+
+/* ---- SQL functions --------------------------------------------------- */
+
+static int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
+  memset(t, 0, sizeof *t);
+  t->db = sqlite3_context_db_handle(ctx);
+  t->ctx = sqlite3_user_data(ctx);
+  t->fname = fname;
+  store_init(&t->st, t->db);
+  if (!store_installed(t->db)) {
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "sqlite-triggers is not installed in this database "
+                     "(run sql/install.sql)");
+    return -1;
+  }
+  return 0;
+}
+
+static void tick_end(tick *t) {
+  store_close(&t->st);
+  opts_free(&t->o);
+  sqlite3_free(t->err);
+}
+
+/* Report rc/err of a failed transaction body as the function's error. */
+static void report(tick *t, sqlite3_context *ctx, int rc) {
+  if (t->err) {
+    trg_result_error(ctx, rc, t->fname, "%s", t->err);
+  } else if (rc == SQLITE_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    trg_result_error(ctx, rc, t->fname, "%s", sqlite3_errmsg(t->db));
+  }
+}
+
+static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  tick t;
+  if (tick_begin(&t, ctx, "trigger_run_due") != 0) return;
+  if (argc > 0 && arg_instant(ctx, t.fname, argc, argv, 0, "now", 1, &t.now) != 0) goto out;
+  if (argc == 0) t.now = trg_wall_clock_ms();
+  const char *opts = NULL;
+  if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    if (!(opts = arg_text(ctx, t.fname, argv, 1, "options"))) goto out;
+  }
+  int rc = opts_parse(t.db, opts, &t.o, &t.err);
+  if (rc != SQLITE_OK) {
+    report(&t, ctx, rc);
+    goto out;
+  }
+  t.budget = t.o.limit;
+  t.out = sqlite3_str_new(t.db);
+  if (t.o.agents_empty || t.budget == 0) {
+    sqlite3_result_text(ctx, "[]", 2, SQLITE_STATIC);
+    sqlite3_free(sqlite3_str_finish(t.out));
+    goto out;
+  }
+  store_txn txn;
+  rc = store_txn_begin(t.db, &txn);
+  if (rc == SQLITE_OK) {
+    t.grace_ms = config_i64(&t.st, "misfire_grace_ms", 60000);
+    rc = for_each_run(&t, ST_RUNS_LEASED, on_lease_expired);
+    if (rc == SQLITE_OK) rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
+    if (rc == SQLITE_OK) rc = claim_due(&t);
+    if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
+    store_close(&t.st); /* statements done before COMMIT */
+    rc = store_txn_end(t.db, &txn, rc);
+  }
+  if (rc != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(t.out));
+    report(&t, ctx, rc);
+    goto out;
+  }
+  sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
+  result_str(ctx, t.out);
+out:
+  tick_end(&t);
+}
+
+/* Shared body of finish / fire / pause / resume / cancel: load, change,
+** save the trigger in one transaction, return its JSON. */
+typedef int (*trigger_op)(tick *t, trg_row *r, sqlite3_value **argv, int argc);
+
+static void run_trigger_op(sqlite3_context *ctx, tick *t, const char *trigger_id,
+                           trigger_op op, sqlite3_value **argv, int argc) {
+  store_txn txn;
+  trg_row r;
+  row_init(&r);
+  t->out = sqlite3_str_new(t->db);
+  int rc = store_txn_begin(t->db, &txn);
+  if (rc == SQLITE_OK) {
+    int found = store_trigger_load(&t->st, trigger_id, &r);
+    if (found == SQLITE_ROW) {
+      rc = op(t, &r, argv, argc);
+      if (rc == SQLITE_OK && !sqlite3_str_length(t->out)) trg_json(t->out, &r);
+    } else if (found == SQLITE_DONE) {
+      t->err = sqlite3_mprintf("unknown trigger_id '%s'", trigger_id);
+      rc = SQLITE_ERROR;
+    } else {
+      rc = found;
+    }
+    store_close(&t->st);
+    rc = store_txn_end(t->db, &txn, rc);
+  }
+  row_clear(&r);
+  if (rc != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(t->out));
+    report(t, ctx, rc);
+    return;
+  }
+  result_str(ctx, t->out);
+}
+
+static int is_run_status(const char *s) {
+  return strcmp(s, "success") == 0 || strcmp(s, "failed") == 0 ||
+         strcmp(s, "skipped") == 0 || strcmp(s, "deferred") == 0;
+}
+
+static void fn_run_finish(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  tick t;
+  if (tick_begin(&t, ctx, "trigger_run_finish") != 0) return;
+  run_row run;
+  trg_row r;
+  memset(&run, 0, sizeof run);
+  row_init(&r);
+  const char *run_id = arg_text(ctx, t.fname, argv, 0, "run_id");
+  const char *status = run_id ? arg_text(ctx, t.fname, argv, 1, "status") : NULL;
+  const char *error = NULL;
+  if (!status) goto out;
+  if (!is_run_status(status)) {
+    trg_result_error(ctx, SQLITE_ERROR, t.fname,
+                     "argument 2 (status): '%s' is not one of 'success', "
+                     "'failed', 'skipped', 'deferred'", status);
+    goto out;
+  }
+  if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
+    if (!(error = arg_text(ctx, t.fname, argv, 2, "error"))) goto out;
+  }
+  if (arg_instant(ctx, t.fname, argc, argv, 3, "now", 1, &t.now) != 0) goto out;
+  t.out = sqlite3_str_new(t.db);
+  store_txn txn;
+  int rc = store_txn_begin(t.db, &txn);
+  if (rc == SQLITE_OK) {
+    int found = store_run_load(&t.st, run_id, &run);
+    if (found == SQLITE_DONE) {
+      t.err = sqlite3_mprintf("unknown run_id '%s'", run_id);
+      rc = SQLITE_ERROR;
+    } else if (found != SQLITE_ROW) {
+      rc = found;
+    } else if (strcmp(val_text(&run.v[RC_STATUS]), "running") != 0) {
+      t.err = sqlite3_mprintf("run '%s' is already finished (%s%s%s)", run_id,
+                              val_text(&run.v[RC_STATUS]),
+                              run.v[RC_ERROR].null ? "" : ": ",
+                              val_text(&run.v[RC_ERROR]));
+      rc = SQLITE_ERROR;
+    } else {
+      found = store_trigger_load(&t.st, val_text(&run.v[RC_TRIGGER_ID]), &r);
+      int have = found == SQLITE_ROW;
+      if (found != SQLITE_ROW && found != SQLITE_DONE) rc = found;
+      if (rc == SQLITE_OK && strcmp(status, "failed") == 0 && have) {
+        rc = fail_run(&t.st, &r, &run, t.now, error ? error : "failed", 1);
+      } else if (rc == SQLITE_OK) {
+        int deferred = strcmp(status, "deferred") == 0;
+        val_set_text(&run.v[RC_STATUS], status);
+        val_set_text(&run.v[RC_ERROR], error);
+        if (deferred) {
+          val_set_int(&run.v[RC_RETRY_AT], t.now); /* re-offer next tick */
+          val_set_int(&run.v[RC_DEFERRALS], run.v[RC_DEFERRALS].i + 1);
+        } else {
+          val_set_int(&run.v[RC_FINISHED_AT], t.now);
+          val_set_int(&run.v[RC_LATENCY_MS], t.now - run.v[RC_CLAIMED_AT].i);
+        }
+        rc = store_run_save(&t.st, &run);
+        if (have) {
+          note_finish(&r, t.now, status, error);
+          if (strcmp(status, "success") == 0) occurrence_done(&r, 1, NULL);
+          if (rc == SQLITE_OK) rc = settle(&t.st, &r);
+        }
+      }
+      if (rc == SQLITE_OK && have) rc = trigger_write(&t, &r);
+      if (rc == SQLITE_OK) {
+        if (have) trg_json(t.out, &r);
+        else sqlite3_str_appendall(t.out, "null");
+      }
+    }
+    store_close(&t.st);
+    rc = store_txn_end(t.db, &txn, rc);
+  }
+  if (rc != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(t.out));
+    report(&t, ctx, rc);
+  } else {
+    result_str(ctx, t.out);
+  }
+out:
+  run_clear(&run);
+  row_clear(&r);
+  tick_end(&t);
+}
+
+static int op_fire(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
+  (void)argv;
+  (void)argc;
+  if (strcmp(val_text(&r->v[TC_STATUS]), "cancelled") == 0) {
+    t->err = sqlite3_mprintf("trigger '%s' is cancelled",
+                             val_text(&r->v[TC_TRIGGER_ID]));
+    return SQLITE_ERROR;
+  }
+  run_row run;
+  memset(&run, 0, sizeof run);
+  int rc = run_make(&run, r, t->now, 1, "running");
+  if (rc == SQLITE_OK) rc = run_claim(t, &run);
+  if (rc == SQLITE_OK) rc = store_run_insert(&t->st, &run);
+  if (rc == SQLITE_OK && sqlite3_changes(t->db) == 0) {
+    t->err = sqlite3_mprintf("run '%s' already exists (fired twice at the "
+                             "same instant)", val_text(&run.v[RC_RUN_ID]));
+    rc = SQLITE_CONSTRAINT_UNIQUE;
+  }
+  if (rc == SQLITE_OK) {
+    note_claim(t, r);
+    rc = trigger_write(t, r);
+  }
+  if (rc == SQLITE_OK) {
+    emit(t, &run, r);
+    /* trigger_fire returns the run element itself, not an array. */
+    char *z = sqlite3_str_finish(t->out);
+    t->out = sqlite3_str_new(t->db);
+    sqlite3_str_appendall(t->out, z ? z + 1 : "");
+    sqlite3_free(z);
+  }
+  run_clear(&run);
+  return rc;
+}
+
+static void fn_fire(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  tick t;
+  if (tick_begin(&t, ctx, "trigger_fire") != 0) return;
+  const char *id = arg_text(ctx, t.fname, argv, 0, "trigger_id");
+  if (id && arg_instant(ctx, t.fname, argc, argv, 1, "now", 1, &t.now) == 0) {
+    t.o.lease_ms = TRG_DEFAULT_LEASE_MS;
+    t.o.ack = 1;
+    t.budget = -1;
+    run_trigger_op(ctx, &t, id, op_fire, argv, argc);
+  }
+  tick_end(&t);
+}
+
+static int op_pause(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
+  (void)argv;
+  (void)argc;
+  const char *st = val_text(&r->v[TC_STATUS]);
+  if (strcmp(st, "paused") == 0) return SQLITE_OK;
+  if (strcmp(st, "scheduled") != 0) {
+    t->err = sqlite3_mprintf("trigger '%s' is %s and cannot be paused",
+                             val_text(&r->v[TC_TRIGGER_ID]), st);
+    return SQLITE_ERROR;
+  }
+  trg_pause(r);
+  return trigger_write(t, r);
+}
+
+static int op_resume(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
+  (void)argv;
+  (void)argc;
+  const char *st = val_text(&r->v[TC_STATUS]);
+  if (strcmp(st, "scheduled") == 0) return SQLITE_OK;
+  if (strcmp(st, "paused") != 0) {
+    t->err = sqlite3_mprintf("trigger '%s' is %s and cannot be resumed",
+                             val_text(&r->v[TC_TRIGGER_ID]), st);
+    return SQLITE_ERROR;
+  }
+  sched_spec spec;
+  int rc = trg_spec(t->ctx, r, &spec, &t->err);
+  if (rc != SQLITE_OK) return rc;
+  trg_resume(r, &spec, t->now);
+  val_set_int(&r->v[TC_FAIL_STREAK], 0);
+  return trigger_write(t, r);
+}
+
+static int op_cancel(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
+  (void)argv;
+  (void)argc;
+  if (strcmp(val_text(&r->v[TC_STATUS]), "cancelled") == 0) return SQLITE_OK;
+  trg_set_next(r, 0, 0);
+  val_set_text(&r->v[TC_STATUS], "cancelled");
+  return trigger_write(t, r);
+}
+
+static void trigger_op_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                          const char *fname, trigger_op op) {
+  tick t;
+  if (tick_begin(&t, ctx, fname) != 0) return;
+  const char *id = arg_text(ctx, fname, argv, 0, "trigger_id");
+  if (id && arg_instant(ctx, fname, argc, argv, 1, "now", 1, &t.now) == 0) {
+    run_trigger_op(ctx, &t, id, op, argv, argc);
+  }
+  tick_end(&t);
+}
+
+static void fn_pause(sqlite3_context *c, int n, sqlite3_value **v) {
+  trigger_op_fn(c, n, v, "trigger_pause", op_pause);
+}
+static void fn_resume(sqlite3_context *c, int n, sqlite3_value **v) {
+  trigger_op_fn(c, n, v, "trigger_resume", op_resume);
+}
+static void fn_cancel(sqlite3_context *c, int n, sqlite3_value **v) {
+  trigger_op_fn(c, n, v, "trigger_cancel", op_cancel);
+}
+
+static void fn_next_wakeup(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  tick t;
+  if (tick_begin(&t, ctx, "trigger_next_wakeup") != 0) return;
+  if (arg_instant(ctx, t.fname, argc, argv, 0, "now", 1, &t.now) == 0) {
+    static const store_sql probes[] = {ST_WAKE_TRIGGERS, ST_WAKE_RETRY, ST_WAKE_LEASE};
+    int have = 0, rc = SQLITE_OK;
+    i64 best = 0;
+    for (size_t i = 0; i < 3 && rc == SQLITE_OK; i++) {
+      sqlite3_stmt *st = store_stmt(&t.st, probes[i]);
+      if (!st) { rc = sqlite3_errcode(t.db); break; }
+      if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        i64 v = sqlite3_column_int64(st, 0);
+        if (!have || v < best) best = v;
+        have = 1;
+      }
+      sqlite3_reset(st);
+    }
+    if (rc != SQLITE_OK) report(&t, ctx, rc);
+    else if (!have) sqlite3_result_null(ctx);
+    else sqlite3_result_int64(ctx, best > t.now ? best - t.now : 0);
+  }
+  tick_end(&t);
+}
+
+int tick_register(sqlite3 *db, trg_ctx *ctx) {
+  static const struct {
+    const char *name;
+    int nmin, nmax;
+    void (*fn)(sqlite3_context *, int, sqlite3_value **);
+  } fns[] = {
+      {"trigger_run_due", 0, 2, fn_run_due},
+      {"trigger_run_finish", 2, 4, fn_run_finish},
+      {"trigger_fire", 1, 2, fn_fire},
+      {"trigger_pause", 1, 2, fn_pause},
+      {"trigger_resume", 1, 2, fn_resume},
+      {"trigger_cancel", 1, 2, fn_cancel},
+      {"trigger_next_wakeup", 0, 1, fn_next_wakeup},
+  };
+  int rc = SQLITE_OK;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {
+    for (int n = fns[i].nmin; n <= fns[i].nmax && rc == SQLITE_OK; n++) {
+      rc = sqlite3_create_function_v2(db, fns[i].name, n,
+                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
+                                      fns[i].fn, 0, 0, 0);
+    }
+  }
+  return rc;
+}

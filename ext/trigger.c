@@ -1,0 +1,444 @@
+/*
+** trigger.c -- the meaning of one `triggers` row: value checks, defaults,
+** the schedule spec, lifecycle transitions and JSON. See trigger.h.
+*/
+#include "trigger.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sha256.h"
+
+SQLITE_EXTENSION_INIT3
+
+#define ERR(...) (*err = sqlite3_mprintf(__VA_ARGS__), SQLITE_CONSTRAINT_CHECK)
+
+static const char *const wake_modes[] = {"inject_now", "next_autonomy_cycle", 0};
+static const char *const creators[] = {"user", "agent", "system", 0};
+static const char *const misfires[] = {"coalesce", "all", "skip", 0};
+static const char *const overlaps[] = {"skip", "allow", "queue", 0};
+
+static int in_set(const char *v, const char *const *set) {
+  for (int i = 0; set[i]; i++) {
+    if (strcmp(v, set[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+static const char *type_word(int t) {
+  switch (t) {
+    case SQLITE_INTEGER: return "an integer";
+    case SQLITE_FLOAT: return "a real";
+    case SQLITE_TEXT: return "text";
+    case SQLITE_BLOB: return "a blob";
+    default: return "NULL";
+  }
+}
+
+/* One SQL value into a column, by the column's kind. */
+static int read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
+  const trg_coldef *d = &trg_cols[col];
+  int t = sqlite3_value_type(v);
+  if (t == SQLITE_NULL) {
+    val_set_null(out);
+    return SQLITE_OK;
+  }
+  if (d->kind == 'I' || (d->kind == 'S' && t != SQLITE_TEXT)) {
+    if (t == SQLITE_FLOAT) {
+      double x = sqlite3_value_double(v);
+      if (x == (double)(i64)x) {
+        val_set_int(out, (i64)x);
+        return SQLITE_OK;
+      }
+    }
+    if (t != SQLITE_INTEGER) {
+      return ERR("triggers.%s: must be an integer%s, got %s", d->name,
+                 d->kind == 'S' ? " (ms) or ISO-8601 text" : "",
+                 type_word(t));
+    }
+    val_set_int(out, sqlite3_value_int64(v));
+    return SQLITE_OK;
+  }
+  if (t != SQLITE_TEXT) {
+    return ERR("triggers.%s: must be text, got %s", d->name, type_word(t));
+  }
+  return val_set_text(out, (const char *)sqlite3_value_text(v));
+}
+
+int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
+                    uint64_t *changed, char **err) {
+  for (int i = 0; i < TC_NPUBLIC; i++) {
+    if (only_changed && sqlite3_value_nochange(vals[i])) continue;
+    if (trg_cols[i].ro) {
+      if (!only_changed && sqlite3_value_type(vals[i]) == SQLITE_NULL) continue;
+      return ERR("triggers.%s: is computed and cannot be written",
+                 trg_cols[i].name);
+    }
+    int rc = read_value(i, vals[i], &r->v[i], err);
+    if (rc != SQLITE_OK) return rc;
+    if (changed) *changed |= (uint64_t)1 << i;
+  }
+  return SQLITE_OK;
+}
+
+/* ---- validation ------------------------------------------------------ */
+
+static int text_default(trg_row *r, int col, const char *def) {
+  if (r->v[col].null) return val_set_text(&r->v[col], def);
+  return SQLITE_OK;
+}
+
+static void int_default(trg_row *r, int col, i64 def) {
+  if (r->v[col].null) val_set_int(&r->v[col], def);
+}
+
+static int check_enum(trg_row *r, int col, const char *const *set,
+                      const char *def, char **err) {
+  int rc = text_default(r, col, def);
+  if (rc != SQLITE_OK) return rc;
+  if (!in_set(r->v[col].t, set)) {
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    for (int i = 0; set[i]; i++) sqlite3_str_appendf(s, "%s'%s'", i ? ", " : "", set[i]);
+    char *list = sqlite3_str_finish(s);
+    *err = sqlite3_mprintf("triggers.%s: '%s' is not one of %s",
+                           trg_cols[col].name, r->v[col].t, list ? list : "");
+    sqlite3_free(list);
+    return SQLITE_CONSTRAINT_CHECK;
+  }
+  return SQLITE_OK;
+}
+
+static int check_min(trg_row *r, int col, i64 min, char **err) {
+  if (!r->v[col].null && r->v[col].i < min) {
+    return ERR("triggers.%s: must be >= %lld, got %lld", trg_cols[col].name,
+               (long long)min, (long long)r->v[col].i);
+  }
+  return SQLITE_OK;
+}
+
+/* ISO text in an instant column -> ms in the row's zone. */
+static int convert_instant(trg_row *r, int col, const tz_zone *z, char **err) {
+  trg_val *v = &r->v[col];
+  if (v->null || !v->t) return SQLITE_OK;
+  char msg[SCHED_ERR_MAX];
+  i64 ms;
+  if (sched_parse_instant(v->t, z, &ms, msg, sizeof msg) != 0) {
+    return ERR("triggers.%s: cannot read '%s' as an instant: %s",
+               trg_cols[col].name, v->t, msg);
+  }
+  val_set_int(v, ms);
+  return SQLITE_OK;
+}
+
+/* First words of the instructions, at most 6 words / 60 bytes. */
+static int default_display_name(trg_row *r) {
+  const char *s = r->v[TC_INSTRUCTIONS].t;
+  char buf[64];
+  size_t n = 0;
+  int words = 0;
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+  while (*s && n < 60) {
+    int blank = (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r');
+    if (blank) {
+      if (++words == 6) break;
+      while (s[1] == ' ' || s[1] == '\t' || s[1] == '\n' || s[1] == '\r') s++;
+      buf[n++] = ' ';
+    } else {
+      buf[n++] = *s;
+    }
+    s++;
+  }
+  /* Do not cut a UTF-8 sequence in half. */
+  while (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0x80) n--;
+  if (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0xC0) n--;
+  while (n > 0 && buf[n - 1] == ' ') n--;
+  buf[n] = 0;
+  return val_set_text(&r->v[TC_DISPLAY_NAME], buf);
+}
+
+static int is_blank(const char *s) {
+  for (; s && *s; s++) {
+    if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') return 0;
+  }
+  return 1;
+}
+
+/* Columns that belong to one schedule type only. */
+static int check_type_columns(trg_row *r, sched_type t, char **err) {
+  static const struct {
+    int col;
+    sched_type type;
+  } own[] = {{TC_INTERVAL_MS, SCHED_INTERVAL},
+             {TC_SCHEDULED_AT, SCHED_ONCE},
+             {TC_CRON_EXPRESSION, SCHED_CRON}};
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+    int given = !r->v[own[i].col].null;
+    if (own[i].type == t && !given) {
+      return ERR("triggers.%s: required for trigger_type '%s'",
+                 trg_cols[own[i].col].name, sched_type_name(t));
+    }
+    if (own[i].type != t && given) {
+      return ERR("triggers.%s: only allowed for trigger_type '%s' (this "
+                 "trigger is '%s')",
+                 trg_cols[own[i].col].name, sched_type_name(own[i].type),
+                 sched_type_name(t));
+    }
+  }
+  return SQLITE_OK;
+}
+
+int trg_spec(trg_ctx *c, const trg_row *r, sched_spec *spec, char **err) {
+  char msg[CRON_ERR_MAX + 64];
+  memset(spec, 0, sizeof *spec);
+  spec->type = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
+  spec->start_at = r->v[TC_START_AT].null ? SCHED_NONE : r->v[TC_START_AT].i;
+  spec->end_at = r->v[TC_END_AT].null ? SCHED_NONE : r->v[TC_END_AT].i;
+  spec->created_at = r->v[TC_CREATED_AT].i;
+  spec->interval_ms = r->v[TC_INTERVAL_MS].i;
+  spec->scheduled_at = r->v[TC_SCHEDULED_AT].i;
+  if (trg_zone(c, val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg,
+               sizeof msg) != 0) {
+    return ERR("triggers.timezone: %s", msg);
+  }
+  if (spec->type == SCHED_CRON &&
+      cron_parse(val_text(&r->v[TC_CRON_EXPRESSION]), &spec->cron, msg,
+                 sizeof msg) != 0) {
+    return ERR("triggers.cron_expression: %s", msg);
+  }
+  return SQLITE_OK;
+}
+
+int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
+                 i64 now, char **err) {
+  int rc;
+  (void)s;
+  if (r->v[TC_INSTRUCTIONS].null) {
+    *err = sqlite3_mprintf("NOT NULL constraint failed: triggers.instructions");
+    return SQLITE_CONSTRAINT_NOTNULL;
+  }
+  if (is_blank(r->v[TC_INSTRUCTIONS].t)) {
+    return ERR("triggers.instructions: must not be empty");
+  }
+  if (r->v[TC_TRIGGER_TYPE].null) {
+    *err = sqlite3_mprintf("NOT NULL constraint failed: triggers.trigger_type");
+    return SQLITE_CONSTRAINT_NOTNULL;
+  }
+  sched_type t = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
+  if (t == SCHED_INVALID) {
+    return ERR("triggers.trigger_type: '%s' is not one of 'interval', "
+               "'once', 'cron'",
+               r->v[TC_TRIGGER_TYPE].t);
+  }
+  if ((rc = check_type_columns(r, t, err)) != SQLITE_OK) return rc;
+  if (!r->v[TC_TRIGGER_ID].null && is_blank(r->v[TC_TRIGGER_ID].t)) {
+    return ERR("triggers.trigger_id: must not be empty");
+  }
+  if ((rc = text_default(r, TC_AGENT_ID, "")) != SQLITE_OK) return rc;
+  if ((rc = text_default(r, TC_SCOPE, "")) != SQLITE_OK) return rc;
+  if ((rc = text_default(r, TC_TIMEZONE, "UTC")) != SQLITE_OK) return rc;
+  if (r->v[TC_DISPLAY_NAME].null && (rc = default_display_name(r)) != SQLITE_OK) {
+    return rc;
+  }
+  if ((rc = check_enum(r, TC_WAKE_MODE, wake_modes, "next_autonomy_cycle", err)))
+    return rc;
+  if ((rc = check_enum(r, TC_CREATED_BY, creators, "user", err))) return rc;
+  if ((rc = check_enum(r, TC_MISFIRE_POLICY, misfires, "coalesce", err))) return rc;
+  if ((rc = check_enum(r, TC_OVERLAP_POLICY, overlaps, "skip", err))) return rc;
+  int_default(r, TC_ENABLED, 1);
+  if (r->v[TC_ENABLED].i != 0 && r->v[TC_ENABLED].i != 1) {
+    return ERR("triggers.enabled: must be 0 or 1, got %lld",
+               (long long)r->v[TC_ENABLED].i);
+  }
+  int_default(r, TC_MAX_ATTEMPTS, 1);
+  int_default(r, TC_BACKOFF_MS, TRG_DEFAULT_BACKOFF_MS);
+  int_default(r, TC_JITTER_MS, 0);
+  if ((rc = check_min(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, err))) return rc;
+  if ((rc = check_min(r, TC_MAX_RUNS, 1, err))) return rc;
+  if ((rc = check_min(r, TC_MAX_ATTEMPTS, 1, err))) return rc;
+  if ((rc = check_min(r, TC_BACKOFF_MS, 0, err))) return rc;
+  if ((rc = check_min(r, TC_JITTER_MS, 0, err))) return rc;
+  if ((rc = check_min(r, TC_WINDOW_MS, 1, err))) return rc;
+  if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, err))) return rc;
+  if (!r->v[TC_METADATA].null) {
+    int ok = store_json_is_object(s->db, r->v[TC_METADATA].t);
+    if (ok < 0) return SQLITE_NOMEM;
+    if (!ok) return ERR("triggers.metadata: must be a JSON object");
+  }
+  /* The zone first: local ISO instants are read in it. */
+  char msg[CRON_ERR_MAX + 64];
+  const tz_zone *z;
+  if (trg_zone(c, r->v[TC_TIMEZONE].t, &z, msg, sizeof msg) != 0) {
+    return ERR("triggers.timezone: %s", msg);
+  }
+  static const int instants[] = {TC_SCHEDULED_AT, TC_START_AT, TC_END_AT,
+                                 TC_CREATED_AT};
+  for (size_t i = 0; i < sizeof instants / sizeof instants[0]; i++) {
+    if ((rc = convert_instant(r, instants[i], z, err))) return rc;
+  }
+  int_default(r, TC_CREATED_AT, now);
+  if (!r->v[TC_START_AT].null && !r->v[TC_END_AT].null &&
+      r->v[TC_END_AT].i < r->v[TC_START_AT].i) {
+    return ERR("triggers.end_at: %lld is before start_at %lld",
+               (long long)r->v[TC_END_AT].i, (long long)r->v[TC_START_AT].i);
+  }
+  return trg_spec(c, r, spec, err);
+}
+
+/* ---- lifecycle ------------------------------------------------------- */
+
+i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms) {
+  if (jitter_ms <= 1) return 0;
+  char buf[32];
+  unsigned char d[32];
+  sha256_ctx h;
+  sha256_init(&h);
+  sha256_update(&h, trigger_id, strlen(trigger_id) + 1);
+  snprintf(buf, sizeof buf, "%lld", (long long)occurrence);
+  sha256_update(&h, buf, strlen(buf));
+  sha256_final(&h, d);
+  uint64_t x = 0;
+  for (int i = 0; i < 8; i++) x = (x << 8) | d[i];
+  return (i64)(x % (uint64_t)jitter_ms);
+}
+
+void trg_set_next(trg_row *r, int has_next, i64 next) {
+  if (!has_next) {
+    val_set_null(&r->v[TC_NEXT_DUE_AT]);
+    val_set_null(&r->v[TC_FIRE_AT]);
+    return;
+  }
+  val_set_int(&r->v[TC_NEXT_DUE_AT], next);
+  i64 j = r->v[TC_JITTER_MS].null ? 0 : r->v[TC_JITTER_MS].i;
+  val_set_int(&r->v[TC_FIRE_AT],
+              next + trg_jitter(val_text(&r->v[TC_TRIGGER_ID]), next, j));
+}
+
+static void set_status(trg_row *r, const char *st) {
+  val_set_text(&r->v[TC_STATUS], st);
+}
+
+int trg_is_active(const trg_row *r) {
+  const char *st = val_text(&r->v[TC_STATUS]);
+  return strcmp(st, "scheduled") == 0 || strcmp(st, "paused") == 0;
+}
+
+/* No occurrence left: completed once nothing is in flight. */
+static void set_exhausted(trg_row *r) {
+  trg_set_next(r, 0, 0);
+  set_status(r, "completed");
+}
+
+void trg_arm(trg_row *r, const sched_spec *spec, i64 now) {
+  if (!r->v[TC_ENABLED].i) {
+    trg_pause(r);
+    return;
+  }
+  i64 next;
+  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
+    set_exhausted(r);
+  } else if (sched_first(spec, now, &next)) {
+    set_status(r, "scheduled");
+    trg_set_next(r, 1, next);
+  } else {
+    set_exhausted(r);
+  }
+}
+
+void trg_pause(trg_row *r) {
+  val_set_int(&r->v[TC_ENABLED], 0);
+  set_status(r, "paused");
+  trg_set_next(r, 0, 0);
+}
+
+void trg_resume(trg_row *r, const sched_spec *spec, i64 now) {
+  val_set_int(&r->v[TC_ENABLED], 1);
+  i64 next;
+  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
+    set_exhausted(r);
+  } else if (sched_next(spec, now, &next)) {
+    set_status(r, "scheduled");
+    trg_set_next(r, 1, next);
+  } else if (spec->type == SCHED_ONCE && r->v[TC_CLAIMS].i == 0) {
+    /* Its instant passed while paused: it will never run. */
+    trg_set_next(r, 0, 0);
+    set_status(r, "expired");
+  } else {
+    set_exhausted(r);
+  }
+}
+
+/* ---- ids and JSON ---------------------------------------------------- */
+
+int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
+  char canon[CRON_CANON_MAX];
+  if (sched_canonical(spec, canon, sizeof canon) < 0) canon[0] = 0;
+  for (int seq = 0; seq < 1000; seq++) {
+    sha256_ctx h;
+    unsigned char d[32];
+    char num[48], hex[17];
+    const char *parts[] = {val_text(&r->v[TC_AGENT_ID]), val_text(&r->v[TC_SCOPE]),
+                           val_text(&r->v[TC_INSTRUCTIONS]),
+                           val_text(&r->v[TC_TRIGGER_TYPE]), canon};
+    sha256_init(&h);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+      sha256_update(&h, parts[i], strlen(parts[i]) + 1);
+    }
+    snprintf(num, sizeof num, "%lld/%d", (long long)r->v[TC_CREATED_AT].i, seq);
+    sha256_update(&h, num, strlen(num));
+    sha256_final(&h, d);
+    sha256_hex(d, 8, hex);
+    char id[24];
+    snprintf(id, sizeof id, "trg-%s", hex);
+    sqlite3_stmt *st = store_stmt(s, ST_TRIG_EXISTS);
+    if (!st) return sqlite3_errcode(s->db);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE) return val_set_text(&r->v[TC_TRIGGER_ID], id);
+    if (rc != SQLITE_ROW) return rc;
+  }
+  return SQLITE_CONSTRAINT_UNIQUE;
+}
+
+void json_str(sqlite3_str *out, const char *s) {
+  if (!s) {
+    sqlite3_str_appendall(out, "null");
+    return;
+  }
+  sqlite3_str_appendchar(out, 1, '"');
+  const char *run = s;
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch >= 0x20 && ch != '"' && ch != '\\') continue;
+    sqlite3_str_append(out, run, (int)(s - run));
+    switch (ch) {
+      case '"': sqlite3_str_appendall(out, "\\\""); break;
+      case '\\': sqlite3_str_appendall(out, "\\\\"); break;
+      case '\n': sqlite3_str_appendall(out, "\\n"); break;
+      case '\r': sqlite3_str_appendall(out, "\\r"); break;
+      case '\t': sqlite3_str_appendall(out, "\\t"); break;
+      default: sqlite3_str_appendf(out, "\\u%04x", ch); break;
+    }
+    run = s + 1;
+  }
+  sqlite3_str_append(out, run, (int)(s - run));
+  sqlite3_str_appendchar(out, 1, '"');
+}
+
+void trg_json(sqlite3_str *out, const trg_row *r) {
+  sqlite3_str_appendchar(out, 1, '{');
+  for (int i = 0; i < TC_NPUBLIC; i++) {
+    const trg_val *v = &r->v[i];
+    sqlite3_str_appendf(out, "%s\"%s\":", i ? "," : "", trg_cols[i].name);
+    if (v->null) {
+      sqlite3_str_appendall(out, "null");
+    } else if (trg_cols[i].kind == 'J') {
+      sqlite3_str_appendall(out, v->t);
+    } else if (trg_cols[i].kind == 'T') {
+      json_str(out, v->t);
+    } else {
+      sqlite3_str_appendf(out, "%lld", (long long)v->i);
+    }
+  }
+  sqlite3_str_appendchar(out, 1, '}');
+}

@@ -1,0 +1,53 @@
+/*
+** trigger.h -- what a `triggers` row means: reading and validating column
+** values, defaults (derived trigger_id, display_name), the schedule spec
+** of a row, lifecycle transitions (schedule, pause, resume, complete) and
+** the row's JSON. Shared by the virtual table and the functions so that a
+** rule lives in one place.
+*/
+#ifndef TRIGGERS_TRIGGER_H
+#define TRIGGERS_TRIGGER_H
+
+#include "store.h"
+
+/*
+** Copy SQL values into row columns. vals[i] is column i of the virtual
+** table (TC_NPUBLIC of them). With only_changed, columns whose value is
+** sqlite3_value_nochange() are left alone and *changed gets bit i set for
+** each column written. Writes to computed columns and values of the wrong
+** type fail with "triggers.<column>: ..." in *err.
+*/
+int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
+                    uint64_t *changed, char **err);
+
+/*
+** Validate and normalize a row (defaults filled, ISO instants converted
+** in the row's zone, enums and ranges checked) and build its schedule.
+** now is used for the created_at default. Errors: "triggers.<col>: ...".
+*/
+int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
+                 i64 now, char **err);
+
+/* Schedule of a stored row (re-parsed, zone from the cache). */
+int trg_spec(trg_ctx *c, const trg_row *r, sched_spec *spec, char **err);
+
+/* Lifecycle: set status / next_due_at / fire_at / enabled. */
+void trg_arm(trg_row *r, const sched_spec *spec, i64 now);    /* (re)schedule */
+void trg_pause(trg_row *r);
+void trg_resume(trg_row *r, const sched_spec *spec, i64 now); /* strictly after now */
+void trg_set_next(trg_row *r, int has_next, i64 next);         /* + jitter */
+int trg_is_active(const trg_row *r); /* scheduled or paused */
+
+/* Deterministic jitter in [0, jitter_ms) from (trigger_id, occurrence). */
+i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms);
+
+/* Derived default trigger_id (unique in the table). */
+int trg_default_id(store *s, trg_row *r, const sched_spec *spec);
+
+/* JSON object of the public columns. */
+void trg_json(sqlite3_str *out, const trg_row *r);
+
+/* JSON string literal (escaped) or null. */
+void json_str(sqlite3_str *out, const char *s);
+
+#endif

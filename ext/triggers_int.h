@@ -1,0 +1,119 @@
+/*
+** triggers_int.h -- the internal header shared by the SQLite-facing files
+** (as fts5Int.h is for FTS5): version, the per-connection context, the
+** column map of the `triggers` table, limits, and the error helper.
+**
+** Included only by files that talk to SQLite; the pure modules (civil, tz,
+** tzdb, cron, schedule, sha256) never include it.
+*/
+#ifndef TRIGGERS_INT_H
+#define TRIGGERS_INT_H
+
+#include <sqlite3ext.h>
+#include <stdint.h>
+
+#include "schedule.h"
+#include "tzdb.h"
+
+#ifndef TRIGGERS_VERSION
+#define TRIGGERS_VERSION "0.1.0"
+#endif
+#define TRIGGERS_SCHEMA_VERSION 1
+
+typedef int64_t i64;
+
+/*
+** Per-connection context: handed to every function and module as client
+** data, reference-counted because each registration releases it once.
+*/
+typedef struct trg_ctx {
+  int refs;
+  tzdb *zones;
+} trg_ctx;
+
+void trg_ctx_release(void *p);
+
+/* Columns of the `triggers` virtual table, in declaration order. The
+** shadow table triggers_data stores them in the same order after `id`,
+** followed by the internal columns. */
+enum {
+  TC_TRIGGER_ID, TC_AGENT_ID, TC_SCOPE, TC_DISPLAY_NAME, TC_INSTRUCTIONS,
+  TC_TRIGGER_TYPE, TC_INTERVAL_MS, TC_SCHEDULED_AT, TC_CRON_EXPRESSION,
+  TC_TIMEZONE, TC_START_AT, TC_END_AT, TC_WAKE_MODE, TC_CREATED_BY,
+  TC_ENABLED, TC_MAX_RUNS, TC_MISFIRE_POLICY, TC_OVERLAP_POLICY,
+  TC_MAX_ATTEMPTS, TC_BACKOFF_MS, TC_JITTER_MS, TC_WINDOW_MS,
+  TC_PAUSE_AFTER_FAILURES, TC_METADATA, TC_STATUS, TC_RUN_COUNT,
+  TC_NEXT_DUE_AT, TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
+  TC_DEDUPE_KEY, TC_CREATED_AT, TC_UPDATED_AT,
+  TC_NPUBLIC,
+  /* internal (shadow table only) */
+  TC_FIRE_AT = TC_NPUBLIC, /* next_due_at + jitter; NULL when not claimable */
+  TC_CLAIMS,               /* occurrences claimed, for max_runs */
+  TC_RUNNING,              /* runs in status running */
+  TC_FAIL_STREAK,          /* consecutive failed occurrences */
+  TC_NCOL
+};
+
+/* Column kinds: 'T' text, 'I' integer, 'S' instant (ms or ISO text),
+** 'J' JSON object text. ro: computed, rejected on write. */
+typedef struct trg_coldef {
+  const char *name;
+  char kind;
+  char ro;
+  const char *decl; /* column type and constraint in triggers_data */
+} trg_coldef;
+extern const trg_coldef trg_cols[TC_NCOL];
+
+/* Columns of `trigger_runs` (and of triggers_rundata, which adds retry_at
+** and deferrals). */
+enum {
+  RC_RUN_ID, RC_TRIGGER_ID, RC_AGENT_ID, RC_SCHEDULED_FOR, RC_ATTEMPT,
+  RC_STATUS, RC_OWNER, RC_CLAIMED_AT, RC_LEASE_UNTIL, RC_FINISHED_AT,
+  RC_LATENCY_MS, RC_ERROR, RC_PAYLOAD,
+  RC_NPUBLIC,
+  RC_RETRY_AT = RC_NPUBLIC, /* re-offer at (deferred or retry pending) */
+  RC_DEFERRALS,
+  RC_NCOL
+};
+extern const trg_coldef run_cols[RC_NCOL];
+
+/* One value of a row: NULL, integer or owned text (sqlite3_malloc). */
+typedef struct trg_val {
+  int null;
+  i64 i;
+  char *t;
+} trg_val;
+
+typedef struct trg_row {
+  i64 id; /* rowid in triggers_data; 0 for a new row */
+  trg_val v[TC_NCOL];
+} trg_row;
+
+void row_init(trg_row *r);  /* a fresh, all-NULL row */
+void row_clear(trg_row *r); /* free texts, back to all-NULL */
+void val_set_null(trg_val *v);
+void val_set_int(trg_val *v, i64 i);
+int val_set_text(trg_val *v, const char *t); /* SQLITE_OK / NOMEM */
+const char *val_text(const trg_val *v);      /* "" when NULL */
+
+/* Defaults and limits. */
+#define TRG_DEFAULT_LEASE_MS 60000
+#define TRG_DEFAULT_BACKOFF_MS 30000
+#define TRG_MIN_INTERVAL_MS 1000
+#define TRG_MAX_MISFIRE_RUNS 100
+#define TRG_MAX_DEFERRALS 100
+#define TRG_CATCHUP_CAP 1000000
+
+/* Error text for a function call: "fname: message", then the code (the
+** order matters: a later sqlite3_result_error resets the code). */
+void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
+                      const char *fmt, ...);
+
+/* The wall clock in ms (only used when a caller omits `now`). */
+i64 trg_wall_clock_ms(void);
+
+/* Read a zone by name through the connection's cache. */
+int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,
+             size_t n);
+
+#endif
