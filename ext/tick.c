@@ -80,7 +80,7 @@ static int opts_parse(sqlite3 *db, const char *json, tick_opts *o, char **err) {
     *err = sqlite3_mprintf("argument 2 (options) must be a JSON object");
     return SQLITE_ERROR;
   }
-  rc = sqlite3_prepare_v2(db, "SELECT key, type, value, json(value) FROM json_each(?1)",
+  rc = sqlite3_prepare_v2(db, "SELECT key, type, value, CASE WHEN type IN ('array', 'object') THEN value ELSE json_quote(value) END FROM json_each(?1)",
                           -1, &st, NULL);
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);

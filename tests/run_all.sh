@@ -1,0 +1,54 @@
+#!/bin/sh
+# tests/run_all.sh -- run every test layer and sum their counts.
+#
+# Each test program prints lines "NAME: N passed, M failed"; this script
+# adds them up and ends with the line CI reads: "N passed, M failed".
+# A program that exits non-zero without reporting a failure (a crash)
+# counts as one failure.
+#   sh tests/run_all.sh [unit|sql|py]...    (default: all layers)
+# ASAN=1 runs the extension under gcc's ASan/UBSan runtimes (preloaded
+# into sqlite3 and python3); B selects the build directory.
+B=${B:-build}
+export B
+layers=${*:-unit sql py}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+PRELOAD=""
+if [ -n "$ASAN" ]; then
+  PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
+  export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+  export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+fi
+export PRELOAD
+
+# run NAME CMD...: run a test program, keep its counts, flag crashes.
+run() {
+  name=$1
+  shift
+  res=$("$@" 2>&1)
+  rc=$?
+  printf '%s\n' "$res" | grep -E "FAIL|passed|differs|^[-+][^-+]" | head -200
+  printf '%s\n' "$res" | grep -E '^[A-Za-z0-9_. /-]+: [0-9]+ passed, [0-9]+ failed' >> "$out"
+  if [ $rc -ne 0 ] && ! printf '%s\n' "$res" | grep -Eq '[1-9][0-9]* failed'; then
+    printf '%s\n' "$res" | tail -20
+    echo "$name: 0 passed, 1 failed (exit status $rc)" | tee -a "$out"
+  fi
+}
+
+for layer in $layers; do
+  case $layer in
+    unit)
+      for t in "$B"/unit/test_*; do
+        [ -x "$t" ] && run "$(basename "$t")" "$t"
+      done ;;
+    sql)
+      run sql sh tests/sql/run.sh ;;
+    py)
+      run py env LD_PRELOAD="$PRELOAD" /usr/bin/python3 tests/py/run.py "$B/triggers" ;;
+  esac
+done
+passed=$(grep -Eo '[0-9]+ passed' "$out" | awk '{s+=$1} END {print s+0}')
+failed=$(grep -Eo '[0-9]+ failed' "$out" | awk '{s+=$1} END {print s+0}')
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
