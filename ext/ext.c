@@ -9,6 +9,7 @@
 #include "triggers_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 SQLITE_EXTENSION_INIT1
 
@@ -46,6 +47,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   }
   trg_ctx *c = sqlite3_malloc(sizeof *c);
   if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
   c->refs = 1;
   c->zones = tzdb_new(NULL);
   if (!c->zones) {

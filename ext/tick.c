@@ -50,6 +50,7 @@ typedef struct tick {
   i64 grace_ms;    /* misfire_grace_ms */
   const char *fname;
   char *err;       /* message for a failed tick */
+  i64 rows;        /* rows read by the probes */
 } tick;
 
 static void opts_free(tick_opts *o) {
@@ -361,6 +362,7 @@ static int for_each_run(tick *t, store_sql which,
       runs = grown;
     }
     memset(&runs[n], 0, sizeof runs[n]);
+    t->rows++;
     if ((rc = store_run_read(st, 0, &runs[n++])) != SQLITE_OK) break;
   }
   sqlite3_reset(st);
@@ -627,6 +629,7 @@ static int claim_due(tick *t) {
     int n = 0;
     while (n < 64 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
       row_init(&rows[n]);
+      t->rows++;
       rc = store_row_read(st, 0, &rows[n]);
       n++;
       if (rc != SQLITE_OK) break;
@@ -680,6 +683,20 @@ static void report(tick *t, sqlite3_context *ctx, int rc) {
   }
 }
 
+/* Keep what this tick cost for trigger_last_tick(). */
+static void record_cost(tick *t) {
+  trg_ctx *c = t->ctx;
+  c->tick_vm_steps = c->tick_fullscan_steps = 0;
+  for (int i = 0; i < ST_COUNT; i++) {
+    if (!t->st.st[i]) continue;
+    c->tick_vm_steps += sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_VM_STEP, 0);
+    c->tick_fullscan_steps +=
+        sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 0);
+  }
+  c->tick_rows = t->rows;
+  c->tick_claimed = t->nout;
+}
+
 static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_run_due") != 0) return;
@@ -709,6 +726,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (rc == SQLITE_OK) rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
     if (rc == SQLITE_OK) rc = claim_due(&t);
     if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
+    record_cost(&t);
     store_close(&t.st); /* statements done before COMMIT */
     rc = store_txn_end(t.db, &txn, rc);
   }
@@ -721,6 +739,22 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   result_str(ctx, t.out);
 out:
   tick_end(&t);
+}
+
+static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  trg_ctx *c = sqlite3_user_data(ctx);
+  char *z = sqlite3_mprintf("{\"vm_steps\":%lld,\"fullscan_steps\":%lld,"
+                            "\"rows_read\":%lld,\"claimed\":%lld}",
+                            (long long)c->tick_vm_steps,
+                            (long long)c->tick_fullscan_steps,
+                            (long long)c->tick_rows, (long long)c->tick_claimed);
+  if (!z) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, z, -1, sqlite3_free);
 }
 
 /* Shared body of finish / fire / pause / resume / cancel: load, change,
@@ -990,6 +1024,7 @@ int tick_register(sqlite3 *db, trg_ctx *ctx) {
       {"trigger_resume", 1, 2, fn_resume},
       {"trigger_cancel", 1, 2, fn_cancel},
       {"trigger_next_wakeup", 0, 1, fn_next_wakeup},
+      {"trigger_last_tick", 0, 0, fn_last_tick},
   };
   int rc = SQLITE_OK;
   for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {

@@ -15,12 +15,13 @@
 #include "schedule.h"
 #include "tzdb.h"
 
+typedef int64_t i64;
+
 #ifndef TRIGGERS_VERSION
 #define TRIGGERS_VERSION "0.1.0"
 #endif
 #define TRIGGERS_SCHEMA_VERSION 1
 
-typedef int64_t i64;
 
 /*
 ** Per-connection context: handed to every function and module as client
@@ -29,6 +30,10 @@ typedef int64_t i64;
 typedef struct trg_ctx {
   int refs;
   tzdb *zones;
+  /* Cost of the last trigger_run_due on this connection (diagnostics,
+  ** trigger_last_tick()): VM steps and full-scan steps of its statements,
+  ** rows it read, runs it returned. */
+  i64 tick_vm_steps, tick_fullscan_steps, tick_rows, tick_claimed;
 } trg_ctx;
 
 void trg_ctx_release(void *p);

@@ -14,11 +14,12 @@
 **   - the footer rule, which decides every instant at or after the last
 **     transition of the file (or every instant, if there is no table).
 **
-** The rule is evaluated without any table: the Gregorian calendar repeats
-** every 400 years (146097 days, a whole number of weeks), so an instant is
-** first moved into the frame [2000, 2400) and the rule's yearly events are
-** computed for the few years around it. Lookups are therefore O(log n) in
-** the table plus O(1) for the rule.
+** The Gregorian calendar repeats every 400 years (146097 days, a whole
+** number of weeks), so the rule's events are computed once, at parse time,
+** for the frame [2000, 2400) (plus two years either side), reduced to the
+** instants where the offset changes. An instant past the table is moved
+** into the frame by whole cycles and bisected there. Every lookup is
+** therefore O(log n): n is at most the file's transitions, or 808 events.
 **
 ** Local -> UTC works on the UTC line: within two days either side of the
 ** local time (offsets are bounded by 26 hours), each constant-offset
@@ -40,7 +41,7 @@
 #define TZ_LIMIT (1LL << 61)        /* instants are clamped to +-TZ_LIMIT */
 #define CYCLE_S (146097LL * 86400)  /* 400 Gregorian years in seconds */
 #define FRAME_BASE 946684800LL      /* 2000-01-01T00:00:00Z */
-#define NEXT_STEPS 64               /* non-changing rule events tolerated */
+#define NEXT_STEPS 64               /* candidates tried per next_transition */
 
 /* One yearly date of a POSIX rule: Jn, n or Mm.w.d, plus a local time. */
 typedef struct tz_rule_date {
@@ -63,12 +64,15 @@ struct tz_zone {
   int32_t first_off; /* before the first transition */
   int has_table;     /* the file had transitions; last_at is valid */
   int64_t last_at;   /* the file's last transition (rule starts here) */
-  int has_rule;
-  tz_rule rule;
+  int has_rule;      /* a footer rule decides from last_at on */
+  int32_t rule_fixed; /* its offset when it never changes (rule_n == 0) */
+  size_t rule_n;     /* its offset changes within the frame, ascending */
+  const int64_t *rule_at;
+  const int32_t *rule_off;
 };
 
-static const tz_zone utc_zone = {"UTC", 0, NULL, NULL, 0, 0, 0, 0,
-                                 {0, 0, 0, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}}};
+static const tz_zone utc_zone = {"UTC", 0,    NULL, NULL, 0, 0,
+                                 0,     0,    0,    0,    NULL, NULL};
 
 const tz_zone *tz_utc(void) { return &utc_zone; }
 
@@ -107,89 +111,63 @@ static int64_t rule_day(const tz_rule_date *d, int year) {
   }
 }
 
-typedef struct rule_event {
-  int64_t at;  /* UTC instant */
-  int32_t off; /* offset from this instant on */
-} rule_event;
-
-#define RULE_YEARS 5 /* year-2 .. year+2: enough for +-167h rule times */
-
-/*
-** Fills ev with the rule's events for the five years around year, sorted
-** by instant. Ties keep generation order (year, then start before end), so
-** the later event wins: that makes "DST all year" rules (end of one year
-** == start of the next) come out as DST.
-*/
-static void rule_events(const tz_rule *r, int year, rule_event *ev) {
-  int k, j, m = 0;
-  for (k = year - 2; k <= year + 2; k++) {
-    ev[m].at = rule_day(&r->start, k) * 86400 + r->start.time - r->std_off;
-    ev[m++].off = r->dst_off;
-    ev[m].at = rule_day(&r->end, k) * 86400 + r->end.time - r->dst_off;
-    ev[m++].off = r->std_off;
-  }
-  for (k = 1; k < m; k++) { /* stable insertion sort, m == 10 */
-    rule_event e = ev[k];
-    for (j = k; j > 0 && ev[j - 1].at > e.at; j--) ev[j] = ev[j - 1];
-    ev[j] = e;
-  }
-}
-
-/* Moves t into the frame [2000, 2400); *shift is what was subtracted. */
-static int64_t to_frame(int64_t t, int64_t *shift, int *year) {
-  int64_t k = floor_div(t - FRAME_BASE, CYCLE_S);
-  int64_t tf = t - k * CYCLE_S;
-  int month, day;
-  *shift = k * CYCLE_S;
-  civil_date_from_days(floor_div(tf, 86400), year, &month, &day);
-  return tf;
-}
-
-static int32_t rule_offset(const tz_rule *r, int64_t t) {
-  rule_event ev[2 * RULE_YEARS];
-  int64_t shift, tf;
-  int32_t off;
-  int year, k;
-  if (!r->has_dst) return r->std_off;
-  tf = to_frame(clamp_instant(t), &shift, &year);
-  rule_events(r, year, ev);
-  off = ev[0].off == r->dst_off ? r->std_off : r->dst_off;
-  for (k = 0; k < 2 * RULE_YEARS && ev[k].at <= tf; k++) off = ev[k].off;
-  return off;
-}
-
-/* First rule event strictly after t, or INT64_MAX. */
-static int64_t rule_next_event(const tz_rule *r, int64_t t) {
-  rule_event ev[2 * RULE_YEARS];
-  int64_t shift, tf;
-  int year, k;
-  if (!r->has_dst || t >= TZ_LIMIT) return INT64_MAX;
-  tf = to_frame(clamp_instant(t), &shift, &year);
-  rule_events(r, year, ev);
-  for (k = 0; k < 2 * RULE_YEARS; k++)
-    if (ev[k].at > tf) return ev[k].at + shift;
-  return INT64_MAX;
-}
+/* Years whose events are kept: the frame [2000, 2400) and two years either
+** side, enough for rule times of +-167 hours. */
+#define RULE_FIRST_YEAR 1998
+#define RULE_LAST_YEAR 2401
+#define RULE_EVENTS (2 * (RULE_LAST_YEAR - RULE_FIRST_YEAR + 1))
 
 /*
-** A rule whose events never change the offset (equal offsets, or DST all
-** year) is turned into a fixed one, so that stepping through transitions
-** never spins on events that change nothing. Eight years cover the leap
-** cycle of the date forms.
+** Writes the rule's events (DST start, DST end) for every year of
+** RULE_FIRST_YEAR..RULE_LAST_YEAR into at/off, sorted by instant, then
+** keeps only those that change the offset. Ties keep generation order, so
+** the later event wins: "DST all year" rules (the end of one year is the
+** start of the next) come out as DST. Returns the number kept.
 */
-static void rule_normalize(tz_rule *r) {
-  int64_t t = FRAME_BASE;
-  int32_t before, after;
-  int k;
-  if (!r->has_dst) return;
-  for (k = 0; k < 16; k++) {
-    t = rule_next_event(r, t);
-    before = rule_offset(r, t - 1);
-    after = rule_offset(r, t);
-    if (before != after) return;
+static size_t rule_build(const tz_rule *r, int64_t *at, int32_t *off) {
+  size_t m = 0, n = 0, k, j;
+  int year;
+  for (year = RULE_FIRST_YEAR; year <= RULE_LAST_YEAR; year++) {
+    at[m] = rule_day(&r->start, year) * 86400 + r->start.time - r->std_off;
+    off[m++] = r->dst_off;
+    at[m] = rule_day(&r->end, year) * 86400 + r->end.time - r->dst_off;
+    off[m++] = r->std_off;
   }
-  r->std_off = rule_offset(r, FRAME_BASE);
-  r->has_dst = 0;
+  for (k = 1; k < m; k++) { /* stable insertion sort; nearly sorted input */
+    int64_t a = at[k];
+    int32_t o = off[k];
+    for (j = k; j > 0 && at[j - 1] > a; j--) {
+      at[j] = at[j - 1];
+      off[j] = off[j - 1];
+    }
+    at[j] = a;
+    off[j] = o;
+  }
+  for (k = 0; k < m; k++) {
+    if (k + 1 < m && at[k + 1] == at[k]) continue; /* the tie's last wins */
+    if (n > 0 && off[k] == off[n - 1]) continue;
+    at[n] = at[k];
+    off[n++] = off[k];
+  }
+  return n;
+}
+
+/* Number of entries of the ascending at[0..n) that are <= t. */
+static size_t count_le(const int64_t *at, size_t n, int64_t t) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (at[mid] <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Moves t into the frame [2000, 2400); returns what was subtracted. */
+static int64_t frame_shift(int64_t t) {
+  return floor_div(t - FRAME_BASE, CYCLE_S) * CYCLE_S;
 }
 
 /* ---- POSIX TZ rule: parsing ------------------------------------------ */
@@ -402,8 +380,8 @@ static void footer_excerpt(const char *s, size_t n, char *out, size_t outlen) {
 }
 
 /* Footer: "\n" TZ-string "\n"; an empty string means no rule. */
-static int footer_read(const unsigned char *p, size_t avail, tz_zone *z,
-                       char *err, size_t errlen) {
+static int footer_read(const unsigned char *p, size_t avail, tz_rule *r,
+                       int *has_rule, char *err, size_t errlen) {
   const unsigned char *nl;
   size_t n;
   if (avail < 2 || p[0] != '\n')
@@ -412,13 +390,12 @@ static int footer_read(const unsigned char *p, size_t avail, tz_zone *z,
   if (!nl) return tz_fail(err, errlen, "TZif: footer: missing final newline");
   n = (size_t)(nl - (p + 1));
   if (n == 0) return 0;
-  if (rule_parse((const char *)p + 1, n, &z->rule)) {
+  if (rule_parse((const char *)p + 1, n, r)) {
     char ex[48];
     footer_excerpt((const char *)p + 1, n, ex, sizeof ex);
     return tz_fail(err, errlen, "TZif: footer: bad rule '%s'", ex);
   }
-  rule_normalize(&z->rule);
-  z->has_rule = 1;
+  *has_rule = 1;
   return 0;
 }
 
@@ -457,15 +434,38 @@ static int table_read(const unsigned char *p, const tzif_header *h,
   return 0;
 }
 
-static tz_zone *zone_alloc(uint32_t timecnt, const char *name) {
+/* Installs the footer rule: its event table, or one offset if it never
+** changes (no DST, equal offsets, DST all year). */
+static void rule_install(tz_zone *z, const tz_rule *r, int64_t *at,
+                         int32_t *off) {
+  size_t n = r->has_dst ? rule_build(r, at, off) : 0;
+  z->has_rule = 1;
+  z->rule_fixed = n > 0 ? off[0] : r->std_off;
+  z->rule_n = n > 1 ? n : 0;
+  z->rule_at = at;
+  z->rule_off = off;
+}
+
+/*
+** One block holds the zone, then the int64 arrays (table, rule events),
+** then the int32 arrays, then the name: alignment follows from the order.
+*/
+static tz_zone *zone_alloc(size_t ntimes, size_t nevents, const char *name,
+                           int64_t **at, int64_t **rule_at, int32_t **off,
+                           int32_t **rule_off) {
   size_t namelen = strlen(name ? name : "");
-  size_t size = sizeof(tz_zone) + (size_t)timecnt * (sizeof(int64_t) +
-                sizeof(int32_t)) + namelen + 1;
+  size_t size = sizeof(tz_zone) +
+                (ntimes + nevents) * (sizeof(int64_t) + sizeof(int32_t)) +
+                namelen + 1;
   tz_zone *z = malloc(size);
   char *nm;
   if (!z) return NULL;
   memset(z, 0, sizeof *z);
-  nm = (char *)(z + 1) + (size_t)timecnt * (sizeof(int64_t) + sizeof(int32_t));
+  *at = (int64_t *)(void *)(z + 1);
+  *rule_at = *at + ntimes;
+  *off = (int32_t *)(void *)(*rule_at + nevents);
+  *rule_off = *off + ntimes;
+  nm = (char *)(*rule_off + nevents);
   memcpy(nm, name ? name : "", namelen + 1);
   z->name = nm;
   return z;
@@ -474,11 +474,14 @@ static tz_zone *zone_alloc(uint32_t timecnt, const char *name) {
 int tz_parse(const unsigned char *buf, size_t len, const char *name,
              tz_zone **out, char *err, size_t errlen) {
   tzif_header h;
+  tz_rule rule;
   const unsigned char *p = buf;
-  size_t avail = len;
+  size_t avail = len, blen;
   unsigned tsize = 4;
+  int has_rule = 0;
   tz_zone *z;
-  int64_t *at;
+  int64_t *at, *rule_at;
+  int32_t *off, *rule_off;
   *out = NULL;
   if (!buf) return tz_fail(err, errlen, "TZif: truncated header");
   if (header_read(p, avail, &h, err, errlen)) return -1;
@@ -494,17 +497,18 @@ int tz_parse(const unsigned char *buf, size_t len, const char *name,
   avail -= TZIF_HEADER_LEN;
   if (block_len(&h, tsize) > avail)
     return tz_fail(err, errlen, "TZif: truncated data block");
-  z = zone_alloc(h.timecnt, name);
+  blen = (size_t)block_len(&h, tsize);
+  if (h.version >= 2 &&
+      footer_read(p + blen, avail - blen, &rule, &has_rule, err, errlen))
+    return -1;
+  z = zone_alloc(h.timecnt, has_rule && rule.has_dst ? RULE_EVENTS : 0, name,
+                 &at, &rule_at, &off, &rule_off);
   if (!z) return tz_fail(err, errlen, "TZif: out of memory");
-  at = (int64_t *)(void *)(z + 1);
-  if (table_read(p, &h, tsize, z, at, (int32_t *)(void *)(at + h.timecnt), err,
-                 errlen) ||
-      (h.version >= 2 && footer_read(p + block_len(&h, tsize),
-                                     avail - (size_t)block_len(&h, tsize), z,
-                                     err, errlen))) {
+  if (table_read(p, &h, tsize, z, at, off, err, errlen)) {
     free(z);
     return -1;
   }
+  if (has_rule) rule_install(z, &rule, rule_at, rule_off);
   *out = z;
   return 0;
 }
@@ -515,17 +519,25 @@ void tz_free(tz_zone *z) {
 
 /* ---- Lookups ----------------------------------------------------------- */
 
-/* Number of table entries with at[k] <= t. */
-static size_t table_count_le(const tz_zone *z, int64_t t) {
-  size_t lo = 0, hi = z->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (z->at[mid] <= t)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+static int32_t rule_offset(const tz_zone *z, int64_t t) {
+  int64_t tf;
+  size_t k;
+  if (z->rule_n == 0) return z->rule_fixed;
+  t = clamp_instant(t);
+  tf = t - frame_shift(t);
+  k = count_le(z->rule_at, z->rule_n, tf);
+  return z->rule_off[k > 0 ? k - 1 : 0];
+}
+
+/* First rule event strictly after t, or INT64_MAX. */
+static int64_t rule_next_event(const tz_zone *z, int64_t t) {
+  int64_t shift;
+  size_t k;
+  if (z->rule_n == 0 || t >= TZ_LIMIT) return INT64_MAX;
+  t = clamp_instant(t);
+  shift = frame_shift(t);
+  k = count_le(z->rule_at, z->rule_n, t - shift);
+  return k < z->rule_n ? z->rule_at[k] + shift : INT64_MAX;
 }
 
 static int in_rule_domain(const tz_zone *z, int64_t t) {
@@ -534,8 +546,8 @@ static int in_rule_domain(const tz_zone *z, int64_t t) {
 
 int32_t tz_offset_at(const tz_zone *z, int64_t utc_s) {
   size_t k;
-  if (in_rule_domain(z, utc_s)) return rule_offset(&z->rule, utc_s);
-  k = table_count_le(z, utc_s);
+  if (in_rule_domain(z, utc_s)) return rule_offset(z, utc_s);
+  k = count_le(z->at, z->n, utc_s);
   return k == 0 ? z->first_off : z->off[k - 1];
 }
 
@@ -543,8 +555,8 @@ int32_t tz_offset_at(const tz_zone *z, int64_t utc_s) {
 static int64_t next_candidate(const tz_zone *z, int64_t t) {
   int64_t best = INT64_MAX;
   size_t k;
-  if (in_rule_domain(z, t)) return rule_next_event(&z->rule, t);
-  k = table_count_le(z, t);
+  if (in_rule_domain(z, t)) return rule_next_event(z, t);
+  k = count_le(z->at, z->n, t);
   if (k < z->n) best = z->at[k];
   if (z->has_rule && z->last_at < best) best = z->last_at;
   return best;

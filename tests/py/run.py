@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""tests/py/run.py -- the Python binding tests (Debian's /usr/bin/python3).
+
+Runs every function named test_* in tests/py/test_*.py, passing the
+extension path (without suffix, e.g. build/triggers). Prints each failure
+with its traceback and ends with "py: N passed, M failed".
+    /usr/bin/python3 tests/py/run.py build/triggers [name-filter]
+"""
+import glob
+import importlib.util
+import os
+import sys
+import time
+import traceback
+
+
+def main():
+    ext = sys.argv[1] if len(sys.argv) > 1 else "build/triggers"
+    only = sys.argv[2] if len(sys.argv) > 2 else ""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    passed = failed = 0
+    for path in sorted(glob.glob(os.path.join(here, "test_*.py"))):
+        name = os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(mod)
+        except Exception:
+            failed += 1
+            print(f"FAIL {name}: import error")
+            traceback.print_exc()
+            continue
+        for fn_name in sorted(n for n in dir(mod) if n.startswith("test_")):
+            if only and only not in f"{name}.{fn_name}":
+                continue
+            fn = getattr(mod, fn_name)
+            t0 = time.time()
+            try:
+                fn(ext)
+                passed += 1
+            except Exception:
+                failed += 1
+                print(f"FAIL {name}.{fn_name}")
+                traceback.print_exc()
+            dt = time.time() - t0
+            if dt > 5:
+                print(f"slow: {name}.{fn_name} took {dt:.1f}s")
+    print(f"py: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,507 @@
+"""tests/py/test_core.py -- the core runtime through Python's sqlite3:
+loading, flags, writes and their validation, the tick's policies,
+transactions, determinism and the cost of an empty tick."""
+import json
+import sqlite3
+
+from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig
+
+
+def test_load_and_version(ext):
+    db = connect(ext)
+    assert one(db, "SELECT trigger_version()").count(".") == 2
+    assert one(db, "SELECT count(*) FROM triggers") == 0
+
+
+def test_function_flags(ext):
+    db = connect(ext)
+    flags = dict(db.execute(
+        "SELECT name, flags FROM pragma_function_list WHERE name LIKE 'trigger_%'"))
+    DETERMINISTIC, DIRECTONLY, INNOCUOUS = 0x800, 0x80000, 0x200000
+    assert flags["trigger_version"] & DETERMINISTIC and flags["trigger_version"] & INNOCUOUS
+    for pure in ("trigger_iso", "trigger_next_due"):
+        assert flags[pure] & INNOCUOUS and not flags[pure] & DIRECTONLY, pure
+        # zone data can change with tzdata upgrades: never DETERMINISTIC
+        assert not flags[pure] & DETERMINISTIC, pure
+    for side in ("trigger_run_due", "trigger_run_finish", "trigger_fire", "trigger_pause",
+                 "trigger_resume", "trigger_cancel", "trigger_prune", "trigger_config",
+                 "trigger_install"):
+        assert flags[side] & DIRECTONLY and not flags[side] & INNOCUOUS, side
+
+
+def test_install_refuses_foreign_table(ext):
+    db = connect(ext, install=False)
+    db.execute("CREATE TABLE triggers(x)")
+    db.execute("INSERT INTO triggers VALUES (1)")
+    try:
+        db.execute("SELECT trigger_install()")
+        assert False, "install should fail"
+    except sqlite3.OperationalError as e:
+        assert "table 'triggers' already exists and is not a sqlite-triggers table" in str(e)
+    names = [r[0] for r in db.execute("SELECT name FROM sqlite_schema ORDER BY 1")]
+    assert names == ["triggers"], names
+    assert one(db, "SELECT x FROM triggers") == 1
+
+
+def test_install_idempotent(ext):
+    db = connect(ext)
+    before = list(db.execute("SELECT * FROM sqlite_schema ORDER BY name"))
+    db.execute("SELECT trigger_install()")
+    assert list(db.execute("SELECT * FROM sqlite_schema ORDER BY name")) == before
+
+
+# (statement, args, expected message fragment)
+BAD_WRITES = [
+    ("INSERT INTO triggers(trigger_type, interval_ms) VALUES ('interval', 60000)", (),
+     "NOT NULL constraint failed: triggers.instructions"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms) VALUES ('  ', 'interval', 60000)", (),
+     "triggers.instructions: must not be empty"),
+    ("INSERT INTO triggers(instructions, interval_ms) VALUES ('x', 60000)", (),
+     "NOT NULL constraint failed: triggers.trigger_type"),
+    ("INSERT INTO triggers(instructions, trigger_type) VALUES ('x', 'weekly')", (),
+     "triggers.trigger_type: 'weekly' is not one of 'interval', 'once', 'cron'"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms) VALUES ('x', 'interval', 500)", (),
+     "triggers.interval_ms: must be >= 1000, got 500"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms) VALUES ('x', 'interval', 'soon')", (),
+     "triggers.interval_ms: must be an integer, got text"),
+    ("INSERT INTO triggers(instructions, trigger_type) VALUES ('x', 'interval')", (),
+     "triggers.interval_ms: required for trigger_type 'interval'"),
+    ("INSERT INTO triggers(instructions, trigger_type) VALUES ('x', 'once')", (),
+     "triggers.scheduled_at: required for trigger_type 'once'"),
+    ("INSERT INTO triggers(instructions, trigger_type, scheduled_at) VALUES ('x', 'once', '2026-13-01T00:00:00Z')", (),
+     "triggers.scheduled_at: cannot read '2026-13-01T00:00:00Z' as an instant"),
+    ("INSERT INTO triggers(instructions, trigger_type, scheduled_at) VALUES ('x', 'once', 'tomorrow')", (),
+     "triggers.scheduled_at: cannot read 'tomorrow' as an instant"),
+    ("INSERT INTO triggers(instructions, trigger_type, scheduled_at) VALUES ('x', 'once', '2026-02-30T00:00:00Z')", (),
+     "triggers.scheduled_at"),
+    ("INSERT INTO triggers(instructions, trigger_type, scheduled_at) VALUES ('x', 'once', 1.5)", (),
+     "triggers.scheduled_at: must be an integer (ms) or ISO-8601 text, got a real"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, timezone) VALUES ('x', 'interval', 60000, 'Mars/Olympus')", (),
+     "triggers.timezone: unknown time zone 'Mars/Olympus'"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, timezone) VALUES ('x', 'interval', 60000, '../etc/passwd')", (),
+     "triggers.timezone: invalid time zone name"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, scheduled_at) VALUES ('x', 'interval', 60000, 5)", (),
+     "triggers.scheduled_at: only allowed for trigger_type 'once'"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, wake_mode) VALUES ('x', 'interval', 60000, 'later')", (),
+     "triggers.wake_mode: 'later' is not one of 'inject_now', 'next_autonomy_cycle'"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, created_by) VALUES ('x', 'interval', 60000, 'robot')", (),
+     "triggers.created_by: 'robot' is not one of"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, misfire_policy) VALUES ('x', 'interval', 60000, 'never')", (),
+     "triggers.misfire_policy: 'never' is not one of 'coalesce', 'all', 'skip'"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, overlap_policy) VALUES ('x', 'interval', 60000, 'x')", (),
+     "triggers.overlap_policy: 'x' is not one of 'skip', 'allow', 'queue'"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, enabled) VALUES ('x', 'interval', 60000, 2)", (),
+     "triggers.enabled: must be 0 or 1, got 2"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, max_runs) VALUES ('x', 'interval', 60000, 0)", (),
+     "triggers.max_runs: must be >= 1, got 0"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, max_attempts) VALUES ('x', 'interval', 60000, 0)", (),
+     "triggers.max_attempts: must be >= 1, got 0"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, jitter_ms) VALUES ('x', 'interval', 60000, -1)", (),
+     "triggers.jitter_ms: must be >= 0, got -1"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, metadata) VALUES ('x', 'interval', 60000, '[1,2]')", (),
+     "triggers.metadata: must be a JSON object"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, metadata) VALUES ('x', 'interval', 60000, '{bad')", (),
+     "triggers.metadata: must be a JSON object"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, start_at, end_at) VALUES ('x', 'interval', 60000, 5000, 1000)", (),
+     "triggers.end_at: 1000 is before start_at 5000"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, status) VALUES ('x', 'interval', 60000, 'scheduled')", (),
+     "triggers.status: is computed and cannot be written"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, next_due_at) VALUES ('x', 'interval', 60000, 5)", (),
+     "triggers.next_due_at: is computed and cannot be written"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, run_count) VALUES ('x', 'interval', 60000, 5)", (),
+     "triggers.run_count: is computed and cannot be written"),
+    ("UPDATE triggers SET last_status = 'success'", (), "triggers.last_status: is computed and cannot be written"),
+    ("UPDATE triggers SET updated_at = 1", (), "triggers.updated_at: is computed and cannot be written"),
+    ("UPDATE triggers SET interval_ms = 10", (), "triggers.interval_ms: must be >= 1000, got 10"),
+    ("UPDATE triggers SET trigger_id = 'other'", (), "triggers.trigger_id: cannot be changed"),
+    ("INSERT INTO triggers(trigger_id, instructions, trigger_type, interval_ms) VALUES ('keep', 'x', 'interval', 60000)", (),
+     "UNIQUE constraint failed: triggers.trigger_id"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms) VALUES ('a', 'interval', 60000), ('b', 'interval', 60000), ('c', 'interval', 5)", (),
+     "triggers.interval_ms: must be >= 1000, got 5"),
+    ("INSERT INTO trigger_runs(run_id) VALUES ('x')", (), "trigger_runs: rows are written by"),
+    ("SELECT trigger_run_due('yesterday')", (), "trigger_run_due: argument 1 (now): cannot read 'yesterday' as an instant"),
+    ("SELECT trigger_run_due(0, '{\"limit\": -1}')", (), "trigger_run_due: options.limit: bad value -1"),
+    ("SELECT trigger_run_due(0, '{\"colour\": 1}')", (), "trigger_run_due: options: unknown key 'colour'"),
+    ("SELECT trigger_run_due(0, '[1]')", (), "trigger_run_due: argument 2 (options) must be a JSON object"),
+    ("SELECT trigger_run_due(0, 'not json')", (), "trigger_run_due: argument 2 (options) must be a JSON object"),
+    ("SELECT trigger_run_due(0, '{\"wake_mode\": \"sometime\"}')", (), "trigger_run_due: options.wake_mode: bad value"),
+    ("SELECT trigger_run_due(1, 2, 3)", (), "wrong number of arguments to function trigger_run_due()"),
+    ("SELECT trigger_run_finish('keep@1#1')", (), "wrong number of arguments to function trigger_run_finish()"),
+    ("SELECT trigger_run_finish('keep@1#1', 'done')", (),
+     "trigger_run_finish: argument 2 (status): 'done' is not one of 'success', 'failed', 'skipped', 'deferred'"),
+    ("SELECT trigger_run_finish(42, 'success')", (), "trigger_run_finish: argument 1 (run_id) must be text"),
+    ("SELECT trigger_run_finish('nope', 'success')", (), "trigger_run_finish: unknown run_id 'nope'"),
+    ("SELECT trigger_pause('nope')", (), "trigger_pause: unknown trigger_id 'nope'"),
+    ("SELECT trigger_fire(NULL)", (), "trigger_fire: argument 1 (trigger_id) must be text"),
+    ("SELECT trigger_iso(0, 'Nowhere/Land')", (), "trigger_iso: argument 2 (tz): unknown time zone 'Nowhere/Land'"),
+    ("SELECT trigger_iso(0, 5)", (), "trigger_iso: argument 2 (tz) must be text"),
+    ("SELECT trigger_iso(x'00')", (), "trigger_iso: argument 1 (ms) must be an integer (ms) or ISO-8601 text"),
+    ("SELECT trigger_next_due('{\"interval_ms\": 10}', 0)", (), "trigger_next_due: argument 1 (spec): triggers.interval_ms: must be >= 1000"),
+    ("SELECT trigger_next_due('{\"colour\": 1}', 0)", (), "trigger_next_due: argument 1 (spec): unknown key 'colour'"),
+    ("SELECT trigger_next_due('{\"interval_ms\": 60000}', NULL)", (), "trigger_next_due: argument 2 (after) must not be NULL"),
+    ("SELECT trigger_config('no_such_key')", (), "trigger_config: argument 1 (key): unknown key 'no_such_key'"),
+    ("SELECT trigger_config('min_interval_ms', 'lots')", (), "trigger_config: argument 2 (value): min_interval_ms must be an integer"),
+    ("SELECT trigger_prune('never')", (), "trigger_prune: argument 1 (before): cannot read 'never'"),
+]
+
+
+def test_bad_writes_and_calls(ext):
+    db = connect(ext)
+    add(db, "keep")
+    tick(db, T0 + MIN)  # leaves a running run behind
+    before = dump(db)
+    assert len(BAD_WRITES) >= 25
+    for sql, args, want in BAD_WRITES:
+        try:
+            db.execute(sql, args).fetchall()
+        except sqlite3.Error as e:
+            assert want in str(e), f"{sql}\n  got:  {e}\n  want: {want}"
+        else:
+            assert False, f"no error for: {sql}"
+        assert dump(db) == before, f"state changed by: {sql}"
+        assert db.in_transaction is False, f"transaction left open by: {sql}"
+
+
+def test_constraint_errors_are_integrity_errors(ext):
+    db = connect(ext)
+    add(db, "keep")
+    try:
+        db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, interval_ms)"
+                   " VALUES ('keep', 'x', 'interval', 60000)")
+        assert False
+    except sqlite3.IntegrityError as e:
+        assert e.sqlite_errorname == "SQLITE_CONSTRAINT_UNIQUE", e.sqlite_errorname
+
+
+def test_insert_or_ignore_and_replace(ext):
+    db = connect(ext)
+    add(db, "t", instructions="first")
+    tick(db, T0 + MIN, ack=False)
+    db.execute("INSERT OR IGNORE INTO triggers(trigger_id, instructions, trigger_type, interval_ms)"
+               " VALUES ('t', 'second', 'interval', 60000)")
+    assert trig(db, "t")["instructions"] == "first"
+    db.execute("INSERT OR REPLACE INTO triggers(trigger_id, instructions, trigger_type, interval_ms, created_at)"
+               " VALUES ('t', 'third', 'interval', 120000, ?)", (T0 + 2 * MIN,))
+    t = trig(db, "t")
+    assert t["instructions"] == "third" and t["interval_ms"] == 120000
+    assert t["run_count"] == 1, "history kept"
+    assert t["next_due_at"] == T0 + 4 * MIN, t["next_due_at"]
+    assert one(db, "SELECT count(*) FROM triggers") == 1
+    assert len(runs(db, "t")) == 1
+
+
+def test_update_reschedule_rename_enable(ext):
+    db = connect(ext)
+    add(db, "t")
+    db.execute("UPDATE triggers SET display_name = 'Renamed' WHERE trigger_id = 't'")
+    t = trig(db, "t")
+    assert t["display_name"] == "Renamed" and t["next_due_at"] == T0 + MIN
+    db.execute("UPDATE triggers SET start_at = ?, interval_ms = 3600000 WHERE trigger_id = 't'",
+               ("2030-01-01T00:00:00Z",))
+    assert trig(db, "t")["next_due_at"] == 1893456000000
+    db.execute("UPDATE triggers SET enabled = 0 WHERE trigger_id = 't'")
+    t = trig(db, "t")
+    assert t["status"] == "paused" and t["next_due_at"] is None
+    db.execute("UPDATE triggers SET enabled = 1 WHERE trigger_id = 't'")
+    t = trig(db, "t")
+    assert t["status"] == "scheduled" and t["next_due_at"] == 1893456000000
+
+
+def test_multi_row_insert_is_atomic(ext):
+    db = connect(ext)
+    try:
+        db.execute("INSERT INTO triggers(instructions, trigger_type, interval_ms) VALUES"
+                   " ('a', 'interval', 60000), ('b', 'interval', 60000), ('c', 'interval', 1)")
+    except sqlite3.Error:
+        pass
+    assert one(db, "SELECT count(*) FROM triggers") == 0
+
+
+def test_lookups_are_index_probes(ext):
+    db = connect(ext)
+    for sql, want in [
+        ("SELECT * FROM triggers WHERE trigger_id = 'x'", "INDEX 0:trigger_id="),
+        ("SELECT * FROM triggers WHERE agent_id = 'x'", "INDEX 0:agent_id="),
+        ("SELECT * FROM triggers WHERE status = 'paused'", "INDEX 0:status="),
+        ("SELECT * FROM triggers WHERE next_due_at < 5", "INDEX 0:next_due_at<"),
+        ("SELECT * FROM trigger_runs WHERE scheduled_for >= 5", "INDEX 0:scheduled_for>="),
+    ]:
+        plan = " ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql))
+        assert want in plan, (sql, plan)
+    # and the shadow query behind each uses a real index
+    for sql in ["SELECT * FROM triggers_data WHERE agent_id = 'x'",
+                "SELECT * FROM triggers_data WHERE status = 'x'",
+                "SELECT * FROM triggers_data WHERE next_due_at <= 5",
+                "SELECT * FROM triggers_data INDEXED BY triggers_data_fire WHERE fire_at <= 5 ORDER BY fire_at, trigger_id",
+                "SELECT * FROM triggers_rundata WHERE trigger_id = 'x'",
+                "SELECT * FROM triggers_rundata WHERE scheduled_for > 5"]:
+        plan = " ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql))
+        assert "USING" in plan and "SCAN" not in plan, (sql, plan)
+
+
+def test_empty_tick_cost_does_not_grow_with_triggers(ext):
+    costs = {}
+    for n in (1000, 100000):
+        db = connect(ext)
+        db.execute("BEGIN")
+        db.execute(
+            "INSERT INTO triggers(instructions, trigger_type, interval_ms, created_at)"
+            " SELECT 'job ' || value, 'interval', 3600000, ? FROM generate_series(1, ?)",
+            (T0, n)) if False else None
+        db.executemany(
+            "INSERT INTO triggers(trigger_id, instructions, trigger_type, interval_ms, created_at)"
+            " VALUES (?, 'job', 'interval', 3600000, ?)",
+            ((f"t{i}", T0 + i) for i in range(n)))
+        db.execute("COMMIT")
+        assert tick(db, T0 + 1000) == []
+        stats = json.loads(one(db, "SELECT trigger_last_tick()"))
+        assert stats["fullscan_steps"] == 0 and stats["rows_read"] == 0, stats
+        costs[n] = stats["vm_steps"]
+    assert costs[100000] == costs[1000], costs
+    assert costs[1000] < 200, costs
+
+
+def test_busy_tick_reads_only_due_rows(ext):
+    db = connect(ext)
+    db.execute("BEGIN")
+    db.executemany(
+        "INSERT INTO triggers(trigger_id, instructions, trigger_type, interval_ms, created_at)"
+        " VALUES (?, 'job', 'interval', ?, ?)",
+        ((f"t{i}", 60000 if i < 50 else 3600000, T0) for i in range(20000)))
+    db.execute("COMMIT")
+    got = tick(db, T0 + MIN)
+    stats = json.loads(one(db, "SELECT trigger_last_tick()"))
+    assert len(got) == 50 and stats["claimed"] == 50
+    assert stats["rows_read"] == 50 and stats["fullscan_steps"] == 0, stats
+
+
+def test_tick_inside_caller_transaction(ext):
+    db = connect(ext)
+    add(db, "t")
+    before = dump(db)
+    db.execute("BEGIN")
+    assert len(tick(db, T0 + MIN)) == 1
+    db.execute("ROLLBACK")
+    assert dump(db) == before
+    db.execute("BEGIN")
+    try:
+        tick(db, T0 + MIN, colour=1)
+    except sqlite3.OperationalError:
+        pass
+    assert len(tick(db, T0 + MIN)) == 1
+    db.execute("COMMIT")
+    assert runs(db, "t")[0]["status"] == "running"
+
+
+def test_interval_anchored_and_once_completed(ext):
+    db = connect(ext)
+    add(db, "iv")
+    add(db, "once", trigger_type="once", scheduled_at=T0 + 90000)
+    for now in (T0 + MIN + 5000, T0 + 2 * MIN + 59000, T0 + 3 * MIN + 1):
+        for r in tick(db, now):
+            finish(db, r["run_id"], "success", None, now + 10)
+    sched = [r["scheduled_for"] for r in runs(db, "iv")]
+    assert sched == [T0 + MIN, T0 + 2 * MIN, T0 + 3 * MIN], sched
+    assert trig(db, "iv")["next_due_at"] == T0 + 4 * MIN
+    o = trig(db, "once")
+    assert o["status"] == "completed" and o["last_status"] == "success" and o["run_count"] == 1
+
+
+def test_max_runs(ext):
+    db = connect(ext)
+    add(db, "t", max_runs=2)
+    for k in range(1, 5):
+        tick(db, T0 + k * MIN, ack=False)
+    t = trig(db, "t")
+    assert t["run_count"] == 2 and t["status"] == "completed" and t["next_due_at"] is None
+
+
+def test_misfire_policies(ext):
+    db = connect(ext)
+    add(db, "co", misfire_policy="coalesce")
+    add(db, "all", misfire_policy="all")
+    add(db, "skip", misfire_policy="skip")
+    db.execute("SELECT trigger_config('misfire_grace_ms', 10000)")
+    got = tick(db, T0 + 5 * MIN + 5000, ack=False)  # due 1..5 min
+    by = {}
+    for r in got:
+        by.setdefault(r["trigger_id"], []).append(r["scheduled_for"])
+    assert by["co"] == [T0 + 5 * MIN]
+    assert by["all"] == [T0 + k * MIN for k in range(1, 6)]
+    assert by["skip"] == [T0 + 5 * MIN]  # 5 s late, within the 10 s grace
+    co_skipped = [r for r in runs(db, "co") if r["status"] == "skipped"]
+    assert len(co_skipped) == 1 and "missed: 4 occurrences" in co_skipped[0]["error"]
+    got = tick(db, T0 + 7 * MIN + 9000, ack=False)  # 'skip' is 9 s late at 7 min
+    assert [r["scheduled_for"] for r in got if r["trigger_id"] == "skip"] == [T0 + 7 * MIN]
+    got = tick(db, T0 + 9 * MIN + 20000, ack=False)  # 20 s late: skipped
+    assert [r for r in got if r["trigger_id"] == "skip"] == []
+    assert "misfire_policy skip" in runs(db, "skip")[-1]["error"]
+    for name in ("co", "all", "skip"):
+        assert trig(db, name)["next_due_at"] > T0 + 9 * MIN + 20000
+
+
+def test_misfire_all_is_bounded(ext):
+    db = connect(ext)
+    add(db, "all", misfire_policy="all", interval_ms=1000, start_at=T0)
+    got = tick(db, T0 + 500 * 1000, ack=False)
+    assert len(got) == 100
+    skipped = [r for r in runs(db, "all") if r["status"] == "skipped"]
+    assert len(skipped) == 1 and "more than" in skipped[0]["error"]
+    assert trig(db, "all")["next_due_at"] > T0 + 500 * 1000
+
+
+def test_limit_keeps_the_rest_due(ext):
+    db = connect(ext)
+    for i in range(5):
+        add(db, f"t{i}")
+    assert len(tick(db, T0 + MIN, limit=2)) == 2
+    assert len(tick(db, T0 + MIN, limit=2)) == 2
+    assert len(tick(db, T0 + MIN)) == 1
+    assert tick(db, T0 + MIN) == []
+
+
+def test_order_is_due_then_id(ext):
+    db = connect(ext)
+    add(db, "b", trigger_type="once", scheduled_at=T0 + 10)
+    add(db, "a", trigger_type="once", scheduled_at=T0 + 10)
+    add(db, "c", trigger_type="once", scheduled_at=T0 + 5)
+    assert [r["trigger_id"] for r in tick(db, T0 + 100)] == ["c", "a", "b"]
+
+
+def test_retry_backoff_and_lease(ext):
+    db = connect(ext)
+    add(db, "t", max_attempts=3, backoff_ms=1000, interval_ms=3600000)
+    [r] = tick(db, T0 + 3600000)
+    finish(db, r["run_id"], "failed", "boom", T0 + 3600000 + 10)
+    assert tick(db, T0 + 3600000 + 500) == []  # backoff 1 s not over
+    [r2] = tick(db, T0 + 3600000 + 1010)
+    assert r2["attempt"] == 2 and r2["scheduled_for"] == T0 + 3600000
+    # attempt 2 is never reported: its lease (60 s) passes, attempt 3 claimed
+    [r3] = tick(db, T0 + 3600000 + 1010 + 60000)
+    assert r3["attempt"] == 3
+    st = {x["attempt"]: (x["status"], x["error"]) for x in runs(db, "t")}
+    assert st[1] == ("failed", "boom") and st[2] == ("failed", "lease expired")
+    try:
+        finish(db, r2["run_id"], "success", None, T0 + 3600000 + 70000)
+        assert False, "a reclaimed run cannot be finished"
+    except sqlite3.OperationalError as e:
+        assert "already finished (failed: lease expired)" in str(e)
+    t = trig(db, "t")
+    assert t["next_due_at"] == T0 + 2 * 3600000, "retries do not move the schedule"
+
+
+def test_deferred_reoffers_same_run(ext):
+    db = connect(ext)
+    add(db, "t", interval_ms=3600000)
+    [r] = tick(db, T0 + 3600000)
+    finish(db, r["run_id"], "deferred", None, T0 + 3600000 + 5)
+    assert trig(db, "t")["run_count"] == 0
+    [again] = tick(db, T0 + 3600000 + 10)
+    assert again["run_id"] == r["run_id"] and again["attempt"] == 1
+    finish(db, r["run_id"], "success", None, T0 + 3600000 + 20)
+    assert trig(db, "t")["run_count"] == 1
+
+
+def test_window_expires(ext):
+    db = connect(ext)
+    add(db, "late", trigger_type="once", scheduled_at=T0 + MIN, window_ms=30000)
+    assert tick(db, T0 + 2 * MIN) == []
+    t = trig(db, "late")
+    assert t["status"] == "expired", t["status"]
+    assert [r["status"] for r in runs(db, "late")] == ["expired"]
+
+
+def test_overlap_queue_and_allow(ext):
+    db = connect(ext)
+    add(db, "q", overlap_policy="queue")
+    add(db, "a", overlap_policy="allow")
+    tick(db, T0 + MIN, lease_ms=600000)
+    got = tick(db, T0 + 2 * MIN, lease_ms=600000)
+    assert [r["trigger_id"] for r in got] == ["a"]
+    assert one(db, "SELECT trigger_next_wakeup(?)", T0 + 2 * MIN) > 0, "held trigger does not spin"
+    [qrun] = [r for r in runs(db, "q") if r["status"] == "running"]
+    finish(db, qrun["run_id"], "success", None, T0 + 2 * MIN + 5)
+    got = tick(db, T0 + 2 * MIN + 10)
+    assert [r["trigger_id"] for r in got] == ["q"]
+
+
+def test_pause_after_failures(ext):
+    db = connect(ext)
+    add(db, "t", pause_after_failures=2)
+    for k in (1, 2):
+        [r] = tick(db, T0 + k * MIN)
+        finish(db, r["run_id"], "failed", f"err{k}", T0 + k * MIN + 1)
+    t = trig(db, "t")
+    assert t["status"] == "paused" and "2 consecutive failures" in t["last_error"]
+
+
+def test_jitter_is_deterministic(ext):
+    db = connect(ext)
+    add(db, "j", jitter_ms=30000)
+    due = trig(db, "j")["next_due_at"]
+    assert due == T0 + MIN
+    fire = one(db, "SELECT fire_at FROM triggers_data WHERE trigger_id = 'j'")
+    assert due <= fire < due + 30000
+    db2 = connect(ext)
+    add(db2, "j", jitter_ms=30000)
+    assert one(db2, "SELECT fire_at FROM triggers_data WHERE trigger_id = 'j'") == fire
+    got = tick(db, fire)
+    assert got[0]["scheduled_for"] == due
+
+
+def test_replay_is_deterministic(ext):
+    script = [
+        ("INSERT INTO triggers(agent_id, instructions, trigger_type, interval_ms, created_at)"
+         " VALUES ('a', 'Ping', 'interval', 60000, ?)", (T0,)),
+        ("INSERT INTO triggers(instructions, trigger_type, scheduled_at, timezone, created_at)"
+         " VALUES ('Once', 'once', '2026-01-01T01:00:00', 'Asia/Kolkata', ?)", (T0,)),
+        ("SELECT trigger_run_due(?, '{\"owner\":\"h\"}')", (T0 + MIN,)),
+        ("SELECT trigger_run_finish(run_id, 'success', NULL, ?) FROM trigger_runs WHERE status = 'running'",
+         (T0 + MIN + 7,)),
+        ("SELECT trigger_run_due(?)", (T0 + 9 * MIN,)),
+        ("SELECT trigger_pause(trigger_id, ?) FROM triggers WHERE agent_id = 'a'", (T0 + 10 * MIN,)),
+        ("SELECT trigger_resume(trigger_id, ?) FROM triggers WHERE agent_id = 'a'", (T0 + 20 * MIN,)),
+        ("SELECT trigger_fire(trigger_id, ?) FROM triggers WHERE agent_id = 'a'", (T0 + 21 * MIN,)),
+    ]
+    dumps = []
+    for _ in range(2):
+        db = connect(ext)
+        for sql, args in script:
+            db.execute(sql, args).fetchall()
+        dumps.append(dump(db))
+    assert dumps[0] == dumps[1]
+    assert "Ping" in dumps[0] and "running" in dumps[0]
+
+
+def test_zone_cache_ignores_process_tz(ext):
+    import os
+    import time
+    db = connect(ext)
+    os.environ["TZ"] = "America/Los_Angeles"
+    time.tzset()
+    a = one(db, "SELECT trigger_iso(0, 'Europe/Berlin')")
+    os.environ["TZ"] = "Asia/Tokyo"
+    time.tzset()
+    b = one(db, "SELECT trigger_iso(0, 'Europe/Berlin')")
+    assert a == b == "1970-01-01T01:00:00+01:00"
+
+
+def test_next_wakeup(ext):
+    db = connect(ext)
+    assert one(db, "SELECT trigger_next_wakeup(?)", T0) is None
+    add(db, "t")
+    assert one(db, "SELECT trigger_next_wakeup(?)", T0) == MIN
+    assert one(db, "SELECT trigger_next_wakeup(?)", T0 + 2 * MIN) == 0
+
+
+def test_prune_and_health(ext):
+    db = connect(ext)
+    add(db, "t")
+    for k in range(1, 4):
+        [r] = tick(db, T0 + k * MIN)
+        finish(db, r["run_id"], "failed" if k == 2 else "success", "x", T0 + k * MIN + 1)
+    h = json.loads(one(db, "SELECT trigger_health(?)", T0 + 3 * MIN + 2))
+    assert h["active"] == 1 and h["failures_24h"] == 1 and h["running"] == 0
+    assert h["next_due_at"] == T0 + 4 * MIN
+    assert one(db, "SELECT trigger_prune(?)", T0 + 2 * MIN + 5) == 2
+    assert len(runs(db, "t")) == 1

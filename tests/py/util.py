@@ -1,0 +1,71 @@
+"""tests/py/util.py -- helpers shared by the Python tests: open a database
+with the extension loaded and installed, run the tick, dump tables."""
+import json
+import sqlite3
+
+T0 = 1767225600000  # 2026-01-01T00:00:00Z
+MIN = 60000
+
+
+def connect(ext, path=":memory:", install=True):
+    db = sqlite3.connect(path, isolation_level=None)
+    db.enable_load_extension(True)
+    db.load_extension(ext)
+    db.enable_load_extension(False)
+    if install:
+        db.execute("SELECT trigger_install()")
+    return db
+
+
+def one(db, sql, *args):
+    row = db.execute(sql, args).fetchone()
+    return row[0] if row else None
+
+
+def tick(db, now, **opts):
+    text = one(db, "SELECT trigger_run_due(?, ?)", now, json.dumps(opts))
+    return json.loads(text)
+
+
+def finish(db, run_id, status, error=None, now=None):
+    return json.loads(one(db, "SELECT trigger_run_finish(?, ?, ?, ?)", run_id, status, error, now))
+
+
+def add(db, trigger_id, **cols):
+    cols = dict(cols)
+    cols.setdefault("instructions", "do " + trigger_id)
+    cols.setdefault("trigger_type", "interval")
+    if cols["trigger_type"] == "interval":
+        cols.setdefault("interval_ms", MIN)
+    cols.setdefault("created_at", T0)
+    names = ["trigger_id"] + list(cols)
+    db.execute(
+        f"INSERT INTO triggers({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+        [trigger_id] + list(cols.values()),
+    )
+
+
+def trig(db, trigger_id):
+    cur = db.execute("SELECT * FROM triggers WHERE trigger_id = ?", (trigger_id,))
+    row = cur.fetchone()
+    return dict(zip([d[0] for d in cur.description], row)) if row else None
+
+
+def runs(db, trigger_id=None):
+    sql = "SELECT * FROM trigger_runs"
+    args = ()
+    if trigger_id:
+        sql += " WHERE trigger_id = ?"
+        args = (trigger_id,)
+    cur = db.execute(sql + " ORDER BY scheduled_for, attempt", args)
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def dump(db):
+    """Every shadow row, as text: equal dumps = byte-identical state."""
+    out = []
+    for table in ("triggers_data", "triggers_rundata", "triggers_config"):
+        for row in db.execute(f"SELECT * FROM {table} ORDER BY 1"):
+            out.append(f"{table}|{row!r}")
+    return "\n".join(out)
