@@ -10,11 +10,11 @@ XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 B        = build
 
 # Pure modules: no SQLite; unit-tested and fuzzed alone.
-PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c \
+PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c ext/dedupe.c \
            ext/schedule.c
 # SQLite-facing modules.
-SQL_SRC  = ext/args.c ext/store.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
-           ext/tick.c ext/funcs.c ext/preview.c ext/ext.c
+SQL_SRC  = ext/args.c ext/config.c ext/store.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
+           ext/tick.c ext/funcs.c ext/preview.c ext/request.c ext/xml_request.c ext/ext.c
 EXT_SRC  = $(PURE_SRC) $(SQL_SRC)
 HDRS     = $(wildcard ext/*.h)
 

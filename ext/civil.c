@@ -308,21 +308,26 @@ int civil_parse_iso(const char *s, size_t n, civil_time *t, int *has_offset,
 /* ---- ISO-8601 formatting --------------------------------------------- */
 
 int civil_format_iso(int64_t utc_ms, int32_t offset_s, int is_utc, char *buf) {
+  /* Assembled in a roomy buffer so absurd years or offsets cannot overrun;
+  ** in range (years 1-9999, |offset| < 100h) the text always fits. */
+  char tmp[96];
   civil_time t;
   int len;
+  int64_t a = offset_s < 0 ? -(int64_t)offset_s : offset_s;
   civil_from_ms(utc_ms + (is_utc ? 0 : (int64_t)offset_s * 1000), &t);
-  len = snprintf(buf, CIVIL_ISO_MAX, "%04d-%02d-%02dT%02d:%02d:%02d", t.year,
+  len = snprintf(tmp, sizeof tmp, "%04d-%02d-%02dT%02d:%02d:%02d", t.year,
                  t.month, t.day, t.hour, t.minute, t.second);
-  if (t.ms) len += snprintf(buf + len, CIVIL_ISO_MAX - len, ".%03d", t.ms);
-  if (is_utc) {
-    len += snprintf(buf + len, CIVIL_ISO_MAX - len, "Z");
-  } else {
-    int32_t a = offset_s < 0 ? -offset_s : offset_s;
-    char sign = offset_s < 0 ? '-' : '+';
-    len += snprintf(buf + len, CIVIL_ISO_MAX - len, "%c%02d:%02d", sign,
-                    (int)(a / 3600), (int)(a / 60 % 60));
-    if (a % 60)
-      len += snprintf(buf + len, CIVIL_ISO_MAX - len, ":%02d", (int)(a % 60));
-  }
+  if (t.ms) len += snprintf(tmp + len, sizeof tmp - (size_t)len, ".%03d", t.ms);
+  if (is_utc)
+    len += snprintf(tmp + len, sizeof tmp - (size_t)len, "Z");
+  else
+    len += snprintf(tmp + len, sizeof tmp - (size_t)len, "%c%02d:%02d",
+                    offset_s < 0 ? '-' : '+', (int)(a / 3600),
+                    (int)(a / 60 % 60));
+  if (!is_utc && a % 60)
+    len += snprintf(tmp + len, sizeof tmp - (size_t)len, ":%02d", (int)(a % 60));
+  if (len > CIVIL_ISO_MAX - 1) len = CIVIL_ISO_MAX - 1;
+  memcpy(buf, tmp, (size_t)len);
+  buf[len] = '\0';
   return len;
 }

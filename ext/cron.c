@@ -870,7 +870,7 @@ static void put_values(writer *w, uint64_t bits, int lo, int hi, int *first) {
   if (n >= 3) {
     step = next_bit(bits, a + 1) - a;
     last = a + step * (n - 1);
-    if (step >= 2 && last + step > hi) {
+    if (step >= 2 && last <= hi && last + step > hi) {
       uint64_t want = 0;
       for (v = a; v <= last; v += step) want |= 1ULL << v;
       if (want == bits) {

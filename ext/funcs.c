@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "config.h"
 #include "civil.h"
 #include "trigger.h"
 
@@ -277,33 +278,13 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_int64(ctx, sqlite3_changes64(db));
 }
 
-/* Config keys, their defaults and whether values are integers. */
-static const struct {
-  const char *key, *def;
-  int integer;
-} config_keys[] = {
-    {"min_interval_ms", "60000", 1},
-    {"max_interval_ms", "31622400000", 1},
-    {"confirm_below_ms", "300000", 1},
-    {"max_active_per_scope", "50", 1},
-    {"max_creations_per_window", "20", 1},
-    {"creation_window_ms", "3600000", 1},
-    {"creator_roles", "owner,admin", 0},
-    {"run_retention_ms", "2592000000", 1},
-    {"misfire_grace_ms", "60000", 1},
-    {"min_confidence", "0.5", 0},
-};
-
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_config";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   const char *key = arg_text(ctx, fname, argv, 0, "key");
   if (!key) return;
-  int k = -1;
-  for (size_t i = 0; i < sizeof config_keys / sizeof config_keys[0]; i++) {
-    if (strcmp(config_keys[i].key, key) == 0) k = (int)i;
-  }
-  if (k < 0) {
+  const config_key *k = config_find(key);
+  if (!k) {
     trg_result_error(ctx, SQLITE_ERROR, fname, "argument 1 (key): unknown "
                      "key '%s'", key);
     return;
@@ -318,7 +299,7 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (argc > 1) {
     const char *v = (const char *)sqlite3_value_text(argv[1]);
     int t = sqlite3_value_type(argv[1]);
-    if (config_keys[k].integer && (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0)) {
+    if (k->integer && (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0)) {
       trg_result_error(ctx, SQLITE_MISMATCH, fname, "argument 2 (value): %s "
                        "must be an integer >= 0", key);
       store_close(&s);
@@ -339,8 +320,8 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   char *v = store_config_get(&s, key);
   store_close(&s);
-  const char *val = v ? v : config_keys[k].def;
-  if (config_keys[k].integer) {
+  const char *val = v ? v : k->def;
+  if (k->integer) {
     sqlite3_result_int64(ctx, strtoll(val, NULL, 10));
   } else {
     sqlite3_result_text(ctx, val, -1, SQLITE_TRANSIENT);

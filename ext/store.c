@@ -11,6 +11,7 @@
 **   triggers_data_due(next_due_at) WHERE next_due_at NOT NULL
 **   triggers_data_agent(agent_id, fire_at)  per-agent lookups and ticks
 **   triggers_data_status(status)
+**   triggers_data_created(agent_id, scope, created_at)  creation quotas
 **   triggers_data_dedupe(agent_id, dedupe_key) UNIQUE, active rows only
 **   triggers_rundata(run_id) UNIQUE
 **   triggers_rundata(trigger_id, scheduled_for, attempt) UNIQUE
@@ -231,6 +232,12 @@ static char *sql_text(store_sql which) {
     case ST_TRIG_EXISTS:
       out = sqlite3_mprintf("SELECT 1 FROM main.triggers_data WHERE trigger_id = ?1");
       break;
+    case ST_TRIG_DUPLICATE:
+      out = sqlite3_mprintf(
+          "SELECT trigger_id FROM main.triggers_data INDEXED BY triggers_data_dedupe"
+          " WHERE agent_id = ?1 AND dedupe_key = ?2 AND id <> ?3"
+          " AND dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused')");
+      break;
     case ST_DUE:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_data INDEXED BY triggers_data_fire"
@@ -355,6 +362,7 @@ static const char *const index_ddl =
     " WHERE next_due_at IS NOT NULL;"
     "CREATE INDEX main.triggers_data_agent ON triggers_data(agent_id, fire_at);"
     "CREATE INDEX main.triggers_data_status ON triggers_data(status);"
+    "CREATE INDEX main.triggers_data_created ON triggers_data(agent_id, scope, created_at);"
     "CREATE UNIQUE INDEX main.triggers_data_dedupe ON triggers_data(agent_id, dedupe_key)"
     " WHERE dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused');"
     "CREATE INDEX main.triggers_rundata_lease ON triggers_rundata(lease_until)"

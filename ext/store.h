@@ -20,6 +20,7 @@ typedef enum store_sql {
   ST_TRIG_UPDATE,     /* full row binds ?1.., ?(TC_NCOL+1) id */
   ST_TRIG_DELETE,     /* ?1 id */
   ST_TRIG_EXISTS,     /* ?1 trigger_id -> 1 */
+  ST_TRIG_DUPLICATE,  /* ?1 agent ?2 dedupe_key ?3 own id -> trigger_id */
   ST_DUE,             /* ?1 now ?2 limit -> full rows by (fire_at, trigger_id) */
   ST_DUE_AGENTS,      /* ?1 now ?2 limit ?3 agents JSON array */
   ST_TICK_UPDATE,     /* the columns the tick changes; see store.c */

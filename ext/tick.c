@@ -24,6 +24,7 @@
 
 #include "args.h"
 #include "civil.h"
+#include "config.h"
 #include "trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -130,13 +131,6 @@ static int opts_parse(sqlite3 *db, const char *json, tick_opts *o, char **err) {
   }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
-static i64 config_i64(store *s, const char *key, i64 def) {
-  char *v = store_config_get(s, key);
-  i64 out = v ? (i64)strtoll(v, NULL, 10) : def;
-  sqlite3_free(v);
-  return out;
 }
 
 /* ---- run rows -------------------------------------------------------- */
@@ -721,7 +715,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   store_txn txn;
   rc = store_txn_begin(t.db, &txn);
   if (rc == SQLITE_OK) {
-    t.grace_ms = config_i64(&t.st, "misfire_grace_ms", 60000);
+    t.grace_ms = config_int(&t.st, "misfire_grace_ms");
     rc = for_each_run(&t, ST_RUNS_LEASED, on_lease_expired);
     if (rc == SQLITE_OK) rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
     if (rc == SQLITE_OK) rc = claim_due(&t);

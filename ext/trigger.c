@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dedupe.h"
 #include "sha256.h"
 
 SQLITE_EXTENSION_INIT3
@@ -36,7 +37,7 @@ static const char *type_word(int t) {
 }
 
 /* One SQL value into a column, by the column's kind. */
-static int read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
+int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   const trg_coldef *d = &trg_cols[col];
   int t = sqlite3_value_type(v);
   if (t == SQLITE_NULL) {
@@ -74,7 +75,7 @@ int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
       return ERR("triggers.%s: is computed and cannot be written",
                  trg_cols[i].name);
     }
-    int rc = read_value(i, vals[i], &r->v[i], err);
+    int rc = trg_read_value(i, vals[i], &r->v[i], err);
     if (rc != SQLITE_OK) return rc;
     if (changed) *changed |= (uint64_t)1 << i;
   }
@@ -365,6 +366,33 @@ void trg_resume(trg_row *r, const sched_spec *spec, i64 now) {
   } else {
     set_exhausted(r);
   }
+}
+
+int trg_dedupe(trg_row *r, const sched_spec *spec) {
+  char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
+  if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
+  dedupe_key(val_text(&r->v[TC_INSTRUCTIONS]), val_text(&r->v[TC_TRIGGER_TYPE]),
+             canon, val_text(&r->v[TC_SCOPE]), key);
+  return val_set_text(&r->v[TC_DEDUPE_KEY], key);
+}
+
+int trg_find_duplicate(store *s, const trg_row *r, char **existing) {
+  *existing = NULL;
+  if (!trg_is_active(r) || r->v[TC_DEDUPE_KEY].null) return SQLITE_OK;
+  sqlite3_stmt *st = store_stmt(s, ST_TRIG_DUPLICATE);
+  if (!st) return sqlite3_errcode(s->db);
+  sqlite3_bind_text(st, 1, val_text(&r->v[TC_AGENT_ID]), -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, val_text(&r->v[TC_DEDUPE_KEY]), -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, r->id);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *existing = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+    rc = *existing ? SQLITE_OK : SQLITE_NOMEM;
+  } else if (rc == SQLITE_DONE) {
+    rc = SQLITE_OK;
+  }
+  sqlite3_reset(st);
+  return rc;
 }
 
 /* ---- ids and JSON ---------------------------------------------------- */

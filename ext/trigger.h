@@ -20,6 +20,9 @@
 int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
                     uint64_t *changed, char **err);
 
+/* One value into column col (same checks as trg_read_values). */
+int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err);
+
 /*
 ** Validate and normalize a row (defaults filled, ISO instants converted
 ** in the row's zone, enums and ranges checked) and build its schedule.
@@ -40,6 +43,12 @@ int trg_is_active(const trg_row *r); /* scheduled or paused */
 
 /* Deterministic jitter in [0, jitter_ms) from (trigger_id, occurrence). */
 i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms);
+
+/* dedupe_key of the row (DESIGN §7, dedupe.h). */
+int trg_dedupe(trg_row *r, const sched_spec *spec);
+/* trigger_id of another active trigger of the same agent with the same
+** dedupe_key (sqlite3_malloc'd into *existing), or NULL. */
+int trg_find_duplicate(store *s, const trg_row *r, char **existing);
 
 /* Derived default trigger_id (unique in the table). */
 int trg_default_id(store *s, trg_row *r, const sched_spec *spec);

@@ -36,7 +36,6 @@
 #include <string.h>
 
 #define TZ_MAX_OFF 93599            /* |UT offset| limit, RFC 8536 3.2 */
-#define TZ_MAX_RULE_TIME (167 * 3600 + 59 * 60 + 59)
 #define TZ_WINDOW (2 * 86400)       /* > max |offset|, see tz_local_lookup */
 #define TZ_LIMIT (1LL << 61)        /* instants are clamped to +-TZ_LIMIT */
 #define CYCLE_S (146097LL * 86400)  /* 400 Gregorian years in seconds */

@@ -106,6 +106,23 @@ static int write_row(vt_tab *t, store_sql which, trg_row *r) {
   return rc;
 }
 
+/* dedupe_key, and the UNIQUE rule among an agent's active triggers. */
+static int check_duplicate(vt_tab *t, trg_row *r, const sched_spec *spec,
+                           char **err) {
+  char *existing = NULL;
+  int rc = trg_dedupe(r, spec);
+  if (rc == SQLITE_OK) rc = trg_find_duplicate(&t->st, r, &existing);
+  if (rc == SQLITE_OK && existing) {
+    *err = sqlite3_mprintf("UNIQUE constraint failed: triggers.dedupe_key "
+                           "(active trigger '%s' of agent '%s' has the same "
+                           "instructions, type, schedule and scope)",
+                           existing, val_text(&r->v[TC_AGENT_ID]));
+    rc = SQLITE_CONSTRAINT_UNIQUE;
+  }
+  sqlite3_free(existing);
+  return rc;
+}
+
 /* Apply a write to an existing row `old` (UPDATE, or INSERT OR REPLACE). */
 static int update_existing(vt_tab *t, trg_row *old, trg_row *next,
                            uint64_t changed, i64 now, int now_is_created,
@@ -138,6 +155,7 @@ static int update_existing(vt_tab *t, trg_row *old, trg_row *next,
   }
   val_set_int(&next->v[TC_UPDATED_AT], now);
   next->id = old->id;
+  if ((rc = check_duplicate(t, next, &spec, err)) != SQLITE_OK) return rc;
   return write_row(t, ST_TRIG_UPDATE, next);
 }
 
@@ -216,6 +234,7 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
   val_set_int(&r.v[TC_RUN_COUNT], 0);
   trg_arm(&r, &spec, now);
   val_set_int(&r.v[TC_UPDATED_AT], now);
+  if ((rc = check_duplicate(t, &r, &spec, err)) != SQLITE_OK) goto done;
   rc = write_row(t, ST_TRIG_INSERT, &r);
   *rowid = r.id;
 done:
@@ -268,14 +287,7 @@ static int triggersUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
     rc = do_update(t, argv[0], argv + 2, &err);
   }
   if (rc != SQLITE_OK && !err) {
-    const char *m = sqlite3_errmsg(t->db);
-    if ((rc & 0xff) == SQLITE_CONSTRAINT && strstr(m, "triggers_data.agent_id")) {
-      err = sqlite3_mprintf("UNIQUE constraint failed: triggers.dedupe_key "
-                            "(an active trigger of this agent has the same "
-                            "instructions, type, schedule and scope)");
-    } else {
-      err = sqlite3_mprintf("%s", m);
-    }
+    err = sqlite3_mprintf("%s", sqlite3_errmsg(t->db));
   }
   if (err) vt_error(tab, rc, err);
   return rc;

@@ -256,17 +256,24 @@ static void test_format(void) {
   CHECK_STR(buf, "2026-03-08T10:02:03+01:02:03", "offset with seconds");
   civil_format_iso(253402300799999LL, 0, 1, buf);
   CHECK_STR(buf, "9999-12-31T23:59:59.999Z", "year 9999");
+  n = civil_format_iso(INT64_MAX / 2, INT32_MIN + 1, 0, buf);
+  CHECK(n == (int)strlen(buf) && n < CIVIL_ISO_MAX, "absurd input stays in buf");
   {
     /* format -> parse round trip */
     civil_time t;
     int has;
     int32_t off;
     char err[64];
-    civil_format_iso(1234567890123LL, -18000, 0, buf);
-    CHECK(civil_parse_iso(buf, strlen(buf), &t, &has, &off, err, sizeof err) ==
-                  0 &&
-              civil_to_ms(&t) - (int64_t)off * 1000 == 1234567890123LL,
-          "round trip of %s", buf);
+    static const int32_t offsets[] = {-18000, 0, 3723, -17762, 50400};
+    size_t k;
+    for (k = 0; k < sizeof offsets / sizeof offsets[0]; k++) {
+      civil_format_iso(1234567890123LL, offsets[k], 0, buf);
+      CHECK(civil_parse_iso(buf, strlen(buf), &t, &has, &off, err,
+                            sizeof err) == 0 &&
+                off == offsets[k] &&
+                civil_to_ms(&t) - (int64_t)off * 1000 == 1234567890123LL,
+            "round trip of %s", buf);
+    }
   }
 }
 

@@ -1129,6 +1129,10 @@ static void test_long_iteration(void) {
 /* ---- Regressions ------------------------------------------------------- */
 
 static void test_regressions(void) {
+  /* Canonical step detection on a non-progression whose "last" value would
+  ** lie past bit 63 (UBSan: shift exponent 80). */
+  acc("0,40,41 * * * * *", "0,40-41 * * * * *");
+  acc("0,40,41 * * * *", "0 0,40-41 * * * *");
   /* next() after+1 landing exactly on a transition instant. */
   SEQ("0 0 2 * * *", "Australia/Lord_Howe", "2024-10-06T01:59:59+10:30",
       "2024-10-06T02:30:00+11:00");

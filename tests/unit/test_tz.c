@@ -441,6 +441,10 @@ static void test_new_york(tzdb *db) {
   /* edges of the gap and overlap */
   tz_local_lookup(z, utc_s(2026, 3, 8, 2, 0, 0), &r);
   CHECK_EQ_I64(r.count, 0, "02:00:00 is in the gap");
+  CHECK_EQ_I64(r.gap_end_utc, utc_s(2026, 3, 8, 7, 0, 0), "02:00:00 gap end");
+  tz_local_lookup(z, utc_s(2026, 3, 8, 2, 59, 59), &r);
+  CHECK(r.count == 0 && r.gap_end_utc == utc_s(2026, 3, 8, 7, 0, 0),
+        "02:59:59 is in the gap");
   tz_local_lookup(z, utc_s(2026, 3, 8, 3, 0, 0), &r);
   CHECK(r.count == 1 && r.utc[0] == utc_s(2026, 3, 8, 7, 0, 0), "03:00 exists");
   tz_local_lookup(z, utc_s(2026, 3, 8, 1, 59, 59), &r);

@@ -1,0 +1,573 @@
+/*
+** request.c -- the agent-facing create action (DESIGN.md §7):
+** trigger_create(request_json [, context_json]),
+** trigger_create_xml(xml [, context_json]) and
+** trigger_dedupe_key(instructions, trigger_type, schedule, scope).
+**
+** One path for both forms: the XML is parsed (xml_request.c) into the
+** same request as the JSON form. Then, in one transaction:
+**   1. request and context must be JSON objects      -> INVALID_REQUEST
+**   2. context.autonomy_available false               -> AUTONOMY_UNAVAILABLE
+**   3. context.role not in creator_roles (default user) -> PERMISSION_DENIED
+**   4. the row is read and validated like an INSERT  -> INVALID_REQUEST
+**      (schedule columns: INVALID_SCHEDULE)
+**   5. policy bounds: interval (or a cron's shortest gap) within
+**      min_interval_ms..max_interval_ms, once instants in the future and
+**      at most max_interval_ms ahead                  -> INVALID_SCHEDULE
+**   6. an active trigger of the agent with the same dedupe key
+**      -> success:true, created:false, existingTriggerId
+**   7. period below confirm_below_ms without context.confirmed
+**                                                     -> CONFIRMATION_REQUIRED
+**   8. max_active_per_scope / max_creations_per_window per (agent, scope)
+**                                                     -> TRIGGER_QUOTA_EXCEEDED
+**   9. INSERT through the `triggers` table.
+** Failures return the result JSON (never an SQL error) and change nothing.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "civil.h"
+#include "config.h"
+#include "dedupe.h"
+#include "trigger.h"
+#include "xml_request.h"
+
+SQLITE_EXTENSION_INIT3
+
+typedef struct create_req {
+  sqlite3 *db;
+  trg_ctx *ctx;
+  store st;
+  i64 now;
+  trg_row row;
+  sched_spec spec;
+  char *role;
+  int autonomy, confirmed;
+  /* outcome */
+  const char *code;
+  char *reason;
+  char *trigger_id;
+  char *existing;
+  int created;
+} create_req;
+
+/* Columns a request may not set: they come from the context or policy. */
+static int request_may_set(int col) {
+  return !trg_cols[col].ro && col != TC_AGENT_ID && col != TC_SCOPE &&
+         col != TC_CREATED_BY && col != TC_CREATED_AT;
+}
+
+static int fail(create_req *q, const char *code, char *reason) {
+  q->code = code;
+  sqlite3_free(q->reason);
+  q->reason = reason;
+  return SQLITE_ERROR;
+}
+
+static int json_object_type(sqlite3 *db, const char *json) {
+  return json ? store_json_is_object(db, json) : 0;
+}
+
+/* Read the context object: agent_id, scope, user_id, role,
+** autonomy_available, confirmed, now. */
+static int read_context(create_req *q, const char *json) {
+  q->autonomy = 1;
+  q->role = sqlite3_mprintf("user");
+  q->now = trg_wall_clock_ms();
+  val_set_text(&q->row.v[TC_AGENT_ID], "");
+  val_set_text(&q->row.v[TC_SCOPE], "");
+  if (!json) return SQLITE_OK;
+  if (json_object_type(q->db, json) != 1) {
+    return fail(q, "INVALID_REQUEST", sqlite3_mprintf("context must be a JSON object"));
+  }
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(q->db, "SELECT key, value, type FROM json_each(?1)", -1, &st, NULL);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *k = (const char *)sqlite3_column_text(st, 0);
+    const char *type = (const char *)sqlite3_column_text(st, 2);
+    const char *text = (const char *)sqlite3_column_text(st, 1);
+    int is_text = strcmp(type, "text") == 0;
+    int is_bool = strcmp(type, "true") == 0 || strcmp(type, "false") == 0;
+    int truth = strcmp(type, "true") == 0;
+    if ((strcmp(k, "agent_id") == 0 || strcmp(k, "scope") == 0) && is_text) {
+      val_set_text(&q->row.v[k[0] == 'a' ? TC_AGENT_ID : TC_SCOPE], text);
+    } else if (strcmp(k, "role") == 0 && is_text) {
+      sqlite3_free(q->role);
+      q->role = sqlite3_mprintf("%s", text);
+    } else if (strcmp(k, "user_id") == 0 && (is_text || strcmp(type, "null") == 0)) {
+      /* informational */
+    } else if (strcmp(k, "autonomy_available") == 0 && is_bool) {
+      q->autonomy = truth;
+    } else if (strcmp(k, "confirmed") == 0 && is_bool) {
+      q->confirmed = truth;
+    } else if (strcmp(k, "now") == 0 && !is_bool) {
+      char *err = instant_from_value(sqlite3_column_value(st, 1), 1, "context.now", &q->now);
+      if (err) {
+        sqlite3_finalize(st);
+        return fail(q, "INVALID_REQUEST", err);
+      }
+    } else {
+      sqlite3_finalize(st);
+      return fail(q, "INVALID_REQUEST",
+                  sqlite3_mprintf("context.%s: unknown key or wrong type "
+                                  "(known: agent_id, scope, user_id, role, "
+                                  "autonomy_available, confirmed, now)", k));
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int role_allowed(create_req *q) {
+  char *roles = config_text(&q->st, "creator_roles");
+  int ok = 0;
+  if (roles) {
+    size_t n = strlen(q->role);
+    for (char *p = roles; *p && !ok;) {
+      char *end = strchr(p, ',');
+      size_t len = end ? (size_t)(end - p) : strlen(p);
+      while (len && *p == ' ') { p++; len--; }
+      while (len && p[len - 1] == ' ') len--;
+      ok = n && len == n && strncmp(p, q->role, n) == 0;
+      p = end ? end + 1 : p + strlen(p);
+    }
+  }
+  sqlite3_free(roles);
+  return ok;
+}
+
+/* Validation messages are "triggers.<column>: ..."; schedule columns
+** make it INVALID_SCHEDULE. */
+static const char *code_for_column_error(const char *msg) {
+  static const char *const sched[] = {"trigger_type", "interval_ms", "scheduled_at",
+                                      "cron_expression", "timezone", "start_at",
+                                      "end_at", 0};
+  const char *p = strstr(msg, "triggers.");
+  for (int i = 0; p && sched[i]; i++) {
+    size_t n = strlen(sched[i]);
+    if (strncmp(p + 9, sched[i], n) == 0 && p[9 + n] == ':') return "INVALID_SCHEDULE";
+  }
+  return "INVALID_REQUEST";
+}
+
+static int read_request(create_req *q, const char *json) {
+  if (json_object_type(q->db, json) != 1) {
+    return fail(q, "INVALID_REQUEST", sqlite3_mprintf("request must be a JSON object"));
+  }
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(q->db, "SELECT key, value FROM json_each(?1)", -1, &st, NULL);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *k = (const char *)sqlite3_column_text(st, 0);
+    int col = -1;
+    for (int i = 0; i < TC_NPUBLIC; i++) {
+      if (strcmp(trg_cols[i].name, k) == 0) col = i;
+    }
+    if (col < 0 || !request_may_set(col)) {
+      char *why = strcmp(k, "when") == 0
+                      ? sqlite3_mprintf("\"when\" phrases are not supported by "
+                                        "this build; give a schedule")
+                  : col < 0 ? sqlite3_mprintf("unknown field '%s'", k)
+                            : sqlite3_mprintf("field '%s' cannot be set by a "
+                                              "request (it comes from the "
+                                              "context or is computed)", k);
+      sqlite3_finalize(st);
+      return fail(q, "INVALID_REQUEST", why);
+    }
+    char *err = NULL;
+    if (trg_read_value(col, sqlite3_column_value(st, 1), &q->row.v[col], &err)) {
+      sqlite3_finalize(st);
+      return fail(q, code_for_column_error(err), err);
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Shortest gap between the next occurrences of a cron schedule (sampled
+** over the next 200 occurrences), or -1 when it never fires. */
+static i64 cron_shortest_gap(const sched_spec *s, i64 now) {
+  i64 prev, next, best = -1;
+  if (!sched_next(s, now, &prev)) return -1;
+  for (int i = 0; i < 200 && sched_next(s, prev, &next); i++) {
+    if (best < 0 || next - prev < best) best = next - prev;
+    prev = next;
+  }
+  return best < 0 ? INT64_MAX : best;
+}
+
+static int check_policy(create_req *q) {
+  i64 min_iv = config_int(&q->st, "min_interval_ms");
+  i64 max_iv = config_int(&q->st, "max_interval_ms");
+  i64 confirm = config_int(&q->st, "confirm_below_ms");
+  i64 period = INT64_MAX;
+  const sched_spec *s = &q->spec;
+  char a[CIVIL_ISO_MAX];
+  if (s->type == SCHED_INTERVAL) {
+    period = s->interval_ms;
+  } else if (s->type == SCHED_CRON) {
+    period = cron_shortest_gap(s, q->now);
+    if (period < 0) {
+      return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
+          "cron_expression '%s' never fires after now",
+          val_text(&q->row.v[TC_CRON_EXPRESSION])));
+    }
+  } else if (s->type == SCHED_ONCE) {
+    civil_format_iso(s->scheduled_at, 0, 1, a);
+    if (s->scheduled_at <= q->now) {
+      return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf("scheduled_at %s is not in the future", a));
+    }
+    if (s->scheduled_at - q->now > max_iv) {
+      return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
+          "scheduled_at %s is further ahead than max_interval_ms %lld", a, (long long)max_iv));
+    }
+  }
+  if (period != INT64_MAX && period < min_iv) {
+    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
+        "%s every %lld ms is more often than min_interval_ms %lld",
+        s->type == SCHED_CRON ? "cron_expression fires" : "interval_ms: runs",
+        (long long)period, (long long)min_iv));
+  }
+  if (s->type == SCHED_INTERVAL && period > max_iv) {
+    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
+        "interval_ms %lld is above max_interval_ms %lld", (long long)period, (long long)max_iv));
+  }
+  if (period != INT64_MAX && period < confirm && !q->confirmed) {
+    q->code = "CONFIRMATION_REQUIRED";
+    q->reason = sqlite3_mprintf("runs every %lld ms, below confirm_below_ms %lld: "
+                                "repeat with context.confirmed = true",
+                                (long long)period, (long long)confirm);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+static i64 count_rows(create_req *q, const char *sql, i64 since) {
+  sqlite3_stmt *st = NULL;
+  i64 n = -1;
+  if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, val_text(&q->row.v[TC_AGENT_ID]), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, val_text(&q->row.v[TC_SCOPE]), -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, since);
+    if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
+  }
+  sqlite3_finalize(st);
+  return n;
+}
+
+static int check_quota(create_req *q) {
+  i64 max_active = config_int(&q->st, "max_active_per_scope");
+  i64 max_new = config_int(&q->st, "max_creations_per_window");
+  i64 window = config_int(&q->st, "creation_window_ms");
+  i64 active = count_rows(q,
+      "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
+      " WHERE agent_id = ?1 AND scope = ?2 AND status IN ('scheduled', 'paused')"
+      " AND ?3 = ?3", 0);
+  i64 recent = count_rows(q,
+      "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
+      " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3", q->now - window);
+  if (active < 0 || recent < 0) return sqlite3_errcode(q->db);
+  if (active >= max_active) {
+    return fail(q, "TRIGGER_QUOTA_EXCEEDED", sqlite3_mprintf(
+        "%lld active triggers in this agent and scope (max_active_per_scope %lld)",
+        (long long)active, (long long)max_active));
+  }
+  if (recent >= max_new) {
+    return fail(q, "TRIGGER_QUOTA_EXCEEDED", sqlite3_mprintf(
+        "%lld triggers created in the last %lld ms (max_creations_per_window %lld)",
+        (long long)recent, (long long)window, (long long)max_new));
+  }
+  return SQLITE_OK;
+}
+
+/* INSERT through the virtual table, so the row gets the same checks and
+** derived columns as a direct insert. */
+static int insert_row(create_req *q) {
+  sqlite3_str *cols = sqlite3_str_new(NULL), *params = sqlite3_str_new(NULL);
+  int n = 0;
+  for (int i = 0; i < TC_NPUBLIC; i++) {
+    if (trg_cols[i].ro || q->row.v[i].null) continue;
+    sqlite3_str_appendf(cols, "%s%s", n ? ", " : "", trg_cols[i].name);
+    sqlite3_str_appendf(params, "%s?%d", n ? ", " : "", i + 1);
+    n++;
+  }
+  char *c = sqlite3_str_finish(cols), *p = sqlite3_str_finish(params);
+  char *sql = (c && p) ? sqlite3_mprintf("INSERT INTO main.triggers(%s) VALUES(%s)", c, p) : NULL;
+  sqlite3_free(c);
+  sqlite3_free(p);
+  if (!sql) return SQLITE_NOMEM;
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(q->db, sql, -1, &st, NULL);
+  sqlite3_free(sql);
+  for (int i = 0; i < TC_NPUBLIC && rc == SQLITE_OK; i++) {
+    const trg_val *v = &q->row.v[i];
+    if (trg_cols[i].ro || v->null) continue;
+    rc = v->t ? sqlite3_bind_text(st, i + 1, v->t, -1, SQLITE_STATIC)
+              : sqlite3_bind_int64(st, i + 1, v->i);
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) {
+    return fail(q, code_for_column_error(sqlite3_errmsg(q->db)),
+                sqlite3_mprintf("%s", sqlite3_errmsg(q->db)));
+  }
+  sqlite3_stmt *get = NULL;
+  rc = sqlite3_prepare_v2(q->db, "SELECT trigger_id FROM main.triggers_data WHERE id = ?1", -1, &get, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_int64(get, 1, sqlite3_last_insert_rowid(q->db));
+    if (sqlite3_step(get) == SQLITE_ROW) {
+      q->trigger_id = sqlite3_mprintf("%s", sqlite3_column_text(get, 0));
+    }
+  }
+  sqlite3_finalize(get);
+  q->created = 1;
+  return q->trigger_id ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/* Steps 2-9 in one transaction; q->code set on a refusal. */
+static int create_in_txn(create_req *q, const char *request, const char *context) {
+  int rc = read_context(q, context);
+  if (rc) return rc;
+  if (!q->autonomy) {
+    return fail(q, "AUTONOMY_UNAVAILABLE", sqlite3_mprintf(
+        "autonomy is not available, so a trigger could not run; nothing was created"));
+  }
+  if (!role_allowed(q)) {
+    char *roles = config_text(&q->st, "creator_roles");
+    rc = fail(q, "PERMISSION_DENIED", sqlite3_mprintf(
+        "role '%s' may not create triggers (creator_roles: %s)", q->role, roles ? roles : ""));
+    sqlite3_free(roles);
+    return rc;
+  }
+  if ((rc = read_request(q, request))) return rc;
+  val_set_text(&q->row.v[TC_CREATED_BY], strcmp(q->role, "agent") == 0 ? "agent" : "user");
+  val_set_int(&q->row.v[TC_CREATED_AT], q->now);
+  char *err = NULL;
+  if ((rc = trg_validate(q->ctx, &q->st, &q->row, &q->spec, q->now, &err))) {
+    return err ? fail(q, code_for_column_error(err), err) : rc;
+  }
+  if ((rc = check_policy(q))) {
+    if (q->code && strcmp(q->code, "CONFIRMATION_REQUIRED") == 0) {
+      /* A duplicate still answers with the existing trigger. */
+      const char *code = q->code;
+      char *reason = q->reason;
+      q->code = NULL;
+      q->reason = NULL;
+      trg_dedupe(&q->row, &q->spec);
+      val_set_text(&q->row.v[TC_STATUS], "scheduled");
+      if (trg_find_duplicate(&q->st, &q->row, &q->existing) == SQLITE_OK && q->existing) {
+        sqlite3_free(reason);
+        return SQLITE_OK;
+      }
+      q->code = code;
+      q->reason = reason;
+    }
+    return rc;
+  }
+  if ((rc = trg_dedupe(&q->row, &q->spec))) return rc;
+  val_set_text(&q->row.v[TC_STATUS], "scheduled");
+  if ((rc = trg_find_duplicate(&q->st, &q->row, &q->existing))) return rc;
+  if (q->existing) return SQLITE_OK;
+  if ((rc = check_quota(q))) return rc;
+  val_set_null(&q->row.v[TC_STATUS]);
+  return insert_row(q);
+}
+
+static void result_json(sqlite3_context *ctx, create_req *q) {
+  sqlite3_str *s = sqlite3_str_new(q->db);
+  int ok = q->code == NULL;
+  sqlite3_str_appendf(s, "{\"actionName\":\"CREATE_TASK\",\"success\":%s,\"created\":%s",
+                      ok ? "true" : "false", q->created ? "true" : "false");
+  if (q->trigger_id) {
+    sqlite3_str_appendall(s, ",\"triggerId\":");
+    json_str(s, q->trigger_id);
+  }
+  if (q->existing) {
+    sqlite3_str_appendall(s, ",\"existingTriggerId\":");
+    json_str(s, q->existing);
+  }
+  if (ok && !q->row.v[TC_DEDUPE_KEY].null) {
+    sqlite3_str_appendall(s, ",\"dedupeKey\":");
+    json_str(s, q->row.v[TC_DEDUPE_KEY].t);
+  }
+  if (!ok) {
+    sqlite3_str_appendall(s, ",\"error\":");
+    json_str(s, q->code);
+    sqlite3_str_appendall(s, ",\"reason\":");
+    json_str(s, q->reason ? q->reason : "");
+  }
+  sqlite3_str_appendchar(s, 1, '}');
+  result_str(ctx, s);
+}
+
+static void run_create(sqlite3_context *ctx, const char *request, const char *context) {
+  create_req q;
+  memset(&q, 0, sizeof q);
+  q.db = sqlite3_context_db_handle(ctx);
+  q.ctx = sqlite3_user_data(ctx);
+  row_init(&q.row);
+  store_init(&q.st, q.db);
+  if (!store_installed(q.db)) {
+    trg_result_error(ctx, SQLITE_ERROR, "trigger_create", "sqlite-triggers is not "
+                     "installed in this database (run sql/install.sql)");
+    return;
+  }
+  store_txn txn;
+  int rc = store_txn_begin(q.db, &txn);
+  if (rc == SQLITE_OK) {
+    rc = create_in_txn(&q, request, context);
+    store_close(&q.st);
+    rc = store_txn_end(q.db, &txn, q.code ? SQLITE_ERROR : rc);
+  }
+  if (rc != SQLITE_OK && !q.code) {
+    if (rc == SQLITE_NOMEM) {
+      sqlite3_result_error_nomem(ctx);
+    } else {
+      trg_result_error(ctx, rc, "trigger_create", "%s", sqlite3_errmsg(q.db));
+    }
+  } else {
+    if (q.code) q.created = 0;
+    result_json(ctx, &q);
+  }
+  store_close(&q.st);
+  row_clear(&q.row);
+  sqlite3_free(q.role);
+  sqlite3_free(q.reason);
+  sqlite3_free(q.trigger_id);
+  sqlite3_free(q.existing);
+}
+
+static const char *opt_text(sqlite3_value **argv, int argc, int pos) {
+  if (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL) return NULL;
+  return (const char *)sqlite3_value_text(argv[pos]);
+}
+
+/* A refusal before any work: the result JSON with a code and reason. */
+static void early_refusal(sqlite3_context *ctx, const char *code, const char *reason) {
+  sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+  sqlite3_str_appendall(s, "{\"actionName\":\"CREATE_TASK\",\"success\":false,"
+                           "\"created\":false,\"error\":");
+  json_str(s, code);
+  sqlite3_str_appendall(s, ",\"reason\":");
+  json_str(s, reason);
+  sqlite3_str_appendchar(s, 1, '}');
+  result_str(ctx, s);
+}
+
+static void fn_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
+    early_refusal(ctx, "INVALID_REQUEST", "request must be JSON text");
+    return;
+  }
+  run_create(ctx, (const char *)sqlite3_value_text(argv[0]), opt_text(argv, argc, 1));
+}
+
+static void fn_create_xml(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  int t = sqlite3_value_type(argv[0]);
+  if (t != SQLITE_TEXT && t != SQLITE_BLOB) {
+    early_refusal(ctx, "INVALID_REQUEST", "xml must be text");
+    return;
+  }
+  const char *xml = t == SQLITE_TEXT ? (const char *)sqlite3_value_text(argv[0])
+                                     : (const char *)sqlite3_value_blob(argv[0]);
+  size_t len = (size_t)sqlite3_value_bytes(argv[0]);
+  xml_request r;
+  const char *code = NULL;
+  char err[300];
+  if (xml_request_parse(xml ? xml : "", len, &r, &code, err, sizeof err) != 0) {
+    early_refusal(ctx, code, err);
+    return;
+  }
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendchar(s, 1, '{');
+  int n = 0;
+  for (int i = 0; i < XF_COUNT; i++) {
+    if (!r.value[i]) continue;
+    sqlite3_str_appendf(s, "%s\"%s\":", n++ ? "," : "", xml_fields[i].column);
+    if (xml_fields[i].is_number) sqlite3_str_appendall(s, r.value[i]);
+    else json_str(s, r.value[i]);
+  }
+  sqlite3_str_appendchar(s, 1, '}');
+  xml_request_free(&r);
+  char *json = sqlite3_str_finish(s);
+  if (!json) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  run_create(ctx, json, opt_text(argv, argc, 1));
+  sqlite3_free(json);
+}
+
+static void fn_dedupe_key(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  const char *fname = "trigger_dedupe_key";
+  const char *instructions = arg_text(ctx, fname, argv, 0, "instructions");
+  const char *type = instructions ? arg_text(ctx, fname, argv, 1, "trigger_type") : NULL;
+  if (!type) return;
+  const char *scope = "";
+  if (sqlite3_value_type(argv[3]) != SQLITE_NULL &&
+      !(scope = arg_text(ctx, fname, argv, 3, "scope"))) {
+    return;
+  }
+  char canon[CRON_CANON_MAX];
+  sched_type st = sched_type_parse(type);
+  if (st == SCHED_CRON) {
+    const char *expr = arg_text(ctx, fname, argv, 2, "schedule");
+    cron_expr c;
+    char msg[CRON_ERR_MAX];
+    if (!expr) return;
+    if (cron_parse(expr, &c, msg, sizeof msg) != 0) {
+      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (schedule): %s", msg);
+      return;
+    }
+    cron_canonical(&c, canon, sizeof canon);
+  } else if (st == SCHED_INTERVAL || st == SCHED_ONCE) {
+    i64 v;
+    int vt = sqlite3_value_type(argv[2]);
+    if (st == SCHED_INTERVAL && vt == SQLITE_TEXT) {
+      /* "60000" as text is the same interval */
+      const char *z = (const char *)sqlite3_value_text(argv[2]);
+      char *end;
+      v = strtoll(z, &end, 10);
+      if (!*z || *end) {
+        trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (schedule): "
+                         "interval must be a whole number of ms, got '%s'", z);
+        return;
+      }
+    } else if (arg_instant(ctx, fname, argc, argv, 2, "schedule", 0, &v) != 0) {
+      return;
+    }
+    sqlite3_snprintf(sizeof canon, canon, "%lld", (long long)v);
+  } else {
+    trg_result_error(ctx, SQLITE_ERROR, fname, "argument 2 (trigger_type): '%s' "
+                     "is not one of 'interval', 'once', 'cron'", type);
+    return;
+  }
+  char key[DEDUPE_KEY_LEN + 1];
+  dedupe_key(instructions, type, canon, scope, key);
+  sqlite3_result_text(ctx, key, -1, SQLITE_TRANSIENT);
+}
+
+int request_register(sqlite3 *db, trg_ctx *ctx);
+int request_register(sqlite3 *db, trg_ctx *ctx) {
+  int rc = SQLITE_OK;
+  for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
+    rc = sqlite3_create_function_v2(db, "trigger_create", n, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                    ctx, fn_create, 0, 0, 0);
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_create_function_v2(db, "trigger_create_xml", n,
+                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
+                                      fn_create_xml, 0, 0, 0);
+    }
+  }
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_function_v2(db, "trigger_dedupe_key", 4,
+                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                    ctx, fn_dedupe_key, 0, 0, 0);
+  }
+  return rc;
+}
