@@ -65,5 +65,9 @@ unit-bins: $(UNIT_BIN)
 demo: deps all
 	@sh sql/demo.sh
 
+# libFuzzer targets for every parser, bounded (FUZZ_SECONDS each).
+fuzz:
+	@sh tests/fuzz/run.sh
+
 clean:
 	rm -rf build

@@ -93,9 +93,9 @@ enum { F_SEC, F_MIN, F_HOUR, F_DOM, F_MON, F_DOW };
 typedef struct field_spec {
   int kind;
   const char *name;
-  int lo, hi;      /* values as written (day-of-week 0-7) */
-  int star_hi;     /* end of '*' and 'a/n' (day-of-week: 6) */
-  int span;        /* largest step: number of values */
+  int lo, hi;          /* values as written (day-of-week 0-7) */
+  int star_hi;         /* end of '*' and 'a/n' (day-of-week: 6) */
+  int span;            /* largest step: number of values */
   const char *allowed; /* for "invalid value" messages */
 } field_spec;
 
@@ -115,10 +115,10 @@ static const char DOW_NAMES[] = "SUNMONTUEWEDTHUFRISAT";
 
 typedef struct parse_ctx {
   const field_spec *f;
-  int num;          /* field number as the user counts */
+  int num; /* field number as the user counts */
   char *err;
   size_t errlen;
-  uint64_t bits;    /* plain values of the field being parsed */
+  uint64_t bits; /* plain values of the field being parsed */
   cron_expr *out;
 } parse_ctx;
 
@@ -156,8 +156,8 @@ static int expr_fail(char *err, size_t errlen, const char *fmt, ...) {
 static int field_fail(parse_ctx *p, const char *fmt, ...) {
   va_list ap;
   if (p->err && p->errlen) {
-    int k = snprintf(p->err, p->errlen, "cron field %d (%s): ", p->num,
-                     p->f->name);
+    int k =
+        snprintf(p->err, p->errlen, "cron field %d (%s): ", p->num, p->f->name);
     if (k > 0 && (size_t)k < p->errlen) {
       va_start(ap, fmt);
       vsnprintf(p->err + k, p->errlen - (size_t)k, fmt, ap);
@@ -169,11 +169,15 @@ static int field_fail(parse_ctx *p, const char *fmt, ...) {
 
 /* ---- Tokens ----------------------------------------------------------- */
 
-static int is_digit(int ch) { return ch >= '0' && ch <= '9'; }
+static int is_digit(int ch) {
+  return ch >= '0' && ch <= '9';
+}
 static int is_alpha(int ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 }
-static int upper(int ch) { return (ch >= 'a' && ch <= 'z') ? ch - 32 : ch; }
+static int upper(int ch) {
+  return (ch >= 'a' && ch <= 'z') ? ch - 32 : ch;
+}
 
 static int all_digits(const char *s, const char *e) {
   if (s == e) return 0;
@@ -245,8 +249,7 @@ static int value_fail(parse_ctx *p, const char *s, const char *e,
                       "'%s'",
                       show(a, is, ie));
   if ((kind == F_DOM || kind == F_DOW) && in_range &&
-      (has_letter(s, e, 'L') || has_letter(s, e, 'W') ||
-       has_char(s, e, '#')) &&
+      (has_letter(s, e, 'L') || has_letter(s, e, 'W') || has_char(s, e, '#')) &&
       !(kind == F_DOW && name_index(DOW_NAMES, s, e) >= 0))
     return field_fail(p, "'%s' cannot be used in a range or with a step: '%s'",
                       show(a, s, e), show(b, is, ie));
@@ -271,8 +274,8 @@ static int parse_value(parse_ctx *p, const char *s, const char *e,
   if (all_digits(s, e)) {
     *v = digits_value(s, e);
     if (*v < p->f->lo || *v > p->f->hi)
-      return field_fail(p, "%s is out of range %d-%d", show(a, s, e),
-                        p->f->lo, p->f->hi);
+      return field_fail(p, "%s is out of range %d-%d", show(a, s, e), p->f->lo,
+                        p->f->hi);
     return 0;
   }
   if (p->f->kind == F_MON && (k = name_index(MONTH_NAMES, s, e)) >= 0) {
@@ -288,9 +291,11 @@ static int parse_value(parse_ctx *p, const char *s, const char *e,
 
 /* ---- Items ------------------------------------------------------------ */
 
+/* a..b by step; day-of-week 7 is stored as Sunday (0). */
 static void add_range(parse_ctx *p, int a, int b, int step) {
   int v;
-  for (v = a; v <= b; v += step) p->bits |= 1ULL << (v == 7 && p->f->kind == F_DOW ? 0 : v);
+  for (v = a; v <= b; v += step)
+    p->bits |= 1ULL << (v == 7 && p->f->kind == F_DOW ? 0 : v);
 }
 
 /* Step after '/': 1..span. */
@@ -371,19 +376,18 @@ static int parse_dom_special(parse_ctx *p, const char *s, const char *e) {
     v = digits_value(s + 2, e);
     if (v < 1 || v > 30) {
       char b[SHOW_MAX];
-      return field_fail(p, "%s in '%s' is out of range 1-30",
-                        show(a, s + 2, e), show(b, s, e));
+      return field_fail(p, "%s in '%s' is out of range 1-30", show(a, s + 2, e),
+                        show(b, s, e));
     }
     c->dom_last_minus |= 1u << v;
     return 1;
   }
-  if (n >= 2 && upper((unsigned char)s[n - 1]) == 'W' &&
-      all_digits(s, e - 1)) {
+  if (n >= 2 && upper((unsigned char)s[n - 1]) == 'W' && all_digits(s, e - 1)) {
     v = digits_value(s, e - 1);
     if (v < 1 || v > 31) {
       char b[SHOW_MAX];
-      return field_fail(p, "%s in '%s' is out of range 1-31",
-                        show(a, s, e - 1), show(b, s, e));
+      return field_fail(p, "%s in '%s' is out of range 1-31", show(a, s, e - 1),
+                        show(b, s, e));
     }
     c->dom_nearest_wd |= 1u << v;
     return 1;
@@ -414,12 +418,16 @@ static int parse_dow_special(parse_ctx *p, const char *s, const char *e) {
     return 1;
   }
   if (upper((unsigned char)s[0]) == 'L')
-    return field_fail(p, "'L' in day-of-week must follow a weekday (nL, "
-                         "e.g. 5L): '%s'", show(a, s, e));
+    return field_fail(p,
+                      "'L' in day-of-week must follow a weekday (nL, "
+                      "e.g. 5L): '%s'",
+                      show(a, s, e));
   if (upper((unsigned char)e[-1]) == 'L' && e - s >= 2) {
     if (has_char(s, e, '-') || has_char(s, e, '/'))
-      return field_fail(p, "'L' cannot be used in a range or with a step: "
-                           "'%s'", show(a, s, e));
+      return field_fail(p,
+                        "'L' cannot be used in a range or with a step: "
+                        "'%s'",
+                        show(a, s, e));
     if (parse_value(p, s, e - 1, s, e, &w)) return -1;
     c->dow_last |= (uint8_t)(1u << (w % 7));
     return 1;
@@ -434,8 +442,9 @@ static int parse_item(parse_ctx *p, const char *s, const char *e) {
   if (has_char(s, e, '?')) {
     if (p->f->kind == F_DOM || p->f->kind == F_DOW)
       return field_fail(p, "'?' must be the whole field: '%s'", show(a, s, e));
-    return field_fail(p, "'?' is only allowed in day-of-month and "
-                         "day-of-week");
+    return field_fail(p,
+                      "'?' is only allowed in day-of-month and "
+                      "day-of-week");
   }
   if (p->f->kind == F_DOM && (r = parse_dom_special(p, s, e)) != 0)
     return r < 0 ? -1 : 0;
@@ -450,8 +459,9 @@ static int parse_field(parse_ctx *p, const char *s, const char *e) {
   int kind = p->f->kind;
   int star = (e - s == 1 && (*s == '*' || *s == '?'));
   if (e - s == 1 && *s == '?' && kind != F_DOM && kind != F_DOW)
-    return field_fail(p, "'?' is only allowed in day-of-month and "
-                         "day-of-week");
+    return field_fail(p,
+                      "'?' is only allowed in day-of-month and "
+                      "day-of-week");
   if (star) {
     add_range(p, kind == F_DOM || kind == F_MON ? 1 : 0, p->f->star_hi, 1);
   } else {
@@ -490,7 +500,9 @@ typedef struct span {
   const char *s, *e;
 } span;
 
-static int is_blank(int ch) { return ch == ' ' || ch == '\t'; }
+static int is_blank(int ch) {
+  return ch == ' ' || ch == '\t';
+}
 
 /* Split on runs of blanks; stores up to max spans, returns the count. */
 static int split_fields(const char *x, span *out, int max) {
@@ -509,9 +521,9 @@ static int split_fields(const char *x, span *out, int max) {
 /* Derived fields used by the search. */
 static void finish(cron_expr *c) {
   int h = ctz64(c->hours), m = ctz64(c->minutes), s = ctz64(c->seconds);
-  c->fixed_time = (uint8_t)(popcount64(c->seconds) == 1 &&
-                            popcount64(c->minutes) == 1 &&
-                            popcount64(c->hours) == 1);
+  c->fixed_time =
+      (uint8_t)(popcount64(c->seconds) == 1 && popcount64(c->minutes) == 1 &&
+                popcount64(c->hours) == 1);
   c->first_sod = h * 3600 + m * 60 + s;
   c->dom_special = (uint8_t)(c->dom_last || c->dom_last_weekday ||
                              c->dom_last_minus || c->dom_nearest_wd);
@@ -551,8 +563,8 @@ static int ieq(const char *s, const char *e, const char *lit) {
 
 static int parse_macro(const span *f, int count, cron_expr *out, char *err,
                        size_t errlen) {
-  static const char *const names[7] = {"@yearly",  "@annually", "@monthly",
-                                       "@weekly",  "@daily",    "@midnight",
+  static const char *const names[7] = {"@yearly", "@annually", "@monthly",
+                                       "@weekly", "@daily",    "@midnight",
                                        "@hourly"};
   static const char *const exps[7] = {"0 0 1 1 *", "0 0 1 1 *", "0 0 1 * *",
                                       "0 0 * * 0", "0 0 * * *", "0 0 * * *",
@@ -596,7 +608,9 @@ int cron_parse(const char *expr, cron_expr *out, char *err, size_t errlen) {
 /* ---- Matching days of a month ----------------------------------------- */
 
 /* Weekday 0-6 of day d when day 1 has weekday wd1. */
-static int weekday_of(int wd1, int d) { return (wd1 + d - 1) % 7; }
+static int weekday_of(int wd1, int d) {
+  return (wd1 + d - 1) % 7;
+}
 
 /* Weekday nearest to day n (1..dim), never leaving the month. */
 static int nearest_weekday(int n, int dim, int wd1) {
@@ -628,14 +642,15 @@ static uint32_t dom_days(const cron_expr *c, int dim, int wd1) {
 
 static uint32_t dow_days(const cron_expr *c, int dim, int wd1) {
   /* Bit i of rot: day i+1 falls on an allowed weekday; repeat weekly. */
-  uint32_t rot = ((uint32_t)(c->dow >> wd1) | ((uint32_t)c->dow << (7 - wd1))) &
-                 0x7Fu;
+  uint32_t rot =
+      ((uint32_t)(c->dow >> wd1) | ((uint32_t)c->dow << (7 - wd1))) & 0x7Fu;
   uint32_t r = (uint32_t)(((uint64_t)rot * 0x10204081ULL) << 1);
   int w;
   if (!c->dow_special) return r;
   for (w = 0; w < 7; w++) {
     int first = 1 + (w - wd1 + 7) % 7, k;
     if (c->dow_last >> w & 1) r |= 1u << (first + 7 * ((dim - first) / 7));
+    if (!c->dow_nth[w]) continue;
     for (k = 1; k <= 5; k++) {
       int d = first + 7 * (k - 1);
       if ((c->dow_nth[w] >> k & 1) && d <= dim) r |= 1u << d;
@@ -897,7 +912,7 @@ static void put_values(writer *w, uint64_t bits, int lo, int hi, int *first) {
 
 static void put_field(writer *w, uint64_t bits, int lo, int hi) {
   int first = 1;
-  uint64_t all = (hi >= 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) & ~((1ULL << lo) - 1);
+  uint64_t all = ((1ULL << (hi + 1)) - 1) & ~((1ULL << lo) - 1);
   put(w, " ");
   if ((bits & all) == all)
     put(w, "*");

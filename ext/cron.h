@@ -66,8 +66,10 @@ int cron_next(const cron_expr *c, const tz_zone *z, int64_t after_ms,
 
 /*
 ** Canonical text, part of the pinned dedupe-key format (DESIGN.md §7).
-** Any two spellings that compile to the same cron_expr print the same
-** bytes, and the text parses back to the same cron_expr. It is formed as:
+** Spellings that compile to the same cron_expr print the same bytes, and
+** so do day fields that let every day through (below); the text parses
+** back to an expression with the same matches and the same canonical
+** text. It is formed as:
 **
 **   - Six fields, seconds first, separated by one space (5-field input
 **     gets second "0"); macros are expanded before anything is printed.

@@ -110,11 +110,11 @@ static int read_context(create_req *q, const char *json) {
         return fail(q, "INVALID_REQUEST", err);
       }
     } else {
-      sqlite3_finalize(st);
-      return fail(q, "INVALID_REQUEST",
-                  sqlite3_mprintf("context.%s: unknown key or wrong type "
+      char *why = sqlite3_mprintf("context.%s: unknown key or wrong type "
                                   "(known: agent_id, scope, user_id, role, "
-                                  "autonomy_available, confirmed, now)", k));
+                                  "autonomy_available, confirmed, now)", k);
+      sqlite3_finalize(st);
+      return fail(q, "INVALID_REQUEST", why);
     }
   }
   sqlite3_finalize(st);

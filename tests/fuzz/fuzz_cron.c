@@ -58,8 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   /* A start derived from the input, within years 1970..2100. */
-  if (size >= 4) start += (int64_t)((data[0] << 16) | (data[1] << 8) | data[2]) *
-                          60000LL * (data[3] % 8);
+  if (size >= 4)
+    start += (int64_t)((data[0] << 16) | (data[1] << 8) | data[2]) * 60000LL *
+             (data[3] % 8);
   iterate(&c, tz_utc(), start);
   iterate(&c, fuzz_zone(), start);
   if (cron_canonical(&c, canon, sizeof canon) < 0) abort();

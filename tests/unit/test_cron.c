@@ -141,8 +141,10 @@ static void test_rejected(void) {
   rej("0 0 * * 6-1", "cron field 5 (day-of-week): reversed range 6-1");
   rej("* 50-40/5 * * * *", "cron field 2 (minute): reversed range 50-40");
   /* Steps. */
-  rej("*/0 * * * *", "cron field 1 (minute): step 0 in '*/0' is out of range 1-60");
-  rej("0 */0 * * *", "cron field 2 (hour): step 0 in '*/0' is out of range 1-24");
+  rej("*/0 * * * *",
+      "cron field 1 (minute): step 0 in '*/0' is out of range 1-60");
+  rej("0 */0 * * *",
+      "cron field 2 (hour): step 0 in '*/0' is out of range 1-24");
   rej("* 10-20/0 * * * *",
       "cron field 2 (minute): step 0 in '10-20/0' is out of range 1-60");
   rej("*/61 * * * *",
@@ -151,8 +153,7 @@ static void test_rejected(void) {
       "cron field 1 (second): step 120 in '0/120' is out of range 1-60");
   rej("0 0 0/120 ? * 2-6",
       "cron field 3 (hour): step 120 in '0/120' is out of range 1-24");
-  rej("0 0 0 ? 0/120 2-6",
-      "cron field 5 (month): 0 is out of range 1-12");
+  rej("0 0 0 ? 0/120 2-6", "cron field 5 (month): 0 is out of range 1-12");
   rej("0 0 0 ? 1/13 2-6",
       "cron field 5 (month): step 13 in '1/13' is out of range 1-12");
   rej("0 0 0 ? * 0/8",
@@ -205,9 +206,11 @@ static void test_rejected(void) {
   rej("0 0 * * JAN",
       "cron field 5 (day-of-week): unknown name 'JAN' (allowed 0-7, SUN-SAT, "
       "nL, n#k)");
-  rej("JAN * * * *", "cron field 1 (minute): invalid value 'JAN' (allowed 0-59)");
+  rej("JAN * * * *",
+      "cron field 1 (minute): invalid value 'JAN' (allowed 0-59)");
   /* H, ?, L, W and # where not allowed. */
-  rej("H * * * *", "cron field 1 (minute): H (hashed value) is not supported: 'H'");
+  rej("H * * * *",
+      "cron field 1 (minute): H (hashed value) is not supported: 'H'");
   rej("H(0-29) * * * *",
       "cron field 1 (minute): H (hashed value) is not supported: 'H(0-29)'");
   rej("* * H/0 * *",
@@ -218,20 +221,28 @@ static void test_rejected(void) {
   rej("0 0 * ? *",
       "cron field 4 (month): '?' is only allowed in day-of-month and "
       "day-of-week");
-  rej("* * ?,* * *", "cron field 3 (day-of-month): '?' must be the whole field: '?'");
-  rej("0 0 * * 1,?", "cron field 5 (day-of-week): '?' must be the whole field: '?'");
-  rej("0 0 ?" "? * *", "cron field 3 (day-of-month): '?' must be the whole field: '?" "?'");
+  rej("* * ?,* * *",
+      "cron field 3 (day-of-month): '?' must be the whole field: '?'");
+  rej("0 0 * * 1,?",
+      "cron field 5 (day-of-week): '?' must be the whole field: '?'");
+  rej("0 0 ?"
+      "? * *",
+      "cron field 3 (day-of-month): '?' must be the whole field: '?"
+      "?'");
   rej("0 L * * *",
       "cron field 2 (hour): 'L' is only allowed in day-of-month and "
       "day-of-week: 'L'");
   rej("0 0 * L *",
       "cron field 4 (month): 'L' is only allowed in day-of-month and "
       "day-of-week: 'L'");
-  rej("0 15W * * * *", "cron field 2 (minute): 'W' is only allowed in day-of-month: '15W'");
+  rej("0 15W * * * *",
+      "cron field 2 (minute): 'W' is only allowed in day-of-month: '15W'");
   rej("0 0 * * * 2W",
       "cron field 6 (day-of-week): 'W' is only allowed in day-of-month: '2W'");
-  rej("0 0 1#1 * *", "cron field 3 (day-of-month): '#' is only allowed in day-of-week: '1#1'");
-  rej("1#2 * * * *", "cron field 1 (minute): '#' is only allowed in day-of-week: '1#2'");
+  rej("0 0 1#1 * *",
+      "cron field 3 (day-of-month): '#' is only allowed in day-of-week: '1#1'");
+  rej("1#2 * * * *",
+      "cron field 1 (minute): '#' is only allowed in day-of-week: '1#2'");
   rej("0 0 12 W * ?",
       "cron field 4 (day-of-month): invalid value 'W' (allowed 1-31, L, L-n, "
       "LW, nW)");
@@ -285,12 +296,18 @@ static void test_rejected(void) {
       "cron field 6 (day-of-week): '#' needs one weekday and a number 1-5: "
       "'0##4'");
   /* Ranges of the special items' numbers. */
-  rej("0 0 L-31 * *", "cron field 3 (day-of-month): 31 in 'L-31' is out of range 1-30");
-  rej("0 0 L-0 * *", "cron field 3 (day-of-month): 0 in 'L-0' is out of range 1-30");
-  rej("0 9 0W * *", "cron field 3 (day-of-month): 0 in '0W' is out of range 1-31");
-  rej("0 9 32W * *", "cron field 3 (day-of-month): 32 in '32W' is out of range 1-31");
-  rej("0 0 * * 1#0", "cron field 5 (day-of-week): 0 in '1#0' is out of range 1-5");
-  rej("0 0 * * 1#6", "cron field 5 (day-of-week): 6 in '1#6' is out of range 1-5");
+  rej("0 0 L-31 * *",
+      "cron field 3 (day-of-month): 31 in 'L-31' is out of range 1-30");
+  rej("0 0 L-0 * *",
+      "cron field 3 (day-of-month): 0 in 'L-0' is out of range 1-30");
+  rej("0 9 0W * *",
+      "cron field 3 (day-of-month): 0 in '0W' is out of range 1-31");
+  rej("0 9 32W * *",
+      "cron field 3 (day-of-month): 32 in '32W' is out of range 1-31");
+  rej("0 0 * * 1#0",
+      "cron field 5 (day-of-week): 0 in '1#0' is out of range 1-5");
+  rej("0 0 * * 1#6",
+      "cron field 5 (day-of-week): 6 in '1#6' is out of range 1-5");
   rej("0 0 0 ? * 1#",
       "cron field 6 (day-of-week): invalid week number '' in '1#' (allowed "
       "1-5)");
@@ -513,8 +530,10 @@ static void same(const char *a, const char *b, int want_same) {
   canon_of(a, x);
   canon_of(b, y);
   if (want_same)
-    CHECK(strcmp(x, y) == 0, "'%s' and '%s' should share a canonical form: "
-          "'%s' vs '%s'", a, b, x, y);
+    CHECK(strcmp(x, y) == 0,
+          "'%s' and '%s' should share a canonical form: "
+          "'%s' vs '%s'",
+          a, b, x, y);
   else
     CHECK(strcmp(x, y) != 0, "'%s' and '%s' must differ: both '%s'", a, b, x);
 }
@@ -541,8 +560,8 @@ static void test_canonical_equality(void) {
   same("0 9-10 * * *", "0 9,10 * * *", 1);
   same("0 0 1 * *", "@monthly", 1);
   /* Different schedules, or different OR/AND semantics. */
-  same("0 0 * * 1", "0 0 */1 * 1", 0);  /* Mondays vs every day */
-  same("0 0 */2 * 1", "0 0 * * 1", 0);   /* odd days or Mondays vs Mondays */
+  same("0 0 * * 1", "0 0 */1 * 1", 0); /* Mondays vs every day */
+  same("0 0 */2 * 1", "0 0 * * 1", 0); /* odd days or Mondays vs Mondays */
   same("0 0 */2 * *", "0 0 * * *", 0);
   same("0 0 13 * 5", "0 0 13 * *", 0);
   same("0 0 L * *", "0 0 31 * *", 0);
@@ -715,8 +734,7 @@ static void test_next_utc(void) {
 static void test_dst_new_york(void) {
   /* Spring forward 2025-03-09 02:00 EST -> 03:00 EDT. */
   SEQ("30 2 * * *", "America/New_York", "2025-03-08T12:00:00-05:00",
-      "2025-03-09T03:00:00-04:00",
-      "2025-03-10T02:30:00-04:00");
+      "2025-03-09T03:00:00-04:00", "2025-03-10T02:30:00-04:00");
   SEQ("0 2 * * *", "America/New_York", "2025-03-09T00:00:00-05:00",
       "2025-03-09T03:00:00-04:00", "2025-03-10T02:00:00-04:00");
   SEQ("59 2 * * *", "America/New_York", "2025-03-09T01:59:00-05:00",
@@ -978,7 +996,8 @@ static void gen_dom(char *out) {
 }
 
 static void gen_dow(char *out) {
-  static const char *names[7] = {"SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"};
+  static const char *names[7] = {"SUN", "MON", "TUE", "WED",
+                                 "THU", "FRI", "SAT"};
   int r = (int)rnd(10), items = 1 + (rnd(3) == 0), i;
   if (r < 4) {
     strcat(out, r < 3 ? "*" : "?");
@@ -989,7 +1008,9 @@ static void gen_dow(char *out) {
     if (i) strcat(out, ",");
     switch (rnd(6)) {
       case 0: sprintf(out + strlen(out), "%sL", rnd(2) ? names[w] : "5"); break;
-      case 1: sprintf(out + strlen(out), "%s#%d", names[w], 1 + (int)rnd(5)); break;
+      case 1:
+        sprintf(out + strlen(out), "%s#%d", names[w], 1 + (int)rnd(5));
+        break;
       case 2: sprintf(out + strlen(out), "%s-SUN", names[w]); break;
       default: gen_plain(out, 0, 6, 0); break;
     }
@@ -1062,8 +1083,8 @@ static void property_case(const char *expr, const tz_zone *z, int64_t a,
           (long long)t, (long long)a);
     CHECK(ref_match(&c, wall_of(z, t)) ||
               (c.fixed_time && tz_next_transition(z, t - 1) == t),
-          "'%s' %s: result %lld does not match in local time", expr,
-          tz_name(z), (long long)t);
+          "'%s' %s: result %lld does not match in local time", expr, tz_name(z),
+          (long long)t);
   }
   if (want >= 0)
     CHECK(ok && t == want, "'%s' %s after %lld: next %lld, brute force %lld",
@@ -1102,7 +1123,7 @@ static void test_properties(void) {
 
 /* Every iteration of next() moves forward, over long runs in DST zones. */
 static void test_long_iteration(void) {
-  static const char *exprs[] = {"*/7 * * * *", "30 2 * * *", "0 * * * *",
+  static const char *exprs[] = {"*/7 * * * *", "30 2 * * *",     "0 * * * *",
                                 "0 1 * * SUN", "*/15 1-3 * * *", "0 0 L * *"};
   static const char *zones[] = {"America/New_York", "Australia/Lord_Howe",
                                 "Pacific/Apia", "America/Sao_Paulo"};

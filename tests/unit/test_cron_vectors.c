@@ -41,8 +41,8 @@ typedef struct jspan {
 } jspan;
 
 typedef struct vec_line {
-  jspan expr, expr_sf, tz, start, next, exhausted, compare, valid, cronmd,
-      note, source;
+  jspan expr, expr_sf, tz, start, next, exhausted, compare, valid, cronmd, note,
+      source;
 } vec_line;
 
 static const char *skip_ws(const char *p) {
@@ -144,13 +144,16 @@ static int jstring(jspan j, char *buf, size_t n) {
     char ch = j.s[i];
     if (ch == '\\' && i + 2 < j.n) {
       ch = j.s[++i];
-      if (ch == 'n') ch = '\n';
-      else if (ch == 't') ch = '\t';
-      else if (ch == 'r') ch = '\r';
+      if (ch == 'n')
+        ch = '\n';
+      else if (ch == 't')
+        ch = '\t';
+      else if (ch == 'r')
+        ch = '\r';
       else if (ch == 'u' && i + 4 < j.n) {
-        unsigned cp = (unsigned)strtoul((char[]){j.s[i + 1], j.s[i + 2],
-                                                  j.s[i + 3], j.s[i + 4], 0},
-                                        NULL, 16);
+        unsigned cp = (unsigned)strtoul(
+            (char[]){j.s[i + 1], j.s[i + 2], j.s[i + 3], j.s[i + 4], 0}, NULL,
+            16);
         i += 4;
         if (cp < 0x80) {
           buf[k++] = (char)cp;
@@ -171,7 +174,9 @@ static int jstring(jspan j, char *buf, size_t n) {
   return 0;
 }
 
-static int jtrue(jspan j) { return j.s && j.n == 4 && memcmp(j.s, "true", 4) == 0; }
+static int jtrue(jspan j) {
+  return j.s && j.n == 4 && memcmp(j.s, "true", 4) == 0;
+}
 
 static int jis(jspan j, const char *lit) {
   char buf[64];
@@ -209,7 +214,9 @@ static int jarray(jspan j, char items[][64], int *is_null, int max) {
 
 static tzdb *db;
 
-static int is_digit_ch(char ch) { return ch >= '0' && ch <= '9'; }
+static int is_digit_ch(char ch) {
+  return ch >= '0' && ch <= '9';
+}
 
 static int parse_instant(const char *s, int64_t *ms, civil_time *local) {
   civil_time t;
@@ -323,7 +330,8 @@ static int run_differs(const vec_line *v, const char *expr, const char *note,
     char tz[64], start[64];
     const char *p = note + 9;
     memset(&k, 0, sizeof k);
-    if (jstring(v->tz, tz, sizeof tz) || jstring(v->start, start, sizeof start) ||
+    if (jstring(v->tz, tz, sizeof tz) ||
+        jstring(v->start, start, sizeof start) ||
         parse_instant(start, &k.start, NULL))
       return -1;
     /* "iso, iso, iso[, …] (reason)" */
@@ -409,8 +417,8 @@ static void run_line(const char *line, const char *file, file_counts *fc) {
       printf("  differs (CRON.md decides): %s: '%s': %s\n", src, expr, note);
     } else {
       fc->asserted++;
-      CHECK(r == 1, "%s: differs '%s' (%s): CRON.md's answer not met: %s",
-            file, expr, src, why);
+      CHECK(r == 1, "%s: differs '%s' (%s): CRON.md's answer not met: %s", file,
+            expr, src, why);
     }
   } else {
     fc->bad++;
@@ -437,10 +445,11 @@ static void run_file(const char *dir, const char *name) {
   }
   free(line);
   fclose(f);
-  printf("%s: %d expect passed, %d failed, %d differs (%d asserted, %d "
-         "listed), %d out%s\n",
-         name, fc.expect_pass, fc.expect_fail, fc.differs, fc.asserted,
-         fc.listed, fc.out, fc.bad ? " (unreadable lines!)" : "");
+  printf(
+      "%s: %d expect passed, %d failed, %d differs (%d asserted, %d "
+      "listed), %d out%s\n",
+      name, fc.expect_pass, fc.expect_fail, fc.differs, fc.asserted, fc.listed,
+      fc.out, fc.bad ? " (unreadable lines!)" : "");
 }
 
 static int is_jsonl(const struct dirent *e) {

@@ -1,0 +1,73 @@
+/*
+** when.h -- English temporal phrases ("tomorrow at 9am", "in 2 hours",
+** "every weekday at 8:30") -> a schedule plus a confidence, following the
+** grammar, resolution rules R1-R12, confidence table and recurring table
+** of ../shared/WHEN.md (normative).
+**
+** Pure: no SQLite, no clock (the caller passes `now`), no files, no
+** allocation; everything lands in the caller's when_result. Deterministic:
+** the same phrase, now and zone give the same result.
+**
+** The whole phrase must be understood. Nothing is extracted from the
+** middle of a sentence: "after the meeting tomorrow" is rejected, not read
+** as "tomorrow". A rejected phrase (vague, in the past, invalid fields,
+** words the grammar does not know) gets kind WHEN_NONE, confidence 0 and a
+** reason that says why.
+*/
+#ifndef TRIGGERS_WHEN_H
+#define TRIGGERS_WHEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tz.h"
+
+#define WHEN_PHRASE_MAX 200 /* longer input is rejected */
+#define WHEN_REASON_MAX 200
+#define WHEN_CRON_MAX 48
+#define WHEN_TZ_MAX 72
+#define WHEN_TAGS_MAX 8
+
+typedef enum when_kind {
+  WHEN_NONE = 0,     /* rejected: see reason */
+  WHEN_ONCE = 1,     /* one instant: due_at */
+  WHEN_INTERVAL = 2, /* every interval_ms, first at due_at = now + interval */
+  WHEN_CRON = 3      /* cron text evaluated in tz; due_at = first firing */
+} when_kind;
+
+typedef struct when_result {
+  when_kind kind;
+  int64_t due_at;      /* UTC ms (kind != WHEN_NONE) */
+  int64_t interval_ms; /* WHEN_INTERVAL, else 0 */
+  char cron[WHEN_CRON_MAX]; /* WHEN_CRON: 5 fields, or 6 when seconds != 0 */
+  char tz[WHEN_TZ_MAX];     /* the zone the phrase was read in (tz_name) */
+  double confidence;        /* 0 when rejected, else 0.5 .. 1 (WHEN.md §5) */
+  /* Components not stated in the phrase but filled in: "year", "month",
+  ** "day", "time" (R8's time_implied), "meridiem" (bare hour after "at"). */
+  const char *implied[WHEN_TAGS_MAX];
+  int n_implied;
+  /* What happened on the way: "dst_shifted", "dst_repeated",
+  ** "rolled_forward", "month_clamped", "zone_named",
+  ** "next_weekday_ambiguous", "this_weekday_today",
+  ** "midnight_start_of_day", "short_months_skipped". */
+  const char *flags[WHEN_TAGS_MAX];
+  int n_flags;
+  /* The normalized phrase (lower-case, blanks collapsed, dots after words
+  ** dropped) when accepted; "" when rejected. */
+  char matched[WHEN_PHRASE_MAX + 1];
+  char reason[WHEN_REASON_MAX]; /* "" when accepted */
+} when_result;
+
+/*
+** Read `phrase` at reference instant now_ms (UTC ms) in zone `zone` (NULL
+** means UTC). Returns 0 when the phrase was understood (out->kind set,
+** confidence > 0), -1 when rejected (kind WHEN_NONE, confidence 0, reason
+** set). Never reads anything but its arguments.
+*/
+int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
+               when_result *out);
+
+/* "once", "interval", "cron" or NULL for WHEN_NONE. */
+const char *when_kind_name(when_kind k);
+
+#endif

@@ -1,0 +1,219 @@
+"""tests/py/test_create.py -- the action layer: dedupe keys (checked
+against hashlib over the documented canonical text), trigger_create's
+policy and result JSON, and trigger_create_xml's safety matrix."""
+import hashlib
+import json
+import os
+import sqlite3
+import tempfile
+
+from util import T0, connect, dump, one
+
+OWNER = {"agent_id": "agent-1", "role": "owner", "now": T0}
+
+
+def create(db, req, ctx=OWNER):
+    return json.loads(one(db, "SELECT trigger_create(?, ?)", json.dumps(req), json.dumps(ctx)))
+
+
+def create_xml(db, xml, ctx=OWNER):
+    return json.loads(one(db, "SELECT trigger_create_xml(?, ?)", xml, json.dumps(ctx)))
+
+
+def expected_key(instructions, ttype, schedule, scope):
+    norm = " ".join(instructions.split())
+    norm = "".join(c.lower() if "A" <= c <= "Z" else c for c in norm)
+    text = json.dumps(["tdk1", norm, ttype, schedule, scope], separators=(",", ":"),
+                      ensure_ascii=False)
+    return "tdk1:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def test_dedupe_key_matches_documented_format(ext):
+    db = connect(ext)
+    cases = [
+        ("Check the build", "interval", 900000, "", "900000"),
+        ("  Ärger  im BÜRO\t", "once", "2026-01-01T00:00:00Z", "room", "1767225600000"),
+        ("Report", "cron", "0 9 * * MON-FRI", "", "0 0 9 * * 1-5"),
+        ('quote " and \\ slash', "cron", "@daily", "x", "0 0 0 * * *"),
+    ]
+    for ins, ttype, sched, scope, canon in cases:
+        got = one(db, "SELECT trigger_dedupe_key(?, ?, ?, ?)", ins, ttype, sched, scope)
+        assert got == expected_key(ins, ttype, canon, scope), (ins, got)
+
+
+def test_dedupe_equivalent_spellings(ext):
+    db = connect(ext)
+    k = lambda *a: one(db, "SELECT trigger_dedupe_key(?, ?, ?, ?)", *a)
+    assert k("x", "cron", "0 9 * * MON-FRI", "") == k("x", "cron", "0 9 * * 1-5", "")
+    assert k("x", "cron", "@daily", "") == k("x", "cron", "0 0 * * *", "")
+    assert k("x", "cron", "0 0 * * 7", "") == k("x", "cron", "0 0 * * 0", "")
+    assert k("A  b", "interval", 60000, "") == k("a b", "interval", "60000", "")
+    assert k("x", "interval", 60000, "s1") != k("x", "interval", 60000, "s2")
+    assert k("x", "once", "2026-01-01T01:00:00+01:00", "") == k("x", "once", 1767225600000, "")
+    try:
+        k("x", "cron", "0 9 * * FUNDAY", "")
+        assert False
+    except sqlite3.OperationalError as e:
+        assert "trigger_dedupe_key: argument 3 (schedule): cron field 5 (day-of-week)" in str(e)
+
+
+def test_create_success_and_duplicate(ext):
+    db = connect(ext)
+    r = create(db, {"instructions": "Check the build", "trigger_type": "interval",
+                    "interval_ms": 900000})
+    assert r["actionName"] == "CREATE_TASK" and r["success"] and r["created"]
+    assert r["dedupeKey"] == expected_key("Check the build", "interval", "900000", "")
+    row = db.execute("SELECT agent_id, created_by, next_due_at, wake_mode, timezone FROM triggers"
+                     " WHERE trigger_id = ?", (r["triggerId"],)).fetchone()
+    assert row == ("agent-1", "user", T0 + 900000, "next_autonomy_cycle", "UTC"), row
+    d = create(db, {"instructions": "  check THE build", "trigger_type": "interval",
+                    "interval_ms": 900000})
+    assert d["success"] and not d["created"] and d["existingTriggerId"] == r["triggerId"]
+    assert one(db, "SELECT count(*) FROM triggers") == 1
+    # another agent or scope is not a duplicate
+    other = create(db, {"instructions": "Check the build", "trigger_type": "interval",
+                        "interval_ms": 900000}, dict(OWNER, scope="room-2"))
+    assert other["created"]
+    # a cancelled trigger no longer blocks
+    one(db, "SELECT trigger_cancel(?)", r["triggerId"])
+    again = create(db, {"instructions": "Check the build", "trigger_type": "interval",
+                        "interval_ms": 900000})
+    assert again["created"] and again["triggerId"] != r["triggerId"]
+
+
+def test_create_refusals(ext):
+    db = connect(ext)
+    iv = {"instructions": "x", "trigger_type": "interval", "interval_ms": 900000}
+    cases = [
+        ("not json", OWNER, "INVALID_REQUEST", "request must be a JSON object"),
+        ([1, 2], OWNER, "INVALID_REQUEST", "request must be a JSON object"),
+        (iv, dict(OWNER, autonomy_available=False), "AUTONOMY_UNAVAILABLE", "autonomy"),
+        (iv, dict(OWNER, role="user"), "PERMISSION_DENIED", "role 'user'"),
+        (iv, {"agent_id": "a"}, "PERMISSION_DENIED", "role 'user'"),
+        (iv, dict(OWNER, colour=1), "INVALID_REQUEST", "context.colour"),
+        ({"instructions": "x"}, OWNER, "INVALID_REQUEST", "trigger_type"),
+        ({"trigger_type": "interval", "interval_ms": 900000}, OWNER, "INVALID_REQUEST", "instructions"),
+        (dict(iv, colour=1), OWNER, "INVALID_REQUEST", "unknown field 'colour'"),
+        (dict(iv, agent_id="someone-else"), OWNER, "INVALID_REQUEST", "field 'agent_id' cannot be set"),
+        (dict(iv, status="completed"), OWNER, "INVALID_REQUEST", "field 'status' cannot be set"),
+        (dict(iv, interval_ms=30000), OWNER, "INVALID_SCHEDULE", "min_interval_ms 60000"),
+        (dict(iv, interval_ms=400 * 86400000), OWNER, "INVALID_SCHEDULE", "max_interval_ms"),
+        (dict(iv, interval_ms="often"), OWNER, "INVALID_SCHEDULE", "triggers.interval_ms"),
+        (dict(iv, timezone="Mars/Base"), OWNER, "INVALID_SCHEDULE", "unknown time zone"),
+        ({"instructions": "x", "trigger_type": "once", "scheduled_at": T0 - 1}, OWNER,
+         "INVALID_SCHEDULE", "not in the future"),
+        ({"instructions": "x", "trigger_type": "once", "scheduled_at": "2030-01-01T00:00:00Z"}, OWNER,
+         "INVALID_SCHEDULE", "further ahead than max_interval_ms"),
+        ({"instructions": "x", "trigger_type": "cron", "cron_expression": "*/10 * * * * *"}, OWNER,
+         "INVALID_SCHEDULE", "more often than min_interval_ms"),
+        ({"instructions": "x", "trigger_type": "cron", "cron_expression": "0 0 30 2 *"}, OWNER,
+         "INVALID_SCHEDULE", "never fires"),
+        ({"instructions": "x", "trigger_type": "cron", "cron_expression": "0 0 32 * *"}, OWNER,
+         "INVALID_SCHEDULE", "cron field 3 (day-of-month): 32 is out of range 1-31"),
+        (dict(iv, interval_ms=120000), OWNER, "CONFIRMATION_REQUIRED", "confirm_below_ms"),
+        ({"instructions": "x", "trigger_type": "cron", "cron_expression": "*/2 * * * *"}, OWNER,
+         "CONFIRMATION_REQUIRED", "confirmed"),
+    ]
+    before = dump(db)
+    for req, ctx, code, why in cases:
+        text = req if isinstance(req, str) else json.dumps(req)
+        r = json.loads(one(db, "SELECT trigger_create(?, ?)", text, json.dumps(ctx)))
+        assert r["success"] is False and r["created"] is False, (req, r)
+        assert r["error"] == code and why in r["reason"], (req, r)
+        assert dump(db) == before, req
+    ok = create(db, dict(iv, interval_ms=120000), dict(OWNER, confirmed=True))
+    assert ok["created"]
+
+
+def test_quotas(ext):
+    db = connect(ext)
+    one(db, "SELECT trigger_config('max_active_per_scope', 3)")
+    for i in range(3):
+        assert create(db, {"instructions": f"job {i}", "trigger_type": "interval",
+                           "interval_ms": 900000})["created"]
+    r = create(db, {"instructions": "job 4", "trigger_type": "interval", "interval_ms": 900000})
+    assert r["error"] == "TRIGGER_QUOTA_EXCEEDED" and "max_active_per_scope 3" in r["reason"]
+    assert create(db, {"instructions": "job 4", "trigger_type": "interval", "interval_ms": 900000},
+                  dict(OWNER, scope="other"))["created"], "quotas count per (agent, scope)"
+    one(db, "SELECT trigger_config('max_active_per_scope', 50)")
+    one(db, "SELECT trigger_config('max_creations_per_window', 3)")
+    r = create(db, {"instructions": "job 5", "trigger_type": "interval", "interval_ms": 900000})
+    assert r["error"] == "TRIGGER_QUOTA_EXCEEDED" and "max_creations_per_window 3" in r["reason"]
+    later = dict(OWNER, now=T0 + 3600001)
+    assert create(db, {"instructions": "job 5", "trigger_type": "interval", "interval_ms": 900000},
+                  later)["created"], "the window slides"
+
+
+def test_xml_request_ok(ext):
+    db = connect(ext)
+    r = create_xml(db, """<?xml version="1.0" encoding="UTF-8"?>
+<response>
+  <displayName>  Morning ping </displayName>
+  <instructions>Ping the team &amp; say hi</instructions>
+  <triggerType>cron</triggerType>
+  <intervalMs></intervalMs>
+  <scheduledAtIso/>
+  <cronExpression>0 7 * * MON-FRI</cronExpression>
+  <timezone>Europe/Berlin</timezone>
+  <wakeMode>inject_now</wakeMode>
+  <thoughts>ignored: unknown elements are skipped</thoughts>
+</response>""")
+    assert r["created"], r
+    row = db.execute("SELECT display_name, instructions, cron_expression, timezone, wake_mode"
+                     " FROM triggers").fetchone()
+    assert row == ("Morning ping", "Ping the team & say hi", "0 7 * * MON-FRI",
+                   "Europe/Berlin", "inject_now"), row
+
+
+def test_xml_safety_matrix(ext):
+    db = connect(ext)
+    secret = tempfile.NamedTemporaryFile("w", delete=False, suffix=".txt")
+    secret.write("TOPSECRET-XXE-CONTENT")
+    secret.close()
+    body = "<instructions>x</instructions><triggerType>interval</triggerType><intervalMs>900000</intervalMs>"
+    cases = [
+        (f'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file://{secret.name}">]>'
+         f'<response><instructions>&x;</instructions></response>', "INVALID_REQUEST", "DOCTYPE"),
+        ('<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>'
+         '<response><instructions>&lol2;</instructions></response>', "INVALID_REQUEST", "DOCTYPE"),
+        (f'<response><!ENTITY x "y">{body}</response>', "INVALID_REQUEST", "not allowed"),
+        ("<response>" + "<a>" * 5000 + "</a>" * 5000 + body + "</response>", "INVALID_REQUEST", "malformed XML"),
+        ("<response><instructions>x</instructions", "INVALID_REQUEST", "malformed XML"),
+        ("<response><instructions>x</triggerType></response>", "INVALID_REQUEST", "malformed XML"),
+        ("", "INVALID_REQUEST", "malformed XML"),
+        ("just text", "INVALID_REQUEST", "malformed XML"),
+        (f"<reply>{body}</reply>", "INVALID_REQUEST", "root element must be <response>"),
+        (f"<response>{body}<instructions>y</instructions></response>", "INVALID_REQUEST", "more than once"),
+        ("<response><instructions><b>x</b></instructions></response>", "INVALID_REQUEST", "text only"),
+        ("<response><instructions></instructions><triggerType>interval</triggerType><intervalMs>900000</intervalMs></response>",
+         "INVALID_REQUEST", "instructions"),
+        ("<response><instructions>x</instructions><triggerType>interval</triggerType><intervalMs>99999999999999999999</intervalMs></response>",
+         "INVALID_SCHEDULE", "intervalMs"),
+        ("<response><instructions>x</instructions><triggerType>interval</triggerType><intervalMs>-5</intervalMs></response>",
+         "INVALID_SCHEDULE", "intervalMs"),
+        ("<response><instructions>x</instructions><triggerType>interval</triggerType><intervalMs>1e6</intervalMs></response>",
+         "INVALID_SCHEDULE", "intervalMs"),
+        ("<response><instructions>x</instructions><triggerType>interval</triggerType><intervalMs>5</intervalMs></response>",
+         "INVALID_SCHEDULE", "interval_ms"),
+        ("<response><instructions>x</instructions><triggerType>once</triggerType><scheduledAtIso>2026-02-30T10:00:00</scheduledAtIso></response>",
+         "INVALID_SCHEDULE", "scheduled_at"),
+        ("<response><instructions>x</instructions><triggerType>hourly</triggerType></response>",
+         "INVALID_SCHEDULE", "trigger_type"),
+        ("<response>" + "<instructions>" + "a" * 70000 + "</instructions></response>", "INVALID_REQUEST", "65536 allowed"),
+    ]
+    before = dump(db)
+    for xml, code, why in cases:
+        r = create_xml(db, xml)
+        assert r["success"] is False and r["error"] == code and why in r["reason"], (xml[:80], r)
+        assert "TOPSECRET" not in json.dumps(r)
+        assert dump(db) == before, xml[:80]
+    # bytes that are not UTF-8, as a blob
+    r = json.loads(one(db, "SELECT trigger_create_xml(?, ?)",
+                       b"<response><instructions>\xff\xfe</instructions></response>", json.dumps(OWNER)))
+    assert r["error"] == "INVALID_REQUEST" and "UTF-8" in r["reason"], r
+    r = json.loads(one(db, "SELECT trigger_create_xml(?, ?)",
+                       b"<response><instructions>a\x00b</instructions></response>", json.dumps(OWNER)))
+    assert r["error"] == "INVALID_REQUEST" and "NUL" in r["reason"], r
+    assert dump(db) == before
+    assert "TOPSECRET" not in dump(db)
+    os.unlink(secret.name)

@@ -1,0 +1,92 @@
+/*
+** test_dedupe.c -- the dedupe key format is pinned: the canonical text of
+** dedupe.h and a table of keys. A change to any pinned key fails here (a
+** new format needs a new prefix, tdk2:).
+*/
+#include "check.h"
+#include "cron.h"
+#include "dedupe.h"
+
+static void canon_cron(const char *expr, char *out) {
+  cron_expr c;
+  char err[CRON_ERR_MAX];
+  if (cron_parse(expr, &c, err, sizeof err) != 0 ||
+      cron_canonical(&c, out, CRON_CANON_MAX) < 0) {
+    strcpy(out, "?");
+  }
+}
+
+static void key_cron(const char *ins, const char *expr, const char *scope, char *key) {
+  char canon[CRON_CANON_MAX];
+  canon_cron(expr, canon);
+  dedupe_key(ins, "cron", canon, scope, key);
+}
+
+int main(void) {
+  char buf[256], k1[DEDUPE_KEY_LEN + 1], k2[DEDUPE_KEY_LEN + 1];
+
+  /* Normalization of instructions. */
+  dedupe_normalize("  Check\tTHE \n build  ", buf, sizeof buf);
+  CHECK_STR(buf, "check the build", "whitespace and ASCII case");
+  dedupe_normalize("Ärger ÜBER Straße", buf, sizeof buf);
+  CHECK_STR(buf, "Ärger Über straße", "Unicode kept, only ASCII lowered");
+
+  /* The canonical text. */
+  dedupe_canonical_text(" Say \"hi\"\n", "once", "1767225600000", "room-1", buf, sizeof buf);
+  CHECK_STR(buf, "[\"tdk1\",\"say \\\"hi\\\"\",\"once\",\"1767225600000\",\"room-1\"]",
+            "canonical text");
+  canon_cron("0 9 * * MON-FRI", buf);
+  CHECK_STR(buf, "0 0 9 * * 1-5", "cron canonical");
+
+  /* Pinned keys: these exact values are the format. */
+  static const struct {
+    const char *ins, *type, *sched, *scope, *key;
+  } pinned[] = {
+      {"Check the build", "interval", "900000", "", "tdk1:7280772a29dbed350764d80f216f2005"},
+      {"Summarize overnight market moves", "cron", "0 0 7 * * 1-5", "",
+       "tdk1:cfc8436f3ef975fe6116884f75467261"},
+      {"Say hi", "once", "1767225600000", "room-1", "tdk1:02f0e3ea2b9e3471ad1a8a4f7caab668"},
+  };
+  for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
+    dedupe_key(pinned[i].ins, pinned[i].type, pinned[i].sched, pinned[i].scope, k1);
+    CHECK_STR(k1, pinned[i].key, pinned[i].ins);
+  }
+
+  /* Equivalent spellings give one key. */
+  static const char *const same[][2] = {
+      {"0 9 * * MON-FRI", "0 9 * * 1-5"},
+      {"@daily", "0 0 * * *"},
+      {"@midnight", "0 0 * * ?"},
+      {"0 0 * * 7", "0 0 * * 0"},
+      {"0 0 * * SUN", "0 0 * * 7"},
+      {"0 9 * * 5,1,3", "0 9 * * MON,WED,FRI"},
+      {"0 0 9 * * *", "0 9 * * *"},
+  };
+  for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+    key_cron("x", same[i][0], "", k1);
+    key_cron("x", same[i][1], "", k2);
+    CHECK_STR(k1, k2, same[i][0]);
+  }
+  dedupe_key("Check the build", "interval", "900000", "", k1);
+  dedupe_key("  check   THE build\n", "interval", "900000", "", k2);
+  CHECK_STR(k1, k2, "instruction variants");
+
+  /* Different scope, schedule, type or text give another key. */
+  dedupe_key("Check the build", "interval", "900000", "room", k2);
+  CHECK(strcmp(k1, k2) != 0, "scope changes the key");
+  dedupe_key("Check the build", "interval", "900001", "", k2);
+  CHECK(strcmp(k1, k2) != 0, "schedule changes the key");
+  dedupe_key("Check the build", "once", "900000", "", k2);
+  CHECK(strcmp(k1, k2) != 0, "type changes the key");
+  dedupe_key("Check the builds", "interval", "900000", "", k2);
+  CHECK(strcmp(k1, k2) != 0, "text changes the key");
+  key_cron("x", "0 9 * * 1-5", "", k1);
+  key_cron("x", "0 9 * * 1-6", "", k2);
+  CHECK(strcmp(k1, k2) != 0, "other cron days");
+  /* Field boundaries cannot be shifted: ("a b","c") != ("a","b c"). */
+  dedupe_key("a", "interval", "1", "b", k1);
+  dedupe_key("a\",\"interval", "1", "b", "", k2);
+  CHECK(strcmp(k1, k2) != 0, "escaping keeps fields apart");
+  CHECK_EQ_I64(strlen(k1), DEDUPE_KEY_LEN, "key length");
+  return check_report("dedupe");
+}
