@@ -11,17 +11,17 @@ B        = build
 
 # Pure modules: no SQLite; unit-tested and fuzzed alone.
 PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c ext/dedupe.c \
-           ext/schedule.c
+           ext/schedule.c ext/when.c
 # SQLite-facing modules.
 SQL_SRC  = ext/args.c ext/config.c ext/store.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
-           ext/tick.c ext/funcs.c ext/preview.c ext/request.c ext/xml_request.c ext/ext.c
+           ext/tick.c ext/funcs.c ext/preview.c ext/request.c ext/xml_request.c ext/fn_when.c ext/ext.c
 EXT_SRC  = $(PURE_SRC) $(SQL_SRC)
 HDRS     = $(wildcard ext/*.h)
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
-.PHONY: all test test-unit test-sql test-py test-asan demo deps clean fuzz bench lint
+.PHONY: all test test-unit test-sql test-py test-asan test-valgrind demo deps clean fuzz bench lint
 
 all: $(B)/triggers.so
 
@@ -61,6 +61,11 @@ test-asan: deps
 	@ASAN=1 B=build/asan sh tests/run_all.sh
 
 unit-bins: $(UNIT_BIN)
+
+# The shell and Python tests under valgrind (memcheck): no errors, no leaks
+# from our code.
+test-valgrind: deps all
+	@sh tests/valgrind.sh
 
 demo: deps all
 	@sh sql/demo.sh

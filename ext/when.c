@@ -721,13 +721,21 @@ static int parse_part_word(parser *p, when_form *ph) {
 
 /* ---- recurring forms (§6) ------------------------------------------------- */
 
-/* Optional "at" time; "at" is required before it (bare hours allowed). */
+/* Optional "at" time; "at" is required before it (bare hours allowed).
+** A zone is refused: a cron line runs in one IANA zone, the tz argument. */
 static int parse_rec_time(parser *p, when_form *ph, int required) {
-  if (!accept(p, "at")) return !required;
-  if (!parse_time(p, &ph->clock, 1)) {
-    if (!p->fatal) return 0;
-    return 0;
+  zone_spec z = {0, 0};
+  int word = p->pos - 1;
+  if (!accept(p, "at")) {
+    if (required && at_end(p))
+      return fail(p, "'%.*s' needs a time: add 'at <time>'", p->t[word].len,
+                  p->t[word].s);
+    return !required;
   }
+  if (!parse_time(p, &ph->clock, 1)) return 0;
+  if (parse_zone(p, &z))
+    return fail(p, "a zone inside a recurring phrase is not supported: pass "
+                   "the IANA zone as the tz argument");
   return 1;
 }
 
@@ -748,10 +756,10 @@ static int parse_rec_interval(parser *p, when_form *ph) {
       p->pos = save;
       return 0;
     }
-    return fail(p, "'every N %.*s' is not supported in v1: name the time "
-                   "('every day at 9am', 'every monday at 9am', 'every month "
-                   "on the 1st at 9am') or use seconds, minutes or hours",
-                p->t[p->pos - 1].len, p->t[p->pos - 1].s);
+    return fail(p, "repeating every so many %s is not supported in v1: "
+                   "name the time ('every monday at 9am') or use seconds, "
+                   "minutes or hours", unit == U_DAY ? "days" : unit == U_MONTH
+                   ? "months" : unit == U_YEAR ? "years" : "weeks");
   }
   ph->form = F_INTERVAL;
   ph->dur.ms = halves * unit_ms[unit] / 2;
@@ -886,7 +894,7 @@ static const word_reason vague_words[] = {
     {"whenever", "'whenever' is vague: no time is named"},
     {"asap", "'asap' is vague: say when ('now', 'in 10 minutes')"},
     {"while", "'a while' is vague: give a number ('in 20 minutes')"},
-    {"few", "'a few' is vague: give a number ('in 3 hours')"},
+    {"few", "'few' is vague: give a number ('in 3 hours')"},
     {"several", "'several' is vague: give a number"},
     {"couple", "'a couple' is vague: give a number"},
     {"some", "'some' is vague: give a number"},

@@ -1,0 +1,34 @@
+/*
+** opts.h -- the command line of trigger-host: mode, databases and flags,
+** parsed once in main() and read by every other module. --help text.
+*/
+#ifndef HOST_OPTS_H
+#define HOST_OPTS_H
+
+typedef enum { MODE_RUN, MODE_SERVE, MODE_TICK } host_mode;
+
+typedef struct host_opts {
+  host_mode mode;
+  char **dbs;            /* database paths (directories expanded) */
+  int ndbs;
+  char *extension;       /* --extension, default <dir of binary>/triggers */
+  const char *exec_cmd;  /* --exec CMD, NULL = print mode */
+  long long timeout_ms;  /* --timeout SEC, 0 = none */
+  int jobs;              /* --jobs N: concurrent --exec children */
+  char *owner;           /* --owner, default trigger-host@HOST:PID */
+  long long lease_ms;    /* --lease-ms, 0 = extension default (or from --timeout) */
+  const char *wake_mode; /* --wake-mode */
+  long long limit;       /* --limit, 0 = none */
+  const char *agents;    /* --agents a,b */
+  int poll_ms;           /* --poll-ms: PRAGMA data_version interval */
+  int max_sleep_ms;      /* sleep cap when nothing is scheduled */
+  long long grace_ms;    /* --grace SEC after SIGTERM */
+  int busy_ms;           /* --busy-timeout MS */
+} host_opts;
+
+/* Parse argv. Returns -1 to continue, else an exit status (0 for --help,
+** 2 for a usage error, already reported on stderr). */
+int opts_parse(host_opts *o, int argc, char **argv);
+void opts_free(host_opts *o);
+
+#endif

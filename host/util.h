@@ -1,0 +1,26 @@
+/*
+** util.h -- process-wide helpers of trigger-host: logging to stderr
+** (always for warnings, with --verbose for the rest), allocation that
+** exits on out-of-memory, and the monotonic clock the loop sleeps by.
+*/
+#ifndef HOST_UTIL_H
+#define HOST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HOST_FORMAT(a, b) __attribute__((format(printf, a, b)))
+
+extern int host_verbose; /* set by --verbose */
+
+void log_info(const char *fmt, ...) HOST_FORMAT(1, 2); /* only with --verbose */
+void log_warn(const char *fmt, ...) HOST_FORMAT(1, 2); /* always */
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);          /* NULL -> NULL */
+char *xprintf(const char *fmt, ...) HOST_FORMAT(1, 2);
+
+int64_t mono_ms(void); /* CLOCK_MONOTONIC in milliseconds */
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""tests/py/worker_tick.py -- one host process for test_concurrency.py.
+
+    worker_tick.py '<json config>'
+
+Opens the database the way a host should (busy_timeout first, then WAL),
+then ticks until its simulated clock reaches `end`, finishing every run it
+claimed with success (except every `drop_every`-th claim before
+`drop_until`, which it abandons as if it had died: the lease must bring
+it back). Its clock is `start_wall`-relative real time times `speed` plus
+its own `offset`, so the workers' clocks disagree and go backwards
+relative to each other. Prints one JSON line:
+    {"claimed": [run_id, ...], "max_now": ms, "ticks": n,
+     "lost": [run_id, ...], "errors": [text, ...]}
+and exits 1 if anything unexpected happened (any error, SQLITE_BUSY
+included).
+"""
+import json
+import sqlite3
+import sys
+import time
+
+
+def main():
+    cfg = json.loads(sys.argv[1])
+    out = {"claimed": [], "max_now": None, "ticks": 0, "lost": [], "errors": []}
+    try:
+        run(cfg, out)
+    except Exception as e:  # reported, never swallowed
+        out["errors"].append(f"{type(e).__name__}: {e}")
+    print(json.dumps(out))
+    return 1 if out["errors"] else 0
+
+
+def run(cfg, out):
+    # timeout= makes the sqlite3 module call sqlite3_busy_timeout right
+    # after opening, before any statement or PRAGMA.
+    db = sqlite3.connect(cfg["db"], timeout=cfg.get("busy_s", 30), isolation_level=None)
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] == cfg.get("busy_s", 30) * 1000
+    mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if mode != "wal":
+        raise RuntimeError(f"journal_mode is {mode}")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.enable_load_extension(True)
+    db.load_extension(cfg["ext"])
+    db.enable_load_extension(False)
+    opts = json.dumps({"owner": cfg["owner"], "lease_ms": cfg["lease_ms"]})
+    start, speed, offset, end = cfg["start_wall"], cfg["speed"], cfg["offset"], cfg["end"]
+    t0 = cfg["t0"]
+    deadline = time.time() + cfg.get("max_seconds", 60)
+    nclaimed = 0
+    while time.time() < deadline:
+        now = t0 + int((time.time() - start) * speed) + offset
+        if now > end:
+            break
+        got = json.loads(db.execute("SELECT trigger_run_due(?, ?)", (now, opts)).fetchone()[0])
+        out["ticks"] += 1
+        out["max_now"] = now if out["max_now"] is None else max(out["max_now"], now)
+        for r in got:
+            out["claimed"].append(r["run_id"])
+            nclaimed += 1
+            if cfg["drop_every"] and nclaimed % cfg["drop_every"] == 0 and now < cfg["drop_until"]:
+                continue  # abandoned: its lease must bring it back
+            fin = t0 + int((time.time() - start) * speed) + offset
+            try:
+                db.execute("SELECT trigger_run_finish(?, 'success', NULL, ?)",
+                           (r["run_id"], fin)).fetchone()
+            except sqlite3.OperationalError as e:
+                # Only a short-lease worker may lose a run to a reclaim.
+                if cfg.get("may_lose") and \
+                        "already finished (failed: lease expired)" in str(e):
+                    out["lost"].append(r["run_id"])
+                else:
+                    raise
+        if not got:
+            time.sleep(0.001)
+    else:
+        out["errors"].append("ran out of time before the clock reached the end")
+    db.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
