@@ -11,10 +11,10 @@ B        = build
 
 # Pure modules: no SQLite; unit-tested and fuzzed alone.
 PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c ext/dedupe.c \
-           ext/schedule.c ext/when.c
+           ext/schedule.c ext/when.c ext/redact.c
 # SQLite-facing modules.
 SQL_SRC  = ext/args.c ext/config.c ext/store.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
-           ext/tick.c ext/funcs.c ext/preview.c ext/request.c ext/xml_request.c ext/fn_when.c ext/ext.c
+           ext/tick.c ext/funcs.c ext/preview.c ext/request.c ext/xml_request.c ext/fn_when.c ext/summary.c ext/ext.c
 EXT_SRC  = $(PURE_SRC) $(SQL_SRC)
 HDRS     = $(wildcard ext/*.h)
 
@@ -23,11 +23,16 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
 .PHONY: all test test-unit test-sql test-py test-asan test-valgrind demo deps clean fuzz bench lint
 
-all: $(B)/triggers.so
+all: $(B)/triggers.so $(B)/trigger-host
 
 $(B)/triggers.so: $(EXT_SRC) $(HDRS) | $(B)
 	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -fPIC -fvisibility=hidden -shared \
 	  -Wl,-z,defs -Wl,-z,now -Wl,-z,relro -o $@ $(EXT_SRC) $(XML_LIBS) -lm
+
+# The reference host loop (host/): links the system libsqlite3 and loads
+# the extension at run time, as a user would.
+$(B)/trigger-host: $(wildcard host/*.c host/*.h) | $(B)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $(wildcard host/*.c) -lsqlite3
 
 PURE_HAVE = $(wildcard $(PURE_SRC))
 

@@ -132,29 +132,39 @@ double dbg_build_plain(const char *path, i64 n, int cache_kib) {
   return secs;
 }
 
+/* The extension's own DDL for triggers_data and its indexes, read from a
+** freshly installed in-memory database: the create baseline stores rows
+** in exactly the same table with exactly the same indexes. */
+static char *ours_data_ddl(void) {
+  sqlite3 *mem = bench_open(":memory:", 1);
+  bench_exec(mem, "SELECT trigger_install()");
+  sqlite3_stmt *st = bench_prepare(
+      mem, "SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_schema"
+           " WHERE tbl_name = 'triggers_data' AND sql IS NOT NULL"
+           " ORDER BY type = 'index', name)");
+  if (sqlite3_step(st) != SQLITE_ROW) bench_die("schema: %s", sqlite3_errmsg(mem));
+  char *ddl = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  sqlite3_close(mem);
+  return ddl;
+}
+
 double dbg_build_wide(const char *path, i64 n, int cache_kib) {
+  char *ddl = ours_data_ddl();
   sqlite3 *db = fresh(path, 0, cache_kib);
-  bench_exec(db,
-             "CREATE TABLE triggers(id INTEGER PRIMARY KEY,"
-             " trigger_id TEXT NOT NULL UNIQUE, agent_id TEXT NOT NULL,"
-             " scope TEXT NOT NULL, instructions TEXT NOT NULL,"
-             " trigger_type TEXT NOT NULL, interval_ms INTEGER,"
-             " timezone TEXT NOT NULL, status TEXT NOT NULL,"
-             " next_due_at INTEGER, fire_at INTEGER, created_at INTEGER NOT NULL,"
-             " updated_at INTEGER NOT NULL, dedupe_key TEXT);"
-             "CREATE INDEX triggers_fire ON triggers(fire_at, trigger_id);"
-             "CREATE INDEX triggers_due ON triggers(next_due_at);"
-             "CREATE INDEX triggers_agent ON triggers(agent_id, fire_at);"
-             "CREATE INDEX triggers_status ON triggers(status);"
-             "CREATE INDEX triggers_created ON triggers(agent_id, scope, created_at);"
-             "CREATE UNIQUE INDEX triggers_dedupe ON triggers(agent_id, dedupe_key);");
+  bench_exec(db, ddl);
+  sqlite3_free(ddl);
+  /* The values an INSERT INTO triggers of the same row stores. */
   sqlite3_stmt *ins = bench_prepare(
-      db, "INSERT INTO triggers(trigger_id, agent_id, scope, instructions,"
-          " trigger_type, interval_ms, timezone, status, next_due_at, fire_at,"
-          " created_at, updated_at, dedupe_key)"
-          " VALUES(?1, '', '', ?2, 'interval', ?3, 'UTC', 'scheduled', ?4, ?4,"
-          " ?5, ?5, ?6)");
-  char id[64], text[128], key[64];
+      db, "INSERT INTO triggers_data(trigger_id, agent_id, scope, display_name,"
+          " instructions, trigger_type, interval_ms, timezone, wake_mode,"
+          " created_by, enabled, misfire_policy, overlap_policy, max_attempts,"
+          " backoff_ms, jitter_ms, status, run_count, next_due_at, dedupe_key,"
+          " created_at, updated_at, fire_at, claims, running, fail_streak)"
+          " VALUES(?1, '', '', ?2, ?3, 'interval', ?4, 'UTC',"
+          " 'next_autonomy_cycle', 'user', 1, 'coalesce', 'skip', 1, 30000, 0,"
+          " 'scheduled', 0, ?5, ?6, ?7, ?7, ?5, 0, 0, 0)");
+  char id[64], text[128], name[32], key[64];
   dbg_perm(n, 0);
   double t0 = bench_now();
   bench_exec(db, "BEGIN");
@@ -163,15 +173,17 @@ double dbg_build_wide(const char *path, i64 n, int cache_kib) {
     uint64_t h = (uint64_t)i * 0x9E3779B97F4A7C15ULL;
     dbg_trigger_id(i, id, sizeof id);
     dbg_instructions(i, text, sizeof text);
+    snprintf(name, sizeof name, "%.30s", text);
     /* A key of the extension's size ("tdk1:" + 32 hex), scattered. */
     snprintf(key, sizeof key, "tdk1:%016llx%016llx", (unsigned long long)h,
              (unsigned long long)(h ^ 0xA5A5A5A5A5A5A5A5ULL));
     sqlite3_bind_text(ins, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(ins, 2, text, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(ins, 3, iv);
-    sqlite3_bind_int64(ins, 4, DBG_C0 + iv);
-    sqlite3_bind_int64(ins, 5, DBG_C0);
+    sqlite3_bind_text(ins, 2, name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(ins, 3, text, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(ins, 4, iv);
+    sqlite3_bind_int64(ins, 5, DBG_C0 + iv);
     sqlite3_bind_text(ins, 6, key, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(ins, 7, DBG_C0);
     step_done(db, ins);
   }
   bench_exec(db, "COMMIT");

@@ -20,10 +20,12 @@
 **             attempt, status, owner, claimed_at, finished_at, latency_ms,
 **             payload, UNIQUE(trigger_id, scheduled_for, attempt)) -- the
 **             same unique keys as the extension's run table.
-**   wide   -- the create baseline: a plain table with the columns an
-**             INSERT INTO triggers fills and the same number of indexes as
-**             triggers_data (rowid, trigger_id UNIQUE, 4 plain indexes,
-**             UNIQUE(agent_id, dedupe_key)).
+**   wide   -- the create baseline: the extension's own triggers_data
+**             table and indexes (DDL copied at run time from a freshly
+**             installed database, so it follows schema changes), filled by
+**             a plain INSERT with the values the extension would store
+**             (next_due_at, fire_at and a dedupe key of the same size
+**             computed in C; no validation, no hashing, no virtual table).
 */
 #ifndef BENCH_DBGEN_H
 #define BENCH_DBGEN_H

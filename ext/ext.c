@@ -20,6 +20,7 @@ int funcs_register(sqlite3 *db, trg_ctx *ctx);
 int preview_register(sqlite3 *db, trg_ctx *ctx);
 int request_register(sqlite3 *db, trg_ctx *ctx);
 int when_register(sqlite3 *db, trg_ctx *ctx);
+int summary_register(sqlite3 *db, trg_ctx *ctx);
 
 void trg_ctx_release(void *p) {
   trg_ctx *c = p;
@@ -71,6 +72,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = preview_register(db, c);
   if (rc == SQLITE_OK) rc = request_register(db, c);
   if (rc == SQLITE_OK) rc = when_register(db, c);
+  if (rc == SQLITE_OK) rc = summary_register(db, c);
   if (rc != SQLITE_OK) *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
   return rc;
 }

@@ -284,6 +284,19 @@ static int check_quota(create_req *q) {
   return SQLITE_OK;
 }
 
+/* An error of the engine or the machine, not of the request. */
+static int is_system_error(int rc) {
+  switch (rc & 0xff) {
+    case SQLITE_NOMEM: case SQLITE_FULL: case SQLITE_IOERR: case SQLITE_BUSY:
+    case SQLITE_LOCKED: case SQLITE_READONLY: case SQLITE_CORRUPT:
+    case SQLITE_NOTADB: case SQLITE_CANTOPEN: case SQLITE_PROTOCOL:
+    case SQLITE_INTERRUPT: case SQLITE_ABORT: case SQLITE_PERM: case SQLITE_NOLFS:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
 /* INSERT through the virtual table, so the row gets the same checks and
 ** derived columns as a direct insert. */
 static int insert_row(create_req *q) {
@@ -311,6 +324,10 @@ static int insert_row(create_req *q) {
   }
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   sqlite3_finalize(st);
+  if (rc != SQLITE_DONE && is_system_error(rc)) {
+    /* Not a refusal: out of memory, disk full, I/O, busy... an SQL error. */
+    return rc;
+  }
   if (rc != SQLITE_DONE) {
     return fail(q, code_for_column_error(sqlite3_errmsg(q->db)),
                 sqlite3_mprintf("%s", sqlite3_errmsg(q->db)));
@@ -427,7 +444,7 @@ static void run_create(sqlite3_context *ctx, const char *request, const char *co
     if (rc == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);
     } else {
-      trg_result_error(ctx, rc, "trigger_create", "%s", sqlite3_errmsg(q.db));
+      trg_result_error(ctx, rc, "trigger_create", "%s", store_txn_errmsg(&txn, q.db));
     }
   } else {
     if (q.code) q.created = 0;

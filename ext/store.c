@@ -12,6 +12,8 @@
 **   triggers_data_agent(agent_id, fire_at)  per-agent lookups and ticks
 **   triggers_data_status(status)
 **   triggers_data_created(agent_id, scope, created_at)  creation quotas
+**   triggers_data_pending(agent_id, status, next_due_at, trigger_id)
+**                                           the summary's pending items
 **   triggers_data_dedupe(agent_id, dedupe_key) UNIQUE, active rows only
 **   triggers_rundata(run_id) UNIQUE
 **   triggers_rundata(trigger_id, scheduled_for, attempt) UNIQUE
@@ -20,6 +22,8 @@
 **   triggers_rundata_agent(agent_id, scheduled_for)
 **   triggers_rundata_sched(scheduled_for)
 **   triggers_rundata_finished(status, finished_at)
+**   triggers_rundata_outcome(agent_id, status, finished_at)
+**                                           the summary's latest runs
 */
 #include "store.h"
 
@@ -256,6 +260,13 @@ static char *sql_text(store_sql which) {
           " last_run_at = ?8, last_status = ?9, last_error = ?10,"
           " updated_at = ?11, fail_streak = ?12, enabled = ?13 WHERE id = ?1");
       break;
+    case ST_TICK_UPDATE_HOT: /* same binds; ?2 and ?13 are not used */
+      out = sqlite3_mprintf(
+          "UPDATE main.triggers_data SET next_due_at = ?3,"
+          " fire_at = ?4, claims = ?5, running = ?6, run_count = ?7,"
+          " last_run_at = ?8, last_status = ?9, last_error = ?10,"
+          " updated_at = ?11, fail_streak = ?12 WHERE id = ?1");
+      break;
     case ST_RUN_INSERT: {
       char *p = param_list(RC_NCOL);
       if (p) out = sqlite3_mprintf("INSERT OR IGNORE INTO main.triggers_rundata(%s) VALUES(%s)", rc, p);
@@ -363,6 +374,7 @@ static const char *const index_ddl =
     "CREATE INDEX main.triggers_data_agent ON triggers_data(agent_id, fire_at);"
     "CREATE INDEX main.triggers_data_status ON triggers_data(status);"
     "CREATE INDEX main.triggers_data_created ON triggers_data(agent_id, scope, created_at);"
+    "CREATE INDEX main.triggers_data_pending ON triggers_data(agent_id, status, next_due_at, trigger_id);"
     "CREATE UNIQUE INDEX main.triggers_data_dedupe ON triggers_data(agent_id, dedupe_key)"
     " WHERE dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused');"
     "CREATE INDEX main.triggers_rundata_lease ON triggers_rundata(lease_until)"
@@ -371,7 +383,8 @@ static const char *const index_ddl =
     " WHERE retry_at IS NOT NULL;"
     "CREATE INDEX main.triggers_rundata_agent ON triggers_rundata(agent_id, scheduled_for);"
     "CREATE INDEX main.triggers_rundata_sched ON triggers_rundata(scheduled_for);"
-    "CREATE INDEX main.triggers_rundata_finished ON triggers_rundata(status, finished_at);";
+    "CREATE INDEX main.triggers_rundata_finished ON triggers_rundata(status, finished_at);"
+    "CREATE INDEX main.triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at);";
 
 int store_create(sqlite3 *db, char **err) {
   char *data = table_ddl("triggers_data", trg_cols, TC_NCOL, "");
@@ -432,6 +445,14 @@ int store_installed(sqlite3 *db) {
                           " type = 'table' AND name = 'triggers_data'",
                           0, 0, &v, &isnull);
   return rc == SQLITE_OK && v == 1;
+}
+
+void store_connect_vtab(sqlite3 *db) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.triggers WHERE 0", -1, &st,
+                         NULL) == SQLITE_OK) {
+    sqlite3_finalize(st);
+  }
 }
 
 /* What already holds `name`: 0 nothing, 1 ours, -1 something else. */
@@ -520,6 +541,32 @@ int store_trigger_save(store *s, const trg_row *r) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+int store_trigger_save_tick(store *s, const trg_row *r, int status_changed) {
+  /* ?2.. in ST_TICK_UPDATE order; the HOT statement has no ?13. */
+  static const int cols[] = {TC_STATUS, TC_NEXT_DUE_AT, TC_FIRE_AT,
+                             TC_CLAIMS, TC_RUNNING, TC_RUN_COUNT,
+                             TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
+                             TC_UPDATED_AT, TC_FAIL_STREAK, TC_ENABLED};
+  int n = (int)(sizeof cols / sizeof cols[0]);
+  sqlite3_stmt *st = store_stmt(s, status_changed ? ST_TICK_UPDATE : ST_TICK_UPDATE_HOT);
+  if (!st) return sqlite3_errcode(s->db);
+  int rc = sqlite3_bind_int64(st, 1, r->id);
+  int first = status_changed ? 0 : 1, last = status_changed ? n : n - 1;
+  for (int i = first; i < last && rc == SQLITE_OK; i++) {
+    const trg_val *v = &r->v[cols[i]];
+    if (v->null) {
+      rc = sqlite3_bind_null(st, i + 2);
+    } else if (trg_cols[cols[i]].kind == 'T') {
+      rc = sqlite3_bind_text(st, i + 2, val_text(v), -1, SQLITE_STATIC);
+    } else {
+      rc = sqlite3_bind_int64(st, i + 2, v->i);
+    }
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 int store_run_load(store *s, const char *run_id, run_row *r) {
   sqlite3_stmt *st = store_stmt(s, ST_RUN_BY_ID);
   if (!st) return sqlite3_errcode(s->db);
@@ -557,6 +604,7 @@ int store_run_save(store *s, const run_row *r) {
 enum { TXN_NONE, TXN_BEGIN, TXN_SAVEPOINT };
 
 int store_txn_begin(sqlite3 *db, store_txn *t) {
+  t->msg[0] = 0;
   if (sqlite3_get_autocommit(db)) {
     t->mode = TXN_BEGIN;
     return sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
@@ -565,23 +613,42 @@ int store_txn_begin(sqlite3 *db, store_txn *t) {
   return sqlite3_exec(db, "SAVEPOINT triggers_txn", 0, 0, 0);
 }
 
+/* Keep the failure's message before a rollback resets it. */
+static void keep_errmsg(sqlite3 *db, store_txn *t) {
+  t->msg[0] = 0;
+  if (sqlite3_errcode(db) != SQLITE_OK) {
+    sqlite3_snprintf((int)sizeof t->msg, t->msg, "%s", sqlite3_errmsg(db));
+  }
+}
+
 int store_txn_end(sqlite3 *db, store_txn *t, int rc) {
   if (t->mode == TXN_BEGIN) {
     if (rc == SQLITE_OK) {
       rc = sqlite3_exec(db, "COMMIT", 0, 0, 0);
       if (rc == SQLITE_OK) return rc;
     }
+    keep_errmsg(db, t);
     if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
   } else if (t->mode == TXN_SAVEPOINT) {
     if (rc == SQLITE_OK) {
       rc = sqlite3_exec(db, "RELEASE triggers_txn", 0, 0, 0);
       if (rc == SQLITE_OK) return rc;
     }
-    sqlite3_exec(db, "ROLLBACK TO triggers_txn", 0, 0, 0);
-    sqlite3_exec(db, "RELEASE triggers_txn", 0, 0, 0);
+    keep_errmsg(db, t);
+    /* After SQLITE_FULL / NOMEM / IOERR SQLite may already have rolled
+    ** back the caller's whole transaction (and with it the savepoint):
+    ** then there is nothing left to undo. */
+    if (!sqlite3_get_autocommit(db)) {
+      sqlite3_exec(db, "ROLLBACK TO triggers_txn", 0, 0, 0);
+      sqlite3_exec(db, "RELEASE triggers_txn", 0, 0, 0);
+    }
   }
   t->mode = TXN_NONE;
   return rc;
+}
+
+const char *store_txn_errmsg(const store_txn *t, sqlite3 *db) {
+  return t->msg[0] ? t->msg : sqlite3_errmsg(db);
 }
 
 /* ---- config and small queries ---------------------------------------- */

@@ -24,6 +24,7 @@ typedef enum store_sql {
   ST_DUE,             /* ?1 now ?2 limit -> full rows by (fire_at, trigger_id) */
   ST_DUE_AGENTS,      /* ?1 now ?2 limit ?3 agents JSON array */
   ST_TICK_UPDATE,     /* the columns the tick changes; see store.c */
+  ST_TICK_UPDATE_HOT, /* the same minus status and enabled */
   ST_RUN_INSERT,      /* all run columns ?1..?RC_NCOL; OR IGNORE */
   ST_RUN_BY_ID,       /* ?1 run_id -> rowid, run columns */
   ST_RUN_UPDATE,      /* run columns ?1..?RC_NCOL, ?RC_NCOL+1 rowid */
@@ -54,6 +55,9 @@ int store_create(sqlite3 *db, char **err);
 int store_check(sqlite3 *db, char **err);
 int store_drop(sqlite3 *db);
 int store_installed(sqlite3 *db); /* 1 when triggers_data exists in main */
+/* Connect main.triggers on this connection if it is not yet (its xConnect
+** registers the tick's statement cache, see trg_ctx). */
+void store_connect_vtab(sqlite3 *db);
 /* trigger_install(): checks names, creates both virtual tables. */
 int store_install(sqlite3 *db, char **err);
 
@@ -63,6 +67,10 @@ int store_row_bind(sqlite3_stmt *st, int first, const trg_row *r);
 /* Load a trigger by trigger_id: SQLITE_ROW found, SQLITE_DONE not. */
 int store_trigger_load(store *s, const char *trigger_id, trg_row *r);
 int store_trigger_save(store *s, const trg_row *r); /* UPDATE by r->id */
+/* UPDATE of only the columns a tick changes (status, schedule, counters,
+** last_*, updated_at, enabled); status_changed 0 also leaves status and
+** enabled alone, so the indexes on them are not rewritten. */
+int store_trigger_save_tick(store *s, const trg_row *r, int status_changed);
 
 typedef struct run_row {
   i64 id;
@@ -77,12 +85,17 @@ int store_run_save(store *s, const run_row *r);
 /* Transactions: BEGIN IMMEDIATE in autocommit mode (the write lock up
 ** front, so WAL snapshot upgrades cannot fail), else a SAVEPOINT inside
 ** the caller's transaction. end() commits on rc==SQLITE_OK, else rolls
-** back completely (ROLLBACK TO + RELEASE), leaving nothing open. */
+** back completely (ROLLBACK TO + RELEASE), leaving nothing open. The
+** rollback resets the connection's error message, so end() keeps the
+** failure's message first: report it with store_txn_errmsg(). */
 typedef struct store_txn {
   int mode;
+  char msg[256]; /* the connection's error message when end() failed */
 } store_txn;
 int store_txn_begin(sqlite3 *db, store_txn *t);
 int store_txn_end(sqlite3 *db, store_txn *t, int rc);
+/* The message of the failure end() rolled back, else sqlite3_errmsg(db). */
+const char *store_txn_errmsg(const store_txn *t, sqlite3 *db);
 
 /* Config: text value or NULL (caller frees with sqlite3_free). */
 char *store_config_get(store *s, const char *key);

@@ -26,6 +26,7 @@
 #include "civil.h"
 #include "config.h"
 #include "trigger.h"
+#include "vtab_scan.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -52,6 +53,13 @@ typedef struct tick {
   const char *fname;
   char *err;       /* message for a failed tick */
   i64 rows;        /* rows read by the probes */
+  /* The tick's own writes update only the columns a tick changes; the
+  ** status and enabled of the row as loaded tell whether those two (and
+  ** the indexes on them) need writing too. Not set: full-row save. */
+  int narrow;
+  i64 snap_id, snap_enabled;
+  int snap_enabled_null;
+  char snap_status[16];
 } tick;
 
 static void opts_free(tick_opts *o) {
@@ -74,10 +82,12 @@ static int opts_parse(sqlite3 *db, const char *json, tick_opts *o, char **err) {
       -1, &st, NULL);
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  sqlite3_step(st);
-  const char *ty = (const char *)sqlite3_column_text(st, 0);
+  rc = sqlite3_step(st);
+  const char *ty = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
   int is_obj = ty && strcmp(ty, "object") == 0;
+  if (!ty) rc = rc == SQLITE_ROW ? SQLITE_NOMEM : sqlite3_errcode(db);
   sqlite3_finalize(st);
+  if (!ty) return rc; /* out of memory: not the caller's fault */
   if (!is_obj) {
     *err = sqlite3_mprintf("argument 2 (options) must be a JSON object");
     return SQLITE_ERROR;
@@ -91,31 +101,35 @@ static int opts_parse(sqlite3 *db, const char *json, tick_opts *o, char **err) {
     const char *t = (const char *)sqlite3_column_text(st, 1);
     i64 iv = sqlite3_column_int64(st, 2);
     const char *tv = (const char *)sqlite3_column_text(st, 2);
+    const char *raw = (const char *)sqlite3_column_text(st, 3);
+    if (!k || !t || !raw || (!tv && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
+      sqlite3_finalize(st);
+      return SQLITE_NOMEM;
+    }
     int is_int = strcmp(t, "integer") == 0;
     if (strcmp(k, "limit") == 0 && is_int && iv >= 0) {
       o->limit = iv;
     } else if (strcmp(k, "lease_ms") == 0 && is_int && iv > 0) {
       o->lease_ms = iv;
     } else if (strcmp(k, "owner") == 0 && strcmp(t, "text") == 0) {
-      o->owner = sqlite3_mprintf("%s", tv);
+      if (!(o->owner = sqlite3_mprintf("%s", tv))) rc = SQLITE_NOMEM;
     } else if (strcmp(k, "wake_mode") == 0 && strcmp(t, "text") == 0 &&
                (strcmp(tv, "inject_now") == 0 ||
                 strcmp(tv, "next_autonomy_cycle") == 0)) {
-      o->wake_mode = sqlite3_mprintf("%s", tv);
+      if (!(o->wake_mode = sqlite3_mprintf("%s", tv))) rc = SQLITE_NOMEM;
     } else if (strcmp(k, "ack") == 0 &&
                (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)) {
       o->ack = strcmp(t, "true") == 0;
     } else if (strcmp(k, "agents") == 0 && strcmp(t, "array") == 0) {
-      o->agents = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 3));
-      o->agents_empty = strcmp(o->agents, "[]") == 0;
+      if (!(o->agents = sqlite3_mprintf("%s", raw))) rc = SQLITE_NOMEM;
+      else o->agents_empty = strcmp(o->agents, "[]") == 0;
     } else {
       static const char *const known[] = {"limit", "lease_ms", "owner",
                                           "wake_mode", "ack", "agents", 0};
       int is_known = 0;
       for (int i = 0; known[i]; i++) is_known |= strcmp(k, known[i]) == 0;
       *err = is_known
-                 ? sqlite3_mprintf("options.%s: bad value %s (want %s)", k,
-                                   sqlite3_column_text(st, 3),
+                 ? sqlite3_mprintf("options.%s: bad value %s (want %s)", k, raw,
                                    strcmp(k, "limit") == 0 ? "an integer >= 0"
                                    : strcmp(k, "lease_ms") == 0 ? "an integer > 0"
                                    : strcmp(k, "wake_mode") == 0
@@ -126,8 +140,9 @@ static int opts_parse(sqlite3 *db, const char *json, tick_opts *o, char **err) {
                  : sqlite3_mprintf("options: unknown key '%s' (known: limit, "
                                    "owner, lease_ms, agents, wake_mode, ack)", k);
       sqlite3_finalize(st);
-      return SQLITE_ERROR;
+      return *err ? SQLITE_ERROR : SQLITE_NOMEM;
     }
+    if (rc == SQLITE_NOMEM) break;
   }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
@@ -233,7 +248,21 @@ static int record_outcome(tick *t, const trg_row *r, i64 sched,
 
 static int trigger_write(tick *t, trg_row *r) {
   val_set_int(&r->v[TC_UPDATED_AT], t->now);
-  return store_trigger_save(&t->st, r);
+  if (!t->narrow) return store_trigger_save(&t->st, r);
+  int same = r->id == t->snap_id &&
+             strcmp(val_text(&r->v[TC_STATUS]), t->snap_status) == 0 &&
+             r->v[TC_ENABLED].null == t->snap_enabled_null &&
+             r->v[TC_ENABLED].i == t->snap_enabled;
+  return store_trigger_save_tick(&t->st, r, !same);
+}
+
+/* Remember status and enabled of a row just loaded by the tick. */
+static void snapshot(tick *t, const trg_row *r) {
+  const char *st = val_text(&r->v[TC_STATUS]);
+  t->snap_id = strlen(st) < sizeof t->snap_status ? r->id : 0;
+  if (t->snap_id) memcpy(t->snap_status, st, strlen(st) + 1);
+  t->snap_enabled = r->v[TC_ENABLED].i;
+  t->snap_enabled_null = r->v[TC_ENABLED].null;
 }
 
 /* A claimed run started: counters for ack / no-ack. */
@@ -366,6 +395,7 @@ static int for_each_run(tick *t, store_sql which,
     row_init(&r);
     int found = store_trigger_load(&t->st, val_text(&runs[i].v[RC_TRIGGER_ID]), &r);
     if (found == SQLITE_ROW) {
+      snapshot(t, &r);
       if (wake_allowed(t, &r)) rc = fn(t, &r, &runs[i]);
     } else if (found == SQLITE_DONE) {
       rc = fn(t, NULL, &runs[i]);
@@ -633,6 +663,7 @@ static int claim_due(tick *t) {
     int progressed = 0;
     for (int i = 0; i < n; i++) {
       if (rc == SQLITE_OK && (t->budget != 0) && wake_allowed(t, &rows[i])) {
+        snapshot(t, &rows[i]);
         rc = process_due(t, &rows[i]);
         progressed = 1;
       }
@@ -651,7 +682,7 @@ static int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
   t->ctx = sqlite3_user_data(ctx);
   t->fname = fname;
   store_init(&t->st, t->db);
-  if (!store_installed(t->db)) {
+  if (!t->ctx->tick_store && !store_installed(t->db)) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "sqlite-triggers is not installed in this database "
                      "(run sql/install.sql)");
@@ -664,6 +695,16 @@ static void tick_end(tick *t) {
   store_close(&t->st);
   opts_free(&t->o);
   sqlite3_free(t->err);
+}
+
+/* End the transaction; on failure keep its message for report(), since
+** the rollback resets the connection's error. */
+static int txn_end(tick *t, store_txn *txn, int rc) {
+  rc = store_txn_end(t->db, txn, rc);
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM && !t->err) {
+    t->err = sqlite3_mprintf("%s", store_txn_errmsg(txn, t->db));
+  }
+  return rc;
 }
 
 /* Report rc/err of a failed transaction body as the function's error. */
@@ -691,9 +732,52 @@ static void record_cost(tick *t) {
   c->tick_claimed = t->nout;
 }
 
+/* ---- the tick's statement cache (trg_ctx.tick_store) ------------------ */
+
+/* Reset every statement: none stays active across COMMIT or calls. */
+static void stmts_reset(store *s) {
+  for (int i = 0; i < ST_COUNT; i++) {
+    if (s->st[i]) sqlite3_reset(s->st[i]);
+  }
+}
+
+/* Borrow the connection's prepared statements for this tick (connecting
+** main.triggers first if needed). NULL: none, the tick prepares its own. */
+static store *cache_take(tick *t) {
+  trg_ctx *c = t->ctx;
+  if (!c->tick_store) store_connect_vtab(t->db);
+  store *cache = c->tick_store;
+  if (!cache || c->tick_busy) return NULL;
+  c->tick_busy = 1;
+  t->st = *cache;
+  for (int i = 0; i < ST_COUNT; i++) { /* per-tick cost, record_cost() */
+    if (!t->st.st[i]) continue;
+    sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_VM_STEP, 1);
+    sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 1);
+  }
+  return cache;
+}
+
+/* Hand them back (with any prepared meanwhile); if the table was
+** disconnected during the tick, free it now, statements included. */
+static void cache_give(tick *t, store *cache) {
+  trg_ctx *c = t->ctx;
+  if (!cache) return;
+  stmts_reset(&t->st);
+  *cache = t->st;
+  store_init(&t->st, t->db);
+  c->tick_busy = 0;
+  if (c->tick_orphan) {
+    vt_tab *orphan = c->tick_orphan;
+    c->tick_orphan = NULL;
+    vt_disconnect(&orphan->base);
+  }
+}
+
 static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_run_due") != 0) return;
+  store *cache = cache_take(&t);
   if (argc > 0 && arg_instant(ctx, t.fname, argc, argv, 0, "now", 1, &t.now) != 0) goto out;
   if (argc == 0) t.now = trg_wall_clock_ms();
   const char *opts = NULL;
@@ -713,6 +797,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     goto out;
   }
   store_txn txn;
+  t.narrow = 1;
   rc = store_txn_begin(t.db, &txn);
   if (rc == SQLITE_OK) {
     t.grace_ms = config_int(&t.st, "misfire_grace_ms");
@@ -721,8 +806,9 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (rc == SQLITE_OK) rc = claim_due(&t);
     if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
     record_cost(&t);
-    store_close(&t.st); /* statements done before COMMIT */
-    rc = store_txn_end(t.db, &txn, rc);
+    if (cache) stmts_reset(&t.st); /* statements done before COMMIT */
+    else store_close(&t.st);
+    rc = txn_end(&t, &txn, rc);
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(t.out));
@@ -732,6 +818,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
   result_str(ctx, t.out);
 out:
+  cache_give(&t, cache);
   tick_end(&t);
 }
 
@@ -774,7 +861,7 @@ static void run_trigger_op(sqlite3_context *ctx, tick *t, const char *trigger_id
       rc = found;
     }
     store_close(&t->st);
-    rc = store_txn_end(t->db, &txn, rc);
+    rc = txn_end(t, &txn, rc);
   }
   row_clear(&r);
   if (rc != SQLITE_OK) {
@@ -858,7 +945,7 @@ static void fn_run_finish(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
       }
     }
     store_close(&t.st);
-    rc = store_txn_end(t.db, &txn, rc);
+    rc = txn_end(&t, &txn, rc);
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(t.out));

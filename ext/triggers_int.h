@@ -34,6 +34,15 @@ typedef struct trg_ctx {
   ** trigger_last_tick()): VM steps and full-scan steps of its statements,
   ** rows it read, runs it returned. */
   i64 tick_vm_steps, tick_fullscan_steps, tick_rows, tick_claimed;
+  /* trigger_run_due's prepared statements live between calls in the
+  ** store of the connected main.triggers table (vtab_triggers.c sets and
+  ** clears tick_store), so they are finalized when the table disconnects,
+  ** before sqlite3_close() looks for unfinalized statements. While a tick
+  ** uses them (tick_busy) a disconnect leaves the table to the tick to
+  ** free when it ends (tick_orphan) instead of finalizing them. */
+  struct store *tick_store;
+  int tick_busy;
+  struct vt_tab *tick_orphan;
 } trg_ctx;
 
 void trg_ctx_release(void *p);

@@ -36,7 +36,7 @@
 #define MIN_MS 60000LL
 #define TOKENS_MAX 48
 
-/* ---- tokens --------------------------------------------------------------- */
+/* ---- tokens -------------------------------------------------------------- */
 
 enum { T_INT, T_WORD, T_PUNCT };
 
@@ -79,7 +79,7 @@ static char lower(char ch) {
   return (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
 }
 
-/* Only blanks (and at most one sentence-ending '.') left from s? */
+/* Only blanks left from s? (A '.' before them ends the sentence.) */
 static int only_blanks(const char *s) {
   while (*s && is_blank(*s)) s++;
   return *s == 0;
@@ -124,6 +124,34 @@ static int lex_word(parser *p, const char *s, int *o, int glued) {
   return k;
 }
 
+static int is_unit_word(const when_tok *t);
+
+/* am/pm, an ordinal suffix or a unit: words that may follow a number. */
+static int is_suffix_word(const when_tok *t) {
+  static const char *const sfx[] = {"am", "pm", "st", "nd", "rd", "th"};
+  for (int k = 0; k < 6; k++)
+    if (t->len == 2 && memcmp(t->s, sfx[k], 2) == 0) return 1;
+  return is_unit_word(t);
+}
+
+/* Glue without a blank is fine after a number for am/pm, an ordinal
+** suffix or a unit ("9am", "3rd", "2h"), and for a number right after
+** such a glued word ("1h30m"); "at8", "mar3", "2mar" need a blank. */
+static int check_glue(parser *p) {
+  const when_tok *t = &p->t[p->n - 1], *prev = p->n > 1 ? t - 1 : NULL;
+  if (!t->glued || !prev) return 0;
+  int ok = 1;
+  if (t->kind == T_WORD && prev->kind == T_INT) {
+    ok = is_suffix_word(t);
+  } else if (t->kind == T_INT && prev->kind == T_WORD) {
+    ok = prev->glued && prev > p->t && prev[-1].kind == T_INT;
+  }
+  if (ok) return 0;
+  return fail(p, "put a blank between '%.*s' and '%.*s'",
+              prev->len > 20 ? 20 : prev->len, prev->s,
+              t->len > 20 ? 20 : t->len, t->s) - 1;
+}
+
 /* Cut phrase into tokens and build the normalized text. 0 or -1. */
 static int tokenize(parser *p, const char *phrase) {
   int o = 0, blank = 0;
@@ -161,13 +189,14 @@ static int tokenize(parser *p, const char *phrase) {
       used = 1;
     }
     s += used;
+    if (check_glue(p) != 0) return -1;
   }
   p->norm[o] = 0;
   if (p->n == 0) return fail(p, "empty phrase") - 1;
   return 0;
 }
 
-/* ---- token tests ------------------------------------------------------------ */
+/* ---- token tests --------------------------------------------------------- */
 
 static void touch(parser *p) {
   if (p->pos > p->far) p->far = p->pos;
@@ -209,7 +238,7 @@ static void skip(parser *p, int k) {
 
 static int at_end(const parser *p) { return p->pos == p->n; }
 
-/* ---- word tables ------------------------------------------------------------ */
+/* ---- word tables --------------------------------------------------------- */
 
 typedef struct name_val {
   const char *name;
@@ -250,6 +279,14 @@ static const name_val unit_names[] = {
     {"fortnights", U_FORTNIGHT}, {"month", U_MONTH}, {"months", U_MONTH},
     {"year", U_YEAR},     {"years", U_YEAR}};
 
+static int is_unit_word(const when_tok *t) {
+  for (int k = 0; k < COUNT(unit_names); k++)
+    if ((size_t)t->len == strlen(unit_names[k].name) &&
+        memcmp(t->s, unit_names[k].name, (size_t)t->len) == 0)
+      return 1;
+  return 0;
+}
+
 static const int64_t unit_ms[] = {1000LL, MIN_MS, HOUR_MS, DAY_MS,
                                   7 * DAY_MS, 14 * DAY_MS, 0, 0};
 
@@ -288,7 +325,7 @@ static int accept_from(parser *p, const name_val *tab, int n, int *v) {
   return 1;
 }
 
-/* ---- parsed forms ----------------------------------------------------------- */
+/* ---- parsed forms -------------------------------------------------------- */
 
 enum { CLK_CLOCK, CLK_BARE, CLK_NOON, CLK_MIDNIGHT };
 
@@ -341,7 +378,7 @@ typedef struct when_form {
   int morning;       /* "every morning at ...": the hour must be < 12 */
 } when_form;
 
-/* ---- durations (R1, R2) --------------------------------------------------- */
+/* ---- durations (R1, R2) -------------------------------------------------- */
 
 /* qty in halves: "2" -> 4, "half an" -> 1. */
 static int parse_qty(parser *p, int *halves) {
@@ -413,7 +450,7 @@ static int parse_duration(parser *p, duration *d) {
   return 1;
 }
 
-/* ---- clock times (R7, R12) ------------------------------------------------ */
+/* ---- clock times (R7, R12) ----------------------------------------------- */
 
 static int parse_ampm(parser *p, int i, int *pm) {
   if (tok_word(p, i, "am")) *pm = 0;
@@ -513,7 +550,7 @@ static int parse_zone(parser *p, zone_spec *z) {
   return 1;
 }
 
-/* ---- days and dates (R3-R6) ----------------------------------------------- */
+/* ---- days and dates (R3-R6) ---------------------------------------------- */
 
 static const char *ordinal_suffix(int d) {
   if (d % 100 >= 11 && d % 100 <= 13) return "th";
@@ -657,7 +694,7 @@ static int parse_day(parser *p, day_spec *d) {
   return 0;
 }
 
-/* ---- once forms ----------------------------------------------------------- */
+/* ---- once forms ---------------------------------------------------------- */
 
 /* [day] [","] [at] time [zone] | [at] time [zone] [on] day [zone]
 ** | day [part] */
@@ -679,7 +716,8 @@ static int parse_general(parser *p, when_form *ph) {
   int at = accept(p, "at");
   if (!parse_time(p, &ph->clock, at)) return 0;
   parse_zone(p, &ph->zone);
-  if (at_end(p) || p->fatal) return !p->fatal && at_end(p);
+  if (p->fatal) return 0;
+  if (at_end(p)) return 1;
   if (!parse_day(p, &ph->day)) return 0;
   if (!ph->zone.has) parse_zone(p, &ph->zone);
   return !p->fatal && at_end(p);
@@ -719,7 +757,7 @@ static int parse_part_word(parser *p, when_form *ph) {
   return at_end(p);
 }
 
-/* ---- recurring forms (§6) ------------------------------------------------- */
+/* ---- recurring forms (§6) ----------------------------------------------- */
 
 /* Optional "at" time; "at" is required before it (bare hours allowed).
 ** A zone is refused: a cron line runs in one IANA zone, the tz argument. */
@@ -861,9 +899,9 @@ static int parse_phrase(parser *p, when_form *ph) {
   if (p->fatal || first_is_rec) return 0;
   memset(ph, 0, sizeof *ph);
   ph->part_hour = -1;
-  if (p->n == 1 && tok_word(p, 0, "now")) {
+  p->pos = 0;
+  if (accept(p, "now") && at_end(p)) {
     ph->form = F_NOW;
-    skip(p, 1);
     return 1;
   }
   p->pos = 0;
@@ -941,11 +979,8 @@ static const char *past_last(const parser *p, int i) {
 static const char *classify_failure(const parser *p) {
   for (int i = 0; i < p->n; i++) {
     for (int k = 0; k < COUNT(vague_words); k++)
-      if (tok_word(p, i, vague_words[k].word)) {
-        /* "2 hours later" parses; a failed phrase with "later" is vague */
-        return vague_words[k].why;
-      }
-    const char *why = past_last(p, i);
+      if (tok_word(p, i, vague_words[k].word)) return vague_words[k].why;
+    const char *why = past_last(p, i); /* not "last day of the month" */
     if (why) return why;
     if (tok_punct(p, i, '-') && tok_int(p, i + 1, 4) &&
         (i == 0 || tok_word(p, i - 1, "in")))
@@ -975,7 +1010,7 @@ static void explain_failure(parser *p) {
            t->len > 40 ? 40 : t->len, t->s, p->far + 1);
 }
 
-/* ---- resolution context --------------------------------------------------- */
+/* ---- resolution context -------------------------------------------------- */
 
 typedef struct when_ctx {
   const tz_zone *zone;
@@ -1029,7 +1064,7 @@ static int64_t min_instant(void) {
   return civil_days_from_date(CIVIL_MIN_YEAR, 1, 2) * DAY_MS;
 }
 static int64_t max_instant(void) {
-  return civil_days_from_date(CIVIL_MAX_YEAR, 12, 31) * DAY_MS - 1;
+  return civil_days_from_date(CIVIL_MAX_YEAR + 1, 1, 1) * DAY_MS - 1;
 }
 
 enum { ADJ_NONE, ADJ_GAP, ADJ_REPEATED };
@@ -1096,7 +1131,7 @@ static int add_months(when_ctx *c, int months, int64_t *out) {
   return 0;
 }
 
-/* ---- resolving once forms -------------------------------------------------- */
+/* ---- resolving once forms ------------------------------------------------ */
 
 static int resolve_duration(when_ctx *c, const duration *d) {
   int64_t due = c->now;
@@ -1110,7 +1145,8 @@ static int resolve_end_of(when_ctx *c, int unit) {
   int64_t day = c->today;
   int y = c->local.year, m = c->local.month;
   if (unit == U_WEEK) day = c->today + (7 - c->today_wd) % 7; /* Sunday */
-  if (unit == U_MONTH) day = civil_days_from_date(y, m, civil_days_in_month(y, m));
+  if (unit == U_MONTH)
+    day = civil_days_from_date(y, m, civil_days_in_month(y, m));
   if (unit == U_YEAR) day = civil_days_from_date(y, 12, 31);
   int adj;
   int64_t due = wall_to_utc(c, day, 23 * HOUR_MS + 59 * MIN_MS, NULL, &adj);
@@ -1137,7 +1173,8 @@ static int resolve_part_today(when_ctx *c, int hour) {
   return finish_once(c, due);
 }
 
-/* ms of the day for a general phrase; *given = a clock time was said. */
+/* ms of the day for a general phrase: the clock time, the part of the
+** day (R8), or 00:00; notes what was implied. */
 static int64_t general_sod(when_ctx *c, const when_form *ph) {
   const clock_spec *k = &ph->clock;
   if (k->has) return ((int64_t)k->h * 3600 + k->m * 60 + k->s) * 1000;
@@ -1298,7 +1335,7 @@ static int resolve_general(when_ctx *c, const when_form *ph) {
   return finish_once(c, due);
 }
 
-/* ---- resolving recurring forms ---------------------------------------------- */
+/* ---- resolving recurring forms ------------------------------------------- */
 
 /* Day-of-week cron field: runs of 3+ as a-b, else a list; "*" for all. */
 static void dow_field(unsigned mask, char *buf, size_t n) {
@@ -1400,7 +1437,7 @@ static int resolve(when_ctx *c, const when_form *ph) {
   }
 }
 
-/* ---- ISO-8601 instants ------------------------------------------------------ */
+/* ---- ISO-8601 instants --------------------------------------------------- */
 
 /* "2026-01-15", "2026-01-15 09:00", "2025-12-31T23:00:00Z": whole input. */
 static int looks_iso(const char *s) {
@@ -1436,7 +1473,7 @@ static int resolve_iso(when_ctx *c, const char *s, size_t n) {
   return finish_once(c, due);
 }
 
-/* ---- entry point ------------------------------------------------------------ */
+/* ---- entry point --------------------------------------------------------- */
 
 const char *when_kind_name(when_kind k) {
   switch (k) {
@@ -1454,7 +1491,8 @@ static void ctx_init(when_ctx *c, int64_t now, const tz_zone *zone,
   c->now = now;
   c->out = out;
   c->conf = 100;
-  int64_t local = now + (int64_t)tz_offset_at(zone, floor_div(now, 1000)) * 1000;
+  int32_t off = tz_offset_at(zone, floor_div(now, 1000));
+  int64_t local = now + (int64_t)off * 1000;
   c->today = floor_div(local, DAY_MS);
   c->now_sod = local - c->today * DAY_MS;
   c->today_wd = civil_weekday(c->today);
@@ -1470,7 +1508,8 @@ static int rejected(when_result *out) {
   out->confidence = 0;
   out->n_implied = out->n_flags = 0;
   out->matched[0] = 0;
-  if (!out->reason[0]) snprintf(out->reason, sizeof out->reason, "not understood");
+  if (!out->reason[0])
+    snprintf(out->reason, sizeof out->reason, "not understood");
   return -1;
 }
 

@@ -13,7 +13,8 @@ typedef struct host_opts {
   int ndbs;
   char *extension;       /* --extension, default <dir of binary>/triggers */
   const char *exec_cmd;  /* --exec CMD, NULL = print mode */
-  long long timeout_ms;  /* --timeout SEC, 0 = none */
+  double timeout_s;      /* --timeout SEC, 0 = none */
+  long long timeout_ms;  /* the same in ms */
   int jobs;              /* --jobs N: concurrent --exec children */
   char *owner;           /* --owner, default trigger-host@HOST:PID */
   long long lease_ms;    /* --lease-ms, 0 = extension default (or from --timeout) */

@@ -7,9 +7,10 @@ Opens the database the way a host should (busy_timeout first, then WAL),
 then ticks until its simulated clock reaches `end`, finishing every run it
 claimed with success (except every `drop_every`-th claim before
 `drop_until`, which it abandons as if it had died: the lease must bring
-it back). Its clock is `start_wall`-relative real time times `speed` plus
+it back). Its clock is `start_wall`-relative real time (ms) times `speed` plus
 its own `offset`, so the workers' clocks disagree and go backwards
-relative to each other. Prints one JSON line:
+relative to each other. Its last tick is at exactly `end`. Prints one
+JSON line:
     {"claimed": [run_id, ...], "max_now": ms, "ticks": n,
      "lost": [run_id, ...], "errors": [text, ...]}
 and exits 1 if anything unexpected happened (any error, SQLITE_BUSY
@@ -49,10 +50,15 @@ def run(cfg, out):
     t0 = cfg["t0"]
     deadline = time.time() + cfg.get("max_seconds", 60)
     nclaimed = 0
+    drain = False
     while time.time() < deadline:
-        now = t0 + int((time.time() - start) * speed) + offset
-        if now > end:
+        now = t0 + int((time.time() - start) * 1000 * speed) + offset
+        if drain:
             break
+        if now > end:
+            # One last tick at exactly `end` (every abandoned lease has
+            # passed by then), then stop.
+            now, drain = end, True
         got = json.loads(db.execute("SELECT trigger_run_due(?, ?)", (now, opts)).fetchone()[0])
         out["ticks"] += 1
         out["max_now"] = now if out["max_now"] is None else max(out["max_now"], now)
@@ -61,7 +67,7 @@ def run(cfg, out):
             nclaimed += 1
             if cfg["drop_every"] and nclaimed % cfg["drop_every"] == 0 and now < cfg["drop_until"]:
                 continue  # abandoned: its lease must bring it back
-            fin = t0 + int((time.time() - start) * speed) + offset
+            fin = t0 + int((time.time() - start) * 1000 * speed) + offset
             try:
                 db.execute("SELECT trigger_run_finish(?, 'success', NULL, ?)",
                            (r["run_id"], fin)).fetchone()

@@ -1,0 +1,41 @@
+/*
+** exec.h -- the --exec children: one /bin/sh -c CMD per run, in its own
+** process group, payload JSON on stdin, stderr tail kept, optional
+** timeout (SIGKILL to the group). Non-blocking pipes serviced from the
+** loop's poll(); children are reaped with waitpid(WNOHANG) on SIGCHLD.
+*/
+#ifndef HOST_EXEC_H
+#define HOST_EXEC_H
+
+#include <poll.h>
+#include <stdint.h>
+
+#include "hostdb.h"
+
+typedef struct child child;
+
+typedef struct children {
+  child **v;
+  int n, cap;
+  const char *cmd;
+  long long timeout_ms;  /* 0 = none */
+  double timeout_s;
+} children;
+
+/* Called once per finished child with the outcome to report. */
+typedef void (*child_done)(void *ctx, host_run *run, const char *status,
+                           const char *error);
+
+/* Start CMD for run (ownership of run passes on success). 0 ok, -1 with
+** *err (free()). */
+int child_start(children *cs, host_run *run, char **err);
+int children_pollfds(children *cs, struct pollfd *fds, int max);
+int64_t children_deadline(const children *cs); /* INT64_MAX if none */
+/* Pipe I/O, timeouts, reaping; done() for each child that ended (its run
+** is freed afterwards). */
+void children_service(children *cs, child_done done, void *ctx);
+/* SIGKILL every child's process group; each is reported failed with why. */
+void children_kill(children *cs, const char *why);
+void children_free(children *cs);
+
+#endif

@@ -1,0 +1,262 @@
+/*
+** hostdb.c -- a database connection of trigger-host (see hostdb.h).
+** Open order matters: busy_timeout is set before any statement runs, so
+** that even the journal_mode change waits for a busy database instead of
+** failing; then WAL (readers never block the claim's write transaction),
+** then the extension is loaded with loading enabled only for that call.
+*/
+#include "hostdb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static char *db_error(hostdb *h, const char *what) {
+  return xprintf("%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
+}
+
+static int prepare(hostdb *h, const char *sql, sqlite3_stmt **st, char **err) {
+  int rc = sqlite3_prepare_v3(h->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+  if (rc == SQLITE_OK) return 0;
+  *err = db_error(h, "prepare");
+  return -1;
+}
+
+/* Run one statement returning one text value (copied into *out, may be
+** NULL). */
+static int exec_text(hostdb *h, const char *sql, char **out, char **err) {
+  sqlite3_stmt *st;
+  if (prepare(h, sql, &st, err)) return -1;
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW && out) *out = xstrdup((const char *)sqlite3_column_text(st, 0));
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) *err = db_error(h, sql);
+  sqlite3_finalize(st);
+  return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? 0 : -1;
+}
+
+static int load_extension(hostdb *h, const char *ext, char **err) {
+  char *msg = NULL;
+  sqlite3_enable_load_extension(h->db, 1);
+  int rc = sqlite3_load_extension(h->db, ext, NULL, &msg);
+  sqlite3_enable_load_extension(h->db, 0);
+  if (rc == SQLITE_OK) return 0;
+  *err = xprintf("cannot load extension %s: %s", ext, msg ? msg : sqlite3_errstr(rc));
+  sqlite3_free(msg);
+  return -1;
+}
+
+/* *json = result of sql(?1 = *json, ?2 = path, ?3 = text or num), one of
+** SQLite's JSON functions: no hand-made JSON. */
+static int json_edit(hostdb *h, char **json, const char *sql, const char *path,
+                     const char *text, long long num, char **err) {
+  sqlite3_stmt *st;
+  if (prepare(h, sql, &st, err)) return -1;
+  sqlite3_bind_text(st, 1, *json, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+  if (sqlite3_bind_parameter_count(st) >= 3) {
+    if (text) sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+    else sqlite3_bind_int64(st, 3, num);
+  }
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    char *next = xstrdup((const char *)sqlite3_column_text(st, 0));
+    free(*json);
+    *json = next;
+  } else {
+    *err = db_error(h, "building the claim options");
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int json_put(hostdb *h, char **json, const char *path, const char *text,
+                    long long num, char **err) {
+  return json_edit(h, json, "SELECT json_set(?1, ?2, ?3)", path, text, num, err);
+}
+
+/* "a,b" -> "agents":["a","b"], each name appended with json_set '[#]'. */
+static int put_agents(hostdb *h, char **json, const char *list, char **err) {
+  const char *init = "SELECT json_set(?1, ?2, json_array())";
+  if (json_edit(h, json, init, "$.agents", NULL, 0, err)) return -1;
+  char *copy = xstrdup(list), *save = NULL;
+  int res = 0;
+  for (char *a = strtok_r(copy, ",", &save); a && !res; a = strtok_r(NULL, ",", &save)) {
+    if (*a) res = json_put(h, json, "$.agents[#]", a, 0, err);
+  }
+  free(copy);
+  return res;
+}
+
+static int build_options(hostdb *h, const host_opts *o, char **err) {
+  h->options = xstrdup("{}");
+  if (json_put(h, &h->options, "$.owner", o->owner, 0, err)) return -1;
+  if (o->lease_ms && json_put(h, &h->options, "$.lease_ms", NULL, o->lease_ms, err)) return -1;
+  if (o->wake_mode && json_put(h, &h->options, "$.wake_mode", o->wake_mode, 0, err)) return -1;
+  if (o->limit && json_put(h, &h->options, "$.limit", NULL, o->limit, err)) return -1;
+  if (o->agents && put_agents(h, &h->options, o->agents, err)) return -1;
+  return 0;
+}
+
+static int prepare_all(hostdb *h, char **err) {
+  if (prepare(h, "SELECT trigger_run_due(NULL, CASE WHEN ?2 IS NULL THEN ?1"
+                 " ELSE json_set(?1, '$.limit', ?2) END)", &h->st_claim, err)) return -1;
+  if (prepare(h, "SELECT value, json_extract(value, '$.run_id'),"
+                 " json_extract(value, '$.trigger_id'), json_extract(value, '$.agent_id'),"
+                 " json_extract(value, '$.wake_mode'), json_extract(value, '$.payload'),"
+                 " json_extract(value, '$.scheduled_for'), json_extract(value, '$.attempt')"
+                 " FROM json_each(?1)", &h->st_parse, err)) return -1;
+  if (prepare(h, "SELECT trigger_run_finish(?1, ?2, ?3)", &h->st_finish, err)) return -1;
+  if (prepare(h, "SELECT trigger_next_wakeup()", &h->st_wakeup, err)) return -1;
+  return prepare(h, "PRAGMA data_version", &h->st_version, err);
+}
+
+int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
+  memset(h, 0, sizeof *h);
+  h->path = xstrdup(path);
+  int rc = sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  if (rc != SQLITE_OK) {
+    *err = h->db ? db_error(h, "open") : xprintf("%s: open: %s", path, sqlite3_errstr(rc));
+    return -1;
+  }
+  sqlite3_busy_timeout(h->db, o->busy_ms); /* first, before any statement */
+  char *mode = NULL;
+  if (exec_text(h, "PRAGMA journal_mode=WAL", &mode, err)) return -1;
+  if (!mode || strcmp(mode, "wal") != 0) {
+    log_info("%s: journal_mode is %s, not wal", path, mode ? mode : "?");
+  }
+  free(mode);
+  if (load_extension(h, o->extension, err)) return -1;
+  if (exec_text(h, "SELECT trigger_install()", NULL, err)) return -1;
+  if (build_options(h, o, err) || prepare_all(h, err)) return -1;
+  if (hostdb_changed(h) < 0) {
+    *err = db_error(h, "data_version");
+    return -1;
+  }
+  log_info("%s: open, claim options %s", path, h->options);
+  return 0;
+}
+
+void hostdb_close(hostdb *h) {
+  sqlite3_finalize(h->st_claim);
+  sqlite3_finalize(h->st_parse);
+  sqlite3_finalize(h->st_finish);
+  sqlite3_finalize(h->st_wakeup);
+  sqlite3_finalize(h->st_version);
+  sqlite3_close(h->db);
+  free(h->options);
+  free(h->path);
+  memset(h, 0, sizeof *h);
+}
+
+static char *col_dup(sqlite3_stmt *st, int i) {
+  return xstrdup((const char *)sqlite3_column_text(st, i));
+}
+
+static host_run *parse_row(hostdb *h, sqlite3_stmt *st) {
+  host_run *r = xmalloc(sizeof *r);
+  r->db = h;
+  r->element = col_dup(st, 0);
+  r->run_id = col_dup(st, 1);
+  r->trigger_id = col_dup(st, 2);
+  r->agent_id = col_dup(st, 3);
+  r->wake_mode = col_dup(st, 4);
+  r->payload = col_dup(st, 5);
+  r->scheduled_for = sqlite3_column_int64(st, 6);
+  r->attempt = sqlite3_column_int64(st, 7);
+  if (!r->run_id || !r->payload) {
+    run_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+/* The claimed array -> runs, with json_each. */
+static int parse_runs(hostdb *h, const char *json, host_run ***runs, int *n, char **err) {
+  sqlite3_stmt *st = h->st_parse;
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  int rc, cap = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    host_run *r = parse_row(h, st);
+    if (!r) {
+      log_warn("%s: claimed element without run_id or payload ignored", h->path);
+      continue;
+    }
+    if (*n == cap) {
+      cap = cap ? cap * 2 : 8;
+      *runs = xrealloc(*runs, sizeof(host_run *) * (size_t)cap);
+    }
+    (*runs)[(*n)++] = r;
+  }
+  if (rc != SQLITE_DONE) *err = db_error(h, "json_each");
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n, char **err) {
+  *runs = NULL;
+  *n = 0;
+  sqlite3_stmt *st = h->st_claim;
+  sqlite3_bind_text(st, 1, h->options, -1, SQLITE_STATIC);
+  if (limit > 0) sqlite3_bind_int64(st, 2, limit);
+  else sqlite3_bind_null(st, 2);
+  char *json = NULL;
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) json = col_dup(st, 0);
+  else *err = db_error(h, "trigger_run_due");
+  sqlite3_reset(st);
+  if (rc != SQLITE_ROW) return -1;
+  int res = json ? parse_runs(h, json, runs, n, err) : 0;
+  free(json);
+  return res;
+}
+
+int hostdb_finish(hostdb *h, const char *run_id, const char *status,
+                  const char *error, char **err) {
+  sqlite3_stmt *st = h->st_finish;
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
+  if (error) sqlite3_bind_text(st, 3, error, -1, SQLITE_STATIC);
+  else sqlite3_bind_null(st, 3);
+  int rc = sqlite3_step(st);
+  if (rc != SQLITE_ROW) *err = db_error(h, "trigger_run_finish");
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  h->refresh = 1; /* a retry or a completed trigger changes the wakeup */
+  return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int hostdb_wakeup(hostdb *h, long long *ms, char **err) {
+  sqlite3_stmt *st = h->st_wakeup;
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *ms = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
+  } else {
+    *err = db_error(h, "trigger_next_wakeup");
+  }
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int hostdb_changed(hostdb *h) {
+  sqlite3_stmt *st = h->st_version;
+  int rc = sqlite3_step(st);
+  long long v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  sqlite3_reset(st);
+  if (rc != SQLITE_ROW) return -1;
+  int changed = v != h->data_version;
+  h->data_version = v;
+  return changed;
+}
+
+void run_free(host_run *r) {
+  if (!r) return;
+  free(r->run_id);
+  free(r->trigger_id);
+  free(r->agent_id);
+  free(r->wake_mode);
+  free(r->element);
+  free(r->payload);
+  free(r);
+}

@@ -1,0 +1,216 @@
+/*
+** loop.c -- the scheduler (see loop.h).
+**
+** Each database has a tick_at (monotonic ms). After a tick it is set from
+** trigger_next_wakeup() (capped at max_sleep_ms; NULL -> max_sleep_ms),
+** so the host sleeps exactly until something is due. Every poll_ms the
+** loop reads PRAGMA data_version of each database (a shared-memory read in
+** WAL mode, no transaction is written); when another connection committed,
+** the wakeup is recomputed, so a newly inserted trigger is seen within
+** poll_ms. Our own reports (trigger_run_finish) do not change our
+** data_version, so they mark the database for a wakeup refresh instead.
+**
+** A filtered host (--agents, --wake-mode) can be told "0 ms" by the
+** wakeup for work it does not claim; then it backs off (poll_ms doubling
+** up to 1 s) instead of ticking in a tight loop.
+**
+** One poll() waits for everything: the self-pipe (signals, SIGCHLD), the
+** children's pipes, and a timeout = the earliest of the next tick, the
+** next data_version read, a child's deadline and the grace deadline.
+*/
+#include "loop.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "sig.h"
+#include "util.h"
+
+#define RETRY_MS 1000   /* after a failed claim or wakeup query */
+#define IDLE_MAX_MS 1000
+
+typedef struct loop {
+  const host_opts *o;
+  hostdb *dbs;
+  int ndbs;
+  dispatcher d;
+  int claiming;       /* still claims new runs */
+  int stopping;       /* a stop signal arrived */
+  int killed;         /* children were killed */
+  int seen_stops;
+  int64_t kill_at;    /* end of the grace period */
+  int64_t check_at;   /* next PRAGMA data_version read */
+  int failures;       /* failed runs and refused reports */
+  int fatal;          /* exit status 3 */
+} loop;
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* The dispatcher's callback: report one outcome. */
+static void on_done(void *ctx, host_run *run, const char *status, const char *error) {
+  loop *l = ctx;
+  char *err = NULL;
+  if (strcmp(status, "failed") == 0) l->failures++;
+  if (hostdb_finish(run->db, run->run_id, status, error, &err) != 0) {
+    log_warn("report %s %s refused: %s", run->run_id, status, err);
+    free(err);
+    l->failures++;
+    return;
+  }
+  log_info("%s: reported %s %s%s%s", run->db->path, run->run_id, status,
+           error ? ": " : "", error ? error : "");
+}
+
+/* tick_at from trigger_next_wakeup(), never before the idle backoff. */
+static void plan_wakeup(loop *l, hostdb *h, int64_t now) {
+  long long ms;
+  char *err = NULL;
+  if (hostdb_wakeup(h, &ms, &err) != 0) {
+    log_warn("%s", err);
+    free(err);
+    h->tick_at = now + RETRY_MS;
+    return;
+  }
+  if (ms < 0 || ms > l->o->max_sleep_ms) ms = l->o->max_sleep_ms;
+  /* +1: now is truncated to the ms, so now + ms may be just short of due */
+  h->tick_at = now + (ms > 0 ? ms + 1 : 0);
+  if (h->tick_at < h->idle_until) h->tick_at = h->idle_until;
+}
+
+static long long claim_limit(const loop *l) {
+  long long limit = l->o->limit;
+  if (l->o->mode == MODE_TICK || !l->o->exec_cmd) return limit;
+  long long slots = disp_slots(&l->d);
+  return (limit == 0 || slots < limit) ? slots : limit;
+}
+
+static void tick_db(loop *l, hostdb *h, int64_t now) {
+  host_run **runs = NULL;
+  int n = 0;
+  char *err = NULL;
+  if (hostdb_claim(h, claim_limit(l), &runs, &n, &err) != 0) {
+    log_warn("%s", err);
+    free(err);
+    if (l->o->mode == MODE_TICK) l->fatal = 1;
+    h->tick_at = now + RETRY_MS;
+    return;
+  }
+  if (n) log_info("%s: claimed %d run(s)", h->path, n);
+  for (int i = 0; i < n; i++) disp_submit(&l->d, runs[i]);
+  free(runs);
+  if (l->o->mode == MODE_TICK) return;
+  plan_wakeup(l, h, now);
+  if (n == 0 && h->tick_at <= now && h->empty_due++ > 0) {
+    /* overdue twice in a row, but nothing claimed: not for this host */
+    h->idle_ms = h->idle_ms ? min64(h->idle_ms * 2, IDLE_MAX_MS) : l->o->poll_ms;
+    h->idle_until = h->tick_at = now + h->idle_ms;
+    log_info("%s: due work is not ours, next look in %lld ms", h->path, (long long)h->idle_ms);
+  } else if (n > 0 || h->tick_at > now) {
+    h->empty_due = 0;
+    h->idle_ms = 0;
+    h->idle_until = 0;
+  }
+}
+
+static void check_versions(loop *l, int64_t now) {
+  for (int i = 0; i < l->ndbs; i++) {
+    int c = hostdb_changed(&l->dbs[i]);
+    if (c != 0) l->dbs[i].refresh = 1; /* changed, or unreadable: look again */
+    if (c > 0) log_info("%s: changed by another connection", l->dbs[i].path);
+  }
+  l->check_at = now + l->o->poll_ms;
+}
+
+static void claim_pass(loop *l, int64_t now) {
+  int tick_mode = l->o->mode == MODE_TICK;
+  if (!tick_mode && now >= l->check_at) check_versions(l, now);
+  for (int i = 0; i < l->ndbs && l->claiming; i++) {
+    hostdb *h = &l->dbs[i];
+    if (h->refresh && !tick_mode) {
+      h->refresh = 0;
+      plan_wakeup(l, h, now);
+    }
+    if (h->tick_at <= now && (tick_mode || disp_slots(&l->d) > 0)) tick_db(l, h, now);
+    if (l->d.stdout_lost) l->claiming = 0;
+  }
+  if (tick_mode) l->claiming = 0;
+}
+
+static void handle_signals(loop *l, int64_t now) {
+  int s = sig_stop_count();
+  if (s == l->seen_stops) return;
+  if (!l->stopping) {
+    log_info("stop requested: no more claims; waiting for running commands");
+    l->stopping = 1;
+    l->claiming = 0;
+    l->kill_at = now + l->o->grace_ms;
+    disp_release(&l->d);
+  }
+  if (s >= 2 && !l->killed) {
+    disp_kill(&l->d, "killed: host stopped (second stop signal)");
+    l->killed = 1;
+  }
+  l->seen_stops = s;
+}
+
+/* Sleep in poll() until the earliest thing the loop has to do. */
+static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
+  int64_t t = INT64_MAX;
+  if (l->claiming) {
+    if (l->o->mode != MODE_TICK) t = l->check_at;
+    int can_claim = disp_slots(&l->d) > 0;
+    for (int i = 0; i < l->ndbs; i++) {
+      if (can_claim) t = min64(t, l->dbs[i].tick_at);
+      if (l->dbs[i].refresh) t = now;
+    }
+  }
+  t = min64(t, disp_deadline(&l->d));
+  if (l->stopping && !l->killed) t = min64(t, l->kill_at);
+  int64_t wait = t <= now ? 0 : min64(t - now, l->o->max_sleep_ms);
+  fds[0] = (struct pollfd){sig_fd(), POLLIN, 0};
+  int n = 1 + disp_pollfds(&l->d, fds + 1, max - 1);
+  if (poll(fds, (nfds_t)n, (int)wait) < 0 && errno != EINTR) log_warn("poll: %s", strerror(errno));
+  sig_drain();
+}
+
+static int exit_status(const loop *l) {
+  if (l->fatal || l->d.stdout_lost) return 3;
+  if (l->o->mode == MODE_TICK && l->failures) return 1;
+  return 0;
+}
+
+int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
+  loop l;
+  memset(&l, 0, sizeof l);
+  l.o = o;
+  l.dbs = dbs;
+  l.ndbs = ndbs;
+  l.claiming = 1;
+  l.kill_at = INT64_MAX;
+  disp_init(&l.d, o, on_done, &l);
+  int64_t now = mono_ms();
+  for (int i = 0; i < ndbs; i++) dbs[i].tick_at = now;
+  l.check_at = now + o->poll_ms;
+  int max = 1 + 2 * o->jobs;
+  struct pollfd *fds = xmalloc(sizeof *fds * (size_t)max);
+  for (;;) {
+    now = mono_ms();
+    handle_signals(&l, now);
+    disp_service(&l.d);
+    if (l.claiming) claim_pass(&l, mono_ms());
+    if (!l.claiming && disp_idle(&l.d)) break;
+    now = mono_ms();
+    if (l.stopping && !l.killed && now >= l.kill_at) {
+      disp_kill(&l.d, "killed: host stopped (grace period over)");
+      l.killed = 1;
+    }
+    wait_events(&l, fds, max, now);
+  }
+  free(fds);
+  disp_free(&l.d);
+  log_info("exiting: %d failure(s)", l.failures);
+  return exit_status(&l);
+}

@@ -1,0 +1,47 @@
+/*
+** trigger-host.c -- the reference host of sqlite-triggers (DESIGN.md §10).
+** main(): parse the command line, open every database (extension loaded,
+** schema installed), run the loop, close. Modes, flags and exit codes are
+** in `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
+** dispatch.c and exec.c, the SQL in hostdb.c.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostdb.h"
+#include "loop.h"
+#include "opts.h"
+#include "sig.h"
+#include "util.h"
+
+int main(int argc, char **argv) {
+  host_opts o;
+  int rc = opts_parse(&o, argc, argv);
+  if (rc >= 0) {
+    opts_free(&o);
+    return rc;
+  }
+  if (sig_init() != 0) {
+    log_warn("cannot set up signal handling");
+    opts_free(&o);
+    return 3;
+  }
+  hostdb *dbs = xmalloc(sizeof *dbs * (size_t)o.ndbs);
+  memset(dbs, 0, sizeof *dbs * (size_t)o.ndbs);
+  int opened = 0;
+  for (; opened < o.ndbs; opened++) {
+    char *err = NULL;
+    if (hostdb_open(&dbs[opened], o.dbs[opened], &o, &err) != 0) {
+      log_warn("%s", err ? err : "cannot open database");
+      free(err);
+      hostdb_close(&dbs[opened]);
+      rc = 3;
+      break;
+    }
+  }
+  if (rc != 3) rc = loop_main(&o, dbs, o.ndbs);
+  for (int i = 0; i < opened; i++) hostdb_close(&dbs[i]);
+  free(dbs);
+  opts_free(&o);
+  return rc;
+}

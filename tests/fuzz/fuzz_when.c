@@ -1,0 +1,73 @@
+/*
+** fuzz_when.c -- libFuzzer target for the English time phrase parser
+** (ext/when.c).
+**
+** The input becomes a NUL-terminated phrase, read at a fixed reference
+** instant in UTC and in a DST zone (America/New_York, or Lord Howe's
+** half-hour DST when the first byte is odd), both loaded once through
+** tzdb. Every result must be self-consistent: a rejection has kind NONE,
+** confidence 0 and a reason; an acceptance has a confidence in 0.5..1, a
+** due instant not before now, no reason, and its cron line parses. Seeds:
+** tests/fuzz/corpus/when/ (one phrase per file).
+**
+**   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
+**     tests/fuzz/fuzz_when.c ext/when.c ext/cron.c ext/tz.c ext/tzdb.c \
+**     ext/civil.c ext/schedule.c -o build/fuzz_when
+**   ./build/fuzz_when -max_total_time=60 tests/fuzz/corpus/when
+*/
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cron.h"
+#include "tzdb.h"
+#include "when.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Wed 2025-03-05T10:00:00Z, and the eve of New York's spring-forward. */
+#define NOW_A 1741168800000LL
+#define NOW_B 1741446000000LL
+
+static void check(const char *phrase, int64_t now, const tz_zone *z) {
+  when_result r;
+  cron_expr e;
+  char err[CRON_ERR_MAX];
+  int rc = when_parse(phrase, now, z, &r);
+  if (rc != 0) {
+    if (r.kind != WHEN_NONE || r.confidence != 0.0 || !r.reason[0])
+      __builtin_trap();
+    return;
+  }
+  if (r.kind == WHEN_NONE || r.reason[0] || !r.matched[0]) __builtin_trap();
+  if (r.confidence < 0.5 || r.confidence > 1.0) __builtin_trap();
+  if (r.due_at < now) __builtin_trap();
+  if (r.kind == WHEN_INTERVAL &&
+      (r.interval_ms < 1000 || r.due_at != now + r.interval_ms))
+    __builtin_trap();
+  if (r.kind == WHEN_CRON && cron_parse(r.cron, &e, err, sizeof err) != 0)
+    __builtin_trap();
+  if (strlen(r.matched) > WHEN_PHRASE_MAX) __builtin_trap();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static tzdb *zones;
+  static const tz_zone *ny, *lh;
+  char err[160];
+  if (!zones) {
+    zones = tzdb_new(NULL);
+    if (!zones || tzdb_get(zones, "America/New_York", &ny, err, sizeof err) ||
+        tzdb_get(zones, "Australia/Lord_Howe", &lh, err, sizeof err))
+      abort();
+  }
+  if (size > 4096) return 0;
+  char *phrase = malloc(size + 1);
+  if (!phrase) return 0;
+  memcpy(phrase, data, size);
+  phrase[size] = 0;
+  check(phrase, NOW_A, tz_utc());
+  check(phrase, NOW_B, (size && (data[0] & 1)) ? lh : ny);
+  free(phrase);
+  return 0;
+}

@@ -1,0 +1,358 @@
+"""tests/py/test_host.py -- the host program build/trigger-host, in real
+time (seconds, each test bounded): the run loop fires interval triggers and
+picks up triggers inserted later by another connection, --exec records
+success, failure (stderr tail) and timeouts, tick mode's exit status, serve
+over a directory and --agents, two hosts on one database never running the
+same occurrence, SIGTERM (waits, or kills after --grace) and lease reclaim
+after SIGKILL."""
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import tempfile
+import time
+
+from util import connect, one
+
+
+def host_bin(ext):
+    return os.path.join(os.path.dirname(ext), "trigger-host")
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+class Tmp:
+    """A temporary directory removed on exit; databases live in it."""
+
+    def __enter__(self):
+        self.path = tempfile.mkdtemp(prefix="trigger-host-")
+        return self
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+    def db(self, ext, name="t.db"):
+        path = os.path.join(self.path, name)
+        db = connect(ext, path)
+        db.execute("PRAGMA journal_mode=WAL")
+        return path, db
+
+    def file(self, name):
+        return os.path.join(self.path, name)
+
+
+def add_interval(db, trigger_id, first_due, interval_ms=1000, **cols):
+    """An interval trigger whose first occurrence is at first_due (ms)."""
+    cols = dict(cols, trigger_id=trigger_id, instructions=cols.get("instructions", "do " + trigger_id),
+                trigger_type="interval", interval_ms=interval_ms, created_at=first_due - interval_ms)
+    names = ", ".join(cols)
+    db.execute(f"INSERT INTO triggers({names}) VALUES ({', '.join('?' * len(cols))})",
+               list(cols.values()))
+
+
+def add_once(db, trigger_id, at, **cols):
+    cols = dict(cols, trigger_id=trigger_id, instructions=cols.get("instructions", "do " + trigger_id),
+                trigger_type="once", scheduled_at=at)
+    names = ", ".join(cols)
+    db.execute(f"INSERT INTO triggers({names}) VALUES ({', '.join('?' * len(cols))})",
+               list(cols.values()))
+
+
+def start(ext, *args, stdout=subprocess.PIPE):
+    return subprocess.Popen([host_bin(ext), *args, "--extension", ext, "-v"],
+                            stdout=stdout, stderr=subprocess.PIPE, text=True)
+
+
+def stop(proc, timeout=5):
+    """SIGTERM, wait; returns (exit status, stdout, stderr)."""
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=timeout)
+    return proc.returncode, out, err
+
+
+def tick(ext, path, *args, timeout=10):
+    p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext, *args],
+                       capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def runs(db, where="1"):
+    cur = db.execute(f"SELECT * FROM trigger_runs WHERE {where} ORDER BY scheduled_for, trigger_id")
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def wait_for(pred, seconds):
+    end = time.time() + seconds
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return pred()
+
+
+def test_help_documents_modes_and_flags(ext):
+    p = subprocess.run([host_bin(ext), "--help"], capture_output=True, text=True, timeout=5)
+    assert p.returncode == 0
+    for word in ("run DB", "serve DB", "tick DB", "--exec", "--timeout", "--jobs", "--owner",
+                 "--lease-ms", "--wake-mode", "--limit", "--agents", "--extension", "--poll-ms",
+                 "--grace", "--verbose", "data_version", "Exit status"):
+        assert word in p.stdout, word
+    p = subprocess.run([host_bin(ext), "walk", "x.db"], capture_output=True, text=True, timeout=5)
+    assert p.returncode == 2 and "unknown mode" in p.stderr
+
+
+def test_run_fires_interval_trigger(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        first = now_ms() + 300
+        add_interval(db, "every-second", first)
+        proc = start(ext, "run", path)
+        time.sleep(3.6)  # occurrences at +0.3, +1.3, +2.3, +3.3 s
+        rc, out, err = stop(proc)
+        assert rc == 0, err
+        lines = [json.loads(x) for x in out.splitlines()]
+        assert len(lines) >= 3, (out, err)
+        assert all(x["trigger_id"] == "every-second" for x in lines)
+        assert [x["scheduled_for"] for x in lines] == [first + 1000 * i for i in range(len(lines))]
+        assert lines[0]["payload"]["text"] == "do every-second"
+        done = runs(db)
+        assert len(done) == len(lines)
+        assert all(r["status"] == "success" for r in done), done
+        # claimed at its due time, not on a polling grid
+        assert all(0 <= r["claimed_at"] - r["scheduled_for"] < 300 for r in done), done
+
+
+def test_run_picks_up_trigger_inserted_later(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        proc = start(ext, "run", path)  # nothing scheduled: would sleep 60 s
+        time.sleep(0.5)
+        due = now_ms() + 600
+        add_once(db, "later", due)
+        assert wait_for(lambda: runs(db), 3), "the inserted trigger never fired"
+        # already overdue when inserted: fires within the data_version poll bound
+        past = now_ms() - 5000
+        add_interval(db, "overdue", past, interval_ms=60000)
+        inserted = now_ms()
+        assert wait_for(lambda: runs(db, "trigger_id = 'overdue'"), 3)
+        rc, out, err = stop(proc)
+        assert rc == 0, err
+        later = runs(db, "trigger_id = 'later'")[0]
+        assert later["status"] == "success"
+        assert 0 <= later["claimed_at"] - due < 1000, later
+        overdue = runs(db, "trigger_id = 'overdue'")[0]
+        assert overdue["claimed_at"] - inserted < 1000, overdue
+
+
+def test_exec_success_and_failure_recorded(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        past = now_ms() - 500
+        add_interval(db, "ok", past, interval_ms=60000, instructions="write the report")
+        add_interval(db, "bad", past, interval_ms=60000)
+        out = t.file("out")
+        cmd = (f'read payload; if [ "$TRIGGER_ID" = bad ]; then echo "noise" >&2; '
+               f'echo "boom: $TRIGGER_ID attempt $TRIGGER_ATTEMPT" >&2; exit 3; fi; '
+               f'printf "%s\\n" "$payload" >> {out}')
+        rc, _, err = tick(ext, path, "--exec", cmd)
+        assert rc == 1, (rc, err)  # one run failed
+        ok = runs(db, "trigger_id = 'ok'")[0]
+        bad = runs(db, "trigger_id = 'bad'")[0]
+        assert ok["status"] == "success" and ok["error"] is None, ok
+        assert bad["status"] == "failed", bad
+        assert bad["error"] == "noise\nboom: bad attempt 1", bad
+        payload = json.loads(open(out).read())
+        assert payload["text"] == "write the report" and payload["triggerRunId"] == ok["run_id"]
+        trig = dict(db.execute("SELECT trigger_id, last_error FROM triggers"))
+        assert trig["bad"] == "noise\nboom: bad attempt 1"
+
+
+def test_exec_stderr_tail_and_exit_status(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        past = now_ms() - 500
+        add_interval(db, "long", past, interval_ms=60000)
+        add_interval(db, "quiet", past, interval_ms=60000)
+        cmd = ('if [ "$TRIGGER_ID" = long ]; then i=0; while [ $i -lt 100 ]; do '
+               'echo "line $i of a long error"; i=$((i+1)); done >&2; exit 1; fi; exit 7')
+        rc, _, err = tick(ext, path, "--exec", cmd)
+        assert rc == 1, err
+        long_err = runs(db, "trigger_id = 'long'")[0]["error"]
+        assert long_err.startswith("...") and long_err.endswith("line 99 of a long error")
+        assert len(long_err.encode()) <= 503, len(long_err)
+        assert runs(db, "trigger_id = 'quiet'")[0]["error"] == "exit status 7"
+
+
+def test_exec_timeout_kills_process_group(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_interval(db, "slow", now_ms() - 500, interval_ms=60000)
+        marker = t.file("survived")
+        # a background grandchild holds stderr open: the group kill ends it too
+        cmd = f"(sleep 2; touch {marker}) & sleep 5"
+        t0 = time.time()
+        rc, _, err = tick(ext, path, "--exec", cmd, "--timeout", "0.5")
+        took = time.time() - t0
+        assert rc == 1, err
+        assert took < 2, took
+        r = runs(db)[0]
+        assert r["status"] == "failed" and r["error"] == "timeout after 0.5 s", r
+        time.sleep(2.2)
+        assert not os.path.exists(marker), "the grandchild outlived the timeout"
+
+
+def test_tick_exit_status(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        rc, out, err = tick(ext, path)
+        assert (rc, out) == (0, ""), err  # nothing due
+        add_interval(db, "a", now_ms() - 500, interval_ms=60000)
+        add_interval(db, "b", now_ms() - 500, interval_ms=60000, agent_id="other")
+        rc, out, err = tick(ext, path, "--agents", "other", "--owner", "cron-job")
+        assert rc == 0, err
+        line = json.loads(out)
+        assert line["trigger_id"] == "b" and line["agent_id"] == "other"
+        assert runs(db, "trigger_id = 'b'")[0]["owner"] == "cron-job"
+        assert runs(db, "trigger_id = 'a'") == []
+        rc, out, err = tick(ext, path, "--exec", "exit 0")
+        assert rc == 0 and out == "", err
+        assert runs(db, "trigger_id = 'a'")[0]["status"] == "success"
+        rc, _, err = tick(ext, path, "--extension", t.file("missing"))
+        assert rc == 3 and "cannot load extension" in err, err
+        rc, _, err = tick(ext, path, "--jobs", "0")
+        assert rc == 2, err
+
+
+def test_tick_jobs_bound_concurrency(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        for i in range(6):
+            add_interval(db, f"j{i}", now_ms() - 500, interval_ms=60000)
+        log = t.file("log")
+        cmd = f"echo start >> {log}; sleep 0.3; echo end >> {log}"
+        t0 = time.time()
+        rc, _, err = tick(ext, path, "--exec", cmd, "--jobs", "2")
+        took = time.time() - t0
+        assert rc == 0, err
+        assert 0.85 < took < 3, took  # 6 runs, 2 at a time, 0.3 s each
+        depth = peak = 0
+        for line in open(log).read().split():
+            depth += 1 if line == "start" else -1
+            peak = max(peak, depth)
+        assert peak <= 2, peak
+        assert all(r["status"] == "success" for r in runs(db))
+
+
+def test_two_hosts_never_run_an_occurrence_twice(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        first = now_ms() + 300
+        for i in range(4):
+            add_interval(db, f"t{i}", first)
+        log = t.file("log")
+        cmd = f'echo "$TRIGGER_ID $TRIGGER_SCHEDULED_FOR" >> {log}'
+        hosts = [start(ext, "run", path, "--exec", cmd, "--owner", f"host-{k}") for k in range(2)]
+        time.sleep(3.5)
+        for h in hosts:
+            rc, _, err = stop(h)
+            assert rc == 0, err
+        lines = open(log).read().splitlines()
+        assert len(lines) >= 8, lines
+        assert len(lines) == len(set(lines)), "an occurrence ran twice"
+        done = runs(db, "status = 'success'")
+        assert len(done) == len(lines)
+        keys = [(r["trigger_id"], r["scheduled_for"]) for r in runs(db)]
+        assert len(keys) == len(set(keys))
+        assert sorted(f"{r['trigger_id']} {r['scheduled_for']}" for r in done) == sorted(lines)
+        assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'running'") == 0
+
+
+def test_serve_directory_and_agents(ext):
+    with Tmp() as t:
+        due = now_ms() + 200
+        dbs = {}
+        for name in ("alice", "bob"):
+            path, db = t.db(ext, name + ".db")
+            add_interval(db, name, due, interval_ms=60000, agent_id=name)
+            dbs[name] = db
+        proc = start(ext, "serve", t.path)
+        assert wait_for(lambda: all(runs(d) for d in dbs.values()), 3)
+        rc, out, err = stop(proc)
+        assert rc == 0, err
+        assert sorted(json.loads(x)["trigger_id"] for x in out.splitlines()) == ["alice", "bob"]
+        # one database, chosen agents; the other agent's overdue run is left
+        path, db = t.db(ext, "shared.sqlite")
+        for agent in ("a", "b", "c"):
+            add_interval(db, agent, now_ms() - 500, interval_ms=60000, agent_id=agent)
+        proc = start(ext, "serve", path, "--agents", "a,b")
+        time.sleep(1.5)
+        rc, out, err = stop(proc)
+        assert rc == 0, err
+        assert sorted(r["agent_id"] for r in runs(db)) == ["a", "b"]
+        # c stays overdue; the host backs off instead of ticking in a loop
+        assert err.count("not ours") <= 6, err
+
+
+def test_sigterm_waits_for_running_command(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_interval(db, "job", now_ms() - 500, interval_ms=60000)
+        proc = start(ext, "run", path, "--exec", "sleep 0.8; echo finished >&2")
+        assert wait_for(lambda: runs(db), 2)
+        t0 = time.time()
+        rc, _, err = stop(proc)
+        assert rc == 0, err
+        assert time.time() - t0 < 2
+        r = runs(db)[0]
+        assert r["status"] == "success", r
+
+
+def test_sigterm_kills_after_grace(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_interval(db, "stuck", now_ms() - 500, interval_ms=60000)
+        proc = start(ext, "run", path, "--exec", "sleep 30", "--grace", "0.5")
+        assert wait_for(lambda: runs(db), 2)
+        t0 = time.time()
+        rc, _, err = stop(proc)
+        assert rc == 0, err
+        assert time.time() - t0 < 2
+        r = runs(db)[0]
+        assert r["status"] == "failed" and r["error"].startswith("killed: host stopped"), r
+
+
+def test_sigkill_leaves_run_for_next_host(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_interval(db, "orphan", now_ms() - 500, interval_ms=60000, max_attempts=2)
+        pidfile = t.file("pid")
+        proc = start(ext, "run", path, "--exec", f"echo $$ > {pidfile}; exec sleep 30",
+                     "--lease-ms", "1000")
+        assert wait_for(lambda: os.path.exists(pidfile) and open(pidfile).read().strip(), 2)
+        proc.kill()
+        proc.wait(timeout=5)
+        os.killpg(int(open(pidfile).read()), signal.SIGKILL)  # its orphaned command
+        proc.communicate(timeout=5)  # the command held the host's stdout
+        assert runs(db)[0]["status"] == "running"
+        time.sleep(1.1)  # the lease passes
+        rc, out, err = tick(ext, path)
+        assert rc == 0, err
+        first, second = runs(db)[0], runs(db)[1]
+        assert first["status"] == "failed" and first["error"] == "lease expired", first
+        assert second["attempt"] == 2 and second["status"] == "success", second
+        assert json.loads(out)["attempt"] == 2
+
+
+if __name__ == "__main__":
+    import sys
+    ext = sys.argv[1] if len(sys.argv) > 1 else "build/triggers"
+    for name, fn in sorted(globals().items()):
+        if name.startswith("test_") and callable(fn):
+            t0 = time.time()
+            fn(ext)
+            print(f"ok {name} ({time.time() - t0:.1f}s)")

@@ -1,0 +1,714 @@
+/*
+** test_when.c -- unit tests for ext/when.c, the English time phrase parser
+** (../shared/WHEN.md: grammar §4, rules R1-R12, confidence §5, recurring
+** table §6).
+**
+** One table of phrase cases: phrase, reference instant, zone, and what
+** must come out (kind, due instant written as ISO-8601 with the zone's
+** offset, confidence in hundredths, the cron line or interval, and tags
+** that must -- or with '!' must not -- be among implied ("i:") / flags
+** ("f:")). Rejection cases give the words the reason must contain. Zones
+** come from the system zoneinfo through tzdb: UTC, America/New_York,
+** Europe/Berlin, Asia/Kolkata, Australia/Lord_Howe; DST days of each,
+** month and year ends and leap days are covered. Expected values were
+** worked out by hand from the rules, not copied from the parser's output.
+*/
+#include "civil.h"
+#include "tzdb.h"
+#include "when.h"
+
+#include <stdlib.h>
+
+#include "check.h"
+
+typedef struct wcase {
+  int line;
+  const char *phrase;
+  const char *now;   /* ISO-8601 with offset */
+  const char *zone;
+  const char *kind;  /* "once" | "interval" | "cron" | NULL (rejected) */
+  const char *due;   /* ISO-8601 with offset; NULL for interval (now + ms) */
+  int conf;          /* hundredths */
+  const char *cron;  /* cron line, or NULL */
+  int64_t every;     /* interval ms, or 0 */
+  const char *tags;  /* "i:x f:y !f:z", or the reason words when rejected */
+} wcase;
+
+#define ONCE(ph, now, zone, due, conf, tags) \
+  {__LINE__, ph, now, zone, "once", due, conf, NULL, 0, tags}
+#define CRON(ph, now, zone, cron, due, conf, tags) \
+  {__LINE__, ph, now, zone, "cron", due, conf, cron, 0, tags}
+#define EVERY(ph, now, zone, ms) \
+  {__LINE__, ph, now, zone, "interval", NULL, 95, NULL, ms, ""}
+#define REJECT(ph, now, zone, why) \
+  {__LINE__, ph, now, zone, NULL, NULL, 0, NULL, 0, why}
+
+/* Reference instants. */
+#define WED "2025-03-05T10:00:00Z"          /* Wednesday, UTC */
+#define NY_SPRING "2025-03-08T10:00:00-05:00" /* Sat before 03-09 02:00->03:00 */
+#define NY_FALL "2025-11-01T12:00:00-04:00"   /* Sat before 11-02 01:00-02:00 x2 */
+#define BER_SPRING "2025-03-29T12:00:00+01:00" /* Sat before 03-30 02->03 */
+#define BER_FALL "2025-10-25T12:00:00+02:00"   /* Sat before 10-26 02:00-03:00 x2 */
+#define BER_NYE "2025-12-31T23:30:00+01:00"    /* Wednesday, year end */
+#define KOL "2025-01-31T18:00:00+05:30"        /* Friday, month end */
+#define LH_SPRING "2025-10-04T12:00:00+10:30"  /* Sat before 10-05 02:00->02:30 */
+#define LH_FALL "2025-04-05T12:00:00+11:00"    /* Sat before 04-06 01:30-02:00 x2 */
+#define LEAP "2024-02-29T09:00:00Z"            /* Thursday, leap day */
+
+#define UTC "UTC"
+#define NY "America/New_York"
+#define BER "Europe/Berlin"
+#define KOLKATA "Asia/Kolkata"
+#define LH "Australia/Lord_Howe"
+
+static const wcase cases[] = {
+    /* ---- "now" and durations: R1 exact elapsed time, R2 months/years ----- */
+    ONCE("now", WED, UTC, WED, 100, "!i:time"),
+    ONCE("NOW", WED, UTC, WED, 100, ""),
+    ONCE("in 2 hours", WED, UTC, "2025-03-05T12:00:00Z", 95, ""),
+    ONCE("2 hours", WED, UTC, "2025-03-05T12:00:00Z", 85, ""),
+    ONCE("in 90 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
+    ONCE("in 1 hour and 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
+    ONCE("in 1 hour, 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
+    ONCE("in 1 hour, and 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
+    ONCE("3 days from now", WED, UTC, "2025-03-08T10:00:00Z", 95, ""),
+    ONCE("in a week", WED, UTC, "2025-03-12T10:00:00Z", 95, ""),
+    ONCE("in a fortnight", WED, UTC, "2025-03-19T10:00:00Z", 95, ""),
+    ONCE("in half an hour", WED, UTC, "2025-03-05T10:30:00Z", 95, ""),
+    ONCE("half a day from now", WED, UTC, "2025-03-05T22:00:00Z", 95, ""),
+    ONCE("in 45 secs", WED, UTC, "2025-03-05T10:00:45Z", 95, ""),
+    ONCE("in 5m", WED, UTC, "2025-03-05T10:05:00Z", 95, ""),
+    ONCE("in 2h", WED, UTC, "2025-03-05T12:00:00Z", 95, ""),
+    ONCE("in 1h30m", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
+    ONCE("2h15m10s", WED, UTC, "2025-03-05T12:15:10Z", 85, ""),
+    ONCE("in 3 hrs 15 mins", WED, UTC, "2025-03-05T13:15:00Z", 95, ""),
+    ONCE("+2 hours", WED, UTC, "2025-03-05T12:00:00Z", 95, ""),
+    ONCE("2 hours later", WED, UTC, "2025-03-05T12:00:00Z", 95, ""),
+    ONCE("in two days", WED, UTC, "2025-03-07T10:00:00Z", 95, ""),
+    ONCE("in twelve hours", WED, UTC, "2025-03-05T22:00:00Z", 95, ""),
+    ONCE("in an hour", WED, UTC, "2025-03-05T11:00:00Z", 95, ""),
+    ONCE("in 0 minutes", WED, UTC, WED, 95, ""),
+    ONCE("in 1 month", WED, UTC, "2025-04-05T10:00:00Z", 90, "!f:month_clamped"),
+    ONCE("in 1 year", WED, UTC, "2026-03-05T10:00:00Z", 90, ""),
+    ONCE("in 1 year and 2 months", WED, UTC, "2026-05-05T10:00:00Z", 90, ""),
+    ONCE("in 1 month and 2 days", WED, UTC, "2025-04-07T10:00:00Z", 90, ""),
+    ONCE("in half a year", WED, UTC, "2025-09-05T10:00:00Z", 90, ""),
+    ONCE("2 weeks", WED, UTC, "2025-03-19T10:00:00Z", 85, ""),
+
+    /* ---- day words (R3) -------------------------------------------------- */
+    ONCE("tomorrow", WED, UTC, "2025-03-06T10:00:00Z", 80, "i:time"),
+    ONCE("today", WED, UTC, WED, 80, "i:time"),
+    ONCE("tomorrow at 9am", WED, UTC, "2025-03-06T09:00:00Z", 95, "!i:time"),
+    ONCE("9am tomorrow", WED, UTC, "2025-03-06T09:00:00Z", 95, ""),
+    ONCE("tomorrow 9am", WED, UTC, "2025-03-06T09:00:00Z", 95, ""),
+    ONCE("at 9am tomorrow", WED, UTC, "2025-03-06T09:00:00Z", 95, ""),
+    ONCE("tomorrow, 9am", WED, UTC, "2025-03-06T09:00:00Z", 95, ""),
+    ONCE("Tomorrow at 9:30 PM", WED, UTC, "2025-03-06T21:30:00Z", 95, ""),
+    ONCE("tomorrow at noon", WED, UTC, "2025-03-06T12:00:00Z", 95, ""),
+    ONCE("noon tomorrow", WED, UTC, "2025-03-06T12:00:00Z", 95, ""),
+    ONCE("tomorrow at midnight", WED, UTC, "2025-03-06T00:00:00Z", 60,
+         "f:midnight_start_of_day"),
+    ONCE("the day after tomorrow", WED, UTC, "2025-03-07T10:00:00Z", 80, "i:time"),
+    ONCE("day after tomorrow at 10am", WED, UTC, "2025-03-07T10:00:00Z", 95, ""),
+    ONCE("today at 5pm", WED, UTC, "2025-03-05T17:00:00Z", 95, ""),
+    ONCE("today at 10:00", WED, UTC, WED, 95, ""), /* == now: due now */
+
+    /* ---- weekdays (R4, R5) ----------------------------------------------- */
+    ONCE("friday", WED, UTC, "2025-03-07T00:00:00Z", 80, "i:time"),
+    ONCE("on friday", WED, UTC, "2025-03-07T00:00:00Z", 80, "i:time"),
+    ONCE("fri", WED, UTC, "2025-03-07T00:00:00Z", 80, ""),
+    ONCE("this friday", WED, UTC, "2025-03-07T00:00:00Z", 80,
+         "!f:this_weekday_today"),
+    ONCE("friday 3pm", WED, UTC, "2025-03-07T15:00:00Z", 95, ""),
+    ONCE("3pm on friday", WED, UTC, "2025-03-07T15:00:00Z", 95, ""),
+    ONCE("friday at 15:00", WED, UTC, "2025-03-07T15:00:00Z", 95, ""),
+    ONCE("next friday", WED, UTC, "2025-03-14T00:00:00Z", 60,
+         "f:next_weekday_ambiguous"),
+    ONCE("next friday at 9am", WED, UTC, "2025-03-14T09:00:00Z", 60,
+         "f:next_weekday_ambiguous"),
+    ONCE("next monday", WED, UTC, "2025-03-10T00:00:00Z", 80,
+         "!f:next_weekday_ambiguous"),
+    ONCE("next tuesday", WED, UTC, "2025-03-11T00:00:00Z", 80, ""),
+    ONCE("next wednesday", WED, UTC, "2025-03-12T00:00:00Z", 80, ""),
+    ONCE("wednesday", WED, UTC, "2025-03-12T00:00:00Z", 80, "f:rolled_forward"),
+    ONCE("wednesday at 11am", WED, UTC, "2025-03-05T11:00:00Z", 95,
+         "!f:rolled_forward"),
+    ONCE("wed 9am", WED, UTC, "2025-03-12T09:00:00Z", 95, "f:rolled_forward"),
+    ONCE("this wednesday at 11am", WED, UTC, "2025-03-05T11:00:00Z", 60,
+         "f:this_weekday_today"),
+    ONCE("thurs at 8:15", WED, UTC, "2025-03-06T08:15:00Z", 95, ""),
+    ONCE("on saturday at 10am", WED, UTC, "2025-03-08T10:00:00Z", 95, ""),
+    ONCE("sunday at 9", WED, UTC, "2025-03-09T09:00:00Z", 60, "i:meridiem"),
+    ONCE("this friday", "2025-03-07T10:00:00Z", UTC, "2025-03-14T00:00:00Z", 60,
+         "f:this_weekday_today"),
+    ONCE("friday 3pm", "2025-03-07T10:00:00Z", UTC, "2025-03-07T15:00:00Z", 95, ""),
+    ONCE("friday 3pm", "2025-03-07T15:30:00Z", UTC, "2025-03-14T15:00:00Z", 95,
+         "f:rolled_forward"),
+    ONCE("next friday", "2025-03-07T10:00:00Z", UTC, "2025-03-14T00:00:00Z", 80, ""),
+    ONCE("next sunday", "2025-03-08T10:00:00Z", UTC, "2025-03-16T00:00:00Z", 60,
+         "f:next_weekday_ambiguous"),
+    ONCE("next monday", "2025-03-09T10:00:00Z", UTC, "2025-03-10T00:00:00Z", 80, ""),
+
+    /* ---- parts of the day (R8) ------------------------------------------- */
+    ONCE("friday morning", WED, UTC, "2025-03-07T09:00:00Z", 70, "i:time"),
+    ONCE("friday evening", WED, UTC, "2025-03-07T18:00:00Z", 70, ""),
+    ONCE("tomorrow afternoon", WED, UTC, "2025-03-06T15:00:00Z", 70, ""),
+    ONCE("tomorrow night", WED, UTC, "2025-03-06T20:00:00Z", 70, ""),
+    ONCE("tonight", WED, UTC, "2025-03-05T20:00:00Z", 70, "i:time"),
+    ONCE("this evening", WED, UTC, "2025-03-05T18:00:00Z", 70, ""),
+    ONCE("this afternoon", WED, UTC, "2025-03-05T15:00:00Z", 70, ""),
+    ONCE("on march 10 morning", WED, UTC, "2025-03-10T09:00:00Z", 70, ""),
+
+    /* ---- clock times (R7, R12) ------------------------------------------- */
+    ONCE("9am", WED, UTC, "2025-03-06T09:00:00Z", 90, "i:day f:rolled_forward"),
+    ONCE("11am", WED, UTC, "2025-03-05T11:00:00Z", 90, "!f:rolled_forward"),
+    ONCE("at 10:00", WED, UTC, WED, 90, "!f:rolled_forward"),
+    ONCE("17:45", WED, UTC, "2025-03-05T17:45:00Z", 90, ""),
+    ONCE("5:45:30 pm", WED, UTC, "2025-03-05T17:45:30Z", 90, ""),
+    ONCE("at 7", WED, UTC, "2025-03-06T07:00:00Z", 60, "i:meridiem"),
+    ONCE("at 15", WED, UTC, "2025-03-05T15:00:00Z", 60, "i:meridiem"),
+    ONCE("noon", WED, UTC, "2025-03-05T12:00:00Z", 90, ""),
+    ONCE("midday", WED, UTC, "2025-03-05T12:00:00Z", 90, ""),
+    ONCE("midnight", WED, UTC, "2025-03-06T00:00:00Z", 90,
+         "!f:midnight_start_of_day"),
+    ONCE("at midnight", "2025-03-05T00:00:00Z", UTC, "2025-03-05T00:00:00Z", 90, ""),
+    ONCE("12am", WED, UTC, "2025-03-06T00:00:00Z", 90, ""),
+    ONCE("12pm", WED, UTC, "2025-03-05T12:00:00Z", 90, ""),
+    ONCE("12:30am", WED, UTC, "2025-03-06T00:30:00Z", 90, ""),
+    ONCE("9 a.m.", WED, UTC, "2025-03-06T09:00:00Z", 90, ""),
+    ONCE("9 P.M.", WED, UTC, "2025-03-05T21:00:00Z", 90, ""),
+    ONCE("at 09:05", WED, UTC, "2025-03-06T09:05:00Z", 90, ""),
+    ONCE("  at   9pm  ", WED, UTC, "2025-03-05T21:00:00Z", 90, ""),
+
+    /* ---- dates (R6) ------------------------------------------------------ */
+    ONCE("march 3rd", WED, UTC, "2026-03-03T00:00:00Z", 80,
+         "i:time i:year f:rolled_forward"),
+    ONCE("march 5", WED, UTC, "2026-03-05T00:00:00Z", 80, "f:rolled_forward"),
+    ONCE("march 5 at 11am", WED, UTC, "2025-03-05T11:00:00Z", 85, "i:year"),
+    ONCE("on march 10th", WED, UTC, "2025-03-10T00:00:00Z", 80, "!f:rolled_forward"),
+    ONCE("10 march", WED, UTC, "2025-03-10T00:00:00Z", 80, ""),
+    ONCE("10th of march", WED, UTC, "2025-03-10T00:00:00Z", 80, ""),
+    ONCE("the 10th of march at 9am", WED, UTC, "2025-03-10T09:00:00Z", 85, ""),
+    ONCE("march 10, 2026", WED, UTC, "2026-03-10T00:00:00Z", 80, "!i:year"),
+    ONCE("march 10 2026 at 9am", WED, UTC, "2026-03-10T09:00:00Z", 95, ""),
+    ONCE("3 april 2025 at 14:00", WED, UTC, "2025-04-03T14:00:00Z", 95, ""),
+    ONCE("at 9am on march 10th", WED, UTC, "2025-03-10T09:00:00Z", 85, ""),
+    ONCE("Dec. 25th", WED, UTC, "2025-12-25T00:00:00Z", 80, ""),
+    ONCE("sept 1", WED, UTC, "2025-09-01T00:00:00Z", 80, ""),
+    ONCE("the 15th", WED, UTC, "2025-03-15T00:00:00Z", 80, "i:month i:year"),
+    ONCE("the 5th", WED, UTC, "2025-04-05T00:00:00Z", 80, "f:rolled_forward"),
+    ONCE("the 5th at 11am", WED, UTC, "2025-03-05T11:00:00Z", 85, ""),
+    ONCE("on the 31st", WED, UTC, "2025-03-31T00:00:00Z", 80, ""),
+    ONCE("on the 22nd at 8pm", WED, UTC, "2025-03-22T20:00:00Z", 85, ""),
+    ONCE("12/25", WED, UTC, "2025-12-25T00:00:00Z", 80, "i:year"),
+    ONCE("12/25 at 9am", WED, UTC, "2025-12-25T09:00:00Z", 85, ""),
+    ONCE("12/25/2026 at 9am", WED, UTC, "2026-12-25T09:00:00Z", 95, ""),
+    ONCE("1/2", WED, UTC, "2026-01-02T00:00:00Z", 80, "f:rolled_forward"),
+
+    /* ---- anchors --------------------------------------------------------- */
+    ONCE("end of day", WED, UTC, "2025-03-05T23:59:00Z", 70, "i:time"),
+    ONCE("end of the day", WED, UTC, "2025-03-05T23:59:00Z", 70, ""),
+    ONCE("end of week", WED, UTC, "2025-03-09T23:59:00Z", 70, ""),
+    ONCE("end of the week", "2025-03-09T12:00:00Z", UTC, "2025-03-09T23:59:00Z", 70, ""),
+    ONCE("end of month", WED, UTC, "2025-03-31T23:59:00Z", 70, ""),
+    ONCE("end of the year", WED, UTC, "2025-12-31T23:59:00Z", 70, ""),
+    ONCE("next week", WED, UTC, "2025-03-12T10:00:00Z", 70, ""),
+    ONCE("next month", WED, UTC, "2025-04-05T10:00:00Z", 70, ""),
+    ONCE("next year", WED, UTC, "2026-03-05T10:00:00Z", 70, ""),
+
+    /* ---- ISO-8601 -------------------------------------------------------- */
+    ONCE("2025-12-31T23:00:00Z", WED, UTC, "2025-12-31T23:00:00Z", 100, ""),
+    ONCE("2025-03-05T11:00:00+01:00", WED, UTC, WED, 100, ""),
+    ONCE("2026-01-15 09:00", WED, UTC, "2026-01-15T09:00:00Z", 95, ""),
+    ONCE("2026-01-15", WED, UTC, "2026-01-15T00:00:00Z", 80, "i:time"),
+    ONCE("2025-03-05t12:00:00z", WED, UTC, "2025-03-05T12:00:00Z", 100, ""),
+    ONCE(" 2026-01-15T09:00:00.250+05:30 ", WED, UTC,
+         "2026-01-15T03:30:00.250Z", 100, ""),
+
+    /* ---- zones named in the phrase (R10) --------------------------------- */
+    ONCE("9am UTC", WED, UTC, "2025-03-06T09:00:00Z", 90, "f:zone_named"),
+    ONCE("3pm EST", WED, UTC, "2025-03-05T20:00:00Z", 90, "f:zone_named"),
+    ONCE("tomorrow 8am JST", WED, UTC, "2025-03-05T23:00:00Z", 90, ""),
+    ONCE("10:00 +0530", WED, UTC, "2025-03-06T04:30:00Z", 90, "f:rolled_forward"),
+    ONCE("friday at 3pm +05:30", WED, UTC, "2025-03-07T09:30:00Z", 90, ""),
+    ONCE("9am -08:00", WED, UTC, "2025-03-05T17:00:00Z", 90, ""),
+    ONCE("noon gmt", WED, UTC, "2025-03-05T12:00:00Z", 90, ""),
+    ONCE("5pm cest", WED, UTC, "2025-03-05T15:00:00Z", 90, ""),
+    ONCE("9am ist", WED, UTC, "2025-03-06T03:30:00Z", 90, ""),
+    ONCE("8pm aedt", WED, UTC, "2025-03-06T09:00:00Z", 90, ""),
+    ONCE("9am pst on friday", WED, UTC, "2025-03-07T17:00:00Z", 90, ""),
+    ONCE("at 18:00 z", WED, UTC, "2025-03-05T18:00:00Z", 90, ""),
+    ONCE("tomorrow at 6pm cdt", WED, UTC, "2025-03-06T23:00:00Z", 90, ""),
+    ONCE("9am -5", WED, UTC, "2025-03-05T14:00:00Z", 90, ""),
+
+    /* ---- recurring (§6) -------------------------------------------------- */
+    CRON("every day at 9", WED, UTC, "0 9 * * *", "2025-03-06T09:00:00Z", 60,
+         "i:meridiem"),
+    CRON("every day at 9am", WED, UTC, "0 9 * * *", "2025-03-06T09:00:00Z", 95, ""),
+    CRON("daily at 9", WED, UTC, "0 9 * * *", "2025-03-06T09:00:00Z", 60, ""),
+    CRON("daily at 9am", WED, UTC, "0 9 * * *", "2025-03-06T09:00:00Z", 95, ""),
+    CRON("every morning at 6", WED, UTC, "0 6 * * *", "2025-03-06T06:00:00Z", 60, ""),
+    CRON("every morning at 6:30am", WED, UTC, "30 6 * * *", "2025-03-06T06:30:00Z",
+         95, ""),
+    CRON("every day at noon", WED, UTC, "0 12 * * *", "2025-03-05T12:00:00Z", 95, ""),
+    CRON("every day at midnight", WED, UTC, "0 0 * * *", "2025-03-06T00:00:00Z", 95,
+         ""),
+    CRON("every weekday at 8:30", WED, UTC, "30 8 * * 1-5", "2025-03-06T08:30:00Z",
+         95, ""),
+    CRON("weekdays at 8:30", WED, UTC, "30 8 * * 1-5", "2025-03-06T08:30:00Z", 95, ""),
+    CRON("every weekend at 10am", WED, UTC, "0 10 * * 0,6", "2025-03-08T10:00:00Z",
+         95, ""),
+    CRON("every monday", WED, UTC, "0 0 * * 1", "2025-03-10T00:00:00Z", 80, "i:time"),
+    CRON("every monday at 9am", WED, UTC, "0 9 * * 1", "2025-03-10T09:00:00Z", 95, ""),
+    CRON("every tuesday and thursday at 18:30", WED, UTC, "30 18 * * 2,4",
+         "2025-03-06T18:30:00Z", 95, ""),
+    CRON("every month on the 15th at 10:00", WED, UTC, "0 10 15 * *",
+         "2025-03-15T10:00:00Z", 95, ""),
+    CRON("on the 1st of every month at 9am", WED, UTC, "0 9 1 * *",
+         "2025-04-01T09:00:00Z", 95, ""),
+    CRON("every mon, wed and fri at 9am", WED, UTC, "0 9 * * 1,3,5",
+         "2025-03-07T09:00:00Z", 95, ""),
+    CRON("every monday, tuesday and wednesday", WED, UTC, "0 0 * * 1-3",
+         "2025-03-10T00:00:00Z", 80, ""),
+    CRON("every saturday and sunday at 10am", WED, UTC, "0 10 * * 0,6",
+         "2025-03-08T10:00:00Z", 95, ""),
+    CRON("every day at 9:30:15", WED, UTC, "15 30 9 * * *", "2025-03-06T09:30:15Z",
+         95, ""),
+    CRON("every sunday at midnight", WED, UTC, "0 0 * * 0", "2025-03-09T00:00:00Z",
+         95, ""),
+    CRON("every wednesday at 10am", WED, UTC, "0 10 * * 3", "2025-03-12T10:00:00Z",
+         95, ""), /* strictly after now */
+    CRON("every day", WED, UTC, "0 0 * * *", "2025-03-06T00:00:00Z", 80, "i:time"),
+    CRON("daily", WED, UTC, "0 0 * * *", "2025-03-06T00:00:00Z", 80, ""),
+    CRON("every weekday", WED, UTC, "0 0 * * 1-5", "2025-03-06T00:00:00Z", 80, ""),
+    CRON("each friday at 5pm", WED, UTC, "0 17 * * 5", "2025-03-07T17:00:00Z", 95, ""),
+    CRON("on the 31st of every month", WED, UTC, "0 0 31 * *",
+         "2025-03-31T00:00:00Z", 80, "f:short_months_skipped"),
+    CRON("every month on the 30th at 9am", "2025-02-01T00:00:00Z", UTC,
+         "0 9 30 * *", "2025-03-30T09:00:00Z", 95, "f:short_months_skipped"),
+    EVERY("every 15 minutes", WED, UTC, 900000),
+    EVERY("every 5 min", WED, UTC, 300000),
+    EVERY("every 30 seconds", WED, UTC, 30000),
+    EVERY("every 90 minutes", WED, UTC, 5400000),
+    EVERY("every hour", WED, UTC, 3600000),
+    EVERY("every 2 hours", WED, UTC, 7200000),
+    EVERY("each hour", WED, UTC, 3600000),
+    EVERY("every half an hour", WED, UTC, 1800000),
+    EVERY("every minute", WED, UTC, 60000),
+    EVERY("every 1 second", WED, UTC, 1000),
+    EVERY("every two hours", NY_SPRING, NY, 7200000),
+
+    /* ---- America/New_York: spring forward 2025-03-09 02:00 -> 03:00 ------ */
+    ONCE("tomorrow at 2:30am", NY_SPRING, NY, "2025-03-09T03:30:00-04:00", 70,
+         "f:dst_shifted"),
+    ONCE("tomorrow", NY_SPRING, NY, "2025-03-09T10:00:00-04:00", 80, "!f:dst_shifted"),
+    ONCE("in 1 day", NY_SPRING, NY, "2025-03-09T11:00:00-04:00", 95, ""),
+    ONCE("in 24 hours", NY_SPRING, NY, "2025-03-09T11:00:00-04:00", 95, ""),
+    ONCE("tomorrow at 9am", NY_SPRING, NY, "2025-03-09T09:00:00-04:00", 95, ""),
+    ONCE("sunday 2:30am", NY_SPRING, NY, "2025-03-09T03:30:00-04:00", 70,
+         "f:dst_shifted"),
+    ONCE("2025-03-09 02:30", NY_SPRING, NY, "2025-03-09T03:30:00-04:00", 70,
+         "f:dst_shifted"),
+    ONCE("2:30am", NY_SPRING, NY, "2025-03-09T03:30:00-04:00", 70,
+         "f:dst_shifted f:rolled_forward"),
+    ONCE("in 1 month", NY_SPRING, NY, "2025-04-08T10:00:00-04:00", 90, ""),
+    ONCE("next week", NY_SPRING, NY, "2025-03-15T11:00:00-04:00", 70, ""),
+    ONCE("at 2:30 EST", NY_SPRING, NY, "2025-03-09T03:30:00-04:00", 90,
+         "f:zone_named !f:dst_shifted"),
+    ONCE("end of day", NY_SPRING, NY, "2025-03-08T23:59:00-05:00", 70, ""),
+    ONCE("tomorrow", "2025-03-08T02:30:00-05:00", NY, "2025-03-09T03:30:00-04:00",
+         70, "f:dst_shifted"),
+    CRON("every day at 2:30am", NY_SPRING, NY, "30 2 * * *",
+         "2025-03-09T03:00:00-04:00", 70, "f:dst_shifted"),
+    CRON("every day at 9am", NY_SPRING, NY, "0 9 * * *", "2025-03-09T09:00:00-04:00",
+         95, ""),
+
+    /* ---- America/New_York: fall back 2025-11-02 01:00-02:00 twice -------- */
+    ONCE("tomorrow at 1:30am", NY_FALL, NY, "2025-11-02T01:30:00-04:00", 70,
+         "f:dst_repeated"),
+    ONCE("tomorrow at 2:30am", NY_FALL, NY, "2025-11-02T02:30:00-05:00", 95, ""),
+    ONCE("in 1 day", NY_FALL, NY, "2025-11-02T11:00:00-05:00", 95, ""),
+    ONCE("tomorrow", NY_FALL, NY, "2025-11-02T12:00:00-05:00", 80, ""),
+    ONCE("sunday at 9am", NY_FALL, NY, "2025-11-02T09:00:00-05:00", 95, ""),
+    ONCE("next friday", NY_FALL, NY, "2025-11-07T00:00:00-05:00", 80, ""),
+    ONCE("2025-11-02T01:30:00-05:00", NY_FALL, NY, "2025-11-02T01:30:00-05:00",
+         100, "!f:dst_repeated"),
+    ONCE("in 1 month", "2025-10-31T20:00:00-04:00", NY, "2025-11-30T20:00:00-05:00",
+         90, "f:month_clamped"),
+    CRON("every day at 1:30am", NY_FALL, NY, "30 1 * * *",
+         "2025-11-02T01:30:00-04:00", 70, "f:dst_repeated"),
+
+    /* ---- Europe/Berlin: spring forward 2025-03-30 02:00 -> 03:00 --------- */
+    ONCE("tomorrow at 2:30", BER_SPRING, BER, "2025-03-30T03:30:00+02:00", 70,
+         "f:dst_shifted"),
+    ONCE("tomorrow at 02:00", BER_SPRING, BER, "2025-03-30T03:00:00+02:00", 70,
+         "f:dst_shifted"),
+    ONCE("tomorrow at 3am", BER_SPRING, BER, "2025-03-30T03:00:00+02:00", 95, ""),
+    ONCE("in 1 day", BER_SPRING, BER, "2025-03-30T13:00:00+02:00", 95, ""),
+    ONCE("tomorrow", BER_SPRING, BER, "2025-03-30T12:00:00+02:00", 80, ""),
+    ONCE("end of month", BER_SPRING, BER, "2025-03-31T23:59:00+02:00", 70, ""),
+    CRON("every day at 2:30", BER_SPRING, BER, "30 2 * * *",
+         "2025-03-30T03:00:00+02:00", 70, "f:dst_shifted"),
+
+    /* ---- Europe/Berlin: fall back 2025-10-26 02:00-03:00 twice ----------- */
+    ONCE("tomorrow at 2:30", BER_FALL, BER, "2025-10-26T02:30:00+02:00", 70,
+         "f:dst_repeated"),
+    ONCE("2025-10-26 02:30", BER_FALL, BER, "2025-10-26T02:30:00+02:00", 70,
+         "f:dst_repeated"),
+    ONCE("2025-10-26T02:30:00+01:00", BER_FALL, BER, "2025-10-26T02:30:00+01:00",
+         100, ""),
+    ONCE("tomorrow at 3am", BER_FALL, BER, "2025-10-26T03:00:00+01:00", 95, ""),
+    ONCE("in 1 day", BER_FALL, BER, "2025-10-26T11:00:00+01:00", 95, ""),
+    ONCE("next sunday", BER_FALL, BER, "2025-11-02T00:00:00+01:00", 60,
+         "f:next_weekday_ambiguous"),
+    ONCE("sunday", BER_FALL, BER, "2025-10-26T00:00:00+02:00", 80, ""),
+    ONCE("tonight", BER_FALL, BER, "2025-10-25T20:00:00+02:00", 70, ""),
+    ONCE("9am UTC", BER_FALL, BER, "2025-10-26T10:00:00+01:00", 90,
+         "f:rolled_forward"),
+    CRON("every day at 2:30am", BER_FALL, BER, "30 2 * * *",
+         "2025-10-26T02:30:00+02:00", 70, "f:dst_repeated"),
+
+    /* ---- Europe/Berlin: year end ----------------------------------------- */
+    ONCE("tomorrow 8am JST", "2025-12-31T23:59:00+01:00", BER,
+         "2026-01-01T00:00:00+01:00", 90, "f:zone_named"),
+    ONCE("in 1 month", BER_NYE, BER, "2026-01-31T23:30:00+01:00", 90, ""),
+    ONCE("tomorrow", BER_NYE, BER, "2026-01-01T23:30:00+01:00", 80, ""),
+    ONCE("end of year", BER_NYE, BER, "2025-12-31T23:59:00+01:00", 70, ""),
+    ONCE("next year", BER_NYE, BER, "2026-12-31T23:30:00+01:00", 70, ""),
+    ONCE("midnight", BER_NYE, BER, "2026-01-01T00:00:00+01:00", 90, ""),
+    ONCE("january 1st", BER_NYE, BER, "2026-01-01T00:00:00+01:00", 80,
+         "f:rolled_forward"),
+    ONCE("end of week", BER_NYE, BER, "2026-01-04T23:59:00+01:00", 70, ""),
+    ONCE("next monday", BER_NYE, BER, "2026-01-05T00:00:00+01:00", 80, ""),
+    ONCE("12/31", BER_NYE, BER, "2026-12-31T00:00:00+01:00", 80, "f:rolled_forward"),
+    ONCE("the 1st", BER_NYE, BER, "2026-01-01T00:00:00+01:00", 80, "f:rolled_forward"),
+    CRON("every monday at 9am", BER_NYE, BER, "0 9 * * 1",
+         "2026-01-05T09:00:00+01:00", 95, ""),
+
+    /* ---- Asia/Kolkata (+05:30, no DST): month end ------------------------ */
+    ONCE("in 1 month", KOL, KOLKATA, "2025-02-28T18:00:00+05:30", 90,
+         "f:month_clamped"),
+    ONCE("next month", KOL, KOLKATA, "2025-02-28T18:00:00+05:30", 70,
+         "f:month_clamped"),
+    ONCE("in 13 months", KOL, KOLKATA, "2026-02-28T18:00:00+05:30", 90, ""),
+    ONCE("in 2 months", KOL, KOLKATA, "2025-03-31T18:00:00+05:30", 90,
+         "!f:month_clamped"),
+    ONCE("in 1 year", KOL, KOLKATA, "2026-01-31T18:00:00+05:30", 90, ""),
+    ONCE("tomorrow at 9am", KOL, KOLKATA, "2025-02-01T09:00:00+05:30", 95, ""),
+    ONCE("9am utc", KOL, KOLKATA, "2025-02-01T14:30:00+05:30", 90, ""),
+    ONCE("9am IST", KOL, KOLKATA, "2025-02-01T09:00:00+05:30", 90, ""),
+    ONCE("end of month", KOL, KOLKATA, "2025-01-31T23:59:00+05:30", 70, ""),
+    ONCE("the 31st", KOL, KOLKATA, "2025-03-31T00:00:00+05:30", 80,
+         "f:rolled_forward"),
+    ONCE("the 30th at 9am", KOL, KOLKATA, "2025-03-30T09:00:00+05:30", 85, ""),
+    ONCE("friday at 7pm", KOL, KOLKATA, "2025-01-31T19:00:00+05:30", 95, ""),
+    ONCE("this friday", KOL, KOLKATA, "2025-02-07T00:00:00+05:30", 60,
+         "f:this_weekday_today"),
+    ONCE("tonight", KOL, KOLKATA, "2025-01-31T20:00:00+05:30", 70, ""),
+    ONCE("in 2 hours and 30 minutes", KOL, KOLKATA, "2025-01-31T20:30:00+05:30", 95,
+         ""),
+    ONCE("feb 14 at 8pm", KOL, KOLKATA, "2025-02-14T20:00:00+05:30", 85, ""),
+    CRON("every weekday at 9am", KOL, KOLKATA, "0 9 * * 1-5",
+         "2025-02-03T09:00:00+05:30", 95, ""),
+    EVERY("every 2 hours", KOL, KOLKATA, 7200000),
+
+    /* ---- Australia/Lord_Howe: 30-minute DST ------------------------------ */
+    ONCE("tomorrow at 2:15am", LH_SPRING, LH, "2025-10-05T02:45:00+11:00", 70,
+         "f:dst_shifted"),
+    ONCE("tomorrow at 2am", LH_SPRING, LH, "2025-10-05T02:30:00+11:00", 70,
+         "f:dst_shifted"),
+    ONCE("tomorrow at 2:30am", LH_SPRING, LH, "2025-10-05T02:30:00+11:00", 95, ""),
+    ONCE("tomorrow", LH_SPRING, LH, "2025-10-05T12:00:00+11:00", 80, ""),
+    ONCE("in 1 day", LH_SPRING, LH, "2025-10-05T12:30:00+11:00", 95, ""),
+    CRON("every day at 2:15am", LH_SPRING, LH, "15 2 * * *",
+         "2025-10-05T02:30:00+11:00", 70, "f:dst_shifted"),
+    ONCE("tomorrow at 1:45am", LH_FALL, LH, "2025-04-06T01:45:00+11:00", 70,
+         "f:dst_repeated"),
+    ONCE("tomorrow at 2am", LH_FALL, LH, "2025-04-06T02:00:00+10:30", 95, ""),
+    ONCE("in 1 day", LH_FALL, LH, "2025-04-06T11:30:00+10:30", 95, ""),
+    ONCE("tomorrow", LH_FALL, LH, "2025-04-06T12:00:00+10:30", 80, ""),
+    ONCE("next week", LH_FALL, LH, "2025-04-12T11:30:00+10:30", 70, ""),
+    CRON("every day at 1:45am", LH_FALL, LH, "45 1 * * *",
+         "2025-04-06T01:45:00+11:00", 70, "f:dst_repeated"),
+
+    /* ---- leap days and month ends (UTC) ---------------------------------- */
+    ONCE("in 1 year", LEAP, UTC, "2025-02-28T09:00:00Z", 90, "f:month_clamped"),
+    ONCE("in 4 years", LEAP, UTC, "2028-02-29T09:00:00Z", 90, "!f:month_clamped"),
+    ONCE("in 1 month", LEAP, UTC, "2024-03-29T09:00:00Z", 90, ""),
+    ONCE("feb 29 at 10am", LEAP, UTC, "2024-02-29T10:00:00Z", 85, ""),
+    ONCE("the 29th at 10am", LEAP, UTC, "2024-02-29T10:00:00Z", 85, ""),
+    ONCE("feb 29 2028", LEAP, UTC, "2028-02-29T00:00:00Z", 80, ""),
+    ONCE("tomorrow", LEAP, UTC, "2024-03-01T09:00:00Z", 80, ""),
+    ONCE("end of month", LEAP, UTC, "2024-02-29T23:59:00Z", 70, ""),
+    ONCE("end of month", "2025-02-10T00:00:00Z", UTC, "2025-02-28T23:59:00Z", 70, ""),
+    ONCE("feb 29", "2027-12-01T09:00:00Z", UTC, "2028-02-29T00:00:00Z", 80,
+         "f:rolled_forward"),
+    ONCE("in 1 month", "2025-01-31T12:00:00Z", UTC, "2025-02-28T12:00:00Z", 90,
+         "f:month_clamped"),
+    ONCE("in 3 months", "2025-01-31T12:00:00Z", UTC, "2025-04-30T12:00:00Z", 90,
+         "f:month_clamped"),
+    ONCE("tomorrow at 9am", "2025-12-31T22:00:00Z", UTC, "2026-01-01T09:00:00Z", 95,
+         ""),
+    ONCE("the 29th", "2025-01-30T00:00:00Z", UTC, "2025-03-29T00:00:00Z", 80,
+         "f:rolled_forward"),
+    CRON("every month on the 29th at 9am", "2025-02-01T00:00:00Z", UTC,
+         "0 9 29 * *", "2025-03-29T09:00:00Z", 95, "f:short_months_skipped"),
+    ONCE("in 7974 years", WED, UTC, "9999-03-05T10:00:00Z", 90, ""),
+
+    /* ---- rejections: vague (§5) ------------------------------------------ */
+    REJECT("", WED, UTC, "empty"),
+    REJECT("   ", WED, UTC, "empty"),
+    REJECT("soon", WED, UTC, "vague"),
+    REJECT("later", WED, UTC, "vague"),
+    REJECT("someday", WED, UTC, "vague"),
+    REJECT("sometime next week", WED, UTC, "vague"),
+    REJECT("in a while", WED, UTC, "vague"),
+    REJECT("in a few minutes", WED, UTC, "vague"),
+    REJECT("asap", WED, UTC, "vague"),
+    REJECT("every few hours", WED, UTC, "vague"),
+    REJECT("in a couple of hours", WED, UTC, "vague"),
+    REJECT("after the meeting", WED, UTC, "event"),
+    REJECT("after the meeting tomorrow", WED, UTC, "event"),
+    REJECT("before lunch", WED, UTC, "event"),
+    REJECT("tomorrow around 9am", WED, UTC, "vague"),
+    /* past (R11) */
+    REJECT("yesterday", WED, UTC, "past"),
+    REJECT("2 hours ago", WED, UTC, "past"),
+    REJECT("last friday", WED, UTC, "past"),
+    REJECT("in -2 hours", WED, UTC, "past"),
+    REJECT("today at 9am", WED, UTC, "in the past: resolves to 2025-03-05T09:00:00Z"),
+    REJECT("this morning", WED, UTC, "in the past"),
+    REJECT("2025-01-01T00:00:00Z", WED, UTC, "in the past"),
+    REJECT("march 3 2025", WED, UTC, "in the past"),
+    REJECT("12/25/2024", WED, UTC, "in the past"),
+    REJECT("end of day", "2025-03-05T23:59:30Z", UTC, "in the past"),
+    REJECT("tonight", "2025-03-05T21:00:00Z", UTC, "in the past"),
+    REJECT("friday at 3pm yesterday", WED, UTC, "past"),
+    REJECT("feb 29", LEAP, UTC, "does not exist in 2025"),
+    /* invalid fields (R12) */
+    REJECT("february 30", WED, UTC, "february has no day 30"),
+    REJECT("april 31st", WED, UTC, "april has no day 31"),
+    REJECT("feb 29 2025", WED, UTC, "not a leap year"),
+    REJECT("feb 29", KOL, KOLKATA, "does not exist in 2025"),
+    REJECT("25:00", WED, UTC, "hour 25 is out of range 0-23"),
+    REJECT("13pm", WED, UTC, "hour 13 is out of range 1-12"),
+    REJECT("0am", WED, UTC, "hour 0 is out of range 1-12"),
+    REJECT("9:60", WED, UTC, "minute 60"),
+    REJECT("tomorrow at 9:5", WED, UTC, "two digits"),
+    REJECT("13/25", WED, UTC, "month 13"),
+    REJECT("march 32", WED, UTC, "day 32"),
+    REJECT("the 0th", WED, UTC, "day 0"),
+    REJECT("2025-13-01", WED, UTC, "month 13"),
+    REJECT("at 24", WED, UTC, "hour 24"),
+    REJECT("next friday at 25:00", WED, UTC, "hour 25"),
+    REJECT("3th of may", WED, UTC, "not an ordinal"),
+    REJECT("12/25/25", WED, UTC, "four digits"),
+    REJECT("9am +15", WED, UTC, "out of range"),
+    REJECT("in 2 hours 2 hours", WED, UTC, "twice"),
+    REJECT("in half a month", WED, UTC, "half a month"),
+    REJECT("in 9999 years", WED, UTC, "too far"),
+    REJECT("123456", WED, UTC, "too long"),
+    /* not expressible as one schedule (§6) */
+    REJECT("every other day", WED, UTC, "every other"),
+    REJECT("twice a day", WED, UTC, "twice a day"),
+    REJECT("3 times a day", WED, UTC, "repetitions"),
+    REJECT("every 2 days at 9am", WED, UTC, "not supported"),
+    REJECT("every 1 day", WED, UTC, "not supported"),
+    REJECT("every week", WED, UTC, "not supported"),
+    REJECT("every month", WED, UTC, "not supported"),
+    REJECT("hourly", WED, UTC, "every hour"),
+    REJECT("every day at 9am UTC", WED, UTC, "zone"),
+    REJECT("every morning at 6pm", WED, UTC, "not in the morning"),
+    REJECT("every morning", WED, UTC, "needs a time"),
+    REJECT("weekdays", WED, UTC, "needs a time"),
+    REJECT("every 0 minutes", WED, UTC, "at least 1 second"),
+    REJECT("every half a second", WED, UTC, "at least 1 second"),
+    /* gibberish and partial matches: the whole phrase must be understood */
+    REJECT("gibberish", WED, UTC, "cannot read 'gibberish' (word 1)"),
+    REJECT("tomorrow please", WED, UTC, "cannot read 'please' (word 2)"),
+    REJECT("now please", WED, UTC, "cannot read 'please'"),
+    REJECT("remind me tomorrow at 9am", WED, UTC, "cannot read 'remind'"),
+    REJECT("the meeting tomorrow", WED, UTC, "cannot read 'meeting'"),
+    REJECT("tomorrow at 9am or 10am", WED, UTC, "cannot read 'or'"),
+    REJECT("9am XYZ", WED, UTC, "cannot read 'xyz'"),
+    REJECT("tomorrow 9", WED, UTC, "cannot read '9'"),
+    REJECT("this week", WED, UTC, "cannot read 'week'"),
+    REJECT("next weekday", WED, UTC, "cannot read 'weekday'"),
+    REJECT("tomorrow at", WED, UTC, "incomplete"),
+    REJECT("in 2", WED, UTC, "incomplete"),
+    REJECT("in 1 day and", WED, UTC, "incomplete"),
+    REJECT("at 9 o'clock", WED, UTC, "unexpected character"),
+    REJECT("in 1.5 hours", WED, UTC, "unexpected character '.'"),
+    REJECT("tomorrow at 9am \xe2\x98\x83", WED, UTC, "unexpected byte"),
+    REJECT("2026-01-15 at 9am", WED, UTC, "ISO-8601"),
+    /* found by fuzzing: words glued to numbers were read as separate */
+    REJECT("at8", WED, UTC, "put a blank between 'at' and '8'"),
+    REJECT("tomorrow2:00", WED, UTC, "put a blank between 'tomorrow' and '2'"),
+    REJECT("mar3", WED, UTC, "put a blank"),
+    REJECT("in1hour", WED, UTC, "put a blank"),
+    REJECT("2mar2200", WED, UTC, "put a blank between '2' and 'mar'"),
+    REJECT("the15at2", WED, UTC, "put a blank"),
+    REJECT("every90 minutes", WED, UTC, "put a blank"),
+};
+
+/* ---- the harness --------------------------------------------------------- */
+
+static tzdb *zones;
+
+static int64_t iso_ms(const char *s) {
+  civil_time t;
+  int has_off = 0;
+  int32_t off = 0;
+  char err[160];
+  if (civil_parse_iso(s, strlen(s), &t, &has_off, &off, err, sizeof err) != 0) {
+    CHECK(0, "bad ISO in the test table: '%s': %s", s, err);
+    return 0;
+  }
+  return civil_to_ms(&t) - (int64_t)off * 1000;
+}
+
+static int has_tag(const char *const *tags, int n, const char *tag) {
+  for (int i = 0; i < n; i++)
+    if (strcmp(tags[i], tag) == 0) return 1;
+  return 0;
+}
+
+/* Each word of spec: "i:x" / "f:x" must be present, "!i:x" / "!f:x" not. */
+static void check_tags(const wcase *c, const when_result *r) {
+  char buf[256], *save = NULL;
+  snprintf(buf, sizeof buf, "%s", c->tags);
+  for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+    int neg = w[0] == '!';
+    const char *t = w + neg;
+    int in = t[0] == 'i' ? has_tag(r->implied, r->n_implied, t + 2)
+                         : has_tag(r->flags, r->n_flags, t + 2);
+    CHECK(in != neg, "line %d '%s': tag %s", c->line, c->phrase, w);
+  }
+}
+
+static void check_accepted(const wcase *c, const when_result *r, int rc,
+                           int64_t now) {
+  CHECK(rc == 0 && r->kind != WHEN_NONE, "line %d '%s': rejected: %s", c->line,
+        c->phrase, r->reason);
+  if (rc != 0) return;
+  CHECK_STR(when_kind_name(r->kind), c->kind, c->phrase);
+  int64_t want = c->due ? iso_ms(c->due) : now + c->every;
+  char got[CIVIL_ISO_MAX];
+  civil_format_iso(r->due_at, 0, 1, got);
+  CHECK(r->due_at == want, "line %d '%s': due %s, want %s", c->line, c->phrase,
+        got, c->due ? c->due : "now + interval");
+  CHECK(r->confidence > c->conf / 100.0 - 1e-9 &&
+            r->confidence < c->conf / 100.0 + 1e-9,
+        "line %d '%s': confidence %.2f, want %.2f", c->line, c->phrase,
+        r->confidence, c->conf / 100.0);
+  if (c->cron) CHECK_STR(r->cron, c->cron, c->phrase);
+  if (c->every) CHECK_EQ_I64(r->interval_ms, c->every, c->phrase);
+  CHECK(r->reason[0] == 0 && r->matched[0] != 0, "line %d '%s': reason/matched",
+        c->line, c->phrase);
+  check_tags(c, r);
+}
+
+static void check_rejected(const wcase *c, const when_result *r, int rc) {
+  CHECK(rc == -1 && r->kind == WHEN_NONE && r->confidence == 0.0,
+        "line %d '%s': accepted (kind %d, conf %.2f)", c->line, c->phrase,
+        r->kind, r->confidence);
+  CHECK(strstr(r->reason, c->tags) != NULL,
+        "line %d '%s': reason '%s' lacks '%s'", c->line, c->phrase, r->reason,
+        c->tags);
+  CHECK(r->matched[0] == 0 && r->n_flags == 0 && r->n_implied == 0,
+        "line %d '%s': rejected result not clean", c->line, c->phrase);
+}
+
+static void run_table(int *n_accept, int *n_reject) {
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const wcase *c = &cases[i];
+    const tz_zone *z;
+    char err[160];
+    when_result r;
+    if (tzdb_get(zones, c->zone, &z, err, sizeof err) != 0) {
+      CHECK(0, "zone %s: %s", c->zone, err);
+      continue;
+    }
+    int64_t now = iso_ms(c->now);
+    int rc = when_parse(c->phrase, now, z, &r);
+    CHECK_STR(r.tz, c->zone, c->phrase);
+    if (c->kind) {
+      check_accepted(c, &r, rc, now);
+      ++*n_accept;
+    } else {
+      check_rejected(c, &r, rc);
+      ++*n_reject;
+    }
+  }
+}
+
+/* ---- properties the table does not show ---------------------------------- */
+
+static void check_misc(void) {
+  when_result r, r2;
+  int64_t now = iso_ms(WED);
+  char long_phrase[400];
+  /* deterministic: the same input twice gives the same bytes */
+  when_parse("every weekday at 8:30", now, NULL, &r);
+  when_parse("every weekday at 8:30", now, NULL, &r2);
+  CHECK(r.due_at == r2.due_at && strcmp(r.cron, r2.cron) == 0 &&
+            strcmp(r.matched, r2.matched) == 0,
+        "deterministic");
+  CHECK_STR(r.tz, "UTC", "NULL zone is UTC");
+  /* matched is the normalized phrase */
+  when_parse("  Tomorrow   AT 9 A.M. ", now, NULL, &r);
+  CHECK_STR(r.matched, "tomorrow at 9 am", "normalized");
+  when_parse("Mon.,  Mar. 3", now, NULL, &r); /* weekday + date: not grammar */
+  CHECK(r.kind == WHEN_NONE, "weekday plus date rejected");
+  /* NULL phrase, reference instants out of range */
+  CHECK(when_parse(NULL, now, NULL, &r) == -1, "NULL phrase");
+  CHECK(strstr(r.reason, "empty") != NULL, "NULL phrase reason: %s", r.reason);
+  CHECK(when_parse("now", INT64_MAX, NULL, &r) == -1, "now = INT64_MAX");
+  CHECK(strstr(r.reason, "reference") != NULL, "reason: %s", r.reason);
+  CHECK(when_parse("now", INT64_MIN, NULL, &r) == -1, "now = INT64_MIN");
+  /* too long */
+  memset(long_phrase, 'a', sizeof long_phrase - 1);
+  long_phrase[sizeof long_phrase - 1] = 0;
+  CHECK(when_parse(long_phrase, now, NULL, &r) == -1 &&
+            strstr(r.reason, "longer than") != NULL,
+        "long phrase: %s", r.reason);
+  /* many words */
+  snprintf(long_phrase, sizeof long_phrase, "%s",
+           "in 1 s 1 m 1 h 1 day 1 week 1 fortnight 1 month 1 year , , , , , "
+           ", , , , , , , , , , , , , , , , , , , , , , , , , , , , , , , ,");
+  CHECK(when_parse(long_phrase, now, NULL, &r) == -1 &&
+            strstr(r.reason, "too many") != NULL,
+        "many words: %s", r.reason);
+  CHECK(when_kind_name(WHEN_NONE) == NULL, "kind name none");
+  /* near the end of time */
+  CHECK(when_parse("in 2 days", iso_ms("9999-12-30T12:00:00Z"), NULL, &r) == -1 &&
+            strstr(r.reason, "too far") != NULL,
+        "past 9999: %s", r.reason);
+  CHECK(when_parse("every day at 9am", iso_ms("9999-12-31T12:00:00Z"), NULL,
+                   &r) == -1 && strstr(r.reason, "never fires") != NULL,
+        "cron past 9999: %s", r.reason);
+  CHECK(when_parse("tonight", iso_ms("9999-12-31T12:00:00Z"), NULL, &r) == 0 &&
+            r.due_at == iso_ms("9999-12-31T20:00:00Z"),
+        "last day of 9999: %s", r.reason);
+  CHECK(when_parse("every hour", iso_ms("9999-12-31T23:30:00Z"), NULL, &r) == -1 &&
+            strstr(r.reason, "too far") != NULL,
+        "interval past 9999: %s", r.reason);
+  CHECK(when_parse("now", iso_ms("0001-01-01T12:00:00Z"), NULL, &r) == -1,
+        "first day of year 1 is outside the reference range");
+  CHECK(when_parse("in 1 year", iso_ms("0001-01-02T00:00:00Z"), NULL, &r) == 0 &&
+            r.due_at == iso_ms("0002-01-02T00:00:00Z"),
+        "year 1: %s", r.reason);
+}
+
+int main(void) {
+  int n_accept = 0, n_reject = 0;
+  zones = tzdb_new(NULL);
+  if (!zones) return 1;
+  run_table(&n_accept, &n_reject);
+  check_misc();
+  printf("when: %d phrase cases (%d accepted, %d rejected)\n",
+         n_accept + n_reject, n_accept, n_reject);
+  CHECK(n_accept + n_reject >= 200 && n_reject >= 40, "table size");
+  tzdb_free(zones);
+  return check_report("when");
+}
