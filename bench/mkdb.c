@@ -3,6 +3,7 @@
 ** the other benchmarks, and report how long the bulk load took.
 **
 **   mkdb ours|plain|wide N PATH [CACHE_KIB]
+**   mkdb version        (prints the SQLite library version)
 **
 ** Prints "NOTE|build <kind> <N> rows: <secs> s (<rate> rows/s)".
 */
@@ -13,7 +14,11 @@
 #include "dbgen.h"
 
 int main(int argc, char **argv) {
-  if (argc < 4) bench_die("usage: mkdb ours|plain|wide N PATH [CACHE_KIB]");
+  if (argc == 2 && strcmp(argv[1], "version") == 0) {
+    printf("%s\n", sqlite3_libversion()); /* for the report's machine line */
+    return 0;
+  }
+  if (argc < 4) bench_die("usage: mkdb ours|plain|wide N PATH [CACHE_KIB] | mkdb version");
   i64 n = atoll(argv[2]);
   int cache = argc > 4 ? atoi(argv[4]) : 0;
   double secs;

@@ -26,6 +26,8 @@ void trg_ctx_release(void *p) {
   trg_ctx *c = p;
   if (c && --c->refs == 0) {
     tzdb_free(c->zones);
+    if (c->tick_opts_free) c->tick_opts_free(c->tick_opts);
+    sqlite3_free(c->tick_opts_json);
     sqlite3_free(c);
   }
 }

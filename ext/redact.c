@@ -111,7 +111,7 @@ static size_t match_pem(const char *in, size_t n, size_t i) {
 /* ---- user:password@ in URLs ------------------------------------------- */
 
 static int url_stop(int c) {
-  return c <= ' ' || c == '/' || c == '@' || c == '?' || c == '#';
+  return c <= ' ' || c == '/' || c == '@' || c == '?' || c == '#' || c == '[';
 }
 
 /* At i, "://user:pass@": sets the password's range. */
@@ -197,7 +197,9 @@ static int match_kv(const char *in, size_t n, size_t i, size_t *vs, size_t *ve) 
     *vs = j;
     *ve = e;
   }
-  if (has_prefix(in, n, *vs, REDACT_MARKER)) return 0; /* already done */
+  for (size_t m = *vs; m < *ve; m++) { /* already done */
+    if (in[m] == '[' && has_prefix(in, n, m, REDACT_MARKER)) return 0;
+  }
   return 1;
 }
 
@@ -282,8 +284,7 @@ static int match_bearer(const char *in, size_t n, size_t i, size_t *vs,
 
 /* ---- the pass ---------------------------------------------------------- */
 
-size_t redact(const char *in, size_t n, char *out, size_t cap) {
-  rbuf b = {out, cap, 0};
+static void pass(rbuf *b, const char *in, size_t n) {
   size_t i = 0;
   while (i < n) {
     size_t m, vs = 0, ve = 0;
@@ -291,27 +292,46 @@ size_t redact(const char *in, size_t n, char *out, size_t cap) {
     int at_word = word_start(in, i);
     int at_key = i == 0 || !key_char((unsigned char)in[i - 1]);
     if (c == '-' && (m = match_pem(in, n, i)) > 0) {
-      put_marker(&b);
+      put_marker(b);
       i += m;
       continue;
     }
-    if ((c == ':' && match_userinfo(in, n, i, &vs, &ve)) ||
-        (at_key && key_char(c) && match_kv(in, n, i, &vs, &ve)) ||
-        (at_word && match_bearer(in, n, i, &vs, &ve))) {
-      put(&b, in + i, vs - i);
-      put_marker(&b);
+    if (at_key && key_char(c) && match_kv(in, n, i, &vs, &ve)) {
+      /* The key and separator pass through the rules too (a key may hold
+      ** a token); they hold no value, so this recursion is one level
+      ** deep. The same for the user name of URL credentials below. */
+      pass(b, in + i, vs - i);
+      put_marker(b);
+      i = ve;
+      continue;
+    }
+    if (c == ':' && match_userinfo(in, n, i, &vs, &ve)) {
+      put(b, in + i, 3); /* "://", then the user name through the rules */
+      pass(b, in + i + 3, vs - i - 3);
+      put_marker(b);
+      i = ve;
+      continue;
+    }
+    if (at_word && match_bearer(in, n, i, &vs, &ve)) {
+      put(b, in + i, vs - i);
+      put_marker(b);
       i = ve;
       continue;
     }
     if (at_word && ((m = match_prefix(in, n, i)) > 0 ||
                     (m = match_jwt(in, n, i)) > 0)) {
-      put_marker(&b);
+      put_marker(b);
       i += m;
       continue;
     }
-    put(&b, in + i, 1);
+    put(b, in + i, 1);
     i++;
   }
+}
+
+size_t redact(const char *in, size_t n, char *out, size_t cap) {
+  rbuf b = {out, cap, 0};
+  pass(&b, in, n);
   if (cap) out[b.len < cap ? b.len : cap - 1] = '\0';
   return b.len;
 }

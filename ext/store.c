@@ -297,6 +297,23 @@ static char *sql_text(store_sql which) {
           "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_retry"
           " WHERE retry_at <= ?1 ORDER BY retry_at, run_id LIMIT ?2", rc);
       break;
+    case ST_RUNS_ANY:
+      out = sqlite3_mprintf(
+          "SELECT EXISTS (SELECT 1 FROM main.triggers_rundata"
+          " INDEXED BY triggers_rundata_lease"
+          " WHERE status = 'running' AND lease_until <= ?1)"
+          " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
+          " INDEXED BY triggers_rundata_retry WHERE retry_at <= ?1)");
+      break;
+    case ST_OPTS_TYPE:
+      out = sqlite3_mprintf(
+          "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) ELSE 'invalid' END");
+      break;
+    case ST_OPTS_EACH:
+      out = sqlite3_mprintf(
+          "SELECT key, type, value, CASE WHEN type IN ('array', 'object')"
+          " THEN value ELSE json_quote(value) END FROM json_each(?1)");
+      break;
     case ST_RUN_PENDING_FOR:
       out = sqlite3_mprintf(
           "SELECT 1 FROM main.triggers_rundata WHERE trigger_id = ?1"
@@ -310,6 +327,12 @@ static char *sql_text(store_sql which) {
       break;
     case ST_WAKE_LEASE:
       out = sqlite3_mprintf("SELECT min(lease_until) FROM main.triggers_rundata WHERE status = 'running'");
+      break;
+    case ST_BEGIN:
+      out = sqlite3_mprintf("BEGIN IMMEDIATE");
+      break;
+    case ST_COMMIT:
+      out = sqlite3_mprintf("COMMIT");
       break;
     case ST_CONFIG_GET:
       out = sqlite3_mprintf("SELECT value FROM main.triggers_config WHERE key = ?1");
@@ -605,12 +628,30 @@ enum { TXN_NONE, TXN_BEGIN, TXN_SAVEPOINT };
 
 int store_txn_begin(sqlite3 *db, store_txn *t) {
   t->msg[0] = 0;
+  t->s = NULL;
   if (sqlite3_get_autocommit(db)) {
     t->mode = TXN_BEGIN;
     return sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
   }
   t->mode = TXN_SAVEPOINT;
   return sqlite3_exec(db, "SAVEPOINT triggers_txn", 0, 0, 0);
+}
+
+/* Step a statement that returns no rows, e.g. BEGIN. */
+static int step_done(store *s, store_sql which) {
+  sqlite3_stmt *st = store_stmt(s, which);
+  if (!st) return sqlite3_errcode(s->db);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_txn_begin_cached(store *s, store_txn *t) {
+  if (!sqlite3_get_autocommit(s->db)) return store_txn_begin(s->db, t);
+  t->msg[0] = 0;
+  t->s = s;
+  t->mode = TXN_BEGIN;
+  return step_done(s, ST_BEGIN);
 }
 
 /* Keep the failure's message before a rollback resets it. */
@@ -624,7 +665,7 @@ static void keep_errmsg(sqlite3 *db, store_txn *t) {
 int store_txn_end(sqlite3 *db, store_txn *t, int rc) {
   if (t->mode == TXN_BEGIN) {
     if (rc == SQLITE_OK) {
-      rc = sqlite3_exec(db, "COMMIT", 0, 0, 0);
+      rc = t->s ? step_done(t->s, ST_COMMIT) : sqlite3_exec(db, "COMMIT", 0, 0, 0);
       if (rc == SQLITE_OK) return rc;
     }
     keep_errmsg(db, t);

@@ -30,10 +30,15 @@ typedef enum store_sql {
   ST_RUN_UPDATE,      /* run columns ?1..?RC_NCOL, ?RC_NCOL+1 rowid */
   ST_RUNS_LEASED,     /* ?1 now ?2 limit -> running runs past lease */
   ST_RUNS_RETRY,      /* ?1 now ?2 limit -> runs to re-offer */
+  ST_RUNS_ANY,        /* ?1 now -> 1 if either of the two above finds a run */
+  ST_OPTS_TYPE,       /* ?1 text -> its JSON type, or 'invalid' */
+  ST_OPTS_EACH,       /* ?1 JSON object -> key, type, value, JSON text */
   ST_RUN_PENDING_FOR, /* ?1 trigger_id -> 1 if a retry/deferral is pending */
   ST_WAKE_TRIGGERS,   /* -> min(fire_at) */
   ST_WAKE_RETRY,      /* -> min(retry_at) */
   ST_WAKE_LEASE,      /* -> min(lease_until) of running runs */
+  ST_BEGIN,           /* BEGIN IMMEDIATE (store_txn_begin_cached) */
+  ST_COMMIT,          /* COMMIT */
   ST_CONFIG_GET,      /* ?1 key -> value */
   ST_CONFIG_SET,      /* ?1 key ?2 value */
   ST_COUNT
@@ -90,9 +95,12 @@ int store_run_save(store *s, const run_row *r);
 ** failure's message first: report it with store_txn_errmsg(). */
 typedef struct store_txn {
   int mode;
+  store *s; /* BEGIN / COMMIT from this cache (begin_cached), else NULL */
   char msg[256]; /* the connection's error message when end() failed */
 } store_txn;
 int store_txn_begin(sqlite3 *db, store_txn *t);
+/* The same, with BEGIN IMMEDIATE and COMMIT prepared once in s. */
+int store_txn_begin_cached(store *s, store_txn *t);
 int store_txn_end(sqlite3 *db, store_txn *t, int rc);
 /* The message of the failure end() rolled back, else sqlite3_errmsg(db). */
 const char *store_txn_errmsg(const store_txn *t, sqlite3 *db);

@@ -69,32 +69,47 @@ static void opts_free(tick_opts *o) {
   memset(o, 0, sizeof *o);
 }
 
+/* A deep copy of parsed options; SQLITE_NOMEM leaves dst freed. */
+static int opts_copy(tick_opts *dst, const tick_opts *src) {
+  *dst = *src;
+  dst->owner = src->owner ? sqlite3_mprintf("%s", src->owner) : NULL;
+  dst->agents = src->agents ? sqlite3_mprintf("%s", src->agents) : NULL;
+  dst->wake_mode = src->wake_mode ? sqlite3_mprintf("%s", src->wake_mode) : NULL;
+  if ((src->owner && !dst->owner) || (src->agents && !dst->agents) ||
+      (src->wake_mode && !dst->wake_mode)) {
+    opts_free(dst);
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+static void opts_destroy(void *p) {
+  opts_free(p);
+  sqlite3_free(p);
+}
+
 /* Parse the options object through json_each; unknown keys are errors. */
-static int opts_parse(sqlite3 *db, const char *json, tick_opts *o, char **err) {
+static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
   o->limit = -1;
   o->lease_ms = TRG_DEFAULT_LEASE_MS;
   o->ack = 1;
   if (!json) return SQLITE_OK;
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(
-      db,
-      "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) ELSE 'invalid' END",
-      -1, &st, NULL);
-  if (rc != SQLITE_OK) return rc;
+  sqlite3_stmt *st = store_stmt(s, ST_OPTS_TYPE);
+  if (!st) return sqlite3_errcode(s->db);
+  int rc;
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   rc = sqlite3_step(st);
   const char *ty = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
   int is_obj = ty && strcmp(ty, "object") == 0;
-  if (!ty) rc = rc == SQLITE_ROW ? SQLITE_NOMEM : sqlite3_errcode(db);
-  sqlite3_finalize(st);
+  if (!ty) rc = rc == SQLITE_ROW ? SQLITE_NOMEM : sqlite3_errcode(s->db);
+  sqlite3_reset(st);
   if (!ty) return rc; /* out of memory: not the caller's fault */
   if (!is_obj) {
     *err = sqlite3_mprintf("argument 2 (options) must be a JSON object");
     return SQLITE_ERROR;
   }
-  rc = sqlite3_prepare_v2(db, "SELECT key, type, value, CASE WHEN type IN ('array', 'object') THEN value ELSE json_quote(value) END FROM json_each(?1)",
-                          -1, &st, NULL);
-  if (rc != SQLITE_OK) return rc;
+  st = store_stmt(s, ST_OPTS_EACH);
+  if (!st) return sqlite3_errcode(s->db);
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     const char *k = (const char *)sqlite3_column_text(st, 0);
@@ -103,7 +118,7 @@ static int opts_parse(sqlite3 *db, const char *json, tick_opts *o, char **err) {
     const char *tv = (const char *)sqlite3_column_text(st, 2);
     const char *raw = (const char *)sqlite3_column_text(st, 3);
     if (!k || !t || !raw || (!tv && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
-      sqlite3_finalize(st);
+      sqlite3_reset(st);
       return SQLITE_NOMEM;
     }
     int is_int = strcmp(t, "integer") == 0;
@@ -139,12 +154,12 @@ static int opts_parse(sqlite3 *db, const char *json, tick_opts *o, char **err) {
                                                               : "text")
                  : sqlite3_mprintf("options: unknown key '%s' (known: limit, "
                                    "owner, lease_ms, agents, wake_mode, ack)", k);
-      sqlite3_finalize(st);
+      sqlite3_reset(st);
       return *err ? SQLITE_ERROR : SQLITE_NOMEM;
     }
     if (rc == SQLITE_NOMEM) break;
   }
-  sqlite3_finalize(st);
+  sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -498,6 +513,12 @@ static char *span_text(const char *what, i64 n, int more, i64 first, i64 last,
                          n == 1 && !more ? "" : "s", a, b, policy);
 }
 
+/* misfire_grace_ms, read from the config once per tick. */
+static i64 grace_ms(tick *t) {
+  if (t->grace_ms < 0) t->grace_ms = config_int(&t->st, "misfire_grace_ms");
+  return t->grace_ms;
+}
+
 /* Claim one occurrence of r (window and overlap already decided). */
 static int claim_occurrence(tick *t, trg_row *r, i64 sched) {
   run_row run;
@@ -589,7 +610,7 @@ static int process_due(tick *t, trg_row *r) {
   } else {
     i64 skipped = cu.count - 1;
     int run_latest = room > 0;
-    if (strcmp(policy, "skip") == 0 && t->now - cu.latest > t->grace_ms) {
+    if (strcmp(policy, "skip") == 0 && t->now - cu.latest > grace_ms(t)) {
       run_latest = 0;
       skipped = cu.count;
     }
@@ -732,12 +753,24 @@ static void record_cost(tick *t) {
   c->tick_claimed = t->nout;
 }
 
+/* 1 when some run's lease passed or a run waits to be re-offered (the
+** two probes of step 1 and 2 would find something), 0 if not, -1 error. */
+static int runs_pending(tick *t) {
+  sqlite3_stmt *st = store_stmt(&t->st, ST_RUNS_ANY);
+  if (!st) return -1;
+  sqlite3_bind_int64(st, 1, t->now);
+  int rc = sqlite3_step(st);
+  int any = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) != 0 : -1;
+  sqlite3_reset(st);
+  return any;
+}
+
 /* ---- the tick's statement cache (trg_ctx.tick_store) ------------------ */
 
 /* Reset every statement: none stays active across COMMIT or calls. */
 static void stmts_reset(store *s) {
   for (int i = 0; i < ST_COUNT; i++) {
-    if (s->st[i]) sqlite3_reset(s->st[i]);
+    if (s->st[i] && sqlite3_stmt_busy(s->st[i])) sqlite3_reset(s->st[i]);
   }
 }
 
@@ -784,7 +817,27 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
     if (!(opts = arg_text(ctx, t.fname, argv, 1, "options"))) goto out;
   }
-  int rc = opts_parse(t.db, opts, &t.o, &t.err);
+  /* A host passes the same options every tick: the last text parsed and
+  ** its result are kept on the connection (trg_ctx.tick_opts). */
+  trg_ctx *c = t.ctx;
+  int rc;
+  if (opts && c->tick_opts && strcmp(opts, c->tick_opts_json) == 0) {
+    rc = opts_copy(&t.o, c->tick_opts);
+  } else {
+    rc = opts_parse(&t.st, opts, &t.o, &t.err);
+    tick_opts *keep = rc == SQLITE_OK && opts ? sqlite3_malloc(sizeof *keep) : NULL;
+    char *json = keep ? sqlite3_mprintf("%s", opts) : NULL;
+    if (json && opts_copy(keep, &t.o) == SQLITE_OK) {
+      if (c->tick_opts_free) c->tick_opts_free(c->tick_opts);
+      sqlite3_free(c->tick_opts_json);
+      c->tick_opts = keep;
+      c->tick_opts_json = json;
+      c->tick_opts_free = opts_destroy;
+    } else {
+      sqlite3_free(keep);
+      sqlite3_free(json);
+    }
+  }
   if (rc != SQLITE_OK) {
     report(&t, ctx, rc);
     goto out;
@@ -798,11 +851,13 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   store_txn txn;
   t.narrow = 1;
-  rc = store_txn_begin(t.db, &txn);
+  rc = cache ? store_txn_begin_cached(&t.st, &txn) : store_txn_begin(t.db, &txn);
   if (rc == SQLITE_OK) {
-    t.grace_ms = config_int(&t.st, "misfire_grace_ms");
-    rc = for_each_run(&t, ST_RUNS_LEASED, on_lease_expired);
-    if (rc == SQLITE_OK) rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
+    t.grace_ms = -1; /* read when first needed (grace_ms()) */
+    int runs = runs_pending(&t); /* nothing to re-offer: skip two sorts */
+    if (runs < 0) rc = sqlite3_errcode(t.db);
+    if (rc == SQLITE_OK && runs) rc = for_each_run(&t, ST_RUNS_LEASED, on_lease_expired);
+    if (rc == SQLITE_OK && runs) rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
     if (rc == SQLITE_OK) rc = claim_due(&t);
     if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
     record_cost(&t);

@@ -43,6 +43,11 @@ typedef struct trg_ctx {
   struct store *tick_store;
   int tick_busy;
   struct vt_tab *tick_orphan;
+  /* The last options text trigger_run_due parsed, and the result (tick.c
+  ** owns the type; freed with the context through tick_opts_free). */
+  char *tick_opts_json;
+  void *tick_opts;
+  void (*tick_opts_free)(void *);
 } trg_ctx;
 
 void trg_ctx_release(void *p);

@@ -109,15 +109,17 @@ static int lex_number(parser *p, const char *s, int *o, int glued) {
   return k;
 }
 
-/* Letters -> one lower-case T_WORD; dots after letters are dropped and
-** letters right after such a dot continue the word ("a.m." -> "am"). */
+/* Letters -> one lower-case T_WORD. A dot after letters is dropped
+** ("dec." -> "dec"); after a single letter it may join the next letters
+** of an initialism ("a.m." -> "am", "e.s.t." -> "est"). */
 static int lex_word(parser *p, const char *s, int *o, int glued) {
   int k = 0, start = *o;
   for (;;) {
+    int seg = k;
     while (is_alpha(s[k])) p->norm[(*o)++] = lower(s[k++]);
     if (s[k] != '.') break;
     k++;
-    if (!is_alpha(s[k])) break;
+    if (k - 1 - seg != 1 || !is_alpha(s[k])) break;
   }
   when_tok *t = new_token(p, T_WORD, start, glued);
   t->len = *o - start;

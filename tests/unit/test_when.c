@@ -233,6 +233,7 @@ static const wcase cases[] = {
     ONCE("friday at 3pm +05:30", WED, UTC, "2025-03-07T09:30:00Z", 90, ""),
     ONCE("9am -08:00", WED, UTC, "2025-03-05T17:00:00Z", 90, ""),
     ONCE("noon gmt", WED, UTC, "2025-03-05T12:00:00Z", 90, ""),
+    ONCE("9am e.s.t.", WED, UTC, "2025-03-05T14:00:00Z", 90, ""),
     ONCE("5pm cest", WED, UTC, "2025-03-05T15:00:00Z", 90, ""),
     ONCE("9am ist", WED, UTC, "2025-03-06T03:30:00Z", 90, ""),
     ONCE("8pm aedt", WED, UTC, "2025-03-06T09:00:00Z", 90, ""),
@@ -549,6 +550,8 @@ static const wcase cases[] = {
     REJECT("2mar2200", WED, UTC, "put a blank between '2' and 'mar'"),
     REJECT("the15at2", WED, UTC, "put a blank"),
     REJECT("every90 minutes", WED, UTC, "put a blank"),
+    REJECT("ev.ery 90s", WED, UTC, "cannot read 'ev'"),
+    REJECT("tomor.row", WED, UTC, "cannot read 'tomor'"),
 };
 
 /* ---- the harness --------------------------------------------------------- */

@@ -1,0 +1,110 @@
+#!/bin/sh
+# bench/run.sh -- build the benchmark programs, build the data sets once,
+# run every benchmark, and print ONE markdown table of ratios (also written
+# to bench/RESULTS.md with the machine it ran on). `make bench` runs this
+# after building the extension. See bench/README.md.
+#
+# Environment: BENCH_REPS (repetitions per row, default 5, max 16),
+# BENCH_BIG (size of the big data set, default 1000000), TMPDIR (where the
+# temporary databases go; about 1 GB at the default size), CC.
+set -eu
+
+cd "$(dirname "$0")/.."
+REPS=${BENCH_REPS:-5}
+BIG=${BENCH_BIG:-1000000}
+CC=${CC:-cc}
+OUT=build/bench
+CFLAGS="-O2 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE"
+export TRIGGERS_EXT="$PWD/build/triggers"
+
+[ -f build/triggers.so ] || { echo "bench: build/triggers.so missing (run make)" >&2; exit 1; }
+mkdir -p "$OUT"
+for p in mkdb empty_tick busy_tick create peak_mem two_procs; do
+  $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/dbgen.c bench/bench.c -lsqlite3
+done
+$CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
+  ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c -lsqlite3 -lm
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/triggers-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT INT TERM
+LINES="$TMP/lines"
+: > "$LINES"
+T0=$(date +%s)
+step() { printf 'bench: %s (%ss)\n' "$1" "$(( $(date +%s) - T0 ))" >&2; }
+
+# Data sets (dbgen.h). The big ones load with a 256 MiB cache: setup, not
+# measured against anything; their load times are reported as notes.
+step "building data sets (the $BIG-trigger one takes a while)"
+for n in 1000 100000 "$BIG"; do
+  cache=0
+  [ "$n" -ge 1000000 ] && cache=262144
+  "$OUT/mkdb" ours "$n" "$TMP/ours_$n.db" $cache >> "$LINES"
+  "$OUT/mkdb" plain "$n" "$TMP/plain_$n.db" $cache >> "$LINES"
+done
+
+step "empty tick"
+for n in 1000 100000 "$BIG"; do
+  "$OUT/empty_tick" "$n" "$TMP/ours_$n.db" "$TMP/plain_$n.db" "$REPS" >> "$LINES"
+done
+
+step "busy tick"
+"$OUT/busy_tick" 100000 "$TMP/ours_100000.db" "$TMP/plain_100000.db" "$TMP" "$REPS" \
+  1000 10000 100000 >> "$LINES"
+
+step "create"
+"$OUT/create" "$TMP" 100000 "$REPS" >> "$LINES"
+
+step "cron next-due (croner via node)"
+CRONER="SKIP:node or npm not found"
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  if [ ! -f bench/.croner/node_modules/croner/package.json ]; then
+    npm install --silent --no-audit --no-fund --prefix bench/.croner croner@latest \
+      > "$TMP/npm.log" 2>&1 || true
+  fi
+  if [ -f bench/.croner/node_modules/croner/package.json ]; then
+    if node bench/cron_croner.mjs bench/cron_mix.txt bench/.croner "$REPS" \
+        > "$TMP/croner.out" 2> "$TMP/croner.err"; then
+      CRONER="$TMP/croner.out"
+    else
+      CRONER="SKIP:croner failed: $(head -c 120 "$TMP/croner.err" | tr '\n|' '  ')"
+    fi
+  else
+    CRONER="SKIP:npm install croner failed: $(tail -c 120 "$TMP/npm.log" | tr '\n|' '  ')"
+  fi
+fi
+"$OUT/cron_next" bench/cron_mix.txt "$CRONER" "$REPS" >> "$LINES"
+
+step "peak memory"
+"$OUT/peak_mem" "$TMP/ours_1000.db" "$TMP/ours_$BIG.db" 1000 "$REPS" >> "$LINES"
+
+step "two processes"
+"$OUT/two_procs" "$TMP/ours_100000.db" "$TMP" "$REPS" 2 >> "$LINES"
+step "done"
+
+# The report: one table, then notes and the machine.
+TOTAL=$(( $(date +%s) - T0 ))
+CPU=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || true)
+MEM=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || true)
+REPORT="$TMP/report.md"
+{
+  echo "# Benchmark results"
+  echo
+  echo "Written by \`make bench\` (bench/run.sh); how to read it: bench/README.md."
+  echo "Every ratio is measured in this run against a plain-SQL/C baseline from bench/,"
+  echo "per repetition; shown as median [min-max] over $REPS repetitions."
+  echo
+  echo "| row | ours | baseline | ratio | target | result |"
+  echo "|---|---|---|---|---|---|"
+  grep '^ROW|' "$LINES" | awk -F'|' '{ s = "|"; for (i = 2; i <= NF; i++) s = s " " $i " |"; print s }'
+  echo
+  echo "Notes:"
+  echo
+  grep '^NOTE|' "$LINES" | sed 's/^NOTE|/- /'
+  echo "- whole run: ${TOTAL} s"
+  echo
+  echo "Machine: $(nproc) CPUs, ${CPU:-unknown CPU}, ${MEM:-? GiB} RAM;" \
+       "SQLite $("$OUT/mkdb" version); $(uname -sr);" \
+       "node $(node --version 2>/dev/null || echo none); $(date -u '+%Y-%m-%d %H:%M UTC')."
+} > "$REPORT"
+cp "$REPORT" bench/RESULTS.md
+cat "$REPORT"
