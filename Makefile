@@ -79,5 +79,9 @@ demo: deps all
 fuzz:
 	@sh tests/fuzz/run.sh
 
+# Ratios against plain-SQL/C baselines, one table; writes bench/RESULTS.md.
+bench: all
+	@sh bench/run.sh
+
 clean:
 	rm -rf build

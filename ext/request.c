@@ -10,7 +10,8 @@
 **   2. context.autonomy_available false               -> AUTONOMY_UNAVAILABLE
 **   3. context.role not in creator_roles (default user) -> PERMISSION_DENIED
 **   4. the row is read and validated like an INSERT  -> INVALID_REQUEST
-**      (schedule columns: INVALID_SCHEDULE)
+**      (schedule columns: INVALID_SCHEDULE); a "when" phrase is read by
+**      when.c and must reach min_confidence           -> INVALID_SCHEDULE
 **   5. policy bounds: interval (or a cron's shortest gap) within
 **      min_interval_ms..max_interval_ms, once instants in the future and
 **      at most max_interval_ms ahead                  -> INVALID_SCHEDULE
@@ -31,6 +32,7 @@
 #include "config.h"
 #include "dedupe.h"
 #include "trigger.h"
+#include "when.h"
 #include "xml_request.h"
 
 SQLITE_EXTENSION_INIT3
@@ -43,6 +45,7 @@ typedef struct create_req {
   trg_row row;
   sched_spec spec;
   char *role;
+  char *when; /* the request's "when" phrase, if any */
   int autonomy, confirmed;
   /* outcome */
   const char *code;
@@ -167,14 +170,21 @@ static int read_request(create_req *q, const char *json) {
     for (int i = 0; i < TC_NPUBLIC; i++) {
       if (strcmp(trg_cols[i].name, k) == 0) col = i;
     }
+    if (strcmp(k, "when") == 0) {
+      const char *phrase = (const char *)sqlite3_column_text(st, 1);
+      if (sqlite3_column_type(st, 1) != SQLITE_TEXT) {
+        sqlite3_finalize(st);
+        return fail(q, "INVALID_REQUEST", sqlite3_mprintf("field 'when' must be text"));
+      }
+      sqlite3_free(q->when);
+      q->when = sqlite3_mprintf("%s", phrase);
+      continue;
+    }
     if (col < 0 || !request_may_set(col)) {
-      char *why = strcmp(k, "when") == 0
-                      ? sqlite3_mprintf("\"when\" phrases are not supported by "
-                                        "this build; give a schedule")
-                  : col < 0 ? sqlite3_mprintf("unknown field '%s'", k)
-                            : sqlite3_mprintf("field '%s' cannot be set by a "
-                                              "request (it comes from the "
-                                              "context or is computed)", k);
+      char *why = col < 0 ? sqlite3_mprintf("unknown field '%s'", k)
+                          : sqlite3_mprintf("field '%s' cannot be set by a "
+                                            "request (it comes from the "
+                                            "context or is computed)", k);
       sqlite3_finalize(st);
       return fail(q, "INVALID_REQUEST", why);
     }
@@ -186,6 +196,85 @@ static int read_request(create_req *q, const char *json) {
   }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* A "when" phrase (WHEN.md) becomes the schedule columns, when the
+** parser's confidence reaches min_confidence; the phrase, confidence,
+** flags and implied parts go into metadata.when. */
+static int apply_when(create_req *q) {
+  static const int sched_cols[] = {TC_TRIGGER_TYPE, TC_INTERVAL_MS, TC_SCHEDULED_AT,
+                                   TC_CRON_EXPRESSION};
+  for (size_t i = 0; i < sizeof sched_cols / sizeof sched_cols[0]; i++) {
+    if (!q->row.v[sched_cols[i]].null) {
+      return fail(q, "INVALID_REQUEST", sqlite3_mprintf(
+          "give either \"when\" or a schedule (%s), not both", trg_cols[sched_cols[i]].name));
+    }
+  }
+  const tz_zone *z;
+  char msg[200];
+  const char *tzname = q->row.v[TC_TIMEZONE].null ? "UTC" : q->row.v[TC_TIMEZONE].t;
+  if (trg_zone(q->ctx, tzname, &z, msg, sizeof msg) != 0) {
+    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf("triggers.timezone: %s", msg));
+  }
+  when_result w;
+  double min_conf = config_real(&q->st, "min_confidence");
+  if (when_parse(q->when, q->now, z, &w) != 0) {
+    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
+        "when '%s': %s (confidence 0)", q->when, w.reason));
+  }
+  if (w.confidence < min_conf) {
+    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
+        "when '%s': confidence %.2f is below min_confidence %.2f", q->when,
+        w.confidence, min_conf));
+  }
+  int rc = val_set_text(&q->row.v[TC_TRIGGER_TYPE], when_kind_name(w.kind));
+  if (w.kind == WHEN_ONCE) {
+    val_set_int(&q->row.v[TC_SCHEDULED_AT], w.due_at);
+  } else if (w.kind == WHEN_INTERVAL) {
+    val_set_int(&q->row.v[TC_INTERVAL_MS], w.interval_ms);
+    val_set_int(&q->row.v[TC_START_AT], w.due_at);
+  } else {
+    if (rc == SQLITE_OK) rc = val_set_text(&q->row.v[TC_CRON_EXPRESSION], w.cron);
+    if (rc == SQLITE_OK) rc = val_set_text(&q->row.v[TC_TIMEZONE], w.tz);
+  }
+  /* metadata.when = {phrase, confidence, flags, implied} */
+  sqlite3_str *j = sqlite3_str_new(q->db);
+  sqlite3_str_appendall(j, "{\"phrase\":");
+  json_str(j, q->when);
+  sqlite3_str_appendf(j, ",\"confidence\":%.2f,\"flags\":[", w.confidence);
+  for (int i = 0; i < w.n_flags; i++) {
+    if (i) sqlite3_str_appendchar(j, 1, ',');
+    json_str(j, w.flags[i]);
+  }
+  sqlite3_str_appendall(j, "],\"implied\":[");
+  for (int i = 0; i < w.n_implied; i++) {
+    if (i) sqlite3_str_appendchar(j, 1, ',');
+    json_str(j, w.implied[i]);
+  }
+  sqlite3_str_appendall(j, "]}");
+  char *when_json = sqlite3_str_finish(j);
+  if (!when_json || rc != SQLITE_OK) {
+    sqlite3_free(when_json);
+    return SQLITE_NOMEM;
+  }
+  sqlite3_stmt *st = NULL;
+  rc = sqlite3_prepare_v2(q->db,
+                          "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
+                          " 'object' THEN ?1 ELSE '{}' END, '$.when', json(?2))",
+                          -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    if (q->row.v[TC_METADATA].null) sqlite3_bind_null(st, 1);
+    else sqlite3_bind_text(st, 1, q->row.v[TC_METADATA].t, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, when_json, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+      rc = val_set_text(&q->row.v[TC_METADATA], (const char *)sqlite3_column_text(st, 0));
+    } else {
+      rc = sqlite3_errcode(q->db);
+    }
+  }
+  sqlite3_finalize(st);
+  sqlite3_free(when_json);
+  return rc;
 }
 
 /* Shortest gap between the next occurrences of a cron schedule (sampled
@@ -361,6 +450,7 @@ static int create_in_txn(create_req *q, const char *request, const char *context
     return rc;
   }
   if ((rc = read_request(q, request))) return rc;
+  if (q->when && (rc = apply_when(q))) return rc;
   val_set_text(&q->row.v[TC_CREATED_BY], strcmp(q->role, "agent") == 0 ? "agent" : "user");
   val_set_int(&q->row.v[TC_CREATED_AT], q->now);
   char *err = NULL;
@@ -453,6 +543,7 @@ static void run_create(sqlite3_context *ctx, const char *request, const char *co
   store_close(&q.st);
   row_clear(&q.row);
   sqlite3_free(q.role);
+  sqlite3_free(q.when);
   sqlite3_free(q.reason);
   sqlite3_free(q.trigger_id);
   sqlite3_free(q.existing);
