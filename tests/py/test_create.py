@@ -217,3 +217,33 @@ def test_xml_safety_matrix(ext):
     assert dump(db) == before
     assert "TOPSECRET" not in dump(db)
     os.unlink(secret.name)
+
+
+def test_direct_insert_duplicate_is_unique_error(ext):
+    db = connect(ext)
+    db.execute("INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms)"
+               " VALUES ('first', 'a1', 'Check the build', 'interval', 900000)")
+    before = dump(db)
+    try:
+        db.execute("INSERT INTO triggers(agent_id, instructions, trigger_type, interval_ms)"
+                   " VALUES ('a1', '  check the BUILD ', 'interval', 900000)")
+        assert False
+    except sqlite3.IntegrityError as e:
+        assert e.sqlite_errorname == "SQLITE_CONSTRAINT_UNIQUE"
+        assert "UNIQUE constraint failed: triggers.dedupe_key" in str(e) and "'first'" in str(e), str(e)
+    assert dump(db) == before
+    # another agent, or a paused-then-cancelled original, does not collide
+    db.execute("INSERT INTO triggers(agent_id, instructions, trigger_type, interval_ms)"
+               " VALUES ('a2', 'Check the build', 'interval', 900000)")
+    one(db, "SELECT trigger_cancel('first')")
+    db.execute("INSERT INTO triggers(agent_id, instructions, trigger_type, interval_ms)"
+               " VALUES ('a1', 'Check the build', 'interval', 900000)")
+    assert one(db, "SELECT count(DISTINCT dedupe_key) FROM triggers") == 1
+    # an UPDATE that makes two active triggers equal is refused too
+    db.execute("INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms)"
+               " VALUES ('other', 'a1', 'Something else', 'interval', 900000)")
+    try:
+        db.execute("UPDATE triggers SET instructions = 'check the build' WHERE trigger_id = 'other'")
+        assert False
+    except sqlite3.IntegrityError as e:
+        assert "triggers.dedupe_key" in str(e)
