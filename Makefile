@@ -21,7 +21,7 @@ HDRS     = $(wildcard ext/*.h)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
-.PHONY: all test test-unit test-sql test-py test-asan test-valgrind demo deps clean fuzz bench lint
+.PHONY: all test test-unit test-sql test-py test-fault test-asan test-valgrind demo deps clean fuzz bench lint fault-bin
 
 all: $(B)/triggers.so $(B)/trigger-host
 
@@ -40,6 +40,13 @@ $(B)/unit/%: tests/unit/%.c $(PURE_HAVE) $(HDRS) tests/unit/check.h | $(B)
 	@mkdir -p $(B)/unit
 	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $< $(PURE_HAVE) -lm
 
+# Out-of-memory fault injection harness (tests/fault/oom.c); it loads
+# $(B)/triggers.so at run time.
+$(B)/fault_oom: tests/fault/oom.c | $(B)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $< -lsqlite3
+
+fault-bin: $(B)/fault_oom
+
 $(B):
 	@mkdir -p $(B)
 
@@ -47,7 +54,7 @@ $(B):
 deps:
 	@sh tests/deps.sh
 
-test: deps all $(UNIT_BIN)
+test: deps all $(UNIT_BIN) $(B)/fault_oom
 	@sh tests/run_all.sh
 
 test-unit: $(UNIT_BIN)
@@ -59,10 +66,13 @@ test-sql: all
 test-py: all
 	@sh tests/run_all.sh py
 
+test-fault: all $(B)/fault_oom
+	@sh tests/run_all.sh fault
+
 # ASan + UBSan (gcc, no recover): unit tests linked directly, the extension
 # loaded into Debian's sqlite3 and python3 with gcc's runtimes preloaded.
 test-asan: deps
-	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all unit-bins
+	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all unit-bins fault-bin
 	@ASAN=1 B=build/asan sh tests/run_all.sh
 
 unit-bins: $(UNIT_BIN)

@@ -7,6 +7,8 @@
 # Environment: BENCH_REPS (repetitions per row, default 5, max 16),
 # BENCH_BIG (size of the big data set, default 1000000), TMPDIR (where the
 # temporary databases go; about 1 GB at the default size), CC.
+# Exit status: 0 when every benchmark ran (a missed target is a FAIL row,
+# not an error), 1 when one could not run (an ERROR row).
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -14,7 +16,7 @@ REPS=${BENCH_REPS:-5}
 BIG=${BENCH_BIG:-1000000}
 CC=${CC:-cc}
 OUT=build/bench
-CFLAGS="-O2 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE"
+CFLAGS="-O2 -g -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE"
 export TRIGGERS_EXT="$PWD/build/triggers"
 
 [ -f build/triggers.so ] || { echo "bench: build/triggers.so missing (run make)" >&2; exit 1; }
@@ -24,13 +26,27 @@ for p in mkdb empty_tick busy_tick create peak_mem two_procs; do
 done
 $CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
   ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c -lsqlite3 -lm
+[ -f bench/summary.c ] && $CC $CFLAGS -o "$OUT/summary" bench/summary.c bench/bench.c -lsqlite3 -lm
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/triggers-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
 LINES="$TMP/lines"
 : > "$LINES"
 T0=$(date +%s)
+ERRORS=0
 step() { printf 'bench: %s (%ss)\n' "$1" "$(( $(date +%s) - T0 ))" >&2; }
+# run LABEL CMD...: keep the program's ROW/NOTE lines; if it fails, the
+# table gets an ERROR row with its last message instead of no table.
+run() {
+  label=$1
+  shift
+  if ! "$@" >> "$LINES" 2> "$TMP/err"; then
+    printf 'ROW|%s|-|-|-|-|**ERROR**: %s\n' "$label" \
+      "$(tail -n 1 "$TMP/err" | tr '|' '/')" >> "$LINES"
+    ERRORS=$((ERRORS + 1))
+  fi
+  cat "$TMP/err" >&2
+}
 
 # Data sets (dbgen.h). The big ones load with a 256 MiB cache: setup, not
 # measured against anything; their load times are reported as notes.
@@ -38,21 +54,21 @@ step "building data sets (the $BIG-trigger one takes a while)"
 for n in 1000 100000 "$BIG"; do
   cache=0
   [ "$n" -ge 1000000 ] && cache=262144
-  "$OUT/mkdb" ours "$n" "$TMP/ours_$n.db" $cache >> "$LINES"
-  "$OUT/mkdb" plain "$n" "$TMP/plain_$n.db" $cache >> "$LINES"
+  run "build ours $n" "$OUT/mkdb" ours "$n" "$TMP/ours_$n.db" $cache
+  run "build plain $n" "$OUT/mkdb" plain "$n" "$TMP/plain_$n.db" $cache
 done
 
 step "empty tick"
 for n in 1000 100000 "$BIG"; do
-  "$OUT/empty_tick" "$n" "$TMP/ours_$n.db" "$TMP/plain_$n.db" "$REPS" >> "$LINES"
+  run "empty tick, $n triggers" "$OUT/empty_tick" "$n" "$TMP/ours_$n.db" "$TMP/plain_$n.db" "$REPS"
 done
 
 step "busy tick"
-"$OUT/busy_tick" 100000 "$TMP/ours_100000.db" "$TMP/plain_100000.db" "$TMP" "$REPS" \
-  1000 10000 100000 >> "$LINES"
+run "busy tick" "$OUT/busy_tick" 100000 "$TMP/ours_100000.db" "$TMP/plain_100000.db" \
+  "$TMP" "$REPS" 1000 10000 100000
 
 step "create"
-"$OUT/create" "$TMP" 100000 "$REPS" >> "$LINES"
+run "create" "$OUT/create" "$TMP" 100000 "$REPS"
 
 step "cron next-due (croner via node)"
 CRONER="SKIP:node or npm not found"
@@ -72,13 +88,18 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
     CRONER="SKIP:npm install croner failed: $(tail -c 120 "$TMP/npm.log" | tr '\n|' '  ')"
   fi
 fi
-"$OUT/cron_next" bench/cron_mix.txt "$CRONER" "$REPS" >> "$LINES"
+run "cron next-due" "$OUT/cron_next" bench/cron_mix.txt "$CRONER" "$REPS"
 
 step "peak memory"
-"$OUT/peak_mem" "$TMP/ours_1000.db" "$TMP/ours_$BIG.db" 1000 "$REPS" >> "$LINES"
+run "peak memory" "$OUT/peak_mem" "$TMP/ours_1000.db" "$TMP/ours_$BIG.db" 1000 "$REPS"
 
 step "two processes"
-"$OUT/two_procs" "$TMP/ours_100000.db" "$TMP" "$REPS" 2 >> "$LINES"
+run "two processes" "$OUT/two_procs" "$TMP/ours_100000.db" "$TMP" "$REPS" 2
+
+if [ -x "$OUT/summary" ]; then # bench/summary.c (the state summary), information only
+  step "state summary"
+  run "summary" "$OUT/summary" 100000 5000 "$REPS"
+fi
 step "done"
 
 # The report: one table, then notes and the machine.
@@ -108,3 +129,6 @@ REPORT="$TMP/report.md"
 } > "$REPORT"
 cp "$REPORT" bench/RESULTS.md
 cat "$REPORT"
+# A missed target is a result (the table says FAIL); a benchmark that could
+# not run is an error.
+[ "$ERRORS" -eq 0 ]

@@ -1,6 +1,8 @@
 /*
 ** config.c -- trigger_config keys and defaults; values live in the
 ** triggers_config shadow table (store.c) and fall back to these defaults.
+** A value that cannot be read (out of memory, I/O) is not a default: the
+** error is kept in store.err and fails the caller's transaction.
 */
 #include "config.h"
 
@@ -33,7 +35,9 @@ char *config_text(store *s, const char *key) {
   char *v = store_config_get(s, key);
   if (v) return v;
   const config_key *k = config_find(key);
-  return sqlite3_mprintf("%s", k ? k->def : "");
+  v = sqlite3_mprintf("%s", k ? k->def : "");
+  if (!v && !s->err) s->err = SQLITE_NOMEM; /* not the default: an error */
+  return v;
 }
 
 i64 config_int(store *s, const char *key) {

@@ -7,7 +7,11 @@
 ** JWT, bearer token); a matcher returns how many input bytes it consumed
 ** and what to write instead, otherwise one byte is copied. Matchers that
 ** start a token only fire at a word boundary, so "task-list" never looks
-** like an "sk-" key.
+** like an "sk-" key; the boundary is judged on the output written so far
+** (a marker ends a word), which is what makes a second pass a no-op. The
+** key of a key=value and the user of URL credentials go through the same
+** rules (one level of recursion: they hold no value themselves). Linear
+** in the input.
 */
 #include "redact.h"
 
@@ -18,6 +22,7 @@
 typedef struct rbuf {
   char *out;
   size_t cap, len;
+  int last; /* the last byte written, -1 before the first */
 } rbuf;
 
 static void put(rbuf *b, const char *s, size_t n) {
@@ -25,6 +30,7 @@ static void put(rbuf *b, const char *s, size_t n) {
     size_t room = b->cap - 1 - b->len;
     memcpy(b->out + b->len, s, n < room ? n : room);
   }
+  if (n) b->last = (unsigned char)s[n - 1];
   b->len += n;
 }
 
@@ -65,10 +71,6 @@ static size_t span(const char *in, size_t n, size_t i, int cs) {
 
 static int key_char(int c) { return is_alnum(c) || c == '_' || c == '.' || c == '-'; }
 
-/* A token may start at i: the byte before is not part of a word. */
-static int word_start(const char *in, size_t i) {
-  return i == 0 || !in_class(CS_WORD, (unsigned char)in[i - 1]);
-}
 
 static int has_prefix(const char *in, size_t n, size_t i, const char *p) {
   size_t k = strlen(p);
@@ -130,6 +132,9 @@ static int match_userinfo(const char *in, size_t n, size_t i, size_t *vs,
 
 /* ---- key = value ------------------------------------------------------ */
 
+/* A longer run of key characters is not a key (and scanning stops). */
+#define KEY_MAX 64
+
 static const char *const secret_keys[] = {
     "password", "passwd", "passphrase", "secret", "token", "api_key",
     "apikey", "secret_key", "access_key", "private_key",
@@ -172,8 +177,8 @@ static int plain_word(const char *v, size_t k) {
 ** value's range [vs, ve). */
 static int match_kv(const char *in, size_t n, size_t i, size_t *vs, size_t *ve) {
   size_t j = i;
-  while (j < n && key_char((unsigned char)in[j])) j++;
-  if (j == i || !secret_key_name(in + i, j - i)) return 0;
+  while (j < n && j - i <= KEY_MAX && key_char((unsigned char)in[j])) j++;
+  if (j == i || j - i > KEY_MAX || !secret_key_name(in + i, j - i)) return 0;
   if (j < n && (in[j] == '"' || in[j] == '\'')) j++; /* "key": */
   while (j < n && is_space((unsigned char)in[j])) j++;
   if (j >= n || (in[j] != '=' && in[j] != ':')) return 0;
@@ -238,7 +243,14 @@ static const prefix_rule prefix_rules[] = {
     {"npm_", CS_ALNUM, 36, 0},         /* npm */
 };
 
+/* The first letters of prefix_rules: most positions skip the table. */
+static int prefix_start(int c) {
+  return c == 's' || c == 'r' || c == 'g' || c == 'x' || c == 'A' ||
+         c == 'h' || c == 'n';
+}
+
 static size_t match_prefix(const char *in, size_t n, size_t i) {
+  if (!prefix_start((unsigned char)in[i])) return 0;
   for (size_t r = 0; r < sizeof prefix_rules / sizeof prefix_rules[0]; r++) {
     const prefix_rule *p = &prefix_rules[r];
     if (!has_prefix(in, n, i, p->prefix)) continue;
@@ -256,9 +268,14 @@ static size_t match_prefix(const char *in, size_t n, size_t i) {
 
 /* ---- JWTs and bearer tokens ------------------------------------------- */
 
-static size_t match_jwt(const char *in, size_t n, size_t i) {
+/* At i: a JWT's length, or 0. On a failure *stop is the end of the
+** first segment's run: a JWT starting anywhere before it would fail the
+** same way (its first segment ends there too), so the caller skips the
+** rule until then -- otherwise "eyJa-eyJa-..." would be quadratic. */
+static size_t match_jwt(const char *in, size_t n, size_t i, size_t *stop) {
   if (!has_prefix(in, n, i, "eyJ")) return 0;
   size_t a = span(in, n, i, CS_URLSAFE);
+  *stop = i + a;
   if (a < 10 || i + a >= n || in[i + a] != '.') return 0;
   size_t b = span(in, n, i + a + 1, CS_URLSAFE);
   size_t at = i + a + 1 + b;
@@ -285,12 +302,13 @@ static int match_bearer(const char *in, size_t n, size_t i, size_t *vs,
 /* ---- the pass ---------------------------------------------------------- */
 
 static void pass(rbuf *b, const char *in, size_t n) {
-  size_t i = 0;
+  size_t i = 0, jwt_stop = 0;
   while (i < n) {
     size_t m, vs = 0, ve = 0;
     int c = (unsigned char)in[i];
-    int at_word = word_start(in, i);
-    int at_key = i == 0 || !key_char((unsigned char)in[i - 1]);
+    /* boundaries are judged on the output: a marker ends a word */
+    int at_word = b->last < 0 || !in_class(CS_WORD, b->last);
+    int at_key = b->last < 0 || !key_char(b->last);
     if (c == '-' && (m = match_pem(in, n, i)) > 0) {
       put_marker(b);
       i += m;
@@ -319,7 +337,7 @@ static void pass(rbuf *b, const char *in, size_t n) {
       continue;
     }
     if (at_word && ((m = match_prefix(in, n, i)) > 0 ||
-                    (m = match_jwt(in, n, i)) > 0)) {
+                    (i >= jwt_stop && (m = match_jwt(in, n, i, &jwt_stop)) > 0))) {
       put_marker(b);
       i += m;
       continue;
@@ -330,7 +348,7 @@ static void pass(rbuf *b, const char *in, size_t n) {
 }
 
 size_t redact(const char *in, size_t n, char *out, size_t cap) {
-  rbuf b = {out, cap, 0};
+  rbuf b = {out, cap, 0, -1};
   pass(&b, in, n);
   if (cap) out[b.len < cap ? b.len : cap - 1] = '\0';
   return b.len;

@@ -11,8 +11,9 @@
 **                            the end of the text when the END line is
 **                            missing)
 **   credentials in URLs      scheme://user:PASSWORD@host
-**   key = value / key: value a key (letters, digits, _ . -) whose name ends
-**                            with password, passwd, passphrase, secret,
+**   key = value / key: value a key (letters, digits, _ . -; at most 64)
+**                            whose name ends with password, passwd,
+**                            passphrase, secret,
 **                            token, api_key, apikey, secret_key,
 **                            access_key or private_key ('-' counts as
 **                            '_', any case); quoted values ('..' or "..")
@@ -32,7 +33,7 @@
 **                            digit or symbol, or 20+ characters)
 **
 ** Plain prose, URLs without credentials, UUIDs and hex commit ids are not
-** touched. Redacting redacted text changes nothing.
+** touched. Redacting redacted text changes nothing. Time is linear in n.
 */
 #ifndef TRIGGERS_REDACT_H
 #define TRIGGERS_REDACT_H

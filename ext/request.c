@@ -61,15 +61,19 @@ static int request_may_set(int col) {
          col != TC_CREATED_BY && col != TC_CREATED_AT;
 }
 
+/* A refusal with its reason; no reason (out of memory) is an error. */
 static int fail(create_req *q, const char *code, char *reason) {
+  if (!reason) return SQLITE_NOMEM;
   q->code = code;
   sqlite3_free(q->reason);
   q->reason = reason;
   return SQLITE_ERROR;
 }
 
-static int json_object_type(sqlite3 *db, const char *json) {
-  return json ? store_json_is_object(db, json) : 0;
+/* 1 object, 0 not, or a negative SQLite error code. */
+static int json_object_type(create_req *q, const char *json) {
+  int ok = json ? store_json_is_object(q->db, json) : 0;
+  return ok < 0 ? -store_err(&q->st) : ok;
 }
 
 /* Read the context object: agent_id, scope, user_id, role,
@@ -78,10 +82,14 @@ static int read_context(create_req *q, const char *json) {
   q->autonomy = 1;
   q->role = sqlite3_mprintf("user");
   q->now = trg_wall_clock_ms();
-  val_set_text(&q->row.v[TC_AGENT_ID], "");
-  val_set_text(&q->row.v[TC_SCOPE], "");
+  if (!q->role || val_set_text(&q->row.v[TC_AGENT_ID], "") ||
+      val_set_text(&q->row.v[TC_SCOPE], "")) {
+    return SQLITE_NOMEM;
+  }
   if (!json) return SQLITE_OK;
-  if (json_object_type(q->db, json) != 1) {
+  int ob = json_object_type(q, json);
+  if (ob < 0) return -ob;
+  if (ob != 1) {
     return fail(q, "INVALID_REQUEST", sqlite3_mprintf("context must be a JSON object"));
   }
   sqlite3_stmt *st = NULL;
@@ -92,14 +100,19 @@ static int read_context(create_req *q, const char *json) {
     const char *k = (const char *)sqlite3_column_text(st, 0);
     const char *type = (const char *)sqlite3_column_text(st, 2);
     const char *text = (const char *)sqlite3_column_text(st, 1);
+    if (!k || !type || (!text && sqlite3_column_type(st, 1) != SQLITE_NULL)) {
+      sqlite3_finalize(st);
+      return SQLITE_NOMEM;
+    }
     int is_text = strcmp(type, "text") == 0;
     int is_bool = strcmp(type, "true") == 0 || strcmp(type, "false") == 0;
     int truth = strcmp(type, "true") == 0;
     if ((strcmp(k, "agent_id") == 0 || strcmp(k, "scope") == 0) && is_text) {
-      val_set_text(&q->row.v[k[0] == 'a' ? TC_AGENT_ID : TC_SCOPE], text);
+      rc = val_set_text(&q->row.v[k[0] == 'a' ? TC_AGENT_ID : TC_SCOPE], text);
     } else if (strcmp(k, "role") == 0 && is_text) {
       sqlite3_free(q->role);
       q->role = sqlite3_mprintf("%s", text);
+      if (!q->role) rc = SQLITE_NOMEM;
     } else if (strcmp(k, "user_id") == 0 && (is_text || strcmp(type, "null") == 0)) {
       /* informational */
     } else if (strcmp(k, "autonomy_available") == 0 && is_bool) {
@@ -119,6 +132,7 @@ static int read_context(create_req *q, const char *json) {
       sqlite3_finalize(st);
       return fail(q, "INVALID_REQUEST", why);
     }
+    if (rc == SQLITE_NOMEM) break;
   }
   sqlite3_finalize(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
@@ -157,7 +171,9 @@ static const char *code_for_column_error(const char *msg) {
 }
 
 static int read_request(create_req *q, const char *json) {
-  if (json_object_type(q->db, json) != 1) {
+  int ob = json_object_type(q, json);
+  if (ob < 0) return -ob;
+  if (ob != 1) {
     return fail(q, "INVALID_REQUEST", sqlite3_mprintf("request must be a JSON object"));
   }
   sqlite3_stmt *st = NULL;
@@ -166,6 +182,10 @@ static int read_request(create_req *q, const char *json) {
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     const char *k = (const char *)sqlite3_column_text(st, 0);
+    if (!k) {
+      sqlite3_finalize(st);
+      return SQLITE_NOMEM;
+    }
     int col = -1;
     for (int i = 0; i < TC_NPUBLIC; i++) {
       if (strcmp(trg_cols[i].name, k) == 0) col = i;
@@ -177,7 +197,11 @@ static int read_request(create_req *q, const char *json) {
         return fail(q, "INVALID_REQUEST", sqlite3_mprintf("field 'when' must be text"));
       }
       sqlite3_free(q->when);
-      q->when = sqlite3_mprintf("%s", phrase);
+      q->when = phrase ? sqlite3_mprintf("%s", phrase) : NULL;
+      if (!q->when) {
+        sqlite3_finalize(st);
+        return SQLITE_NOMEM;
+      }
       continue;
     }
     if (col < 0 || !request_may_set(col)) {
@@ -189,9 +213,10 @@ static int read_request(create_req *q, const char *json) {
       return fail(q, "INVALID_REQUEST", why);
     }
     char *err = NULL;
-    if (trg_read_value(col, sqlite3_column_value(st, 1), &q->row.v[col], &err)) {
+    int vrc = trg_read_value(col, sqlite3_column_value(st, 1), &q->row.v[col], &err);
+    if (vrc) {
       sqlite3_finalize(st);
-      return fail(q, code_for_column_error(err), err);
+      return err ? fail(q, code_for_column_error(err), err) : vrc;
     }
   }
   sqlite3_finalize(st);
@@ -326,11 +351,10 @@ static int check_policy(create_req *q) {
         "interval_ms %lld is above max_interval_ms %lld", (long long)period, (long long)max_iv));
   }
   if (period != INT64_MAX && period < confirm && !q->confirmed) {
-    q->code = "CONFIRMATION_REQUIRED";
-    q->reason = sqlite3_mprintf("runs every %lld ms, below confirm_below_ms %lld: "
+    return fail(q, "CONFIRMATION_REQUIRED",
+                sqlite3_mprintf("runs every %lld ms, below confirm_below_ms %lld: "
                                 "repeat with context.confirmed = true",
-                                (long long)period, (long long)confirm);
-    return SQLITE_ERROR;
+                                (long long)period, (long long)confirm));
   }
   return SQLITE_OK;
 }
@@ -359,7 +383,7 @@ static int check_quota(create_req *q) {
   i64 recent = count_rows(q,
       "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
       " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3", q->now - window);
-  if (active < 0 || recent < 0) return sqlite3_errcode(q->db);
+  if (active < 0 || recent < 0) return store_err(&q->st);
   if (active >= max_active) {
     return fail(q, "TRIGGER_QUOTA_EXCEEDED", sqlite3_mprintf(
         "%lld active triggers in this agent and scope (max_active_per_scope %lld)",
@@ -451,7 +475,8 @@ static int create_in_txn(create_req *q, const char *request, const char *context
   }
   if ((rc = read_request(q, request))) return rc;
   if (q->when && (rc = apply_when(q))) return rc;
-  val_set_text(&q->row.v[TC_CREATED_BY], strcmp(q->role, "agent") == 0 ? "agent" : "user");
+  rc = val_set_text(&q->row.v[TC_CREATED_BY], strcmp(q->role, "agent") == 0 ? "agent" : "user");
+  if (rc) return rc;
   val_set_int(&q->row.v[TC_CREATED_AT], q->now);
   char *err = NULL;
   if ((rc = trg_validate(q->ctx, &q->st, &q->row, &q->spec, q->now, &err))) {
@@ -464,11 +489,12 @@ static int create_in_txn(create_req *q, const char *request, const char *context
       char *reason = q->reason;
       q->code = NULL;
       q->reason = NULL;
-      trg_dedupe(&q->row, &q->spec);
-      val_set_text(&q->row.v[TC_STATUS], "scheduled");
-      if (trg_find_duplicate(&q->st, &q->row, &q->existing) == SQLITE_OK && q->existing) {
+      int frc = trg_dedupe(&q->row, &q->spec);
+      if (frc == SQLITE_OK) frc = val_set_text(&q->row.v[TC_STATUS], "scheduled");
+      if (frc == SQLITE_OK) frc = trg_find_duplicate(&q->st, &q->row, &q->existing);
+      if (frc != SQLITE_OK || q->existing) {
         sqlite3_free(reason);
-        return SQLITE_OK;
+        return frc;
       }
       q->code = code;
       q->reason = reason;
@@ -476,7 +502,7 @@ static int create_in_txn(create_req *q, const char *request, const char *context
     return rc;
   }
   if ((rc = trg_dedupe(&q->row, &q->spec))) return rc;
-  val_set_text(&q->row.v[TC_STATUS], "scheduled");
+  if ((rc = val_set_text(&q->row.v[TC_STATUS], "scheduled"))) return rc;
   if ((rc = trg_find_duplicate(&q->st, &q->row, &q->existing))) return rc;
   if (q->existing) return SQLITE_OK;
   if ((rc = check_quota(q))) return rc;
@@ -484,7 +510,8 @@ static int create_in_txn(create_req *q, const char *request, const char *context
   return insert_row(q);
 }
 
-static void result_json(sqlite3_context *ctx, create_req *q) {
+/* The action result as JSON text, or NULL when out of memory. */
+static char *result_text(create_req *q) {
   sqlite3_str *s = sqlite3_str_new(q->db);
   int ok = q->code == NULL;
   sqlite3_str_appendf(s, "{\"actionName\":\"CREATE_TASK\",\"success\":%s,\"created\":%s",
@@ -508,7 +535,11 @@ static void result_json(sqlite3_context *ctx, create_req *q) {
     json_str(s, q->reason ? q->reason : "");
   }
   sqlite3_str_appendchar(s, 1, '}');
-  result_str(ctx, s);
+  if (sqlite3_str_errcode(s) != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(s));
+    return NULL;
+  }
+  return sqlite3_str_finish(s);
 }
 
 static void run_create(sqlite3_context *ctx, const char *request, const char *context) {
@@ -524,21 +555,34 @@ static void run_create(sqlite3_context *ctx, const char *request, const char *co
     return;
   }
   store_txn txn;
+  char *json = NULL;
   int rc = store_txn_begin(q.db, &txn);
   if (rc == SQLITE_OK) {
     rc = create_in_txn(&q, request, context);
     store_close(&q.st);
+    if (q.st.err) { /* a setting could not be read: an error, not a refusal */
+      rc = q.st.err;
+      q.code = NULL;
+    }
+    if (rc == SQLITE_OK || q.code) {
+      /* The answer is built before COMMIT: after it nothing may fail. */
+      if (q.code) q.created = 0;
+      if (!(json = result_text(&q))) {
+        rc = SQLITE_NOMEM;
+        q.code = NULL;
+      }
+    }
     rc = store_txn_end(q.db, &txn, q.code ? SQLITE_ERROR : rc);
   }
   if (rc != SQLITE_OK && !q.code) {
+    sqlite3_free(json);
     if (rc == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);
     } else {
       trg_result_error(ctx, rc, "trigger_create", "%s", store_txn_errmsg(&txn, q.db));
     }
   } else {
-    if (q.code) q.created = 0;
-    result_json(ctx, &q);
+    sqlite3_result_text(ctx, json, -1, sqlite3_free);
   }
   store_close(&q.st);
   row_clear(&q.row);

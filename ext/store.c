@@ -96,6 +96,7 @@ void val_set_null(trg_val *v) {
   v->t = NULL;
   v->null = 1;
   v->i = 0;
+  v->oom = 0;
 }
 
 void val_set_int(trg_val *v, i64 i) {
@@ -103,16 +104,42 @@ void val_set_int(trg_val *v, i64 i) {
   v->t = NULL;
   v->null = 0;
   v->i = i;
+  v->oom = 0;
 }
 
 int val_set_text(trg_val *v, const char *t) {
   char *copy = t ? sqlite3_mprintf("%s", t) : NULL;
-  if (t && !copy) return SQLITE_NOMEM;
+  if (t && !copy) {
+    v->oom = 1; /* see trg_val: the row can no longer be saved */
+    return SQLITE_NOMEM;
+  }
   sqlite3_free(v->t);
   v->t = copy;
   v->null = copy == NULL;
   v->i = 0;
+  v->oom = 0;
   return SQLITE_OK;
+}
+
+int val_set_owned(trg_val *v, char *t) {
+  if (!t) {
+    v->oom = 1;
+    return SQLITE_NOMEM;
+  }
+  sqlite3_free(v->t);
+  v->t = t;
+  v->null = 0;
+  v->i = 0;
+  v->oom = 0;
+  return SQLITE_OK;
+}
+
+/* A value of the row could not be set: nothing of it may be written. */
+static int vals_poisoned(const trg_val *v, int n) {
+  for (int i = 0; i < n; i++) {
+    if (v[i].oom) return 1;
+  }
+  return 0;
 }
 
 const char *val_text(const trg_val *v) { return v->t ? v->t : ""; }
@@ -141,6 +168,7 @@ static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs,
     sqlite3_free(v[i].t);
     v[i].t = NULL;
     v[i].i = 0;
+    v[i].oom = 0;
     v[i].null = sqlite3_column_type(st, c) == SQLITE_NULL;
     if (v[i].null) continue;
     if (defs[i].kind == 'T' || defs[i].kind == 'J') {
@@ -157,6 +185,7 @@ static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs,
 
 static int vals_bind(sqlite3_stmt *st, int first, const trg_coldef *defs,
                      int n, const trg_val *v) {
+  if (vals_poisoned(v, n)) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
     if (v[i].null) {
@@ -333,6 +362,9 @@ static char *sql_text(store_sql which) {
       break;
     case ST_COMMIT:
       out = sqlite3_mprintf("COMMIT");
+      break;
+    case ST_ROLLBACK:
+      out = sqlite3_mprintf("ROLLBACK");
       break;
     case ST_CONFIG_GET:
       out = sqlite3_mprintf("SELECT value FROM main.triggers_config WHERE key = ?1");
@@ -543,7 +575,7 @@ int store_install(sqlite3 *db, char **err) {
 
 int store_trigger_load(store *s, const char *trigger_id, trg_row *r) {
   sqlite3_stmt *st = store_stmt(s, ST_TRIG_BY_TID);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
@@ -556,7 +588,7 @@ int store_trigger_load(store *s, const char *trigger_id, trg_row *r) {
 
 int store_trigger_save(store *s, const trg_row *r) {
   sqlite3_stmt *st = store_stmt(s, ST_TRIG_UPDATE);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   int rc = store_row_bind(st, 1, r);
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, TC_NCOL + 1, r->id);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
@@ -571,8 +603,9 @@ int store_trigger_save_tick(store *s, const trg_row *r, int status_changed) {
                              TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
                              TC_UPDATED_AT, TC_FAIL_STREAK, TC_ENABLED};
   int n = (int)(sizeof cols / sizeof cols[0]);
+  if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
   sqlite3_stmt *st = store_stmt(s, status_changed ? ST_TICK_UPDATE : ST_TICK_UPDATE_HOT);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   int rc = sqlite3_bind_int64(st, 1, r->id);
   int first = status_changed ? 0 : 1, last = status_changed ? n : n - 1;
   for (int i = first; i < last && rc == SQLITE_OK; i++) {
@@ -592,7 +625,7 @@ int store_trigger_save_tick(store *s, const trg_row *r, int status_changed) {
 
 int store_run_load(store *s, const char *run_id, run_row *r) {
   sqlite3_stmt *st = store_stmt(s, ST_RUN_BY_ID);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
@@ -605,7 +638,7 @@ int store_run_load(store *s, const char *run_id, run_row *r) {
 
 int store_run_insert(store *s, const run_row *r) {
   sqlite3_stmt *st = store_stmt(s, ST_RUN_INSERT);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   int rc = vals_bind(st, 1, run_cols, RC_NCOL, r->v);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   sqlite3_reset(st);
@@ -614,7 +647,7 @@ int store_run_insert(store *s, const run_row *r) {
 
 int store_run_save(store *s, const run_row *r) {
   sqlite3_stmt *st = store_stmt(s, ST_RUN_UPDATE);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   int rc = vals_bind(st, 1, run_cols, RC_NCOL, r->v);
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, RC_NCOL + 1, r->id);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
@@ -626,32 +659,71 @@ int store_run_save(store *s, const run_row *r) {
 
 enum { TXN_NONE, TXN_BEGIN, TXN_SAVEPOINT };
 
+int store_err(store *s) {
+  int rc = sqlite3_errcode(s->db);
+  return rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_NOMEM : rc;
+}
+
+static void undo_free(store_txn *t) {
+  if (t->own_undo) {
+    sqlite3_finalize(t->undo[0]);
+    sqlite3_finalize(t->undo[1]);
+  }
+  t->undo[0] = t->undo[1] = NULL;
+}
+
 int store_txn_begin(sqlite3 *db, store_txn *t) {
   t->msg[0] = 0;
   t->s = NULL;
+  t->undo[0] = t->undo[1] = NULL;
+  t->own_undo = 1;
+  int rc;
   if (sqlite3_get_autocommit(db)) {
     t->mode = TXN_BEGIN;
-    return sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
+    rc = sqlite3_prepare_v2(db, "ROLLBACK", -1, &t->undo[0], NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
+  } else {
+    t->mode = TXN_SAVEPOINT;
+    rc = sqlite3_prepare_v2(db, "ROLLBACK TO triggers_txn", -1, &t->undo[0], NULL);
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_prepare_v2(db, "RELEASE triggers_txn", -1, &t->undo[1], NULL);
+    }
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "SAVEPOINT triggers_txn", 0, 0, 0);
   }
-  t->mode = TXN_SAVEPOINT;
-  return sqlite3_exec(db, "SAVEPOINT triggers_txn", 0, 0, 0);
+  if (rc != SQLITE_OK) {
+    undo_free(t);
+    t->mode = TXN_NONE;
+  }
+  return rc;
+}
+
+/* Step a prepared statement that returns no rows (the undo statements). */
+static int step_stmt(sqlite3_stmt *st) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 /* Step a statement that returns no rows, e.g. BEGIN. */
 static int step_done(store *s, store_sql which) {
   sqlite3_stmt *st = store_stmt(s, which);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int store_txn_begin_cached(store *s, store_txn *t) {
+  s->err = 0;
   if (!sqlite3_get_autocommit(s->db)) return store_txn_begin(s->db, t);
   t->msg[0] = 0;
   t->s = s;
-  t->mode = TXN_BEGIN;
-  return step_done(s, ST_BEGIN);
+  t->undo[1] = NULL;
+  t->own_undo = 0;
+  t->undo[0] = store_stmt(s, ST_ROLLBACK); /* before BEGIN: see store_txn */
+  int rc = t->undo[0] ? step_done(s, ST_BEGIN) : store_err(s);
+  t->mode = rc == SQLITE_OK ? TXN_BEGIN : TXN_NONE;
+  return rc;
 }
 
 /* Keep the failure's message before a rollback resets it. */
@@ -663,27 +735,30 @@ static void keep_errmsg(sqlite3 *db, store_txn *t) {
 }
 
 int store_txn_end(sqlite3 *db, store_txn *t, int rc) {
+  if (rc == SQLITE_OK && t->s && t->s->err) rc = t->s->err;
   if (t->mode == TXN_BEGIN) {
     if (rc == SQLITE_OK) {
       rc = t->s ? step_done(t->s, ST_COMMIT) : sqlite3_exec(db, "COMMIT", 0, 0, 0);
-      if (rc == SQLITE_OK) return rc;
+      if (rc == SQLITE_OK) goto done;
     }
     keep_errmsg(db, t);
-    if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
+    if (!sqlite3_get_autocommit(db)) step_stmt(t->undo[0]);
   } else if (t->mode == TXN_SAVEPOINT) {
     if (rc == SQLITE_OK) {
-      rc = sqlite3_exec(db, "RELEASE triggers_txn", 0, 0, 0);
-      if (rc == SQLITE_OK) return rc;
+      rc = step_stmt(t->undo[1]);
+      if (rc == SQLITE_OK) goto done;
     }
     keep_errmsg(db, t);
     /* After SQLITE_FULL / NOMEM / IOERR SQLite may already have rolled
     ** back the caller's whole transaction (and with it the savepoint):
     ** then there is nothing left to undo. */
     if (!sqlite3_get_autocommit(db)) {
-      sqlite3_exec(db, "ROLLBACK TO triggers_txn", 0, 0, 0);
-      sqlite3_exec(db, "RELEASE triggers_txn", 0, 0, 0);
+      step_stmt(t->undo[0]);
+      step_stmt(t->undo[1]);
     }
   }
+done:
+  undo_free(t);
   t->mode = TXN_NONE;
   return rc;
 }
@@ -697,11 +772,18 @@ const char *store_txn_errmsg(const store_txn *t, sqlite3 *db) {
 char *store_config_get(store *s, const char *key) {
   sqlite3_stmt *st = store_stmt(s, ST_CONFIG_GET);
   char *out = NULL;
-  if (!st) return NULL;
+  if (!st) {
+    if (!s->err) s->err = store_err(s); /* not "unset": see store.err */
+    return NULL;
+  }
   sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-  if (sqlite3_step(st) == SQLITE_ROW &&
-      sqlite3_column_type(st, 0) != SQLITE_NULL) {
-    out = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+    const char *v = (const char *)sqlite3_column_text(st, 0);
+    out = v ? sqlite3_mprintf("%s", v) : NULL;
+    if (!out && !s->err) s->err = SQLITE_NOMEM;
+  } else if (rc != SQLITE_ROW && rc != SQLITE_DONE && !s->err) {
+    s->err = rc;
   }
   sqlite3_reset(st);
   return out;
@@ -709,7 +791,7 @@ char *store_config_get(store *s, const char *key) {
 
 int store_config_set(store *s, const char *key, const char *value) {
   sqlite3_stmt *st = store_stmt(s, ST_CONFIG_SET);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st);
@@ -737,12 +819,14 @@ int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind,
 }
 
 int store_json_is_object(sqlite3 *db, const char *text) {
+  /* Not json_valid(): it answers 0 when it runs out of memory. json_type()
+  ** fails with SQLITE_ERROR on malformed JSON and SQLITE_NOMEM on that. */
   sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(
-      db, "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) = 'object' ELSE 0 END", -1, &st, NULL);
+  int rc = sqlite3_prepare_v2(db, "SELECT json_type(?1) = 'object'", -1, &st, NULL);
   if (rc != SQLITE_OK) return -1;
   sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-  int ok = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+  rc = sqlite3_step(st);
+  int ok = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : rc == SQLITE_ERROR ? 0 : -1;
   sqlite3_finalize(st);
   return ok;
 }

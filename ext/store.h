@@ -39,6 +39,7 @@ typedef enum store_sql {
   ST_WAKE_LEASE,      /* -> min(lease_until) of running runs */
   ST_BEGIN,           /* BEGIN IMMEDIATE (store_txn_begin_cached) */
   ST_COMMIT,          /* COMMIT */
+  ST_ROLLBACK,        /* ROLLBACK, prepared before BEGIN (store_txn) */
   ST_CONFIG_GET,      /* ?1 key -> value */
   ST_CONFIG_SET,      /* ?1 key ?2 value */
   ST_COUNT
@@ -47,6 +48,8 @@ typedef enum store_sql {
 typedef struct store {
   sqlite3 *db;
   sqlite3_stmt *st[ST_COUNT];
+  int err; /* first error a helper could not return (config reads); the
+              transaction checks it before COMMIT: store_txn_end */
 } store;
 
 void store_init(store *s, sqlite3 *db);
@@ -92,10 +95,16 @@ int store_run_save(store *s, const run_row *r);
 ** the caller's transaction. end() commits on rc==SQLITE_OK, else rolls
 ** back completely (ROLLBACK TO + RELEASE), leaving nothing open. The
 ** rollback resets the connection's error message, so end() keeps the
-** failure's message first: report it with store_txn_errmsg(). */
+** failure's message first: report it with store_txn_errmsg().
+** The undo statements are prepared before the transaction starts: after
+** an out-of-memory error inside a SQL function, SQLite prepares nothing
+** more until the outer statement ends, so a ROLLBACK prepared only then
+** would fail and leave the transaction (and the write lock) open. */
 typedef struct store_txn {
   int mode;
   store *s; /* BEGIN / COMMIT from this cache (begin_cached), else NULL */
+  sqlite3_stmt *undo[2]; /* ROLLBACK, or ROLLBACK TO + RELEASE */
+  int own_undo;          /* undo[] finalized by end() (not from the cache) */
   char msg[256]; /* the connection's error message when end() failed */
 } store_txn;
 int store_txn_begin(sqlite3 *db, store_txn *t);
@@ -104,6 +113,8 @@ int store_txn_begin_cached(store *s, store_txn *t);
 int store_txn_end(sqlite3 *db, store_txn *t, int rc);
 /* The message of the failure end() rolled back, else sqlite3_errmsg(db). */
 const char *store_txn_errmsg(const store_txn *t, sqlite3 *db);
+/* The error behind a NULL from store_stmt (never OK, ROW or DONE). */
+int store_err(store *s);
 
 /* Config: text value or NULL (caller frees with sqlite3_free). */
 char *store_config_get(store *s, const char *key);

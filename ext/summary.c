@@ -569,8 +569,12 @@ static int read_pending(summary *s) {
     json_str(js, cname);
     sqlite3_str_appendf(js, ",\"nextDueAt\":%lld,\"nextDueIso\":\"%s\"}",
                         (long long)due, buf);
-    char *json = sqlite3_str_errcode(js) == SQLITE_OK ? sqlite3_str_finish(js)
-                                                      : (sqlite3_free(sqlite3_str_finish(js)), NULL);
+    int jerr = sqlite3_str_errcode(js);
+    char *json = sqlite3_str_finish(js);
+    if (jerr != SQLITE_OK) {
+      sqlite3_free(json);
+      json = NULL;
+    }
     char *line = obj ? sqlite3_mprintf("\n- %s %s%s", buf, obj,
                                        due <= s->now ? " (overdue)" : "")
                      : NULL;

@@ -95,7 +95,7 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
   o->ack = 1;
   if (!json) return SQLITE_OK;
   sqlite3_stmt *st = store_stmt(s, ST_OPTS_TYPE);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   int rc;
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   rc = sqlite3_step(st);
@@ -109,7 +109,7 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
     return SQLITE_ERROR;
   }
   st = store_stmt(s, ST_OPTS_EACH);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     const char *k = (const char *)sqlite3_column_text(st, 0);
@@ -316,7 +316,7 @@ static int settle(store *s, trg_row *r) {
   }
   if (r->v[TC_RUNNING].i > 0) return SQLITE_OK;
   int p = pending_for(s, val_text(&r->v[TC_TRIGGER_ID]));
-  if (p < 0) return sqlite3_errcode(s->db);
+  if (p < 0) return store_err(s);
   if (!p) val_set_text(&r->v[TC_STATUS], "completed");
   return SQLITE_OK;
 }
@@ -335,8 +335,7 @@ static void occurrence_done(trg_row *r, int success, const char *error) {
     char *why = sqlite3_mprintf("paused after %lld consecutive failures; "
                                 "last: %s", (long long)r->v[TC_FAIL_STREAK].i,
                                 error ? error : "failed");
-    val_set_text(&r->v[TC_LAST_ERROR], why);
-    sqlite3_free(why);
+    val_set_owned(&r->v[TC_LAST_ERROR], why); /* NULL: the save fails */
   }
 }
 
@@ -385,7 +384,7 @@ static int fail_run(store *s, trg_row *r, run_row *run, i64 now,
 static int for_each_run(tick *t, store_sql which,
                         int (*fn)(tick *, trg_row *, run_row *)) {
   sqlite3_stmt *st = store_stmt(&t->st, which);
-  if (!st) return sqlite3_errcode(t->db);
+  if (!st) return store_err(&t->st);
   /* Collect first: the callbacks write to the table being read. */
   sqlite3_bind_int64(st, 1, t->now);
   sqlite3_bind_int64(st, 2, -1);
@@ -559,12 +558,12 @@ static int process_due(tick *t, trg_row *r) {
   sched_spec spec;
   char *err = NULL;
   int rc = trg_spec(t->ctx, r, &spec, &err);
+  if (rc != SQLITE_OK && !err) return rc; /* out of memory: not the schedule */
   if (rc != SQLITE_OK) {
     /* The schedule cannot be read any more (e.g. zone removed): pause it
     ** with the reason instead of failing every tick. */
     trg_pause(r);
-    val_set_text(&r->v[TC_LAST_ERROR], err);
-    sqlite3_free(err);
+    val_set_owned(&r->v[TC_LAST_ERROR], err);
     return trigger_write(t, r);
   }
   const char *policy = val_text(&r->v[TC_MISFIRE_POLICY]);
@@ -666,7 +665,7 @@ static int claim_due(tick *t) {
   for (;;) {
     if (t->budget == 0) break;
     sqlite3_stmt *st = store_stmt(&t->st, which);
-    if (!st) return sqlite3_errcode(t->db);
+    if (!st) return store_err(&t->st);
     sqlite3_bind_int64(st, 1, t->now);
     sqlite3_bind_int64(st, 2, 64);
     if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
@@ -721,6 +720,9 @@ static void tick_end(tick *t) {
 /* End the transaction; on failure keep its message for report(), since
 ** the rollback resets the connection's error. */
 static int txn_end(tick *t, store_txn *txn, int rc) {
+  if (rc == SQLITE_OK && t->st.err) rc = t->st.err; /* e.g. a config read */
+  /* The result is complete before COMMIT: after it, nothing may fail. */
+  if (rc == SQLITE_OK && t->out && sqlite3_str_errcode(t->out)) rc = SQLITE_NOMEM;
   rc = store_txn_end(t->db, txn, rc);
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM && !t->err) {
     t->err = sqlite3_mprintf("%s", store_txn_errmsg(txn, t->db));
@@ -783,6 +785,7 @@ static store *cache_take(tick *t) {
   if (!cache || c->tick_busy) return NULL;
   c->tick_busy = 1;
   t->st = *cache;
+  t->st.err = 0; /* store.err is per call: never carried between users */
   for (int i = 0; i < ST_COUNT; i++) { /* per-tick cost, record_cost() */
     if (!t->st.st[i]) continue;
     sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_VM_STEP, 1);
@@ -797,6 +800,7 @@ static void cache_give(tick *t, store *cache) {
   trg_ctx *c = t->ctx;
   if (!cache) return;
   stmts_reset(&t->st);
+  t->st.err = 0;
   *cache = t->st;
   store_init(&t->st, t->db);
   c->tick_busy = 0;
@@ -855,10 +859,11 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (rc == SQLITE_OK) {
     t.grace_ms = -1; /* read when first needed (grace_ms()) */
     int runs = runs_pending(&t); /* nothing to re-offer: skip two sorts */
-    if (runs < 0) rc = sqlite3_errcode(t.db);
+    if (runs < 0) rc = store_err(&t.st);
     if (rc == SQLITE_OK && runs) rc = for_each_run(&t, ST_RUNS_LEASED, on_lease_expired);
     if (rc == SQLITE_OK && runs) rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
     if (rc == SQLITE_OK) rc = claim_due(&t);
+    if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
     if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
     record_cost(&t);
     if (cache) stmts_reset(&t.st); /* statements done before COMMIT */
@@ -870,7 +875,6 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     report(&t, ctx, rc);
     goto out;
   }
-  sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
   result_str(ctx, t.out);
 out:
   cache_give(&t, cache);
@@ -1132,7 +1136,7 @@ static void fn_next_wakeup(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     i64 best = 0;
     for (size_t i = 0; i < 3 && rc == SQLITE_OK; i++) {
       sqlite3_stmt *st = store_stmt(&t.st, probes[i]);
-      if (!st) { rc = sqlite3_errcode(t.db); break; }
+      if (!st) { rc = store_err(&t.st); break; }
       if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
         i64 v = sqlite3_column_int64(st, 0);
         if (!have || v < best) best = v;

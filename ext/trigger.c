@@ -12,7 +12,8 @@
 
 SQLITE_EXTENSION_INIT3
 
-#define ERR(...) (*err = sqlite3_mprintf(__VA_ARGS__), SQLITE_CONSTRAINT_CHECK)
+#define ERR(...) \
+  ((*err = sqlite3_mprintf(__VA_ARGS__)) ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM)
 
 static const char *const wake_modes[] = {"inject_now", "next_autonomy_cycle", 0};
 static const char *const creators[] = {"user", "agent", "system", 0};
@@ -63,7 +64,8 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   if (t != SQLITE_TEXT) {
     return ERR("triggers.%s: must be text, got %s", d->name, type_word(t));
   }
-  return val_set_text(out, (const char *)sqlite3_value_text(v));
+  const char *text = (const char *)sqlite3_value_text(v);
+  return text ? val_set_text(out, text) : SQLITE_NOMEM;
 }
 
 int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
@@ -380,7 +382,7 @@ int trg_find_duplicate(store *s, const trg_row *r, char **existing) {
   *existing = NULL;
   if (!trg_is_active(r) || r->v[TC_DEDUPE_KEY].null) return SQLITE_OK;
   sqlite3_stmt *st = store_stmt(s, ST_TRIG_DUPLICATE);
-  if (!st) return sqlite3_errcode(s->db);
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, val_text(&r->v[TC_AGENT_ID]), -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, val_text(&r->v[TC_DEDUPE_KEY]), -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 3, r->id);
@@ -418,7 +420,7 @@ int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
     char id[24];
     snprintf(id, sizeof id, "trg-%s", hex);
     sqlite3_stmt *st = store_stmt(s, ST_TRIG_EXISTS);
-    if (!st) return sqlite3_errcode(s->db);
+    if (!st) return store_err(s);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);

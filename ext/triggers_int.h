@@ -96,11 +96,15 @@ enum {
 };
 extern const trg_coldef run_cols[RC_NCOL];
 
-/* One value of a row: NULL, integer or owned text (sqlite3_malloc). */
+/* One value of a row: NULL, integer or owned text (sqlite3_malloc).
+** oom: the last val_set_text() failed for lack of memory; a row holding
+** such a value is refused by every save (SQLITE_NOMEM), so a call site
+** that ignores the result can never write a stale value. */
 typedef struct trg_val {
   int null;
   i64 i;
   char *t;
+  int oom;
 } trg_val;
 
 typedef struct trg_row {
@@ -113,6 +117,8 @@ void row_clear(trg_row *r); /* free texts, back to all-NULL */
 void val_set_null(trg_val *v);
 void val_set_int(trg_val *v, i64 i);
 int val_set_text(trg_val *v, const char *t); /* SQLITE_OK / NOMEM */
+/* Takes an sqlite3_malloc'd string; NULL = out of memory (poisons v). */
+int val_set_owned(trg_val *v, char *t);
 const char *val_text(const trg_val *v);      /* "" when NULL */
 
 /* Defaults and limits. */

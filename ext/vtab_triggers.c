@@ -109,7 +109,7 @@ static const uint64_t schedule_cols =
 
 static int write_row(vt_tab *t, store_sql which, trg_row *r) {
   sqlite3_stmt *st = store_stmt(&t->st, which);
-  if (!st) return sqlite3_errcode(t->db);
+  if (!st) return store_err(&t->st);
   int rc = store_row_bind(st, 1, r);
   if (rc == SQLITE_OK && which == ST_TRIG_UPDATE) {
     rc = sqlite3_bind_int64(st, TC_NCOL + 1, r->id);
@@ -191,7 +191,7 @@ static int copy_row(trg_row *dst, const trg_row *src) {
 
 static int load_by(vt_tab *t, store_sql which, sqlite3_value *key, trg_row *r) {
   sqlite3_stmt *st = store_stmt(&t->st, which);
-  if (!st) return sqlite3_errcode(t->db);
+  if (!st) return store_err(&t->st);
   sqlite3_bind_value(st, 1, key);
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
@@ -290,7 +290,7 @@ static int triggersUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
   int rc;
   if (argc == 1) {
     sqlite3_stmt *st = store_stmt(&t->st, ST_TRIG_DELETE);
-    if (!st) return sqlite3_errcode(t->db);
+    if (!st) return store_err(&t->st);
     sqlite3_bind_value(st, 1, argv[0]);
     rc = sqlite3_step(st);
     sqlite3_reset(st);
@@ -303,8 +303,11 @@ static int triggersUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
   } else {
     rc = do_update(t, argv[0], argv + 2, &err);
   }
-  if (rc != SQLITE_OK && !err) {
-    err = sqlite3_mprintf("%s", sqlite3_errmsg(t->db));
+  if (rc != SQLITE_OK && !err && rc != SQLITE_NOMEM) {
+    /* The connection's message, unless it is stale (our own failure). */
+    int ec = sqlite3_errcode(t->db);
+    err = sqlite3_mprintf("%s", ec == SQLITE_OK || ec == SQLITE_ROW || ec == SQLITE_DONE
+                                    ? sqlite3_errstr(rc) : sqlite3_errmsg(t->db));
   }
   if (err) vt_error(tab, rc, err);
   return rc;

@@ -5,12 +5,12 @@
 # adds them up and ends with the line CI reads: "N passed, M failed".
 # A program that exits non-zero without reporting a failure (a crash)
 # counts as one failure.
-#   sh tests/run_all.sh [unit|sql|py]...    (default: all layers)
+#   sh tests/run_all.sh [unit|sql|py|fault]...    (default: all layers)
 # ASAN=1 runs the extension under gcc's ASan/UBSan runtimes (preloaded
 # into sqlite3 and python3); B selects the build directory.
 B=${B:-build}
 export B
-layers=${*:-unit sql py}
+layers=${*:-unit sql py fault}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
@@ -46,6 +46,8 @@ for layer in $layers; do
       run sql sh tests/sql/run.sh ;;
     py)
       run py env LD_PRELOAD="$PRELOAD" /usr/bin/python3 tests/py/run.py "$B/triggers" ;;
+    fault)
+      run fault_oom "$B/fault_oom" "$B/triggers.so" ;;
   esac
 done
 passed=$(grep -Eo '[0-9]+ passed' "$out" | awk '{s+=$1} END {print s+0}')

@@ -2,25 +2,31 @@
 ** tests/fault/oom.c -- out-of-memory fault injection (issue 5, item 8).
 **
 **   build/fault_oom build/triggers.so [scenario-filter]
+**   FAULT_JOBS=n (default 2): scenarios shared between n forked processes
 **
 ** Installs a failing allocator around SQLite's default one (before
 ** sqlite3_initialize, lookaside off so every allocation goes through it),
-** builds a database with work for every probe of the tick, and then, for
-** each scenario (a call) and N = 1, 2, 3, ...: opens a fresh copy of the
-** database, makes the N-th allocation counted from just before the call
-** fail -- and, in "persistent" mode, every later one too -- and checks:
-**   - the call reported an error, or succeeded with exactly the result of
-**     the healthy call (same text, same tables afterwards);
-**   - after an error, the tables are byte-identical to before the call and
-**     no transaction is left open (sqlite3_get_autocommit; for the
-**     scenarios run inside a caller's BEGIN IMMEDIATE: the tables inside
-**     that transaction are unchanged);
-**   - with the allocator healthy again the same call then succeeds with
-**     exactly the healthy result: nothing was lost;
-**   - closing the connection returns every byte (sqlite3_memory_used).
-** N grows until the call completes without reaching the N-th allocation.
-** Prints one line per scenario and "fault_oom: N passed, M failed"
-** (scenarios), exit status 1 on any failure.
+** builds a database with work for every probe of the tick (expired
+** leases, a retry, a deferral, due triggers of every policy, non-default
+** settings), and then, for each scenario (one call: the tick, create,
+** INSERT, finish) and N = 1, 2, 3, ..., makes the N-th allocation counted
+** from just before the call fail -- "once" -- or that one and every later
+** one -- "persistent" -- and checks:
+**   - the call reported an error (with a message), or succeeded with
+**     exactly the result of the healthy call (same text, same tables);
+**   - after an error the tables are byte-identical to before the call and
+**     no transaction is left open (for the scenarios run inside a caller's
+**     BEGIN IMMEDIATE: the tables inside that transaction are unchanged);
+**   - with the allocator healthy again the same call on the same
+**     connection succeeds with exactly the healthy result: nothing was
+**     lost and no cached state was damaged;
+**   - closing a connection returns every byte (sqlite3_memory_used).
+** A "warm" scenario keeps one connection (its statements and options
+** cached, as a long-lived host's are; the healthy check runs in a
+** transaction rolled back after); a "cold" one opens a fresh copy for
+** every N (first-use paths). N grows until the call completes without
+** reaching the N-th allocation. Prints one line per scenario and
+** "fault_oom: N passed, M failed" (scenarios); exit status 1 on failure.
 */
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -28,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define T0 1767225600000LL
@@ -72,7 +79,7 @@ static void disarm(void) { armed_at = 0; }
 /* ---- helpers ------------------------------------------------------------- */
 
 static const char *ext_path;
-static char db_path[256], pristine_path[256];
+static char db_path[256];
 static int failures_here; /* failures in the current scenario */
 
 static void fail(const char *scen, long n, const char *fmt, ...) {
@@ -114,6 +121,7 @@ static sqlite3 *open_db(const char *path) {
   char *err = NULL;
   if (sqlite3_open(path, &db) != SQLITE_OK) die("open", db);
   sqlite3_busy_timeout(db, 5000);
+  sqlite3_exec(db, "PRAGMA synchronous=OFF", 0, 0, 0); /* speed; rollback is unchanged */
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, (int *)0);
   if (sqlite3_load_extension(db, ext_path, NULL, &err) != SQLITE_OK) {
     fprintf(stdout, "FAIL setup: load %s: %s\n", ext_path, err ? err : "?");
@@ -174,6 +182,18 @@ static char *dump(sqlite3 *db) {
   return b.p;
 }
 
+/* The first line where two dumps differ, for the log. */
+static void first_diff(const char *a, const char *b, char *out, size_t n) {
+  size_t i = 0, line = 0;
+  while (a[i] && a[i] == b[i]) {
+    if (a[i] == '\n') line = i + 1;
+    i++;
+  }
+  const char *ea = strchr(a + line, '\n'), *eb = strchr(b + line, '\n');
+  snprintf(out, n, "\n  was: %.*s\n  now: %.*s", (int)(ea ? ea - (a + line) : 200),
+           a + line, (int)(eb ? eb - (b + line) : 200), b + line);
+}
+
 /* Run one statement; *out gets a libc copy of the first column of the
 ** first row (or NULL). Returns the statement's error code (OK on DONE). */
 static int run_sql(sqlite3 *db, const char *sql, char **out) {
@@ -192,6 +212,7 @@ static int run_sql(sqlite3 *db, const char *sql, char **out) {
   }
   int frc = sqlite3_finalize(st);
   if (rc == SQLITE_DONE) rc = frc;
+  if (rc == SQLITE_OK && !*out) *out = strdup(""); /* no rows: e.g. INSERT */
   if (rc != SQLITE_OK) {
     free(*out);
     *out = NULL;
@@ -208,6 +229,10 @@ static void build(const char *path, const char *journal) {
   snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s", journal);
   exec(db, sql);
   exec(db, "SELECT trigger_install()");
+  /* Non-default settings, so a value silently read as its default shows. */
+  exec(db, "SELECT trigger_config('misfire_grace_ms', 45000),"
+           " trigger_config('creator_roles', 'owner,admin,operator'),"
+           " trigger_config('max_active_per_scope', 40)");
   snprintf(sql, sizeof sql,
     "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms,"
     " scheduled_at, cron_expression, timezone, start_at, misfire_policy, overlap_policy,"
@@ -256,140 +281,165 @@ static void build(const char *path, const char *journal) {
 typedef struct scenario {
   const char *name;
   const char *sql;
-  int in_txn; /* run inside the caller's BEGIN IMMEDIATE (the SAVEPOINT path) */
+  int in_txn;          /* inside the caller's BEGIN IMMEDIATE (the SAVEPOINT path) */
+  int cold;            /* a fresh connection for every N (first-use paths) */
+  const char *journal; /* "delete" or "wal" */
+  int modes;           /* 1 persistent, 2 once, 3 both */
 } scenario;
 
 static char finish_sql[256];
 
+#define TICK_SQL "SELECT trigger_run_due(1767225910000, '{\"owner\":\"h\",\"lease_ms\":30000}')"
+
 static const scenario *scenarios(int *n) {
   static scenario s[] = {
-      {"tick", "SELECT trigger_run_due(" "1767225910000" ", '{\"owner\":\"h\",\"lease_ms\":30000}')", 0},
-      {"tick-in-txn", "SELECT trigger_run_due(" "1767225910000" ", '{\"owner\":\"h\",\"lease_ms\":30000}')", 1},
+      {"tick", TICK_SQL, 0, 0, "delete", 3},
+      /* the once mode of these two adds little to tick's and costs seconds */
+      {"tick-in-txn", TICK_SQL, 1, 0, "wal", 1},
+      {"tick-cold", TICK_SQL, 0, 1, "wal", 2},
       {"create", "SELECT trigger_create('{\"instructions\":\"Check the build\","
                  "\"trigger_type\":\"cron\",\"cron_expression\":\"0 9 * * MON-FRI\","
                  "\"timezone\":\"America/New_York\"}', '{\"agent_id\":\"x\",\"role\":\"owner\","
-                 "\"now\":1767225600000}')", 0},
+                 "\"now\":1767225600000}')", 0, 0, "wal", 3},
       {"create-in-txn", "SELECT trigger_create('{\"instructions\":\"Every hour\","
                  "\"trigger_type\":\"interval\",\"interval_ms\":3600000}',"
-                 " '{\"agent_id\":\"x\",\"role\":\"owner\",\"now\":1767225600000}')", 1},
+                 " '{\"agent_id\":\"x\",\"role\":\"owner\",\"now\":1767225600000}')", 1, 0, "delete", 3},
+      {"create-when", "SELECT trigger_create('{\"instructions\":\"Water the plants\","
+                 "\"when\":\"every day at 9am\",\"timezone\":\"Europe/Berlin\"}',"
+                 " '{\"agent_id\":\"y\",\"role\":\"owner\",\"now\":1767225600000}')", 0, 0, "delete", 3},
       {"insert", "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type,"
                  " cron_expression, timezone, created_at) VALUES ('new', 'x', 'Standup',"
-                 " 'cron', '30 9 * * MON-FRI', 'Asia/Kolkata', 1767225600000)", 0},
-      {"finish", finish_sql, 0},
+                 " 'cron', '30 9 * * MON-FRI', 'Asia/Kolkata', 1767225600000)", 0, 0, "delete", 3},
+      {"finish", finish_sql, 0, 0, "wal", 3},
   };
   *n = (int)(sizeof s / sizeof s[0]);
   return s;
 }
 
-typedef struct outcome {
-  int rc;
-  char *result; /* libc */
-  char *after;  /* dump, libc */
-} outcome;
+static char pristine_delete[256], pristine_wal[256];
+static sqlite3_int64 mem_before_open;
 
-/* One call on a fresh copy: the N-th allocation (0 = none) fails. */
-static outcome attempt(const scenario *s, long n, int persist, char **before_out,
-                       int *autocommit_after, char **errmsg) {
-  outcome o = {0, NULL, NULL};
-  copy_file(pristine_path, db_path);
+/* A connection on a fresh copy of the scenario's database; warm ones
+** have run the call once already (rolled back), as a long-lived host's
+** connection has: cached statements and options. */
+static sqlite3 *fresh(const scenario *s, const char *want_result) {
+  mem_before_open = sqlite3_memory_used();
+  copy_file(strcmp(s->journal, "wal") == 0 ? pristine_wal : pristine_delete, db_path);
   sqlite3 *db = open_db(db_path);
-  if (before_out) *before_out = dump(db);
-  if (s->in_txn) exec(db, "BEGIN IMMEDIATE");
-  if (n) arm(n, persist);
-  o.rc = run_sql(db, s->sql, &o.result);
-  disarm();
-  if (errmsg) *errmsg = strdup(sqlite3_errmsg(db));
-  if (o.rc != SQLITE_OK && s->in_txn) {
-    /* the caller's view inside its transaction, then its rollback */
-    o.after = dump(db);
-    if (!sqlite3_get_autocommit(db)) exec(db, "ROLLBACK");
-    *autocommit_after = 1;
-  } else {
-    *autocommit_after = sqlite3_get_autocommit(db);
-    if (s->in_txn && o.rc == SQLITE_OK) exec(db, "COMMIT");
-    o.after = dump(db);
+  /* SQLite's own schema parsing is not what is tested here. */
+  exec(db, "SELECT count(*) FROM main.sqlite_schema");
+  if (!s->cold) {
+    char *res = NULL;
+    exec(db, "BEGIN IMMEDIATE");
+    int rc = run_sql(db, s->sql, &res);
+    exec(db, "ROLLBACK");
+    if (rc != SQLITE_OK || (want_result && strcmp(res, want_result) != 0)) {
+      fprintf(stdout, "FAIL %s: the warm-up call differs (rc %d): %.300s\n", s->name, rc,
+              res ? res : "(none)");
+    }
+    free(res);
   }
-  if (sqlite3_close(db) != SQLITE_OK) die("close after call", db);
-  return o;
+  return db;
 }
 
-/* With a healthy allocator, on the database the failed call left. */
-static outcome retry(const scenario *s) {
-  outcome o = {0, NULL, NULL};
-  sqlite3 *db = open_db(db_path);
-  if (s->in_txn) exec(db, "BEGIN IMMEDIATE");
-  o.rc = run_sql(db, s->sql, &o.result);
-  if (s->in_txn) exec(db, o.rc == SQLITE_OK ? "COMMIT" : "ROLLBACK");
-  o.after = dump(db);
-  if (sqlite3_close(db) != SQLITE_OK) die("close after retry", db);
-  return o;
-}
-
-static void outcome_free(outcome *o) {
-  free(o->result);
-  free(o->after);
+/* Close; every byte the connection used must be returned. */
+static void close_db(sqlite3 *db, const char *name, long n) {
+  if (sqlite3_close(db) != SQLITE_OK) die("close", db);
+  sqlite3_int64 mem = sqlite3_memory_used();
+  if (mem != mem_before_open) {
+    fail(name, n, "%lld bytes still in use after close (a leak)",
+         (long long)(mem - mem_before_open));
+  }
 }
 
 static int run_scenario(const scenario *s, int persist) {
   char name[64];
   snprintf(name, sizeof name, "%s/%s", s->name, persist ? "persistent" : "once");
   failures_here = 0;
-  int ac;
-  char *before = NULL;
-  outcome ref = attempt(s, 0, 0, &before, &ac, NULL);
-  if (ref.rc != SQLITE_OK || !ref.result) {
-    fail(name, 0, "the healthy call failed (rc %d)", ref.rc);
+  /* The healthy call on a fresh connection: the reference. */
+  char *ref = NULL, *before = NULL, *ref_after = NULL;
+  sqlite3 *db = fresh(&(scenario){s->name, s->sql, s->in_txn, 1, s->journal, 0}, NULL);
+  before = dump(db);
+  if (s->in_txn) exec(db, "BEGIN IMMEDIATE");
+  int rc = run_sql(db, s->sql, &ref);
+  if (s->in_txn) exec(db, "COMMIT");
+  ref_after = dump(db);
+  close_db(db, name, 0);
+  if (rc != SQLITE_OK) {
+    fail(name, 0, "the healthy call failed (rc %d)", rc);
     return 0;
   }
-  if (strcmp(ref.after, before) == 0) fail(name, 0, "the healthy call changed nothing");
-  sqlite3_int64 base_mem = -1;
-  long n, errors = 0, ok_with_fault = 0;
+  if (strcmp(ref_after, before) == 0) fail(name, 0, "the healthy call changed nothing");
+
+  long n, errors = 0, absorbed = 0;
+  db = fresh(s, ref);
   for (n = 1; n < 200000 && failures_here == 0; n++) {
-    char *errmsg = NULL;
-    outcome o = attempt(s, n, persist, NULL, &ac, &errmsg);
-    long got = injected;
-    sqlite3_int64 mem = sqlite3_memory_used();
-    if (base_mem < 0) base_mem = mem;
-    else if (mem != base_mem) {
-      fail(name, n, "memory in use after close: %lld bytes, was %lld (a leak)",
-           (long long)mem, (long long)base_mem);
+    if (s->cold && n > 1) {
+      close_db(db, name, n);
+      db = fresh(s, ref);
     }
-    if (o.rc == SQLITE_OK) {
-      if (strcmp(o.result, ref.result) != 0) {
-        fail(name, n, "succeeded with a different result:\n  got  %.300s\n  want %.300s",
-             o.result, ref.result);
-      } else if (strcmp(o.after, ref.after) != 0) {
-        fail(name, n, "succeeded with the same result but different tables");
-      } else if (!ac) {
+    char *res = NULL, *after = NULL, d[600];
+    if (s->in_txn) exec(db, "BEGIN IMMEDIATE");
+    arm(n, persist);
+    rc = run_sql(db, s->sql, &res);
+    disarm();
+    long got = injected;
+    char *errmsg = strdup(sqlite3_errmsg(db));
+    if (rc != SQLITE_OK) {
+      errors++;
+      after = dump(db); /* inside the caller's transaction when it is still open */
+      int txn_ok = s->in_txn || sqlite3_get_autocommit(db);
+      if (s->in_txn && !sqlite3_get_autocommit(db)) exec(db, "ROLLBACK");
+      if (!got) fail(name, n, "failed (rc %d: %s) without an injected fault", rc, errmsg);
+      if (strcmp(after, before) != 0) {
+        first_diff(before, after, d, sizeof d);
+        fail(name, n, "failed (rc %d: %s) but changed the tables:%s", rc, errmsg, d);
+      }
+      if (!txn_ok) fail(name, n, "failed (rc %d: %s) and left a transaction open", rc, errmsg);
+      if (!*errmsg || strcmp(errmsg, "not an error") == 0) {
+        fail(name, n, "failed (rc %d) without an error message", rc);
+      }
+      /* Healthy again, on the same connection: exactly the reference.
+      ** (In a transaction rolled back after, so the next N starts clean.) */
+      char *res2 = NULL;
+      exec(db, "BEGIN IMMEDIATE");
+      int rc2 = run_sql(db, s->sql, &res2);
+      char *after2 = dump(db);
+      exec(db, "ROLLBACK");
+      if (rc2 != SQLITE_OK || strcmp(res2, ref) != 0 || strcmp(after2, ref_after) != 0) {
+        fail(name, n, "the healthy call after the fault differs (rc %d): %.300s", rc2,
+             res2 ? res2 : "(none)");
+      }
+      free(res2);
+      free(after2);
+    } else {
+      if (got) absorbed++;
+      int txn_ok = sqlite3_get_autocommit(db) == !s->in_txn;
+      if (s->in_txn && !sqlite3_get_autocommit(db)) exec(db, "COMMIT");
+      after = dump(db);
+      if (strcmp(res, ref) != 0) {
+        fail(name, n, "succeeded with a different result:\n  got  %.300s\n  want %.300s", res,
+             ref);
+      } else if (strcmp(after, ref_after) != 0) {
+        first_diff(ref_after, after, d, sizeof d);
+        fail(name, n, "succeeded with the same result but different tables:%s", d);
+      } else if (!txn_ok) {
         fail(name, n, "succeeded but left a transaction open");
       }
-      if (got) ok_with_fault++;
-    } else {
-      errors++;
-      if (!got) fail(name, n, "failed (rc %d: %s) without an injected fault", o.rc, errmsg);
-      if (strcmp(o.after, before) != 0) {
-        fail(name, n, "failed (rc %d: %s) but changed the tables", o.rc, errmsg);
-      }
-      if (!ac) fail(name, n, "failed (rc %d: %s) and left a transaction open", o.rc, errmsg);
-      if (!errmsg || !*errmsg || strcmp(errmsg, "not an error") == 0) {
-        fail(name, n, "failed (rc %d) without an error message", o.rc);
-      }
-      outcome r = retry(s);
-      if (r.rc != SQLITE_OK || !r.result || strcmp(r.result, ref.result) != 0 ||
-          strcmp(r.after, ref.after) != 0) {
-        fail(name, n, "the healthy call after the fault differs (rc %d): %.300s", r.rc,
-             r.result ? r.result : "(none)");
-      }
-      outcome_free(&r);
+      close_db(db, name, n); /* the call changed the file: start over */
+      db = fresh(s, ref);
     }
     free(errmsg);
-    outcome_free(&o);
+    free(res);
+    free(after);
     if (!got) break; /* the call needs fewer than n allocations: done */
   }
-  printf("%s: %ld injection points, %ld reported errors, %ld absorbed%s\n", name, n,
-         errors, ok_with_fault, failures_here ? " -- FAILED" : "");
+  close_db(db, name, n);
+  printf("%s/%s: %ld injection points, %ld reported errors, %ld absorbed%s\n", s->journal,
+         name, n, errors, absorbed, failures_here ? " -- FAILED" : "");
   free(before);
-  outcome_free(&ref);
+  free(ref);
+  free(ref_after);
   return failures_here == 0;
 }
 
@@ -414,49 +464,96 @@ int main(int argc, char **argv) {
   }
   ext_path = argv[1];
   const char *filter = argc > 2 ? argv[2] : "";
-  char dir[] = "/tmp/trg-oom-XXXXXX";
+  /* tmpfs when there is one: the loop is file-system bound otherwise */
+  char dir[] = "/dev/shm/trg-oom-XXXXXX";
+  if (access("/dev/shm", W_OK) != 0) memcpy(dir, "/tmp/trg-oom-XXXXXX", sizeof "/tmp/trg-oom-XXXXXX");
   if (!mkdtemp(dir)) die("mkdtemp", NULL);
-  snprintf(pristine_path, sizeof pristine_path, "%s/pristine.db", dir);
-  snprintf(db_path, sizeof db_path, "%s/work.db", dir);
 
+  /* Keeps the extension mapped: without it every close unloads it. */
+  sqlite3 *anchor = open_db(":memory:");
   int passed = 0, failed = 0, ns;
   const scenario *sc = scenarios(&ns);
-  static const char *const journals[] = {"delete", "wal"};
-  for (int j = 0; j < 2; j++) {
-    build(pristine_path, journals[j]);
-    {
-      /* a run left running by the history, for the finish scenario */
-      sqlite3 *db = open_db(pristine_path);
-      sqlite3_stmt *st = NULL;
-      if (sqlite3_prepare_v2(db, "SELECT run_id FROM trigger_runs WHERE status = 'running'"
-                             " AND trigger_id = 'a' ORDER BY run_id LIMIT 1", -1, &st,
-                             NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
-        die("no running run of 'a'", db);
-      }
-      snprintf(finish_sql, sizeof finish_sql,
-               "SELECT trigger_run_finish('%s', 'failed', 'boom', %lld)",
-               (const char *)sqlite3_column_text(st, 0), NOW);
-      sqlite3_finalize(st);
-      sqlite3_close(db);
+  snprintf(pristine_delete, sizeof pristine_delete, "%s/pristine-delete.db", dir);
+  snprintf(pristine_wal, sizeof pristine_wal, "%s/pristine-wal.db", dir);
+  build(pristine_delete, "delete");
+  build(pristine_wal, "wal");
+  {
+    /* a run left running by the history, for the finish scenario */
+    sqlite3 *db = open_db(pristine_delete);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT run_id FROM trigger_runs WHERE status = 'running'"
+                           " AND trigger_id = 'a' ORDER BY run_id LIMIT 1", -1, &st,
+                           NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+      die("no running run of 'a'", db);
     }
-    for (int i = 0; i < ns; i++) {
-      for (int persist = 1; persist >= 0; persist--) {
-        if (*filter && !strstr(sc[i].name, filter)) continue;
-        printf("[%s] ", journals[j]);
-        if (run_scenario(&sc[i], persist)) passed++;
-        else failed++;
+    snprintf(finish_sql, sizeof finish_sql,
+             "SELECT trigger_run_finish('%s', 'failed', 'boom', %lld)",
+             (const char *)sqlite3_column_text(st, 0), NOW);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+  }
+  /* The jobs (scenario x mode) are shared between FAULT_JOBS processes
+  ** (default 2), forked after the allocator is installed. */
+  int jobs[64][2], njobs = 0;
+  for (int i = 0; i < ns; i++) {
+    for (int persist = 1; persist >= 0; persist--) {
+      if (*filter && !strstr(sc[i].name, filter)) continue;
+      if (!(sc[i].modes & (persist ? 1 : 2))) continue;
+      jobs[njobs][0] = i;
+      jobs[njobs++][1] = persist;
+    }
+  }
+  int nproc = getenv("FAULT_JOBS") ? atoi(getenv("FAULT_JOBS")) : 2;
+  if (nproc < 1) nproc = 1;
+  if (nproc > njobs) nproc = njobs > 0 ? njobs : 1;
+  pid_t pids[8];
+  if (nproc > 8) nproc = 8;
+  fflush(stdout);
+  for (int k = 0; k < nproc; k++) {
+    pid_t pid = nproc == 1 ? 0 : fork();
+    if (pid < 0) die("fork", NULL);
+    if (pid == 0) {
+      int my_failed = 0;
+      snprintf(db_path, sizeof db_path, "%s/work-%d.db", dir, k);
+      for (int j = k; j < njobs; j += nproc) {
+        if (!run_scenario(&sc[jobs[j][0]], jobs[j][1])) my_failed++;
         fflush(stdout);
       }
+      if (nproc == 1) {
+        failed = my_failed;
+        passed = njobs - my_failed;
+        break;
+      }
+      _exit(my_failed);
+    }
+    pids[k] = pid;
+  }
+  for (int k = 0; nproc > 1 && k < nproc; k++) {
+    int status = 0, assigned = (njobs - k + nproc - 1) / nproc;
+    waitpid(pids[k], &status, 0);
+    if (WIFEXITED(status)) {
+      failed += WEXITSTATUS(status);
+      passed += assigned - WEXITSTATUS(status);
+    } else {
+      printf("FAIL worker %d ended by signal %d\n", k, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+      failed += assigned;
     }
   }
   char path[300];
-  const char *files[] = {"pristine.db", "work.db", "pristine.db-wal", "work.db-wal",
-                         "pristine.db-shm", "work.db-shm", "work.db-journal"};
+  const char *files[] = {"pristine-delete.db", "pristine-wal.db"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);
     unlink(path);
   }
+  for (int k = 0; k < nproc; k++) {
+    static const char *const side[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; i < 4; i++) {
+      snprintf(path, sizeof path, "%s/work-%d.db%s", dir, k, side[i]);
+      unlink(path);
+    }
+  }
   rmdir(dir);
+  sqlite3_close(anchor);
   printf("fault_oom: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

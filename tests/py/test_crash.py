@@ -27,7 +27,7 @@ import tempfile
 from util import MIN, T0, dump, finish, one
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PY = sys.executable if os.path.exists(sys.executable or "") else "/usr/bin/python3"
+PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 NOW = T0 + 5 * MIN + 10000      # the crashing tick's clock
 
 

@@ -187,3 +187,60 @@ def test_tick_never_leaves_next_due_at_behind_now(ext):
         tick(db, now, ack=False)
         for (tid, due) in db.execute("SELECT trigger_id, next_due_at FROM triggers"):
             assert due > now, (tid, due, now)
+
+
+def test_replay_on_two_files_is_identical(ext):
+    """Issue 5 item 9, with every writer: the create action (JSON and
+    `when`), INSERT, ticks with leases expiring, retries and deferrals,
+    fire, pause/resume, cancel, config and prune, all with explicit `now`,
+    replayed on two fresh files."""
+    import json
+    import os
+    import tempfile
+    ctx = json.dumps({"agent_id": "a", "role": "owner", "now": T0})
+    script = [
+        ("SELECT trigger_config('misfire_grace_ms', 30000)", ()),
+        ("SELECT trigger_create(?, ?)", (json.dumps({"instructions": "Check the build",
+                                                     "trigger_type": "interval",
+                                                     "interval_ms": 3600000}), ctx)),
+        ("SELECT trigger_create(?, ?)", (json.dumps({"instructions": "Water the plants",
+                                                     "when": "every day at 9am",
+                                                     "timezone": "Europe/Berlin"}), ctx)),
+        ("INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms,"
+         " start_at, misfire_policy, overlap_policy, max_attempts, backoff_ms, jitter_ms,"
+         " created_at) VALUES ('j', 'a', 'Poll', 'interval', 60000, ?, 'all', 'allow', 3, 1000,"
+         " 20000, ?)", (T0, T0)),
+        ("INSERT INTO triggers(trigger_id, instructions, trigger_type, cron_expression,"
+         " timezone, window_ms, created_at) VALUES ('c', 'Report', 'cron', '*/5 * * * *',"
+         " 'America/New_York', 60000, ?)", (T0,)),
+        ("SELECT trigger_run_due(?, '{\"owner\":\"h1\",\"lease_ms\":5000}')", (T0 + 5 * MIN,)),
+        ("SELECT trigger_run_finish(run_id, 'failed', 'boom', ?) FROM trigger_runs"
+         " WHERE trigger_id = 'j' AND status = 'running' AND scheduled_for = ?",
+         (T0 + 5 * MIN + 10, T0)),
+        ("SELECT trigger_run_finish(run_id, 'deferred', NULL, ?) FROM trigger_runs"
+         " WHERE trigger_id = 'j' AND status = 'running' AND scheduled_for = ?",
+         (T0 + 5 * MIN + 10, T0 + MIN)),
+        ("SELECT trigger_run_due(?, '{\"owner\":\"h2\",\"lease_ms\":60000}')", (T0 + 7 * MIN,)),
+        ("SELECT trigger_fire('j', ?)", (T0 + 8 * MIN + 1,)),
+        ("SELECT trigger_pause('c', ?)", (T0 + 9 * MIN,)),
+        ("SELECT trigger_resume('c', ?)", (T0 + 30 * MIN,)),
+        ("SELECT trigger_run_due(?, '{\"owner\":\"h1\",\"ack\":false}')", (T0 + 40 * MIN,)),
+        ("SELECT trigger_cancel('j', ?)", (T0 + 41 * MIN,)),
+        ("SELECT trigger_prune(?)", (T0 + 6 * MIN,)),
+    ]
+    dumps = []
+    tmp = tempfile.mkdtemp(prefix="trg-replay-")
+    try:
+        for k in range(2):
+            db = connect(ext, os.path.join(tmp, f"r{k}.db"))
+            for sql, args in script:
+                db.execute(sql, args).fetchall()
+            dumps.append(dump(db))
+            db.close()
+    finally:
+        for f in os.listdir(tmp):
+            os.unlink(os.path.join(tmp, f))
+        os.rmdir(tmp)
+    assert dumps[0] == dumps[1]
+    for word in ("lease expired", "Water the plants", "cancelled", "h2"):
+        assert word in dumps[0], word
