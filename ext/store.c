@@ -274,12 +274,14 @@ static char *sql_text(store_sql which) {
     case ST_DUE:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_data INDEXED BY triggers_data_fire"
-          " WHERE fire_at <= ?1 ORDER BY fire_at, trigger_id LIMIT ?2", tc);
+          " WHERE fire_at <= ?1 AND (fire_at, trigger_id) > (?4, ?5)"
+          " ORDER BY fire_at, trigger_id LIMIT ?2", tc);
       break;
     case ST_DUE_AGENTS:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_data WHERE agent_id IN"
           " (SELECT value FROM json_each(?3)) AND fire_at <= ?1"
+          " AND (fire_at, trigger_id) > (?4, ?5)"
           " ORDER BY fire_at, trigger_id LIMIT ?2", tc);
       break;
     case ST_TICK_UPDATE:

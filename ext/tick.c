@@ -468,6 +468,14 @@ static int on_retry(tick *t, trg_row *r, run_row *run) {
       val_set_int(&run->v[RC_FINISHED_AT], t->now);
       rc = store_run_save(&t->st, run);
       if (rc == SQLITE_OK) rc = settle(&t->st, r);
+      /* A once trigger whose only occurrence expired unrun is expired, as
+      ** when its window passes, not completed. */
+      if (rc == SQLITE_OK &&
+          strcmp(val_text(&r->v[TC_STATUS]), "completed") == 0 &&
+          strcmp(val_text(&r->v[TC_TRIGGER_TYPE]), "once") == 0) {
+        val_set_text(&r->v[TC_STATUS], "expired");
+        rc = val_set_text(&r->v[TC_LAST_ERROR], "deferred too many times");
+      }
       if (rc == SQLITE_OK) rc = trigger_write(t, r);
       return rc;
     }
@@ -661,14 +669,21 @@ static int claim_due(tick *t) {
   store_sql which = t->o.agents ? ST_DUE_AGENTS : ST_DUE;
   int rc = SQLITE_OK;
   /* Batches: rows are written while the probe is re-run, so read a batch,
-  ** release the statement, process it, repeat until nothing is due. */
+  ** release the statement, process it, repeat until nothing is due. Each
+  ** batch starts after the last (fire_at, trigger_id) read, so rows that
+  ** the wake_mode filter passes over never hide the ones behind them, and
+  ** every due row is read at most once per pass. */
+  i64 after_fire = INT64_MIN;
+  char *after_id = NULL;
   for (;;) {
     if (t->budget == 0) break;
     sqlite3_stmt *st = store_stmt(&t->st, which);
-    if (!st) return store_err(&t->st);
+    if (!st) { rc = store_err(&t->st); break; }
     sqlite3_bind_int64(st, 1, t->now);
     sqlite3_bind_int64(st, 2, 64);
     if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, after_fire);
+    sqlite3_bind_text(st, 5, after_id ? after_id : "", -1, SQLITE_STATIC);
     trg_row rows[64];
     int n = 0;
     while (n < 64 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -680,17 +695,22 @@ static int claim_due(tick *t) {
     }
     sqlite3_reset(st);
     if (rc == SQLITE_DONE || rc == SQLITE_ROW) rc = SQLITE_OK;
-    int progressed = 0;
+    if (rc == SQLITE_OK && n > 0) {
+      after_fire = rows[n - 1].v[TC_FIRE_AT].i;
+      sqlite3_free(after_id);
+      after_id = sqlite3_mprintf("%s", val_text(&rows[n - 1].v[TC_TRIGGER_ID]));
+      if (!after_id) rc = SQLITE_NOMEM;
+    }
     for (int i = 0; i < n; i++) {
       if (rc == SQLITE_OK && (t->budget != 0) && wake_allowed(t, &rows[i])) {
         snapshot(t, &rows[i]);
         rc = process_due(t, &rows[i]);
-        progressed = 1;
       }
       row_clear(&rows[i]);
     }
-    if (rc != SQLITE_OK || n < 64 || !progressed) break;
+    if (rc != SQLITE_OK || n < 64) break;
   }
+  sqlite3_free(after_id);
   return rc;
 }
 

@@ -364,6 +364,24 @@ def test_order_is_due_then_id(ext):
     assert [r["trigger_id"] for r in tick(db, T0 + 100)] == ["c", "a", "b"]
 
 
+def test_wake_mode_filter_never_starves(ext):
+    # 70 next_autonomy_cycle triggers are due ahead of one inject_now
+    # trigger: more than one internal batch (64) of rows the filter passes
+    # over. An inject_now claim still takes the inject_now trigger, and
+    # leaves the others due for a claim of their own mode.
+    db = connect(ext)
+    for i in range(70):
+        add(db, f"cycle{i:02d}", trigger_type="once", scheduled_at=T0 + 10)
+    add(db, "zz-now", trigger_type="once", scheduled_at=T0 + 20,
+        wake_mode="inject_now")
+    claimed = tick(db, T0 + 100, wake_mode="inject_now")
+    assert [r["trigger_id"] for r in claimed] == ["zz-now"]
+    assert one(db, "SELECT count(*) FROM triggers WHERE next_due_at IS NOT NULL") == 70
+    rest = tick(db, T0 + 100, wake_mode="next_autonomy_cycle")
+    assert len(rest) == 70 and all(r["wake_mode"] == "next_autonomy_cycle" for r in rest)
+    assert tick(db, T0 + 100) == []
+
+
 def test_retry_backoff_and_lease(ext):
     db = connect(ext)
     add(db, "t", max_attempts=3, backoff_ms=1000, interval_ms=3600000)

@@ -76,6 +76,25 @@ def test_deferral_bound_ends_in_expired(ext):
     assert nxt["scheduled_for"] == T0 + 3600000
 
 
+def test_deferral_bound_expires_a_once_trigger(ext):
+    # A once trigger whose only occurrence is deferred past the bound is
+    # expired (as when its window passes), not completed.
+    db = connect(ext)
+    add(db, "o", trigger_type="once", scheduled_at=T0)
+    [r] = tick(db, T0)
+    now = T0
+    for k in range(100):
+        now += 10
+        finish(db, r["run_id"], "deferred", None, now)
+        claimed = tick(db, now + 1)
+        assert len(claimed) == (1 if k < 99 else 0)
+    t = trig(db, "o")
+    assert t["status"] == "expired" and t["next_due_at"] is None, t
+    assert t["last_error"] == "deferred too many times" and t["run_count"] == 0
+    [row] = runs(db, "o")
+    assert row["status"] == "expired"
+
+
 def test_deferred_run_of_paused_trigger_is_skipped(ext):
     db = connect(ext)
     add(db, "t", interval_ms=3600000, start_at=T0)
