@@ -228,7 +228,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   } fields[] = {
       {"active", "SELECT count(*) FROM main.triggers_data WHERE status = 'scheduled' AND ?1 = ?1", 0},
       {"paused", "SELECT count(*) FROM main.triggers_data WHERE status = 'paused' AND ?1 = ?1", 0},
-      {"overdue", "SELECT count(*) FROM main.triggers_data WHERE fire_at <= ?1", 0},
+      {"overdue", "SELECT count(*) FROM main.triggers_data WHERE next_due_at <= ?1 AND fire_at <= ?1", 0},
       {"running", "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND ?1 = ?1", 0},
       {"expired_leases", "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND lease_until <= ?1", 0},
       {"failures_24h", "SELECT count(*) FROM main.triggers_rundata WHERE status = 'failed' AND finished_at > ?1", 1},

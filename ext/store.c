@@ -6,14 +6,14 @@
 **
 ** Indexes, and what each one serves:
 **   triggers_data(trigger_id) UNIQUE       lookups, INSERT OR REPLACE
-**   triggers_data_fire(fire_at, trigger_id) WHERE fire_at NOT NULL
-**                                           the tick's probe, next wakeup
-**   triggers_data_due(next_due_at) WHERE next_due_at NOT NULL
-**   triggers_data_agent(agent_id, fire_at)  per-agent lookups and ticks
+**   triggers_data_due(next_due_at, trigger_id) WHERE next_due_at NOT NULL
+**                                           the tick's probe (in claim
+**                                           order), next wakeup, lookups
+**   triggers_data_agent(agent_id, next_due_at, trigger_id)
+**                                           per-agent lookups and ticks,
+**                                           the summary's pending items
 **   triggers_data_status(status)
 **   triggers_data_created(agent_id, scope, created_at)  creation quotas
-**   triggers_data_pending(agent_id, status, next_due_at, trigger_id)
-**                                           the summary's pending items
 **   triggers_data_dedupe(agent_id, dedupe_key) UNIQUE, active rows only
 **   triggers_rundata(run_id) UNIQUE
 **   triggers_rundata(trigger_id, scheduled_for, attempt) UNIQUE
@@ -21,9 +21,16 @@
 **   triggers_rundata_retry(retry_at) WHERE retry_at NOT NULL
 **   triggers_rundata_agent(agent_id, scheduled_for)
 **   triggers_rundata_sched(scheduled_for)
-**   triggers_rundata_finished(status, finished_at)
+**   triggers_rundata_finished(status, finished_at) WHERE finished_at NOT NULL
 **   triggers_rundata_outcome(agent_id, status, finished_at)
-**                                           the summary's latest runs
+**                    WHERE finished_at NOT NULL  the summary's latest runs
+**
+** A fire rewrites next_due_at (and fire_at = next_due_at + jitter), so
+** exactly two indexes of triggers_data hold a time that a fire changes;
+** the jitter is applied by the tick as a filter on the rows it reads, not
+** by an index of its own. A claimed run enters neither of the finished-run
+** indexes until it finishes. (bench/README.md measures why: each index a
+** fire touches costs about as much as the row write itself.)
 */
 #include "store.h"
 
@@ -273,16 +280,16 @@ static char *sql_text(store_sql which) {
       break;
     case ST_DUE:
       out = sqlite3_mprintf(
-          "SELECT id, %s FROM main.triggers_data INDEXED BY triggers_data_fire"
-          " WHERE fire_at <= ?1 AND (fire_at, trigger_id) > (?4, ?5)"
-          " ORDER BY fire_at, trigger_id LIMIT ?2", tc);
+          "SELECT id, %s FROM main.triggers_data INDEXED BY triggers_data_due"
+          " WHERE next_due_at <= ?1 AND (next_due_at, trigger_id) > (?4, ?5)"
+          " ORDER BY next_due_at, trigger_id LIMIT ?2", tc);
       break;
     case ST_DUE_AGENTS:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_data WHERE agent_id IN"
-          " (SELECT value FROM json_each(?3)) AND fire_at <= ?1"
-          " AND (fire_at, trigger_id) > (?4, ?5)"
-          " ORDER BY fire_at, trigger_id LIMIT ?2", tc);
+          " (SELECT value FROM json_each(?3)) AND next_due_at <= ?1"
+          " AND (next_due_at, trigger_id) > (?4, ?5)"
+          " ORDER BY next_due_at, trigger_id LIMIT ?2", tc);
       break;
     case ST_TICK_UPDATE:
       out = sqlite3_mprintf(
@@ -351,7 +358,12 @@ static char *sql_text(store_sql which) {
           " AND (retry_at IS NOT NULL OR status = 'running') LIMIT 1");
       break;
     case ST_WAKE_TRIGGERS:
-      out = sqlite3_mprintf("SELECT min(fire_at) FROM main.triggers_data WHERE fire_at IS NOT NULL");
+      /* Walked in next_due_at order until next_due_at passes the
+      ** earliest fire_at seen (fire_at >= next_due_at): see tick.c. */
+      out = sqlite3_mprintf(
+          "SELECT next_due_at, fire_at FROM main.triggers_data"
+          " INDEXED BY triggers_data_due WHERE next_due_at IS NOT NULL"
+          " ORDER BY next_due_at, trigger_id");
       break;
     case ST_WAKE_RETRY:
       out = sqlite3_mprintf("SELECT min(retry_at) FROM main.triggers_rundata WHERE retry_at IS NOT NULL");
@@ -424,14 +436,8 @@ static char *table_ddl(const char *name, const trg_coldef *defs, int n,
 }
 
 static const char *const index_ddl =
-    "CREATE INDEX main.triggers_data_fire ON triggers_data(fire_at, trigger_id)"
-    " WHERE fire_at IS NOT NULL;"
-    "CREATE INDEX main.triggers_data_due ON triggers_data(next_due_at)"
-    " WHERE next_due_at IS NOT NULL;"
-    "CREATE INDEX main.triggers_data_agent ON triggers_data(agent_id, fire_at);"
     "CREATE INDEX main.triggers_data_status ON triggers_data(status);"
     "CREATE INDEX main.triggers_data_created ON triggers_data(agent_id, scope, created_at);"
-    "CREATE INDEX main.triggers_data_pending ON triggers_data(agent_id, status, next_due_at, trigger_id);"
     "CREATE UNIQUE INDEX main.triggers_data_dedupe ON triggers_data(agent_id, dedupe_key)"
     " WHERE dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused');"
     "CREATE INDEX main.triggers_rundata_lease ON triggers_rundata(lease_until)"
@@ -439,9 +445,18 @@ static const char *const index_ddl =
     "CREATE INDEX main.triggers_rundata_retry ON triggers_rundata(retry_at)"
     " WHERE retry_at IS NOT NULL;"
     "CREATE INDEX main.triggers_rundata_agent ON triggers_rundata(agent_id, scheduled_for);"
-    "CREATE INDEX main.triggers_rundata_sched ON triggers_rundata(scheduled_for);"
-    "CREATE INDEX main.triggers_rundata_finished ON triggers_rundata(status, finished_at);"
-    "CREATE INDEX main.triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at);";
+    "CREATE INDEX main.triggers_rundata_sched ON triggers_rundata(scheduled_for);";
+
+/* The indexes that schema version 2 changed: created by store_create and
+** by the migration from version 1. */
+static const char *const index_v2_ddl =
+    "CREATE INDEX main.triggers_data_due ON triggers_data(next_due_at, trigger_id)"
+    " WHERE next_due_at IS NOT NULL;"
+    "CREATE INDEX main.triggers_data_agent ON triggers_data(agent_id, next_due_at, trigger_id);"
+    "CREATE INDEX main.triggers_rundata_finished ON triggers_rundata(status, finished_at)"
+    " WHERE finished_at IS NOT NULL;"
+    "CREATE INDEX main.triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at)"
+    " WHERE finished_at IS NOT NULL;";
 
 int store_create(sqlite3 *db, char **err) {
   char *data = table_ddl("triggers_data", trg_cols, TC_NCOL, "");
@@ -458,6 +473,7 @@ int store_create(sqlite3 *db, char **err) {
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, runs, 0, 0, err);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, cfg, 0, 0, err);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, index_ddl, 0, 0, err);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, index_v2_ddl, 0, 0, err);
   }
   sqlite3_free(data);
   sqlite3_free(runs);
@@ -484,6 +500,36 @@ int store_check(sqlite3 *db, char **err) {
     return SQLITE_ERROR;
   }
   return SQLITE_OK;
+}
+
+int store_migrate(sqlite3 *db, char **err) {
+  i64 v = 0;
+  int isnull = 1;
+  int rc = store_exec_i64(db,
+                          "SELECT value FROM main.triggers_config"
+                          " WHERE key = 'schema_version'",
+                          0, 0, &v, &isnull);
+  if (rc != SQLITE_OK || isnull || v >= TRIGGERS_SCHEMA_VERSION) return rc;
+  if (v == 1) {
+    /* 1 -> 2: one time index per access path (see the header). */
+    rc = sqlite3_exec(db,
+                      "DROP INDEX IF EXISTS main.triggers_data_fire;"
+                      "DROP INDEX IF EXISTS main.triggers_data_due;"
+                      "DROP INDEX IF EXISTS main.triggers_data_agent;"
+                      "DROP INDEX IF EXISTS main.triggers_data_pending;"
+                      "DROP INDEX IF EXISTS main.triggers_rundata_finished;"
+                      "DROP INDEX IF EXISTS main.triggers_rundata_outcome;",
+                      0, 0, err);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, index_v2_ddl, 0, 0, err);
+  }
+  if (rc == SQLITE_OK) {
+    char *sql = sqlite3_mprintf("UPDATE main.triggers_config SET value = %d"
+                                " WHERE key = 'schema_version'",
+                                TRIGGERS_SCHEMA_VERSION);
+    rc = sql ? sqlite3_exec(db, sql, 0, 0, err) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+  }
+  return rc;
 }
 
 int store_drop(sqlite3 *db) {
@@ -570,6 +616,7 @@ int store_install(sqlite3 *db, char **err) {
                     "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_runs"
                     " USING trigger_runs;",
                     0, 0, err);
+  if (rc == SQLITE_OK) rc = store_migrate(db, err);
   return store_txn_end(db, &t, rc);
 }
 

@@ -21,7 +21,7 @@ typedef enum store_sql {
   ST_TRIG_DELETE,     /* ?1 id */
   ST_TRIG_EXISTS,     /* ?1 trigger_id -> 1 */
   ST_TRIG_DUPLICATE,  /* ?1 agent ?2 dedupe_key ?3 own id -> trigger_id */
-  ST_DUE,             /* ?1 now ?2 limit -> full rows by (fire_at, trigger_id) */
+  ST_DUE,             /* ?1 now ?2 limit ?4,?5 after -> full rows by (next_due_at, trigger_id) */
   ST_DUE_AGENTS,      /* ?1 now ?2 limit ?3 agents JSON array */
   ST_TICK_UPDATE,     /* the columns the tick changes; see store.c */
   ST_TICK_UPDATE_HOT, /* the same minus status and enabled */
@@ -34,7 +34,7 @@ typedef enum store_sql {
   ST_OPTS_TYPE,       /* ?1 text -> its JSON type, or 'invalid' */
   ST_OPTS_EACH,       /* ?1 JSON object -> key, type, value, JSON text */
   ST_RUN_PENDING_FOR, /* ?1 trigger_id -> 1 if a retry/deferral is pending */
-  ST_WAKE_TRIGGERS,   /* -> min(fire_at) */
+  ST_WAKE_TRIGGERS,   /* -> (next_due_at, fire_at) in next_due_at order */
   ST_WAKE_RETRY,      /* -> min(retry_at) */
   ST_WAKE_LEASE,      /* -> min(lease_until) of running runs */
   ST_BEGIN,           /* BEGIN IMMEDIATE (store_txn_begin_cached) */
@@ -61,6 +61,8 @@ sqlite3_stmt *store_stmt(store *s, store_sql which);
 ** version (xConnect), drop and rename (xDestroy, xRename). */
 int store_create(sqlite3 *db, char **err);
 int store_check(sqlite3 *db, char **err);
+/* Bring an older schema version up to this one (trigger_install). */
+int store_migrate(sqlite3 *db, char **err);
 int store_drop(sqlite3 *db);
 int store_installed(sqlite3 *db); /* 1 when triggers_data exists in main */
 /* Connect main.triggers on this connection if it is not yet (its xConnect

@@ -56,7 +56,7 @@
 ** SUM_FALLBACK and the payload is SUM_FALLBACK_PAYLOAD (confidence "low").
 **
 ** Cost: three indexed queries with LIMIT (triggers_rundata_outcome twice,
-** triggers_data_pending once, plus trigger_id probes), whatever the number
+** triggers_data_agent once, plus trigger_id probes), whatever the number
 ** of runs; the admin array is the caller's own input and is parsed once.
 ** Call it inside a transaction to read all three from one snapshot.
 */

@@ -9,8 +9,9 @@
 **      "lease expired"; with attempts left a retry is queued for now;
 **   2. runs to re-offer (triggers_rundata_retry): deferred runs are
 **      claimed again with the same run_id, failed ones as attempt n+1;
-**   3. triggers due (triggers_data_fire, fire_at <= now, ordered by
-**      (fire_at, trigger_id)): misfire, window, overlap and max_runs
+**   3. triggers due (triggers_data_due, next_due_at <= now, ordered by
+**      (next_due_at, trigger_id); claimed once fire_at, the due time plus
+**      the trigger's jitter, is <= now): misfire, window, overlap and max_runs
 **      policies decide which occurrences run; the schedule advances from
 **      its anchor, never from now.
 ** run_id = "<trigger_id>@<scheduled_for>#<attempt>", so replays and
@@ -670,10 +671,11 @@ static int claim_due(tick *t) {
   int rc = SQLITE_OK;
   /* Batches: rows are written while the probe is re-run, so read a batch,
   ** release the statement, process it, repeat until nothing is due. Each
-  ** batch starts after the last (fire_at, trigger_id) read, so rows that
-  ** the wake_mode filter passes over never hide the ones behind them, and
-  ** every due row is read at most once per pass. */
-  i64 after_fire = INT64_MIN;
+  ** batch starts after the last (next_due_at, trigger_id) read, so rows
+  ** passed over (another wake_mode; jitter not yet over, fire_at > now; a
+  ** queue holding the trigger, fire_at NULL) never hide the ones behind
+  ** them, and every due row is read at most once per pass. */
+  i64 after_due = INT64_MIN;
   char *after_id = NULL;
   for (;;) {
     if (t->budget == 0) break;
@@ -682,7 +684,7 @@ static int claim_due(tick *t) {
     sqlite3_bind_int64(st, 1, t->now);
     sqlite3_bind_int64(st, 2, 64);
     if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, after_fire);
+    sqlite3_bind_int64(st, 4, after_due);
     sqlite3_bind_text(st, 5, after_id ? after_id : "", -1, SQLITE_STATIC);
     trg_row rows[64];
     int n = 0;
@@ -696,13 +698,15 @@ static int claim_due(tick *t) {
     sqlite3_reset(st);
     if (rc == SQLITE_DONE || rc == SQLITE_ROW) rc = SQLITE_OK;
     if (rc == SQLITE_OK && n > 0) {
-      after_fire = rows[n - 1].v[TC_FIRE_AT].i;
+      after_due = rows[n - 1].v[TC_NEXT_DUE_AT].i;
       sqlite3_free(after_id);
       after_id = sqlite3_mprintf("%s", val_text(&rows[n - 1].v[TC_TRIGGER_ID]));
       if (!after_id) rc = SQLITE_NOMEM;
     }
     for (int i = 0; i < n; i++) {
-      if (rc == SQLITE_OK && (t->budget != 0) && wake_allowed(t, &rows[i])) {
+      const trg_val *fire = &rows[i].v[TC_FIRE_AT];
+      if (rc == SQLITE_OK && t->budget != 0 && !fire->null &&
+          fire->i <= t->now && wake_allowed(t, &rows[i])) {
         snapshot(t, &rows[i]);
         rc = process_due(t, &rows[i]);
       }
@@ -1147,14 +1151,34 @@ static void fn_cancel(sqlite3_context *c, int n, sqlite3_value **v) {
   trigger_op_fn(c, n, v, "trigger_cancel", op_cancel);
 }
 
+/* The earliest fire_at of all triggers. fire_at >= next_due_at, so the
+** walk in next_due_at order stops once next_due_at reaches the best
+** fire_at seen: it reads only rows due before the earliest fire (held by a
+** queue, or inside their jitter), however many triggers there are. */
+static int earliest_fire(store *s, int *have, i64 *best) {
+  sqlite3_stmt *st = store_stmt(s, ST_WAKE_TRIGGERS);
+  if (!st) return store_err(s);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (*have && sqlite3_column_int64(st, 0) >= *best) break;
+    if (sqlite3_column_type(st, 1) == SQLITE_NULL) continue;
+    i64 fire = sqlite3_column_int64(st, 1);
+    if (!*have || fire < *best) *best = fire;
+    *have = 1;
+  }
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 static void fn_next_wakeup(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_next_wakeup") != 0) return;
   if (arg_instant(ctx, t.fname, argc, argv, 0, "now", 1, &t.now) == 0) {
-    static const store_sql probes[] = {ST_WAKE_TRIGGERS, ST_WAKE_RETRY, ST_WAKE_LEASE};
-    int have = 0, rc = SQLITE_OK;
+    static const store_sql probes[] = {ST_WAKE_RETRY, ST_WAKE_LEASE};
+    int have = 0;
     i64 best = 0;
-    for (size_t i = 0; i < 3 && rc == SQLITE_OK; i++) {
+    int rc = earliest_fire(&t.st, &have, &best);
+    for (size_t i = 0; i < 2 && rc == SQLITE_OK; i++) {
       sqlite3_stmt *st = store_stmt(&t.st, probes[i]);
       if (!st) { rc = store_err(&t.st); break; }
       if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {

@@ -50,6 +50,35 @@ def test_install_idempotent(ext):
     assert list(db.execute("SELECT * FROM sqlite_schema ORDER BY name")) == before
 
 
+def test_install_migrates_schema_version_1(ext):
+    # A database made by schema version 1 (its time indexes: _fire, _due on
+    # next_due_at alone, _agent on fire_at, _pending; finished-run indexes
+    # not partial) is brought to version 2 by trigger_install(), keeping
+    # its rows; the result equals a fresh install's schema.
+    fresh = connect(ext)
+    want = sorted(r for r in fresh.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+    db = connect(ext)
+    add(db, "t")
+    db.executescript("""
+        DROP INDEX triggers_data_due; DROP INDEX triggers_data_agent;
+        DROP INDEX triggers_rundata_finished; DROP INDEX triggers_rundata_outcome;
+        CREATE INDEX triggers_data_fire ON triggers_data(fire_at, trigger_id) WHERE fire_at IS NOT NULL;
+        CREATE INDEX triggers_data_due ON triggers_data(next_due_at) WHERE next_due_at IS NOT NULL;
+        CREATE INDEX triggers_data_agent ON triggers_data(agent_id, fire_at);
+        CREATE INDEX triggers_data_pending ON triggers_data(agent_id, status, next_due_at, trigger_id);
+        CREATE INDEX triggers_rundata_finished ON triggers_rundata(status, finished_at);
+        CREATE INDEX triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at);
+        UPDATE triggers_config SET value = 1 WHERE key = 'schema_version';
+    """)
+    assert one(db, "SELECT trigger_install()") == 2
+    got = sorted(r for r in db.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+    assert got == want
+    assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 2
+    assert [r["trigger_id"] for r in tick(db, T0 + MIN)] == ["t"]
+
+
 # (statement, args, expected message fragment)
 BAD_WRITES = [
     ("INSERT INTO triggers(trigger_type, interval_ms) VALUES ('interval', 60000)", (),
@@ -232,7 +261,10 @@ def test_lookups_are_index_probes(ext):
     for sql in ["SELECT * FROM triggers_data WHERE agent_id = 'x'",
                 "SELECT * FROM triggers_data WHERE status = 'x'",
                 "SELECT * FROM triggers_data WHERE next_due_at <= 5",
-                "SELECT * FROM triggers_data INDEXED BY triggers_data_fire WHERE fire_at <= 5 ORDER BY fire_at, trigger_id",
+                "SELECT * FROM triggers_data INDEXED BY triggers_data_due WHERE next_due_at <= 5 ORDER BY next_due_at, trigger_id",
+                "SELECT * FROM triggers_data WHERE agent_id = 'x' AND status = 'scheduled' AND next_due_at IS NOT NULL ORDER BY next_due_at, trigger_id",
+                "SELECT * FROM triggers_rundata WHERE status = 'failed' AND finished_at > 5",
+                "SELECT * FROM triggers_rundata WHERE agent_id = 'x' AND status = 'success' AND finished_at <= 5 ORDER BY finished_at DESC",
                 "SELECT * FROM triggers_rundata WHERE trigger_id = 'x'",
                 "SELECT * FROM triggers_rundata WHERE scheduled_for > 5"]:
         plan = " ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql))
@@ -506,6 +538,28 @@ def test_next_wakeup(ext):
     add(db, "t")
     assert one(db, "SELECT trigger_next_wakeup(?)", T0) == MIN
     assert one(db, "SELECT trigger_next_wakeup(?)", T0 + 2 * MIN) == 0
+
+
+def test_jitter_pending_trigger_neither_claimed_nor_blocking(ext):
+    # "a" is due first but its jitter puts its fire time later; "b" is due
+    # after it with no jitter. A tick between the two fire times claims
+    # only "b"; the wakeup points at a's jittered fire time; health counts
+    # only b as overdue before the tick.
+    db = connect(ext)
+    add(db, "a", trigger_type="once", scheduled_at=T0 + 10, jitter_ms=3600000)
+    add(db, "b", trigger_type="once", scheduled_at=T0 + 20)
+    fire_a = one(db, "SELECT fire_at FROM triggers_data WHERE trigger_id = 'a'")
+    assert fire_a > T0 + 1000  # this id and occurrence jitter by > 1 s
+    now = T0 + 30
+    assert json.loads(one(db, "SELECT trigger_health(?)", now))["overdue"] == 1
+    assert one(db, "SELECT trigger_next_wakeup(?)", now) == 0
+    [rb] = tick(db, now)
+    assert rb["trigger_id"] == "b"
+    finish(db, rb["run_id"], "success", None, now)
+    assert one(db, "SELECT trigger_next_wakeup(?)", now) == fire_a - now
+    assert tick(db, fire_a - 1) == []
+    [r] = tick(db, fire_a)
+    assert r["trigger_id"] == "a" and r["scheduled_for"] == T0 + 10
 
 
 def test_prune_and_health(ext):
