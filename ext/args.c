@@ -4,6 +4,8 @@
 */
 #include "args.h"
 
+#include "civil.h"
+
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -43,14 +45,16 @@ char *instant_from_value(sqlite3_value *v, int pos, const char *name,
   switch (sqlite3_value_type(v)) {
     case SQLITE_INTEGER:
       *out = sqlite3_value_int64(v);
-      return NULL;
+      if (sched_instant_ok(*out)) return NULL;
+      return sqlite3_mprintf("argument %d (%s): %lld ms is outside the "
+                             "years %d-%d", pos + 1, name, (long long)*out,
+                             CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
     case SQLITE_FLOAT: {
       double x = sqlite3_value_double(v);
-      if (x == (double)(i64)x) {
-        *out = (i64)x;
-        return NULL;
-      }
-      break;
+      if (sched_ms_from_double(x, out)) return NULL;
+      return sqlite3_mprintf("argument %d (%s): %g is not a whole number of "
+                             "ms within the years %d-%d", pos + 1, name, x,
+                             CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
     }
     case SQLITE_TEXT: {
       char msg[SCHED_ERR_MAX];

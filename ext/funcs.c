@@ -299,9 +299,11 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (argc > 1) {
     const char *v = (const char *)sqlite3_value_text(argv[1]);
     int t = sqlite3_value_type(argv[1]);
-    if (k->integer && (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0)) {
+    if (k->integer && (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0 ||
+                       sqlite3_value_int64(argv[1]) > SCHED_SPAN_MAX)) {
       trg_result_error(ctx, SQLITE_MISMATCH, fname, "argument 2 (value): %s "
-                       "must be an integer >= 0", key);
+                       "must be an integer 0..%lld", key,
+                       (long long)SCHED_SPAN_MAX);
       store_close(&s);
       return;
     }

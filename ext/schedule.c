@@ -112,6 +112,31 @@ int sched_first(const sched_spec *s, int64_t now, int64_t *out) {
   return 1;
 }
 
+/* Cron occurrences stepped through one by one before the catch-up jumps
+** to the latest (a trigger created long ago must not make a tick walk a
+** million occurrences while it holds the write lock). */
+#define SCHED_CRON_SCAN 1000
+
+/* The last occurrence in (lo, hi], given that one exists: look back from
+** hi in windows that double until one holds an occurrence, then step
+** through that window. The previous (half) window was empty, so the walk
+** covers at most the occurrences of one half window. */
+static int64_t last_in(const sched_spec *s, int64_t lo, int64_t hi) {
+  int64_t best = lo, w = 1000, nx;
+  for (;;) {
+    int64_t from = (hi - lo > w) ? hi - w : lo;
+    if (raw_next(s, from, &nx) && nx <= hi) {
+      while (nx <= hi) {
+        best = nx;
+        if (!raw_next(s, nx, &nx)) break;
+      }
+      return best;
+    }
+    if (from == lo) return best; /* none after all */
+    w *= 2;
+  }
+}
+
 void sched_catch_up(const sched_spec *s, int64_t due, int64_t now,
                     int64_t max_count, sched_catchup *out) {
   memset(out, 0, sizeof *out);
@@ -129,9 +154,19 @@ void sched_catch_up(const sched_spec *s, int64_t due, int64_t now,
       out->more = 1;
     }
   } else if (s->type == SCHED_CRON) {
-    int64_t t = due, nx;
+    int64_t t = due, nx, steps = 0;
     /* Iterate: work proportional to the occurrences missed, capped. */
     while (sched_next(s, t, &nx) && nx <= now) {
+      if (steps++ == SCHED_CRON_SCAN) {
+        /* More than the scan: jump to the latest (within end_at). */
+        int64_t hi = now;
+        if (s->end_at != SCHED_NONE && s->end_at < hi) hi = s->end_at;
+        int64_t latest = last_in(s, t, hi);
+        out->before_latest = last_in(s, t, latest - 1);
+        t = latest;
+        out->more = 1; /* count stays the lower bound it reached */
+        break;
+      }
       out->before_latest = t;
       t = nx;
       if (out->count < max_count) {
@@ -149,6 +184,19 @@ void sched_catch_up(const sched_spec *s, int64_t due, int64_t now,
   }
 }
 
+int sched_instant_ok(int64_t ms) {
+  return ms >= SCHED_MS_MIN && ms <= SCHED_MS_MAX;
+}
+
+int sched_ms_from_double(double x, int64_t *out) {
+  /* The comparisons are false for NaN; the cast is defined in range. */
+  if (!(x >= (double)SCHED_MS_MIN && x <= (double)SCHED_MS_MAX)) return 0;
+  int64_t i = (int64_t)x;
+  if ((double)i != x) return 0;
+  *out = i;
+  return 1;
+}
+
 int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
                         char *err, size_t errlen) {
   size_t n = strlen(text);
@@ -159,6 +207,11 @@ int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
   }
   if (digits && n - i <= 15) {
     *out = strtoll(text, NULL, 10);
+    if (!sched_instant_ok(*out)) {
+      snprintf(err, errlen, "%s ms is outside the years %d-%d", text,
+               CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
+      return -1;
+    }
     return 0;
   }
   civil_time t;

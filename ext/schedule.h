@@ -19,6 +19,18 @@
 
 #define SCHED_ERR_MAX 200
 #define SCHED_NONE INT64_MIN /* "no value" for optional instants */
+/* Instants are bounded to the years 1-9999 (0001-01-01T00:00:00Z ..
+** 9999-12-31T23:59:59.999Z) and durations to that span, so that no sum of
+** an instant and a duration (next occurrence, jitter, lease, backoff)
+** can overflow. */
+#define SCHED_MS_MIN (-62135596800000LL)
+#define SCHED_MS_MAX 253402300799999LL
+#define SCHED_SPAN_MAX (SCHED_MS_MAX - SCHED_MS_MIN)
+/* 1 when ms is within SCHED_MS_MIN..SCHED_MS_MAX. */
+int sched_instant_ok(int64_t ms);
+/* A double that is an exact integer within the instant range -> 1 and
+** *out; otherwise 0 (NaN, infinities, fractions, huge values). */
+int sched_ms_from_double(double x, int64_t *out);
 
 typedef enum sched_type {
   SCHED_INVALID = 0,

@@ -481,13 +481,18 @@ int store_create(sqlite3 *db, char **err) {
   return rc;
 }
 
+/* The recorded schema version (isnull set when there is none). */
+static int schema_version(sqlite3 *db, i64 *v, int *isnull) {
+  return store_exec_i64(db,
+                        "SELECT value FROM main.triggers_config"
+                        " WHERE key = 'schema_version'",
+                        0, 0, v, isnull);
+}
+
 int store_check(sqlite3 *db, char **err) {
   i64 v = 0;
   int isnull = 1;
-  int rc = store_exec_i64(db,
-                          "SELECT value FROM main.triggers_config"
-                          " WHERE key = 'schema_version'",
-                          0, 0, &v, &isnull);
+  int rc = schema_version(db, &v, &isnull);
   if (rc != SQLITE_OK || isnull) {
     *err = sqlite3_mprintf("triggers: shadow tables missing or damaged "
                            "(triggers_config has no schema_version)");
@@ -505,10 +510,7 @@ int store_check(sqlite3 *db, char **err) {
 int store_migrate(sqlite3 *db, char **err) {
   i64 v = 0;
   int isnull = 1;
-  int rc = store_exec_i64(db,
-                          "SELECT value FROM main.triggers_config"
-                          " WHERE key = 'schema_version'",
-                          0, 0, &v, &isnull);
+  int rc = schema_version(db, &v, &isnull);
   if (rc != SQLITE_OK || isnull || v >= TRIGGERS_SCHEMA_VERSION) return rc;
   if (v == 1) {
     /* 1 -> 2: one time index per access path (see the header). */

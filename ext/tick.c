@@ -125,7 +125,8 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
     int is_int = strcmp(t, "integer") == 0;
     if (strcmp(k, "limit") == 0 && is_int && iv >= 0) {
       o->limit = iv;
-    } else if (strcmp(k, "lease_ms") == 0 && is_int && iv > 0) {
+    } else if (strcmp(k, "lease_ms") == 0 && is_int && iv > 0 &&
+               iv <= SCHED_SPAN_MAX) {
       o->lease_ms = iv;
     } else if (strcmp(k, "owner") == 0 && strcmp(t, "text") == 0) {
       if (!(o->owner = sqlite3_mprintf("%s", tv))) rc = SQLITE_NOMEM;
@@ -147,7 +148,7 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
       *err = is_known
                  ? sqlite3_mprintf("options.%s: bad value %s (want %s)", k, raw,
                                    strcmp(k, "limit") == 0 ? "an integer >= 0"
-                                   : strcmp(k, "lease_ms") == 0 ? "an integer > 0"
+                                   : strcmp(k, "lease_ms") == 0 ? "an integer 1..315537897599999"
                                    : strcmp(k, "wake_mode") == 0
                                        ? "\"inject_now\" or \"next_autonomy_cycle\""
                                    : strcmp(k, "ack") == 0 ? "true or false"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "civil.h"
 #include "dedupe.h"
 #include "sha256.h"
 
@@ -47,9 +48,9 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   }
   if (d->kind == 'I' || (d->kind == 'S' && t != SQLITE_TEXT)) {
     if (t == SQLITE_FLOAT) {
-      double x = sqlite3_value_double(v);
-      if (x == (double)(i64)x) {
-        val_set_int(out, (i64)x);
+      i64 i;
+      if (sched_ms_from_double(sqlite3_value_double(v), &i)) {
+        val_set_int(out, i);
         return SQLITE_OK;
       }
     }
@@ -119,15 +120,33 @@ static int check_min(trg_row *r, int col, i64 min, char **err) {
   return SQLITE_OK;
 }
 
+/* A duration column: at least min, at most the span of the instant range
+** (so that adding it to an instant cannot overflow). */
+static int check_duration(trg_row *r, int col, i64 min, char **err) {
+  int rc = check_min(r, col, min, err);
+  if (rc == SQLITE_OK && !r->v[col].null && r->v[col].i > SCHED_SPAN_MAX) {
+    return ERR("triggers.%s: must be <= %lld (10,000 years), got %lld",
+               trg_cols[col].name, (long long)SCHED_SPAN_MAX,
+               (long long)r->v[col].i);
+  }
+  return rc;
+}
+
 /* ISO text in an instant column -> ms in the row's zone. */
 static int convert_instant(trg_row *r, int col, const tz_zone *z, char **err) {
   trg_val *v = &r->v[col];
-  if (v->null || !v->t) return SQLITE_OK;
+  if (v->null) return SQLITE_OK;
   char msg[SCHED_ERR_MAX];
   i64 ms;
-  if (sched_parse_instant(v->t, z, &ms, msg, sizeof msg) != 0) {
+  if (v->t && sched_parse_instant(v->t, z, &ms, msg, sizeof msg) != 0) {
     return ERR("triggers.%s: cannot read '%s' as an instant: %s",
                trg_cols[col].name, v->t, msg);
+  }
+  if (!v->t) ms = v->i;
+  if (!sched_instant_ok(ms)) {
+    return ERR("triggers.%s: %lld ms is outside the years %d-%d",
+               trg_cols[col].name, (long long)ms, CIVIL_MIN_YEAR,
+               CIVIL_MAX_YEAR);
   }
   val_set_int(v, ms);
   return SQLITE_OK;
@@ -255,12 +274,12 @@ int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   int_default(r, TC_MAX_ATTEMPTS, 1);
   int_default(r, TC_BACKOFF_MS, TRG_DEFAULT_BACKOFF_MS);
   int_default(r, TC_JITTER_MS, 0);
-  if ((rc = check_min(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, err))) return rc;
+  if ((rc = check_duration(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, err))) return rc;
   if ((rc = check_min(r, TC_MAX_RUNS, 1, err))) return rc;
   if ((rc = check_min(r, TC_MAX_ATTEMPTS, 1, err))) return rc;
-  if ((rc = check_min(r, TC_BACKOFF_MS, 0, err))) return rc;
-  if ((rc = check_min(r, TC_JITTER_MS, 0, err))) return rc;
-  if ((rc = check_min(r, TC_WINDOW_MS, 1, err))) return rc;
+  if ((rc = check_duration(r, TC_BACKOFF_MS, 0, err))) return rc;
+  if ((rc = check_duration(r, TC_JITTER_MS, 0, err))) return rc;
+  if ((rc = check_duration(r, TC_WINDOW_MS, 1, err))) return rc;
   if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, err))) return rc;
   if (!r->v[TC_METADATA].null) {
     int ok = store_json_is_object(s->db, r->v[TC_METADATA].t);

@@ -17,6 +17,7 @@
 */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,16 +52,32 @@ static void check(const char *phrase, int64_t now, const tz_zone *z) {
   if (strlen(r.matched) > WHEN_PHRASE_MAX) __builtin_trap();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static tzdb *zones;
-  static const tz_zone *ny, *lh;
-  char err[160];
-  if (!zones) {
-    zones = tzdb_new(NULL);
-    if (!zones || tzdb_get(zones, "America/New_York", &ny, err, sizeof err) ||
-        tzdb_get(zones, "Australia/Lord_Howe", &lh, err, sizeof err))
-      abort();
+static tzdb *zones;
+static const tz_zone *ny, *lh;
+
+/*
+** The zones are loaded before any input. When they cannot be (no tzdata,
+** a TZDIR without them) that is reported here and the process exits 1:
+** aborting inside the first input instead made libFuzzer record the
+** empty input as a crash (crash-da39a3ee5e6b4b0d3255bfef95601890afd80709,
+** the SHA-1 of nothing), although the parser never saw it.
+*/
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  char err[160] = "out of memory";
+  (void)argc;
+  (void)argv;
+  zones = tzdb_new(NULL);
+  if (!zones || tzdb_get(zones, "America/New_York", &ny, err, sizeof err) ||
+      tzdb_get(zones, "Australia/Lord_Howe", &lh, err, sizeof err)) {
+    fprintf(stderr, "fuzz_when: cannot load its zones (install tzdata, see "
+                    "tests/deps.sh): %s\n", err);
+    exit(1);
   }
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 4096) return 0;
   char *phrase = malloc(size + 1);
   if (!phrase) return 0;

@@ -171,6 +171,22 @@ BAD_WRITES = [
     ("SELECT trigger_config('no_such_key')", (), "trigger_config: argument 1 (key): unknown key 'no_such_key'"),
     ("SELECT trigger_config('min_interval_ms', 'lots')", (), "trigger_config: argument 2 (value): min_interval_ms must be an integer"),
     ("SELECT trigger_prune('never')", (), "trigger_prune: argument 1 (before): cannot read 'never'"),
+    # bounds (found by fuzz/sql and fuzz/options): instants within the years
+    # 1-9999, durations within that span, so no schedule sum can overflow
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms) VALUES ('x', 'interval', 9223372036854775807)", (),
+     "triggers.interval_ms: must be <= 315537897599999 (10,000 years), got 9223372036854775807"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms) VALUES ('x', 'interval', 1e300)", (),
+     "triggers.interval_ms: must be an integer, got a real"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, jitter_ms) VALUES ('x', 'interval', 60000, 7379555242810057477)", (),
+     "triggers.jitter_ms: must be <= 315537897599999"),
+    ("INSERT INTO triggers(instructions, trigger_type, scheduled_at) VALUES ('x', 'once', 999999999999999)", (),
+     "triggers.scheduled_at: 999999999999999 ms is outside the years 1-9999"),
+    ("INSERT INTO triggers(instructions, trigger_type, scheduled_at) VALUES ('x', 'once', '999999999999999')", (),
+     "triggers.scheduled_at: cannot read '999999999999999' as an instant: 999999999999999 ms is outside the years 1-9999"),
+    ("SELECT trigger_run_due(1e300)", (), "trigger_run_due: argument 1 (now): 1e+300 is not a whole number of ms within the years 1-9999"),
+    ("SELECT trigger_run_due(-9223372036854775808)", (), "trigger_run_due: argument 1 (now): -9223372036854775808 ms is outside the years 1-9999"),
+    ("SELECT trigger_run_due(0, '{\"lease_ms\": 9223372036854775807}')", (), "options.lease_ms: bad value 9223372036854775807"),
+    ("SELECT trigger_config('misfire_grace_ms', 9223372036854775807)", (), "trigger_config: argument 2 (value): misfire_grace_ms must be an integer 0..315537897599999"),
 ]
 
 

@@ -17,18 +17,7 @@
 
 #include "check.h"
 
-static tzdb *db;
-
-static const tz_zone *zone(const char *name) {
-  const tz_zone *z = NULL;
-  char err[200];
-  if (strcmp(name, "UTC") == 0) return tz_utc();
-  if (tzdb_get(db, name, &z, err, sizeof err)) {
-    CHECK(0, "zone %s: %s", name, err);
-    return tz_utc();
-  }
-  return z;
-}
+#include "zones.h"
 
 /* ISO text with an offset -> UTC ms. */
 static int64_t iso_ms(const char *s) {

@@ -703,12 +703,45 @@ static void check_misc(void) {
         "year 1: %s", r.reason);
 }
 
+/*
+** Regression (crash-da39a3ee5e6b4b0d3255bfef95601890afd80709, libFuzzer's
+** name for the empty input): fuzz_when aborted on its first, empty input
+** when its zones could not be loaded. The empty phrase at the target's
+** two reference instants in each of its zones is a clean rejection, and a
+** zone directory without the zone is an error with a message, not a crash.
+*/
+static void check_fuzz_empty_input(void) {
+  static const char *const names[] = {"UTC", "America/New_York",
+                                      "Australia/Lord_Howe"};
+  static const int64_t nows[] = {1741168800000LL, 1741446000000LL};
+  char err[160];
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const tz_zone *z = NULL;
+    CHECK(tzdb_get(zones, names[i], &z, err, sizeof err) == 0, "zone %s", names[i]);
+    for (size_t k = 0; z && k < sizeof nows / sizeof nows[0]; k++) {
+      when_result r;
+      CHECK(when_parse("", nows[k], z, &r) == -1 && r.kind == WHEN_NONE &&
+                r.confidence == 0.0 && strstr(r.reason, "empty") != NULL &&
+                r.matched[0] == 0,
+            "empty phrase in %s: '%s'", names[i], r.reason);
+    }
+  }
+  tzdb *none = tzdb_new("/nonexistent/zoneinfo");
+  const tz_zone *z = NULL;
+  err[0] = 0;
+  CHECK(none && tzdb_get(none, "America/New_York", &z, err, sizeof err) != 0 &&
+            z == NULL && strstr(err, "America/New_York") != NULL,
+        "missing zoneinfo: '%s'", err);
+  tzdb_free(none);
+}
+
 int main(void) {
   int n_accept = 0, n_reject = 0;
   zones = tzdb_new(NULL);
   if (!zones) return 1;
   run_table(&n_accept, &n_reject);
   check_misc();
+  check_fuzz_empty_input();
   printf("when: %d phrase cases (%d accepted, %d rejected)\n",
          n_accept + n_reject, n_accept, n_reject);
   CHECK(n_accept + n_reject >= 200 && n_reject >= 40, "table size");
