@@ -36,7 +36,7 @@ $(B)/trigger-host: $(wildcard host/*.c host/*.h) | $(B)
 
 PURE_HAVE = $(wildcard $(PURE_SRC))
 
-$(B)/unit/%: tests/unit/%.c $(PURE_HAVE) $(HDRS) tests/unit/check.h | $(B)
+$(B)/unit/%: tests/unit/%.c $(PURE_HAVE) $(HDRS) $(wildcard tests/unit/*.h) | $(B)
 	@mkdir -p $(B)/unit
 	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $< $(PURE_HAVE) -lm
 
@@ -92,6 +92,10 @@ fuzz:
 # Ratios against plain-SQL/C baselines, one table; writes bench/RESULTS.md.
 bench: all
 	@sh bench/run.sh
+
+# clang-format check, cppcheck and clang-tidy over our C (tests/lint.sh).
+lint:
+	@sh tests/lint.sh
 
 clean:
 	rm -rf build

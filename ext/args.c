@@ -40,36 +40,47 @@ int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,
   return tzdb_get(c->zones, name, z, err, n);
 }
 
-char *instant_from_value(sqlite3_value *v, int pos, const char *name,
-                         i64 *out) {
+int trg_errf(char **err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  *err = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  return *err ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
+                       char **err) {
+  *err = NULL;
   switch (sqlite3_value_type(v)) {
     case SQLITE_INTEGER:
       *out = sqlite3_value_int64(v);
-      if (sched_instant_ok(*out)) return NULL;
-      return sqlite3_mprintf("argument %d (%s): %lld ms is outside the "
-                             "years %d-%d", pos + 1, name, (long long)*out,
-                             CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
+      if (sched_instant_ok(*out)) return SQLITE_OK;
+      return trg_errf(err, "argument %d (%s): %lld ms is outside the years "
+                      "%d-%d", pos + 1, name, (long long)*out, CIVIL_MIN_YEAR,
+                      CIVIL_MAX_YEAR);
     case SQLITE_FLOAT: {
       double x = sqlite3_value_double(v);
-      if (sched_ms_from_double(x, out)) return NULL;
-      return sqlite3_mprintf("argument %d (%s): %g is not a whole number of "
-                             "ms within the years %d-%d", pos + 1, name, x,
-                             CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
+      if (sched_ms_from_double(x, out)) return SQLITE_OK;
+      return trg_errf(err, "argument %d (%s): %g is not a whole number of "
+                      "ms within the years %d-%d", pos + 1, name, x,
+                      CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
     }
     case SQLITE_TEXT: {
       char msg[SCHED_ERR_MAX];
       const char *t = (const char *)sqlite3_value_text(v);
-      if (sched_parse_instant(t, tz_utc(), out, msg, sizeof msg) == 0) return NULL;
-      return sqlite3_mprintf("argument %d (%s): cannot read '%s' as an "
-                             "instant: %s", pos + 1, name, t, msg);
+      if (!t) return SQLITE_NOMEM;
+      if (sched_parse_instant(t, tz_utc(), out, msg, sizeof msg) == 0) {
+        return SQLITE_OK;
+      }
+      return trg_errf(err, "argument %d (%s): cannot read '%s' as an "
+                      "instant: %s", pos + 1, name, t, msg);
     }
     case SQLITE_NULL:
-      return sqlite3_mprintf("argument %d (%s) must not be NULL", pos + 1, name);
+      return trg_errf(err, "argument %d (%s) must not be NULL", pos + 1, name);
     default:
-      break;
+      return trg_errf(err, "argument %d (%s) must be an integer (ms) or "
+                      "ISO-8601 text", pos + 1, name);
   }
-  return sqlite3_mprintf("argument %d (%s) must be an integer (ms) or "
-                         "ISO-8601 text", pos + 1, name);
 }
 
 int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
@@ -80,9 +91,10 @@ int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
     *out = trg_wall_clock_ms();
     return 0;
   }
-  char *err = instant_from_value(argv[pos], pos, name, out);
-  if (!err) return 0;
-  trg_result_error(ctx, SQLITE_ERROR, fname, "%s", err);
+  char *err;
+  int rc = instant_from_value(argv[pos], pos, name, out, &err);
+  if (rc == SQLITE_OK) return 0;
+  trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
   sqlite3_free(err);
   return -1;
 }

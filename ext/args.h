@@ -14,13 +14,18 @@
 int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
                 sqlite3_value **argv, int pos, const char *name,
                 int allow_default, i64 *out);
-/* The same check without a context: NULL, or a message to free. */
-char *instant_from_value(sqlite3_value *v, int pos, const char *name,
-                         i64 *out);
+/* Helpers below return SQLITE_OK, or an error code with *err set to a
+** message to free; SQLITE_NOMEM leaves *err NULL (the message itself
+** could not be allocated), so a failure never reads as success. */
+int trg_errf(char **err, const char *fmt, ...);
+/* The instant check without a context. */
+int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
+                       char **err);
 /* A schedule argument: cron text or a JSON object of triggers columns,
-** with an optional zone value (may be NULL). NULL or a message to free. */
-char *spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *spec,
-                       sqlite3_value *tz, i64 after, sched_spec *out);
+** with an optional zone value (may be NULL). */
+int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
+                     sqlite3_value *tzv, i64 after, sched_spec *spec,
+                     char **err);
 /* Required non-NULL text argument. NULL on error (already reported). */
 const char *arg_text(sqlite3_context *ctx, const char *fname,
                      sqlite3_value **argv, int pos, const char *name);

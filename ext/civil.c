@@ -238,7 +238,7 @@ static int iso_time(iso_cursor *c, civil_time *t) {
 
 /* 'Z', '+hh:mm[:ss]', '-hh:mm[:ss]', '+hhmm' or '+hh' (hh 00-23). */
 static int iso_offset(iso_cursor *c, int32_t *offset_s) {
-  int sign, hh, mm = 0, ss = 0;
+  int sign, hh = 0, mm = 0, ss = 0;
   char ch = c->s[c->i];
   if (ch == 'Z' || ch == 'z') {
     c->i++;

@@ -117,6 +117,7 @@ void dedupe_key(const char *instructions, const char *type,
   sha256_init(&h);
   canonical(&s, instructions, type, schedule, scope);
   sha256_final(&h, d);
+  /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): sha256_hex ends it */
   memcpy(key, "tdk1:", 5);
   sha256_hex(d, 16, key + 5);
 }

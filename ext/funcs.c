@@ -58,29 +58,35 @@ static int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
 ** not columns are errors; instants may be ms or ISO text (local in the
 ** spec's zone).
 */
-static char *spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
-                            const char *tz_arg, i64 after, sched_spec *spec) {
+static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
+                          const char *tz_arg, i64 after, sched_spec *spec,
+                          char **err) {
   trg_row r;
   row_init(&r);
   sqlite3_stmt *st = NULL;
-  char *err = NULL;
+  *err = NULL;
   int rc = sqlite3_prepare_v2(
       db,
       "SELECT key, value, type FROM json_each(CASE WHEN json_valid(?1) AND"
       " json_type(?1) = 'object' THEN ?1 ELSE '{\"?\":0}' END)",
       -1, &st, NULL);
-  if (rc != SQLITE_OK) return sqlite3_mprintf("%s", sqlite3_errmsg(db));
+  if (rc != SQLITE_OK) return trg_errf(err, "%s", sqlite3_errmsg(db));
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+  int step = SQLITE_DONE;
+  while (rc == SQLITE_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
     const char *k = (const char *)sqlite3_column_text(st, 0);
+    if (!k) {
+      rc = SQLITE_NOMEM;
+      break;
+    }
     int col = -1;
     for (int i = 0; i < TC_NPUBLIC; i++) {
       if (strcmp(trg_cols[i].name, k) == 0) col = i;
     }
     if (strcmp(k, "?") == 0) {
-      err = sqlite3_mprintf("argument 1 (spec): not a JSON object");
+      rc = trg_errf(err, "argument 1 (spec): not a JSON object");
     } else if (col < 0 || trg_cols[col].ro) {
-      err = sqlite3_mprintf("argument 1 (spec): unknown key '%s'", k);
+      rc = trg_errf(err, "argument 1 (spec): unknown key '%s'", k);
     } else {
       sqlite3_value *v = sqlite3_column_value(st, 1);
       int t = sqlite3_value_type(v);
@@ -88,77 +94,86 @@ static char *spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
                   (trg_cols[col].kind == 'S' && t == SQLITE_TEXT);
       if (t == SQLITE_NULL) continue;
       if (texty && t == SQLITE_TEXT) {
-        rc = val_set_text(&r.v[col], (const char *)sqlite3_value_text(v));
+        const char *tv = (const char *)sqlite3_value_text(v);
+        rc = tv ? val_set_text(&r.v[col], tv) : SQLITE_NOMEM;
       } else if (!texty && t == SQLITE_INTEGER) {
         val_set_int(&r.v[col], sqlite3_value_int64(v));
       } else {
-        err = sqlite3_mprintf("argument 1 (spec): %s must be %s", k,
-                              texty ? "text" : "an integer");
+        rc = trg_errf(err, "argument 1 (spec): %s must be %s", k,
+                      texty ? "text" : "an integer");
       }
     }
   }
+  /* A failed step: the row is incomplete. */
+  if (rc == SQLITE_OK && step != SQLITE_DONE) {
+    rc = trg_errf(err, "%s", sqlite3_errmsg(db));
+  }
   sqlite3_finalize(st);
-  if (!err) {
-    if (tz_arg) val_set_text(&r.v[TC_TIMEZONE], tz_arg);
-    if (r.v[TC_TRIGGER_TYPE].null) {
-      val_set_text(&r.v[TC_TRIGGER_TYPE],
-                   !r.v[TC_CRON_EXPRESSION].null ? "cron"
-                   : !r.v[TC_SCHEDULED_AT].null  ? "once"
-                                                 : "interval");
-    }
-    val_set_text(&r.v[TC_INSTRUCTIONS], "-");
+  if (rc == SQLITE_OK && tz_arg) rc = val_set_text(&r.v[TC_TIMEZONE], tz_arg);
+  if (rc == SQLITE_OK && r.v[TC_TRIGGER_TYPE].null) {
+    rc = val_set_text(&r.v[TC_TRIGGER_TYPE],
+                      !r.v[TC_CRON_EXPRESSION].null ? "cron"
+                      : !r.v[TC_SCHEDULED_AT].null  ? "once"
+                                                    : "interval");
+  }
+  if (rc == SQLITE_OK) rc = val_set_text(&r.v[TC_INSTRUCTIONS], "-");
+  if (rc == SQLITE_OK) {
     int no_anchor = r.v[TC_START_AT].null && r.v[TC_CREATED_AT].null;
+    char *verr = NULL;
     store s;
     store_init(&s, db);
-    char *verr = NULL;
     rc = trg_validate(c, &s, &r, spec, after, &verr);
     store_close(&s);
     if (verr) {
-      err = sqlite3_mprintf("argument 1 (spec): %s", verr);
+      rc = trg_errf(err, "argument 1 (spec): %s", verr);
       sqlite3_free(verr);
-    } else if (rc != SQLITE_OK) {
-      err = sqlite3_mprintf("%s", sqlite3_errstr(rc));
+    } else if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
+      rc = trg_errf(err, "%s", sqlite3_errstr(rc));
     }
     /* Interval without start_at/created_at: the grid starts at `after`. */
-    if (!err && spec->type == SCHED_INTERVAL && no_anchor) {
+    if (rc == SQLITE_OK && spec->type == SCHED_INTERVAL && no_anchor) {
       spec->created_at = after;
     }
   }
   row_clear(&r);
-  return err;
+  return rc;
 }
 
-char *spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                       sqlite3_value *tzv, i64 after, sched_spec *spec) {
+int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
+                     sqlite3_value *tzv, i64 after, sched_spec *spec,
+                     char **err) {
+  *err = NULL;
   if (sqlite3_value_type(specv) != SQLITE_TEXT) {
-    return sqlite3_mprintf("argument 1 (spec) must be text (a cron "
-                           "expression or a JSON object)");
+    return trg_errf(err, "argument 1 (spec) must be text (a cron "
+                    "expression or a JSON object)");
   }
   const char *text = (const char *)sqlite3_value_text(specv);
+  if (!text) return SQLITE_NOMEM;
   const char *tz = "UTC";
-  if (tzv && sqlite3_value_type(tzv) != SQLITE_NULL) {
+  int tz_given = tzv && sqlite3_value_type(tzv) != SQLITE_NULL;
+  if (tz_given) {
     if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
-      return sqlite3_mprintf("argument 3 (tz) must be text");
+      return trg_errf(err, "argument 3 (tz) must be text");
     }
     tz = (const char *)sqlite3_value_text(tzv);
+    if (!tz) return SQLITE_NOMEM;
   }
   const char *p = text;
   while (*p == ' ' || *p == '\t' || *p == '\n') p++;
   if (*p == '{') {
-    return spec_from_json(db, c, text, tzv && sqlite3_value_type(tzv) != SQLITE_NULL ? tz : NULL,
-                          after, spec);
+    return spec_from_json(db, c, text, tz_given ? tz : NULL, after, spec, err);
   }
   memset(spec, 0, sizeof *spec);
   spec->type = SCHED_CRON;
   spec->start_at = spec->end_at = SCHED_NONE;
   char msg[CRON_ERR_MAX];
   if (trg_zone(c, tz, &spec->zone, msg, sizeof msg) != 0) {
-    return sqlite3_mprintf("argument 3 (tz): %s", msg);
+    return trg_errf(err, "argument 3 (tz): %s", msg);
   }
   if (cron_parse(text, &spec->cron, msg, sizeof msg) != 0) {
-    return sqlite3_mprintf("%s", msg);
+    return trg_errf(err, "%s", msg);
   }
-  return NULL;
+  return SQLITE_OK;
 }
 
 static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -166,11 +181,12 @@ static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   i64 after, next;
   sched_spec spec;
   if (arg_instant(ctx, fname, argc, argv, 1, "after", 0, &after) != 0) return;
-  char *err = spec_from_values(sqlite3_context_db_handle(ctx),
-                               sqlite3_user_data(ctx), argv[0],
-                               argc > 2 ? argv[2] : NULL, after, &spec);
-  if (err) {
-    trg_result_error(ctx, SQLITE_ERROR, fname, "%s", err);
+  char *err;
+  int rc = spec_from_values(sqlite3_context_db_handle(ctx),
+                            sqlite3_user_data(ctx), argv[0],
+                            argc > 2 ? argv[2] : NULL, after, &spec, &err);
+  if (rc != SQLITE_OK) {
+    trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
     return;
   }

@@ -123,13 +123,17 @@ static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   i64 after;
   c->eof = 1;
   c->n = 0;
-  char *err = instant_from_value(argv[1], 1, "after", &after);
-  if (!err) err = spec_from_values(t->db, t->ctx, argv[0], tz, after, &c->spec);
-  if (err) {
+  char *err;
+  int rc = instant_from_value(argv[1], 1, "after", &after, &err);
+  if (rc == SQLITE_OK) {
+    rc = spec_from_values(t->db, t->ctx, argv[0], tz, after, &c->spec, &err);
+  }
+  if (rc != SQLITE_OK) {
     sqlite3_free(t->base.zErrMsg);
-    t->base.zErrMsg = sqlite3_mprintf("trigger_preview: %s", err);
+    t->base.zErrMsg = sqlite3_mprintf("trigger_preview: %s",
+                                      err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
-    return SQLITE_ERROR;
+    return rc;
   }
   c->eof = 0;
   c->due = after;

@@ -120,10 +120,11 @@ static int read_context(create_req *q, const char *json) {
     } else if (strcmp(k, "confirmed") == 0 && is_bool) {
       q->confirmed = truth;
     } else if (strcmp(k, "now") == 0 && !is_bool) {
-      char *err = instant_from_value(sqlite3_column_value(st, 1), 1, "context.now", &q->now);
-      if (err) {
+      char *err;
+      if (instant_from_value(sqlite3_column_value(st, 1), 1, "context.now",
+                             &q->now, &err) != SQLITE_OK) {
         sqlite3_finalize(st);
-        return fail(q, "INVALID_REQUEST", err);
+        return fail(q, "INVALID_REQUEST", err); /* NULL err: out of memory */
       }
     } else {
       char *why = sqlite3_mprintf("context.%s: unknown key or wrong type "

@@ -306,10 +306,11 @@ static int item_field(adm_item *it, const char *k, const char *type,
         strcmp(type, "text") != 0) {
       return SQLITE_ERROR;
     }
-    char *err = instant_from_value(atom, 0, "ts", &it->ts);
+    char *err;
+    int rc = instant_from_value(atom, 0, "ts", &it->ts, &err);
     sqlite3_free(err);
     *seen |= 1;
-    return err ? SQLITE_ERROR : SQLITE_OK;
+    return rc;
   }
   if (strcmp(k, "text") == 0) {
     if (strcmp(type, "text") != 0) return SQLITE_ERROR;
@@ -404,6 +405,7 @@ static int is_stale(i64 ts, i64 now, i64 stale_ms) {
 /* Drop stale items, resolve conflicts, order the rest by priority. */
 static int admin_resolve(summary *s) {
   if (!s->nitems) return SQLITE_OK;
+  /* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
   s->order = sqlite3_malloc64((sqlite3_uint64)s->nitems * sizeof *s->order);
   if (!s->order) return SQLITE_NOMEM;
   int n = 0;
@@ -417,6 +419,7 @@ static int admin_resolve(summary *s) {
     }
   }
   /* Same topic: the newest wins, the others are superseded. */
+  /* NOLINTNEXTLINE(bugprone-sizeof-expression) */
   qsort(s->order, (size_t)n, sizeof *s->order, cmp_topic);
   for (int i = 0, w = 0; i < n; i++) {
     if (i > 0 && strcmp(s->order[i]->topic, s->order[w]->topic) == 0) {
@@ -433,6 +436,7 @@ static int admin_resolve(summary *s) {
   for (int i = 0; i < s->nitems; i++) {
     if (!s->items[i].dropped) s->order[s->norder++] = &s->items[i];
   }
+  /* NOLINTNEXTLINE(bugprone-sizeof-expression) */
   qsort(s->order, (size_t)s->norder, sizeof *s->order, cmp_priority);
   return SQLITE_OK;
 }
@@ -796,11 +800,10 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
   s->agent = (const char *)sqlite3_value_text(argv[0]);
   if (!s->agent) return SQLITE_NOMEM;
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
-    char *err = instant_from_value(argv[1], 1, "now", &s->now);
-    if (err) {
-      sqlite3_free(err);
-      return SQLITE_ERROR;
-    }
+    char *err;
+    int rc = instant_from_value(argv[1], 1, "now", &s->now, &err);
+    sqlite3_free(err);
+    if (rc != SQLITE_OK) return rc;
   } else {
     s->now = trg_wall_clock_ms();
   }

@@ -129,15 +129,20 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
                iv <= SCHED_SPAN_MAX) {
       o->lease_ms = iv;
     } else if (strcmp(k, "owner") == 0 && strcmp(t, "text") == 0) {
+      sqlite3_free(o->owner); /* a repeated key: the last one wins */
       if (!(o->owner = sqlite3_mprintf("%s", tv))) rc = SQLITE_NOMEM;
     } else if (strcmp(k, "wake_mode") == 0 && strcmp(t, "text") == 0 &&
+               /* t is "text": tv != NULL (checked above) */
+               /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
                (strcmp(tv, "inject_now") == 0 ||
                 strcmp(tv, "next_autonomy_cycle") == 0)) {
+      sqlite3_free(o->wake_mode);
       if (!(o->wake_mode = sqlite3_mprintf("%s", tv))) rc = SQLITE_NOMEM;
     } else if (strcmp(k, "ack") == 0 &&
                (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)) {
       o->ack = strcmp(t, "true") == 0;
     } else if (strcmp(k, "agents") == 0 && strcmp(t, "array") == 0) {
+      sqlite3_free(o->agents);
       if (!(o->agents = sqlite3_mprintf("%s", raw))) rc = SQLITE_NOMEM;
       else o->agents_empty = strcmp(o->agents, "[]") == 0;
     } else {

@@ -171,6 +171,7 @@ static int default_display_name(trg_row *r) {
     s++;
   }
   /* Do not cut a UTF-8 sequence in half. */
+  /* cppcheck-suppress uninitvar ; buf[0..n-1] were all written above */
   while (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0x80) n--;
   if (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0xC0) n--;
   while (n > 0 && buf[n - 1] == ' ') n--;

@@ -411,6 +411,8 @@ static int table_read(const unsigned char *p, const tzif_header *h,
   uint32_t k;
   size_t n = 0;
   if (types_read(idx + h->timecnt, h, offs, err, errlen)) return -1;
+  /* Set unless types_read failed (the analyzer cannot see into tz_fail). */
+  /* NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign) */
   z->first_off = prev = offs[0];
   for (k = 0; k < h->timecnt; k++) {
     int64_t t = tsize == 8 ? be64(times + (size_t)k * 8)
@@ -484,6 +486,8 @@ int tz_parse(const unsigned char *buf, size_t len, const char *name,
   *out = NULL;
   if (!buf) return tz_fail(err, errlen, "TZif: truncated header");
   if (header_read(p, avail, &h, err, errlen)) return -1;
+  /* Set unless header_read failed (the analyzer cannot see into tz_fail). */
+  /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult) */
   if (h.version >= 2) { /* skip the 32-bit block, use the 64-bit one */
     uint64_t skip = TZIF_HEADER_LEN + block_len(&h, 4);
     if (skip > avail) return tz_fail(err, errlen, "TZif: truncated data block");

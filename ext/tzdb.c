@@ -44,6 +44,7 @@ static int tzdb_fail(char *err, size_t errlen, const char *what,
                      const char *name, const char *detail) {
   char shown[TZDB_MAX_NAME + 1];
   size_t k;
+  /* cppcheck-suppress arrayIndexOutOfBoundsCond ; stops at name's NUL */
   for (k = 0; k < TZDB_MAX_NAME && name[k]; k++) {
     unsigned char ch = (unsigned char)name[k];
     shown[k] = ch >= 0x20 && ch < 0x7f && ch != '\'' ? (char)ch : '?';
@@ -202,7 +203,7 @@ static int zone_load(const tzdb *db, const char *name, tz_zone **out,
 int tzdb_get(tzdb *db, const char *name, const tz_zone **out, char *err,
              size_t errlen) {
   tzdb_slot *slot;
-  tz_zone *z;
+  tz_zone *z = NULL;
   *out = NULL;
   if (!name || !name_valid(name))
     return tzdb_fail(err, errlen, "invalid time zone name", name ? name : "",

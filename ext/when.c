@@ -279,7 +279,8 @@ static const name_val unit_names[] = {
     {"day", U_DAY},       {"days", U_DAY},       {"week", U_WEEK},
     {"weeks", U_WEEK},    {"fortnight", U_FORTNIGHT},
     {"fortnights", U_FORTNIGHT}, {"month", U_MONTH}, {"months", U_MONTH},
-    {"year", U_YEAR},     {"years", U_YEAR}};
+    {"year", U_YEAR},     {"years", U_YEAR},
+};
 
 static int is_unit_word(const when_tok *t) {
   for (int k = 0; k < COUNT(unit_names); k++)
@@ -1518,7 +1519,7 @@ static int rejected(when_result *out) {
 /* Trimmed bounds of the phrase; -1 when too long. */
 static int trim(const char *phrase, const char **s, size_t *n) {
   size_t len = 0;
-  while (phrase[len] && len <= WHEN_PHRASE_MAX) len++;
+  while (len <= WHEN_PHRASE_MAX && phrase[len]) len++;
   if (len > WHEN_PHRASE_MAX) return -1;
   while (len && is_blank(phrase[len - 1])) len--;
   while (len && is_blank(*phrase)) phrase++, len--;

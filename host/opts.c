@@ -244,7 +244,8 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       if ((rc = num_flag("--busy-timeout", arg, 0, 3600000, &v)) < 0) o->busy_ms = (int)v;
       break;
     case O_WAKE:
-      if (strcmp(arg, "inject_now") && strcmp(arg, "next_autonomy_cycle"))
+      if (strcmp(arg, "inject_now") != 0 &&
+          strcmp(arg, "next_autonomy_cycle") != 0)
         return usage_error("--wake-mode: expected inject_now or next_autonomy_cycle, not %s", arg);
       o->wake_mode = arg;
       break;

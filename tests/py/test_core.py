@@ -430,6 +430,20 @@ def test_wake_mode_filter_never_starves(ext):
     assert tick(db, T0 + 100) == []
 
 
+def test_repeated_option_key_last_wins(ext):
+    # json_each hands a repeated key over twice: the last value wins (and
+    # the first copy is freed: tests/fuzz/corpus/options/regress-*).
+    db = connect(ext)
+    add(db, "now", trigger_type="once", scheduled_at=T0, wake_mode="inject_now")
+    add(db, "cycle", trigger_type="once", scheduled_at=T0)
+    got = one(db, "SELECT trigger_run_due(?, ?)", T0 + 1,
+              '{"wake_mode":"inject_now","agents":["x"],"owner":"a",'
+              '"wake_mode":"next_autonomy_cycle","agents":[""],"owner":"b"}')
+    [r] = json.loads(got)
+    assert r["trigger_id"] == "cycle"
+    assert one(db, "SELECT owner FROM trigger_runs WHERE trigger_id = 'cycle'") == "b"
+
+
 def test_retry_backoff_and_lease(ext):
     db = connect(ext)
     add(db, "t", max_attempts=3, backoff_ms=1000, interval_ms=3600000)

@@ -36,7 +36,7 @@ static int check_passed, check_failed;
 #define CHECK_STR(got, want, what)                                           \
   do {                                                                       \
     const char *g_ = (got), *w_ = (want);                                    \
-    CHECK(g_ && w_ && strcmp(g_, w_) == 0, "%s: got '%s', want '%s'",        \
+    CHECK((g_ && w_ && strcmp(g_, w_) == 0), "%s: got '%s', want '%s'",      \
           (what), g_ ? g_ : "(null)", w_ ? w_ : "(null)");                   \
   } while (0)
 

@@ -237,7 +237,7 @@ static const char *line_expr(const vec_line *v, char *buf, size_t n) {
 }
 
 typedef struct schedule_case {
-  const char *expr, *tz, *source;
+  const char *expr, *tz;
   int64_t start;
   int count;
   char want[MAX_NEXT][64];

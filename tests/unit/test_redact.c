@@ -122,6 +122,7 @@ static void check_sizes(void) {
   CHECK_EQ_I64(n, 5, "embedded NUL kept");
   CHECK(memcmp(out, "ab\0cd", 6) == 0, "embedded NUL bytes");
   n = redact("sk-abcdefghijklmnopqrstuvwxyz", 10, out, sizeof out);
+  CHECK_EQ_I64(n, 10, "a short prefix keeps its length");
   CHECK_STR(out, "sk-abcdefg", "a prefix too short for a key is left");
 }
 
