@@ -158,8 +158,10 @@ const char *bench_fmt_rate(double r, char *buf, size_t n) {
 }
 
 const char *bench_fmt_count(i64 n, char *buf, size_t len) {
-  if (n >= 1000000 && n % 1000000 == 0) snprintf(buf, len, "%lldM", (long long)(n / 1000000));
-  else if (n >= 1000 && n % 1000 == 0) snprintf(buf, len, "%lldk", (long long)(n / 1000));
+  if (n >= 1000000 && n % 1000000 == 0)
+    snprintf(buf, len, "%lldM", (long long)(n / 1000000));
+  else if (n >= 1000 && n % 1000 == 0)
+    snprintf(buf, len, "%lldk", (long long)(n / 1000));
   else snprintf(buf, len, "%lld", (long long)n);
   return buf;
 }

@@ -48,7 +48,8 @@
 ** autocheckpoint already did): both sides pay for writing their pages
 ** back, even a tick that stays under the 1000-page autocheckpoint. */
 static void write_back(sqlite3 *db) {
-  if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL) != SQLITE_OK) {
+  if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL,
+                                NULL) != SQLITE_OK) {
     bench_die("checkpoint: %s", sqlite3_errmsg(db));
   }
 }
@@ -108,7 +109,8 @@ static const char *const set_sql[2][2] = {
      " fire_at = fire_at + interval_ms, claims = claims + 1,"
      " running = running + 1, updated_at = ?1 WHERE fire_at <= ?1"}};
 
-static double tick_plain(const char *tmpl, const char *work, i64 k, int shadow) {
+static double tick_plain(const char *tmpl, const char *work, i64 k,
+                         int shadow) {
   bench_copy_file(tmpl, work);
   sqlite3 *db = bench_open(work, 0);
   sqlite3_stmt *begin = bench_prepare(db, "BEGIN IMMEDIATE");
@@ -121,13 +123,15 @@ static double tick_plain(const char *tmpl, const char *work, i64 k, int shadow) 
   double t0 = bench_now();
   sqlite3_stmt *seq[] = {begin, ins, upd, commit};
   for (int i = 0; i < 4; i++) {
-    if (sqlite3_step(seq[i]) != SQLITE_DONE) bench_die("plain tick: %s", sqlite3_errmsg(db));
+    if (sqlite3_step(seq[i]) != SQLITE_DONE)
+      bench_die("plain tick: %s", sqlite3_errmsg(db));
   }
   write_back(db);
   double secs = bench_now() - t0;
   for (int i = 0; i < 4; i++) sqlite3_finalize(seq[i]);
-  i64 runs = bench_query_i64(db, shadow ? "SELECT count(*) FROM triggers_rundata"
-                                        : "SELECT count(*) FROM runs");
+  i64 runs =
+      bench_query_i64(db, shadow ? "SELECT count(*) FROM triggers_rundata"
+                                 : "SELECT count(*) FROM runs");
   char sql[128];
   snprintf(sql, sizeof sql,
            shadow ? "SELECT count(*) FROM triggers_data WHERE fire_at <= %lld"
@@ -145,14 +149,16 @@ static double tick_plain(const char *tmpl, const char *work, i64 k, int shadow) 
 /* Average payload bytes of the run rows now in work (last repetition). */
 static double payload_avg(const char *work, int ext) {
   sqlite3 *db = bench_open(work, 0);
-  i64 v = bench_query_i64(db, ext ? "SELECT avg(length(payload)) FROM triggers_rundata"
-                                  : "SELECT avg(length(payload)) FROM runs");
+  i64 v = bench_query_i64(
+      db, ext ? "SELECT avg(length(payload)) FROM triggers_rundata"
+              : "SELECT avg(length(payload)) FROM runs");
   sqlite3_close(db);
   return (double)v;
 }
 
 int main(int argc, char **argv) {
-  if (argc < 7) bench_die("usage: busy_tick N OURS_DB PLAIN_DB WORKDIR REPS K...");
+  if (argc < 7)
+    bench_die("usage: busy_tick N OURS_DB PLAIN_DB WORKDIR REPS K...");
   i64 n = atoll(argv[1]);
   int reps = atoi(argv[5]);
   if (reps < 1 || reps > BENCH_MAXREP) bench_die("bad REPS");
@@ -175,18 +181,23 @@ int main(int argc, char **argv) {
     }
     char label[160], a1[32], b1[32];
     bench_fmt_count(k, kk, sizeof kk);
-    snprintf(label, sizeof label, "busy tick, %s due of %s: fires/s vs plain-SQL set-based tick", kk, nn);
+    snprintf(label, sizeof label,
+             "busy tick, %s due of %s: fires/s vs plain-SQL set-based tick", kk,
+             nn);
     bench_row(label, bench_fmt_rate(bench_median(f_ours, reps), a1, sizeof a1),
               bench_fmt_rate(bench_median(f_plain, reps), b1, sizeof b1), ratio,
               reps, ">=", 0.6, ">= 0.6x");
-    snprintf(label, sizeof label,
-             "(diagnostic) busy tick, %s due: fires/s vs the same set-based SQL on our own tables", kk);
+    snprintf(
+        label, sizeof label,
+        "(diagnostic) busy tick, %s due: fires/s vs the same set-based SQL on our own tables",
+        kk);
     bench_row(label, bench_fmt_rate(bench_median(f_ours, reps), a1, sizeof a1),
-              bench_fmt_rate(bench_median(f_shadow, reps), b1, sizeof b1), r_shadow,
-              reps, NULL, 0, "(info)");
+              bench_fmt_rate(bench_median(f_shadow, reps), b1, sizeof b1),
+              r_shadow, reps, NULL, 0, "(info)");
     if (a == argc - 1) {
-      bench_note("busy tick run rows: payload %.0f bytes (ours) vs %.0f bytes (plain)",
-                 payload_avg(wo, 1), payload_avg(wp, 0));
+      bench_note(
+          "busy tick run rows: payload %.0f bytes (ours) vs %.0f bytes (plain)",
+          payload_avg(wo, 1), payload_avg(wp, 0));
     }
   }
   bench_rm_db(wo);

@@ -40,7 +40,8 @@ int main(int argc, char **argv) {
   bench_rm_db(po);
   bench_rm_db(pp);
   char label[96], a[32], b[32], nn[16];
-  snprintf(label, sizeof label, "create: %s INSERTs in one transaction vs plain indexed table",
+  snprintf(label, sizeof label,
+           "create: %s INSERTs in one transaction vs plain indexed table",
            bench_fmt_count(n, nn, sizeof nn));
   bench_row(label, bench_fmt_rate(bench_median(ours, reps), a, sizeof a),
             bench_fmt_rate(bench_median(plain, reps), b, sizeof b), ratio, reps,

@@ -46,9 +46,12 @@ static void read_mix(const char *path) {
   if (!f) bench_die("cannot read %s", path);
   while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\r\n")] = 0;
-    if (strncmp(line, "E ", 2) == 0 && ne < MAXN) copy(exprs[ne++], sizeof exprs[0], line + 2);
-    else if (strncmp(line, "Z ", 2) == 0 && nz < MAXN) copy(zones[nz++], sizeof zones[0], line + 2);
-    else if (strncmp(line, "T ", 2) == 0 && nt < MAXN) starts[nt++] = atoll(line + 2);
+    if (strncmp(line, "E ", 2) == 0 && ne < MAXN)
+      copy(exprs[ne++], sizeof exprs[0], line + 2);
+    else if (strncmp(line, "Z ", 2) == 0 && nz < MAXN)
+      copy(zones[nz++], sizeof zones[0], line + 2);
+    else if (strncmp(line, "T ", 2) == 0 && nt < MAXN)
+      starts[nt++] = atoll(line + 2);
   }
   fclose(f);
 }
@@ -109,7 +112,8 @@ static long pass_sql(sqlite3 *db, sqlite3_stmt *st) {
         sqlite3_bind_text(st, 1, exprs[e], -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 2, starts[t]);
         sqlite3_bind_text(st, 3, zones[z], -1, SQLITE_STATIC);
-        if (sqlite3_step(st) != SQLITE_ROW) bench_die("trigger_next_due: %s", sqlite3_errmsg(db));
+        if (sqlite3_step(st) != SQLITE_ROW)
+          bench_die("trigger_next_due: %s", sqlite3_errmsg(db));
         sqlite3_reset(st);
       }
     }
@@ -118,19 +122,22 @@ static long pass_sql(sqlite3 *db, sqlite3_stmt *st) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 4) bench_die("usage: cron_next MIX_FILE CRONER_OUT|SKIP:reason REPS");
+  if (argc < 4)
+    bench_die("usage: cron_next MIX_FILE CRONER_OUT|SKIP:reason REPS");
   int reps = atoi(argv[3]);
   if (reps < 1 || reps > BENCH_MAXREP) bench_die("bad REPS");
   read_mix(argv[1]);
   int total = ne * nz * nt;
   char err[256];
   for (int e = 0; e < ne; e++) {
-    if (cron_parse(exprs[e], &compiled[e], err, sizeof err) != 0) bench_die("%s: %s", exprs[e], err);
+    if (cron_parse(exprs[e], &compiled[e], err, sizeof err) != 0)
+      bench_die("%s: %s", exprs[e], err);
   }
   tzdb *zdb = tzdb_new(NULL);
   if (!zdb) bench_die("out of memory");
   for (int z = 0; z < nz; z++) {
-    if (tzdb_get(zdb, zones[z], &zptr[z], err, sizeof err) != 0) bench_die("%s", err);
+    if (tzdb_get(zdb, zones[z], &zptr[z], err, sizeof err) != 0)
+      bench_die("%s", err);
   }
   i64 *ours = calloc((size_t)total, sizeof *ours);
   int *ours_null = calloc((size_t)total, sizeof *ours_null);
@@ -163,12 +170,15 @@ int main(int argc, char **argv) {
   int *knull = NULL;
   int nk = strncmp(argv[2], "SKIP:", 5) == 0
                ? 0
-               : read_croner(argv[2], k_rate, BENCH_MAXREP, &kres, &knull, total,
-                             version, sizeof version);
+               : read_croner(argv[2], k_rate, BENCH_MAXREP, &kres, &knull,
+                             total, version, sizeof version);
   if (nk == 0) {
-    const char *why = strncmp(argv[2], "SKIP:", 5) == 0 ? argv[2] + 5 : "croner produced no output";
-    printf("ROW|cron next-due, %d computations/pass: C API vs croner|%s|-|SKIPPED (%s)|>= 100x|SKIPPED\n",
-           total, bench_fmt_rate(bench_median(c_rate, reps), a, sizeof a), why);
+    const char *why = strncmp(argv[2], "SKIP:", 5) == 0
+                          ? argv[2] + 5
+                          : "croner produced no output";
+    printf(
+        "ROW|cron next-due, %d computations/pass: C API vs croner|%s|-|SKIPPED (%s)|>= 100x|SKIPPED\n",
+        total, bench_fmt_rate(bench_median(c_rate, reps), a, sizeof a), why);
     bench_note("cron SQL function trigger_next_due: %s (croner skipped)",
                bench_fmt_rate(bench_median(s_rate, reps), a, sizeof a));
   } else {
@@ -178,29 +188,36 @@ int main(int argc, char **argv) {
       r_s[r] = s_rate[r] / k_rate[r];
     }
     char label[128];
-    snprintf(label, sizeof label, "cron next-due (%d expr x %d zones x %d starts): C API vs croner %s",
-             ne, nz, nt, version);
+    snprintf(
+        label, sizeof label,
+        "cron next-due (%d expr x %d zones x %d starts): C API vs croner %s",
+        ne, nz, nt, version);
     bench_row(label, bench_fmt_rate(bench_median(c_rate, n), a, sizeof a),
-              bench_fmt_rate(bench_median(k_rate, n), b, sizeof b), r_c, n, ">=",
-              100.0, ">= 100x");
-    snprintf(label, sizeof label, "cron next-due, same mix: SQL trigger_next_due() vs croner %s", version);
+              bench_fmt_rate(bench_median(k_rate, n), b, sizeof b), r_c, n,
+              ">=", 100.0, ">= 100x");
+    snprintf(label, sizeof label,
+             "cron next-due, same mix: SQL trigger_next_due() vs croner %s",
+             version);
     bench_row(label, bench_fmt_rate(bench_median(s_rate, n), a, sizeof a),
-              bench_fmt_rate(bench_median(k_rate, n), b, sizeof b), r_s, n, NULL, 0,
-              "(info)");
+              bench_fmt_rate(bench_median(k_rate, n), b, sizeof b), r_s, n,
+              NULL, 0, "(info)");
     int agree = 0, shown = 0;
     for (int i = 0; i < total; i++) {
-      int same = ours_null[i] == knull[i] && (ours_null[i] || ours[i] == kres[i]);
+      int same =
+          ours_null[i] == knull[i] && (ours_null[i] || ours[i] == kres[i]);
       agree += same;
       if (!same && shown < 3) {
         int e = i / (nz * nt), z = i / nt % nz, t = i % nt;
-        bench_note("cron differs from croner: '%s' in %s after %lld: ours %lld%s, croner %lld%s",
-                   exprs[e], zones[z], (long long)starts[t], (long long)ours[i],
-                   ours_null[i] ? " (none)" : "", (long long)kres[i],
-                   knull[i] ? " (none)" : "");
+        bench_note(
+            "cron differs from croner: '%s' in %s after %lld: ours %lld%s, croner %lld%s",
+            exprs[e], zones[z], (long long)starts[t], (long long)ours[i],
+            ours_null[i] ? " (none)" : "", (long long)kres[i],
+            knull[i] ? " (none)" : "");
         shown++;
       }
     }
-    bench_note("cron results agree with croner on %d of %d computations", agree, total);
+    bench_note("cron results agree with croner on %d of %d computations", agree,
+               total);
   }
   free(kres);
   free(knull);

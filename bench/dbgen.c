@@ -44,7 +44,8 @@ void dbg_trigger_id(i64 i, char *buf, size_t n) {
 }
 
 void dbg_instructions(i64 i, char *buf, size_t n) {
-  snprintf(buf, n, "Check build %07lld and post a summary of any failures to the team",
+  snprintf(buf, n,
+           "Check build %07lld and post a summary of any failures to the team",
            (long long)i);
 }
 
@@ -65,7 +66,8 @@ static void finish(sqlite3 *db) {
 }
 
 static void step_done(sqlite3 *db, sqlite3_stmt *st) {
-  if (sqlite3_step(st) != SQLITE_DONE) bench_die("insert: %s", sqlite3_errmsg(db));
+  if (sqlite3_step(st) != SQLITE_DONE)
+    bench_die("insert: %s", sqlite3_errmsg(db));
   sqlite3_reset(st);
 }
 
@@ -97,20 +99,20 @@ double dbg_build_ours(const char *path, i64 n, int cache_kib) {
 
 double dbg_build_plain(const char *path, i64 n, int cache_kib) {
   sqlite3 *db = fresh(path, 0, cache_kib);
-  bench_exec(db,
-             "CREATE TABLE triggers(id INTEGER PRIMARY KEY,"
-             " trigger_id TEXT NOT NULL UNIQUE, instructions TEXT NOT NULL,"
-             " interval_ms INTEGER NOT NULL, next_due INTEGER NOT NULL);"
-             "CREATE INDEX triggers_next_due ON triggers(next_due);"
-             "CREATE TABLE runs(id INTEGER PRIMARY KEY,"
-             " run_id TEXT NOT NULL UNIQUE, trigger_id TEXT NOT NULL,"
-             " agent_id TEXT NOT NULL, scheduled_for INTEGER NOT NULL,"
-             " attempt INTEGER NOT NULL, status TEXT NOT NULL, owner TEXT,"
-             " claimed_at INTEGER, finished_at INTEGER, latency_ms INTEGER,"
-             " payload TEXT, UNIQUE(trigger_id, scheduled_for, attempt));");
+  bench_exec(db, "CREATE TABLE triggers(id INTEGER PRIMARY KEY,"
+                 " trigger_id TEXT NOT NULL UNIQUE, instructions TEXT NOT NULL,"
+                 " interval_ms INTEGER NOT NULL, next_due INTEGER NOT NULL);"
+                 "CREATE INDEX triggers_next_due ON triggers(next_due);"
+                 "CREATE TABLE runs(id INTEGER PRIMARY KEY,"
+                 " run_id TEXT NOT NULL UNIQUE, trigger_id TEXT NOT NULL,"
+                 " agent_id TEXT NOT NULL, scheduled_for INTEGER NOT NULL,"
+                 " attempt INTEGER NOT NULL, status TEXT NOT NULL, owner TEXT,"
+                 " claimed_at INTEGER, finished_at INTEGER, latency_ms INTEGER,"
+                 " payload TEXT, UNIQUE(trigger_id, scheduled_for, attempt));");
   sqlite3_stmt *ins = bench_prepare(
-      db, "INSERT INTO triggers(trigger_id, instructions, interval_ms, next_due)"
-          " VALUES(?1, ?2, ?3, ?4)");
+      db,
+      "INSERT INTO triggers(trigger_id, instructions, interval_ms, next_due)"
+      " VALUES(?1, ?2, ?3, ?4)");
   char id[64], text[128];
   dbg_perm(n, 0);
   double t0 = bench_now();
@@ -142,7 +144,8 @@ static char *ours_data_ddl(void) {
       mem, "SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_schema"
            " WHERE tbl_name = 'triggers_data' AND sql IS NOT NULL"
            " ORDER BY type = 'index', name)");
-  if (sqlite3_step(st) != SQLITE_ROW) bench_die("schema: %s", sqlite3_errmsg(mem));
+  if (sqlite3_step(st) != SQLITE_ROW)
+    bench_die("schema: %s", sqlite3_errmsg(mem));
   char *ddl = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));
   sqlite3_finalize(st);
   sqlite3_close(mem);

@@ -62,16 +62,19 @@ static void do_probe(void *arg) {
   run_done(p->db, p->begin);
   int rc, rows = 0;
   while ((rc = sqlite3_step(p->sel)) == SQLITE_ROW) rows++;
-  if (rc != SQLITE_DONE || rows != 0) bench_die("probe: %s", sqlite3_errmsg(p->db));
+  if (rc != SQLITE_DONE || rows != 0)
+    bench_die("probe: %s", sqlite3_errmsg(p->db));
   sqlite3_reset(p->sel);
   run_done(p->db, p->commit);
 }
 
 static void do_ours(void *arg) {
   probe *p = arg;
-  if (sqlite3_step(p->ours) != SQLITE_ROW) bench_die("tick: %s", sqlite3_errmsg(p->db));
+  if (sqlite3_step(p->ours) != SQLITE_ROW)
+    bench_die("tick: %s", sqlite3_errmsg(p->db));
   const char *out = (const char *)sqlite3_column_text(p->ours, 0);
-  if (!out || strcmp(out, "[]") != 0) bench_die("tick claimed something: %.80s", out);
+  if (!out || strcmp(out, "[]") != 0)
+    bench_die("tick claimed something: %.80s", out);
   sqlite3_reset(p->ours);
 }
 
@@ -116,7 +119,8 @@ int main(int argc, char **argv) {
 
   probe ours = {0}, plain = {0};
   ours.db = bench_open(argv[2], 1);
-  ours.ours = bench_prepare(ours.db, "SELECT trigger_run_due(?1, '{\"limit\":1000}')");
+  ours.ours =
+      bench_prepare(ours.db, "SELECT trigger_run_due(?1, '{\"limit\":1000}')");
   sqlite3_bind_int64(ours.ours, 1, now);
   plain.db = bench_open(argv[3], 0);
   plain.begin = bench_prepare(plain.db, "BEGIN IMMEDIATE");
@@ -145,11 +149,13 @@ int main(int argc, char **argv) {
   char label[96], a[32], b[32], nn[16];
   bench_fmt_count(n, nn, sizeof nn);
   int gate = n >= 1000000;
-  snprintf(label, sizeof label, "empty tick, %s triggers: time vs bare indexed probe", nn);
+  snprintf(label, sizeof label,
+           "empty tick, %s triggers: time vs bare indexed probe", nn);
   bench_row(label, bench_fmt_secs(bench_median(t_ours, reps), a, sizeof a),
             bench_fmt_secs(bench_median(t_probe, reps), b, sizeof b), r_probe,
             reps, gate ? "<=" : NULL, 2.0, gate ? "<= 2x" : "(1M only)");
-  snprintf(label, sizeof label, "empty tick, %s triggers: speed-up vs load-all", nn);
+  snprintf(label, sizeof label, "empty tick, %s triggers: speed-up vs load-all",
+           nn);
   bench_row(label, bench_fmt_secs(bench_median(t_ours, reps), a, sizeof a),
             bench_fmt_secs(bench_median(t_all, reps), b, sizeof b), r_all, reps,
             gate ? ">=" : NULL, 5000.0, gate ? ">= 5,000x" : "(1M only)");

@@ -18,13 +18,16 @@ int main(int argc, char **argv) {
     printf("%s\n", sqlite3_libversion()); /* for the report's machine line */
     return 0;
   }
-  if (argc < 4) bench_die("usage: mkdb ours|plain|wide N PATH [CACHE_KIB] | mkdb version");
+  if (argc < 4)
+    bench_die("usage: mkdb ours|plain|wide N PATH [CACHE_KIB] | mkdb version");
   i64 n = atoll(argv[2]);
   int cache = argc > 4 ? atoi(argv[4]) : 0;
   double secs;
   if (strcmp(argv[1], "ours") == 0) secs = dbg_build_ours(argv[3], n, cache);
-  else if (strcmp(argv[1], "plain") == 0) secs = dbg_build_plain(argv[3], n, cache);
-  else if (strcmp(argv[1], "wide") == 0) secs = dbg_build_wide(argv[3], n, cache);
+  else if (strcmp(argv[1], "plain") == 0)
+    secs = dbg_build_plain(argv[3], n, cache);
+  else if (strcmp(argv[1], "wide") == 0)
+    secs = dbg_build_wide(argv[3], n, cache);
   else bench_die("unknown kind %s", argv[1]);
   char r[32], c[48] = "";
   if (cache) snprintf(c, sizeof c, ", cache_size %d MiB", cache / 1024);

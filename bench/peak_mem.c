@@ -31,7 +31,8 @@ static void child(const char *path, i64 k, int fd) {
   bench_exec(db, "BEGIN");
   if (sqlite3_step(st) != SQLITE_ROW) bench_die("tick: %s", sqlite3_errmsg(db));
   sqlite3_reset(st);
-  i64 claimed = bench_query_i64(db, "SELECT trigger_last_tick() ->> '$.claimed'");
+  i64 claimed =
+      bench_query_i64(db, "SELECT trigger_last_tick() ->> '$.claimed'");
   bench_exec(db, "ROLLBACK");
   long kib = bench_peak_rss_kib();
   char buf[64];
@@ -63,7 +64,9 @@ static long sample(const char *path, i64 k) {
       !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     bench_die("peak_mem child failed on %s", path);
   }
-  if (claimed != k) bench_die("%s: tick claimed %lld, expected %lld", path, claimed, (long long)k);
+  if (claimed != k)
+    bench_die("%s: tick claimed %lld, expected %lld", path, claimed,
+              (long long)k);
   return kib;
 }
 
@@ -84,7 +87,8 @@ int main(int argc, char **argv) {
   sqlite3_close(a);
   sqlite3_close(b);
   char label[128], x[16], y[16], kk[16], s1[32], s2[32];
-  snprintf(label, sizeof label, "peak RSS of a tick claiming %s, %s triggers vs %s",
+  snprintf(label, sizeof label,
+           "peak RSS of a tick claiming %s, %s triggers vs %s",
            bench_fmt_count(k, kk, sizeof kk), bench_fmt_count(nb, x, sizeof x),
            bench_fmt_count(na, y, sizeof y));
   snprintf(s1, sizeof s1, "%.1f MiB", bench_median(big, reps) / 1024);

@@ -56,9 +56,11 @@ static double timed(void (*fn)(ctx *), ctx *c) {
 }
 
 static void do_ours(ctx *c) {
-  if (sqlite3_step(c->ours) != SQLITE_ROW) bench_die("summary: %s", sqlite3_errmsg(c->db));
+  if (sqlite3_step(c->ours) != SQLITE_ROW)
+    bench_die("summary: %s", sqlite3_errmsg(c->db));
   const char *out = (const char *)sqlite3_column_text(c->ours, 0);
-  if (!out || strncmp(out, "Admin:", 6) != 0) bench_die("unexpected summary: %.80s", out);
+  if (!out || strncmp(out, "Admin:", 6) != 0)
+    bench_die("unexpected summary: %.80s", out);
   sqlite3_reset(c->ours);
 }
 
@@ -75,7 +77,8 @@ static void do_plain(ctx *c) {
     }
     if (rc != SQLITE_DONE) bench_die("plain: %s", sqlite3_errmsg(c->db));
     sqlite3_reset(st);
-    if (q == 0 && c->expect_admin && bytes == 0) bench_die("plain: no admin items read");
+    if (q == 0 && c->expect_admin && bytes == 0)
+      bench_die("plain: no admin items read");
   }
 }
 
@@ -83,48 +86,56 @@ static void fill(sqlite3 *db, i64 runs) {
   char sql[2048];
   bench_exec(db, "SELECT trigger_install()");
   bench_exec(db, "BEGIN");
-  snprintf(sql, sizeof sql,
-           "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < %lld)"
-           " INSERT INTO triggers_rundata(run_id, trigger_id, agent_id, scheduled_for,"
-           " attempt, status, claimed_at, finished_at, latency_ms, error)"
-           " SELECT 'old' || i || '#1', 'old' || (i %% 50),"
-           " CASE WHEN i %% 10 < 8 THEN 'a1' ELSE 'a' || (i %% 10) END, %lld + i, 1,"
-           " CASE i %% 4 WHEN 0 THEN 'failed' WHEN 1 THEN 'skipped' ELSE 'success' END,"
-           " %lld + i, %lld + i + 5, 5, CASE WHEN i %% 4 = 0 THEN 'old error ' || i END FROM k",
-           (long long)runs, (long long)(T0 - 1000000000), (long long)(T0 - 1000000000),
-           (long long)(T0 - 1000000000));
+  snprintf(
+      sql, sizeof sql,
+      "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < %lld)"
+      " INSERT INTO triggers_rundata(run_id, trigger_id, agent_id, scheduled_for,"
+      " attempt, status, claimed_at, finished_at, latency_ms, error)"
+      " SELECT 'old' || i || '#1', 'old' || (i %% 50),"
+      " CASE WHEN i %% 10 < 8 THEN 'a1' ELSE 'a' || (i %% 10) END, %lld + i, 1,"
+      " CASE i %% 4 WHEN 0 THEN 'failed' WHEN 1 THEN 'skipped' ELSE 'success' END,"
+      " %lld + i, %lld + i + 5, 5, CASE WHEN i %% 4 = 0 THEN 'old error ' || i END FROM k",
+      (long long)runs, (long long)(T0 - 1000000000),
+      (long long)(T0 - 1000000000), (long long)(T0 - 1000000000));
   bench_exec(db, sql);
   bench_exec(db, "COMMIT");
-  bench_exec(db,
-             "INSERT INTO triggers(trigger_id, agent_id, display_name, instructions,"
-             " trigger_type, interval_ms, created_at, max_attempts, backoff_ms) VALUES"
-             " ('build', 'a1', 'Check the build', 'Check the build', 'interval', 60000,"
-             "  1767225600000, 1, 30000),"
-             " ('market', 'a1', NULL, 'Summarize overnight market moves', 'interval', 60000,"
-             "  1767225600000, 3, 600000),"
-             " ('digest', 'a1', 'Daily digest', 'Write the digest', 'interval', 3600000,"
-             "  1767225600000, 1, 30000)");
+  bench_exec(
+      db,
+      "INSERT INTO triggers(trigger_id, agent_id, display_name, instructions,"
+      " trigger_type, interval_ms, created_at, max_attempts, backoff_ms) VALUES"
+      " ('build', 'a1', 'Check the build', 'Check the build', 'interval', 60000,"
+      "  1767225600000, 1, 30000),"
+      " ('market', 'a1', NULL, 'Summarize overnight market moves', 'interval', 60000,"
+      "  1767225600000, 3, 600000),"
+      " ('digest', 'a1', 'Daily digest', 'Write the digest', 'interval', 3600000,"
+      "  1767225600000, 1, 30000)");
   for (int k = 1; k <= 3; k++) {
     i64 now = T0 + k * 60000;
-    sqlite3_stmt *st = bench_prepare(db, "SELECT json_extract(value, '$.run_id')"
-                                         " FROM json_each(trigger_run_due(?1))");
-    sqlite3_stmt *fin = bench_prepare(db, "SELECT trigger_run_finish(?1, ?2, ?3, ?4)");
+    sqlite3_stmt *st =
+        bench_prepare(db, "SELECT json_extract(value, '$.run_id')"
+                          " FROM json_each(trigger_run_due(?1))");
+    sqlite3_stmt *fin =
+        bench_prepare(db, "SELECT trigger_run_finish(?1, ?2, ?3, ?4)");
     sqlite3_bind_int64(st, 1, now);
     char ids[8][128];
     int n = 0;
     while (n < 8 && sqlite3_step(st) == SQLITE_ROW) {
-      snprintf(ids[n], sizeof ids[n], "%s", (const char *)sqlite3_column_text(st, 0));
+      snprintf(ids[n], sizeof ids[n], "%s",
+               (const char *)sqlite3_column_text(st, 0));
       n += 1;
     }
     sqlite3_finalize(st);
     for (int i = 0; i < n; i++) {
       int failed = k == 3 && strncmp(ids[i], "market@", 7) == 0;
       sqlite3_bind_text(fin, 1, ids[i], -1, SQLITE_STATIC);
-      sqlite3_bind_text(fin, 2, failed ? "failed" : "success", -1, SQLITE_STATIC);
-      if (failed) sqlite3_bind_text(fin, 3, "HTTP 503 from upstream", -1, SQLITE_STATIC);
+      sqlite3_bind_text(fin, 2, failed ? "failed" : "success", -1,
+                        SQLITE_STATIC);
+      if (failed)
+        sqlite3_bind_text(fin, 3, "HTTP 503 from upstream", -1, SQLITE_STATIC);
       else sqlite3_bind_null(fin, 3);
       sqlite3_bind_int64(fin, 4, now + 500);
-      if (sqlite3_step(fin) != SQLITE_ROW) bench_die("finish: %s", sqlite3_errmsg(db));
+      if (sqlite3_step(fin) != SQLITE_ROW)
+        bench_die("finish: %s", sqlite3_errmsg(db));
       sqlite3_reset(fin);
     }
     sqlite3_finalize(fin);
@@ -145,7 +156,8 @@ static char *options(sqlite3 *db, i64 n, i64 now) {
       " FROM k");
   sqlite3_bind_int64(st, 1, n);
   sqlite3_bind_int64(st, 2, now);
-  if (sqlite3_step(st) != SQLITE_ROW) bench_die("options: %s", sqlite3_errmsg(db));
+  if (sqlite3_step(st) != SQLITE_ROW)
+    bench_die("options: %s", sqlite3_errmsg(db));
   char *out = strdup((const char *)sqlite3_column_text(st, 0));
   sqlite3_finalize(st);
   if (!out) bench_die("out of memory");
@@ -184,7 +196,8 @@ static void bind_all(ctx *c, i64 now, const char *opts) {
 }
 
 /* reps repetitions: per-call medians of ours and plain, their ratios. */
-static void measure(ctx *c, int reps, double *ours, double *plain, double *ratios) {
+static void measure(ctx *c, int reps, double *ours, double *plain,
+                    double *ratios) {
   for (int r = 0; r < reps; r++) {
     ours[r] = timed(do_ours, c);
     plain[r] = timed(do_plain, c);
@@ -197,7 +210,8 @@ int main(int argc, char **argv) {
   i64 admin = argc > 2 ? atoll(argv[2]) : 5000;
   int reps = argc > 3 ? atoi(argv[3]) : 7;
   if (runs < 1 || admin < 1 || reps < 1 || reps > BENCH_MAXREP) {
-    bench_die("usage: summary [RUNS [ADMIN [REPS]]] (REPS 1..%d)", BENCH_MAXREP);
+    bench_die("usage: summary [RUNS [ADMIN [REPS]]] (REPS 1..%d)",
+              BENCH_MAXREP);
   }
   ctx c = {0};
   c.db = bench_open(":memory:", 1);
@@ -212,21 +226,24 @@ int main(int argc, char **argv) {
   bind_all(&c, now, opts);
   measure(&c, reps, ours, plain, ratios);
   bench_row("summary", bench_fmt_secs(bench_median(ours, reps), a, sizeof a),
-            bench_fmt_secs(bench_median(plain, reps), b, sizeof b), ratios, reps, NULL, 0,
-            NULL);
-  bench_note("summary: %lld runs, %lld admin items, %d repetitions, ours/plain per"
-             " repetition; plain = the same rows selected without formatting, redaction"
-             " or truncation", (long long)runs, (long long)admin, reps);
+            bench_fmt_secs(bench_median(plain, reps), b, sizeof b), ratios,
+            reps, NULL, 0, NULL);
+  bench_note(
+      "summary: %lld runs, %lld admin items, %d repetitions, ours/plain per"
+      " repetition; plain = the same rows selected without formatting, redaction"
+      " or truncation",
+      (long long)runs, (long long)admin, reps);
 
   bind_all(&c, now, "{}"); /* the fixed cost: no admin items */
   measure(&c, reps, ours, plain, ratios);
-  bench_note("summary without admin items: ours %s, plain %s, ratio %s [%s-%s] (four"
-             " statements prepared per call against plain ones prepared once)",
-             bench_fmt_secs(bench_median(ours, reps), a, sizeof a),
-             bench_fmt_secs(bench_median(plain, reps), b, sizeof b),
-             bench_fmt_ratio(bench_median(ratios, reps), x, sizeof x),
-             bench_fmt_ratio(bench_min(ratios, reps), y, sizeof y),
-             bench_fmt_ratio(bench_max(ratios, reps), z, sizeof z));
+  bench_note(
+      "summary without admin items: ours %s, plain %s, ratio %s [%s-%s] (four"
+      " statements prepared per call against plain ones prepared once)",
+      bench_fmt_secs(bench_median(ours, reps), a, sizeof a),
+      bench_fmt_secs(bench_median(plain, reps), b, sizeof b),
+      bench_fmt_ratio(bench_median(ratios, reps), x, sizeof x),
+      bench_fmt_ratio(bench_min(ratios, reps), y, sizeof y),
+      bench_fmt_ratio(bench_max(ratios, reps), z, sizeof z));
 
   for (int q = 0; q < 4; q++) sqlite3_finalize(c.plain[q]);
   sqlite3_finalize(c.ours);

@@ -37,7 +37,8 @@ typedef struct result {
 static void worker(const char *path, i64 now, double secs, int ready, int go,
                    int out) {
   sqlite3 *db = bench_open(path, 1);
-  sqlite3_stmt *st = bench_prepare(db, "SELECT trigger_run_due(?1, '{\"limit\":100}')");
+  sqlite3_stmt *st =
+      bench_prepare(db, "SELECT trigger_run_due(?1, '{\"limit\":100}')");
   sqlite3_bind_int64(st, 1, now);
   char c = 'r';
   if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1) _exit(3);
@@ -45,7 +46,8 @@ static void worker(const char *path, i64 now, double secs, int ready, int go,
   double start = bench_now();
   for (;;) {
     double t0 = bench_now();
-    if (sqlite3_step(st) != SQLITE_ROW) bench_die("tick: %s", sqlite3_errmsg(db));
+    if (sqlite3_step(st) != SQLITE_ROW)
+      bench_die("tick: %s", sqlite3_errmsg(db));
     const char *json = (const char *)sqlite3_column_text(st, 0);
     long long n = 0;
     for (const char *p = json; p && (p = strstr(p, "{\"run_id\":")); p++) n++;
@@ -73,7 +75,8 @@ static double measure(const char *tmpl, const char *work, i64 n, int np,
   for (int i = 0; i < np; i++) {
     pids[i] = fork();
     if (pids[i] < 0) bench_die("fork");
-    if (pids[i] == 0) worker(work, dbg_now_due(n), secs, ready[1], go[0], out[1]);
+    if (pids[i] == 0)
+      worker(work, dbg_now_due(n), secs, ready[1], go[0], out[1]);
   }
   char c;
   for (int i = 0; i < np; i++) {
@@ -88,7 +91,8 @@ static double measure(const char *tmpl, const char *work, i64 n, int np,
   *exhausted = 0;
   for (int i = 0; i < np; i++) {
     result r;
-    if (read(out[0], &r, sizeof r) != (ssize_t)sizeof r) bench_die("worker failed");
+    if (read(out[0], &r, sizeof r) != (ssize_t)sizeof r)
+      bench_die("worker failed");
     claims += r.claims;
     if (r.elapsed > elapsed) elapsed = r.elapsed;
     if (r.max_wait > *max_wait) *max_wait = r.max_wait;
@@ -97,17 +101,24 @@ static double measure(const char *tmpl, const char *work, i64 n, int np,
   for (int i = 0; i < np; i++) {
     int status = 0;
     waitpid(pids[i], &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) bench_die("worker exited badly");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      bench_die("worker exited badly");
   }
-  close(ready[0]); close(ready[1]); close(go[0]); close(go[1]);
-  close(out[0]); close(out[1]);
+  close(ready[0]);
+  close(ready[1]);
+  close(go[0]);
+  close(go[1]);
+  close(out[0]);
+  close(out[1]);
   sqlite3 *db = bench_open(work, 0);
   i64 runs = bench_query_i64(db, "SELECT count(*) FROM triggers_rundata");
-  i64 distinct = bench_query_i64(db, "SELECT count(DISTINCT trigger_id) FROM triggers_rundata");
+  i64 distinct = bench_query_i64(
+      db, "SELECT count(DISTINCT trigger_id) FROM triggers_rundata");
   sqlite3_close(db);
   if (runs != claims || distinct != claims) {
-    bench_die("%d processes: %lld claims returned, %lld run rows, %lld distinct triggers",
-              np, claims, (long long)runs, (long long)distinct);
+    bench_die(
+        "%d processes: %lld claims returned, %lld run rows, %lld distinct triggers",
+        np, claims, (long long)runs, (long long)distinct);
   }
   return (double)claims / elapsed;
 }
@@ -139,17 +150,24 @@ int main(int argc, char **argv) {
   }
   bench_rm_db(work);
   char a[64], b[64], x[32], y[32], nn[16];
-  snprintf(a, sizeof a, "%s, worst wait %s", bench_fmt_rate(bench_median(two, reps), x, sizeof x),
+  snprintf(a, sizeof a, "%s, worst wait %s",
+           bench_fmt_rate(bench_median(two, reps), x, sizeof x),
            bench_fmt_secs(worst2, y, sizeof y));
   char y2[32];
-  snprintf(b, sizeof b, "%s, worst wait %s", bench_fmt_rate(bench_median(one, reps), x, sizeof x),
+  snprintf(b, sizeof b, "%s, worst wait %s",
+           bench_fmt_rate(bench_median(one, reps), x, sizeof x),
            bench_fmt_secs(worst1, y2, sizeof y2));
   char label[128];
-  snprintf(label, sizeof label,
-           "2 processes vs 1 ticking one WAL file (%s due, limit 100): combined claims/s",
-           bench_fmt_count(n, nn, sizeof nn));
+  snprintf(
+      label, sizeof label,
+      "2 processes vs 1 ticking one WAL file (%s due, limit 100): combined claims/s",
+      bench_fmt_count(n, nn, sizeof nn));
   bench_row(label, a, b, ratio, reps, ">=", 0.85, ">= 0.85x");
-  bench_note("two processes: no occurrence claimed twice in %d repetitions (run rows = claims = distinct triggers)%s",
-             reps * 2, exhausted_any ? "; some runs used up every due trigger before the time box" : "");
+  bench_note(
+      "two processes: no occurrence claimed twice in %d repetitions (run rows = claims = distinct triggers)%s",
+      reps * 2,
+      exhausted_any
+          ? "; some runs used up every due trigger before the time box"
+          : "");
   return 0;
 }

@@ -55,15 +55,18 @@ int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
     case SQLITE_INTEGER:
       *out = sqlite3_value_int64(v);
       if (sched_instant_ok(*out)) return SQLITE_OK;
-      return trg_errf(err, "argument %d (%s): %lld ms is outside the years "
-                      "%d-%d", pos + 1, name, (long long)*out, CIVIL_MIN_YEAR,
+      return trg_errf(err,
+                      "argument %d (%s): %lld ms is outside the years "
+                      "%d-%d",
+                      pos + 1, name, (long long)*out, CIVIL_MIN_YEAR,
                       CIVIL_MAX_YEAR);
     case SQLITE_FLOAT: {
       double x = sqlite3_value_double(v);
       if (sched_ms_from_double(x, out)) return SQLITE_OK;
-      return trg_errf(err, "argument %d (%s): %g is not a whole number of "
-                      "ms within the years %d-%d", pos + 1, name, x,
-                      CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
+      return trg_errf(err,
+                      "argument %d (%s): %g is not a whole number of "
+                      "ms within the years %d-%d",
+                      pos + 1, name, x, CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
     }
     case SQLITE_TEXT: {
       char msg[SCHED_ERR_MAX];
@@ -72,14 +75,18 @@ int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
       if (sched_parse_instant(t, tz_utc(), out, msg, sizeof msg) == 0) {
         return SQLITE_OK;
       }
-      return trg_errf(err, "argument %d (%s): cannot read '%s' as an "
-                      "instant: %s", pos + 1, name, t, msg);
+      return trg_errf(err,
+                      "argument %d (%s): cannot read '%s' as an "
+                      "instant: %s",
+                      pos + 1, name, t, msg);
     }
     case SQLITE_NULL:
       return trg_errf(err, "argument %d (%s) must not be NULL", pos + 1, name);
     default:
-      return trg_errf(err, "argument %d (%s) must be an integer (ms) or "
-                      "ISO-8601 text", pos + 1, name);
+      return trg_errf(err,
+                      "argument %d (%s) must be an integer (ms) or "
+                      "ISO-8601 text",
+                      pos + 1, name);
   }
 }
 

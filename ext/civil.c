@@ -28,7 +28,9 @@ static int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
-static int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+static int64_t floor_mod(int64_t a, int64_t b) {
+  return a - floor_div(a, b) * b;
+}
 
 int civil_is_leap(int64_t year) {
   if (year % 4 != 0) return 0;
@@ -57,10 +59,10 @@ static int64_t march_day_of_year(int month, int day) {
 int64_t civil_days_from_date(int64_t year, int month, int day) {
   int64_t y = month <= 2 ? year - 1 : year; /* Jan/Feb belong to last year */
   int64_t cycle = floor_div(y, 400);
-  int64_t year_of_cycle = y - cycle * 400;                 /* 0..399 */
-  int64_t doy = march_day_of_year(month, day);             /* 0..365 */
+  int64_t year_of_cycle = y - cycle * 400;     /* 0..399 */
+  int64_t doy = march_day_of_year(month, day); /* 0..365 */
   int64_t day_of_cycle = year_of_cycle * 365 + year_of_cycle / 4 -
-                         year_of_cycle / 100 + doy;        /* 0..146096 */
+                         year_of_cycle / 100 + doy; /* 0..146096 */
   return cycle * DAYS_PER_CYCLE + day_of_cycle - CYCLE_OFFSET;
 }
 
@@ -71,10 +73,10 @@ void civil_date_from_days(int64_t days, int *year, int *month, int *day) {
   /* Year of cycle: remove the leap days that precede doc. The last day of
   ** the cycle (doc 146096) is the extra leap day of year 399. */
   int64_t yoc = (doc - doc / 1460 + doc / 36524 - doc / 146096) / 365;
-  int64_t doy = doc - (365 * yoc + yoc / 4 - yoc / 100);   /* 0..365 */
-  int64_t mp = (5 * doy + 2) / 153;                         /* 0..11 */
-  int64_t d = doy - (153 * mp + 2) / 5 + 1;                 /* 1..31 */
-  int64_t m = mp < 10 ? mp + 3 : mp - 9;                    /* 1..12 */
+  int64_t doy = doc - (365 * yoc + yoc / 4 - yoc / 100); /* 0..365 */
+  int64_t mp = (5 * doy + 2) / 153;                      /* 0..11 */
+  int64_t d = doy - (153 * mp + 2) / 5 + 1;              /* 1..31 */
+  int64_t m = mp < 10 ? mp + 3 : mp - 9;                 /* 1..12 */
   int64_t y = yoc + cycle * 400 + (m <= 2 ? 1 : 0);
   *year = (int)y;
   *month = (int)m;
@@ -128,10 +130,8 @@ static const char *iso_here(const iso_cursor *c, char *buf, size_t len) {
   unsigned char ch;
   if (c->i >= c->n) return "end of text";
   ch = (unsigned char)c->s[c->i];
-  if (ch >= 0x20 && ch < 0x7f)
-    snprintf(buf, len, "'%c'", ch);
-  else
-    snprintf(buf, len, "byte 0x%02x", ch);
+  if (ch >= 0x20 && ch < 0x7f) snprintf(buf, len, "'%c'", ch);
+  else snprintf(buf, len, "byte 0x%02x", ch);
   return buf;
 }
 
@@ -196,8 +196,8 @@ static int iso_date(iso_cursor *c, civil_time *t) {
     return -1;
   dim = civil_days_in_month(t->year, t->month);
   if (t->day < 1 || t->day > dim)
-    return iso_fail(c, "day %d is out of range 1-%d for %04d-%02d", t->day,
-                    dim, t->year, t->month);
+    return iso_fail(c, "day %d is out of range 1-%d for %04d-%02d", t->day, dim,
+                    t->year, t->month);
   return 0;
 }
 
@@ -226,8 +226,7 @@ static int iso_time(iso_cursor *c, civil_time *t) {
     return -1;
   if (c->i < c->n && c->s[c->i] == ':') {
     c->i++;
-    if (iso_digits(c, 2, "second", &t->second) || iso_fraction(c, t))
-      return -1;
+    if (iso_digits(c, 2, "second", &t->second) || iso_fraction(c, t)) return -1;
   }
   return iso_range(c, "hour", t->hour, 0, 23) ||
                  iso_range(c, "minute", t->minute, 0, 59) ||
@@ -296,8 +295,8 @@ int civil_parse_iso(const char *s, size_t n, civil_time *t, int *has_offset,
   }
   if (c.i < c.n) {
     char b[16];
-    return iso_fail(&c, "unexpected %s at offset %zu", iso_here(&c, b, sizeof b),
-                    c.i);
+    return iso_fail(&c, "unexpected %s at offset %zu",
+                    iso_here(&c, b, sizeof b), c.i);
   }
   *t = tmp;
   *has_offset = got_offset;
@@ -318,14 +317,14 @@ int civil_format_iso(int64_t utc_ms, int32_t offset_s, int is_utc, char *buf) {
   len = snprintf(tmp, sizeof tmp, "%04d-%02d-%02dT%02d:%02d:%02d", t.year,
                  t.month, t.day, t.hour, t.minute, t.second);
   if (t.ms) len += snprintf(tmp + len, sizeof tmp - (size_t)len, ".%03d", t.ms);
-  if (is_utc)
-    len += snprintf(tmp + len, sizeof tmp - (size_t)len, "Z");
+  if (is_utc) len += snprintf(tmp + len, sizeof tmp - (size_t)len, "Z");
   else
-    len += snprintf(tmp + len, sizeof tmp - (size_t)len, "%c%02d:%02d",
-                    offset_s < 0 ? '-' : '+', (int)(a / 3600),
-                    (int)(a / 60 % 60));
+    len +=
+        snprintf(tmp + len, sizeof tmp - (size_t)len, "%c%02d:%02d",
+                 offset_s < 0 ? '-' : '+', (int)(a / 3600), (int)(a / 60 % 60));
   if (!is_utc && a % 60)
-    len += snprintf(tmp + len, sizeof tmp - (size_t)len, ":%02d", (int)(a % 60));
+    len +=
+        snprintf(tmp + len, sizeof tmp - (size_t)len, ":%02d", (int)(a % 60));
   if (len > CIVIL_ISO_MAX - 1) len = CIVIL_ISO_MAX - 1;
   memcpy(buf, tmp, (size_t)len);
   buf[len] = '\0';

@@ -16,6 +16,6 @@ typedef struct config_key {
 const config_key *config_find(const char *key); /* NULL: unknown key */
 i64 config_int(store *s, const char *key);      /* stored or default */
 double config_real(store *s, const char *key);
-char *config_text(store *s, const char *key);   /* sqlite3_free it */
+char *config_text(store *s, const char *key); /* sqlite3_free it */
 
 #endif

@@ -169,15 +169,11 @@ static int field_fail(parse_ctx *p, const char *fmt, ...) {
 
 /* ---- Tokens ----------------------------------------------------------- */
 
-static int is_digit(int ch) {
-  return ch >= '0' && ch <= '9';
-}
+static int is_digit(int ch) { return ch >= '0' && ch <= '9'; }
 static int is_alpha(int ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 }
-static int upper(int ch) {
-  return (ch >= 'a' && ch <= 'z') ? ch - 32 : ch;
-}
+static int upper(int ch) { return (ch >= 'a' && ch <= 'z') ? ch - 32 : ch; }
 
 static int all_digits(const char *s, const char *e) {
   if (s == e) return 0;
@@ -442,9 +438,8 @@ static int parse_item(parse_ctx *p, const char *s, const char *e) {
   if (has_char(s, e, '?')) {
     if (p->f->kind == F_DOM || p->f->kind == F_DOW)
       return field_fail(p, "'?' must be the whole field: '%s'", show(a, s, e));
-    return field_fail(p,
-                      "'?' is only allowed in day-of-month and "
-                      "day-of-week");
+    return field_fail(p, "'?' is only allowed in day-of-month and "
+                         "day-of-week");
   }
   if (p->f->kind == F_DOM && (r = parse_dom_special(p, s, e)) != 0)
     return r < 0 ? -1 : 0;
@@ -459,9 +454,8 @@ static int parse_field(parse_ctx *p, const char *s, const char *e) {
   int kind = p->f->kind;
   int star = (e - s == 1 && (*s == '*' || *s == '?'));
   if (e - s == 1 && *s == '?' && kind != F_DOM && kind != F_DOW)
-    return field_fail(p,
-                      "'?' is only allowed in day-of-month and "
-                      "day-of-week");
+    return field_fail(p, "'?' is only allowed in day-of-month and "
+                         "day-of-week");
   if (star) {
     add_range(p, kind == F_DOM || kind == F_MON ? 1 : 0, p->f->star_hi, 1);
   } else {
@@ -500,9 +494,7 @@ typedef struct span {
   const char *s, *e;
 } span;
 
-static int is_blank(int ch) {
-  return ch == ' ' || ch == '\t';
-}
+static int is_blank(int ch) { return ch == ' ' || ch == '\t'; }
 
 /* Split on runs of blanks; stores up to max spans, returns the count. */
 static int split_fields(const char *x, span *out, int max) {
@@ -608,9 +600,7 @@ int cron_parse(const char *expr, cron_expr *out, char *err, size_t errlen) {
 /* ---- Matching days of a month ----------------------------------------- */
 
 /* Weekday 0-6 of day d when day 1 has weekday wd1. */
-static int weekday_of(int wd1, int d) {
-  return (wd1 + d - 1) % 7;
-}
+static int weekday_of(int wd1, int d) { return (wd1 + d - 1) % 7; }
 
 /* Weekday nearest to day n (1..dim), never leaving the month. */
 static int nearest_weekday(int n, int dim, int wd1) {
@@ -668,12 +658,9 @@ static uint32_t month_days(const cron_expr *c, int y, int m) {
   if (c->day_any) return full;
   if (!c->dow_star || c->dom_special)
     wd1 = civil_weekday(civil_days_from_date(y, m, 1));
-  if (c->dom_star)
-    r = dow_days(c, dim, wd1);
-  else if (c->dow_star)
-    r = dom_days(c, dim, wd1);
-  else
-    r = dom_days(c, dim, wd1) | dow_days(c, dim, wd1);
+  if (c->dom_star) r = dow_days(c, dim, wd1);
+  else if (c->dow_star) r = dom_days(c, dim, wd1);
+  else r = dom_days(c, dim, wd1) | dow_days(c, dim, wd1);
   return r & full;
 }
 
@@ -838,12 +825,9 @@ int cron_next(const cron_expr *c, const tz_zone *z, int64_t after_ms,
     return 0; /* not a parsed expression */
   if (a < MIN_INSTANT - 1) a = MIN_INSTANT - 1;
   if (a >= MAX_INSTANT) return 0;
-  if (z == NULL || z == tz_utc())
-    ok = next_match(c, a + 1, &t);
-  else if (c->fixed_time)
-    ok = next_fixed(c, z, a, &t);
-  else
-    ok = next_interval(c, z, a, &t);
+  if (z == NULL || z == tz_utc()) ok = next_match(c, a + 1, &t);
+  else if (c->fixed_time) ok = next_fixed(c, z, a, &t);
+  else ok = next_interval(c, z, a, &t);
   if (!ok || t > MAX_INSTANT) return 0;
   *out_ms = t * 1000;
   return 1;
@@ -890,10 +874,8 @@ static void put_values(writer *w, uint64_t bits, int lo, int hi, int *first) {
       for (v = a; v <= last; v += step) want |= 1ULL << v;
       if (want == bits) {
         sep(w, first);
-        if (a == lo)
-          put(w, "*/%d", step);
-        else
-          put(w, "%d/%d", a, step);
+        if (a == lo) put(w, "*/%d", step);
+        else put(w, "%d/%d", a, step);
         return;
       }
     }
@@ -902,10 +884,8 @@ static void put_values(writer *w, uint64_t bits, int lo, int hi, int *first) {
     int e = v;
     while (e + 1 <= hi && (bits >> (e + 1) & 1)) e++;
     sep(w, first);
-    if (e == v)
-      put(w, "%d", v);
-    else
-      put(w, "%d-%d", v, e);
+    if (e == v) put(w, "%d", v);
+    else put(w, "%d-%d", v, e);
     v = e;
   }
 }
@@ -914,10 +894,8 @@ static void put_field(writer *w, uint64_t bits, int lo, int hi) {
   int first = 1;
   uint64_t all = ((1ULL << (hi + 1)) - 1) & ~((1ULL << lo) - 1);
   put(w, " ");
-  if ((bits & all) == all)
-    put(w, "*");
-  else
-    put_values(w, bits, lo, hi, &first);
+  if ((bits & all) == all) put(w, "*");
+  else put_values(w, bits, lo, hi, &first);
 }
 
 static void put_dom(writer *w, const cron_expr *c) {
@@ -968,22 +946,16 @@ int cron_canonical(const cron_expr *c, char *buf, size_t n) {
   w.len = 0;
   w.full = 0;
   buf[0] = 0;
-  if (c->seconds == (1ULL << 60) - 1)
-    put(&w, "*");
-  else
-    put_values(&w, c->seconds, 0, 59, &first);
+  if (c->seconds == (1ULL << 60) - 1) put(&w, "*");
+  else put_values(&w, c->seconds, 0, 59, &first);
   put_field(&w, c->minutes, 0, 59);
   put_field(&w, c->hours, 0, 23);
   put(&w, " ");
-  if (c->day_any || c->dom_star)
-    put(&w, "*");
-  else
-    put_dom(&w, c);
+  if (c->day_any || c->dom_star) put(&w, "*");
+  else put_dom(&w, c);
   put_field(&w, c->months, 1, 12);
   put(&w, " ");
-  if (c->day_any || c->dow_star)
-    put(&w, "*");
-  else
-    put_dow(&w, c);
+  if (c->day_any || c->dow_star) put(&w, "*");
+  else put_dow(&w, c);
   return w.full ? -1 : (int)w.len;
 }

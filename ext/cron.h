@@ -18,28 +18,28 @@
 ** modules may read fixed_time, dom_star and dow_star).
 */
 typedef struct cron_expr {
-  uint64_t seconds;  /* bit s set: second s allowed (0..59) */
-  uint64_t minutes;  /* 0..59 */
-  uint32_t hours;    /* 0..23 */
-  uint32_t dom;      /* bit d: day-of-month d (1..31), plain items only */
-  uint16_t months;   /* bit m: month m (1..12) */
-  uint8_t dow;       /* bit w: weekday w (0=Sunday..6), plain items only */
-  uint8_t dom_star;  /* day-of-month was exactly '*' or '?' */
-  uint8_t dow_star;  /* day-of-week was exactly '*' or '?' */
-  uint8_t fixed_time;/* exactly one second, minute and hour value */
+  uint64_t seconds;   /* bit s set: second s allowed (0..59) */
+  uint64_t minutes;   /* 0..59 */
+  uint32_t hours;     /* 0..23 */
+  uint32_t dom;       /* bit d: day-of-month d (1..31), plain items only */
+  uint16_t months;    /* bit m: month m (1..12) */
+  uint8_t dow;        /* bit w: weekday w (0=Sunday..6), plain items only */
+  uint8_t dom_star;   /* day-of-month was exactly '*' or '?' */
+  uint8_t dow_star;   /* day-of-week was exactly '*' or '?' */
+  uint8_t fixed_time; /* exactly one second, minute and hour value */
   /* Day-of-month specials. */
-  uint8_t dom_last;          /* L */
-  uint8_t dom_last_weekday;  /* LW */
-  uint32_t dom_last_minus;   /* bit n: L-n (n=1..30) */
-  uint32_t dom_nearest_wd;   /* bit n: nW (n=1..31) */
+  uint8_t dom_last;         /* L */
+  uint8_t dom_last_weekday; /* LW */
+  uint32_t dom_last_minus;  /* bit n: L-n (n=1..30) */
+  uint32_t dom_nearest_wd;  /* bit n: nW (n=1..31) */
   /* Day-of-week specials. */
-  uint8_t dow_last;          /* bit w: wL (last weekday w of the month) */
-  uint8_t dow_nth[7];        /* [w] bit k: w#k (k=1..5) */
+  uint8_t dow_last;   /* bit w: wL (last weekday w of the month) */
+  uint8_t dow_nth[7]; /* [w] bit k: w#k (k=1..5) */
   /* Derived at parse time (cron.c), for the search. */
-  uint8_t dom_special;       /* any of L, L-n, LW, nW */
-  uint8_t dow_special;       /* any of wL, w#k */
-  uint8_t day_any;           /* the day fields let every day through */
-  int32_t first_sod;         /* earliest allowed second of a day */
+  uint8_t dom_special; /* any of L, L-n, LW, nW */
+  uint8_t dow_special; /* any of wL, w#k */
+  uint8_t day_any;     /* the day fields let every day through */
+  int32_t first_sod;   /* earliest allowed second of a day */
 } cron_expr;
 
 #define CRON_ERR_MAX 160

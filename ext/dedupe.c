@@ -101,8 +101,8 @@ static void canonical(sink *s, const char *instructions, const char *type,
 }
 
 size_t dedupe_canonical_text(const char *instructions, const char *type,
-                             const char *schedule, const char *scope,
-                             char *out, size_t n) {
+                             const char *schedule, const char *scope, char *out,
+                             size_t n) {
   sink s = {out, n, 0, NULL};
   canonical(&s, instructions, type, schedule, scope);
   if (n) out[s.len < n ? s.len : n - 1] = 0;

@@ -33,8 +33,8 @@ size_t dedupe_normalize(const char *in, char *out, size_t n);
 ** length, or the length it would need when n is too small.
 */
 size_t dedupe_canonical_text(const char *instructions, const char *type,
-                             const char *schedule, const char *scope,
-                             char *out, size_t n);
+                             const char *schedule, const char *scope, char *out,
+                             size_t n);
 
 /* key: DEDUPE_KEY_LEN + 1 bytes. */
 void dedupe_key(const char *instructions, const char *type,

@@ -47,7 +47,8 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   SQLITE_EXTENSION_INIT2(api);
   if (sqlite3_libversion_number() < 3038000) {
     *err = sqlite3_mprintf("sqlite-triggers needs SQLite 3.38 or newer "
-                           "(this is %s)", sqlite3_libversion());
+                           "(this is %s)",
+                           sqlite3_libversion());
     return SQLITE_ERROR;
   }
   trg_ctx *c = sqlite3_malloc(sizeof *c);
@@ -75,6 +76,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = request_register(db, c);
   if (rc == SQLITE_OK) rc = when_register(db, c);
   if (rc == SQLITE_OK) rc = summary_register(db, c);
-  if (rc != SQLITE_OK) *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
+  if (rc != SQLITE_OK)
+    *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
   return rc;
 }

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "args.h"
-#include "config.h"
 #include "civil.h"
+#include "config.h"
 #include "trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -46,8 +46,8 @@ static int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
   }
   char msg[160];
   if (trg_zone(c, name, z, msg, sizeof msg) != 0) {
-    trg_result_error(ctx, SQLITE_ERROR, fname, "argument %d (tz): %s",
-                     pos + 1, msg);
+    trg_result_error(ctx, SQLITE_ERROR, fname, "argument %d (tz): %s", pos + 1,
+                     msg);
     return -1;
   }
   return 0;
@@ -145,7 +145,7 @@ int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
   *err = NULL;
   if (sqlite3_value_type(specv) != SQLITE_TEXT) {
     return trg_errf(err, "argument 1 (spec) must be text (a cron "
-                    "expression or a JSON object)");
+                         "expression or a JSON object)");
   }
   const char *text = (const char *)sqlite3_value_text(specv);
   if (!text) return SQLITE_NOMEM;
@@ -182,9 +182,9 @@ static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sched_spec spec;
   if (arg_instant(ctx, fname, argc, argv, 1, "after", 0, &after) != 0) return;
   char *err;
-  int rc = spec_from_values(sqlite3_context_db_handle(ctx),
-                            sqlite3_user_data(ctx), argv[0],
-                            argc > 2 ? argv[2] : NULL, after, &spec, &err);
+  int rc =
+      spec_from_values(sqlite3_context_db_handle(ctx), sqlite3_user_data(ctx),
+                       argv[0], argc > 2 ? argv[2] : NULL, after, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
@@ -233,7 +233,8 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   i64 now;
   if (!store_installed(db)) {
-    trg_result_error(ctx, SQLITE_ERROR, fname, "sqlite-triggers is not "
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "sqlite-triggers is not "
                      "installed in this database (run sql/install.sql)");
     return;
   }
@@ -242,18 +243,33 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const char *key, *sql;
     int minus_day;
   } fields[] = {
-      {"active", "SELECT count(*) FROM main.triggers_data WHERE status = 'scheduled' AND ?1 = ?1", 0},
-      {"paused", "SELECT count(*) FROM main.triggers_data WHERE status = 'paused' AND ?1 = ?1", 0},
-      {"overdue", "SELECT count(*) FROM main.triggers_data WHERE next_due_at <= ?1 AND fire_at <= ?1", 0},
-      {"running", "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND ?1 = ?1", 0},
-      {"expired_leases", "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND lease_until <= ?1", 0},
-      {"failures_24h", "SELECT count(*) FROM main.triggers_rundata WHERE status = 'failed' AND finished_at > ?1", 1},
-      {"next_due_at", "SELECT min(next_due_at) FROM main.triggers_data WHERE next_due_at IS NOT NULL AND ?1 = ?1", 0},
+      {"active",
+       "SELECT count(*) FROM main.triggers_data WHERE status = 'scheduled' AND ?1 = ?1",
+       0},
+      {"paused",
+       "SELECT count(*) FROM main.triggers_data WHERE status = 'paused' AND ?1 = ?1",
+       0},
+      {"overdue",
+       "SELECT count(*) FROM main.triggers_data WHERE next_due_at <= ?1 AND fire_at <= ?1",
+       0},
+      {"running",
+       "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND ?1 = ?1",
+       0},
+      {"expired_leases",
+       "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND lease_until <= ?1",
+       0},
+      {"failures_24h",
+       "SELECT count(*) FROM main.triggers_rundata WHERE status = 'failed' AND finished_at > ?1",
+       1},
+      {"next_due_at",
+       "SELECT min(next_due_at) FROM main.triggers_data WHERE next_due_at IS NOT NULL AND ?1 = ?1",
+       0},
   };
   sqlite3_str *out = sqlite3_str_new(db);
   sqlite3_str_appendchar(out, 1, '{');
   int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0] && rc == SQLITE_OK; i++) {
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0] && rc == SQLITE_OK;
+       i++) {
     rc = health_field(db, out, fields[i].key, fields[i].sql,
                       fields[i].minus_day ? now - 86400000 : now, i == 0);
   }
@@ -271,7 +287,8 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   i64 before;
   if (!store_installed(db)) {
-    trg_result_error(ctx, SQLITE_ERROR, fname, "sqlite-triggers is not "
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "sqlite-triggers is not "
                      "installed in this database (run sql/install.sql)");
     return;
   }
@@ -301,12 +318,15 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (!key) return;
   const config_key *k = config_find(key);
   if (!k) {
-    trg_result_error(ctx, SQLITE_ERROR, fname, "argument 1 (key): unknown "
-                     "key '%s'", key);
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "argument 1 (key): unknown "
+                     "key '%s'",
+                     key);
     return;
   }
   if (!store_installed(db)) {
-    trg_result_error(ctx, SQLITE_ERROR, fname, "sqlite-triggers is not "
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "sqlite-triggers is not "
                      "installed in this database (run sql/install.sql)");
     return;
   }
@@ -315,16 +335,19 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (argc > 1) {
     const char *v = (const char *)sqlite3_value_text(argv[1]);
     int t = sqlite3_value_type(argv[1]);
-    if (k->integer && (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0 ||
-                       sqlite3_value_int64(argv[1]) > SCHED_SPAN_MAX)) {
-      trg_result_error(ctx, SQLITE_MISMATCH, fname, "argument 2 (value): %s "
-                       "must be an integer 0..%lld", key,
-                       (long long)SCHED_SPAN_MAX);
+    if (k->integer &&
+        (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0 ||
+         sqlite3_value_int64(argv[1]) > SCHED_SPAN_MAX)) {
+      trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                       "argument 2 (value): %s "
+                       "must be an integer 0..%lld",
+                       key, (long long)SCHED_SPAN_MAX);
       store_close(&s);
       return;
     }
     if (!v) {
-      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 2 (value) must "
+      trg_result_error(ctx, SQLITE_ERROR, fname,
+                       "argument 2 (value) must "
                        "not be NULL");
       store_close(&s);
       return;
@@ -349,8 +372,10 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 int funcs_register(sqlite3 *db, trg_ctx *ctx);
 int funcs_register(sqlite3 *db, trg_ctx *ctx) {
-  enum { PURE = SQLITE_UTF8 | SQLITE_INNOCUOUS,
-         SIDE = SQLITE_UTF8 | SQLITE_DIRECTONLY };
+  enum {
+    PURE = SQLITE_UTF8 | SQLITE_INNOCUOUS,
+    SIDE = SQLITE_UTF8 | SQLITE_DIRECTONLY
+  };
   static const struct {
     const char *name;
     int nmin, nmax, flags;

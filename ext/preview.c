@@ -70,8 +70,9 @@ static int pvBestIndex(sqlite3_vtab *t, sqlite3_index_info *info) {
   }
   if (argv_of[0] < 0 || argv_of[1] < 0) {
     sqlite3_free(t->zErrMsg);
-    t->zErrMsg = sqlite3_mprintf("trigger_preview: needs spec and after "
-                                 "arguments: trigger_preview(spec, after [, tz])");
+    t->zErrMsg =
+        sqlite3_mprintf("trigger_preview: needs spec and after "
+                        "arguments: trigger_preview(spec, after [, tz])");
     return SQLITE_ERROR;
   }
   int n = 0, mask = 0;
@@ -130,8 +131,8 @@ static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(t->base.zErrMsg);
-    t->base.zErrMsg = sqlite3_mprintf("trigger_preview: %s",
-                                      err ? err : sqlite3_errstr(rc));
+    t->base.zErrMsg =
+        sqlite3_mprintf("trigger_preview: %s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
     return rc;
   }
@@ -177,7 +178,17 @@ static sqlite3_module preview_module = {
     /* xEof        */ pvEof,
     /* xColumn     */ pvColumn,
     /* xRowid      */ pvRowid,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
 };
 
 int preview_register(sqlite3 *db, trg_ctx *ctx);

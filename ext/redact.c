@@ -34,11 +34,20 @@ static void put(rbuf *b, const char *s, size_t n) {
   b->len += n;
 }
 
-static void put_marker(rbuf *b) { put(b, REDACT_MARKER, sizeof REDACT_MARKER - 1); }
+static void put_marker(rbuf *b) {
+  put(b, REDACT_MARKER, sizeof REDACT_MARKER - 1);
+}
 
 /* ---- character classes ------------------------------------------------ */
 
-enum { CS_ALNUM, CS_WORD, CS_URLSAFE, CS_ALNUM_DASH, CS_UPPER_DIGIT, CS_TOKEN68 };
+enum {
+  CS_ALNUM,
+  CS_WORD,
+  CS_URLSAFE,
+  CS_ALNUM_DASH,
+  CS_UPPER_DIGIT,
+  CS_TOKEN68
+};
 
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
 static int is_upper(int c) { return c >= 'A' && c <= 'Z'; }
@@ -69,15 +78,17 @@ static size_t span(const char *in, size_t n, size_t i, int cs) {
   return j - i;
 }
 
-static int key_char(int c) { return is_alnum(c) || c == '_' || c == '.' || c == '-'; }
-
+static int key_char(int c) {
+  return is_alnum(c) || c == '_' || c == '.' || c == '-';
+}
 
 static int has_prefix(const char *in, size_t n, size_t i, const char *p) {
   size_t k = strlen(p);
   return n - i >= k && memcmp(in + i, p, k) == 0;
 }
 
-static int has_prefix_nocase(const char *in, size_t n, size_t i, const char *p) {
+static int has_prefix_nocase(const char *in, size_t n, size_t i,
+                             const char *p) {
   size_t k = strlen(p);
   if (n - i < k) return 0;
   for (size_t j = 0; j < k; j++) {
@@ -90,10 +101,11 @@ static int has_prefix_nocase(const char *in, size_t n, size_t i, const char *p) 
 
 /* At i, "-----<word> <LABEL>PRIVATE KEY-----": the header's length. */
 static size_t pem_line(const char *in, size_t n, size_t i, const char *word) {
-  if (!has_prefix(in, n, i, "-----") || !has_prefix(in, n, i + 5, word)) return 0;
+  if (!has_prefix(in, n, i, "-----") || !has_prefix(in, n, i + 5, word))
+    return 0;
   size_t j = i + 5 + strlen(word);
-  while (j < n && (is_upper((unsigned char)in[j]) || is_digit((unsigned char)in[j]) ||
-                   in[j] == ' ')) {
+  while (j < n && (is_upper((unsigned char)in[j]) ||
+                   is_digit((unsigned char)in[j]) || in[j] == ' ')) {
     if (has_prefix(in, n, j, "PRIVATE KEY-----")) return j + 16 - i;
     j++;
   }
@@ -136,8 +148,8 @@ static int match_userinfo(const char *in, size_t n, size_t i, size_t *vs,
 #define KEY_MAX 64
 
 static const char *const secret_keys[] = {
-    "password", "passwd", "passphrase", "secret", "token", "api_key",
-    "apikey", "secret_key", "access_key", "private_key",
+    "password", "passwd", "passphrase", "secret",     "token",
+    "api_key",  "apikey", "secret_key", "access_key", "private_key",
 };
 
 /* Does key[0..k) end with one of secret_keys ('-' read as '_')? */
@@ -157,9 +169,8 @@ static int secret_key_name(const char *key, size_t k) {
 }
 
 static int value_stop(int c) {
-  return c <= ' ' || c == ',' || c == ';' || c == '&' || c == ')' ||
-         c == '}' || c == ']' || c == '"' || c == '\'' || c == '<' ||
-         c == '>';
+  return c <= ' ' || c == ',' || c == ';' || c == '&' || c == ')' || c == '}' ||
+         c == ']' || c == '"' || c == '\'' || c == '<' || c == '>';
 }
 
 /* A value after ':' that is one plain short word (maybe ending a
@@ -175,7 +186,8 @@ static int plain_word(const char *v, size_t k) {
 
 /* At i (a key boundary): a secret key, separator and value. Sets the
 ** value's range [vs, ve). */
-static int match_kv(const char *in, size_t n, size_t i, size_t *vs, size_t *ve) {
+static int match_kv(const char *in, size_t n, size_t i, size_t *vs,
+                    size_t *ve) {
   size_t j = i;
   while (j < n && j - i <= KEY_MAX && key_char((unsigned char)in[j])) j++;
   if (j == i || j - i > KEY_MAX || !secret_key_name(in + i, j - i)) return 0;
@@ -217,36 +229,36 @@ typedef struct prefix_rule {
 } prefix_rule;
 
 static const prefix_rule prefix_rules[] = {
-    {"sk-", CS_URLSAFE, 20, 0},        /* OpenAI, Anthropic (sk-proj-, sk-ant-) */
-    {"sk_live_", CS_ALNUM, 10, 0},     /* Stripe */
+    {"sk-", CS_URLSAFE, 20, 0},    /* OpenAI, Anthropic (sk-proj-, sk-ant-) */
+    {"sk_live_", CS_ALNUM, 10, 0}, /* Stripe */
     {"sk_test_", CS_ALNUM, 10, 0},
     {"rk_live_", CS_ALNUM, 10, 0},
     {"rk_test_", CS_ALNUM, 10, 0},
-    {"ghp_", CS_ALNUM, 20, 0},         /* GitHub */
+    {"ghp_", CS_ALNUM, 20, 0}, /* GitHub */
     {"gho_", CS_ALNUM, 20, 0},
     {"ghs_", CS_ALNUM, 20, 0},
     {"ghu_", CS_ALNUM, 20, 0},
     {"ghr_", CS_ALNUM, 20, 0},
     {"github_pat_", CS_WORD, 20, 0},
-    {"glpat-", CS_URLSAFE, 20, 0},     /* GitLab */
-    {"xoxa-", CS_ALNUM_DASH, 10, 0},   /* Slack */
+    {"glpat-", CS_URLSAFE, 20, 0},   /* GitLab */
+    {"xoxa-", CS_ALNUM_DASH, 10, 0}, /* Slack */
     {"xoxb-", CS_ALNUM_DASH, 10, 0},
     {"xoxe-", CS_ALNUM_DASH, 10, 0},
     {"xoxo-", CS_ALNUM_DASH, 10, 0},
     {"xoxp-", CS_ALNUM_DASH, 10, 0},
     {"xoxr-", CS_ALNUM_DASH, 10, 0},
     {"xoxs-", CS_ALNUM_DASH, 10, 0},
-    {"AIza", CS_URLSAFE, 30, 0},       /* Google */
-    {"AKIA", CS_UPPER_DIGIT, 16, 16},  /* AWS access key ids */
+    {"AIza", CS_URLSAFE, 30, 0},      /* Google */
+    {"AKIA", CS_UPPER_DIGIT, 16, 16}, /* AWS access key ids */
     {"ASIA", CS_UPPER_DIGIT, 16, 16},
-    {"hf_", CS_ALNUM, 30, 0},          /* Hugging Face */
-    {"npm_", CS_ALNUM, 36, 0},         /* npm */
+    {"hf_", CS_ALNUM, 30, 0},  /* Hugging Face */
+    {"npm_", CS_ALNUM, 36, 0}, /* npm */
 };
 
 /* The first letters of prefix_rules: most positions skip the table. */
 static int prefix_start(int c) {
-  return c == 's' || c == 'r' || c == 'g' || c == 'x' || c == 'A' ||
-         c == 'h' || c == 'n';
+  return c == 's' || c == 'r' || c == 'g' || c == 'x' || c == 'A' || c == 'h' ||
+         c == 'n';
 }
 
 static size_t match_prefix(const char *in, size_t n, size_t i) {
@@ -259,7 +271,8 @@ static size_t match_prefix(const char *in, size_t n, size_t i) {
     if (body < p->min) continue;
     if (p->max) {
       size_t end = i + k + p->max;
-      if (body > p->max || (end < n && is_alnum((unsigned char)in[end]))) continue;
+      if (body > p->max || (end < n && is_alnum((unsigned char)in[end])))
+        continue;
     }
     return k + body;
   }
@@ -336,8 +349,9 @@ static void pass(rbuf *b, const char *in, size_t n) {
       i = ve;
       continue;
     }
-    if (at_word && ((m = match_prefix(in, n, i)) > 0 ||
-                    (i >= jwt_stop && (m = match_jwt(in, n, i, &jwt_stop)) > 0))) {
+    if (at_word &&
+        ((m = match_prefix(in, n, i)) > 0 ||
+         (i >= jwt_stop && (m = match_jwt(in, n, i, &jwt_stop)) > 0))) {
       put_marker(b);
       i += m;
       continue;

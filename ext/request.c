@@ -90,10 +90,12 @@ static int read_context(create_req *q, const char *json) {
   int ob = json_object_type(q, json);
   if (ob < 0) return -ob;
   if (ob != 1) {
-    return fail(q, "INVALID_REQUEST", sqlite3_mprintf("context must be a JSON object"));
+    return fail(q, "INVALID_REQUEST",
+                sqlite3_mprintf("context must be a JSON object"));
   }
   sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(q->db, "SELECT key, value, type FROM json_each(?1)", -1, &st, NULL);
+  int rc = sqlite3_prepare_v2(
+      q->db, "SELECT key, value, type FROM json_each(?1)", -1, &st, NULL);
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -113,7 +115,8 @@ static int read_context(create_req *q, const char *json) {
       sqlite3_free(q->role);
       q->role = sqlite3_mprintf("%s", text);
       if (!q->role) rc = SQLITE_NOMEM;
-    } else if (strcmp(k, "user_id") == 0 && (is_text || strcmp(type, "null") == 0)) {
+    } else if (strcmp(k, "user_id") == 0 &&
+               (is_text || strcmp(type, "null") == 0)) {
       /* informational */
     } else if (strcmp(k, "autonomy_available") == 0 && is_bool) {
       q->autonomy = truth;
@@ -129,7 +132,8 @@ static int read_context(create_req *q, const char *json) {
     } else {
       char *why = sqlite3_mprintf("context.%s: unknown key or wrong type "
                                   "(known: agent_id, scope, user_id, role, "
-                                  "autonomy_available, confirmed, now)", k);
+                                  "autonomy_available, confirmed, now)",
+                                  k);
       sqlite3_finalize(st);
       return fail(q, "INVALID_REQUEST", why);
     }
@@ -147,7 +151,10 @@ static int role_allowed(create_req *q) {
     for (char *p = roles; *p && !ok;) {
       char *end = strchr(p, ',');
       size_t len = end ? (size_t)(end - p) : strlen(p);
-      while (len && *p == ' ') { p++; len--; }
+      while (len && *p == ' ') {
+        p++;
+        len--;
+      }
       while (len && p[len - 1] == ' ') len--;
       ok = n && len == n && strncmp(p, q->role, n) == 0;
       p = end ? end + 1 : p + strlen(p);
@@ -160,13 +167,14 @@ static int role_allowed(create_req *q) {
 /* Validation messages are "triggers.<column>: ..."; schedule columns
 ** make it INVALID_SCHEDULE. */
 static const char *code_for_column_error(const char *msg) {
-  static const char *const sched[] = {"trigger_type", "interval_ms", "scheduled_at",
-                                      "cron_expression", "timezone", "start_at",
-                                      "end_at", 0};
+  static const char *const sched[] = {
+      "trigger_type", "interval_ms", "scheduled_at", "cron_expression",
+      "timezone",     "start_at",    "end_at",       0};
   const char *p = strstr(msg, "triggers.");
   for (int i = 0; p && sched[i]; i++) {
     size_t n = strlen(sched[i]);
-    if (strncmp(p + 9, sched[i], n) == 0 && p[9 + n] == ':') return "INVALID_SCHEDULE";
+    if (strncmp(p + 9, sched[i], n) == 0 && p[9 + n] == ':')
+      return "INVALID_SCHEDULE";
   }
   return "INVALID_REQUEST";
 }
@@ -175,10 +183,12 @@ static int read_request(create_req *q, const char *json) {
   int ob = json_object_type(q, json);
   if (ob < 0) return -ob;
   if (ob != 1) {
-    return fail(q, "INVALID_REQUEST", sqlite3_mprintf("request must be a JSON object"));
+    return fail(q, "INVALID_REQUEST",
+                sqlite3_mprintf("request must be a JSON object"));
   }
   sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(q->db, "SELECT key, value FROM json_each(?1)", -1, &st, NULL);
+  int rc = sqlite3_prepare_v2(q->db, "SELECT key, value FROM json_each(?1)", -1,
+                              &st, NULL);
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -195,7 +205,8 @@ static int read_request(create_req *q, const char *json) {
       const char *phrase = (const char *)sqlite3_column_text(st, 1);
       if (sqlite3_column_type(st, 1) != SQLITE_TEXT) {
         sqlite3_finalize(st);
-        return fail(q, "INVALID_REQUEST", sqlite3_mprintf("field 'when' must be text"));
+        return fail(q, "INVALID_REQUEST",
+                    sqlite3_mprintf("field 'when' must be text"));
       }
       sqlite3_free(q->when);
       q->when = phrase ? sqlite3_mprintf("%s", phrase) : NULL;
@@ -209,12 +220,14 @@ static int read_request(create_req *q, const char *json) {
       char *why = col < 0 ? sqlite3_mprintf("unknown field '%s'", k)
                           : sqlite3_mprintf("field '%s' cannot be set by a "
                                             "request (it comes from the "
-                                            "context or is computed)", k);
+                                            "context or is computed)",
+                                            k);
       sqlite3_finalize(st);
       return fail(q, "INVALID_REQUEST", why);
     }
     char *err = NULL;
-    int vrc = trg_read_value(col, sqlite3_column_value(st, 1), &q->row.v[col], &err);
+    int vrc =
+        trg_read_value(col, sqlite3_column_value(st, 1), &q->row.v[col], &err);
     if (vrc) {
       sqlite3_finalize(st);
       return err ? fail(q, code_for_column_error(err), err) : vrc;
@@ -228,30 +241,36 @@ static int read_request(create_req *q, const char *json) {
 ** parser's confidence reaches min_confidence; the phrase, confidence,
 ** flags and implied parts go into metadata.when. */
 static int apply_when(create_req *q) {
-  static const int sched_cols[] = {TC_TRIGGER_TYPE, TC_INTERVAL_MS, TC_SCHEDULED_AT,
-                                   TC_CRON_EXPRESSION};
+  static const int sched_cols[] = {TC_TRIGGER_TYPE, TC_INTERVAL_MS,
+                                   TC_SCHEDULED_AT, TC_CRON_EXPRESSION};
   for (size_t i = 0; i < sizeof sched_cols / sizeof sched_cols[0]; i++) {
     if (!q->row.v[sched_cols[i]].null) {
-      return fail(q, "INVALID_REQUEST", sqlite3_mprintf(
-          "give either \"when\" or a schedule (%s), not both", trg_cols[sched_cols[i]].name));
+      return fail(
+          q, "INVALID_REQUEST",
+          sqlite3_mprintf("give either \"when\" or a schedule (%s), not both",
+                          trg_cols[sched_cols[i]].name));
     }
   }
   const tz_zone *z;
   char msg[200];
-  const char *tzname = q->row.v[TC_TIMEZONE].null ? "UTC" : q->row.v[TC_TIMEZONE].t;
+  const char *tzname =
+      q->row.v[TC_TIMEZONE].null ? "UTC" : q->row.v[TC_TIMEZONE].t;
   if (trg_zone(q->ctx, tzname, &z, msg, sizeof msg) != 0) {
-    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf("triggers.timezone: %s", msg));
+    return fail(q, "INVALID_SCHEDULE",
+                sqlite3_mprintf("triggers.timezone: %s", msg));
   }
   when_result w;
   double min_conf = config_real(&q->st, "min_confidence");
   if (when_parse(q->when, q->now, z, &w) != 0) {
-    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
-        "when '%s': %s (confidence 0)", q->when, w.reason));
+    return fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("when '%s': %s (confidence 0)", q->when, w.reason));
   }
   if (w.confidence < min_conf) {
-    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
-        "when '%s': confidence %.2f is below min_confidence %.2f", q->when,
-        w.confidence, min_conf));
+    return fail(q, "INVALID_SCHEDULE",
+                sqlite3_mprintf(
+                    "when '%s': confidence %.2f is below min_confidence %.2f",
+                    q->when, w.confidence, min_conf));
   }
   int rc = val_set_text(&q->row.v[TC_TRIGGER_TYPE], when_kind_name(w.kind));
   if (w.kind == WHEN_ONCE) {
@@ -260,7 +279,8 @@ static int apply_when(create_req *q) {
     val_set_int(&q->row.v[TC_INTERVAL_MS], w.interval_ms);
     val_set_int(&q->row.v[TC_START_AT], w.due_at);
   } else {
-    if (rc == SQLITE_OK) rc = val_set_text(&q->row.v[TC_CRON_EXPRESSION], w.cron);
+    if (rc == SQLITE_OK)
+      rc = val_set_text(&q->row.v[TC_CRON_EXPRESSION], w.cron);
     if (rc == SQLITE_OK) rc = val_set_text(&q->row.v[TC_TIMEZONE], w.tz);
   }
   /* metadata.when = {phrase, confidence, flags, implied} */
@@ -284,16 +304,18 @@ static int apply_when(create_req *q) {
     return SQLITE_NOMEM;
   }
   sqlite3_stmt *st = NULL;
-  rc = sqlite3_prepare_v2(q->db,
-                          "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
-                          " 'object' THEN ?1 ELSE '{}' END, '$.when', json(?2))",
-                          -1, &st, NULL);
+  rc = sqlite3_prepare_v2(
+      q->db,
+      "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
+      " 'object' THEN ?1 ELSE '{}' END, '$.when', json(?2))",
+      -1, &st, NULL);
   if (rc == SQLITE_OK) {
     if (q->row.v[TC_METADATA].null) sqlite3_bind_null(st, 1);
     else sqlite3_bind_text(st, 1, q->row.v[TC_METADATA].t, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, when_json, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW) {
-      rc = val_set_text(&q->row.v[TC_METADATA], (const char *)sqlite3_column_text(st, 0));
+      rc = val_set_text(&q->row.v[TC_METADATA],
+                        (const char *)sqlite3_column_text(st, 0));
     } else {
       rc = sqlite3_errcode(q->db);
     }
@@ -327,35 +349,44 @@ static int check_policy(create_req *q) {
   } else if (s->type == SCHED_CRON) {
     period = cron_shortest_gap(s, q->now);
     if (period < 0) {
-      return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
-          "cron_expression '%s' never fires after now",
-          val_text(&q->row.v[TC_CRON_EXPRESSION])));
+      return fail(q, "INVALID_SCHEDULE",
+                  sqlite3_mprintf("cron_expression '%s' never fires after now",
+                                  val_text(&q->row.v[TC_CRON_EXPRESSION])));
     }
   } else if (s->type == SCHED_ONCE) {
     civil_format_iso(s->scheduled_at, 0, 1, a);
     if (s->scheduled_at <= q->now) {
-      return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf("scheduled_at %s is not in the future", a));
+      return fail(q, "INVALID_SCHEDULE",
+                  sqlite3_mprintf("scheduled_at %s is not in the future", a));
     }
     if (s->scheduled_at - q->now > max_iv) {
-      return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
-          "scheduled_at %s is further ahead than max_interval_ms %lld", a, (long long)max_iv));
+      return fail(
+          q, "INVALID_SCHEDULE",
+          sqlite3_mprintf(
+              "scheduled_at %s is further ahead than max_interval_ms %lld", a,
+              (long long)max_iv));
     }
   }
   if (period != INT64_MAX && period < min_iv) {
-    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
-        "%s every %lld ms is more often than min_interval_ms %lld",
-        s->type == SCHED_CRON ? "cron_expression fires" : "interval_ms: runs",
-        (long long)period, (long long)min_iv));
+    return fail(q, "INVALID_SCHEDULE",
+                sqlite3_mprintf(
+                    "%s every %lld ms is more often than min_interval_ms %lld",
+                    s->type == SCHED_CRON ? "cron_expression fires"
+                                          : "interval_ms: runs",
+                    (long long)period, (long long)min_iv));
   }
   if (s->type == SCHED_INTERVAL && period > max_iv) {
-    return fail(q, "INVALID_SCHEDULE", sqlite3_mprintf(
-        "interval_ms %lld is above max_interval_ms %lld", (long long)period, (long long)max_iv));
+    return fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("interval_ms %lld is above max_interval_ms %lld",
+                        (long long)period, (long long)max_iv));
   }
   if (period != INT64_MAX && period < confirm && !q->confirmed) {
-    return fail(q, "CONFIRMATION_REQUIRED",
-                sqlite3_mprintf("runs every %lld ms, below confirm_below_ms %lld: "
-                                "repeat with context.confirmed = true",
-                                (long long)period, (long long)confirm));
+    return fail(
+        q, "CONFIRMATION_REQUIRED",
+        sqlite3_mprintf("runs every %lld ms, below confirm_below_ms %lld: "
+                        "repeat with context.confirmed = true",
+                        (long long)period, (long long)confirm));
   }
   return SQLITE_OK;
 }
@@ -364,7 +395,8 @@ static i64 count_rows(create_req *q, const char *sql, i64 since) {
   sqlite3_stmt *st = NULL;
   i64 n = -1;
   if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) == SQLITE_OK) {
-    sqlite3_bind_text(st, 1, val_text(&q->row.v[TC_AGENT_ID]), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 1, val_text(&q->row.v[TC_AGENT_ID]), -1,
+                      SQLITE_STATIC);
     sqlite3_bind_text(st, 2, val_text(&q->row.v[TC_SCOPE]), -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, since);
     if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
@@ -377,23 +409,31 @@ static int check_quota(create_req *q) {
   i64 max_active = config_int(&q->st, "max_active_per_scope");
   i64 max_new = config_int(&q->st, "max_creations_per_window");
   i64 window = config_int(&q->st, "creation_window_ms");
-  i64 active = count_rows(q,
+  i64 active = count_rows(
+      q,
       "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
       " WHERE agent_id = ?1 AND scope = ?2 AND status IN ('scheduled', 'paused')"
-      " AND ?3 = ?3", 0);
-  i64 recent = count_rows(q,
+      " AND ?3 = ?3",
+      0);
+  i64 recent = count_rows(
+      q,
       "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
-      " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3", q->now - window);
+      " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3",
+      q->now - window);
   if (active < 0 || recent < 0) return store_err(&q->st);
   if (active >= max_active) {
-    return fail(q, "TRIGGER_QUOTA_EXCEEDED", sqlite3_mprintf(
-        "%lld active triggers in this agent and scope (max_active_per_scope %lld)",
-        (long long)active, (long long)max_active));
+    return fail(
+        q, "TRIGGER_QUOTA_EXCEEDED",
+        sqlite3_mprintf(
+            "%lld active triggers in this agent and scope (max_active_per_scope %lld)",
+            (long long)active, (long long)max_active));
   }
   if (recent >= max_new) {
-    return fail(q, "TRIGGER_QUOTA_EXCEEDED", sqlite3_mprintf(
-        "%lld triggers created in the last %lld ms (max_creations_per_window %lld)",
-        (long long)recent, (long long)window, (long long)max_new));
+    return fail(
+        q, "TRIGGER_QUOTA_EXCEEDED",
+        sqlite3_mprintf(
+            "%lld triggers created in the last %lld ms (max_creations_per_window %lld)",
+            (long long)recent, (long long)window, (long long)max_new));
   }
   return SQLITE_OK;
 }
@@ -401,13 +441,21 @@ static int check_quota(create_req *q) {
 /* An error of the engine or the machine, not of the request. */
 static int is_system_error(int rc) {
   switch (rc & 0xff) {
-    case SQLITE_NOMEM: case SQLITE_FULL: case SQLITE_IOERR: case SQLITE_BUSY:
-    case SQLITE_LOCKED: case SQLITE_READONLY: case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: case SQLITE_CANTOPEN: case SQLITE_PROTOCOL:
-    case SQLITE_INTERRUPT: case SQLITE_ABORT: case SQLITE_PERM: case SQLITE_NOLFS:
-      return 1;
-    default:
-      return 0;
+    case SQLITE_NOMEM:
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_READONLY:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PROTOCOL:
+    case SQLITE_INTERRUPT:
+    case SQLITE_ABORT:
+    case SQLITE_PERM:
+    case SQLITE_NOLFS: return 1;
+    default: return 0;
   }
 }
 
@@ -423,7 +471,10 @@ static int insert_row(create_req *q) {
     n++;
   }
   char *c = sqlite3_str_finish(cols), *p = sqlite3_str_finish(params);
-  char *sql = (c && p) ? sqlite3_mprintf("INSERT INTO main.triggers(%s) VALUES(%s)", c, p) : NULL;
+  char *sql =
+      (c && p)
+          ? sqlite3_mprintf("INSERT INTO main.triggers(%s) VALUES(%s)", c, p)
+          : NULL;
   sqlite3_free(c);
   sqlite3_free(p);
   if (!sql) return SQLITE_NOMEM;
@@ -447,7 +498,9 @@ static int insert_row(create_req *q) {
                 sqlite3_mprintf("%s", sqlite3_errmsg(q->db)));
   }
   sqlite3_stmt *get = NULL;
-  rc = sqlite3_prepare_v2(q->db, "SELECT trigger_id FROM main.triggers_data WHERE id = ?1", -1, &get, NULL);
+  rc = sqlite3_prepare_v2(
+      q->db, "SELECT trigger_id FROM main.triggers_data WHERE id = ?1", -1,
+      &get, NULL);
   if (rc == SQLITE_OK) {
     sqlite3_bind_int64(get, 1, sqlite3_last_insert_rowid(q->db));
     if (sqlite3_step(get) == SQLITE_ROW) {
@@ -460,23 +513,29 @@ static int insert_row(create_req *q) {
 }
 
 /* Steps 2-9 in one transaction; q->code set on a refusal. */
-static int create_in_txn(create_req *q, const char *request, const char *context) {
+static int create_in_txn(create_req *q, const char *request,
+                         const char *context) {
   int rc = read_context(q, context);
   if (rc) return rc;
   if (!q->autonomy) {
-    return fail(q, "AUTONOMY_UNAVAILABLE", sqlite3_mprintf(
-        "autonomy is not available, so a trigger could not run; nothing was created"));
+    return fail(
+        q, "AUTONOMY_UNAVAILABLE",
+        sqlite3_mprintf(
+            "autonomy is not available, so a trigger could not run; nothing was created"));
   }
   if (!role_allowed(q)) {
     char *roles = config_text(&q->st, "creator_roles");
-    rc = fail(q, "PERMISSION_DENIED", sqlite3_mprintf(
-        "role '%s' may not create triggers (creator_roles: %s)", q->role, roles ? roles : ""));
+    rc = fail(
+        q, "PERMISSION_DENIED",
+        sqlite3_mprintf("role '%s' may not create triggers (creator_roles: %s)",
+                        q->role, roles ? roles : ""));
     sqlite3_free(roles);
     return rc;
   }
   if ((rc = read_request(q, request))) return rc;
   if (q->when && (rc = apply_when(q))) return rc;
-  rc = val_set_text(&q->row.v[TC_CREATED_BY], strcmp(q->role, "agent") == 0 ? "agent" : "user");
+  rc = val_set_text(&q->row.v[TC_CREATED_BY],
+                    strcmp(q->role, "agent") == 0 ? "agent" : "user");
   if (rc) return rc;
   val_set_int(&q->row.v[TC_CREATED_AT], q->now);
   char *err = NULL;
@@ -491,8 +550,10 @@ static int create_in_txn(create_req *q, const char *request, const char *context
       q->code = NULL;
       q->reason = NULL;
       int frc = trg_dedupe(&q->row, &q->spec);
-      if (frc == SQLITE_OK) frc = val_set_text(&q->row.v[TC_STATUS], "scheduled");
-      if (frc == SQLITE_OK) frc = trg_find_duplicate(&q->st, &q->row, &q->existing);
+      if (frc == SQLITE_OK)
+        frc = val_set_text(&q->row.v[TC_STATUS], "scheduled");
+      if (frc == SQLITE_OK)
+        frc = trg_find_duplicate(&q->st, &q->row, &q->existing);
       if (frc != SQLITE_OK || q->existing) {
         sqlite3_free(reason);
         return frc;
@@ -515,8 +576,9 @@ static int create_in_txn(create_req *q, const char *request, const char *context
 static char *result_text(create_req *q) {
   sqlite3_str *s = sqlite3_str_new(q->db);
   int ok = q->code == NULL;
-  sqlite3_str_appendf(s, "{\"actionName\":\"CREATE_TASK\",\"success\":%s,\"created\":%s",
-                      ok ? "true" : "false", q->created ? "true" : "false");
+  sqlite3_str_appendf(
+      s, "{\"actionName\":\"CREATE_TASK\",\"success\":%s,\"created\":%s",
+      ok ? "true" : "false", q->created ? "true" : "false");
   if (q->trigger_id) {
     sqlite3_str_appendall(s, ",\"triggerId\":");
     json_str(s, q->trigger_id);
@@ -543,7 +605,8 @@ static char *result_text(create_req *q) {
   return sqlite3_str_finish(s);
 }
 
-static void run_create(sqlite3_context *ctx, const char *request, const char *context) {
+static void run_create(sqlite3_context *ctx, const char *request,
+                       const char *context) {
   create_req q;
   memset(&q, 0, sizeof q);
   q.db = sqlite3_context_db_handle(ctx);
@@ -551,7 +614,8 @@ static void run_create(sqlite3_context *ctx, const char *request, const char *co
   row_init(&q.row);
   store_init(&q.st, q.db);
   if (!store_installed(q.db)) {
-    trg_result_error(ctx, SQLITE_ERROR, "trigger_create", "sqlite-triggers is not "
+    trg_result_error(ctx, SQLITE_ERROR, "trigger_create",
+                     "sqlite-triggers is not "
                      "installed in this database (run sql/install.sql)");
     return;
   }
@@ -580,7 +644,8 @@ static void run_create(sqlite3_context *ctx, const char *request, const char *co
     if (rc == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);
     } else {
-      trg_result_error(ctx, rc, "trigger_create", "%s", store_txn_errmsg(&txn, q.db));
+      trg_result_error(ctx, rc, "trigger_create", "%s",
+                       store_txn_errmsg(&txn, q.db));
     }
   } else {
     sqlite3_result_text(ctx, json, -1, sqlite3_free);
@@ -600,7 +665,8 @@ static const char *opt_text(sqlite3_value **argv, int argc, int pos) {
 }
 
 /* A refusal before any work: the result JSON with a code and reason. */
-static void early_refusal(sqlite3_context *ctx, const char *code, const char *reason) {
+static void early_refusal(sqlite3_context *ctx, const char *code,
+                          const char *reason) {
   sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
   sqlite3_str_appendall(s, "{\"actionName\":\"CREATE_TASK\",\"success\":false,"
                            "\"created\":false,\"error\":");
@@ -616,17 +682,20 @@ static void fn_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     early_refusal(ctx, "INVALID_REQUEST", "request must be JSON text");
     return;
   }
-  run_create(ctx, (const char *)sqlite3_value_text(argv[0]), opt_text(argv, argc, 1));
+  run_create(ctx, (const char *)sqlite3_value_text(argv[0]),
+             opt_text(argv, argc, 1));
 }
 
-static void fn_create_xml(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void fn_create_xml(sqlite3_context *ctx, int argc,
+                          sqlite3_value **argv) {
   int t = sqlite3_value_type(argv[0]);
   if (t != SQLITE_TEXT && t != SQLITE_BLOB) {
     early_refusal(ctx, "INVALID_REQUEST", "xml must be text");
     return;
   }
-  const char *xml = t == SQLITE_TEXT ? (const char *)sqlite3_value_text(argv[0])
-                                     : (const char *)sqlite3_value_blob(argv[0]);
+  const char *xml = t == SQLITE_TEXT
+                        ? (const char *)sqlite3_value_text(argv[0])
+                        : (const char *)sqlite3_value_blob(argv[0]);
   size_t len = (size_t)sqlite3_value_bytes(argv[0]);
   xml_request r;
   const char *code = NULL;
@@ -655,11 +724,13 @@ static void fn_create_xml(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   sqlite3_free(json);
 }
 
-static void fn_dedupe_key(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void fn_dedupe_key(sqlite3_context *ctx, int argc,
+                          sqlite3_value **argv) {
   (void)argc;
   const char *fname = "trigger_dedupe_key";
   const char *instructions = arg_text(ctx, fname, argv, 0, "instructions");
-  const char *type = instructions ? arg_text(ctx, fname, argv, 1, "trigger_type") : NULL;
+  const char *type =
+      instructions ? arg_text(ctx, fname, argv, 1, "trigger_type") : NULL;
   if (!type) return;
   const char *scope = "";
   if (sqlite3_value_type(argv[3]) != SQLITE_NULL &&
@@ -674,7 +745,8 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
     char msg[CRON_ERR_MAX];
     if (!expr) return;
     if (cron_parse(expr, &c, msg, sizeof msg) != 0) {
-      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (schedule): %s", msg);
+      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (schedule): %s",
+                       msg);
       return;
     }
     cron_canonical(&c, canon, sizeof canon);
@@ -687,8 +759,10 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
       char *end;
       v = strtoll(z, &end, 10);
       if (!*z || *end) {
-        trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (schedule): "
-                         "interval must be a whole number of ms, got '%s'", z);
+        trg_result_error(ctx, SQLITE_ERROR, fname,
+                         "argument 3 (schedule): "
+                         "interval must be a whole number of ms, got '%s'",
+                         z);
         return;
       }
     } else if (arg_instant(ctx, fname, argc, argv, 2, "schedule", 0, &v) != 0) {
@@ -696,8 +770,10 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
     }
     sqlite3_snprintf(sizeof canon, canon, "%lld", (long long)v);
   } else {
-    trg_result_error(ctx, SQLITE_ERROR, fname, "argument 2 (trigger_type): '%s' "
-                     "is not one of 'interval', 'once', 'cron'", type);
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "argument 2 (trigger_type): '%s' "
+                     "is not one of 'interval', 'once', 'cron'",
+                     type);
     return;
   }
   char key[DEDUPE_KEY_LEN + 1];
@@ -709,8 +785,9 @@ int request_register(sqlite3 *db, trg_ctx *ctx);
 int request_register(sqlite3 *db, trg_ctx *ctx) {
   int rc = SQLITE_OK;
   for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
-    rc = sqlite3_create_function_v2(db, "trigger_create", n, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-                                    ctx, fn_create, 0, 0, 0);
+    rc = sqlite3_create_function_v2(db, "trigger_create", n,
+                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
+                                    fn_create, 0, 0, 0);
     if (rc == SQLITE_OK) {
       rc = sqlite3_create_function_v2(db, "trigger_create_xml", n,
                                       SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
@@ -719,7 +796,8 @@ int request_register(sqlite3 *db, trg_ctx *ctx) {
   }
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function_v2(db, "trigger_dedupe_key", 4,
-                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC |
+                                        SQLITE_INNOCUOUS,
                                     ctx, fn_dedupe_key, 0, 0, 0);
   }
   return rc;

@@ -51,8 +51,8 @@ static int raw_next(const sched_spec *s, int64_t after, int64_t *out) {
       if (after < anchor) {
         *out = anchor;
       } else {
-        *out = anchor + (floor_div(after - anchor, s->interval_ms) + 1) *
-                            s->interval_ms;
+        *out = anchor +
+               (floor_div(after - anchor, s->interval_ms) + 1) * s->interval_ms;
       }
       return 1;
     }
@@ -69,8 +69,7 @@ static int raw_next(const sched_spec *s, int64_t after, int64_t *out) {
       }
       return cron_next(&s->cron, s->zone, from, out);
     }
-    default:
-      return 0;
+    default: return 0;
   }
 }
 
@@ -84,9 +83,7 @@ int sched_next(const sched_spec *s, int64_t after, int64_t *out) {
 int sched_first(const sched_spec *s, int64_t now, int64_t *out) {
   int64_t t;
   switch (s->type) {
-    case SCHED_ONCE:
-      t = s->scheduled_at;
-      break;
+    case SCHED_ONCE: t = s->scheduled_at; break;
     case SCHED_INTERVAL: {
       int64_t anchor = interval_anchor(s);
       if (anchor >= now) {
@@ -104,8 +101,7 @@ int sched_first(const sched_spec *s, int64_t now, int64_t *out) {
       if (!raw_next(s, from, &t)) return 0;
       break;
     }
-    default:
-      return 0;
+    default: return 0;
   }
   if (!within_end(s, t)) return 0;
   *out = t;
@@ -239,16 +235,14 @@ int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
 int sched_canonical(const sched_spec *s, char *buf, size_t n) {
   int len;
   switch (s->type) {
-    case SCHED_CRON:
-      return cron_canonical(&s->cron, buf, n);
+    case SCHED_CRON: return cron_canonical(&s->cron, buf, n);
     case SCHED_INTERVAL:
       len = snprintf(buf, n, "%lld", (long long)s->interval_ms);
       break;
     case SCHED_ONCE:
       len = snprintf(buf, n, "%lld", (long long)s->scheduled_at);
       break;
-    default:
-      return -1;
+    default: return -1;
   }
   return (len < 0 || (size_t)len >= n) ? -1 : len;
 }

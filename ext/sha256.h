@@ -14,7 +14,7 @@ typedef struct sha256_ctx {
   uint32_t h[8];
   uint64_t total; /* bytes hashed so far */
   unsigned char block[64];
-  size_t used;    /* bytes pending in block */
+  size_t used; /* bytes pending in block */
 } sha256_ctx;
 
 void sha256_init(sha256_ctx *c);

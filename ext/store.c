@@ -168,8 +168,8 @@ void run_clear(run_row *r) {
   for (int i = 0; i < RC_NCOL; i++) r->v[i].null = 1;
 }
 
-static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs,
-                     int n, trg_val *v) {
+static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
+                     trg_val *v) {
   for (int i = 0; i < n; i++) {
     int c = first + i;
     sqlite3_free(v[i].t);
@@ -190,16 +190,15 @@ static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs,
   return SQLITE_OK;
 }
 
-static int vals_bind(sqlite3_stmt *st, int first, const trg_coldef *defs,
-                     int n, const trg_val *v) {
+static int vals_bind(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
+                     const trg_val *v) {
   if (vals_poisoned(v, n)) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
     if (v[i].null) {
       rc = sqlite3_bind_null(st, first + i);
     } else if (defs[i].kind == 'T' || defs[i].kind == 'J') {
-      rc = sqlite3_bind_text(st, first + i, val_text(&v[i]), -1,
-                             SQLITE_STATIC);
+      rc = sqlite3_bind_text(st, first + i, val_text(&v[i]), -1, SQLITE_STATIC);
     } else {
       rc = sqlite3_bind_int64(st, first + i, v[i].i);
     }
@@ -234,7 +233,8 @@ static char *col_list(const trg_coldef *defs, int n, const char *suffix) {
 
 static char *param_list(int n) {
   sqlite3_str *s = sqlite3_str_new(NULL);
-  for (int i = 0; i < n; i++) sqlite3_str_appendf(s, "%s?%d", i ? "," : "", i + 1);
+  for (int i = 0; i < n; i++)
+    sqlite3_str_appendf(s, "%s?%d", i ? "," : "", i + 1);
   return sqlite3_str_finish(s);
 }
 
@@ -245,14 +245,18 @@ static char *sql_text(store_sql which) {
   if (!tc || !rc) goto done;
   switch (which) {
     case ST_TRIG_BY_ROWID:
-      out = sqlite3_mprintf("SELECT id, %s FROM main.triggers_data WHERE id = ?1", tc);
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_data WHERE id = ?1", tc);
       break;
     case ST_TRIG_BY_TID:
-      out = sqlite3_mprintf("SELECT id, %s FROM main.triggers_data WHERE trigger_id = ?1", tc);
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_data WHERE trigger_id = ?1", tc);
       break;
     case ST_TRIG_INSERT: {
       char *p = param_list(TC_NCOL);
-      if (p) out = sqlite3_mprintf("INSERT INTO main.triggers_data(%s) VALUES(%s)", tc, p);
+      if (p)
+        out = sqlite3_mprintf("INSERT INTO main.triggers_data(%s) VALUES(%s)",
+                              tc, p);
       sqlite3_free(p);
       break;
     }
@@ -260,7 +264,8 @@ static char *sql_text(store_sql which) {
       sqlite3_str *s = sqlite3_str_new(NULL);
       sqlite3_str_appendall(s, "UPDATE main.triggers_data SET ");
       for (int i = 0; i < TC_NCOL; i++) {
-        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", trg_cols[i].name, i + 1);
+        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", trg_cols[i].name,
+                            i + 1);
       }
       sqlite3_str_appendf(s, " WHERE id = ?%d", TC_NCOL + 1);
       out = sqlite3_str_finish(s);
@@ -270,7 +275,8 @@ static char *sql_text(store_sql which) {
       out = sqlite3_mprintf("DELETE FROM main.triggers_data WHERE id = ?1");
       break;
     case ST_TRIG_EXISTS:
-      out = sqlite3_mprintf("SELECT 1 FROM main.triggers_data WHERE trigger_id = ?1");
+      out = sqlite3_mprintf(
+          "SELECT 1 FROM main.triggers_data WHERE trigger_id = ?1");
       break;
     case ST_TRIG_DUPLICATE:
       out = sqlite3_mprintf(
@@ -282,14 +288,16 @@ static char *sql_text(store_sql which) {
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_data INDEXED BY triggers_data_due"
           " WHERE next_due_at <= ?1 AND (next_due_at, trigger_id) > (?4, ?5)"
-          " ORDER BY next_due_at, trigger_id LIMIT ?2", tc);
+          " ORDER BY next_due_at, trigger_id LIMIT ?2",
+          tc);
       break;
     case ST_DUE_AGENTS:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_data WHERE agent_id IN"
           " (SELECT value FROM json_each(?3)) AND next_due_at <= ?1"
           " AND (next_due_at, trigger_id) > (?4, ?5)"
-          " ORDER BY next_due_at, trigger_id LIMIT ?2", tc);
+          " ORDER BY next_due_at, trigger_id LIMIT ?2",
+          tc);
       break;
     case ST_TICK_UPDATE:
       out = sqlite3_mprintf(
@@ -307,18 +315,23 @@ static char *sql_text(store_sql which) {
       break;
     case ST_RUN_INSERT: {
       char *p = param_list(RC_NCOL);
-      if (p) out = sqlite3_mprintf("INSERT OR IGNORE INTO main.triggers_rundata(%s) VALUES(%s)", rc, p);
+      if (p)
+        out = sqlite3_mprintf(
+            "INSERT OR IGNORE INTO main.triggers_rundata(%s) VALUES(%s)", rc,
+            p);
       sqlite3_free(p);
       break;
     }
     case ST_RUN_BY_ID:
-      out = sqlite3_mprintf("SELECT id, %s FROM main.triggers_rundata WHERE run_id = ?1", rc);
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_rundata WHERE run_id = ?1", rc);
       break;
     case ST_RUN_UPDATE: {
       sqlite3_str *s = sqlite3_str_new(NULL);
       sqlite3_str_appendall(s, "UPDATE main.triggers_rundata SET ");
       for (int i = 0; i < RC_NCOL; i++) {
-        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", run_cols[i].name, i + 1);
+        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", run_cols[i].name,
+                            i + 1);
       }
       sqlite3_str_appendf(s, " WHERE id = ?%d", RC_NCOL + 1);
       out = sqlite3_str_finish(s);
@@ -328,12 +341,14 @@ static char *sql_text(store_sql which) {
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"
           " WHERE status = 'running' AND lease_until <= ?1"
-          " ORDER BY lease_until, run_id LIMIT ?2", rc);
+          " ORDER BY lease_until, run_id LIMIT ?2",
+          rc);
       break;
     case ST_RUNS_RETRY:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_retry"
-          " WHERE retry_at <= ?1 ORDER BY retry_at, run_id LIMIT ?2", rc);
+          " WHERE retry_at <= ?1 ORDER BY retry_at, run_id LIMIT ?2",
+          rc);
       break;
     case ST_RUNS_ANY:
       out = sqlite3_mprintf(
@@ -366,28 +381,25 @@ static char *sql_text(store_sql which) {
           " ORDER BY next_due_at, trigger_id");
       break;
     case ST_WAKE_RETRY:
-      out = sqlite3_mprintf("SELECT min(retry_at) FROM main.triggers_rundata WHERE retry_at IS NOT NULL");
+      out = sqlite3_mprintf(
+          "SELECT min(retry_at) FROM main.triggers_rundata WHERE retry_at IS NOT NULL");
       break;
     case ST_WAKE_LEASE:
-      out = sqlite3_mprintf("SELECT min(lease_until) FROM main.triggers_rundata WHERE status = 'running'");
+      out = sqlite3_mprintf(
+          "SELECT min(lease_until) FROM main.triggers_rundata WHERE status = 'running'");
       break;
-    case ST_BEGIN:
-      out = sqlite3_mprintf("BEGIN IMMEDIATE");
-      break;
-    case ST_COMMIT:
-      out = sqlite3_mprintf("COMMIT");
-      break;
-    case ST_ROLLBACK:
-      out = sqlite3_mprintf("ROLLBACK");
-      break;
+    case ST_BEGIN: out = sqlite3_mprintf("BEGIN IMMEDIATE"); break;
+    case ST_COMMIT: out = sqlite3_mprintf("COMMIT"); break;
+    case ST_ROLLBACK: out = sqlite3_mprintf("ROLLBACK"); break;
     case ST_CONFIG_GET:
-      out = sqlite3_mprintf("SELECT value FROM main.triggers_config WHERE key = ?1");
+      out = sqlite3_mprintf(
+          "SELECT value FROM main.triggers_config WHERE key = ?1");
       break;
     case ST_CONFIG_SET:
-      out = sqlite3_mprintf("INSERT OR REPLACE INTO main.triggers_config(key, value) VALUES(?1, ?2)");
+      out = sqlite3_mprintf(
+          "INSERT OR REPLACE INTO main.triggers_config(key, value) VALUES(?1, ?2)");
       break;
-    case ST_COUNT:
-      break;
+    case ST_COUNT: break;
   }
 done:
   sqlite3_free(tc);
@@ -564,10 +576,11 @@ void store_connect_vtab(sqlite3 *db) {
 static int name_owner(sqlite3 *db, const char *name, const char *module) {
   sqlite3_stmt *st = NULL;
   int owner = 0;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT type, coalesce(sql, '') FROM main.sqlite_schema"
-                         " WHERE lower(name) = lower(?1)",
-                         -1, &st, NULL) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(
+          db,
+          "SELECT type, coalesce(sql, '') FROM main.sqlite_schema"
+          " WHERE lower(name) = lower(?1)",
+          -1, &st, NULL) != SQLITE_OK) {
     return -1;
   }
   sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -605,7 +618,8 @@ int store_install(sqlite3 *db, char **err) {
     for (size_t i = 0; i < sizeof shadows / sizeof shadows[0]; i++) {
       if (name_owner(db, shadows[i], "-") != 0) {
         *err = sqlite3_mprintf("table '%s' already exists; nothing was "
-                               "changed", shadows[i]);
+                               "changed",
+                               shadows[i]);
         return SQLITE_ERROR;
       }
     }
@@ -613,11 +627,12 @@ int store_install(sqlite3 *db, char **err) {
   store_txn t;
   int rc = store_txn_begin(db, &t);
   if (rc != SQLITE_OK) return rc;
-  rc = sqlite3_exec(db,
-                    "CREATE VIRTUAL TABLE IF NOT EXISTS main.triggers USING triggers;"
-                    "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_runs"
-                    " USING trigger_runs;",
-                    0, 0, err);
+  rc = sqlite3_exec(
+      db,
+      "CREATE VIRTUAL TABLE IF NOT EXISTS main.triggers USING triggers;"
+      "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_runs"
+      " USING trigger_runs;",
+      0, 0, err);
   if (rc == SQLITE_OK) rc = store_migrate(db, err);
   return store_txn_end(db, &t, rc);
 }
@@ -649,13 +664,14 @@ int store_trigger_save(store *s, const trg_row *r) {
 
 int store_trigger_save_tick(store *s, const trg_row *r, int status_changed) {
   /* ?2.. in ST_TICK_UPDATE order; the HOT statement has no ?13. */
-  static const int cols[] = {TC_STATUS, TC_NEXT_DUE_AT, TC_FIRE_AT,
-                             TC_CLAIMS, TC_RUNNING, TC_RUN_COUNT,
+  static const int cols[] = {TC_STATUS,      TC_NEXT_DUE_AT, TC_FIRE_AT,
+                             TC_CLAIMS,      TC_RUNNING,     TC_RUN_COUNT,
                              TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
-                             TC_UPDATED_AT, TC_FAIL_STREAK, TC_ENABLED};
+                             TC_UPDATED_AT,  TC_FAIL_STREAK, TC_ENABLED};
   int n = (int)(sizeof cols / sizeof cols[0]);
   if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
-  sqlite3_stmt *st = store_stmt(s, status_changed ? ST_TICK_UPDATE : ST_TICK_UPDATE_HOT);
+  sqlite3_stmt *st =
+      store_stmt(s, status_changed ? ST_TICK_UPDATE : ST_TICK_UPDATE_HOT);
   if (!st) return store_err(s);
   int rc = sqlite3_bind_int64(st, 1, r->id);
   int first = status_changed ? 0 : 1, last = status_changed ? n : n - 1;
@@ -712,7 +728,8 @@ enum { TXN_NONE, TXN_BEGIN, TXN_SAVEPOINT };
 
 int store_err(store *s) {
   int rc = sqlite3_errcode(s->db);
-  return rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_NOMEM : rc;
+  return rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_NOMEM
+                                                                  : rc;
 }
 
 static void undo_free(store_txn *t) {
@@ -735,11 +752,14 @@ int store_txn_begin(sqlite3 *db, store_txn *t) {
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
   } else {
     t->mode = TXN_SAVEPOINT;
-    rc = sqlite3_prepare_v2(db, "ROLLBACK TO triggers_txn", -1, &t->undo[0], NULL);
+    rc = sqlite3_prepare_v2(db, "ROLLBACK TO triggers_txn", -1, &t->undo[0],
+                            NULL);
     if (rc == SQLITE_OK) {
-      rc = sqlite3_prepare_v2(db, "RELEASE triggers_txn", -1, &t->undo[1], NULL);
+      rc =
+          sqlite3_prepare_v2(db, "RELEASE triggers_txn", -1, &t->undo[1], NULL);
     }
-    if (rc == SQLITE_OK) rc = sqlite3_exec(db, "SAVEPOINT triggers_txn", 0, 0, 0);
+    if (rc == SQLITE_OK)
+      rc = sqlite3_exec(db, "SAVEPOINT triggers_txn", 0, 0, 0);
   }
   if (rc != SQLITE_OK) {
     undo_free(t);
@@ -789,7 +809,8 @@ int store_txn_end(sqlite3 *db, store_txn *t, int rc) {
   if (rc == SQLITE_OK && t->s && t->s->err) rc = t->s->err;
   if (t->mode == TXN_BEGIN) {
     if (rc == SQLITE_OK) {
-      rc = t->s ? step_done(t->s, ST_COMMIT) : sqlite3_exec(db, "COMMIT", 0, 0, 0);
+      rc = t->s ? step_done(t->s, ST_COMMIT)
+                : sqlite3_exec(db, "COMMIT", 0, 0, 0);
       if (rc == SQLITE_OK) goto done;
     }
     keep_errmsg(db, t);
@@ -850,8 +871,8 @@ int store_config_set(store *s, const char *key, const char *value) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind,
-                   i64 *out, int *isnull) {
+int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind, i64 *out,
+                   int *isnull) {
   sqlite3_stmt *st = NULL;
   int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
   if (rc != SQLITE_OK) return rc;
@@ -873,11 +894,14 @@ int store_json_is_object(sqlite3 *db, const char *text) {
   /* Not json_valid(): it answers 0 when it runs out of memory. json_type()
   ** fails with SQLITE_ERROR on malformed JSON and SQLITE_NOMEM on that. */
   sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(db, "SELECT json_type(?1) = 'object'", -1, &st, NULL);
+  int rc =
+      sqlite3_prepare_v2(db, "SELECT json_type(?1) = 'object'", -1, &st, NULL);
   if (rc != SQLITE_OK) return -1;
   sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
   rc = sqlite3_step(st);
-  int ok = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : rc == SQLITE_ERROR ? 0 : -1;
+  int ok = rc == SQLITE_ROW     ? sqlite3_column_int(st, 0)
+           : rc == SQLITE_ERROR ? 0
+                                : -1;
   sqlite3_finalize(st);
   return ok;
 }

@@ -14,14 +14,14 @@
 #include "triggers_int.h"
 
 typedef enum store_sql {
-  ST_TRIG_BY_ROWID,   /* ?1 id -> full row */
-  ST_TRIG_BY_TID,     /* ?1 trigger_id -> full row */
-  ST_TRIG_INSERT,     /* full row binds ?1..; returns nothing */
-  ST_TRIG_UPDATE,     /* full row binds ?1.., ?(TC_NCOL+1) id */
-  ST_TRIG_DELETE,     /* ?1 id */
-  ST_TRIG_EXISTS,     /* ?1 trigger_id -> 1 */
-  ST_TRIG_DUPLICATE,  /* ?1 agent ?2 dedupe_key ?3 own id -> trigger_id */
-  ST_DUE,             /* ?1 now ?2 limit ?4,?5 after -> full rows by (next_due_at, trigger_id) */
+  ST_TRIG_BY_ROWID,  /* ?1 id -> full row */
+  ST_TRIG_BY_TID,    /* ?1 trigger_id -> full row */
+  ST_TRIG_INSERT,    /* full row binds ?1..; returns nothing */
+  ST_TRIG_UPDATE,    /* full row binds ?1.., ?(TC_NCOL+1) id */
+  ST_TRIG_DELETE,    /* ?1 id */
+  ST_TRIG_EXISTS,    /* ?1 trigger_id -> 1 */
+  ST_TRIG_DUPLICATE, /* ?1 agent ?2 dedupe_key ?3 own id -> trigger_id */
+  ST_DUE, /* ?1 now ?2 limit ?4,?5 after -> full rows by (next_due_at, trigger_id) */
   ST_DUE_AGENTS,      /* ?1 now ?2 limit ?3 agents JSON array */
   ST_TICK_UPDATE,     /* the columns the tick changes; see store.c */
   ST_TICK_UPDATE_HOT, /* the same minus status and enabled */
@@ -107,7 +107,7 @@ typedef struct store_txn {
   store *s; /* BEGIN / COMMIT from this cache (begin_cached), else NULL */
   sqlite3_stmt *undo[2]; /* ROLLBACK, or ROLLBACK TO + RELEASE */
   int own_undo;          /* undo[] finalized by end() (not from the cache) */
-  char msg[256]; /* the connection's error message when end() failed */
+  char msg[256];         /* the connection's error message when end() failed */
 } store_txn;
 int store_txn_begin(sqlite3 *db, store_txn *t);
 /* The same, with BEGIN IMMEDIATE and COMMIT prepared once in s. */
@@ -123,8 +123,8 @@ char *store_config_get(store *s, const char *key);
 int store_config_set(store *s, const char *key, const char *value);
 
 /* Small one-off queries used by functions (prepared per call). */
-int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind,
-                   i64 *out, int *isnull);
+int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind, i64 *out,
+                   int *isnull);
 
 /* JSON helpers run through SQLite's json1. */
 int store_json_is_object(sqlite3 *db, const char *text); /* 1/0, <0 err */

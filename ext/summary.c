@@ -104,7 +104,7 @@ static const char *const sum_sql[Q_COUNT] = {
 
 typedef struct adm_item {
   i64 ts;
-  int idx;       /* position in options.admin: later wins a tie */
+  int idx; /* position in options.admin: later wins a tie */
   int resolved;
   int overrides; /* older same-topic items with other text it replaced */
   int dropped;   /* stale or superseded */
@@ -274,7 +274,8 @@ static void topic_of(const char *t, char out[SUM_TOPIC_MAX + 1]) {
   }
   if (t[n] != ':') return;
   char after = t[n + 1];
-  if (after && after != ' ' && after != '\t' && after != '\n' && after != '\r') return;
+  if (after && after != ' ' && after != '\t' && after != '\n' && after != '\r')
+    return;
   while (n > 0 && t[n - 1] == ' ') n--;
   for (int i = 0; i < n; i++) {
     char c = t[i];
@@ -287,7 +288,8 @@ static void topic_of(const char *t, char out[SUM_TOPIC_MAX + 1]) {
 static int item_new(summary *s, int *cap) {
   if (s->nitems == *cap) {
     *cap = *cap ? *cap * 2 : 16;
-    adm_item *grown = sqlite3_realloc64(s->items, (sqlite3_uint64)*cap * sizeof *grown);
+    adm_item *grown =
+        sqlite3_realloc64(s->items, (sqlite3_uint64)*cap * sizeof *grown);
     if (!grown) return SQLITE_NOMEM;
     s->items = grown;
   }
@@ -324,8 +326,10 @@ static int item_field(adm_item *it, const char *k, const char *type,
   }
   if (strcmp(k, "resolved") == 0) {
     if (strcmp(type, "true") == 0) it->resolved = 1;
-    else if (strcmp(type, "false") == 0 || strcmp(type, "null") == 0) it->resolved = 0;
-    else if (strcmp(type, "integer") == 0) it->resolved = sqlite3_value_int64(atom) != 0;
+    else if (strcmp(type, "false") == 0 || strcmp(type, "null") == 0)
+      it->resolved = 0;
+    else if (strcmp(type, "integer") == 0)
+      it->resolved = sqlite3_value_int64(atom) != 0;
     else return SQLITE_ERROR;
   }
   return SQLITE_OK;
@@ -361,7 +365,8 @@ static int opts_read(summary *s, const char *json) {
       if (strcmp(type, "object") != 0) rc = SQLITE_ERROR;
     } else if (parent == root) {
       if (!k) rc = SQLITE_NOMEM;
-      else if (strcmp(k, "admin") != 0) rc = opt_key(s, k, type, sqlite3_value_int64(atom));
+      else if (strcmp(k, "admin") != 0)
+        rc = opt_key(s, k, type, sqlite3_value_int64(atom));
       else if (admin >= 0 || strcmp(type, "array") != 0) rc = SQLITE_ERROR;
       else admin = id;
     } else if (parent == admin) {
@@ -370,7 +375,8 @@ static int opts_read(summary *s, const char *json) {
       item = id;
       seen = 0;
     } else if (parent == item) {
-      rc = k ? item_field(&s->items[s->nitems - 1], k, type, atom, &seen) : SQLITE_NOMEM;
+      rc = k ? item_field(&s->items[s->nitems - 1], k, type, atom, &seen)
+             : SQLITE_NOMEM;
     }
   }
   if (rc == SQLITE_OK && step != SQLITE_DONE) rc = step;
@@ -477,9 +483,11 @@ static char *cooldown(summary *s, sqlite3_stmt *st) {
                        : sqlite3_mprintf("retry due now");
   }
   if (sqlite3_column_type(st, 4) == SQLITE_NULL) return sqlite3_mprintf("none");
-  if (status && strcmp(status, "paused") == 0) return sqlite3_mprintf("trigger paused");
+  if (status && strcmp(status, "paused") == 0)
+    return sqlite3_mprintf("trigger paused");
   if (sqlite3_column_type(st, 8) != SQLITE_NULL) {
-    return sqlite3_mprintf("next run %s", iso(sqlite3_column_int64(st, 8), buf));
+    return sqlite3_mprintf("next run %s",
+                           iso(sqlite3_column_int64(st, 8), buf));
   }
   return sqlite3_mprintf("no further runs (%s)", status ? status : "?");
 }
@@ -499,12 +507,14 @@ static int read_failure(summary *s) {
     char *obj = objective(st, 0, 4, 5, 6, &s->truncated);
     char *cd = cooldown(s, st);
     char *err = clean_text(e ? e : "failed", SUM_ERROR_MAX, &s->truncated);
-    char *streak_txt = streak > 1 ? sqlite3_mprintf("; %lld consecutive failures",
-                                                    (long long)streak)
-                                  : sqlite3_mprintf("%s", "");
+    char *streak_txt =
+        streak > 1
+            ? sqlite3_mprintf("; %lld consecutive failures", (long long)streak)
+            : sqlite3_mprintf("%s", "");
     if (obj && cd && err && streak_txt) {
-      s->fail_line = sqlite3_mprintf("\n- last failure %s %s; cooldown: %s%s; error: %s",
-                                     iso(at, buf), obj, cd, streak_txt, err);
+      s->fail_line =
+          sqlite3_mprintf("\n- last failure %s %s; cooldown: %s%s; error: %s",
+                          iso(at, buf), obj, cd, streak_txt, err);
     }
     if (!s->fail_line) rc = SQLITE_NOMEM;
     note_run(s, at);
@@ -544,7 +554,8 @@ static int read_successes(summary *s) {
     else s->ok_lines[s->nok++] = line;
     note_run(s, at);
   }
-  if (rc == SQLITE_OK && s->nok < SUM_SUCCESSES && step != SQLITE_DONE) rc = step;
+  if (rc == SQLITE_OK && s->nok < SUM_SUCCESSES && step != SQLITE_DONE)
+    rc = step;
   sqlite3_finalize(st);
   return rc;
 }
@@ -594,7 +605,8 @@ static int read_pending(summary *s) {
     sqlite3_free(cid);
     sqlite3_free(cname);
   }
-  if (rc == SQLITE_OK && s->npend < SUM_PENDING && step != SQLITE_DONE) rc = step;
+  if (rc == SQLITE_OK && s->npend < SUM_PENDING && step != SQLITE_DONE)
+    rc = step;
   sqlite3_finalize(st);
   return rc;
 }
@@ -607,13 +619,15 @@ static int read_pending(summary *s) {
 static char *admin_line(const adm_item *it, int text_max, int *cut) {
   char buf[CIVIL_ISO_MAX];
   char *text = clean_text(it->text, text_max, cut);
-  char *marker = it->overrides
-                     ? sqlite3_mprintf(" [conflict: overrides %d earlier]", it->overrides)
-                     : sqlite3_mprintf("%s", "");
+  char *marker =
+      it->overrides
+          ? sqlite3_mprintf(" [conflict: overrides %d earlier]", it->overrides)
+          : sqlite3_mprintf("%s", "");
   char *line = NULL;
   if (text && marker) {
-    line = sqlite3_mprintf("\n- [%s %s] %s%s", it->resolved ? "resolved" : "open",
-                           iso(it->ts, buf), text, marker);
+    line =
+        sqlite3_mprintf("\n- [%s %s] %s%s", it->resolved ? "resolved" : "open",
+                        iso(it->ts, buf), text, marker);
   }
   sqlite3_free(text);
   sqlite3_free(marker);
@@ -622,7 +636,8 @@ static char *admin_line(const adm_item *it, int text_max, int *cut) {
 
 static int seg_admin(summary *s, sqlite3_str *out, int cap) {
   if (s->norder == 0) {
-    if (!fit(out, cap, "Admin: no current directives.")) s->truncated |= s->nitems > 0;
+    if (!fit(out, cap, "Admin: no current directives."))
+      s->truncated |= s->nitems > 0;
     return SQLITE_OK;
   }
   if (!fit(out, cap, "Admin:")) {
@@ -664,7 +679,8 @@ static int seg_admin(summary *s, sqlite3_str *out, int cap) {
   if (shown < s->norder) {
     char note[NOTE_RESERVE + 8];
     int more = s->norder - shown;
-    snprintf(note, sizeof note, "\n(+%d more admin item%s omitted)", more, more == 1 ? "" : "s");
+    snprintf(note, sizeof note, "\n(+%d more admin item%s omitted)", more,
+             more == 1 ? "" : "s");
     fit(out, cap, note);
     s->truncated = 1;
   }
@@ -722,16 +738,18 @@ static int seg_footer(summary *s, sqlite3_str *out, int cap) {
     for (int i = 1; i < s->nitems; i++) {
       if (s->items[i].ts > newest) newest = s->items[i].ts;
     }
-    snprintf(clause[n++], sizeof clause[0], "; newest admin item %s", iso(newest, a));
+    snprintf(clause[n++], sizeof clause[0], "; newest admin item %s",
+             iso(newest, a));
   }
   if (s->has_run) {
-    snprintf(clause[n++], sizeof clause[0], "; newest run %s", iso(s->newest_run, a));
+    snprintf(clause[n++], sizeof clause[0], "; newest run %s",
+             iso(s->newest_run, a));
   } else {
     snprintf(clause[n++], sizeof clause[0], "; no finished runs");
   }
   if (s->nstale > 0) {
-    snprintf(clause[n++], sizeof clause[0], "; %d stale admin item%s ignored", s->nstale,
-             s->nstale == 1 ? "" : "s");
+    snprintf(clause[n++], sizeof clause[0], "; %d stale admin item%s ignored",
+             s->nstale, s->nstale == 1 ? "" : "s");
   }
   if (cap < 1) {
     s->truncated = 1;
@@ -755,23 +773,28 @@ static int build_segments(summary *s) {
   }
   int rest = s->cap_total - 6;
   if (rest < 0) rest = 0;
-  int rc = seg_loop(s, s->seg[SEG_LOOP], s->cap_loop < rest ? s->cap_loop : rest);
+  int rc =
+      seg_loop(s, s->seg[SEG_LOOP], s->cap_loop < rest ? s->cap_loop : rest);
   rest -= sqlite3_str_length(s->seg[SEG_LOOP]);
   if (rc == SQLITE_OK) {
-    rc = seg_admin(s, s->seg[SEG_ADMIN], s->cap_admin < rest ? s->cap_admin : rest);
+    rc = seg_admin(s, s->seg[SEG_ADMIN],
+                   s->cap_admin < rest ? s->cap_admin : rest);
   }
   rest -= sqlite3_str_length(s->seg[SEG_ADMIN]);
   if (rc == SQLITE_OK) {
-    rc = seg_footer(s, s->seg[SEG_FOOTER], s->cap_footer < rest ? s->cap_footer : rest);
+    rc = seg_footer(s, s->seg[SEG_FOOTER],
+                    s->cap_footer < rest ? s->cap_footer : rest);
   }
   rest -= sqlite3_str_length(s->seg[SEG_FOOTER]);
   if (rc == SQLITE_OK) rc = seg_pending(s, s->seg[SEG_PENDING], rest);
-  for (int i = 0; i < 4 && rc == SQLITE_OK; i++) rc = sqlite3_str_errcode(s->seg[i]);
+  for (int i = 0; i < 4 && rc == SQLITE_OK; i++)
+    rc = sqlite3_str_errcode(s->seg[i]);
   return rc;
 }
 
 static const char *confidence(const summary *s) {
-  if (s->nconflicts > 0 || (s->nitems > 0 && s->nstale == s->nitems)) return "low";
+  if (s->nconflicts > 0 || (s->nitems > 0 && s->nstale == s->nitems))
+    return "low";
   if (s->truncated || s->nstale > 0) return "medium";
   return "high";
 }
@@ -827,7 +850,8 @@ static void fn_summary(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   for (int i = 0; i < 4 && rc == SQLITE_OK; i++) {
     if (sqlite3_str_length(s.seg[i]) == 0) continue;
     if (!first) sqlite3_str_appendall(out, "\n\n");
-    sqlite3_str_append(out, sqlite3_str_value(s.seg[i]), sqlite3_str_length(s.seg[i]));
+    sqlite3_str_append(out, sqlite3_str_value(s.seg[i]),
+                       sqlite3_str_length(s.seg[i]));
     first = 0;
   }
   if (rc == SQLITE_OK) rc = sqlite3_str_errcode(out);

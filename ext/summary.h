@@ -22,17 +22,17 @@
 #define SUM_PENDING 5   /* next pending triggers */
 
 /* Per-piece limits before the segment caps apply. */
-#define SUM_ITEM_MAX 280 /* one admin item's text */
-#define SUM_NAME_MAX 60  /* a trigger's objective (display name) */
-#define SUM_ID_MAX 48    /* a trigger_id */
+#define SUM_ITEM_MAX 280  /* one admin item's text */
+#define SUM_NAME_MAX 60   /* a trigger's objective (display name) */
+#define SUM_ID_MAX 48     /* a trigger_id */
 #define SUM_ERROR_MAX 160 /* a failure's error, a success's note */
-#define SUM_TOPIC_MAX 32 /* "topic:" prefix of a directive */
+#define SUM_TOPIC_MAX 32  /* "topic:" prefix of a directive */
 
 /* Returned instead of an error on any failure inside the functions. */
 #define SUM_FALLBACK \
   "Admin context temporarily unavailable; continue with latest autonomous objective."
-#define SUM_FALLBACK_PAYLOAD                                              \
-  "{\"mode\":\"autonomous\",\"adminSummary\":\"" SUM_FALLBACK "\","       \
+#define SUM_FALLBACK_PAYLOAD                                        \
+  "{\"mode\":\"autonomous\",\"adminSummary\":\"" SUM_FALLBACK "\"," \
   "\"loopSummary\":\"\",\"pendingItems\":[],\"confidence\":\"low\"}"
 
 int summary_register(sqlite3 *db, trg_ctx *ctx);

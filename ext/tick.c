@@ -49,11 +49,11 @@ typedef struct tick {
   tick_opts o;
   sqlite3_str *out; /* JSON array of claimed runs */
   int nout;
-  i64 budget;      /* runs still claimable (limit) */
-  i64 grace_ms;    /* misfire_grace_ms */
+  i64 budget;   /* runs still claimable (limit) */
+  i64 grace_ms; /* misfire_grace_ms */
   const char *fname;
-  char *err;       /* message for a failed tick */
-  i64 rows;        /* rows read by the probes */
+  char *err; /* message for a failed tick */
+  i64 rows;  /* rows read by the probes */
   /* The tick's own writes update only the columns a tick changes; the
   ** status and enabled of the row as loaded tell whether those two (and
   ** the indexes on them) need writing too. Not set: full-row save. */
@@ -75,7 +75,8 @@ static int opts_copy(tick_opts *dst, const tick_opts *src) {
   *dst = *src;
   dst->owner = src->owner ? sqlite3_mprintf("%s", src->owner) : NULL;
   dst->agents = src->agents ? sqlite3_mprintf("%s", src->agents) : NULL;
-  dst->wake_mode = src->wake_mode ? sqlite3_mprintf("%s", src->wake_mode) : NULL;
+  dst->wake_mode =
+      src->wake_mode ? sqlite3_mprintf("%s", src->wake_mode) : NULL;
   if ((src->owner && !dst->owner) || (src->agents && !dst->agents) ||
       (src->wake_mode && !dst->wake_mode)) {
     opts_free(dst);
@@ -100,7 +101,8 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
   int rc;
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   rc = sqlite3_step(st);
-  const char *ty = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+  const char *ty =
+      rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
   int is_obj = ty && strcmp(ty, "object") == 0;
   if (!ty) rc = rc == SQLITE_ROW ? SQLITE_NOMEM : sqlite3_errcode(s->db);
   sqlite3_reset(st);
@@ -118,7 +120,8 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
     i64 iv = sqlite3_column_int64(st, 2);
     const char *tv = (const char *)sqlite3_column_text(st, 2);
     const char *raw = (const char *)sqlite3_column_text(st, 3);
-    if (!k || !t || !raw || (!tv && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
+    if (!k || !t || !raw ||
+        (!tv && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
       sqlite3_reset(st);
       return SQLITE_NOMEM;
     }
@@ -146,21 +149,24 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
       if (!(o->agents = sqlite3_mprintf("%s", raw))) rc = SQLITE_NOMEM;
       else o->agents_empty = strcmp(o->agents, "[]") == 0;
     } else {
-      static const char *const known[] = {"limit", "lease_ms", "owner",
-                                          "wake_mode", "ack", "agents", 0};
+      static const char *const known[] = {
+          "limit", "lease_ms", "owner", "wake_mode", "ack", "agents", 0};
       int is_known = 0;
       for (int i = 0; known[i]; i++) is_known |= strcmp(k, known[i]) == 0;
       *err = is_known
-                 ? sqlite3_mprintf("options.%s: bad value %s (want %s)", k, raw,
-                                   strcmp(k, "limit") == 0 ? "an integer >= 0"
-                                   : strcmp(k, "lease_ms") == 0 ? "an integer 1..315537897599999"
-                                   : strcmp(k, "wake_mode") == 0
-                                       ? "\"inject_now\" or \"next_autonomy_cycle\""
-                                   : strcmp(k, "ack") == 0 ? "true or false"
-                                   : strcmp(k, "agents") == 0 ? "an array of agent ids"
-                                                              : "text")
+                 ? sqlite3_mprintf(
+                       "options.%s: bad value %s (want %s)", k, raw,
+                       strcmp(k, "limit") == 0 ? "an integer >= 0"
+                       : strcmp(k, "lease_ms") == 0
+                           ? "an integer 1..315537897599999"
+                       : strcmp(k, "wake_mode") == 0
+                           ? "\"inject_now\" or \"next_autonomy_cycle\""
+                       : strcmp(k, "ack") == 0    ? "true or false"
+                       : strcmp(k, "agents") == 0 ? "an array of agent ids"
+                                                  : "text")
                  : sqlite3_mprintf("options: unknown key '%s' (known: limit, "
-                                   "owner, lease_ms, agents, wake_mode, ack)", k);
+                                   "owner, lease_ms, agents, wake_mode, ack)",
+                                   k);
       sqlite3_reset(st);
       return *err ? SQLITE_ERROR : SQLITE_NOMEM;
     }
@@ -205,8 +211,10 @@ static int run_make(run_row *run, const trg_row *r, i64 sched, i64 attempt,
   char *payload = id ? payload_json(r, id, sched) : NULL;
   int rc = (id && payload) ? SQLITE_OK : SQLITE_NOMEM;
   if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_RUN_ID], id);
-  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_TRIGGER_ID], val_text(&r->v[TC_TRIGGER_ID]));
-  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_AGENT_ID], val_text(&r->v[TC_AGENT_ID]));
+  if (rc == SQLITE_OK)
+    rc = val_set_text(&run->v[RC_TRIGGER_ID], val_text(&r->v[TC_TRIGGER_ID]));
+  if (rc == SQLITE_OK)
+    rc = val_set_text(&run->v[RC_AGENT_ID], val_text(&r->v[TC_AGENT_ID]));
   if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_STATUS], status);
   if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_PAYLOAD], payload);
   val_set_int(&run->v[RC_SCHEDULED_FOR], sched);
@@ -243,9 +251,9 @@ static void emit(tick *t, const run_row *run, const trg_row *r) {
   json_str(s, val_text(&run->v[RC_TRIGGER_ID]));
   sqlite3_str_appendall(s, ",\"agent_id\":");
   json_str(s, val_text(&run->v[RC_AGENT_ID]));
-  sqlite3_str_appendf(s, ",\"scheduled_for\":%lld,\"attempt\":%lld,\"wake_mode\":",
-                      (long long)run->v[RC_SCHEDULED_FOR].i,
-                      (long long)run->v[RC_ATTEMPT].i);
+  sqlite3_str_appendf(
+      s, ",\"scheduled_for\":%lld,\"attempt\":%lld,\"wake_mode\":",
+      (long long)run->v[RC_SCHEDULED_FOR].i, (long long)run->v[RC_ATTEMPT].i);
   json_str(s, val_text(&r->v[TC_WAKE_MODE]));
   sqlite3_str_appendall(s, ",\"instructions\":");
   json_str(s, val_text(&r->v[TC_INSTRUCTIONS]));
@@ -336,11 +344,11 @@ static void occurrence_done(trg_row *r, int success, const char *error) {
   }
   val_set_int(&r->v[TC_FAIL_STREAK], r->v[TC_FAIL_STREAK].i + 1);
   const trg_val *limit = &r->v[TC_PAUSE_AFTER_FAILURES];
-  if (!limit->null && r->v[TC_FAIL_STREAK].i >= limit->i &&
-      trg_is_active(r)) {
+  if (!limit->null && r->v[TC_FAIL_STREAK].i >= limit->i && trg_is_active(r)) {
     trg_pause(r);
     char *why = sqlite3_mprintf("paused after %lld consecutive failures; "
-                                "last: %s", (long long)r->v[TC_FAIL_STREAK].i,
+                                "last: %s",
+                                (long long)r->v[TC_FAIL_STREAK].i,
                                 error ? error : "failed");
     val_set_owned(&r->v[TC_LAST_ERROR], why); /* NULL: the save fails */
   }
@@ -349,7 +357,8 @@ static void occurrence_done(trg_row *r, int success, const char *error) {
 /* Counters for a run that finished (success or failed). */
 static void note_finish(trg_row *r, i64 now, const char *status,
                         const char *error) {
-  val_set_int(&r->v[TC_RUNNING], r->v[TC_RUNNING].i > 0 ? r->v[TC_RUNNING].i - 1 : 0);
+  val_set_int(&r->v[TC_RUNNING],
+              r->v[TC_RUNNING].i > 0 ? r->v[TC_RUNNING].i - 1 : 0);
   if (strcmp(status, "success") == 0 || strcmp(status, "failed") == 0) {
     val_set_int(&r->v[TC_RUN_COUNT], r->v[TC_RUN_COUNT].i + 1);
     val_set_int(&r->v[TC_LAST_RUN_AT], now);
@@ -378,7 +387,8 @@ static int fail_run(store *s, trg_row *r, run_row *run, i64 now,
   int retry = allow_retry && run->v[RC_ATTEMPT].i < r->v[TC_MAX_ATTEMPTS].i;
   if (retry) {
     i64 backoff = r->v[TC_BACKOFF_MS].i;
-    for (i64 k = 1; k < run->v[RC_ATTEMPT].i && backoff < ((i64)1 << 50); k++) backoff *= 2;
+    for (i64 k = 1; k < run->v[RC_ATTEMPT].i && backoff < ((i64)1 << 50); k++)
+      backoff *= 2;
     val_set_int(&run->v[RC_RETRY_AT], now + backoff);
   } else {
     occurrence_done(r, 0, error);
@@ -398,11 +408,17 @@ static int for_each_run(tick *t, store_sql which,
   int rc, n = 0, cap = 0;
   run_row *runs = NULL;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (!agent_allowed(t, (const char *)sqlite3_column_text(st, 1 + RC_AGENT_ID))) continue;
+    if (!agent_allowed(t,
+                       (const char *)sqlite3_column_text(st, 1 + RC_AGENT_ID)))
+      continue;
     if (n == cap) {
       cap = cap ? cap * 2 : 16;
-      run_row *grown = sqlite3_realloc64(runs, (sqlite3_uint64)cap * sizeof *runs);
-      if (!grown) { rc = SQLITE_NOMEM; break; }
+      run_row *grown =
+          sqlite3_realloc64(runs, (sqlite3_uint64)cap * sizeof *runs);
+      if (!grown) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
       runs = grown;
     }
     memset(&runs[n], 0, sizeof runs[n]);
@@ -414,7 +430,8 @@ static int for_each_run(tick *t, store_sql which,
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
     trg_row r;
     row_init(&r);
-    int found = store_trigger_load(&t->st, val_text(&runs[i].v[RC_TRIGGER_ID]), &r);
+    int found =
+        store_trigger_load(&t->st, val_text(&runs[i].v[RC_TRIGGER_ID]), &r);
     if (found == SQLITE_ROW) {
       snapshot(t, &r);
       if (wake_allowed(t, &r)) rc = fn(t, &r, &runs[i]);
@@ -456,7 +473,8 @@ static int on_retry(tick *t, trg_row *r, run_row *run) {
     val_set_null(&run->v[RC_RETRY_AT]);
     if (deferred) {
       val_set_text(&run->v[RC_STATUS], "skipped");
-      val_set_text(&run->v[RC_ERROR], r ? "trigger is no longer active" : "trigger was deleted");
+      val_set_text(&run->v[RC_ERROR],
+                   r ? "trigger is no longer active" : "trigger was deleted");
       val_set_int(&run->v[RC_FINISHED_AT], t->now);
     }
     rc = store_run_save(&t->st, run);
@@ -559,7 +577,8 @@ static int take_occurrence(tick *t, trg_row *r, i64 sched, int overlap_skip) {
     val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i + 1);
     return record_outcome(t, r, sched, "expired",
                           sqlite3_mprintf("not claimed within window_ms %lld "
-                                          "after %s", (long long)win->i, a));
+                                          "after %s",
+                                          (long long)win->i, a));
   }
   if (overlap_skip) {
     return record_outcome(t, r, sched, "skipped",
@@ -594,7 +613,8 @@ static int process_due(tick *t, trg_row *r) {
                                     : r->v[TC_MAX_RUNS].i - r->v[TC_CLAIMS].i;
   int all = strcmp(policy, "all") == 0;
   sched_catchup cu;
-  sched_catch_up(&spec, due, t->now, all ? TRG_MAX_MISFIRE_RUNS : TRG_CATCHUP_CAP, &cu);
+  sched_catch_up(&spec, due, t->now,
+                 all ? TRG_MAX_MISFIRE_RUNS : TRG_CATCHUP_CAP, &cu);
   int has_next = cu.has_next;
   i64 next = cu.next_after;
 
@@ -618,8 +638,9 @@ static int process_due(tick *t, trg_row *r) {
     } else if (cu.more) {
       i64 from;
       sched_next(&spec, occ, &from);
-      rc = record_outcome(t, r, from, "skipped",
-                          span_text("missed: skipped", 0, 1, from, t->now, policy));
+      rc = record_outcome(
+          t, r, from, "skipped",
+          span_text("missed: skipped", 0, 1, from, t->now, policy));
     }
   } else {
     i64 skipped = cu.count - 1;
@@ -630,9 +651,9 @@ static int process_due(tick *t, trg_row *r) {
     }
     if (skipped > 0) {
       i64 last = run_latest ? cu.before_latest : cu.latest;
-      rc = record_outcome(t, r, due, "skipped",
-                          span_text("missed:", skipped, cu.more, due, last,
-                                    policy));
+      rc = record_outcome(
+          t, r, due, "skipped",
+          span_text("missed:", skipped, cu.more, due, last, policy));
     }
     if (rc == SQLITE_OK && run_latest) {
       rc = take_occurrence(t, r, cu.latest, overlap_skip);
@@ -664,7 +685,8 @@ static int agent_allowed(tick *t, const char *agent_id) {
   int found = 0;
   if (q) {
     size_t n = strlen(q);
-    for (const char *p = strstr(t->o.agents, q); p && !found; p = strstr(p + 1, q)) {
+    for (const char *p = strstr(t->o.agents, q); p && !found;
+         p = strstr(p + 1, q)) {
       found = (p[-1] == '[' || p[-1] == ',') && (p[n] == ']' || p[n] == ',');
     }
   }
@@ -686,7 +708,10 @@ static int claim_due(tick *t) {
   for (;;) {
     if (t->budget == 0) break;
     sqlite3_stmt *st = store_stmt(&t->st, which);
-    if (!st) { rc = store_err(&t->st); break; }
+    if (!st) {
+      rc = store_err(&t->st);
+      break;
+    }
     sqlite3_bind_int64(st, 1, t->now);
     sqlite3_bind_int64(st, 2, 64);
     if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
@@ -752,7 +777,8 @@ static void tick_end(tick *t) {
 static int txn_end(tick *t, store_txn *txn, int rc) {
   if (rc == SQLITE_OK && t->st.err) rc = t->st.err; /* e.g. a config read */
   /* The result is complete before COMMIT: after it, nothing may fail. */
-  if (rc == SQLITE_OK && t->out && sqlite3_str_errcode(t->out)) rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK && t->out && sqlite3_str_errcode(t->out))
+    rc = SQLITE_NOMEM;
   rc = store_txn_end(t->db, txn, rc);
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM && !t->err) {
     t->err = sqlite3_mprintf("%s", store_txn_errmsg(txn, t->db));
@@ -777,7 +803,8 @@ static void record_cost(tick *t) {
   c->tick_vm_steps = c->tick_fullscan_steps = 0;
   for (int i = 0; i < ST_COUNT; i++) {
     if (!t->st.st[i]) continue;
-    c->tick_vm_steps += sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_VM_STEP, 0);
+    c->tick_vm_steps +=
+        sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_VM_STEP, 0);
     c->tick_fullscan_steps +=
         sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 0);
   }
@@ -845,7 +872,9 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_run_due") != 0) return;
   store *cache = cache_take(&t);
-  if (argc > 0 && arg_instant(ctx, t.fname, argc, argv, 0, "now", 1, &t.now) != 0) goto out;
+  if (argc > 0 &&
+      arg_instant(ctx, t.fname, argc, argv, 0, "now", 1, &t.now) != 0)
+    goto out;
   if (argc == 0) t.now = trg_wall_clock_ms();
   const char *opts = NULL;
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
@@ -859,7 +888,8 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     rc = opts_copy(&t.o, c->tick_opts);
   } else {
     rc = opts_parse(&t.st, opts, &t.o, &t.err);
-    tick_opts *keep = rc == SQLITE_OK && opts ? sqlite3_malloc(sizeof *keep) : NULL;
+    tick_opts *keep =
+        rc == SQLITE_OK && opts ? sqlite3_malloc(sizeof *keep) : NULL;
     char *json = keep ? sqlite3_mprintf("%s", opts) : NULL;
     if (json && opts_copy(keep, &t.o) == SQLITE_OK) {
       if (c->tick_opts_free) c->tick_opts_free(c->tick_opts);
@@ -885,12 +915,14 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   store_txn txn;
   t.narrow = 1;
-  rc = cache ? store_txn_begin_cached(&t.st, &txn) : store_txn_begin(t.db, &txn);
+  rc =
+      cache ? store_txn_begin_cached(&t.st, &txn) : store_txn_begin(t.db, &txn);
   if (rc == SQLITE_OK) {
-    t.grace_ms = -1; /* read when first needed (grace_ms()) */
+    t.grace_ms = -1;             /* read when first needed (grace_ms()) */
     int runs = runs_pending(&t); /* nothing to re-offer: skip two sorts */
     if (runs < 0) rc = store_err(&t.st);
-    if (rc == SQLITE_OK && runs) rc = for_each_run(&t, ST_RUNS_LEASED, on_lease_expired);
+    if (rc == SQLITE_OK && runs)
+      rc = for_each_run(&t, ST_RUNS_LEASED, on_lease_expired);
     if (rc == SQLITE_OK && runs) rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
     if (rc == SQLITE_OK) rc = claim_due(&t);
     if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
@@ -915,11 +947,11 @@ static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   (void)argv;
   trg_ctx *c = sqlite3_user_data(ctx);
-  char *z = sqlite3_mprintf("{\"vm_steps\":%lld,\"fullscan_steps\":%lld,"
-                            "\"rows_read\":%lld,\"claimed\":%lld}",
-                            (long long)c->tick_vm_steps,
-                            (long long)c->tick_fullscan_steps,
-                            (long long)c->tick_rows, (long long)c->tick_claimed);
+  char *z = sqlite3_mprintf(
+      "{\"vm_steps\":%lld,\"fullscan_steps\":%lld,"
+      "\"rows_read\":%lld,\"claimed\":%lld}",
+      (long long)c->tick_vm_steps, (long long)c->tick_fullscan_steps,
+      (long long)c->tick_rows, (long long)c->tick_claimed);
   if (!z) {
     sqlite3_result_error_nomem(ctx);
     return;
@@ -931,8 +963,9 @@ static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 ** save the trigger in one transaction, return its JSON. */
 typedef int (*trigger_op)(tick *t, trg_row *r, sqlite3_value **argv, int argc);
 
-static void run_trigger_op(sqlite3_context *ctx, tick *t, const char *trigger_id,
-                           trigger_op op, sqlite3_value **argv, int argc) {
+static void run_trigger_op(sqlite3_context *ctx, tick *t,
+                           const char *trigger_id, trigger_op op,
+                           sqlite3_value **argv, int argc) {
   store_txn txn;
   trg_row r;
   row_init(&r);
@@ -966,7 +999,8 @@ static int is_run_status(const char *s) {
          strcmp(s, "skipped") == 0 || strcmp(s, "deferred") == 0;
 }
 
-static void fn_run_finish(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void fn_run_finish(sqlite3_context *ctx, int argc,
+                          sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_run_finish") != 0) return;
   run_row run;
@@ -974,13 +1008,15 @@ static void fn_run_finish(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   memset(&run, 0, sizeof run);
   row_init(&r);
   const char *run_id = arg_text(ctx, t.fname, argv, 0, "run_id");
-  const char *status = run_id ? arg_text(ctx, t.fname, argv, 1, "status") : NULL;
+  const char *status =
+      run_id ? arg_text(ctx, t.fname, argv, 1, "status") : NULL;
   const char *error = NULL;
   if (!status) goto out;
   if (!is_run_status(status)) {
     trg_result_error(ctx, SQLITE_ERROR, t.fname,
                      "argument 2 (status): '%s' is not one of 'success', "
-                     "'failed', 'skipped', 'deferred'", status);
+                     "'failed', 'skipped', 'deferred'",
+                     status);
     goto out;
   }
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
@@ -1063,7 +1099,8 @@ static int op_fire(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
   if (rc == SQLITE_OK) rc = store_run_insert(&t->st, &run);
   if (rc == SQLITE_OK && sqlite3_changes(t->db) == 0) {
     t->err = sqlite3_mprintf("run '%s' already exists (fired twice at the "
-                             "same instant)", val_text(&run.v[RC_RUN_ID]));
+                             "same instant)",
+                             val_text(&run.v[RC_RUN_ID]));
     rc = SQLITE_CONSTRAINT_UNIQUE;
   }
   if (rc == SQLITE_OK) {
@@ -1176,7 +1213,8 @@ static int earliest_fire(store *s, int *have, i64 *best) {
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-static void fn_next_wakeup(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void fn_next_wakeup(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_next_wakeup") != 0) return;
   if (arg_instant(ctx, t.fname, argc, argv, 0, "now", 1, &t.now) == 0) {
@@ -1186,8 +1224,12 @@ static void fn_next_wakeup(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     int rc = earliest_fire(&t.st, &have, &best);
     for (size_t i = 0; i < 2 && rc == SQLITE_OK; i++) {
       sqlite3_stmt *st = store_stmt(&t.st, probes[i]);
-      if (!st) { rc = store_err(&t.st); break; }
-      if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+      if (!st) {
+        rc = store_err(&t.st);
+        break;
+      }
+      if (sqlite3_step(st) == SQLITE_ROW &&
+          sqlite3_column_type(st, 0) != SQLITE_NULL) {
         i64 v = sqlite3_column_int64(st, 0);
         if (!have || v < best) best = v;
         have = 1;

@@ -13,10 +13,12 @@
 
 SQLITE_EXTENSION_INIT3
 
-#define ERR(...) \
-  ((*err = sqlite3_mprintf(__VA_ARGS__)) ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM)
+#define ERR(...)                                                   \
+  ((*err = sqlite3_mprintf(__VA_ARGS__)) ? SQLITE_CONSTRAINT_CHECK \
+                                         : SQLITE_NOMEM)
 
-static const char *const wake_modes[] = {"inject_now", "next_autonomy_cycle", 0};
+static const char *const wake_modes[] = {"inject_now", "next_autonomy_cycle",
+                                         0};
 static const char *const creators[] = {"user", "agent", "system", 0};
 static const char *const misfires[] = {"coalesce", "all", "skip", 0};
 static const char *const overlaps[] = {"skip", "allow", "queue", 0};
@@ -56,8 +58,7 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
     }
     if (t != SQLITE_INTEGER) {
       return ERR("triggers.%s: must be an integer%s, got %s", d->name,
-                 d->kind == 'S' ? " (ms) or ISO-8601 text" : "",
-                 type_word(t));
+                 d->kind == 'S' ? " (ms) or ISO-8601 text" : "", type_word(t));
     }
     val_set_int(out, sqlite3_value_int64(v));
     return SQLITE_OK;
@@ -102,7 +103,8 @@ static int check_enum(trg_row *r, int col, const char *const *set,
   if (rc != SQLITE_OK) return rc;
   if (!in_set(r->v[col].t, set)) {
     sqlite3_str *s = sqlite3_str_new(NULL);
-    for (int i = 0; set[i]; i++) sqlite3_str_appendf(s, "%s'%s'", i ? ", " : "", set[i]);
+    for (int i = 0; set[i]; i++)
+      sqlite3_str_appendf(s, "%s'%s'", i ? ", " : "", set[i]);
     char *list = sqlite3_str_finish(s);
     *err = sqlite3_mprintf("triggers.%s: '%s' is not one of %s",
                            trg_cols[col].name, r->v[col].t, list ? list : "");
@@ -219,8 +221,8 @@ int trg_spec(trg_ctx *c, const trg_row *r, sched_spec *spec, char **err) {
   spec->created_at = r->v[TC_CREATED_AT].i;
   spec->interval_ms = r->v[TC_INTERVAL_MS].i;
   spec->scheduled_at = r->v[TC_SCHEDULED_AT].i;
-  if (trg_zone(c, val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg,
-               sizeof msg) != 0) {
+  if (trg_zone(c, val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg, sizeof msg) !=
+      0) {
     return ERR("triggers.timezone: %s", msg);
   }
   if (spec->type == SCHED_CRON &&
@@ -231,8 +233,8 @@ int trg_spec(trg_ctx *c, const trg_row *r, sched_spec *spec, char **err) {
   return SQLITE_OK;
 }
 
-int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
-                 i64 now, char **err) {
+int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+                 char **err) {
   int rc;
   (void)s;
   if (r->v[TC_INSTRUCTIONS].null) {
@@ -259,13 +261,16 @@ int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   if ((rc = text_default(r, TC_AGENT_ID, "")) != SQLITE_OK) return rc;
   if ((rc = text_default(r, TC_SCOPE, "")) != SQLITE_OK) return rc;
   if ((rc = text_default(r, TC_TIMEZONE, "UTC")) != SQLITE_OK) return rc;
-  if (r->v[TC_DISPLAY_NAME].null && (rc = default_display_name(r)) != SQLITE_OK) {
+  if (r->v[TC_DISPLAY_NAME].null &&
+      (rc = default_display_name(r)) != SQLITE_OK) {
     return rc;
   }
-  if ((rc = check_enum(r, TC_WAKE_MODE, wake_modes, "next_autonomy_cycle", err)))
+  if ((rc =
+           check_enum(r, TC_WAKE_MODE, wake_modes, "next_autonomy_cycle", err)))
     return rc;
   if ((rc = check_enum(r, TC_CREATED_BY, creators, "user", err))) return rc;
-  if ((rc = check_enum(r, TC_MISFIRE_POLICY, misfires, "coalesce", err))) return rc;
+  if ((rc = check_enum(r, TC_MISFIRE_POLICY, misfires, "coalesce", err)))
+    return rc;
   if ((rc = check_enum(r, TC_OVERLAP_POLICY, overlaps, "skip", err))) return rc;
   int_default(r, TC_ENABLED, 1);
   if (r->v[TC_ENABLED].i != 0 && r->v[TC_ENABLED].i != 1) {
@@ -275,7 +280,8 @@ int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   int_default(r, TC_MAX_ATTEMPTS, 1);
   int_default(r, TC_BACKOFF_MS, TRG_DEFAULT_BACKOFF_MS);
   int_default(r, TC_JITTER_MS, 0);
-  if ((rc = check_duration(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, err))) return rc;
+  if ((rc = check_duration(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, err)))
+    return rc;
   if ((rc = check_min(r, TC_MAX_RUNS, 1, err))) return rc;
   if ((rc = check_min(r, TC_MAX_ATTEMPTS, 1, err))) return rc;
   if ((rc = check_duration(r, TC_BACKOFF_MS, 0, err))) return rc;
@@ -426,7 +432,8 @@ int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
     sha256_ctx h;
     unsigned char d[32];
     char num[48], hex[17];
-    const char *parts[] = {val_text(&r->v[TC_AGENT_ID]), val_text(&r->v[TC_SCOPE]),
+    const char *parts[] = {val_text(&r->v[TC_AGENT_ID]),
+                           val_text(&r->v[TC_SCOPE]),
                            val_text(&r->v[TC_INSTRUCTIONS]),
                            val_text(&r->v[TC_TRIGGER_TYPE]), canon};
     sha256_init(&h);

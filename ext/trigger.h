@@ -28,18 +28,19 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err);
 ** in the row's zone, enums and ranges checked) and build its schedule.
 ** now is used for the created_at default. Errors: "triggers.<col>: ...".
 */
-int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
-                 i64 now, char **err);
+int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+                 char **err);
 
 /* Schedule of a stored row (re-parsed, zone from the cache). */
 int trg_spec(trg_ctx *c, const trg_row *r, sched_spec *spec, char **err);
 
 /* Lifecycle: set status / next_due_at / fire_at / enabled. */
-void trg_arm(trg_row *r, const sched_spec *spec, i64 now);    /* (re)schedule */
+void trg_arm(trg_row *r, const sched_spec *spec, i64 now); /* (re)schedule */
 void trg_pause(trg_row *r);
-void trg_resume(trg_row *r, const sched_spec *spec, i64 now); /* strictly after now */
-void trg_set_next(trg_row *r, int has_next, i64 next);         /* + jitter */
-int trg_is_active(const trg_row *r); /* scheduled or paused */
+void trg_resume(trg_row *r, const sched_spec *spec,
+                i64 now);                              /* strictly after now */
+void trg_set_next(trg_row *r, int has_next, i64 next); /* + jitter */
+int trg_is_active(const trg_row *r);                   /* scheduled or paused */
 
 /* Deterministic jitter in [0, jitter_ms) from (trigger_id, occurrence). */
 i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms);

@@ -22,7 +22,6 @@ typedef int64_t i64;
 #endif
 #define TRIGGERS_SCHEMA_VERSION 2
 
-
 /*
 ** Per-connection context: handed to every function and module as client
 ** data, reference-counted because each registration releases it once.
@@ -56,14 +55,39 @@ void trg_ctx_release(void *p);
 ** shadow table triggers_data stores them in the same order after `id`,
 ** followed by the internal columns. */
 enum {
-  TC_TRIGGER_ID, TC_AGENT_ID, TC_SCOPE, TC_DISPLAY_NAME, TC_INSTRUCTIONS,
-  TC_TRIGGER_TYPE, TC_INTERVAL_MS, TC_SCHEDULED_AT, TC_CRON_EXPRESSION,
-  TC_TIMEZONE, TC_START_AT, TC_END_AT, TC_WAKE_MODE, TC_CREATED_BY,
-  TC_ENABLED, TC_MAX_RUNS, TC_MISFIRE_POLICY, TC_OVERLAP_POLICY,
-  TC_MAX_ATTEMPTS, TC_BACKOFF_MS, TC_JITTER_MS, TC_WINDOW_MS,
-  TC_PAUSE_AFTER_FAILURES, TC_METADATA, TC_STATUS, TC_RUN_COUNT,
-  TC_NEXT_DUE_AT, TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
-  TC_DEDUPE_KEY, TC_CREATED_AT, TC_UPDATED_AT,
+  TC_TRIGGER_ID,
+  TC_AGENT_ID,
+  TC_SCOPE,
+  TC_DISPLAY_NAME,
+  TC_INSTRUCTIONS,
+  TC_TRIGGER_TYPE,
+  TC_INTERVAL_MS,
+  TC_SCHEDULED_AT,
+  TC_CRON_EXPRESSION,
+  TC_TIMEZONE,
+  TC_START_AT,
+  TC_END_AT,
+  TC_WAKE_MODE,
+  TC_CREATED_BY,
+  TC_ENABLED,
+  TC_MAX_RUNS,
+  TC_MISFIRE_POLICY,
+  TC_OVERLAP_POLICY,
+  TC_MAX_ATTEMPTS,
+  TC_BACKOFF_MS,
+  TC_JITTER_MS,
+  TC_WINDOW_MS,
+  TC_PAUSE_AFTER_FAILURES,
+  TC_METADATA,
+  TC_STATUS,
+  TC_RUN_COUNT,
+  TC_NEXT_DUE_AT,
+  TC_LAST_RUN_AT,
+  TC_LAST_STATUS,
+  TC_LAST_ERROR,
+  TC_DEDUPE_KEY,
+  TC_CREATED_AT,
+  TC_UPDATED_AT,
   TC_NPUBLIC,
   /* internal (shadow table only) */
   TC_FIRE_AT = TC_NPUBLIC, /* next_due_at + jitter; NULL when not claimable */
@@ -86,9 +110,19 @@ extern const trg_coldef trg_cols[TC_NCOL];
 /* Columns of `trigger_runs` (and of triggers_rundata, which adds retry_at
 ** and deferrals). */
 enum {
-  RC_RUN_ID, RC_TRIGGER_ID, RC_AGENT_ID, RC_SCHEDULED_FOR, RC_ATTEMPT,
-  RC_STATUS, RC_OWNER, RC_CLAIMED_AT, RC_LEASE_UNTIL, RC_FINISHED_AT,
-  RC_LATENCY_MS, RC_ERROR, RC_PAYLOAD,
+  RC_RUN_ID,
+  RC_TRIGGER_ID,
+  RC_AGENT_ID,
+  RC_SCHEDULED_FOR,
+  RC_ATTEMPT,
+  RC_STATUS,
+  RC_OWNER,
+  RC_CLAIMED_AT,
+  RC_LEASE_UNTIL,
+  RC_FINISHED_AT,
+  RC_LATENCY_MS,
+  RC_ERROR,
+  RC_PAYLOAD,
   RC_NPUBLIC,
   RC_RETRY_AT = RC_NPUBLIC, /* re-offer at (deferred or retry pending) */
   RC_DEFERRALS,
@@ -119,7 +153,7 @@ void val_set_int(trg_val *v, i64 i);
 int val_set_text(trg_val *v, const char *t); /* SQLITE_OK / NOMEM */
 /* Takes an sqlite3_malloc'd string; NULL = out of memory (poisons v). */
 int val_set_owned(trg_val *v, char *t);
-const char *val_text(const trg_val *v);      /* "" when NULL */
+const char *val_text(const trg_val *v); /* "" when NULL */
 
 /* Defaults and limits. */
 #define TRG_DEFAULT_LEASE_MS 60000

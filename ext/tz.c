@@ -35,12 +35,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TZ_MAX_OFF 93599            /* |UT offset| limit, RFC 8536 3.2 */
-#define TZ_WINDOW (2 * 86400)       /* > max |offset|, see tz_local_lookup */
-#define TZ_LIMIT (1LL << 61)        /* instants are clamped to +-TZ_LIMIT */
-#define CYCLE_S (146097LL * 86400)  /* 400 Gregorian years in seconds */
-#define FRAME_BASE 946684800LL      /* 2000-01-01T00:00:00Z */
-#define NEXT_STEPS 64               /* candidates tried per next_transition */
+#define TZ_MAX_OFF 93599           /* |UT offset| limit, RFC 8536 3.2 */
+#define TZ_WINDOW (2 * 86400)      /* > max |offset|, see tz_local_lookup */
+#define TZ_LIMIT (1LL << 61)       /* instants are clamped to +-TZ_LIMIT */
+#define CYCLE_S (146097LL * 86400) /* 400 Gregorian years in seconds */
+#define FRAME_BASE 946684800LL     /* 2000-01-01T00:00:00Z */
+#define NEXT_STEPS 64              /* candidates tried per next_transition */
 
 /* One yearly date of a POSIX rule: Jn, n or Mm.w.d, plus a local time. */
 typedef struct tz_rule_date {
@@ -60,18 +60,18 @@ struct tz_zone {
   size_t n;          /* entries in at/off: real offset changes only */
   const int64_t *at; /* strictly ascending transition instants */
   const int32_t *off;
-  int32_t first_off; /* before the first transition */
-  int has_table;     /* the file had transitions; last_at is valid */
-  int64_t last_at;   /* the file's last transition (rule starts here) */
-  int has_rule;      /* a footer rule decides from last_at on */
+  int32_t first_off;  /* before the first transition */
+  int has_table;      /* the file had transitions; last_at is valid */
+  int64_t last_at;    /* the file's last transition (rule starts here) */
+  int has_rule;       /* a footer rule decides from last_at on */
   int32_t rule_fixed; /* its offset when it never changes (rule_n == 0) */
-  size_t rule_n;     /* its offset changes within the frame, ascending */
+  size_t rule_n;      /* its offset changes within the frame, ascending */
   const int64_t *rule_at;
   const int32_t *rule_off;
 };
 
-static const tz_zone utc_zone = {"UTC", 0,    NULL, NULL, 0, 0,
-                                 0,     0,    0,    0,    NULL, NULL};
+static const tz_zone utc_zone = {"UTC", 0, NULL, NULL, 0,    0,
+                                 0,     0, 0,    0,    NULL, NULL};
 
 const tz_zone *tz_utc(void) { return &utc_zone; }
 
@@ -156,10 +156,8 @@ static size_t count_le(const int64_t *at, size_t n, int64_t t) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (at[mid] <= t)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (at[mid] <= t) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -321,14 +319,16 @@ typedef struct tzif_header {
 
 static int header_read(const unsigned char *p, size_t avail, tzif_header *h,
                        char *err, size_t errlen) {
-  if (avail < TZIF_HEADER_LEN) return tz_fail(err, errlen, "TZif: truncated header");
+  if (avail < TZIF_HEADER_LEN)
+    return tz_fail(err, errlen, "TZif: truncated header");
   if (memcmp(p, "TZif", 4) != 0) return tz_fail(err, errlen, "TZif: bad magic");
   switch (p[4]) {
     case 0: h->version = 1; break;
     case '2': h->version = 2; break;
     case '3': h->version = 3; break;
     case '4': h->version = 4; break;
-    default: return tz_fail(err, errlen, "TZif: unsupported version 0x%02x", p[4]);
+    default:
+      return tz_fail(err, errlen, "TZif: unsupported version 0x%02x", p[4]);
   }
   h->isutcnt = be32(p + 20);
   h->isstdcnt = be32(p + 24);
@@ -358,7 +358,8 @@ static int types_read(const unsigned char *p, const tzif_header *h,
     const unsigned char *rec = p + (size_t)k * 6;
     int32_t off = (int32_t)be32(rec);
     if (off < -TZ_MAX_OFF || off > TZ_MAX_OFF)
-      return tz_fail(err, errlen, "TZif: UT offset %ld out of range", (long)off);
+      return tz_fail(err, errlen, "TZif: UT offset %ld out of range",
+                     (long)off);
     if (rec[4] > 1) return tz_fail(err, errlen, "TZif: bad isdst flag");
     if (rec[5] >= h->charcnt)
       return tz_fail(err, errlen, "TZif: bad abbreviation index");

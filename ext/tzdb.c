@@ -29,7 +29,7 @@
 #define TZDB_MIN_SLOTS 16
 
 typedef struct tzdb_slot {
-  char *name;   /* NULL: empty slot */
+  char *name; /* NULL: empty slot */
   tz_zone *zone;
 } tzdb_slot;
 
@@ -180,8 +180,8 @@ static int file_read(const char *path, unsigned char **out, size_t *len) {
   return 0;
 }
 
-static int zone_load(const tzdb *db, const char *name, tz_zone **out,
-                     char *err, size_t errlen) {
+static int zone_load(const tzdb *db, const char *name, tz_zone **out, char *err,
+                     size_t errlen) {
   char path[4096], perr[160];
   unsigned char *buf = NULL;
   size_t len = 0;

@@ -18,16 +18,14 @@
 SQLITE_EXTENSION_INIT3
 
 static const vt_key run_keys[] = {
-    {RC_RUN_ID, 1, 1.0},
-    {RC_TRIGGER_ID, 0, 10.0},
-    {RC_AGENT_ID, 0, 20.0},
-    {RC_SCHEDULED_FOR, 0, 30.0},
+    {RC_RUN_ID, 1, 1.0},    {RC_TRIGGER_ID, 0, 10.0},
+    {RC_AGENT_ID, 0, 20.0}, {RC_SCHEDULED_FOR, 0, 30.0},
     {RC_STATUS, 0, 200.0},
 };
 
-static const vt_desc runs_desc = {"trigger_runs", "triggers_rundata",
-                                  run_cols, RC_NPUBLIC, run_keys,
-                                  sizeof run_keys / sizeof run_keys[0]};
+static const vt_desc runs_desc = {
+    "trigger_runs", "triggers_rundata", run_cols,
+    RC_NPUBLIC,     run_keys,           sizeof run_keys / sizeof run_keys[0]};
 
 static int runsConnect(sqlite3 *db, void *aux, int argc,
                        const char *const *argv, sqlite3_vtab **out,
@@ -36,7 +34,8 @@ static int runsConnect(sqlite3 *db, void *aux, int argc,
   if (strcmp(argv[1], "main") != 0 || strcmp(argv[2], "trigger_runs") != 0 ||
       argc > 3) {
     *err = sqlite3_mprintf("trigger_runs: create it as main.trigger_runs "
-                           "with no arguments (got %s.%s)", argv[1], argv[2]);
+                           "with no arguments (got %s.%s)",
+                           argv[1], argv[2]);
     return SQLITE_ERROR;
   }
   if (!store_installed(db)) {
@@ -66,8 +65,8 @@ static int runsUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                                     "allowed here"));
   }
   sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(t->db, "DELETE FROM main.triggers_rundata WHERE id = ?1",
-                              -1, &st, NULL);
+  int rc = sqlite3_prepare_v2(
+      t->db, "DELETE FROM main.triggers_rundata WHERE id = ?1", -1, &st, NULL);
   if (rc == SQLITE_OK) {
     sqlite3_bind_value(st, 1, argv[0]);
     rc = sqlite3_step(st);

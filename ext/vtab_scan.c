@@ -32,8 +32,8 @@ int vt_declare(sqlite3 *db, const vt_desc *d) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendall(s, "CREATE TABLE x(");
   for (int i = 0; i < d->ncol; i++) {
-    const char *ty = (d->cols[i].kind == 'I' || d->cols[i].kind == 'S')
-                         ? "INTEGER" : "TEXT";
+    const char *ty =
+        (d->cols[i].kind == 'I' || d->cols[i].kind == 'S') ? "INTEGER" : "TEXT";
     sqlite3_str_appendf(s, "%s%s %s", i ? ", " : "", d->cols[i].name, ty);
   }
   sqlite3_str_appendall(s, ")");
@@ -76,12 +76,15 @@ int vt_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     const char *op = op_text(c->op);
-    const vt_key *k = c->usable && op && c->iColumn >= 0 ? key_of(d, c->iColumn) : NULL;
+    const vt_key *k =
+        c->usable && op && c->iColumn >= 0 ? key_of(d, c->iColumn) : NULL;
     if (!k) continue;
     info->aConstraintUsage[i].argvIndex = ++argv;
     info->aConstraintUsage[i].omit = 1;
-    sqlite3_str_appendf(s, "%s%s%s", argv > 1 ? "," : "", d->cols[c->iColumn].name, op);
-    double this_cost = c->op == SQLITE_INDEX_CONSTRAINT_EQ ? k->cost : k->cost * 4;
+    sqlite3_str_appendf(s, "%s%s%s", argv > 1 ? "," : "",
+                        d->cols[c->iColumn].name, op);
+    double this_cost =
+        c->op == SQLITE_INDEX_CONSTRAINT_EQ ? k->cost : k->cost * 4;
     if (this_cost < cost) cost = this_cost;
     if (k->unique && c->op == SQLITE_INDEX_CONSTRAINT_EQ) unique = 1;
   }
@@ -125,14 +128,16 @@ int vt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   }
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendall(s, "SELECT id");
-  for (int i = 0; i < d->ncol; i++) sqlite3_str_appendf(s, ", %s", d->cols[i].name);
+  for (int i = 0; i < d->ncol; i++)
+    sqlite3_str_appendf(s, ", %s", d->cols[i].name);
   sqlite3_str_appendf(s, " FROM main.%s", d->shadow);
   /* idxStr was written by vt_best_index: "col op,col op". */
   const char *p = idxStr ? idxStr : "";
   for (int n = 1; *p; n++) {
     const char *end = strchr(p, ',');
     int len = end ? (int)(end - p) : (int)strlen(p);
-    sqlite3_str_appendf(s, "%s%.*s ?%d", n == 1 ? " WHERE " : " AND ", len, p, n);
+    sqlite3_str_appendf(s, "%s%.*s ?%d", n == 1 ? " WHERE " : " AND ", len, p,
+                        n);
     p += len + (end ? 1 : 0);
   }
   sqlite3_str_appendall(s, " ORDER BY id");
@@ -141,7 +146,8 @@ int vt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   int rc = sqlite3_prepare_v3(t->db, sql, -1, 0, &c->stmt, NULL);
   sqlite3_free(sql);
   if (rc != SQLITE_OK) {
-    return vt_error(cur->pVtab, rc, sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
+    return vt_error(cur->pVtab, rc,
+                    sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
   }
   for (int i = 0; i < argc; i++) sqlite3_bind_value(c->stmt, i + 1, argv[i]);
   return vt_next(cur);

@@ -12,16 +12,16 @@
 #include "store.h"
 
 typedef struct vt_key {
-  int col;       /* column number in the virtual table */
-  int unique;    /* EQ finds at most one row */
-  double cost;   /* estimated cost of a probe by this column */
+  int col;     /* column number in the virtual table */
+  int unique;  /* EQ finds at most one row */
+  double cost; /* estimated cost of a probe by this column */
 } vt_key;
 
 typedef struct vt_desc {
   const char *name;   /* virtual table name */
   const char *shadow; /* shadow table holding the rows */
   const trg_coldef *cols;
-  int ncol;           /* public columns */
+  int ncol; /* public columns */
   const vt_key *keys;
   int nkeys;
 } vt_desc;

@@ -32,17 +32,18 @@ static const vt_key trigger_keys[] = {
 };
 
 static const vt_desc triggers_desc = {
-    "triggers", "triggers_data", trg_cols, TC_NPUBLIC,
-    trigger_keys, sizeof trigger_keys / sizeof trigger_keys[0]};
+    "triggers", "triggers_data", trg_cols,
+    TC_NPUBLIC, trigger_keys,    sizeof trigger_keys / sizeof trigger_keys[0]};
 
 static int triggers_connect_impl(sqlite3 *db, void *aux, int argc,
-                                 const char *const *argv,
-                                 sqlite3_vtab **out, char **err, int create) {
+                                 const char *const *argv, sqlite3_vtab **out,
+                                 char **err, int create) {
   trg_ctx *ctx = aux;
   if (strcmp(argv[1], "main") != 0 || strcmp(argv[2], "triggers") != 0 ||
       argc > 3) {
     *err = sqlite3_mprintf("triggers: create it as main.triggers with no "
-                           "arguments (got %s.%s)", argv[1], argv[2]);
+                           "arguments (got %s.%s)",
+                           argv[1], argv[2]);
     return SQLITE_ERROR;
   }
   int rc = create ? store_create(db, err) : store_check(db, err);
@@ -145,7 +146,8 @@ static int update_existing(vt_tab *t, trg_row *old, trg_row *next,
                            uint64_t changed, i64 now, int now_is_created,
                            char **err) {
   sched_spec spec;
-  if (strcmp(val_text(&old->v[TC_TRIGGER_ID]), val_text(&next->v[TC_TRIGGER_ID])) != 0) {
+  if (strcmp(val_text(&old->v[TC_TRIGGER_ID]),
+             val_text(&next->v[TC_TRIGGER_ID])) != 0) {
     *err = sqlite3_mprintf("triggers.trigger_id: cannot be changed (it "
                            "names the trigger's runs); insert a new trigger");
     return SQLITE_CONSTRAINT_CHECK;
@@ -221,9 +223,9 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
         goto done;
       }
       /* OR REPLACE: the new definition, the old identity and history. */
-      static const int kept[] = {TC_STATUS, TC_RUN_COUNT, TC_NEXT_DUE_AT,
+      static const int kept[] = {TC_STATUS,      TC_RUN_COUNT,   TC_NEXT_DUE_AT,
                                  TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
-                                 TC_FIRE_AT, TC_CLAIMS, TC_RUNNING,
+                                 TC_FIRE_AT,     TC_CLAIMS,      TC_RUNNING,
                                  TC_FAIL_STREAK, TC_CREATED_AT};
       for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         int k = kept[i];
@@ -232,7 +234,8 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
         r.v[k].t = NULL;
         if (old.v[k].t && (rc = val_set_text(&r.v[k], old.v[k].t))) goto done;
       }
-      val_set_int(&old.v[TC_ENABLED], 1); /* resume only if asked (enabled=0 -> pause) */
+      val_set_int(&old.v[TC_ENABLED],
+                  1); /* resume only if asked (enabled=0 -> pause) */
       rc = update_existing(t, &old, &r, ~0ull & ~(1ull << TC_ENABLED), now,
                            created_given, err);
       *rowid = old.id;
@@ -244,7 +247,8 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
   if (rc != SQLITE_OK) goto done;
   /* Determinism: created_at (given, or the clock's default) is "now". */
   now = r.v[TC_CREATED_AT].i;
-  if (r.v[TC_TRIGGER_ID].null && (rc = trg_default_id(&t->st, &r, &spec))) goto done;
+  if (r.v[TC_TRIGGER_ID].null && (rc = trg_default_id(&t->st, &r, &spec)))
+    goto done;
   val_set_int(&r.v[TC_CLAIMS], 0);
   val_set_int(&r.v[TC_RUNNING], 0);
   val_set_int(&r.v[TC_FAIL_STREAK], 0);
@@ -306,8 +310,10 @@ static int triggersUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
   if (rc != SQLITE_OK && !err && rc != SQLITE_NOMEM) {
     /* The connection's message, unless it is stale (our own failure). */
     int ec = sqlite3_errcode(t->db);
-    err = sqlite3_mprintf("%s", ec == SQLITE_OK || ec == SQLITE_ROW || ec == SQLITE_DONE
-                                    ? sqlite3_errstr(rc) : sqlite3_errmsg(t->db));
+    err = sqlite3_mprintf("%s", ec == SQLITE_OK || ec == SQLITE_ROW ||
+                                        ec == SQLITE_DONE
+                                    ? sqlite3_errstr(rc)
+                                    : sqlite3_errmsg(t->db));
   }
   if (err) vt_error(tab, rc, err);
   return rc;

@@ -44,9 +44,9 @@ typedef struct when_tok {
   int kind;
   const char *s; /* into parser.norm, not NUL-terminated */
   int len;
-  int value;     /* T_INT */
-  int ndig;      /* T_INT: digit count */
-  int glued;     /* no blank before it */
+  int value; /* T_INT */
+  int ndig;  /* T_INT: digit count */
+  int glued; /* no blank before it */
 } when_tok;
 
 typedef struct parser {
@@ -151,7 +151,8 @@ static int check_glue(parser *p) {
   if (ok) return 0;
   return fail(p, "put a blank between '%.*s' and '%.*s'",
               prev->len > 20 ? 20 : prev->len, prev->s,
-              t->len > 20 ? 20 : t->len, t->s) - 1;
+              t->len > 20 ? 20 : t->len, t->s) -
+         1;
 }
 
 /* Cut phrase into tokens and build the normalized text. 0 or -1. */
@@ -172,8 +173,11 @@ static int tokenize(parser *p, const char *phrase) {
       unsigned char u = (unsigned char)ch;
       if (u >= 0x20 && u < 0x7f)
         return fail(p, "unexpected character '%c'", ch) - 1;
-      return fail(p, "unexpected byte 0x%02x: only English ASCII text is "
-                     "understood", u) - 1;
+      return fail(p,
+                  "unexpected byte 0x%02x: only English ASCII text is "
+                  "understood",
+                  u) -
+             1;
     }
     if (p->n == TOKENS_MAX) return fail(p, "phrase has too many words") - 1;
     if (blank && o > 0) p->norm[o++] = ' ';
@@ -250,36 +254,52 @@ typedef struct name_val {
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const name_val weekday_names[] = {
-    {"sunday", 0},   {"sun", 0},      {"monday", 1},    {"mon", 1},
-    {"tuesday", 2},  {"tue", 2},      {"tues", 2},      {"wednesday", 3},
-    {"wed", 3},      {"thursday", 4}, {"thu", 4},       {"thur", 4},
-    {"thurs", 4},    {"friday", 5},   {"fri", 5},       {"saturday", 6},
+    {"sunday", 0},  {"sun", 0},      {"monday", 1}, {"mon", 1},
+    {"tuesday", 2}, {"tue", 2},      {"tues", 2},   {"wednesday", 3},
+    {"wed", 3},     {"thursday", 4}, {"thu", 4},    {"thur", 4},
+    {"thurs", 4},   {"friday", 5},   {"fri", 5},    {"saturday", 6},
     {"sat", 6}};
 
 static const name_val month_names[] = {
-    {"january", 1}, {"jan", 1},   {"february", 2}, {"feb", 2},
-    {"march", 3},   {"mar", 3},   {"april", 4},    {"apr", 4},
-    {"may", 5},     {"june", 6},  {"jun", 6},      {"july", 7},
-    {"jul", 7},     {"august", 8}, {"aug", 8},     {"september", 9},
-    {"sep", 9},     {"sept", 9},  {"october", 10}, {"oct", 10},
-    {"november", 11}, {"nov", 11}, {"december", 12}, {"dec", 12}};
+    {"january", 1},   {"jan", 1},    {"february", 2},  {"feb", 2},
+    {"march", 3},     {"mar", 3},    {"april", 4},     {"apr", 4},
+    {"may", 5},       {"june", 6},   {"jun", 6},       {"july", 7},
+    {"jul", 7},       {"august", 8}, {"aug", 8},       {"september", 9},
+    {"sep", 9},       {"sept", 9},   {"october", 10},  {"oct", 10},
+    {"november", 11}, {"nov", 11},   {"december", 12}, {"dec", 12}};
 
 static const char *const month_full[] = {
-    "", "january", "february", "march", "april", "may", "june", "july",
-    "august", "september", "october", "november", "december"};
+    "",     "january", "february",  "march",   "april",    "may",     "june",
+    "july", "august",  "september", "october", "november", "december"};
 
 enum { U_SEC, U_MIN, U_HOUR, U_DAY, U_WEEK, U_FORTNIGHT, U_MONTH, U_YEAR };
 
 static const name_val unit_names[] = {
-    {"s", U_SEC},         {"sec", U_SEC},        {"secs", U_SEC},
-    {"second", U_SEC},    {"seconds", U_SEC},    {"m", U_MIN},
-    {"min", U_MIN},       {"mins", U_MIN},       {"minute", U_MIN},
-    {"minutes", U_MIN},   {"h", U_HOUR},         {"hr", U_HOUR},
-    {"hrs", U_HOUR},      {"hour", U_HOUR},      {"hours", U_HOUR},
-    {"day", U_DAY},       {"days", U_DAY},       {"week", U_WEEK},
-    {"weeks", U_WEEK},    {"fortnight", U_FORTNIGHT},
-    {"fortnights", U_FORTNIGHT}, {"month", U_MONTH}, {"months", U_MONTH},
-    {"year", U_YEAR},     {"years", U_YEAR},
+    {"s", U_SEC},
+    {"sec", U_SEC},
+    {"secs", U_SEC},
+    {"second", U_SEC},
+    {"seconds", U_SEC},
+    {"m", U_MIN},
+    {"min", U_MIN},
+    {"mins", U_MIN},
+    {"minute", U_MIN},
+    {"minutes", U_MIN},
+    {"h", U_HOUR},
+    {"hr", U_HOUR},
+    {"hrs", U_HOUR},
+    {"hour", U_HOUR},
+    {"hours", U_HOUR},
+    {"day", U_DAY},
+    {"days", U_DAY},
+    {"week", U_WEEK},
+    {"weeks", U_WEEK},
+    {"fortnight", U_FORTNIGHT},
+    {"fortnights", U_FORTNIGHT},
+    {"month", U_MONTH},
+    {"months", U_MONTH},
+    {"year", U_YEAR},
+    {"years", U_YEAR},
 };
 
 static int is_unit_word(const when_tok *t) {
@@ -290,21 +310,20 @@ static int is_unit_word(const when_tok *t) {
   return 0;
 }
 
-static const int64_t unit_ms[] = {1000LL, MIN_MS, HOUR_MS, DAY_MS,
-                                  7 * DAY_MS, 14 * DAY_MS, 0, 0};
+static const int64_t unit_ms[] = {1000LL,     MIN_MS,      HOUR_MS, DAY_MS,
+                                  7 * DAY_MS, 14 * DAY_MS, 0,       0};
 
 static const name_val number_names[] = {
-    {"a", 1},    {"an", 1},    {"one", 1},    {"two", 2},     {"three", 3},
-    {"four", 4}, {"five", 5},  {"six", 6},    {"seven", 7},   {"eight", 8},
-    {"nine", 9}, {"ten", 10},  {"eleven", 11}, {"twelve", 12}};
+    {"a", 1},    {"an", 1},   {"one", 1},     {"two", 2},    {"three", 3},
+    {"four", 4}, {"five", 5}, {"six", 6},     {"seven", 7},  {"eight", 8},
+    {"nine", 9}, {"ten", 10}, {"eleven", 11}, {"twelve", 12}};
 
 /* R10's fixed table, offsets in minutes east of UTC. */
 static const name_val zone_names[] = {
-    {"utc", 0},      {"gmt", 0},      {"z", 0},        {"est", -300},
-    {"edt", -240},   {"cst", -360},   {"cdt", -300},   {"mst", -420},
-    {"mdt", -360},   {"pst", -480},   {"pdt", -420},   {"cet", 60},
-    {"cest", 120},   {"bst", 60},     {"ist", 330},    {"jst", 540},
-    {"aest", 600},   {"aedt", 660}};
+    {"utc", 0},    {"gmt", 0},    {"z", 0},      {"est", -300}, {"edt", -240},
+    {"cst", -360}, {"cdt", -300}, {"mst", -420}, {"mdt", -360}, {"pst", -480},
+    {"pdt", -420}, {"cet", 60},   {"cest", 120}, {"bst", 60},   {"ist", 330},
+    {"jst", 540},  {"aest", 600}, {"aedt", 660}};
 
 /* R8: parts of the day and their implied hour. */
 static const name_val part_names[] = {
@@ -355,16 +374,22 @@ typedef struct zone_spec {
 } zone_spec;
 
 typedef struct duration {
-  int marker;      /* "in", "+", "from now" or "later" */
-  int calendar;    /* a month or year unit was used */
-  int months;      /* R2 part */
-  int64_t ms;      /* R1 part */
-  unsigned seen;   /* bit per unit */
+  int marker;    /* "in", "+", "from now" or "later" */
+  int calendar;  /* a month or year unit was used */
+  int months;    /* R2 part */
+  int64_t ms;    /* R1 part */
+  unsigned seen; /* bit per unit */
 } duration;
 
 enum {
-  F_NOW, F_DURATION, F_END_OF, F_NEXT_UNIT, F_PART_TODAY, F_GENERAL,
-  F_INTERVAL, F_CRON
+  F_NOW,
+  F_DURATION,
+  F_END_OF,
+  F_NEXT_UNIT,
+  F_PART_TODAY,
+  F_GENERAL,
+  F_INTERVAL,
+  F_CRON
 };
 
 typedef struct when_form {
@@ -585,8 +610,7 @@ static int parse_day_num(parser *p, int *d) {
 }
 
 static int parse_year(parser *p, int *y) {
-  if (!(p->pos < p->n && p->t[p->pos].kind == T_INT &&
-        p->t[p->pos].ndig == 4))
+  if (!(p->pos < p->n && p->t[p->pos].kind == T_INT && p->t[p->pos].ndig == 4))
     return 0;
   *y = p->t[p->pos].value;
   skip(p, 1);
@@ -604,8 +628,8 @@ static int check_date(parser *p, day_spec *d) {
   int dim = civil_days_in_month(d->year ? d->year : 2000, d->month);
   if (d->dom > dim) {
     if (d->year && d->month == 2 && d->dom == 29)
-      return fail(p, "%d-02-29 does not exist: %d is not a leap year",
-                  d->year, d->year);
+      return fail(p, "%d-02-29 does not exist: %d is not a leap year", d->year,
+                  d->year);
     return fail(p, "%s has no day %d", month_full[d->month], d->dom);
   }
   d->kind = D_DATE;
@@ -755,8 +779,7 @@ static int parse_part_word(parser *p, when_form *ph) {
     return at_end(p);
   }
   if (!accept(p, "this")) return 0;
-  if (!accept_from(p, part_names, COUNT(part_names), &ph->part_hour))
-    return 0;
+  if (!accept_from(p, part_names, COUNT(part_names), &ph->part_hour)) return 0;
   return at_end(p);
 }
 
@@ -797,10 +820,14 @@ static int parse_rec_interval(parser *p, when_form *ph) {
       p->pos = save;
       return 0;
     }
-    return fail(p, "repeating every so many %s is not supported in v1: "
-                   "name the time ('every monday at 9am') or use seconds, "
-                   "minutes or hours", unit == U_DAY ? "days" : unit == U_MONTH
-                   ? "months" : unit == U_YEAR ? "years" : "weeks");
+    return fail(p,
+                "repeating every so many %s is not supported in v1: "
+                "name the time ('every monday at 9am') or use seconds, "
+                "minutes or hours",
+                unit == U_DAY     ? "days"
+                : unit == U_MONTH ? "months"
+                : unit == U_YEAR  ? "years"
+                                  : "weeks");
   }
   ph->form = F_INTERVAL;
   ph->dur.ms = halves * unit_ms[unit] / 2;
@@ -828,8 +855,7 @@ static int parse_weekday_list(parser *p, when_form *ph) {
 
 /* "on the" day_num: returns the day (1-31) or 0. */
 static int parse_on_the_day(parser *p, int *dom) {
-  if (!(accept(p, "on") && accept(p, "the") && parse_day_num(p, dom)))
-    return 0;
+  if (!(accept(p, "on") && accept(p, "the") && parse_day_num(p, dom))) return 0;
   if (*dom < 1 || *dom > 31)
     return fail(p, "day %d is out of range 1-31", *dom);
   return 1;
@@ -1021,8 +1047,8 @@ typedef struct when_ctx {
   int64_t today;   /* local days since 1970-01-01 */
   int64_t now_sod; /* local ms since local midnight */
   civil_time local;
-  int today_wd;    /* 0 = Sunday */
-  int conf;        /* hundredths */
+  int today_wd; /* 0 = Sunday */
+  int conf;     /* hundredths */
   when_result *out;
 } when_ctx;
 
@@ -1216,8 +1242,8 @@ static int resolve_date_no_year(when_ctx *c, const day_spec *d, int64_t sod,
       return reject(c, "%s %d does not exist in %d (not a leap year)",
                     month_full[d->month], d->dom, y);
     }
-    *due = wall_to_utc(c, civil_days_from_date(y, d->month, d->dom), sod, z,
-                       &adj);
+    *due =
+        wall_to_utc(c, civil_days_from_date(y, d->month, d->dom), sod, z, &adj);
     if (*due >= c->now) {
       if (k) flag(c, "rolled_forward");
       note_adjust(c, adj);
@@ -1286,12 +1312,11 @@ static int resolve_day(when_ctx *c, const when_form *ph, int64_t sod,
     }
     case D_DATE:
       if (!d->year) return resolve_date_no_year(c, d, sod, z, due);
-      *due = wall_to_utc(
-          c, civil_days_from_date(d->year, d->month, d->dom), sod, z, &adj);
+      *due = wall_to_utc(c, civil_days_from_date(d->year, d->month, d->dom),
+                         sod, z, &adj);
       note_adjust(c, adj);
       return 0;
-    case D_DOM:
-      return resolve_dom(c, d->dom, sod, z, due);
+    case D_DOM: return resolve_dom(c, d->dom, sod, z, due);
     default: /* time only (R7): today if ahead, else tomorrow */
       implied(c, "day");
       return first_ahead(c, c->today, 1, sod, z, due);
@@ -1367,10 +1392,8 @@ static void cron_text(const when_form *ph, char *buf, size_t n) {
   if (ph->cron_dom) snprintf(dom, sizeof dom, "%d", ph->cron_dom);
   else snprintf(dom, sizeof dom, "*");
   const clock_spec *k = &ph->clock;
-  if (k->s)
-    snprintf(buf, n, "%d %d %d %s * %s", k->s, k->m, k->h, dom, dow);
-  else
-    snprintf(buf, n, "%d %d %s * %s", k->m, k->h, dom, dow);
+  if (k->s) snprintf(buf, n, "%d %d %d %s * %s", k->s, k->m, k->h, dom, dow);
+  else snprintf(buf, n, "%d %d %s * %s", k->m, k->h, dom, dow);
 }
 
 /* The first firing's local time differs from the asked one: a DST gap
@@ -1546,8 +1569,8 @@ int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
   }
   ctx_init(&c, now_ms, zone, out);
   if (trim(phrase, &s, &n) != 0) {
-    snprintf(out->reason, sizeof out->reason,
-             "phrase is longer than %d bytes", WHEN_PHRASE_MAX);
+    snprintf(out->reason, sizeof out->reason, "phrase is longer than %d bytes",
+             WHEN_PHRASE_MAX);
     return rejected(out);
   }
   if (n >= 5 && looks_iso(s)) {

@@ -37,8 +37,8 @@ typedef enum when_kind {
 
 typedef struct when_result {
   when_kind kind;
-  int64_t due_at;      /* UTC ms (kind != WHEN_NONE) */
-  int64_t interval_ms; /* WHEN_INTERVAL, else 0 */
+  int64_t due_at;           /* UTC ms (kind != WHEN_NONE) */
+  int64_t interval_ms;      /* WHEN_INTERVAL, else 0 */
   char cron[WHEN_CRON_MAX]; /* WHEN_CRON: 5 fields, or 6 when seconds != 0 */
   char tz[WHEN_TZ_MAX];     /* the zone the phrase was read in (tz_name) */
   double confidence;        /* 0 when rejected, else 0.5 .. 1 (WHEN.md §5) */

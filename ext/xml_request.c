@@ -23,11 +23,11 @@ const xml_field xml_fields[XF_COUNT] = {
     {"when", "when", 0},
 };
 
-#define FAIL(c, ...)                       \
-  do {                                     \
-    *code = (c);                           \
-    snprintf(err, errlen, __VA_ARGS__);    \
-    return -1;                             \
+#define FAIL(c, ...)                    \
+  do {                                  \
+    *code = (c);                        \
+    snprintf(err, errlen, __VA_ARGS__); \
+    return -1;                          \
   } while (0)
 
 /* Offset of the first byte that is not well-formed UTF-8, or -1. */
@@ -37,16 +37,29 @@ static long utf8_invalid_at(const unsigned char *s, size_t n) {
     unsigned char c = s[i];
     size_t need;
     uint32_t cp, min;
-    if (c < 0x80) { i++; continue; }
-    if ((c & 0xE0) == 0xC0) { need = 1; cp = c & 0x1F; min = 0x80; }
-    else if ((c & 0xF0) == 0xE0) { need = 2; cp = c & 0x0F; min = 0x800; }
-    else if ((c & 0xF8) == 0xF0) { need = 3; cp = c & 0x07; min = 0x10000; }
-    else return (long)i;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    if ((c & 0xE0) == 0xC0) {
+      need = 1;
+      cp = c & 0x1F;
+      min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+      need = 2;
+      cp = c & 0x0F;
+      min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+      need = 3;
+      cp = c & 0x07;
+      min = 0x10000;
+    } else return (long)i;
     for (size_t k = 1; k <= need; k++) {
       if (i + k >= n || (s[i + k] & 0xC0) != 0x80) return (long)i;
       cp = (cp << 6) | (s[i + k] & 0x3F);
     }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return (long)i;
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return (long)i;
     i += need + 1;
   }
   return -1;
@@ -103,8 +116,10 @@ static int read_fields(xmlNode *root, xml_request *out, const char **code,
     if (f < 0) continue; /* unknown elements are ignored */
     for (xmlNode *c = n->children; c; c = c->next) {
       if (c->type == XML_ELEMENT_NODE) {
-        FAIL(XML_INVALID_REQUEST, "element <%s> must contain text only, "
-             "found <%s>", xml_fields[f].element, (const char *)c->name);
+        FAIL(XML_INVALID_REQUEST,
+             "element <%s> must contain text only, "
+             "found <%s>",
+             xml_fields[f].element, (const char *)c->name);
       }
     }
     if (out->value[f]) {
@@ -122,8 +137,10 @@ static int read_fields(xmlNode *root, xml_request *out, const char **code,
     }
     out->value[f] = v;
     if (xml_fields[f].is_number && !valid_ms(v)) {
-      FAIL(XML_INVALID_SCHEDULE, "element <%s>: '%.40s' is not a whole "
-           "number of milliseconds in range 0-2^53", xml_fields[f].element, v);
+      FAIL(XML_INVALID_SCHEDULE,
+           "element <%s>: '%.40s' is not a whole "
+           "number of milliseconds in range 0-2^53",
+           xml_fields[f].element, v);
     }
   }
   return 0;
@@ -133,23 +150,26 @@ int xml_request_parse(const char *xml, size_t len, xml_request *out,
                       const char **code, char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
   if (len > XML_REQUEST_MAX_BYTES) {
-    FAIL(XML_INVALID_REQUEST, "XML is %zu bytes, more than the %d allowed",
-         len, XML_REQUEST_MAX_BYTES);
+    FAIL(XML_INVALID_REQUEST, "XML is %zu bytes, more than the %d allowed", len,
+         XML_REQUEST_MAX_BYTES);
   }
   if (memchr(xml, 0, len)) FAIL(XML_INVALID_REQUEST, "XML contains a NUL byte");
   long bad = utf8_invalid_at((const unsigned char *)xml, len);
-  if (bad >= 0) FAIL(XML_INVALID_REQUEST, "XML is not valid UTF-8 at byte %ld", bad);
+  if (bad >= 0)
+    FAIL(XML_INVALID_REQUEST, "XML is not valid UTF-8 at byte %ld", bad);
   long decl = declaration_at(xml, len);
   if (decl >= 0) {
-    FAIL(XML_INVALID_REQUEST, "XML declarations such as <!DOCTYPE> or "
-         "<!ENTITY> are not allowed (byte %ld)", decl);
+    FAIL(XML_INVALID_REQUEST,
+         "XML declarations such as <!DOCTYPE> or "
+         "<!ENTITY> are not allowed (byte %ld)",
+         decl);
   }
   xmlInitParser(); /* idempotent; makes libxml2's globals ready */
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) FAIL(XML_INVALID_REQUEST, "out of memory");
-  xmlDocPtr doc = xmlCtxtReadMemory(
-      ctxt, xml, (int)len, "request.xml", "UTF-8",
-      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  xmlDocPtr doc = xmlCtxtReadMemory(ctxt, xml, (int)len, "request.xml", "UTF-8",
+                                    XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                        XML_PARSE_NOWARNING);
   int rc = 0;
   if (!doc) {
     const xmlError *e = &ctxt->lastError;

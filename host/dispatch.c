@@ -29,7 +29,8 @@ void disp_free(dispatcher *d) {
   children_free(&d->kids);
 }
 
-static void report(dispatcher *d, host_run *run, const char *status, const char *error) {
+static void report(dispatcher *d, host_run *run, const char *status,
+                   const char *error) {
   d->done(d->ctx, run, status, error);
   run_free(run);
 }
@@ -37,11 +38,13 @@ static void report(dispatcher *d, host_run *run, const char *status, const char 
 static void print_run(dispatcher *d, host_run *run) {
   if (!d->stdout_lost) {
     errno = 0;
-    if (fputs(run->element, stdout) >= 0 && fputc('\n', stdout) != EOF && fflush(stdout) == 0) {
+    if (fputs(run->element, stdout) >= 0 && fputc('\n', stdout) != EOF &&
+        fflush(stdout) == 0) {
       report(d, run, "success", NULL);
       return;
     }
-    log_warn("stdout: %s; releasing runs and stopping", errno ? strerror(errno) : "write error");
+    log_warn("stdout: %s; releasing runs and stopping",
+             errno ? strerror(errno) : "write error");
     d->stdout_lost = 1;
   }
   report(d, run, "deferred", NULL);
@@ -83,14 +86,18 @@ int disp_pollfds(dispatcher *d, struct pollfd *fds, int max) {
   return children_pollfds(&d->kids, fds, max);
 }
 
-int64_t disp_deadline(const dispatcher *d) { return children_deadline(&d->kids); }
+int64_t disp_deadline(const dispatcher *d) {
+  return children_deadline(&d->kids);
+}
 
 void disp_service(dispatcher *d) {
   if (d->kids.n) children_service(&d->kids, d->done, d->ctx);
   int started = 0;
-  while (started < d->nqueue && d->kids.n < d->o->jobs) start_run(d, d->queue[started++]);
+  while (started < d->nqueue && d->kids.n < d->o->jobs)
+    start_run(d, d->queue[started++]);
   if (started) {
-    memmove(d->queue, d->queue + started, sizeof(host_run *) * (size_t)(d->nqueue - started));
+    memmove(d->queue, d->queue + started,
+            sizeof(host_run *) * (size_t)(d->nqueue - started));
     d->nqueue -= started;
   }
 }

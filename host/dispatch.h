@@ -16,12 +16,12 @@
 
 typedef struct dispatcher {
   const host_opts *o;
-  child_done done;     /* (ctx, run, status, error): report one outcome */
+  child_done done; /* (ctx, run, status, error): report one outcome */
   void *ctx;
-  host_run **queue;    /* waiting for a slot, oldest first */
+  host_run **queue; /* waiting for a slot, oldest first */
   int nqueue, capqueue;
   children kids;
-  int stdout_lost;     /* print mode: stdout failed, stop claiming */
+  int stdout_lost; /* print mode: stdout failed, stop claiming */
 } dispatcher;
 
 void disp_init(dispatcher *d, const host_opts *o, child_done done, void *ctx);

@@ -25,13 +25,13 @@ struct child {
   host_run *run;
   pid_t pid;
   int in_fd, err_fd;
-  char *input;            /* payload + "\n" */
+  char *input; /* payload + "\n" */
   size_t inlen, inoff;
-  char tail[TAIL_MAX];    /* last bytes of stderr */
+  char tail[TAIL_MAX]; /* last bytes of stderr */
   size_t tlen;
-  int cut;                /* earlier stderr bytes were dropped */
-  int64_t deadline;       /* INT64_MAX = no timeout */
-  char *kill_reason;      /* set when we killed it */
+  int cut;           /* earlier stderr bytes were dropped */
+  int64_t deadline;  /* INT64_MAX = no timeout */
+  char *kill_reason; /* set when we killed it */
   int reaped, status;
 };
 
@@ -53,7 +53,8 @@ static void set_env_ll(const char *name, long long v) {
 }
 
 /* In the forked child: never returns. */
-static void child_exec(const char *cmd, const host_run *r, int in_rd, int err_wr) {
+static void child_exec(const char *cmd, const host_run *r, int in_rd,
+                       int err_wr) {
   setpgid(0, 0);
   sig_child_reset();
   if (dup2(in_rd, 0) < 0 || dup2(err_wr, 2) < 0) _exit(127);
@@ -122,8 +123,10 @@ int children_pollfds(children *cs, struct pollfd *fds, int max) {
   int k = 0;
   for (int i = 0; i < cs->n; i++) {
     child *c = cs->v[i];
-    if (c->in_fd >= 0 && k < max) fds[k++] = (struct pollfd){c->in_fd, POLLOUT, 0};
-    if (c->err_fd >= 0 && k < max) fds[k++] = (struct pollfd){c->err_fd, POLLIN, 0};
+    if (c->in_fd >= 0 && k < max)
+      fds[k++] = (struct pollfd){c->in_fd, POLLOUT, 0};
+    if (c->err_fd >= 0 && k < max)
+      fds[k++] = (struct pollfd){c->err_fd, POLLIN, 0};
   }
   return k;
 }
@@ -233,15 +236,20 @@ static void check_timeouts(children *cs) {
 static char *failure_text(child *c) {
   size_t start = 0, end = c->tlen;
   while (end > 0 && (c->tail[end - 1] == '\n' || c->tail[end - 1] == '\r' ||
-                     c->tail[end - 1] == ' ' || c->tail[end - 1] == '\t')) end--;
+                     c->tail[end - 1] == ' ' || c->tail[end - 1] == '\t'))
+    end--;
   if (c->cut) {
-    while (start < end && (c->tail[start] & 0xC0) == 0x80) start++; /* mid-UTF-8 */
+    while (start < end && (c->tail[start] & 0xC0) == 0x80)
+      start++; /* mid-UTF-8 */
   }
   if (end > start) {
-    return xprintf("%s%.*s", c->cut ? "..." : "", (int)(end - start), c->tail + start);
+    return xprintf("%s%.*s", c->cut ? "..." : "", (int)(end - start),
+                   c->tail + start);
   }
-  if (WIFEXITED(c->status)) return xprintf("exit status %d", WEXITSTATUS(c->status));
-  if (WIFSIGNALED(c->status)) return xprintf("killed by signal %d", WTERMSIG(c->status));
+  if (WIFEXITED(c->status))
+    return xprintf("exit status %d", WEXITSTATUS(c->status));
+  if (WIFSIGNALED(c->status))
+    return xprintf("killed by signal %d", WTERMSIG(c->status));
   return xprintf("ended with status %d", c->status);
 }
 
@@ -249,8 +257,11 @@ static void finish_child(child *c, child_done done, void *ctx) {
   read_stderr(c); /* what the child wrote before exiting */
   close_fd(&c->in_fd);
   close_fd(&c->err_fd);
-  int ok = !c->kill_reason && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0;
-  char *error = ok ? NULL : c->kill_reason ? xstrdup(c->kill_reason) : failure_text(c);
+  int ok =
+      !c->kill_reason && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0;
+  char *error = ok               ? NULL
+                : c->kill_reason ? xstrdup(c->kill_reason)
+                                 : failure_text(c);
   log_info("pid %ld (%s) ended: %s%s%s", (long)c->pid, c->run->run_id,
            ok ? "success" : "failed", error ? ": " : "", error ? error : "");
   done(ctx, c->run, ok ? "success" : "failed", error);

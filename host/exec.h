@@ -18,7 +18,7 @@ typedef struct children {
   child **v;
   int n, cap;
   const char *cmd;
-  long long timeout_ms;  /* 0 = none */
+  long long timeout_ms; /* 0 = none */
   double timeout_s;
 } children;
 

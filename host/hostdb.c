@@ -17,7 +17,8 @@ static char *db_error(hostdb *h, const char *what) {
 }
 
 static int prepare(hostdb *h, const char *sql, sqlite3_stmt **st, char **err) {
-  int rc = sqlite3_prepare_v3(h->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+  int rc =
+      sqlite3_prepare_v3(h->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
   if (rc == SQLITE_OK) return 0;
   *err = db_error(h, "prepare");
   return -1;
@@ -29,7 +30,8 @@ static int exec_text(hostdb *h, const char *sql, char **out, char **err) {
   sqlite3_stmt *st;
   if (prepare(h, sql, &st, err)) return -1;
   int rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW && out) *out = xstrdup((const char *)sqlite3_column_text(st, 0));
+  if (rc == SQLITE_ROW && out)
+    *out = xstrdup((const char *)sqlite3_column_text(st, 0));
   if (rc != SQLITE_ROW && rc != SQLITE_DONE) *err = db_error(h, sql);
   sqlite3_finalize(st);
   return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? 0 : -1;
@@ -41,7 +43,8 @@ static int load_extension(hostdb *h, const char *ext, char **err) {
   int rc = sqlite3_load_extension(h->db, ext, NULL, &msg);
   sqlite3_enable_load_extension(h->db, 0);
   if (rc == SQLITE_OK) return 0;
-  *err = xprintf("cannot load extension %s: %s", ext, msg ? msg : sqlite3_errstr(rc));
+  *err = xprintf("cannot load extension %s: %s", ext,
+                 msg ? msg : sqlite3_errstr(rc));
   sqlite3_free(msg);
   return -1;
 }
@@ -72,7 +75,8 @@ static int json_edit(hostdb *h, char **json, const char *sql, const char *path,
 
 static int json_put(hostdb *h, char **json, const char *path, const char *text,
                     long long num, char **err) {
-  return json_edit(h, json, "SELECT json_set(?1, ?2, ?3)", path, text, num, err);
+  return json_edit(h, json, "SELECT json_set(?1, ?2, ?3)", path, text, num,
+                   err);
 }
 
 /* "a,b" -> "agents":["a","b"], each name appended with json_set '[#]'. */
@@ -81,7 +85,8 @@ static int put_agents(hostdb *h, char **json, const char *list, char **err) {
   if (json_edit(h, json, init, "$.agents", NULL, 0, err)) return -1;
   char *copy = xstrdup(list), *save = NULL;
   int res = 0;
-  for (char *a = strtok_r(copy, ",", &save); a && !res; a = strtok_r(NULL, ",", &save)) {
+  for (char *a = strtok_r(copy, ",", &save); a && !res;
+       a = strtok_r(NULL, ",", &save)) {
     if (*a) res = json_put(h, json, "$.agents[#]", a, 0, err);
   }
   free(copy);
@@ -91,22 +96,35 @@ static int put_agents(hostdb *h, char **json, const char *list, char **err) {
 static int build_options(hostdb *h, const host_opts *o, char **err) {
   h->options = xstrdup("{}");
   if (json_put(h, &h->options, "$.owner", o->owner, 0, err)) return -1;
-  if (o->lease_ms && json_put(h, &h->options, "$.lease_ms", NULL, o->lease_ms, err)) return -1;
-  if (o->wake_mode && json_put(h, &h->options, "$.wake_mode", o->wake_mode, 0, err)) return -1;
-  if (o->limit && json_put(h, &h->options, "$.limit", NULL, o->limit, err)) return -1;
+  if (o->lease_ms &&
+      json_put(h, &h->options, "$.lease_ms", NULL, o->lease_ms, err))
+    return -1;
+  if (o->wake_mode &&
+      json_put(h, &h->options, "$.wake_mode", o->wake_mode, 0, err))
+    return -1;
+  if (o->limit && json_put(h, &h->options, "$.limit", NULL, o->limit, err))
+    return -1;
   if (o->agents && put_agents(h, &h->options, o->agents, err)) return -1;
   return 0;
 }
 
 static int prepare_all(hostdb *h, char **err) {
-  if (prepare(h, "SELECT trigger_run_due(NULL, CASE WHEN ?2 IS NULL THEN ?1"
-                 " ELSE json_set(?1, '$.limit', ?2) END)", &h->st_claim, err)) return -1;
-  if (prepare(h, "SELECT value, json_extract(value, '$.run_id'),"
-                 " json_extract(value, '$.trigger_id'), json_extract(value, '$.agent_id'),"
-                 " json_extract(value, '$.wake_mode'), json_extract(value, '$.payload'),"
-                 " json_extract(value, '$.scheduled_for'), json_extract(value, '$.attempt')"
-                 " FROM json_each(?1)", &h->st_parse, err)) return -1;
-  if (prepare(h, "SELECT trigger_run_finish(?1, ?2, ?3)", &h->st_finish, err)) return -1;
+  if (prepare(h,
+              "SELECT trigger_run_due(NULL, CASE WHEN ?2 IS NULL THEN ?1"
+              " ELSE json_set(?1, '$.limit', ?2) END)",
+              &h->st_claim, err))
+    return -1;
+  if (prepare(
+          h,
+          "SELECT value, json_extract(value, '$.run_id'),"
+          " json_extract(value, '$.trigger_id'), json_extract(value, '$.agent_id'),"
+          " json_extract(value, '$.wake_mode'), json_extract(value, '$.payload'),"
+          " json_extract(value, '$.scheduled_for'), json_extract(value, '$.attempt')"
+          " FROM json_each(?1)",
+          &h->st_parse, err))
+    return -1;
+  if (prepare(h, "SELECT trigger_run_finish(?1, ?2, ?3)", &h->st_finish, err))
+    return -1;
   if (prepare(h, "SELECT trigger_next_wakeup()", &h->st_wakeup, err)) return -1;
   return prepare(h, "PRAGMA data_version", &h->st_version, err);
 }
@@ -114,9 +132,11 @@ static int prepare_all(hostdb *h, char **err) {
 int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
   memset(h, 0, sizeof *h);
   h->path = xstrdup(path);
-  int rc = sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  int rc = sqlite3_open_v2(path, &h->db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
   if (rc != SQLITE_OK) {
-    *err = h->db ? db_error(h, "open") : xprintf("%s: open: %s", path, sqlite3_errstr(rc));
+    *err = h->db ? db_error(h, "open")
+                 : xprintf("%s: open: %s", path, sqlite3_errstr(rc));
     return -1;
   }
   sqlite3_busy_timeout(h->db, o->busy_ms); /* first, before any statement */
@@ -172,14 +192,16 @@ static host_run *parse_row(hostdb *h, sqlite3_stmt *st) {
 }
 
 /* The claimed array -> runs, with json_each. */
-static int parse_runs(hostdb *h, const char *json, host_run ***runs, int *n, char **err) {
+static int parse_runs(hostdb *h, const char *json, host_run ***runs, int *n,
+                      char **err) {
   sqlite3_stmt *st = h->st_parse;
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   int rc, cap = 0;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     host_run *r = parse_row(h, st);
     if (!r) {
-      log_warn("%s: claimed element without run_id or payload ignored", h->path);
+      log_warn("%s: claimed element without run_id or payload ignored",
+               h->path);
       continue;
     }
     if (*n == cap) {
@@ -194,7 +216,8 @@ static int parse_runs(hostdb *h, const char *json, host_run ***runs, int *n, cha
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n, char **err) {
+int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
+                 char **err) {
   *runs = NULL;
   *n = 0;
   sqlite3_stmt *st = h->st_claim;
@@ -231,7 +254,9 @@ int hostdb_wakeup(hostdb *h, long long *ms, char **err) {
   sqlite3_stmt *st = h->st_wakeup;
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
-    *ms = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
+    *ms = sqlite3_column_type(st, 0) == SQLITE_NULL
+              ? -1
+              : sqlite3_column_int64(st, 0);
   } else {
     *err = db_error(h, "trigger_next_wakeup");
   }

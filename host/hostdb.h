@@ -17,13 +17,13 @@ typedef struct hostdb hostdb;
 
 /* One claimed run (an element of trigger_run_due's array). */
 typedef struct host_run {
-  hostdb *db;          /* where it was claimed and must be reported */
+  hostdb *db; /* where it was claimed and must be reported */
   char *run_id;
   char *trigger_id;
   char *agent_id;
   char *wake_mode;
-  char *element;       /* the element, JSON text (print mode's line) */
-  char *payload;       /* its payload object, JSON text (--exec stdin) */
+  char *element; /* the element, JSON text (print mode's line) */
+  char *payload; /* its payload object, JSON text (--exec stdin) */
   long long scheduled_for;
   long long attempt;
 } host_run;
@@ -31,15 +31,15 @@ typedef struct host_run {
 struct hostdb {
   char *path;
   sqlite3 *db;
-  char *options;            /* trigger_run_due options, JSON text */
+  char *options; /* trigger_run_due options, JSON text */
   sqlite3_stmt *st_claim, *st_parse, *st_finish, *st_wakeup, *st_version;
   long long data_version;
   /* scheduling state, owned by loop.c */
-  int64_t tick_at;          /* monotonic ms of the next tick */
-  int64_t idle_ms;          /* backoff while overdue work is not ours */
+  int64_t tick_at; /* monotonic ms of the next tick */
+  int64_t idle_ms; /* backoff while overdue work is not ours */
   int64_t idle_until;
-  int empty_due;            /* empty ticks in a row while "due now" */
-  int refresh;              /* recompute the wakeup (we changed the db) */
+  int empty_due; /* empty ticks in a row while "due now" */
+  int refresh;   /* recompute the wakeup (we changed the db) */
 };
 
 /* Open path, load the extension, install, prepare. 0 ok; else -1 and *err
@@ -49,7 +49,8 @@ void hostdb_close(hostdb *h);
 
 /* Claim up to limit runs (0 = options' own limit). *runs is a malloc'ed
 ** array of *n runs (free each with run_free, then the array). */
-int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n, char **err);
+int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
+                 char **err);
 int hostdb_finish(hostdb *h, const char *run_id, const char *status,
                   const char *error, char **err);
 /* ms until the earliest due work (0 if overdue), -1 when nothing is due. */

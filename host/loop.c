@@ -29,7 +29,7 @@
 #include "sig.h"
 #include "util.h"
 
-#define RETRY_MS 1000   /* after a failed claim or wakeup query */
+#define RETRY_MS 1000 /* after a failed claim or wakeup query */
 #define IDLE_MAX_MS 1000
 
 typedef struct loop {
@@ -37,20 +37,21 @@ typedef struct loop {
   hostdb *dbs;
   int ndbs;
   dispatcher d;
-  int claiming;       /* still claims new runs */
-  int stopping;       /* a stop signal arrived */
-  int killed;         /* children were killed */
+  int claiming; /* still claims new runs */
+  int stopping; /* a stop signal arrived */
+  int killed;   /* children were killed */
   int seen_stops;
-  int64_t kill_at;    /* end of the grace period */
-  int64_t check_at;   /* next PRAGMA data_version read */
-  int failures;       /* failed runs and refused reports */
-  int fatal;          /* exit status 3 */
+  int64_t kill_at;  /* end of the grace period */
+  int64_t check_at; /* next PRAGMA data_version read */
+  int failures;     /* failed runs and refused reports */
+  int fatal;        /* exit status 3 */
 } loop;
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* The dispatcher's callback: report one outcome. */
-static void on_done(void *ctx, host_run *run, const char *status, const char *error) {
+static void on_done(void *ctx, host_run *run, const char *status,
+                    const char *error) {
   loop *l = ctx;
   char *err = NULL;
   if (strcmp(status, "failed") == 0) l->failures++;
@@ -105,9 +106,11 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   plan_wakeup(l, h, now);
   if (n == 0 && h->tick_at <= now && h->empty_due++ > 0) {
     /* overdue twice in a row, but nothing claimed: not for this host */
-    h->idle_ms = h->idle_ms ? min64(h->idle_ms * 2, IDLE_MAX_MS) : l->o->poll_ms;
+    h->idle_ms =
+        h->idle_ms ? min64(h->idle_ms * 2, IDLE_MAX_MS) : l->o->poll_ms;
     h->idle_until = h->tick_at = now + h->idle_ms;
-    log_info("%s: due work is not ours, next look in %lld ms", h->path, (long long)h->idle_ms);
+    log_info("%s: due work is not ours, next look in %lld ms", h->path,
+             (long long)h->idle_ms);
   } else if (n > 0 || h->tick_at > now) {
     h->empty_due = 0;
     h->idle_ms = 0;
@@ -133,7 +136,8 @@ static void claim_pass(loop *l, int64_t now) {
       h->refresh = 0;
       plan_wakeup(l, h, now);
     }
-    if (h->tick_at <= now && (tick_mode || disp_slots(&l->d) > 0)) tick_db(l, h, now);
+    if (h->tick_at <= now && (tick_mode || disp_slots(&l->d) > 0))
+      tick_db(l, h, now);
     if (l->d.stdout_lost) l->claiming = 0;
   }
   if (tick_mode) l->claiming = 0;
@@ -172,7 +176,8 @@ static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
   int64_t wait = t <= now ? 0 : min64(t - now, l->o->max_sleep_ms);
   fds[0] = (struct pollfd){sig_fd(), POLLIN, 0};
   int n = 1 + disp_pollfds(&l->d, fds + 1, max - 1);
-  if (poll(fds, (nfds_t)n, (int)wait) < 0 && errno != EINTR) log_warn("poll: %s", strerror(errno));
+  if (poll(fds, (nfds_t)n, (int)wait) < 0 && errno != EINTR)
+    log_warn("poll: %s", strerror(errno));
   sig_drain();
 }
 

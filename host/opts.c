@@ -19,92 +19,92 @@
 #include "util.h"
 
 static const char usage_text[] =
-"usage: trigger-host run   [options] DB\n"
-"       trigger-host serve [options] DB... | DIR\n"
-"       trigger-host tick  [options] DB...\n"
-"       trigger-host --help\n"
-"\n"
-"The reference host loop of sqlite-triggers. It opens each database\n"
-"(busy_timeout first, then journal_mode=WAL), loads the extension, runs\n"
-"trigger_install() (idempotent), claims due runs with trigger_run_due(),\n"
-"dispatches each one and reports it with trigger_run_finish().\n"
-"\n"
-"Modes:\n"
-"  run DB      Local loop for one database. Sleeps until trigger_next_wakeup()\n"
-"              says something is due (at most 60 s when nothing is scheduled),\n"
-"              never on a fixed tick. Wakes early when another connection\n"
-"              changes the database: PRAGMA data_version is read every\n"
-"              --poll-ms (default 200 ms); on a change the wakeup is\n"
-"              recomputed. A trigger inserted by another process is therefore\n"
-"              seen within --poll-ms and fires at its due time (plus the time\n"
-"              of the tick itself); one already overdue fires within --poll-ms.\n"
-"              An idle host only reads data_version: no write transaction.\n"
-"  serve DB... | DIR\n"
-"              The same loop for many databases in one process with one timer\n"
-"              (e.g. one database per agent); a DIR argument means every *.db\n"
-"              file in it, scanned at start. --jobs is shared by all of them.\n"
-"  tick DB...  One pass: claim what is due now, dispatch it, wait for it,\n"
-"              report, exit. For system cron or a serverless request handler.\n"
-"\n"
-"Dispatch:\n"
-"  (default)   Print each claimed run as one JSON line on stdout (the element\n"
-"              of trigger_run_due: run_id, trigger_id, agent_id, scheduled_for,\n"
-"              attempt, wake_mode, instructions, payload) and report it\n"
-"              'success' once the line is written and flushed.\n"
-"  --exec CMD  Run CMD with /bin/sh -c for each run, in its own process group,\n"
-"              with the payload JSON (one line) on stdin and stdout inherited.\n"
-"              Environment: TRIGGER_RUN_ID, TRIGGER_ID, TRIGGER_AGENT_ID,\n"
-"              TRIGGER_ATTEMPT, TRIGGER_SCHEDULED_FOR, TRIGGER_WAKE_MODE,\n"
-"              TRIGGER_DB. Exit 0 -> 'success'; otherwise 'failed' with the last\n"
-"              500 bytes of its stderr as the error (or \"exit status N\",\n"
-"              \"killed by signal N\" when stderr is empty).\n"
-"  --timeout SEC\n"
-"              Kill a command still running after SEC seconds (SIGKILL to its\n"
-"              process group) -> 'failed', error \"timeout after SEC s\".\n"
-"  --jobs N    At most N commands at once (default 4). The loop only claims as\n"
-"              many runs as it has free slots; tick mode claims everything due\n"
-"              and queues the rest.\n"
-"\n"
-"Claim options (passed to trigger_run_due):\n"
-"  --owner NAME      claimant recorded in trigger_runs.owner\n"
-"                    (default trigger-host@HOSTNAME:PID)\n"
-"  --lease-ms MS     lease of a claimed run; a run not reported within it is\n"
-"                    reclaimed by the next tick (default 60000, or --timeout\n"
-"                    + 30 s when that is longer). Keep it above --timeout.\n"
-"  --wake-mode MODE  claim only runs of that wake_mode (inject_now or\n"
-"                    next_autonomy_cycle)\n"
-"  --limit N         claim at most N runs per tick\n"
-"  --agents a,b      claim only runs of these agent_ids\n"
-"\n"
-"Other options:\n"
-"  --extension PATH  the extension to load (default: triggers.so beside this\n"
-"                    binary)\n"
-"  --poll-ms MS      how often to read PRAGMA data_version (10..5000, default\n"
-"                    200): the bound on noticing another connection's change\n"
-"  --busy-timeout MS SQLite busy_timeout of every connection (default 5000)\n"
-"  --grace SEC       after SIGTERM/SIGINT, how long running commands may take\n"
-"                    before they are killed (default 10)\n"
-"  --verbose, -v     log claims, dispatches and reports to stderr\n"
-"  --help, -h        this text\n"
-"\n"
-"Signals: SIGTERM or SIGINT stops claiming, lets running commands finish\n"
-"(killing them after --grace; a second signal kills at once; killed runs\n"
-"are reported 'failed'), releases claimed runs not yet started ('deferred',\n"
-"re-offered at the next tick), reports everything and exits 0. A host killed\n"
-"with SIGKILL leaves its runs 'running'; the next tick after their lease\n"
-"reclaims them.\n"
-"\n"
-"When filtered by --agents or --wake-mode, trigger_next_wakeup() also sees\n"
-"runs this host does not claim; if it reports something overdue that the\n"
-"filtered claim does not return, the host backs off (--poll-ms doubling, at\n"
-"most 1 s) instead of spinning.\n"
-"\n"
-"Exit status:\n"
-"  0  success; for run/serve: stopped by SIGTERM/SIGINT\n"
-"  1  tick: at least one dispatched run failed, or a report was refused\n"
-"  2  usage error\n"
-"  3  database or extension error (open, load, install, claim), or stdout\n"
-"     closed in print mode\n";
+    "usage: trigger-host run   [options] DB\n"
+    "       trigger-host serve [options] DB... | DIR\n"
+    "       trigger-host tick  [options] DB...\n"
+    "       trigger-host --help\n"
+    "\n"
+    "The reference host loop of sqlite-triggers. It opens each database\n"
+    "(busy_timeout first, then journal_mode=WAL), loads the extension, runs\n"
+    "trigger_install() (idempotent), claims due runs with trigger_run_due(),\n"
+    "dispatches each one and reports it with trigger_run_finish().\n"
+    "\n"
+    "Modes:\n"
+    "  run DB      Local loop for one database. Sleeps until trigger_next_wakeup()\n"
+    "              says something is due (at most 60 s when nothing is scheduled),\n"
+    "              never on a fixed tick. Wakes early when another connection\n"
+    "              changes the database: PRAGMA data_version is read every\n"
+    "              --poll-ms (default 200 ms); on a change the wakeup is\n"
+    "              recomputed. A trigger inserted by another process is therefore\n"
+    "              seen within --poll-ms and fires at its due time (plus the time\n"
+    "              of the tick itself); one already overdue fires within --poll-ms.\n"
+    "              An idle host only reads data_version: no write transaction.\n"
+    "  serve DB... | DIR\n"
+    "              The same loop for many databases in one process with one timer\n"
+    "              (e.g. one database per agent); a DIR argument means every *.db\n"
+    "              file in it, scanned at start. --jobs is shared by all of them.\n"
+    "  tick DB...  One pass: claim what is due now, dispatch it, wait for it,\n"
+    "              report, exit. For system cron or a serverless request handler.\n"
+    "\n"
+    "Dispatch:\n"
+    "  (default)   Print each claimed run as one JSON line on stdout (the element\n"
+    "              of trigger_run_due: run_id, trigger_id, agent_id, scheduled_for,\n"
+    "              attempt, wake_mode, instructions, payload) and report it\n"
+    "              'success' once the line is written and flushed.\n"
+    "  --exec CMD  Run CMD with /bin/sh -c for each run, in its own process group,\n"
+    "              with the payload JSON (one line) on stdin and stdout inherited.\n"
+    "              Environment: TRIGGER_RUN_ID, TRIGGER_ID, TRIGGER_AGENT_ID,\n"
+    "              TRIGGER_ATTEMPT, TRIGGER_SCHEDULED_FOR, TRIGGER_WAKE_MODE,\n"
+    "              TRIGGER_DB. Exit 0 -> 'success'; otherwise 'failed' with the last\n"
+    "              500 bytes of its stderr as the error (or \"exit status N\",\n"
+    "              \"killed by signal N\" when stderr is empty).\n"
+    "  --timeout SEC\n"
+    "              Kill a command still running after SEC seconds (SIGKILL to its\n"
+    "              process group) -> 'failed', error \"timeout after SEC s\".\n"
+    "  --jobs N    At most N commands at once (default 4). The loop only claims as\n"
+    "              many runs as it has free slots; tick mode claims everything due\n"
+    "              and queues the rest.\n"
+    "\n"
+    "Claim options (passed to trigger_run_due):\n"
+    "  --owner NAME      claimant recorded in trigger_runs.owner\n"
+    "                    (default trigger-host@HOSTNAME:PID)\n"
+    "  --lease-ms MS     lease of a claimed run; a run not reported within it is\n"
+    "                    reclaimed by the next tick (default 60000, or --timeout\n"
+    "                    + 30 s when that is longer). Keep it above --timeout.\n"
+    "  --wake-mode MODE  claim only runs of that wake_mode (inject_now or\n"
+    "                    next_autonomy_cycle)\n"
+    "  --limit N         claim at most N runs per tick\n"
+    "  --agents a,b      claim only runs of these agent_ids\n"
+    "\n"
+    "Other options:\n"
+    "  --extension PATH  the extension to load (default: triggers.so beside this\n"
+    "                    binary)\n"
+    "  --poll-ms MS      how often to read PRAGMA data_version (10..5000, default\n"
+    "                    200): the bound on noticing another connection's change\n"
+    "  --busy-timeout MS SQLite busy_timeout of every connection (default 5000)\n"
+    "  --grace SEC       after SIGTERM/SIGINT, how long running commands may take\n"
+    "                    before they are killed (default 10)\n"
+    "  --verbose, -v     log claims, dispatches and reports to stderr\n"
+    "  --help, -h        this text\n"
+    "\n"
+    "Signals: SIGTERM or SIGINT stops claiming, lets running commands finish\n"
+    "(killing them after --grace; a second signal kills at once; killed runs\n"
+    "are reported 'failed'), releases claimed runs not yet started ('deferred',\n"
+    "re-offered at the next tick), reports everything and exits 0. A host killed\n"
+    "with SIGKILL leaves its runs 'running'; the next tick after their lease\n"
+    "reclaims them.\n"
+    "\n"
+    "When filtered by --agents or --wake-mode, trigger_next_wakeup() also sees\n"
+    "runs this host does not claim; if it reports something overdue that the\n"
+    "filtered claim does not return, the host backs off (--poll-ms doubling, at\n"
+    "most 1 s) instead of spinning.\n"
+    "\n"
+    "Exit status:\n"
+    "  0  success; for run/serve: stopped by SIGTERM/SIGINT\n"
+    "  1  tick: at least one dispatched run failed, or a report was refused\n"
+    "  2  usage error\n"
+    "  3  database or extension error (open, load, install, claim), or stdout\n"
+    "     closed in print mode\n";
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("trigger-host: ", stderr);
@@ -173,13 +173,26 @@ static char *default_extension(const char *argv0) {
 
 static char *default_owner(void) {
   char host[256];
-  if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "localhost");
+  if (gethostname(host, sizeof host) != 0)
+    snprintf(host, sizeof host, "localhost");
   host[sizeof host - 1] = 0;
   return xprintf("trigger-host@%s:%ld", host, (long)getpid());
 }
 
-enum { O_EXT = 256, O_EXEC, O_TIMEOUT, O_JOBS, O_OWNER, O_LEASE, O_WAKE, O_LIMIT,
-       O_AGENTS, O_POLL, O_BUSY, O_GRACE };
+enum {
+  O_EXT = 256,
+  O_EXEC,
+  O_TIMEOUT,
+  O_JOBS,
+  O_OWNER,
+  O_LEASE,
+  O_WAKE,
+  O_LIMIT,
+  O_AGENTS,
+  O_POLL,
+  O_BUSY,
+  O_GRACE
+};
 
 static const struct option long_opts[] = {
     {"extension", required_argument, 0, O_EXT},
@@ -202,10 +215,11 @@ static const struct option long_opts[] = {
 static const char *const msg_secs = "%s: not a positive number of seconds";
 
 /* A numeric flag into *out; -1 ok, else 2 (reported). */
-static int num_flag(const char *flag, const char *arg, long long lo, long long hi,
-                    long long *out) {
+static int num_flag(const char *flag, const char *arg, long long lo,
+                    long long hi, long long *out) {
   if (parse_ll(arg, lo, hi, out) == 0) return -1;
-  fprintf(stderr, "trigger-host: %s %s: expected %lld..%lld\n", flag, arg, lo, hi);
+  fprintf(stderr, "trigger-host: %s %s: expected %lld..%lld\n", flag, arg, lo,
+          hi);
   return 2;
 }
 
@@ -215,9 +229,15 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
   double secs = 0;
   int rc = -1;
   switch (c) {
-    case O_EXT: free(o->extension); o->extension = xstrdup(arg); break;
+    case O_EXT:
+      free(o->extension);
+      o->extension = xstrdup(arg);
+      break;
     case O_EXEC: o->exec_cmd = arg; break;
-    case O_OWNER: free(o->owner); o->owner = xstrdup(arg); break;
+    case O_OWNER:
+      free(o->owner);
+      o->owner = xstrdup(arg);
+      break;
     case O_AGENTS: o->agents = arg; break;
     case O_TIMEOUT:
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--timeout");
@@ -232,21 +252,26 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       if ((rc = num_flag("--jobs", arg, 1, 1024, &v)) < 0) o->jobs = (int)v;
       break;
     case O_LEASE:
-      if ((rc = num_flag("--lease-ms", arg, 1, 366LL * 86400000, &v)) < 0) o->lease_ms = v;
+      if ((rc = num_flag("--lease-ms", arg, 1, 366LL * 86400000, &v)) < 0)
+        o->lease_ms = v;
       break;
     case O_LIMIT:
       if ((rc = num_flag("--limit", arg, 1, 1000000000, &v)) < 0) o->limit = v;
       break;
     case O_POLL:
-      if ((rc = num_flag("--poll-ms", arg, 10, 5000, &v)) < 0) o->poll_ms = (int)v;
+      if ((rc = num_flag("--poll-ms", arg, 10, 5000, &v)) < 0)
+        o->poll_ms = (int)v;
       break;
     case O_BUSY:
-      if ((rc = num_flag("--busy-timeout", arg, 0, 3600000, &v)) < 0) o->busy_ms = (int)v;
+      if ((rc = num_flag("--busy-timeout", arg, 0, 3600000, &v)) < 0)
+        o->busy_ms = (int)v;
       break;
     case O_WAKE:
       if (strcmp(arg, "inject_now") != 0 &&
           strcmp(arg, "next_autonomy_cycle") != 0)
-        return usage_error("--wake-mode: expected inject_now or next_autonomy_cycle, not %s", arg);
+        return usage_error(
+            "--wake-mode: expected inject_now or next_autonomy_cycle, not %s",
+            arg);
       o->wake_mode = arg;
       break;
     case 'v': host_verbose = 1; break;
@@ -270,8 +295,10 @@ static int parse_positional(host_opts *o, int n, char **args) {
   }
   for (int i = 1; i < n; i++) {
     struct stat st;
-    if (o->mode == MODE_SERVE && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-      if (add_dir(o, args[i]) <= 0) return usage_error("no *.db file in %s", args[i]);
+    if (o->mode == MODE_SERVE && stat(args[i], &st) == 0 &&
+        S_ISDIR(st.st_mode)) {
+      if (add_dir(o, args[i]) <= 0)
+        return usage_error("no *.db file in %s", args[i]);
     } else {
       add_db(o, args[i]);
     }
@@ -299,7 +326,8 @@ int opts_parse(host_opts *o, int argc, char **argv) {
   if (!o->lease_ms && o->timeout_ms && o->timeout_ms + 30000 > 60000) {
     o->lease_ms = o->timeout_ms + 30000;
   }
-  if (o->timeout_ms && !o->exec_cmd) return usage_error("%s", "--timeout needs --exec");
+  if (o->timeout_ms && !o->exec_cmd)
+    return usage_error("%s", "--timeout needs --exec");
   return -1;
 }
 

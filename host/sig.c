@@ -18,7 +18,8 @@ static void on_signal(int signo) {
   if (signo == SIGTERM || signo == SIGINT) stop_count++;
   if (pipe_fd[1] >= 0) {
     char c = (char)signo;
-    ssize_t r = write(pipe_fd[1], &c, 1); /* full pipe: a wakeup is pending anyway */
+    ssize_t r =
+        write(pipe_fd[1], &c, 1); /* full pipe: a wakeup is pending anyway */
     (void)r;
   }
   errno = saved;

@@ -8,10 +8,10 @@
 #ifndef HOST_SIG_H
 #define HOST_SIG_H
 
-int sig_init(void);        /* 0 ok, -1 errno */
-int sig_fd(void);          /* read end of the self-pipe, for poll() */
-void sig_drain(void);      /* empty the self-pipe after poll() */
-int sig_stop_count(void);  /* SIGTERM + SIGINT received so far */
+int sig_init(void);         /* 0 ok, -1 errno */
+int sig_fd(void);           /* read end of the self-pipe, for poll() */
+void sig_drain(void);       /* empty the self-pipe after poll() */
+int sig_stop_count(void);   /* SIGTERM + SIGINT received so far */
 void sig_child_reset(void); /* in a forked child: default dispositions */
 
 #endif

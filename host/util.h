@@ -18,7 +18,7 @@ void log_warn(const char *fmt, ...) HOST_FORMAT(1, 2); /* always */
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);          /* NULL -> NULL */
+char *xstrdup(const char *s); /* NULL -> NULL */
 char *xprintf(const char *fmt, ...) HOST_FORMAT(1, 2);
 
 int64_t mono_ms(void); /* CLOCK_MONOTONIC in milliseconds */

@@ -44,10 +44,10 @@
 /* ---- the failing allocator ---------------------------------------------- */
 
 static sqlite3_mem_methods orig;
-static long armed_at;   /* 0 = healthy; else the allocation number that fails */
-static long count;      /* allocations since arming */
-static int persistent;  /* every allocation after armed_at fails too */
-static long injected;   /* failures handed out since arming */
+static long armed_at;  /* 0 = healthy; else the allocation number that fails */
+static long count;     /* allocations since arming */
+static int persistent; /* every allocation after armed_at fails too */
+static long injected;  /* failures handed out since arming */
 
 static int should_fail(void) {
   if (!armed_at) return 0;
@@ -60,7 +60,9 @@ static int should_fail(void) {
 }
 
 static void *x_malloc(int n) { return should_fail() ? NULL : orig.xMalloc(n); }
-static void *x_realloc(void *p, int n) { return should_fail() ? NULL : orig.xRealloc(p, n); }
+static void *x_realloc(void *p, int n) {
+  return should_fail() ? NULL : orig.xRealloc(p, n);
+}
 static void x_free(void *p) { orig.xFree(p); }
 static int x_size(void *p) { return orig.xSize(p); }
 static int x_roundup(int n) { return orig.xRoundup(n); }
@@ -121,7 +123,8 @@ static sqlite3 *open_db(const char *path) {
   char *err = NULL;
   if (sqlite3_open(path, &db) != SQLITE_OK) die("open", db);
   sqlite3_busy_timeout(db, 5000);
-  sqlite3_exec(db, "PRAGMA synchronous=OFF", 0, 0, 0); /* speed; rollback is unchanged */
+  sqlite3_exec(db, "PRAGMA synchronous=OFF", 0, 0,
+               0); /* speed; rollback is unchanged */
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, (int *)0);
   if (sqlite3_load_extension(db, ext_path, NULL, &err) != SQLITE_OK) {
     fprintf(stdout, "FAIL setup: load %s: %s\n", ext_path, err ? err : "?");
@@ -165,7 +168,8 @@ static char *dump(sqlite3 *db) {
     char sql[128];
     snprintf(sql, sizeof sql, "SELECT * FROM main.%s ORDER BY 1, 2", tables[t]);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) die("dump", db);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+      die("dump", db);
     while (sqlite3_step(st) == SQLITE_ROW) {
       put(&b, tables[t], strlen(tables[t]));
       for (int i = 0; i < sqlite3_column_count(st); i++) {
@@ -190,8 +194,9 @@ static void first_diff(const char *a, const char *b, char *out, size_t n) {
     i++;
   }
   const char *ea = strchr(a + line, '\n'), *eb = strchr(b + line, '\n');
-  snprintf(out, n, "\n  was: %.*s\n  now: %.*s", (int)(ea ? ea - (a + line) : 200),
-           a + line, (int)(eb ? eb - (b + line) : 200), b + line);
+  snprintf(out, n, "\n  was: %.*s\n  now: %.*s",
+           (int)(ea ? ea - (a + line) : 200), a + line,
+           (int)(eb ? eb - (b + line) : 200), b + line);
 }
 
 /* Run one statement; *out gets a libc copy of the first column of the
@@ -233,34 +238,41 @@ static void build(const char *path, const char *journal) {
   exec(db, "SELECT trigger_config('misfire_grace_ms', 45000),"
            " trigger_config('creator_roles', 'owner,admin,operator'),"
            " trigger_config('max_active_per_scope', 40)");
-  snprintf(sql, sizeof sql,
-    "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms,"
-    " scheduled_at, cron_expression, timezone, start_at, misfire_policy, overlap_policy,"
-    " max_attempts, backoff_ms, jitter_ms, window_ms, created_at) VALUES"
-    " ('a', 'x', 'job a', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'allow', 3, 1000, 0, NULL, %lld),"
-    " ('b', 'x', 'job b', 'interval', 45000, NULL, NULL, 'UTC', %lld, 'coalesce', 'allow', 2, 1000, 0, NULL, %lld),"
-    " ('c', 'y', 'job c', 'cron', NULL, NULL, '*/2 * * * *', 'Europe/Berlin', NULL, 'coalesce', 'skip', 1, 1000, 0, NULL, %lld),"
-    " ('d', 'y', 'job d', 'once', NULL, %lld, NULL, 'UTC', NULL, 'coalesce', 'skip', 1, 1000, 0, NULL, %lld),"
-    " ('e', 'x', 'job e', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'allow', 1, 1000, 20000, NULL, %lld),"
-    " ('f', 'x', 'job f', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'allow', 2, 1000, 0, 150000, %lld),"
-    " ('g', 'y', 'job g', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'queue', 1, 1000, 0, NULL, %lld),"
-    " ('h', 'y', 'job h', 'interval', 30000, NULL, NULL, 'UTC', %lld, 'skip', 'allow', 1, 1000, 0, NULL, %lld)",
-    T0, T0, T0, T0, T0, T0 + 4 * MIN, T0, T0, T0, T0, T0, T0, T0, T0, T0);
+  snprintf(
+      sql, sizeof sql,
+      "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms,"
+      " scheduled_at, cron_expression, timezone, start_at, misfire_policy, overlap_policy,"
+      " max_attempts, backoff_ms, jitter_ms, window_ms, created_at) VALUES"
+      " ('a', 'x', 'job a', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'allow', 3, 1000, 0, NULL, %lld),"
+      " ('b', 'x', 'job b', 'interval', 45000, NULL, NULL, 'UTC', %lld, 'coalesce', 'allow', 2, 1000, 0, NULL, %lld),"
+      " ('c', 'y', 'job c', 'cron', NULL, NULL, '*/2 * * * *', 'Europe/Berlin', NULL, 'coalesce', 'skip', 1, 1000, 0, NULL, %lld),"
+      " ('d', 'y', 'job d', 'once', NULL, %lld, NULL, 'UTC', NULL, 'coalesce', 'skip', 1, 1000, 0, NULL, %lld),"
+      " ('e', 'x', 'job e', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'allow', 1, 1000, 20000, NULL, %lld),"
+      " ('f', 'x', 'job f', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'allow', 2, 1000, 0, 150000, %lld),"
+      " ('g', 'y', 'job g', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'queue', 1, 1000, 0, NULL, %lld),"
+      " ('h', 'y', 'job h', 'interval', 30000, NULL, NULL, 'UTC', %lld, 'skip', 'allow', 1, 1000, 0, NULL, %lld)",
+      T0, T0, T0, T0, T0, T0 + 4 * MIN, T0, T0, T0, T0, T0, T0, T0, T0, T0);
   exec(db, sql);
   /* History: a tick at T0 + 1 min, then some runs finished, one failed
   ** (a retry is due at NOW), one deferred, the rest left running with a
   ** lease that has passed by NOW. */
-  snprintf(sql, sizeof sql,
-           "SELECT trigger_run_due(%lld, '{\"owner\":\"before\",\"lease_ms\":30000}')",
-           T0 + MIN);
+  snprintf(
+      sql, sizeof sql,
+      "SELECT trigger_run_due(%lld, '{\"owner\":\"before\",\"lease_ms\":30000}')",
+      T0 + MIN);
   exec(db, sql);
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT run_id FROM trigger_runs WHERE status = 'running'"
-                         " ORDER BY run_id", -1, &st, NULL) != SQLITE_OK) die("runs", db);
+  if (sqlite3_prepare_v2(
+          db,
+          "SELECT run_id FROM trigger_runs WHERE status = 'running'"
+          " ORDER BY run_id",
+          -1, &st, NULL) != SQLITE_OK)
+    die("runs", db);
   char ids[64][128];
   int n = 0;
   while (sqlite3_step(st) == SQLITE_ROW && n < 64) {
-    snprintf(ids[n++], sizeof ids[0], "%s", (const char *)sqlite3_column_text(st, 0));
+    snprintf(ids[n++], sizeof ids[0], "%s",
+             (const char *)sqlite3_column_text(st, 0));
   }
   sqlite3_finalize(st);
   if (n < 8) die("too few runs claimed by the history tick", NULL);
@@ -269,7 +281,8 @@ static void build(const char *path, const char *journal) {
     const char *status = how[k % 4];
     if (!status) continue;
     if (k % 4 == 2 && k > 2) status = "success";
-    snprintf(sql, sizeof sql, "SELECT trigger_run_finish('%.127s', '%s', NULL, %lld)", ids[k],
+    snprintf(sql, sizeof sql,
+             "SELECT trigger_run_finish('%.127s', '%s', NULL, %lld)", ids[k],
              status, T0 + MIN + 5);
     exec(db, sql);
   }
@@ -281,8 +294,8 @@ static void build(const char *path, const char *journal) {
 typedef struct scenario {
   const char *name;
   const char *sql;
-  int in_txn;          /* inside the caller's BEGIN IMMEDIATE (the SAVEPOINT path) */
-  int cold;            /* a fresh connection for every N (first-use paths) */
+  int in_txn; /* inside the caller's BEGIN IMMEDIATE (the SAVEPOINT path) */
+  int cold;   /* a fresh connection for every N (first-use paths) */
   const char *journal; /* "delete" or "wal" */
   int modes;           /* 1 persistent, 2 once, 3 both */
   int read_only;       /* the call writes nothing (its result is checked) */
@@ -290,7 +303,8 @@ typedef struct scenario {
 
 static char finish_sql[256];
 
-#define TICK_SQL "SELECT trigger_run_due(1767225910000, '{\"owner\":\"h\",\"lease_ms\":30000}')"
+#define TICK_SQL \
+  "SELECT trigger_run_due(1767225910000, '{\"owner\":\"h\",\"lease_ms\":30000}')"
 
 static const scenario *scenarios(int *n) {
   static scenario s[] = {
@@ -298,26 +312,36 @@ static const scenario *scenarios(int *n) {
       /* the once mode of these two adds little to tick's and costs seconds */
       {"tick-in-txn", TICK_SQL, 1, 0, "wal", 1, 0},
       {"tick-cold", TICK_SQL, 0, 1, "wal", 2, 0},
-      {"create", "SELECT trigger_create('{\"instructions\":\"Check the build\","
-                 "\"trigger_type\":\"cron\",\"cron_expression\":\"0 9 * * MON-FRI\","
-                 "\"timezone\":\"America/New_York\"}', '{\"agent_id\":\"x\",\"role\":\"owner\","
-                 "\"now\":1767225600000}')", 0, 0, "wal", 3, 0},
-      {"create-in-txn", "SELECT trigger_create('{\"instructions\":\"Every hour\","
-                 "\"trigger_type\":\"interval\",\"interval_ms\":3600000}',"
-                 " '{\"agent_id\":\"x\",\"role\":\"owner\",\"now\":1767225600000}')", 1, 0, "delete", 3, 0},
-      {"create-when", "SELECT trigger_create('{\"instructions\":\"Water the plants\","
-                 "\"when\":\"every day at 9am\",\"timezone\":\"Europe/Berlin\"}',"
-                 " '{\"agent_id\":\"y\",\"role\":\"owner\",\"now\":1767225600000}')", 0, 0, "delete", 3, 0},
-      {"insert", "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type,"
-                 " cron_expression, timezone, created_at) VALUES ('new', 'x', 'Standup',"
-                 " 'cron', '30 9 * * MON-FRI', 'Asia/Kolkata', 1767225600000)", 0, 0, "delete", 3, 0},
+      {"create",
+       "SELECT trigger_create('{\"instructions\":\"Check the build\","
+       "\"trigger_type\":\"cron\",\"cron_expression\":\"0 9 * * MON-FRI\","
+       "\"timezone\":\"America/New_York\"}', '{\"agent_id\":\"x\",\"role\":\"owner\","
+       "\"now\":1767225600000}')",
+       0, 0, "wal", 3, 0},
+      {"create-in-txn",
+       "SELECT trigger_create('{\"instructions\":\"Every hour\","
+       "\"trigger_type\":\"interval\",\"interval_ms\":3600000}',"
+       " '{\"agent_id\":\"x\",\"role\":\"owner\",\"now\":1767225600000}')",
+       1, 0, "delete", 3, 0},
+      {"create-when",
+       "SELECT trigger_create('{\"instructions\":\"Water the plants\","
+       "\"when\":\"every day at 9am\",\"timezone\":\"Europe/Berlin\"}',"
+       " '{\"agent_id\":\"y\",\"role\":\"owner\",\"now\":1767225600000}')",
+       0, 0, "delete", 3, 0},
+      {"insert",
+       "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type,"
+       " cron_expression, timezone, created_at) VALUES ('new', 'x', 'Standup',"
+       " 'cron', '30 9 * * MON-FRI', 'Asia/Kolkata', 1767225600000)",
+       0, 0, "delete", 3, 0},
       {"finish", finish_sql, 0, 0, "wal", 3, 0},
       /* a schedule read from JSON (spec_from_json) and an ISO instant: an
       ** allocation failing here once made the call return a wrong time */
-      {"next-due-json", "SELECT trigger_next_due('{\"trigger_type\":\"cron\","
-                 "\"cron_expression\":\"0 9 * * MON-FRI\",\"timezone\":"
-                 "\"America/New_York\",\"end_at\":\"2027-01-01T00:00:00\"}',"
-                 " '2026-01-01T08:00:00Z')", 0, 0, "delete", 3, 1},
+      {"next-due-json",
+       "SELECT trigger_next_due('{\"trigger_type\":\"cron\","
+       "\"cron_expression\":\"0 9 * * MON-FRI\",\"timezone\":"
+       "\"America/New_York\",\"end_at\":\"2027-01-01T00:00:00\"}',"
+       " '2026-01-01T08:00:00Z')",
+       0, 0, "delete", 3, 1},
   };
   *n = (int)(sizeof s / sizeof s[0]);
   return s;
@@ -331,7 +355,8 @@ static sqlite3_int64 mem_before_open;
 ** connection has: cached statements and options. */
 static sqlite3 *fresh(const scenario *s, const char *want_result) {
   mem_before_open = sqlite3_memory_used();
-  copy_file(strcmp(s->journal, "wal") == 0 ? pristine_wal : pristine_delete, db_path);
+  copy_file(strcmp(s->journal, "wal") == 0 ? pristine_wal : pristine_delete,
+            db_path);
   sqlite3 *db = open_db(db_path);
   /* SQLite's own schema parsing is not what is tested here. */
   exec(db, "SELECT count(*) FROM main.sqlite_schema");
@@ -341,8 +366,8 @@ static sqlite3 *fresh(const scenario *s, const char *want_result) {
     int rc = run_sql(db, s->sql, &res);
     exec(db, "ROLLBACK");
     if (rc != SQLITE_OK || (want_result && strcmp(res, want_result) != 0)) {
-      fprintf(stdout, "FAIL %s: the warm-up call differs (rc %d): %.300s\n", s->name, rc,
-              res ? res : "(none)");
+      fprintf(stdout, "FAIL %s: the warm-up call differs (rc %d): %.300s\n",
+              s->name, rc, res ? res : "(none)");
     }
     free(res);
   }
@@ -361,11 +386,14 @@ static void close_db(sqlite3 *db, const char *name, long n) {
 
 static int run_scenario(const scenario *s, int persist) {
   char name[64];
-  snprintf(name, sizeof name, "%s/%s", s->name, persist ? "persistent" : "once");
+  snprintf(name, sizeof name, "%s/%s", s->name,
+           persist ? "persistent" : "once");
   failures_here = 0;
   /* The healthy call on a fresh connection: the reference. */
   char *ref = NULL, *before = NULL, *ref_after = NULL;
-  sqlite3 *db = fresh(&(scenario){s->name, s->sql, s->in_txn, 1, s->journal, 0, s->read_only}, NULL);
+  sqlite3 *db = fresh(
+      &(scenario){s->name, s->sql, s->in_txn, 1, s->journal, 0, s->read_only},
+      NULL);
   before = dump(db);
   if (s->in_txn) exec(db, "BEGIN IMMEDIATE");
   int rc = run_sql(db, s->sql, &ref);
@@ -396,15 +424,21 @@ static int run_scenario(const scenario *s, int persist) {
     char *errmsg = strdup(sqlite3_errmsg(db));
     if (rc != SQLITE_OK) {
       errors++;
-      after = dump(db); /* inside the caller's transaction when it is still open */
+      after =
+          dump(db); /* inside the caller's transaction when it is still open */
       int txn_ok = s->in_txn || sqlite3_get_autocommit(db);
       if (s->in_txn && !sqlite3_get_autocommit(db)) exec(db, "ROLLBACK");
-      if (!got) fail(name, n, "failed (rc %d: %s) without an injected fault", rc, errmsg);
+      if (!got)
+        fail(name, n, "failed (rc %d: %s) without an injected fault", rc,
+             errmsg);
       if (strcmp(after, before) != 0) {
         first_diff(before, after, d, sizeof d);
-        fail(name, n, "failed (rc %d: %s) but changed the tables:%s", rc, errmsg, d);
+        fail(name, n, "failed (rc %d: %s) but changed the tables:%s", rc,
+             errmsg, d);
       }
-      if (!txn_ok) fail(name, n, "failed (rc %d: %s) and left a transaction open", rc, errmsg);
+      if (!txn_ok)
+        fail(name, n, "failed (rc %d: %s) and left a transaction open", rc,
+             errmsg);
       if (!*errmsg || strcmp(errmsg, "not an error") == 0) {
         fail(name, n, "failed (rc %d) without an error message", rc);
       }
@@ -415,8 +449,10 @@ static int run_scenario(const scenario *s, int persist) {
       int rc2 = run_sql(db, s->sql, &res2);
       char *after2 = dump(db);
       exec(db, "ROLLBACK");
-      if (rc2 != SQLITE_OK || strcmp(res2, ref) != 0 || strcmp(after2, ref_after) != 0) {
-        fail(name, n, "the healthy call after the fault differs (rc %d): %.300s", rc2,
+      if (rc2 != SQLITE_OK || strcmp(res2, ref) != 0 ||
+          strcmp(after2, ref_after) != 0) {
+        fail(name, n,
+             "the healthy call after the fault differs (rc %d): %.300s", rc2,
              res2 ? res2 : "(none)");
       }
       free(res2);
@@ -427,11 +463,13 @@ static int run_scenario(const scenario *s, int persist) {
       if (s->in_txn && !sqlite3_get_autocommit(db)) exec(db, "COMMIT");
       after = dump(db);
       if (strcmp(res, ref) != 0) {
-        fail(name, n, "succeeded with a different result:\n  got  %.300s\n  want %.300s", res,
-             ref);
+        fail(name, n,
+             "succeeded with a different result:\n  got  %.300s\n  want %.300s",
+             res, ref);
       } else if (strcmp(after, ref_after) != 0) {
         first_diff(ref_after, after, d, sizeof d);
-        fail(name, n, "succeeded with the same result but different tables:%s", d);
+        fail(name, n, "succeeded with the same result but different tables:%s",
+             d);
       } else if (!txn_ok) {
         fail(name, n, "succeeded but left a transaction open");
       }
@@ -444,8 +482,9 @@ static int run_scenario(const scenario *s, int persist) {
     if (!got) break; /* the call needs fewer than n allocations: done */
   }
   close_db(db, name, n);
-  printf("%s/%s: %ld injection points, %ld reported errors, %ld absorbed%s\n", s->journal,
-         name, n, errors, absorbed, failures_here ? " -- FAILED" : "");
+  printf("%s/%s: %ld injection points, %ld reported errors, %ld absorbed%s\n",
+         s->journal, name, n, errors, absorbed,
+         failures_here ? " -- FAILED" : "");
   free(before);
   free(ref);
   free(ref_after);
@@ -454,7 +493,8 @@ static int run_scenario(const scenario *s, int persist) {
 
 int main(int argc, char **argv) {
   /* Before any other SQLite call in the process. */
-  if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &orig) != SQLITE_OK) die("GETMALLOC", NULL);
+  if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &orig) != SQLITE_OK)
+    die("GETMALLOC", NULL);
   sqlite3_mem_methods mine = orig;
   mine.xMalloc = x_malloc;
   mine.xFree = x_free;
@@ -463,8 +503,10 @@ int main(int argc, char **argv) {
   mine.xRoundup = x_roundup;
   mine.xInit = x_init;
   mine.xShutdown = x_shutdown;
-  if (sqlite3_config(SQLITE_CONFIG_MALLOC, &mine) != SQLITE_OK) die("CONFIG_MALLOC", NULL);
-  if (sqlite3_config(SQLITE_CONFIG_LOOKASIDE, 0, 0) != SQLITE_OK) die("LOOKASIDE", NULL);
+  if (sqlite3_config(SQLITE_CONFIG_MALLOC, &mine) != SQLITE_OK)
+    die("CONFIG_MALLOC", NULL);
+  if (sqlite3_config(SQLITE_CONFIG_LOOKASIDE, 0, 0) != SQLITE_OK)
+    die("LOOKASIDE", NULL);
   if (sqlite3_initialize() != SQLITE_OK) die("initialize", NULL);
 
   if (argc < 2) {
@@ -475,14 +517,16 @@ int main(int argc, char **argv) {
   const char *filter = argc > 2 ? argv[2] : "";
   /* tmpfs when there is one: the loop is file-system bound otherwise */
   char dir[] = "/dev/shm/trg-oom-XXXXXX";
-  if (access("/dev/shm", W_OK) != 0) memcpy(dir, "/tmp/trg-oom-XXXXXX", sizeof "/tmp/trg-oom-XXXXXX");
+  if (access("/dev/shm", W_OK) != 0)
+    memcpy(dir, "/tmp/trg-oom-XXXXXX", sizeof "/tmp/trg-oom-XXXXXX");
   if (!mkdtemp(dir)) die("mkdtemp", NULL);
 
   /* Keeps the extension mapped: without it every close unloads it. */
   sqlite3 *anchor = open_db(":memory:");
   int passed = 0, failed = 0, ns;
   const scenario *sc = scenarios(&ns);
-  snprintf(pristine_delete, sizeof pristine_delete, "%s/pristine-delete.db", dir);
+  snprintf(pristine_delete, sizeof pristine_delete, "%s/pristine-delete.db",
+           dir);
   snprintf(pristine_wal, sizeof pristine_wal, "%s/pristine-wal.db", dir);
   build(pristine_delete, "delete");
   build(pristine_wal, "wal");
@@ -490,9 +534,12 @@ int main(int argc, char **argv) {
     /* a run left running by the history, for the finish scenario */
     sqlite3 *db = open_db(pristine_delete);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT run_id FROM trigger_runs WHERE status = 'running'"
-                           " AND trigger_id = 'a' ORDER BY run_id LIMIT 1", -1, &st,
-                           NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+    if (sqlite3_prepare_v2(
+            db,
+            "SELECT run_id FROM trigger_runs WHERE status = 'running'"
+            " AND trigger_id = 'a' ORDER BY run_id LIMIT 1",
+            -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_ROW) {
       die("no running run of 'a'", db);
     }
     snprintf(finish_sql, sizeof finish_sql,
@@ -544,7 +591,8 @@ int main(int argc, char **argv) {
       failed += WEXITSTATUS(status);
       passed += assigned - WEXITSTATUS(status);
     } else {
-      printf("FAIL worker %d ended by signal %d\n", k, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+      printf("FAIL worker %d ended by signal %d\n", k,
+             WIFSIGNALED(status) ? WTERMSIG(status) : 0);
       failed += assigned;
     }
   }

@@ -29,12 +29,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   if (t.year < CIVIL_MIN_YEAR || t.year > CIVIL_MAX_YEAR || t.month < 1 ||
-      t.month > 12 || t.day < 1 || t.day > civil_days_in_month(t.year, t.month) ||
-      t.hour > 23 || t.minute > 59 || t.second > 59 || t.ms > 999)
+      t.month > 12 || t.day < 1 ||
+      t.day > civil_days_in_month(t.year, t.month) || t.hour > 23 ||
+      t.minute > 59 || t.second > 59 || t.ms > 999)
     __builtin_trap();
   utc = civil_to_ms(&t) - (int64_t)off * 1000;
   n = civil_format_iso(utc, off, !has || off == 0, buf);
-  if (n <= 0 || n >= CIVIL_ISO_MAX || strlen(buf) != (size_t)n) __builtin_trap();
+  if (n <= 0 || n >= CIVIL_ISO_MAX || strlen(buf) != (size_t)n)
+    __builtin_trap();
   if (civil_parse_iso(buf, (size_t)n, &t2, &has2, &off2, err, sizeof err) != 0)
     __builtin_trap();
   if (civil_to_ms(&t2) - (int64_t)off2 * 1000 != utc) __builtin_trap();

@@ -44,16 +44,28 @@ static sqlite3_stmt *calls[8];
 static sqlite3_stmt *is_json;
 
 static const char *const call_sql[8] = {
-    "SELECT trigger_run_due(" "1772950800000" ", ?1)",
-    "SELECT trigger_run_due(" "1772954400000" ", ?1)",
-    "SELECT trigger_state_summary('agent-1', " "1772950800000" ", ?1)",
-    "SELECT trigger_state_payload('agent-1', " "1772950800000" ", ?1)",
+    "SELECT trigger_run_due("
+    "1772950800000"
+    ", ?1)",
+    "SELECT trigger_run_due("
+    "1772954400000"
+    ", ?1)",
+    "SELECT trigger_state_summary('agent-1', "
+    "1772950800000"
+    ", ?1)",
+    "SELECT trigger_state_payload('agent-1', "
+    "1772950800000"
+    ", ?1)",
     "SELECT trigger_create(?1, '{\"agent_id\":\"agent-1\",\"role\":\"owner\","
     "\"autonomy_available\":true,\"confirmed\":true,\"now\":1772950800000}')",
     "SELECT trigger_create('{\"instructions\":\"Check the build\","
     "\"trigger_type\":\"interval\",\"interval_ms\":900000}', ?1)",
-    "SELECT trigger_next_due(?1, " "1772950800000" ")",
-    "SELECT trigger_next_due(?1, " "1772950800000" ", 'America/New_York')",
+    "SELECT trigger_next_due(?1, "
+    "1772950800000"
+    ")",
+    "SELECT trigger_next_due(?1, "
+    "1772950800000"
+    ", 'America/New_York')",
 };
 
 /* What each call's result must be when it succeeds: 'A' a JSON array,
@@ -72,8 +84,8 @@ static int in_setup;
 static void exec(const char *sql) {
   char *err = NULL;
   if (sqlite3_exec(db, sql, 0, 0, &err) != SQLITE_OK) {
-    fprintf(stderr, "fuzz_options: %s%s\n  -> %s\n", in_setup ? "setup failed: " : "",
-            sql, err ? err : "");
+    fprintf(stderr, "fuzz_options: %s%s\n  -> %s\n",
+            in_setup ? "setup failed: " : "", sql, err ? err : "");
     if (in_setup) exit(1);
     abort();
   }

@@ -79,71 +79,133 @@ static const char *const ids[] = {"t0", "t1", "t2", "t3"};
 static const char *const agents[] = {"a", "b", ""};
 static const char *const types[] = {"interval", "once", "cron", "weekly", ""};
 static const char *const crons[] = {
-    "* * * * *",     "*/5 * * * *",     "0 7 * * MON-FRI", "30 2 * * *",
-    "0 0 29 2 *",    "@hourly",         "0 0 L * ?",       "0 9 * * 1#2",
-    "*/20 * * * * *", "0 0 30 2 *",     "15 1 * * 0",      "0 12 LW * *",
-    "0 0 * * 5L",    "1-59/7 0-23/3 * * *", "60 * * * *",  "@reboot"};
-static const char *const zones[] = {
-    "UTC",          "Europe/Berlin",   "America/New_York", "Australia/Lord_Howe",
-    "Asia/Kolkata", "Pacific/Chatham", "Pacific/Apia",     "Nope/Zone",
-    "../etc/passwd", ""};
+    "* * * * *",  "*/5 * * * *",         "0 7 * * MON-FRI",
+    "30 2 * * *", "0 0 29 2 *",          "@hourly",
+    "0 0 L * ?",  "0 9 * * 1#2",         "*/20 * * * * *",
+    "0 0 30 2 *", "15 1 * * 0",          "0 12 LW * *",
+    "0 0 * * 5L", "1-59/7 0-23/3 * * *", "60 * * * *",
+    "@reboot"};
+static const char *const zones[] = {"UTC",
+                                    "Europe/Berlin",
+                                    "America/New_York",
+                                    "Australia/Lord_Howe",
+                                    "Asia/Kolkata",
+                                    "Pacific/Chatham",
+                                    "Pacific/Apia",
+                                    "Nope/Zone",
+                                    "../etc/passwd",
+                                    ""};
 static const char *const misfires[] = {"coalesce", "all", "skip", "never"};
 static const char *const overlaps[] = {"skip", "allow", "queue", "stack"};
-static const char *const wakes[] = {"inject_now", "next_autonomy_cycle", "later"};
+static const char *const wakes[] = {"inject_now", "next_autonomy_cycle",
+                                    "later"};
 static const char *const creators[] = {"user", "agent", "system", "root"};
 static const char *const metas[] = {"{}", "{\"a\":1}", "[1]", "not json",
                                     "{\"when\":{\"phrase\":\"x\"}}"};
 static const char *const statuses[] = {"scheduled", "paused", "completed",
                                        "cancelled", "expired"};
-static const char *const finishes[] = {"success", "failed", "skipped",
+static const char *const finishes[] = {"success",  "failed",  "skipped",
                                        "deferred", "running", "bogus"};
 static const char *const phrases[] = {
-    "every 15 minutes", "tomorrow at 9am", "every weekday at 7:30",
-    "in 2 hours",       "daily at noon",   "someday",
+    "every 15 minutes", "tomorrow at 9am",     "every weekday at 7:30",
+    "in 2 hours",       "daily at noon",       "someday",
     "every 10 seconds", "next monday at 25:00"};
 static const char *const tick_opts[] = {
-    "{\"ack\":false}",       "{\"limit\":1}",          "{\"agents\":[\"a\"]}",
-    "{\"lease_ms\":1000}",   "{\"agents\":[]}",        "{\"wake_mode\":\"inject_now\"}",
-    "{\"owner\":\"h2\",\"lease_ms\":5000,\"ack\":true}", "{\"limit\":0}", "[]"};
+    "{\"ack\":false}",
+    "{\"limit\":1}",
+    "{\"agents\":[\"a\"]}",
+    "{\"lease_ms\":1000}",
+    "{\"agents\":[]}",
+    "{\"wake_mode\":\"inject_now\"}",
+    "{\"owner\":\"h2\",\"lease_ms\":5000,\"ack\":true}",
+    "{\"limit\":0}",
+    "[]"};
 static const char *const cfg_keys[] = {
-    "min_interval_ms",  "max_interval_ms",          "confirm_below_ms",
+    "min_interval_ms",      "max_interval_ms",          "confirm_below_ms",
     "max_active_per_scope", "max_creations_per_window", "creation_window_ms",
-    "creator_roles",    "run_retention_ms",         "misfire_grace_ms",
-    "min_confidence",   "schema_version",           "nope"};
-static const int64_t deltas[] = {0,        1000,     59000,      60000,
-                                 61000,    3600000,  86400000,   7 * 86400000LL,
-                                 -60000,   -3600000, 400 * 86400000LL,
+    "creator_roles",        "run_retention_ms",         "misfire_grace_ms",
+    "min_confidence",       "schema_version",           "nope"};
+static const int64_t deltas[] = {0,
+                                 1000,
+                                 59000,
+                                 60000,
+                                 61000,
+                                 3600000,
+                                 86400000,
+                                 7 * 86400000LL,
+                                 -60000,
+                                 -3600000,
+                                 400 * 86400000LL,
                                  -400 * 86400000LL};
-static const int64_t ints[] = {0,  1,  2,   3,    -1,     1000, 60000, 90000,
-                               3600000, 86400000, 999, INT64_MAX, INT64_MIN,
-                               31622400001LL};
+static const int64_t ints[] = {
+    0,     1,       2,        3,   -1,        1000,      60000,
+    90000, 3600000, 86400000, 999, INT64_MAX, INT64_MIN, 31622400001LL};
 
 /* Columns of `triggers` and what goes into them. */
-enum { K_ID, K_AGENT, K_SCOPE, K_TEXT, K_INSTR, K_TYPE, K_MS, K_INSTANT,
-       K_CRON, K_TZ, K_WAKE, K_CREATOR, K_BOOL, K_SMALL, K_MISFIRE, K_OVERLAP,
-       K_META, K_STATUS };
+enum {
+  K_ID,
+  K_AGENT,
+  K_SCOPE,
+  K_TEXT,
+  K_INSTR,
+  K_TYPE,
+  K_MS,
+  K_INSTANT,
+  K_CRON,
+  K_TZ,
+  K_WAKE,
+  K_CREATOR,
+  K_BOOL,
+  K_SMALL,
+  K_MISFIRE,
+  K_OVERLAP,
+  K_META,
+  K_STATUS
+};
 static const struct {
   const char *name;
   int kind;
 } cols[] = {
-    {"trigger_id", K_ID},        {"agent_id", K_AGENT},
-    {"scope", K_SCOPE},          {"display_name", K_TEXT},
-    {"instructions", K_INSTR},   {"trigger_type", K_TYPE},
-    {"interval_ms", K_MS},       {"scheduled_at", K_INSTANT},
-    {"cron_expression", K_CRON}, {"timezone", K_TZ},
-    {"start_at", K_INSTANT},     {"end_at", K_INSTANT},
-    {"wake_mode", K_WAKE},       {"created_by", K_CREATOR},
-    {"enabled", K_BOOL},         {"max_runs", K_SMALL},
-    {"misfire_policy", K_MISFIRE}, {"overlap_policy", K_OVERLAP},
-    {"max_attempts", K_SMALL},   {"backoff_ms", K_MS},
-    {"jitter_ms", K_MS},         {"window_ms", K_MS},
-    {"pause_after_failures", K_SMALL}, {"metadata", K_META},
-    {"created_at", K_INSTANT},   {"status", K_STATUS},
-    {"run_count", K_SMALL},      {"next_due_at", K_INSTANT},
+    {"trigger_id", K_ID},
+    {"agent_id", K_AGENT},
+    {"scope", K_SCOPE},
+    {"display_name", K_TEXT},
+    {"instructions", K_INSTR},
+    {"trigger_type", K_TYPE},
+    {"interval_ms", K_MS},
+    {"scheduled_at", K_INSTANT},
+    {"cron_expression", K_CRON},
+    {"timezone", K_TZ},
+    {"start_at", K_INSTANT},
+    {"end_at", K_INSTANT},
+    {"wake_mode", K_WAKE},
+    {"created_by", K_CREATOR},
+    {"enabled", K_BOOL},
+    {"max_runs", K_SMALL},
+    {"misfire_policy", K_MISFIRE},
+    {"overlap_policy", K_OVERLAP},
+    {"max_attempts", K_SMALL},
+    {"backoff_ms", K_MS},
+    {"jitter_ms", K_MS},
+    {"window_ms", K_MS},
+    {"pause_after_failures", K_SMALL},
+    {"metadata", K_META},
+    {"created_at", K_INSTANT},
+    {"status", K_STATUS},
+    {"run_count", K_SMALL},
+    {"next_due_at", K_INSTANT},
 };
-enum { C_TRIGGER_ID, C_AGENT_ID, C_INSTRUCTIONS = 4, C_TRIGGER_TYPE,
-       C_INTERVAL_MS, C_SCHEDULED_AT, C_CRON_EXPRESSION, C_TIMEZONE,
-       C_CREATED_AT = 24 };
+enum {
+  C_TRIGGER_ID,
+  C_AGENT_ID,
+  C_INSTRUCTIONS = 4,
+  C_TRIGGER_TYPE,
+  C_INTERVAL_MS,
+  C_SCHEDULED_AT,
+  C_CRON_EXPRESSION,
+  C_TIMEZONE,
+  C_CREATED_AT = 24
+};
 
 /* FUZZ_SQL_TRACE=1 in the environment prints every statement, its
 ** rows and its outcome: how to read a reproducer. */
@@ -160,7 +222,8 @@ typedef struct fz {
 } fz;
 
 static void die(fz *f, const char *what, const char *sql) {
-  fprintf(stderr, "fuzz_sql: invariant violated: %s\n  statement: %s\n  error: %s\n",
+  fprintf(stderr,
+          "fuzz_sql: invariant violated: %s\n  statement: %s\n  error: %s\n",
           what, sql ? sql : "-", sqlite3_errmsg(f->db));
   abort();
 }
@@ -181,8 +244,10 @@ static void bind_instant(fz *f, sqlite3_stmt *st, int i) {
   int64_t t = f->now + deltas[(c >> 3) % N(deltas)];
   switch (c % 8) {
     case 0: sqlite3_bind_null(st, i); break;
-    case 1: case 2: sqlite3_bind_int64(st, i, t); break;
-    case 3: case 4:
+    case 1:
+    case 2: sqlite3_bind_int64(st, i, t); break;
+    case 3:
+    case 4:
       if (f->niso < 8) {
         char *b = f->iso[f->niso++];
         civil_format_iso(t, 0, 1, b);
@@ -230,7 +295,8 @@ static void bind_kind(fz *f, sqlite3_stmt *st, int i, int kind) {
       sqlite3_bind_int(st, i, c < 250 ? (int)(c & 1) : (int)c - 252);
       break;
     }
-    case K_MS: case K_SMALL: bind_int(f, st, i); break;
+    case K_MS:
+    case K_SMALL: bind_int(f, st, i); break;
     default: bind_instant(f, st, i); break;
   }
 }
@@ -267,16 +333,19 @@ static int run(fz *f, sqlite3_stmt *st, const char *sql) {
     }
   }
   if (trace) {
-    fprintf(stderr, "    -> %s%s%s\n", rc == SQLITE_DONE ? "ok" : sqlite3_errstr(rc),
-            rc == SQLITE_DONE ? "" : ": ", rc == SQLITE_DONE ? "" : sqlite3_errmsg(f->db));
+    fprintf(stderr, "    -> %s%s%s\n",
+            rc == SQLITE_DONE ? "ok" : sqlite3_errstr(rc),
+            rc == SQLITE_DONE ? "" : ": ",
+            rc == SQLITE_DONE ? "" : sqlite3_errmsg(f->db));
   }
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE && !is_txn_control(sql)) {
     int after = sqlite3_get_autocommit(f->db);
-    if (before && !after) die(f, "a failed statement left a transaction open", sql);
+    if (before && !after)
+      die(f, "a failed statement left a transaction open", sql);
     if (!before && after &&
-        (rc == SQLITE_ERROR || rc == SQLITE_CONSTRAINT || rc == SQLITE_MISMATCH ||
-         rc == SQLITE_RANGE || rc == SQLITE_TOOBIG))
+        (rc == SQLITE_ERROR || rc == SQLITE_CONSTRAINT ||
+         rc == SQLITE_MISMATCH || rc == SQLITE_RANGE || rc == SQLITE_TOOBIG))
       die(f, "a failed statement ended the caller's transaction", sql);
   }
   return rc;
@@ -320,7 +389,9 @@ static void op_insert(fz *f) {
   int use[N(cols)] = {0};
   use[C_TRIGGER_ID] = use[C_AGENT_ID] = use[C_INSTRUCTIONS] = 1;
   use[C_TRIGGER_TYPE] = use[C_CREATED_AT] = 1;
-  use[type == 0 ? C_INTERVAL_MS : type == 1 ? C_SCHEDULED_AT : C_CRON_EXPRESSION] = 1;
+  use[type == 0   ? C_INTERVAL_MS
+      : type == 1 ? C_SCHEDULED_AT
+                  : C_CRON_EXPRESSION] = 1;
   if (type == 2) use[C_TIMEZONE] = 1;
   /* mask adds optional columns (and with 0x40 drops required ones);
   ** 0x80 adds a read-only column, which must be refused */
@@ -332,11 +403,14 @@ static void op_insert(fz *f) {
   int n = snprintf(sql, sizeof sql, "%s INTO triggers(", verbs[mode % 4]);
   int k = 0;
   for (size_t i = 0; i < N(cols); i++) {
-    if (use[i]) n += snprintf(sql + n, sizeof sql - (size_t)n, "%s%s", k++ ? "," : "", cols[i].name);
+    if (use[i])
+      n += snprintf(sql + n, sizeof sql - (size_t)n, "%s%s", k++ ? "," : "",
+                    cols[i].name);
   }
   if (!k) return;
   n += snprintf(sql + n, sizeof sql - (size_t)n, ") VALUES(");
-  for (int j = 0; j < k; j++) n += snprintf(sql + n, sizeof sql - (size_t)n, "%s?", j ? "," : "");
+  for (int j = 0; j < k; j++)
+    n += snprintf(sql + n, sizeof sql - (size_t)n, "%s?", j ? "," : "");
   snprintf(sql + n, sizeof sql - (size_t)n, ")");
   sqlite3_stmt *st = prep(f, sql);
   if (!st) return;
@@ -355,15 +429,20 @@ static void op_insert(fz *f) {
 }
 
 static void op_update(fz *f) {
-  static const char *const wheres[] = {" WHERE trigger_id = ?3", " WHERE agent_id = ?3",
-                                       " WHERE next_due_at <= ?3", " WHERE rowid = ?3",
-                                       " WHERE status = ?3", ""};
+  static const char *const wheres[] = {
+      " WHERE trigger_id = ?3",   " WHERE agent_id = ?3",
+      " WHERE next_due_at <= ?3", " WHERE rowid = ?3",
+      " WHERE status = ?3",       ""};
   unsigned c = u8(&f->in);
   size_t c1 = u8(&f->in) % N(cols), c2 = u8(&f->in) % N(cols);
   unsigned w = (c >> 1) % N(wheres);
   char sql[256];
-  if (c & 1) snprintf(sql, sizeof sql, "UPDATE triggers SET %s = ?1, %s = ?2%s", cols[c1].name, cols[c2].name, wheres[w]);
-  else snprintf(sql, sizeof sql, "UPDATE triggers SET %s = ?1%s", cols[c1].name, wheres[w]);
+  if (c & 1)
+    snprintf(sql, sizeof sql, "UPDATE triggers SET %s = ?1, %s = ?2%s",
+             cols[c1].name, cols[c2].name, wheres[w]);
+  else
+    snprintf(sql, sizeof sql, "UPDATE triggers SET %s = ?1%s", cols[c1].name,
+             wheres[w]);
   sqlite3_stmt *st = prep(f, sql);
   if (!st) return;
   bind_kind(f, st, 1, cols[c1].kind);
@@ -412,7 +491,8 @@ static void advance(fz *f) {
 static void op_tick(fz *f) {
   advance(f);
   unsigned c = u8(&f->in);
-  const char *sql = c & 1 ? "SELECT trigger_run_due(?1, ?2)" : "SELECT trigger_run_due(?1)";
+  const char *sql =
+      c & 1 ? "SELECT trigger_run_due(?1, ?2)" : "SELECT trigger_run_due(?1)";
   sqlite3_stmt *st = prep(f, sql);
   if (!st) return;
   bind_now(f, st, 1);
@@ -420,20 +500,28 @@ static void op_tick(fz *f) {
   int rc = run(f, st, sql);
   if (rc == SQLITE_DONE && !(c & 1)) {
     int ok;
-    int64_t left = scalar_int(f, "SELECT count(*) FROM triggers_data WHERE fire_at <= ?1", f->now, &ok);
-    if (ok && left) die(f, "a tick without options left a claimable trigger due", sql);
+    int64_t left =
+        scalar_int(f, "SELECT count(*) FROM triggers_data WHERE fire_at <= ?1",
+                   f->now, &ok);
+    if (ok && left)
+      die(f, "a tick without options left a claimable trigger due", sql);
   }
 }
 
 static void op_finish(fz *f) {
   unsigned c = u8(&f->in);
-  const char *sql = "SELECT trigger_run_finish((SELECT run_id FROM trigger_runs"
-                    " WHERE status = ?5 ORDER BY run_id LIMIT 1 OFFSET ?4), ?1, ?2, ?3)";
-  if (c & 0x80) sql = "SELECT trigger_run_finish(?4 || '@' || ?5 || '#1', ?1, ?2, ?3)";
+  const char *sql =
+      "SELECT trigger_run_finish((SELECT run_id FROM trigger_runs"
+      " WHERE status = ?5 ORDER BY run_id LIMIT 1 OFFSET ?4), ?1, ?2, ?3)";
+  if (c & 0x80)
+    sql = "SELECT trigger_run_finish(?4 || '@' || ?5 || '#1', ?1, ?2, ?3)";
   sqlite3_stmt *st = prep(f, sql);
   if (!st) return;
   bind_str(st, 1, pick(&f->in, finishes, N(finishes), f));
-  if (c & 2) bind_str(st, 2, (c & 4) ? "boom: Bearer abc.def.ghi" : fuzz_text(&f->in, f->text[7]));
+  if (c & 2)
+    bind_str(st, 2,
+             (c & 4) ? "boom: Bearer abc.def.ghi"
+                     : fuzz_text(&f->in, f->text[7]));
   if (c & 8) {
     bind_now(f, st, 3);
   } else {
@@ -451,7 +539,7 @@ static void op_finish(fz *f) {
 
 static void op_lifecycle(fz *f) {
   static const char *const sqls[] = {
-      "SELECT trigger_fire(?1, ?2)",   "SELECT trigger_pause(?1, ?2)",
+      "SELECT trigger_fire(?1, ?2)", "SELECT trigger_pause(?1, ?2)",
       "SELECT trigger_resume(?1, ?2)", "SELECT trigger_cancel(?1, ?2)"};
   unsigned c = u8(&f->in) % N(sqls);
   sqlite3_stmt *st = prep(f, sqls[c]);
@@ -487,13 +575,15 @@ static void op_misc(fz *f) {
 
 static void op_config(fz *f) {
   unsigned c = u8(&f->in);
-  const char *sql = c & 1 ? "SELECT trigger_config(?1, ?2)" : "SELECT trigger_config(?1)";
+  const char *sql =
+      c & 1 ? "SELECT trigger_config(?1, ?2)" : "SELECT trigger_config(?1)";
   sqlite3_stmt *st = prep(f, sql);
   if (!st) return;
   bind_str(st, 1, pick(&f->in, cfg_keys, N(cfg_keys), f));
   if (c & 1) {
     if (c & 2) bind_int(f, st, 2);
-    else bind_str(st, 2, (c & 4) ? "owner,admin,agent" : (c & 8) ? "0.9" : "abc");
+    else
+      bind_str(st, 2, (c & 4) ? "owner,admin,agent" : (c & 8) ? "0.9" : "abc");
   }
   run(f, st, sql);
 }
@@ -547,13 +637,20 @@ static void op_read(fz *f) {
   else bind_kind(f, st, 3, K_CRON);
   bind_kind(f, st, 4, K_TZ);
   int rc = run(f, st, sqls[c]);
-  if (c == 0 && rc != SQLITE_DONE) die(f, "trigger_state_summary raised an error", sqls[c]);
+  if (c == 0 && rc != SQLITE_DONE)
+    die(f, "trigger_state_summary raised an error", sqls[c]);
 }
 
 static void op_txn(fz *f) {
-  static const char *const sqls[] = {
-      "BEGIN", "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK", "SAVEPOINT sp",
-      "RELEASE sp", "ROLLBACK TO sp", "DROP TABLE trigger_runs", "DROP TABLE triggers"};
+  static const char *const sqls[] = {"BEGIN",
+                                     "BEGIN IMMEDIATE",
+                                     "COMMIT",
+                                     "ROLLBACK",
+                                     "SAVEPOINT sp",
+                                     "RELEASE sp",
+                                     "ROLLBACK TO sp",
+                                     "DROP TABLE trigger_runs",
+                                     "DROP TABLE triggers"};
   unsigned c = u8(&f->in) % N(sqls);
   if (c >= 7 && (u8(&f->in) & 3)) c = 4; /* drops are rare */
   sqlite3_stmt *st = prep(f, sqls[c]);
@@ -571,7 +668,8 @@ static void invariants(fz *f) {
   }
   if (!sqlite3_get_autocommit(f->db)) die(f, "transaction still open", NULL);
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(f->db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(f->db, "PRAGMA integrity_check", -1, &st, NULL) !=
+      SQLITE_OK)
     die(f, "prepare integrity_check", NULL);
   if (sqlite3_step(st) != SQLITE_ROW ||
       strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0)
@@ -581,31 +679,49 @@ static void invariants(fz *f) {
   int64_t a, b;
   a = count_of(f, "SELECT count(*) FROM triggers_data", &ok1);
   b = count_of(f, "SELECT count(*) FROM triggers", &ok2);
-  if (ok1 && ok2 && a != b) die(f, "triggers sees other rows than triggers_data", NULL);
+  if (ok1 && ok2 && a != b)
+    die(f, "triggers sees other rows than triggers_data", NULL);
   if (ok1 && ok2) {
-    a = count_of(f, "SELECT count(*) FROM triggers WHERE trigger_id IN"
-                    " (SELECT trigger_id FROM triggers_data)", &ok1);
-    if (ok1 && a != b) die(f, "trigger_id lookups disagree with triggers_data", NULL);
+    a = count_of(f,
+                 "SELECT count(*) FROM triggers WHERE trigger_id IN"
+                 " (SELECT trigger_id FROM triggers_data)",
+                 &ok1);
+    if (ok1 && a != b)
+      die(f, "trigger_id lookups disagree with triggers_data", NULL);
   }
   a = count_of(f, "SELECT count(*) FROM triggers_rundata", &ok1);
   b = count_of(f, "SELECT count(*) FROM trigger_runs", &ok2);
-  if (ok1 && ok2 && a != b) die(f, "trigger_runs sees other rows than triggers_rundata", NULL);
+  if (ok1 && ok2 && a != b)
+    die(f, "trigger_runs sees other rows than triggers_rundata", NULL);
   if (ok1) {
-    a = count_of(f, "SELECT count(*) FROM (SELECT 1 FROM triggers_rundata GROUP BY"
-                    " trigger_id, scheduled_for, attempt HAVING count(*) > 1)", &ok1);
-    if (ok1 && a) die(f, "duplicate (trigger_id, scheduled_for, attempt) in trigger_runs", NULL);
-    a = count_of(f, "SELECT count(*) FROM triggers_rundata WHERE status NOT IN"
-                    " ('running','success','failed','skipped','deferred','expired')"
-                    " OR attempt < 1", &ok1);
+    a = count_of(f,
+                 "SELECT count(*) FROM (SELECT 1 FROM triggers_rundata GROUP BY"
+                 " trigger_id, scheduled_for, attempt HAVING count(*) > 1)",
+                 &ok1);
+    if (ok1 && a)
+      die(f, "duplicate (trigger_id, scheduled_for, attempt) in trigger_runs",
+          NULL);
+    a = count_of(
+        f,
+        "SELECT count(*) FROM triggers_rundata WHERE status NOT IN"
+        " ('running','success','failed','skipped','deferred','expired')"
+        " OR attempt < 1",
+        &ok1);
     if (ok1 && a) die(f, "a run with an unknown status or attempt < 1", NULL);
-    a = count_of(f, "SELECT count(*) FROM triggers_rundata WHERE status = 'running'"
-                    " AND (claimed_at IS NULL OR lease_until IS NULL)", &ok1);
+    a = count_of(
+        f,
+        "SELECT count(*) FROM triggers_rundata WHERE status = 'running'"
+        " AND (claimed_at IS NULL OR lease_until IS NULL)",
+        &ok1);
     if (ok1 && a) die(f, "a running run without claim or lease", NULL);
   }
-  a = count_of(f, "SELECT count(*) FROM triggers_data WHERE status NOT IN"
-                  " ('scheduled','paused','completed','cancelled','expired')", &ok1);
+  a = count_of(f,
+               "SELECT count(*) FROM triggers_data WHERE status NOT IN"
+               " ('scheduled','paused','completed','cancelled','expired')",
+               &ok1);
   if (ok1 && a) die(f, "a trigger with an unknown status", NULL);
-  a = scalar_int(f, "SELECT json_type(trigger_health(?1)) = 'object'", f->now, &ok1);
+  a = scalar_int(f, "SELECT json_type(trigger_health(?1)) = 'object'", f->now,
+                 &ok1);
   if (ok1 && !a) die(f, "trigger_health is not a JSON object", NULL);
 }
 
@@ -627,7 +743,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
       sqlite3_exec(db, "SELECT trigger_install()", 0, 0, &err) != SQLITE_OK ||
       !(image = sqlite3_serialize(db, "main", &image_size, 0))) {
-    fprintf(stderr, "fuzz_sql: setup failed: %s\n", err ? err : sqlite3_errmsg(db));
+    fprintf(stderr, "fuzz_sql: setup failed: %s\n",
+            err ? err : sqlite3_errmsg(db));
     exit(1);
   }
   sqlite3_close(db);
@@ -650,11 +767,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (int i = 0; i < MAX_STMTS && f.in.n; i++) {
     f.ntext = f.niso = 0;
     switch (u8(&f.in) % 16) {
-      case 0: case 1: case 2: op_insert(&f); break;
+      case 0:
+      case 1:
+      case 2: op_insert(&f); break;
       case 3: op_update(&f); break;
       case 4: op_delete(&f); break;
-      case 5: case 6: case 7: op_tick(&f); break;
-      case 8: case 9: op_finish(&f); break;
+      case 5:
+      case 6:
+      case 7: op_tick(&f); break;
+      case 8:
+      case 9: op_finish(&f); break;
       case 10: op_lifecycle(&f); break;
       case 11: op_misc(&f); break;
       case 12: op_config(&f); break;
@@ -664,6 +786,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   invariants(&f);
-  if (sqlite3_close(f.db) != SQLITE_OK) die(&f, "close (unfinalized statements?)", NULL);
+  if (sqlite3_close(f.db) != SQLITE_OK)
+    die(&f, "close (unfinalized statements?)", NULL);
   return 0;
 }

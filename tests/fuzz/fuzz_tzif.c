@@ -40,8 +40,10 @@ static void exercise(const tz_zone *z, int64_t t) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tz_zone *z = NULL;
   char err[128];
-  int64_t t, probes[] = {0, 1700000000, -2208988800LL, 4102444800LL,
-                         253402300799LL, INT64_MIN, INT64_MAX};
+  int64_t t,
+      probes[] = {
+          0,         1700000000, -2208988800LL, 4102444800LL, 253402300799LL,
+          INT64_MIN, INT64_MAX};
   size_t k;
   int steps;
   if (tz_parse(data, size, "fuzz", &z, err, sizeof err) != 0) {

@@ -70,8 +70,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   zones = tzdb_new(NULL);
   if (!zones || tzdb_get(zones, "America/New_York", &ny, err, sizeof err) ||
       tzdb_get(zones, "Australia/Lord_Howe", &lh, err, sizeof err)) {
-    fprintf(stderr, "fuzz_when: cannot load its zones (install tzdata, see "
-                    "tests/deps.sh): %s\n", err);
+    fprintf(stderr,
+            "fuzz_when: cannot load its zones (install tzdata, see "
+            "tests/deps.sh): %s\n",
+            err);
     exit(1);
   }
   return 0;

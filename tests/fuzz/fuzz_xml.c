@@ -14,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   xml_request r;
   const char *code = NULL;
   char err[300];
-  if (xml_request_parse((const char *)data, size, &r, &code, err, sizeof err) == 0) {
+  if (xml_request_parse((const char *)data, size, &r, &code, err, sizeof err) ==
+      0) {
     for (int i = 0; i < XF_COUNT; i++) {
       if (r.value[i] && !r.value[i][0]) abort(); /* empty means not given */
     }

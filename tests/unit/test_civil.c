@@ -85,13 +85,13 @@ static void test_round_trips(void) {
   {
     static const int sample[][3] = {{1600, 3, 1}, {1899, 12, 31}, {1900, 3, 1},
                                     {1969, 1, 1}, {1999, 12, 31}, {2024, 2, 29},
-                                    {2100, 3, 1}, {2400, 2, 29}, {3001, 7, 4}};
+                                    {2100, 3, 1}, {2400, 2, 29},  {3001, 7, 4}};
     size_t k;
     for (k = 0; k < sizeof sample / sizeof sample[0]; k++)
-      CHECK_EQ_I64(civil_days_from_date(sample[k][0], sample[k][1],
-                                        sample[k][2]),
-                   slow_days(sample[k][0], sample[k][1], sample[k][2]),
-                   "brute-force day count");
+      CHECK_EQ_I64(
+          civil_days_from_date(sample[k][0], sample[k][1], sample[k][2]),
+          slow_days(sample[k][0], sample[k][1], sample[k][2]),
+          "brute-force day count");
   }
 }
 
@@ -112,8 +112,8 @@ static void test_ms_fields(void) {
         "0001-01-01T00:00Z");
   {
     int64_t ms, bad = 0;
-    for (ms = -400LL * 365 * CIVIL_MS_PER_DAY; ms < 400LL * 365 * CIVIL_MS_PER_DAY;
-         ms += 7777777777LL) {
+    for (ms = -400LL * 365 * CIVIL_MS_PER_DAY;
+         ms < 400LL * 365 * CIVIL_MS_PER_DAY; ms += 7777777777LL) {
       civil_from_ms(ms, &t);
       if (civil_to_ms(&t) != ms || t.hour > 23 || t.ms < 0) bad++;
     }
@@ -168,7 +168,8 @@ static void test_parse_ok(void) {
     int32_t off;
     char err[64];
     CHECK(civil_parse_iso("2026-03-08T09:00Zjunk", 17, &t, &has, &off, err,
-                          sizeof err) == 0 && has == 1,
+                          sizeof err) == 0 &&
+              has == 1,
           "length-limited parse");
   }
 }
@@ -193,8 +194,10 @@ static void test_parse_errors(void) {
       {"2026-03-08T23:59:60", "second 60 is out of range 0-59"},
       {"2026-03-08T09:00+24:00", "offset hour 24 is out of range 0-23"},
       {"2026-03-08T09:00+01:60", "offset minute 60 is out of range 0-59"},
-      {"2026-03-08T09:00+1", "expected 2-digit offset hour at offset 17, found '1'"},
-      {"2026-03-08T09:00+01:", "expected 2-digit offset minute at offset 20, found end of text"},
+      {"2026-03-08T09:00+1",
+       "expected 2-digit offset hour at offset 17, found '1'"},
+      {"2026-03-08T09:00+01:",
+       "expected 2-digit offset minute at offset 20, found end of text"},
       {"2026-03-08T09:00:00Zjunk", "unexpected 'j' at offset 20"},
       {"2026-03-08T09:00:00 ", "unexpected ' ' at offset 19"},
       {" 2026-03-08", "expected 4-digit year at offset 0, found ' 202'"},
@@ -203,11 +206,13 @@ static void test_parse_errors(void) {
       {"2026-03-08X09:00", "expected 'T' or ' ' at offset 10, found 'X'"},
       {"2026-03-08T0900", "expected ':' at offset 13, found '0'"},
       {"2026-03-08T09", "expected ':' at offset 13, found end of text"},
-      {"2026-03-08T09:00:00.", "expected digits after '.' at offset 20, found end of text"},
+      {"2026-03-08T09:00:00.",
+       "expected digits after '.' at offset 20, found end of text"},
       {"2026-03-08T", "expected 2-digit hour at offset 11, found end of text"},
       {"2026-03-08Z", "expected 'T' or ' ' at offset 10, found 'Z'"},
       {"20260308", "expected '-' at offset 4, found '0'"},
-      {"2026-03-08T09:00+01:00:6", "expected 2-digit offset second at offset 23, found '6'"},
+      {"2026-03-08T09:00+01:00:6",
+       "expected 2-digit offset second at offset 23, found '6'"},
       {"2026-03-08T09:00+01:00:60", "offset second 60 is out of range 0-59"},
       {"12026-03-08", "expected '-' at offset 4, found '6'"},
       {"2026-03-08T09:00:00+01:00:00:00", "unexpected ':' at offset 28"},
@@ -257,7 +262,8 @@ static void test_format(void) {
   civil_format_iso(253402300799999LL, 0, 1, buf);
   CHECK_STR(buf, "9999-12-31T23:59:59.999Z", "year 9999");
   n = civil_format_iso(INT64_MAX / 2, INT32_MIN + 1, 0, buf);
-  CHECK(n == (int)strlen(buf) && n < CIVIL_ISO_MAX, "absurd input stays in buf");
+  CHECK(n == (int)strlen(buf) && n < CIVIL_ISO_MAX,
+        "absurd input stays in buf");
   {
     /* format -> parse round trip */
     civil_time t;

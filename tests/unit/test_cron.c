@@ -1013,22 +1013,16 @@ static void gen_expr(char *out, int with_seconds) {
     gen_plain(out, 0, 59, 1);
     strcat(out, " ");
   }
-  if (rnd(3) == 0)
-    gen_value(out, 0, 59);
-  else
-    gen_plain(out, 0, 59, 0);
+  if (rnd(3) == 0) gen_value(out, 0, 59);
+  else gen_plain(out, 0, 59, 0);
   strcat(out, " ");
-  if (rnd(3) == 0)
-    gen_value(out, 0, 23);
-  else
-    gen_plain(out, 0, 23, 0);
+  if (rnd(3) == 0) gen_value(out, 0, 23);
+  else gen_plain(out, 0, 23, 0);
   strcat(out, " ");
   gen_dom(out);
   strcat(out, " ");
-  if (rnd(2))
-    strcat(out, "*");
-  else
-    gen_plain(out, 1, 12, 0);
+  if (rnd(2)) strcat(out, "*");
+  else gen_plain(out, 1, 12, 0);
   strcat(out, " ");
   gen_dow(out);
 }

@@ -53,10 +53,8 @@ static const char *skip_ws(const char *p) {
 /* End of a JSON string starting at the opening quote; NULL if unclosed. */
 static const char *string_end(const char *p) {
   for (p++; *p; p++) {
-    if (*p == '\\' && p[1])
-      p++;
-    else if (*p == '"')
-      return p + 1;
+    if (*p == '\\' && p[1]) p++;
+    else if (*p == '"') return p + 1;
   }
   return NULL;
 }
@@ -144,12 +142,9 @@ static int jstring(jspan j, char *buf, size_t n) {
     char ch = j.s[i];
     if (ch == '\\' && i + 2 < j.n) {
       ch = j.s[++i];
-      if (ch == 'n')
-        ch = '\n';
-      else if (ch == 't')
-        ch = '\t';
-      else if (ch == 'r')
-        ch = '\r';
+      if (ch == 'n') ch = '\n';
+      else if (ch == 't') ch = '\t';
+      else if (ch == 'r') ch = '\r';
       else if (ch == 'u' && i + 4 < j.n) {
         unsigned cp = (unsigned)strtoul(
             (char[]){j.s[i + 1], j.s[i + 2], j.s[i + 3], j.s[i + 4], 0}, NULL,
@@ -214,9 +209,7 @@ static int jarray(jspan j, char items[][64], int *is_null, int max) {
 
 static tzdb *db;
 
-static int is_digit_ch(char ch) {
-  return ch >= '0' && ch <= '9';
-}
+static int is_digit_ch(char ch) { return ch >= '0' && ch <= '9'; }
 
 static int parse_instant(const char *s, int64_t *ms, civil_time *local) {
   civil_time t;
@@ -387,10 +380,8 @@ static void run_expect(const vec_line *v, const char *expr, const char *src,
     k.local = jis(v->compare, "local");
     ok = run_schedule(&k, why, sizeof why);
   }
-  if (ok)
-    fc->expect_pass++;
-  else
-    fc->expect_fail++;
+  if (ok) fc->expect_pass++;
+  else fc->expect_fail++;
   CHECK(ok, "%s: expect '%s' (%s): %s", file, expr, src, why);
 }
 
@@ -445,11 +436,10 @@ static void run_file(const char *dir, const char *name) {
   }
   free(line);
   fclose(f);
-  printf(
-      "%s: %d expect passed, %d failed, %d differs (%d asserted, %d "
-      "listed), %d out%s\n",
-      name, fc.expect_pass, fc.expect_fail, fc.differs, fc.asserted, fc.listed,
-      fc.out, fc.bad ? " (unreadable lines!)" : "");
+  printf("%s: %d expect passed, %d failed, %d differs (%d asserted, %d "
+         "listed), %d out%s\n",
+         name, fc.expect_pass, fc.expect_fail, fc.differs, fc.asserted,
+         fc.listed, fc.out, fc.bad ? " (unreadable lines!)" : "");
 }
 
 static int is_jsonl(const struct dirent *e) {

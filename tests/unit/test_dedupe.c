@@ -16,7 +16,8 @@ static void canon_cron(const char *expr, char *out) {
   }
 }
 
-static void key_cron(const char *ins, const char *expr, const char *scope, char *key) {
+static void key_cron(const char *ins, const char *expr, const char *scope,
+                     char *key) {
   char canon[CRON_CANON_MAX];
   canon_cron(expr, canon);
   dedupe_key(ins, "cron", canon, scope, key);
@@ -32,9 +33,12 @@ int main(void) {
   CHECK_STR(buf, "Ärger Über straße", "Unicode kept, only ASCII lowered");
 
   /* The canonical text. */
-  dedupe_canonical_text(" Say \"hi\"\n", "once", "1767225600000", "room-1", buf, sizeof buf);
-  CHECK_STR(buf, "[\"tdk1\",\"say \\\"hi\\\"\",\"once\",\"1767225600000\",\"room-1\"]",
-            "canonical text");
+  dedupe_canonical_text(" Say \"hi\"\n", "once", "1767225600000", "room-1", buf,
+                        sizeof buf);
+  CHECK_STR(
+      buf,
+      "[\"tdk1\",\"say \\\"hi\\\"\",\"once\",\"1767225600000\",\"room-1\"]",
+      "canonical text");
   canon_cron("0 9 * * MON-FRI", buf);
   CHECK_STR(buf, "0 0 9 * * 1-5", "cron canonical");
 
@@ -42,13 +46,16 @@ int main(void) {
   static const struct {
     const char *ins, *type, *sched, *scope, *key;
   } pinned[] = {
-      {"Check the build", "interval", "900000", "", "tdk1:7280772a29dbed350764d80f216f2005"},
+      {"Check the build", "interval", "900000", "",
+       "tdk1:7280772a29dbed350764d80f216f2005"},
       {"Summarize overnight market moves", "cron", "0 0 7 * * 1-5", "",
        "tdk1:cfc8436f3ef975fe6116884f75467261"},
-      {"Say hi", "once", "1767225600000", "room-1", "tdk1:02f0e3ea2b9e3471ad1a8a4f7caab668"},
+      {"Say hi", "once", "1767225600000", "room-1",
+       "tdk1:02f0e3ea2b9e3471ad1a8a4f7caab668"},
   };
   for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
-    dedupe_key(pinned[i].ins, pinned[i].type, pinned[i].sched, pinned[i].scope, k1);
+    dedupe_key(pinned[i].ins, pinned[i].type, pinned[i].sched, pinned[i].scope,
+               k1);
     CHECK_STR(k1, pinned[i].key, pinned[i].ins);
   }
 

@@ -18,14 +18,16 @@ typedef struct redact_case {
 } redact_case;
 
 static const redact_case secrets[] = {
-    {"openai key", "use sk-abcdefghijklmnopqrstuvwxyz0123 now", "use " R " now"},
+    {"openai key", "use sk-abcdefghijklmnopqrstuvwxyz0123 now",
+     "use " R " now"},
     {"openai project key", "sk-proj-AbC123_def-456ghiJKL789mno", R},
     {"anthropic key", "key sk-ant-api03-abcdefghijklmnopqrstuv.", "key " R "."},
     {"stripe key", "sk_live_51HxYzAbCdEf01", R},
     {"github pat classic", "ghp_1234567890abcdefghijABCDEFGHIJ123456", R},
     {"github oauth", "(gho_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345)", "(" R ")"},
     {"github server", "ghs_aBcDeFgHiJkLmNoPqRsT1234", R},
-    {"github fine-grained", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop", R},
+    {"github fine-grained", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+     R},
     {"gitlab", "glpat-xxxxxxxxxxxxxxxxxxxx", R},
     {"aws access key id", "AKIAIOSFODNN7EXAMPLE is the id", R " is the id"},
     {"aws session key id", "id=ASIAY34FZKBOKMUTVV7A;", "id=" R ";"},
@@ -34,7 +36,8 @@ static const redact_case secrets[] = {
     {"slack app", "xoxa-2-abcdefghij", R},
     {"google", "AIzaSyA-1234567890abcdefghijklmnopqrstu", R},
     {"hugging face", "hf_abcdefghijklmnopqrstuvwxyzABCDEF", R},
-    {"bearer header", "Authorization: Bearer abc.def-123_XYZ", "Authorization: Bearer " R},
+    {"bearer header", "Authorization: Bearer abc.def-123_XYZ",
+     "Authorization: Bearer " R},
     {"bearer lower case", "bearer 0123456789abcdef", "bearer " R},
     {"bearer long word", "Bearer abcdefghijklmnopqrstuvwxyz", "Bearer " R},
     {"jwt", "t=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dGhpcyBpcyBhIHNpZw ok",
@@ -58,20 +61,25 @@ static const redact_case secrets[] = {
     {"token=Bearer", "token=Bearer abcdef123456", "token=Bearer " R},
     {"url credentials", "postgres://app:pa55w0rd@db.internal:5432/x",
      "postgres://app:" R "@db.internal:5432/x"},
-    {"pem rsa", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAK\n"
-                "-----END RSA PRIVATE KEY-----\ndone",
+    {"pem rsa",
+     "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAK\n"
+     "-----END RSA PRIVATE KEY-----\ndone",
      "key:\n" R "\ndone"},
-    {"pem pkcs8", "-----BEGIN PRIVATE KEY-----MIIB-----END PRIVATE KEY-----", R},
-    {"pem openssh", "a -----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n"
-                    "-----END OPENSSH PRIVATE KEY----- z",
+    {"pem pkcs8", "-----BEGIN PRIVATE KEY-----MIIB-----END PRIVATE KEY-----",
+     R},
+    {"pem openssh",
+     "a -----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n"
+     "-----END OPENSSH PRIVATE KEY----- z",
      "a " R " z"},
     {"pem without end", "x -----BEGIN EC PRIVATE KEY-----\nMHcCAQEE", "x " R},
     {"two secrets", "sk-abcdefghijklmnopqrstuvwx and password=p",
      R " and password=" R},
     {"key holding a token", "xoxb-abcdefghijkl_token=s3cret", R "_token=" R},
-    {"user holding a token", "https://ghp_abcdefghijklmnopqrstuvwx:x-oauth@github.com/r",
+    {"user holding a token",
+     "https://ghp_abcdefghijklmnopqrstuvwx:x-oauth@github.com/r",
      "https://" R ":" R "@github.com/r"},
-    {"after a marker", "-----BEGIN PRIVATE KEY-----k-----END PRIVATE KEY-----password=p",
+    {"after a marker",
+     "-----BEGIN PRIVATE KEY-----k-----END PRIVATE KEY-----password=p",
      R "password=" R},
 };
 
@@ -115,7 +123,8 @@ static void check_sizes(void) {
   size_t n = redact(in, strlen(in), small, sizeof small);
   CHECK_EQ_I64(n, strlen(want), "full length reported when out is small");
   CHECK_STR(small, "passwor", "out truncated to cap - 1 and terminated");
-  CHECK_EQ_I64(redact(in, strlen(in), NULL, 0), strlen(want), "cap 0 only measures");
+  CHECK_EQ_I64(redact(in, strlen(in), NULL, 0), strlen(want),
+               "cap 0 only measures");
   /* n bounds the input: no read past it, embedded NUL copied */
   char out[64];
   n = redact("ab\0cd", 5, out, sizeof out);
@@ -133,10 +142,12 @@ static void check_sizes(void) {
 ** small buffer gets a terminated prefix.
 */
 static const char *const fragments[] = {
-    "sk-", "ghp_", "AKIA", "eyJ", "Bearer ", "bearer\t", "password", "=", ":",
-    "\"", "'", "://", "@", "-----BEGIN ", "PRIVATE KEY-----", "-----END ", "RSA ",
-    "abc", "123", "ABCDEFGHIJ", " ", "\n", R, "]", "token", "xoxb-", "AIza",
-    "_", "-", ".",
+    "sk-",       "ghp_",     "AKIA", "eyJ",         "Bearer ",
+    "bearer\t",  "password", "=",    ":",           "\"",
+    "'",         "://",      "@",    "-----BEGIN ", "PRIVATE KEY-----",
+    "-----END ", "RSA ",     "abc",  "123",         "ABCDEFGHIJ",
+    " ",         "\n",       R,      "]",           "token",
+    "xoxb-",     "AIza",     "_",    "-",           ".",
 };
 
 static void check_generated(void) {

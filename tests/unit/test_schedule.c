@@ -12,6 +12,7 @@
 #include "tz.h"
 #include "tzdb.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -44,44 +45,55 @@ static void catch_up_vs_walk(const char *expr, const char *tz, int64_t due,
   CHECK(cu.more == want_more, "'%s' %s: more %d, want %d", expr, tz, cu.more,
         want_more);
   if (!want_more) CHECK_EQ_I64(cu.count, count, expr);
-  if (want_more) CHECK(cu.count > 1000 && cu.count <= count,
-                       "'%s': count %lld is not a lower bound above the scan",
-                       expr, (long long)cu.count);
+  if (want_more)
+    CHECK(cu.count > 1000 && cu.count <= count,
+          "'%s': count %lld is not a lower bound above the scan", expr,
+          (long long)cu.count);
   CHECK(cu.has_next && cu.next_after > now, "'%s': next after now", expr);
 }
 
 static void check_catch_up(void) {
   const int64_t day = 86400000;
-  const int64_t now = 1772928000000 + 37 * 60000 + 12345; /* 2026-03-08 00:37:12.345Z */
+  const int64_t now =
+      1772928000000 + 37 * 60000 + 12345; /* 2026-03-08 00:37:12.345Z */
   /* few missed: exact count, no jump */
   catch_up_vs_walk("*/5 * * * *", "UTC", now - 2 * 3600000, now, 0);
   /* many missed: dense, bursty (hour 9 only, seconds), DST zones, L/W/# */
   catch_up_vs_walk("* * * * *", "UTC", now - 30 * day, now, 1);
   catch_up_vs_walk("* * 9 * * *", "Europe/Berlin", now - 3 * day, now, 1);
-  catch_up_vs_walk("*/10 * 2 * * *", "America/New_York", 1772780000000, now + 2 * day, 1);
+  catch_up_vs_walk("*/10 * 2 * * *", "America/New_York", 1772780000000,
+                   now + 2 * day, 1);
   catch_up_vs_walk("0 * * * *", "Australia/Lord_Howe", now - 200 * day, now, 1);
   catch_up_vs_walk("0 0 L * *", "UTC", now - 200 * 365 * day, now, 1);
-  catch_up_vs_walk("30 2 LW * 5#2", "America/New_York", now - 2000 * 30 * day, now, 1);
+  catch_up_vs_walk("30 2 LW * 5#2", "America/New_York", now - 2000 * 30 * day,
+                   now, 1);
 }
 
 static void check_bounds(void) {
   int64_t v = 0;
-  CHECK(sched_instant_ok(SCHED_MS_MIN) && sched_instant_ok(SCHED_MS_MAX), "range ends");
-  CHECK(!sched_instant_ok(SCHED_MS_MAX + 1) && !sched_instant_ok(SCHED_MS_MIN - 1), "outside");
-  CHECK(!sched_instant_ok(INT64_MAX) && !sched_instant_ok(INT64_MIN), "int64 ends");
-  CHECK(sched_ms_from_double(1772928000000.0, &v) && v == 1772928000000, "whole double");
+  CHECK(sched_instant_ok(SCHED_MS_MIN) && sched_instant_ok(SCHED_MS_MAX),
+        "range ends");
+  CHECK(!sched_instant_ok(SCHED_MS_MAX + 1) &&
+            !sched_instant_ok(SCHED_MS_MIN - 1),
+        "outside");
+  CHECK(!sched_instant_ok(INT64_MAX) && !sched_instant_ok(INT64_MIN),
+        "int64 ends");
+  CHECK(sched_ms_from_double(1772928000000.0, &v) && v == 1772928000000,
+        "whole double");
   CHECK(!sched_ms_from_double(1e300, &v), "huge double");
   CHECK(!sched_ms_from_double(-1e300, &v), "huge negative double");
   CHECK(!sched_ms_from_double(0.5, &v), "fraction");
-  CHECK(!sched_ms_from_double(0.0 / 0.0, &v), "NaN");
+  CHECK(!sched_ms_from_double(NAN, &v), "NaN");
   CHECK(!sched_ms_from_double(9223372036854775807.0, &v), "2^63");
   /* the largest sums the bounds allow stay inside int64 */
   CHECK(SCHED_MS_MAX + 2 * SCHED_SPAN_MAX < INT64_MAX / 4, "sum headroom");
   char err[SCHED_ERR_MAX];
-  CHECK(sched_parse_instant("999999999999999", tz_utc(), &v, err, sizeof err) != 0 &&
+  CHECK(sched_parse_instant("999999999999999", tz_utc(), &v, err, sizeof err) !=
+                0 &&
             strstr(err, "outside the years 1-9999"),
         "15-digit ms out of range: %s", err);
-  CHECK(sched_parse_instant("253402300799999", tz_utc(), &v, err, sizeof err) == 0 &&
+  CHECK(sched_parse_instant("253402300799999", tz_utc(), &v, err, sizeof err) ==
+                0 &&
             v == SCHED_MS_MAX,
         "last ms of 9999");
 }

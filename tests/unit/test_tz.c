@@ -63,7 +63,7 @@ static tz_zone *load_file(const char *path) {
 /* ---- hand-built TZif buffers ------------------------------------------ */
 
 typedef struct tzif_spec {
-  char version;      /* 0, '2', '3', '4' */
+  char version; /* 0, '2', '3', '4' */
   int ntimes;
   const int64_t *times;
   const unsigned char *idx;
@@ -87,12 +87,12 @@ static size_t put_block(unsigned char *p, const tzif_spec *s, int tsize) {
   p[4] = (unsigned char)s->version;
   memset(p + 5, 0, 15);
   n = 20;
-  n += put32(p + n, 0);              /* isutcnt */
-  n += put32(p + n, 0);              /* isstdcnt */
-  n += put32(p + n, 0);              /* leapcnt */
+  n += put32(p + n, 0); /* isutcnt */
+  n += put32(p + n, 0); /* isstdcnt */
+  n += put32(p + n, 0); /* leapcnt */
   n += put32(p + n, (uint32_t)s->ntimes);
   n += put32(p + n, (uint32_t)s->ntypes);
-  n += put32(p + n, 4);              /* charcnt */
+  n += put32(p + n, 4); /* charcnt */
   for (k = 0; k < s->ntimes; k++) {
     if (tsize == 8) n += put32(p + n, (uint32_t)((uint64_t)s->times[k] >> 32));
     n += put32(p + n, (uint32_t)s->times[k]);
@@ -217,8 +217,7 @@ static void check_local_consistency(const tz_zone *z, const char *zone,
     int64_t L = u + tz_offset_at(z, u);
     tz_local_lookup(z, L, &r);
     if (!((r.count >= 1 && r.utc[0] == u) || (r.count == 2 && r.utc[1] == u)) ||
-        tz_local_to_utc(z, L) != r.utc[0] ||
-        r.utc[0] + r.off_before != L ||
+        tz_local_to_utc(z, L) != r.utc[0] || r.utc[0] + r.off_before != L ||
         r.utc[r.count - 1] + r.off_after != L) {
       if (bad++ < 3)
         CHECK(0, "%s: local %lld of %lld: count %d utc %lld/%lld", zone,
@@ -293,8 +292,7 @@ static int build_fixtures(const char *argv0) {
   FILE *f;
   if (slash)
     snprintf(fixdir, sizeof fixdir, "%.*s/tzfix", (int)(slash - argv0), argv0);
-  else
-    snprintf(fixdir, sizeof fixdir, "tzfix");
+  else snprintf(fixdir, sizeof fixdir, "tzfix");
   snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s/Fix'", fixdir, fixdir);
   if (system(cmd) != 0) return -1;
   /* zdump (through TZ) needs an absolute path */
@@ -323,7 +321,8 @@ static void test_fixtures(void) {
       char path[1300];
       tz_zone *z;
       int n;
-      snprintf(path, sizeof path, "%s/%s/%s", fixdir, forms[f], fixture_zones[k]);
+      snprintf(path, sizeof path, "%s/%s/%s", fixdir, forms[f],
+               fixture_zones[k]);
       z = load_file(path);
       if (!z) continue;
       n = check_against_zdump(z, path);
@@ -389,10 +388,10 @@ static void test_skipped_day(void) {
 
 static void test_real_zones(tzdb *db) {
   static const char *const names[] = {
-      "America/New_York", "Europe/Berlin",   "Australia/Lord_Howe",
-      "Australia/Sydney", "Asia/Kolkata",    "Pacific/Apia",
-      "America/Sao_Paulo", "Asia/Jerusalem", "America/Nuuk",
-      "Europe/Dublin",    "Africa/Casablanca"};
+      "America/New_York",  "Europe/Berlin",    "Australia/Lord_Howe",
+      "Australia/Sydney",  "Asia/Kolkata",     "Pacific/Apia",
+      "America/Sao_Paulo", "Asia/Jerusalem",   "America/Nuuk",
+      "Europe/Dublin",     "Africa/Casablanca"};
   size_t k;
   for (k = 0; k < sizeof names / sizeof names[0]; k++) {
     const tz_zone *z;
@@ -552,7 +551,8 @@ static void test_utc(void) {
   CHECK_EQ_I64(tz_offset_at(z, 1234567890), 0, "UTC offset");
   CHECK(tz_next_transition(z, 0) == INT64_MAX, "UTC never changes");
   tz_local_lookup(z, 1234567890, &r);
-  CHECK(r.count == 1 && r.utc[0] == 1234567890 && r.off_before == 0, "UTC local");
+  CHECK(r.count == 1 && r.utc[0] == 1234567890 && r.off_before == 0,
+        "UTC local");
   CHECK_EQ_I64(tz_local_to_utc(z, -5), -5, "UTC local_to_utc");
   tz_free((tz_zone *)z); /* a no-op for the static zone */
   CHECK_EQ_I64(tz_offset_at(tz_utc(), 0), 0, "UTC survives tz_free");
@@ -562,8 +562,8 @@ static void test_utc(void) {
 
 typedef struct footer_case {
   const char *rule;
-  int64_t at;     /* UTC instant */
-  int32_t off;    /* expected offset at it */
+  int64_t at;  /* UTC instant */
+  int32_t off; /* expected offset at it */
 } footer_case;
 
 static void test_footer_rules(void) {
@@ -573,10 +573,13 @@ static void test_footer_rules(void) {
       {"EST5EDT,M3.2.0,M11.1.0", 1793512799 /* 2026-11-01T05:59:59Z */, -14400},
       {"EST5EDT,M3.2.0,M11.1.0", 1793512800, -18000},
       {"<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", 1791041400 - 1, 37800},
-      {"<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", 1791041400 /* 10-03 15:30Z */, 39600},
+      {"<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", 1791041400 /* 10-03 15:30Z */,
+       39600},
       {"<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", 1775314800 - 1, 39600},
-      {"<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", 1775314800 /* 04-04 15:00Z */, 37800},
-      {"AEST-10AEDT,M10.1.0,M4.1.0/3", 1775314800 - 1 /* 04-04 15:59:59Z */ + 3600, 39600},
+      {"<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", 1775314800 /* 04-04 15:00Z */,
+       37800},
+      {"AEST-10AEDT,M10.1.0,M4.1.0/3",
+       1775314800 - 1 /* 04-04 15:59:59Z */ + 3600, 39600},
       {"AEST-10AEDT,M10.1.0,M4.1.0/3", 1775314800 + 3600, 36000},
       /* J: day 60 is always March 1; n: day 59 is Feb 29 in leap years */
       {"AAA0BBB,J60/0,J300/0", 1709208000 /* 2024-02-29T12:00Z */, 0},
@@ -589,7 +592,8 @@ static void test_footer_rules(void) {
       {"<-02>2<-01>,M3.5.0/-1,M10.5.0/0", 1774746000 - 1, -7200},
       {"<-02>2<-01>,M3.5.0/-1,M10.5.0/0", 1774746000, -3600},
       /* over 24h: 4th Thursday of March 2026 + 26h = 03-27 02:00 +2 */
-      {"IST-2IDT,M3.4.4/26,M10.5.0", 1774569600 - 1 /* 2026-03-27T00:00Z */, 7200},
+      {"IST-2IDT,M3.4.4/26,M10.5.0", 1774569600 - 1 /* 2026-03-27T00:00Z */,
+       7200},
       {"IST-2IDT,M3.4.4/26,M10.5.0", 1774569600, 10800},
       /* negative DST (std +1 in summer, GMT in winter) */
       {"IST-1GMT0,M10.5.0,M3.5.0/1", 1782907200 /* 2026-07-01T12:00Z */, 3600},
@@ -603,7 +607,8 @@ static void test_footer_rules(void) {
       {"<-0330>3:30", 1782907200, -12600},
       /* explicit DST offset and hh:mm:ss times */
       {"STD-1DST-3,M3.5.0/1:30:15,M10.5.0", 1774744215 - 1, 3600},
-      {"STD-1DST-3,M3.5.0/1:30:15,M10.5.0", 1774744215 /* 2026-03-29T00:30:15Z */, 10800},
+      {"STD-1DST-3,M3.5.0/1:30:15,M10.5.0",
+       1774744215 /* 2026-03-29T00:30:15Z */, 10800},
   };
   size_t k;
   for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -630,7 +635,8 @@ static void test_footer_transitions(void) {
   }
   CHECK_EQ_I64(tz_next_transition(z, utc_s(2026, 1, 1, 0, 0, 0)), 1772953200,
                "first 2026 transition");
-  CHECK_EQ_I64(tz_next_transition(z, 1772953200 - 1), 1772953200, "just before");
+  CHECK_EQ_I64(tz_next_transition(z, 1772953200 - 1), 1772953200,
+               "just before");
   CHECK_EQ_I64(tz_next_transition(z, 1772953200), 1793512800, "from it");
   for (t = utc_s(2000, 1, 1, 0, 0, 0); t < utc_s(3000, 1, 1, 0, 0, 0);
        t = tz_next_transition(z, t))
@@ -654,23 +660,35 @@ static void test_footer_transitions(void) {
     tz_free(z);
   }
   check_local_consistency(
-      (z = footer_zone("<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", err, sizeof err)),
-      "LH footer", utc_s(2030, 1, 1, 0, 0, 0), utc_s(2040, 1, 1, 0, 0, 0), 1801);
+      (z = footer_zone("<+1030>-10:30<+11>-11,M10.1.0,M4.1.0", err,
+                       sizeof err)),
+      "LH footer", utc_s(2030, 1, 1, 0, 0, 0), utc_s(2040, 1, 1, 0, 0, 0),
+      1801);
   tz_free(z);
 }
 
 static void test_footer_errors(void) {
   static const char *const bad[] = {
-      "XYZ",                        "EST5EDT",
-      "EST5EDT,M13.1.0,M11.1.0",    "EST5EDT,M3.6.0,M11.1.0",
-      "EST5EDT,M3.2.7,M11.1.0",     "EST5EDT,J0,J365",
-      "EST5EDT,366,1",              "EST25",
-      "<AB>5",                      "<+05",
-      "EST5EDT,M3.2.0",             "EST5EDT,M3.2.0/168,M11.1.0",
-      "EST5EDT,M3.2.0,M11.1.0x",    "ES5",
-      "EST5:60",                    "EST",
-      "EST5EDT,M3.2.0,M11.1.0/-168", "EST5EDT25,M3.2.0,M11.1.0",
-      " EST5",                      "EST5 ",
+      "XYZ",
+      "EST5EDT",
+      "EST5EDT,M13.1.0,M11.1.0",
+      "EST5EDT,M3.6.0,M11.1.0",
+      "EST5EDT,M3.2.7,M11.1.0",
+      "EST5EDT,J0,J365",
+      "EST5EDT,366,1",
+      "EST25",
+      "<AB>5",
+      "<+05",
+      "EST5EDT,M3.2.0",
+      "EST5EDT,M3.2.0/168,M11.1.0",
+      "EST5EDT,M3.2.0,M11.1.0x",
+      "ES5",
+      "EST5:60",
+      "EST",
+      "EST5EDT,M3.2.0,M11.1.0/-168",
+      "EST5EDT25,M3.2.0,M11.1.0",
+      " EST5",
+      "EST5 ",
   };
   size_t k;
   for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -747,7 +765,8 @@ static void test_corrupt(void) {
     tzif_spec t = s;
     t.times = desc;
     n = build_tzif(copy, &t);
-    expect_reject(copy, n, "TZif: transition times not ascending", "equal times");
+    expect_reject(copy, n, "TZif: transition times not ascending",
+                  "equal times");
   }
   {
     int32_t big[2] = {0, 100000};
@@ -846,11 +865,12 @@ static void test_tzdb(tzdb *db) {
   const tz_zone *a, *b;
   char err[256];
   static const char *const many[] = {
-      "Europe/Paris",    "Europe/London",  "Asia/Tokyo",     "Asia/Shanghai",
-      "Africa/Cairo",    "America/Chicago", "America/Denver", "America/Phoenix",
-      "Asia/Kathmandu",  "Asia/Tehran",    "Pacific/Chatham", "Pacific/Kiritimati",
-      "Europe/Moscow",   "America/St_Johns", "Atlantic/Azores", "Etc/GMT+12",
-      "Etc/GMT-14",      "America/Argentina/Buenos_Aires"};
+      "Europe/Paris",   "Europe/London",    "Asia/Tokyo",
+      "Asia/Shanghai",  "Africa/Cairo",     "America/Chicago",
+      "America/Denver", "America/Phoenix",  "Asia/Kathmandu",
+      "Asia/Tehran",    "Pacific/Chatham",  "Pacific/Kiritimati",
+      "Europe/Moscow",  "America/St_Johns", "Atlantic/Azores",
+      "Etc/GMT+12",     "Etc/GMT-14",       "America/Argentina/Buenos_Aires"};
   size_t k;
   CHECK(tzdb_get(db, "America/New_York", &a, err, sizeof err) == 0, "%s", err);
   CHECK(tzdb_get(db, "America/New_York", &b, err, sizeof err) == 0 && a == b,
@@ -860,13 +880,15 @@ static void test_tzdb(tzdb *db) {
         "Etc/UTC");
   CHECK(tzdb_get(db, "Z", &b, err, sizeof err) == 0 && b == tz_utc(), "Z");
   for (k = 0; k < sizeof many / sizeof many[0]; k++)
-    CHECK(tzdb_get(db, many[k], &b, err, sizeof err) == 0, "%s: %s", many[k], err);
+    CHECK(tzdb_get(db, many[k], &b, err, sizeof err) == 0, "%s: %s", many[k],
+          err);
   CHECK(tzdb_get(db, "America/New_York", &b, err, sizeof err) == 0 && a == b,
         "same zone after the table grew");
   CHECK(tzdb_get(db, "Etc/GMT+12", &b, err, sizeof err) == 0 &&
             tz_offset_at(b, 0) == -12 * 3600,
         "Etc/GMT+12 is UTC-12");
-  expect_tzdb_error(db, "../etc/passwd", "invalid time zone name '../etc/passwd'");
+  expect_tzdb_error(db, "../etc/passwd",
+                    "invalid time zone name '../etc/passwd'");
   expect_tzdb_error(db, "/etc/passwd", "invalid time zone name '/etc/passwd'");
   expect_tzdb_error(db, "Mars/Olympus", "unknown time zone 'Mars/Olympus'");
   expect_tzdb_error(db, "America/../../etc/passwd",
@@ -878,7 +900,8 @@ static void test_tzdb(tzdb *db) {
                     "invalid time zone name 'America/New York'");
   expect_tzdb_error(db, "America/", "invalid time zone name 'America/'");
   expect_tzdb_error(db, "America", "unknown time zone 'America'");
-  expect_tzdb_error(db, "zone1970.tab", "invalid time zone name 'zone1970.tab'");
+  expect_tzdb_error(db, "zone1970.tab",
+                    "invalid time zone name 'zone1970.tab'");
   expect_tzdb_error(db, "A\x01'B", "invalid time zone name 'A??B'");
   expect_tzdb_error(
       db, "Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaz",
