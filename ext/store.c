@@ -376,17 +376,39 @@ static char *sql_text(store_sql which) {
       /* Walked in next_due_at order until next_due_at passes the
       ** earliest fire_at seen (fire_at >= next_due_at): see tick.c. */
       out = sqlite3_mprintf(
-          "SELECT next_due_at, fire_at FROM main.triggers_data"
+          "SELECT next_due_at, fire_at, wake_mode FROM main.triggers_data"
           " INDEXED BY triggers_data_due WHERE next_due_at IS NOT NULL"
           " ORDER BY next_due_at, trigger_id");
       break;
-    case ST_WAKE_RETRY:
+    case ST_WAKE_TRIGGERS_AGENT:
       out = sqlite3_mprintf(
-          "SELECT min(retry_at) FROM main.triggers_rundata WHERE retry_at IS NOT NULL");
+          "SELECT next_due_at, fire_at, wake_mode FROM main.triggers_data"
+          " INDEXED BY triggers_data_agent"
+          " WHERE agent_id = ?1 AND next_due_at IS NOT NULL"
+          " ORDER BY next_due_at, trigger_id");
+      break;
+    case ST_WAKE_RETRY:
+      /* The first pending retry (or deferral) a tick with agents ?1 and
+      ** wake_mode ?2 (NULL: any) would re-offer, in retry_at order. */
+      out = sqlite3_mprintf(
+          "SELECT r.retry_at FROM main.triggers_rundata AS r"
+          " INDEXED BY triggers_rundata_retry"
+          " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
+          " WHERE r.retry_at IS NOT NULL AND (?1 IS NULL OR r.agent_id IN"
+          " (SELECT value FROM json_each(?1))) AND (?2 IS NULL OR"
+          " d.wake_mode IS NULL OR d.wake_mode = ?2)"
+          " ORDER BY r.retry_at LIMIT 1");
       break;
     case ST_WAKE_LEASE:
+      /* The first lease to expire that such a tick would reclaim. */
       out = sqlite3_mprintf(
-          "SELECT min(lease_until) FROM main.triggers_rundata WHERE status = 'running'");
+          "SELECT r.lease_until FROM main.triggers_rundata AS r"
+          " INDEXED BY triggers_rundata_lease"
+          " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
+          " WHERE r.status = 'running' AND (?1 IS NULL OR r.agent_id IN"
+          " (SELECT value FROM json_each(?1))) AND (?2 IS NULL OR"
+          " d.wake_mode IS NULL OR d.wake_mode = ?2)"
+          " ORDER BY r.lease_until LIMIT 1");
       break;
     case ST_BEGIN: out = sqlite3_mprintf("BEGIN IMMEDIATE"); break;
     case ST_COMMIT: out = sqlite3_mprintf("COMMIT"); break;

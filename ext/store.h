@@ -34,14 +34,15 @@ typedef enum store_sql {
   ST_OPTS_TYPE,       /* ?1 text -> its JSON type, or 'invalid' */
   ST_OPTS_EACH,       /* ?1 JSON object -> key, type, value, JSON text */
   ST_RUN_PENDING_FOR, /* ?1 trigger_id -> 1 if a retry/deferral is pending */
-  ST_WAKE_TRIGGERS,   /* -> (next_due_at, fire_at) in next_due_at order */
-  ST_WAKE_RETRY,      /* -> min(retry_at) */
-  ST_WAKE_LEASE,      /* -> min(lease_until) of running runs */
-  ST_BEGIN,           /* BEGIN IMMEDIATE (store_txn_begin_cached) */
-  ST_COMMIT,          /* COMMIT */
-  ST_ROLLBACK,        /* ROLLBACK, prepared before BEGIN (store_txn) */
-  ST_CONFIG_GET,      /* ?1 key -> value */
-  ST_CONFIG_SET,      /* ?1 key ?2 value */
+  ST_WAKE_TRIGGERS, /* -> (next_due_at, fire_at, wake_mode) in next_due_at order */
+  ST_WAKE_TRIGGERS_AGENT, /* ?1 agent -> the same for one agent */
+  ST_WAKE_RETRY,          /* -> min(retry_at) */
+  ST_WAKE_LEASE,          /* -> min(lease_until) of running runs */
+  ST_BEGIN,               /* BEGIN IMMEDIATE (store_txn_begin_cached) */
+  ST_COMMIT,              /* COMMIT */
+  ST_ROLLBACK,            /* ROLLBACK, prepared before BEGIN (store_txn) */
+  ST_CONFIG_GET,          /* ?1 key -> value */
+  ST_CONFIG_SET,          /* ?1 key ?2 value */
   ST_COUNT
 } store_sql;
 

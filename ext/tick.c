@@ -868,30 +868,30 @@ static void cache_give(tick *t, store *cache) {
   }
 }
 
-static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  tick t;
-  if (tick_begin(&t, ctx, "trigger_run_due") != 0) return;
-  store *cache = cache_take(&t);
+/* Arguments 1 (now) and 2 (options) of trigger_run_due and
+** trigger_next_wakeup into t. A host passes the same options every call:
+** the last text parsed and its result are kept on the connection
+** (trg_ctx.tick_opts). 0 ok, -1 error already reported. */
+static int read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
+                                sqlite3_value **argv) {
   if (argc > 0 &&
-      arg_instant(ctx, t.fname, argc, argv, 0, "now", 1, &t.now) != 0)
-    goto out;
-  if (argc == 0) t.now = trg_wall_clock_ms();
+      arg_instant(ctx, t->fname, argc, argv, 0, "now", 1, &t->now) != 0)
+    return -1;
+  if (argc == 0) t->now = trg_wall_clock_ms();
   const char *opts = NULL;
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
-    if (!(opts = arg_text(ctx, t.fname, argv, 1, "options"))) goto out;
+    if (!(opts = arg_text(ctx, t->fname, argv, 1, "options"))) return -1;
   }
-  /* A host passes the same options every tick: the last text parsed and
-  ** its result are kept on the connection (trg_ctx.tick_opts). */
-  trg_ctx *c = t.ctx;
+  trg_ctx *c = t->ctx;
   int rc;
   if (opts && c->tick_opts && strcmp(opts, c->tick_opts_json) == 0) {
-    rc = opts_copy(&t.o, c->tick_opts);
+    rc = opts_copy(&t->o, c->tick_opts);
   } else {
-    rc = opts_parse(&t.st, opts, &t.o, &t.err);
+    rc = opts_parse(&t->st, opts, &t->o, &t->err);
     tick_opts *keep =
         rc == SQLITE_OK && opts ? sqlite3_malloc(sizeof *keep) : NULL;
     char *json = keep ? sqlite3_mprintf("%s", opts) : NULL;
-    if (json && opts_copy(keep, &t.o) == SQLITE_OK) {
+    if (json && opts_copy(keep, &t->o) == SQLITE_OK) {
       if (c->tick_opts_free) c->tick_opts_free(c->tick_opts);
       sqlite3_free(c->tick_opts_json);
       c->tick_opts = keep;
@@ -903,9 +903,18 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
   }
   if (rc != SQLITE_OK) {
-    report(&t, ctx, rc);
-    goto out;
+    report(t, ctx, rc);
+    return -1;
   }
+  return 0;
+}
+
+static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  tick t;
+  if (tick_begin(&t, ctx, "trigger_run_due") != 0) return;
+  store *cache = cache_take(&t);
+  int rc;
+  if (read_now_and_options(&t, ctx, argc, argv) != 0) goto out;
   t.budget = t.o.limit;
   t.out = sqlite3_str_new(t.db);
   if (t.o.agents_empty || t.budget == 0) {
@@ -1194,17 +1203,20 @@ static void fn_cancel(sqlite3_context *c, int n, sqlite3_value **v) {
   trigger_op_fn(c, n, v, "trigger_cancel", op_cancel);
 }
 
-/* The earliest fire_at of all triggers. fire_at >= next_due_at, so the
-** walk in next_due_at order stops once next_due_at reaches the best
-** fire_at seen: it reads only rows due before the earliest fire (held by a
-** queue, or inside their jitter), however many triggers there are. */
-static int earliest_fire(store *s, int *have, i64 *best) {
-  sqlite3_stmt *st = store_stmt(s, ST_WAKE_TRIGGERS);
-  if (!st) return store_err(s);
+/* The earliest fire_at among the triggers read by st (next_due_at,
+** fire_at, wake_mode in next_due_at order) that the tick's wake_mode
+** filter lets through. fire_at >= next_due_at, so the walk stops once
+** next_due_at reaches the best fire_at seen: it reads only rows due before
+** the earliest fire (held by a queue, inside their jitter, or of another
+** wake_mode), however many triggers there are. */
+static int earliest_fire(tick *t, sqlite3_stmt *st, int *have, i64 *best) {
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (*have && sqlite3_column_int64(st, 0) >= *best) break;
     if (sqlite3_column_type(st, 1) == SQLITE_NULL) continue;
+    const char *mode = (const char *)sqlite3_column_text(st, 2);
+    if (t->o.wake_mode && (!mode || strcmp(mode, t->o.wake_mode) != 0))
+      continue;
     i64 fire = sqlite3_column_int64(st, 1);
     if (!*have || fire < *best) *best = fire;
     *have = 1;
@@ -1213,26 +1225,60 @@ static int earliest_fire(store *s, int *have, i64 *best) {
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* The earliest fire of the triggers the tick's options may claim: all,
+** or one index walk per agent of options.agents. */
+static int earliest_claimable(tick *t, int *have, i64 *best) {
+  if (!t->o.agents) {
+    sqlite3_stmt *st = store_stmt(&t->st, ST_WAKE_TRIGGERS);
+    return st ? earliest_fire(t, st, have, best) : store_err(&t->st);
+  }
+  sqlite3_stmt *each = store_stmt(&t->st, ST_OPTS_EACH);
+  if (!each) return store_err(&t->st);
+  sqlite3_bind_text(each, 1, t->o.agents, -1, SQLITE_STATIC);
+  int rc = SQLITE_OK, step;
+  while (rc == SQLITE_OK && (step = sqlite3_step(each)) == SQLITE_ROW) {
+    const char *type = (const char *)sqlite3_column_text(each, 1);
+    if (!type || strcmp(type, "text") != 0) continue; /* matches no agent */
+    sqlite3_stmt *st = store_stmt(&t->st, ST_WAKE_TRIGGERS_AGENT);
+    if (!st) {
+      rc = store_err(&t->st);
+      break;
+    }
+    sqlite3_bind_value(st, 1, sqlite3_column_value(each, 2));
+    rc = earliest_fire(t, st, have, best);
+  }
+  if (rc == SQLITE_OK && step != SQLITE_DONE && step != SQLITE_ROW) rc = step;
+  sqlite3_reset(each);
+  return rc;
+}
+
 static void fn_next_wakeup(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_next_wakeup") != 0) return;
-  if (arg_instant(ctx, t.fname, argc, argv, 0, "now", 1, &t.now) == 0) {
+  if (read_now_and_options(&t, ctx, argc, argv) == 0) {
+    /* Only what a tick with the same options would take: its agents and
+    ** wake_mode (a host serving some agents is not woken for others). */
     static const store_sql probes[] = {ST_WAKE_RETRY, ST_WAKE_LEASE};
-    int have = 0;
+    int have = 0, rc = SQLITE_OK;
     i64 best = 0;
-    int rc = earliest_fire(&t.st, &have, &best);
-    for (size_t i = 0; i < 2 && rc == SQLITE_OK; i++) {
+    if (!t.o.agents_empty) rc = earliest_claimable(&t, &have, &best);
+    for (size_t i = 0; i < 2 && rc == SQLITE_OK && !t.o.agents_empty; i++) {
       sqlite3_stmt *st = store_stmt(&t.st, probes[i]);
       if (!st) {
         rc = store_err(&t.st);
         break;
       }
-      if (sqlite3_step(st) == SQLITE_ROW &&
-          sqlite3_column_type(st, 0) != SQLITE_NULL) {
+      if (t.o.agents) sqlite3_bind_text(st, 1, t.o.agents, -1, SQLITE_STATIC);
+      if (t.o.wake_mode)
+        sqlite3_bind_text(st, 2, t.o.wake_mode, -1, SQLITE_STATIC);
+      int step = sqlite3_step(st);
+      if (step == SQLITE_ROW) {
         i64 v = sqlite3_column_int64(st, 0);
         if (!have || v < best) best = v;
         have = 1;
+      } else if (step != SQLITE_DONE) {
+        rc = step;
       }
       sqlite3_reset(st);
     }
@@ -1255,7 +1301,7 @@ int tick_register(sqlite3 *db, trg_ctx *ctx) {
       {"trigger_pause", 1, 2, fn_pause},
       {"trigger_resume", 1, 2, fn_resume},
       {"trigger_cancel", 1, 2, fn_cancel},
-      {"trigger_next_wakeup", 0, 1, fn_next_wakeup},
+      {"trigger_next_wakeup", 0, 2, fn_next_wakeup},
       {"trigger_last_tick", 0, 0, fn_last_tick},
   };
   int rc = SQLITE_OK;

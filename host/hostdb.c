@@ -125,7 +125,9 @@ static int prepare_all(hostdb *h, char **err) {
     return -1;
   if (prepare(h, "SELECT trigger_run_finish(?1, ?2, ?3)", &h->st_finish, err))
     return -1;
-  if (prepare(h, "SELECT trigger_next_wakeup()", &h->st_wakeup, err)) return -1;
+  /* The claim options: the wakeup counts only what our own tick takes. */
+  if (prepare(h, "SELECT trigger_next_wakeup(NULL, ?1)", &h->st_wakeup, err))
+    return -1;
   return prepare(h, "PRAGMA data_version", &h->st_version, err);
 }
 
@@ -252,6 +254,7 @@ int hostdb_finish(hostdb *h, const char *run_id, const char *status,
 
 int hostdb_wakeup(hostdb *h, long long *ms, char **err) {
   sqlite3_stmt *st = h->st_wakeup;
+  sqlite3_bind_text(st, 1, h->options, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
     *ms = sqlite3_column_type(st, 0) == SQLITE_NULL

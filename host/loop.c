@@ -10,9 +10,11 @@
 ** poll_ms. Our own reports (trigger_run_finish) do not change our
 ** data_version, so they mark the database for a wakeup refresh instead.
 **
-** A filtered host (--agents, --wake-mode) can be told "0 ms" by the
-** wakeup for work it does not claim; then it backs off (poll_ms doubling
-** up to 1 s) instead of ticking in a tight loop.
+** The wakeup is asked with the claim options, so a filtered host (--agents,
+** --wake-mode) is not woken for work of other agents or modes. Should a
+** tick still find due work it does not take twice in a row (a trigger
+** its options pass but a policy holds), it backs off (poll_ms doubling up
+** to 1 s) instead of ticking in a tight loop.
 **
 ** One poll() waits for everything: the self-pipe (signals, SIGCHLD), the
 ** children's pipes, and a timeout = the earliest of the next tick, the

@@ -142,8 +142,10 @@ def step(db, now, args, claim_deferrable=True):
 
 def sleep_until_due(db, args):
     """Sleep until trigger_next_wakeup() (capped), or until another
-    connection commits (PRAGMA data_version changes)."""
-    wake = db.execute("SELECT trigger_next_wakeup()").fetchone()[0]
+    connection commits (PRAGMA data_version changes). With --agent the
+    wakeup is asked for that agent's work only, as its claims are."""
+    opts = json.dumps({"agents": [args.agent]}) if args.agent else None
+    wake = db.execute("SELECT trigger_next_wakeup(NULL, ?)", (opts,)).fetchone()[0]
     ms = args.max_sleep_ms if wake is None else min(wake, args.max_sleep_ms)
     if ms <= 0:
         ms = args.min_sleep_ms  # something due we did not take: poll

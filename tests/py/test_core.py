@@ -592,6 +592,42 @@ def test_jitter_pending_trigger_neither_claimed_nor_blocking(ext):
     assert r["trigger_id"] == "a" and r["scheduled_for"] == T0 + 10
 
 
+def test_next_wakeup_follows_the_tick_filters(ext):
+    # A host serving agent "a" (or one wake_mode) is woken for what its own
+    # tick would take, not for another agent's overdue trigger or lease.
+    db = connect(ext)
+    add(db, "b-late", agent_id="b", trigger_type="once", scheduled_at=T0 - 3600000)
+    add(db, "a-soon", agent_id="a", trigger_type="once", scheduled_at=T0 + 10 * MIN)
+    add(db, "a-now", agent_id="a", trigger_type="once", scheduled_at=T0 + 5 * MIN,
+        wake_mode="inject_now")
+    add(db, "b-run", agent_id="b", trigger_type="once", scheduled_at=T0 - 1000)
+    wake = lambda opts=None: one(db, "SELECT trigger_next_wakeup(?, ?)", T0, opts)
+    assert wake() == 0
+    assert wake('{"agents":["a"]}') == 5 * MIN
+    assert wake('{"agents":["a"],"wake_mode":"next_autonomy_cycle"}') == 10 * MIN
+    assert wake('{"wake_mode":"inject_now"}') == 5 * MIN
+    assert wake('{"agents":[]}') is None
+    assert wake('{"agents":["nobody", 7]}') is None
+    # b's run is claimed with a 1-minute lease: a's wakeup ignores it
+    tick(db, T0, agents=["b"], lease_ms=MIN)
+    assert wake('{"agents":["b"]}') == MIN
+    assert wake('{"agents":["a"]}') == 5 * MIN
+    # a retry of b (failed with attempts left) is b's, not a's
+    add(db, "b-retry", agent_id="b", trigger_type="once", scheduled_at=T0,
+        max_attempts=2, backoff_ms=2 * MIN)
+    [r] = [x for x in tick(db, T0, agents=["b"]) if x["trigger_id"] == "b-retry"]
+    finish(db, r["run_id"], "failed", "boom", T0)
+    assert one(db, "SELECT trigger_next_wakeup(?, ?)", T0 + 1, '{"agents":["b"]}') == MIN - 1
+    assert wake('{"agents":["a"]}') == 5 * MIN
+    # the same options text as the tick, including keys the wakeup ignores
+    assert wake('{"agents":["a"],"owner":"h","limit":5,"lease_ms":1000,"ack":true}') == 5 * MIN
+    try:
+        wake('{"colour":1}')
+        assert False
+    except sqlite3.Error as e:
+        assert "trigger_next_wakeup: options: unknown key 'colour'" in str(e), e
+
+
 def test_prune_and_health(ext):
     db = connect(ext)
     add(db, "t")

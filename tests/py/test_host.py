@@ -294,8 +294,28 @@ def test_serve_directory_and_agents(ext):
         rc, out, err = stop(proc)
         assert rc == 0, err
         assert sorted(r["agent_id"] for r in runs(db)) == ["a", "b"]
-        # c stays overdue; the host backs off instead of ticking in a loop
-        assert err.count("not ours") <= 6, err
+        # c stays overdue; the host is not woken for it (the wakeup is asked
+        # with the claim options), so it never ticks in a loop either
+        assert err.count("not ours") == 0, err
+
+
+def test_filtered_host_fires_on_time_beside_others_overdue(ext):
+    # Another agent's trigger is overdue and nobody serves it; the host
+    # serving agent "a" still sleeps until a's own trigger and fires it on
+    # time, instead of being woken for c's and backing off.
+    with Tmp() as t:
+        path, db = t.db(ext, "shared.sqlite")
+        add_once(db, "c-late", now_ms() - 3600000, agent_id="c")
+        due = now_ms() + 1500
+        add_once(db, "a-job", due, agent_id="a")
+        proc = start(ext, "serve", path, "--agents", "a")
+        assert wait_for(lambda: runs(db, "trigger_id = 'a-job'"), 4)
+        rc, out, err = stop(proc)
+        assert rc == 0, err
+        [r] = runs(db, "trigger_id = 'a-job'")
+        assert 0 <= r["claimed_at"] - due < 300, r
+        assert not runs(db, "trigger_id = 'c-late'")
+        assert err.count("claimed") == 1 and "not ours" not in err, err
 
 
 def test_sigterm_waits_for_running_command(ext):
