@@ -52,14 +52,12 @@ int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
                        char **err) {
   *err = NULL;
   switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER:
+    case SQLITE_INTEGER: {
+      char msg[SCHED_ERR_MAX];
       *out = sqlite3_value_int64(v);
-      if (sched_instant_ok(*out)) return SQLITE_OK;
-      return trg_errf(err,
-                      "argument %d (%s): %lld ms is outside the years "
-                      "%d-%d",
-                      pos + 1, name, (long long)*out, CIVIL_MIN_YEAR,
-                      CIVIL_MAX_YEAR);
+      if (sched_instant_check(*out, msg, sizeof msg) == 0) return SQLITE_OK;
+      return trg_errf(err, "argument %d (%s): %s", pos + 1, name, msg);
+    }
     case SQLITE_FLOAT: {
       double x = sqlite3_value_double(v);
       if (sched_ms_from_double(x, out)) return SQLITE_OK;

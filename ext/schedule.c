@@ -184,6 +184,13 @@ int sched_instant_ok(int64_t ms) {
   return ms >= SCHED_MS_MIN && ms <= SCHED_MS_MAX;
 }
 
+int sched_instant_check(int64_t ms, char *err, size_t errlen) {
+  if (sched_instant_ok(ms)) return 0;
+  snprintf(err, errlen, "%lld ms is outside the years %d-%d", (long long)ms,
+           CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
+  return -1;
+}
+
 int sched_ms_from_double(double x, int64_t *out) {
   /* The comparisons are false for NaN; the cast is defined in range. */
   if (!(x >= (double)SCHED_MS_MIN && x <= (double)SCHED_MS_MAX)) return 0;
@@ -203,12 +210,7 @@ int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
   }
   if (digits && n - i <= 15) {
     *out = strtoll(text, NULL, 10);
-    if (!sched_instant_ok(*out)) {
-      snprintf(err, errlen, "%s ms is outside the years %d-%d", text,
-               CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
-      return -1;
-    }
-    return 0;
+    return sched_instant_check(*out, err, errlen);
   }
   civil_time t;
   int has_offset = 0;

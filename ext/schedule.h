@@ -28,6 +28,8 @@
 #define SCHED_SPAN_MAX (SCHED_MS_MAX - SCHED_MS_MIN)
 /* 1 when ms is within SCHED_MS_MIN..SCHED_MS_MAX. */
 int sched_instant_ok(int64_t ms);
+/* The same as a check: 0, or -1 and "N ms is outside the years 1-9999". */
+int sched_instant_check(int64_t ms, char *err, size_t errlen);
 /* A double that is an exact integer within the instant range -> 1 and
 ** *out; otherwise 0 (NaN, infinities, fractions, huge values). */
 int sched_ms_from_double(double x, int64_t *out);

@@ -238,6 +238,13 @@ static char *param_list(int n) {
   return sqlite3_str_finish(s);
 }
 
+/* The wakeup's run probes (ST_WAKE_RETRY, ST_WAKE_LEASE): only runs a tick
+** with agents ?1 and wake_mode ?2 (NULL: any) would take; ends in "AND". */
+#define WAKE_RUN_FILTER                                                    \
+  " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"      \
+  " WHERE (?1 IS NULL OR r.agent_id IN (SELECT value FROM json_each(?1)))" \
+  " AND (?2 IS NULL OR d.wake_mode IS NULL OR d.wake_mode = ?2) AND"
+
 static char *sql_text(store_sql which) {
   char *tc = col_list(trg_cols, TC_NCOL, "");
   char *rc = col_list(run_cols, RC_NCOL, "");
@@ -392,23 +399,15 @@ static char *sql_text(store_sql which) {
       ** wake_mode ?2 (NULL: any) would re-offer, in retry_at order. */
       out = sqlite3_mprintf(
           "SELECT r.retry_at FROM main.triggers_rundata AS r"
-          " INDEXED BY triggers_rundata_retry"
-          " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
-          " WHERE r.retry_at IS NOT NULL AND (?1 IS NULL OR r.agent_id IN"
-          " (SELECT value FROM json_each(?1))) AND (?2 IS NULL OR"
-          " d.wake_mode IS NULL OR d.wake_mode = ?2)"
-          " ORDER BY r.retry_at LIMIT 1");
+          " INDEXED BY triggers_rundata_retry" WAKE_RUN_FILTER
+          " r.retry_at IS NOT NULL ORDER BY r.retry_at LIMIT 1");
       break;
     case ST_WAKE_LEASE:
       /* The first lease to expire that such a tick would reclaim. */
       out = sqlite3_mprintf(
           "SELECT r.lease_until FROM main.triggers_rundata AS r"
-          " INDEXED BY triggers_rundata_lease"
-          " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
-          " WHERE r.status = 'running' AND (?1 IS NULL OR r.agent_id IN"
-          " (SELECT value FROM json_each(?1))) AND (?2 IS NULL OR"
-          " d.wake_mode IS NULL OR d.wake_mode = ?2)"
-          " ORDER BY r.lease_until LIMIT 1");
+          " INDEXED BY triggers_rundata_lease" WAKE_RUN_FILTER
+          " r.status = 'running' ORDER BY r.lease_until LIMIT 1");
       break;
     case ST_BEGIN: out = sqlite3_mprintf("BEGIN IMMEDIATE"); break;
     case ST_COMMIT: out = sqlite3_mprintf("COMMIT"); break;
@@ -800,10 +799,7 @@ static int step_stmt(sqlite3_stmt *st) {
 /* Step a statement that returns no rows, e.g. BEGIN. */
 static int step_done(store *s, store_sql which) {
   sqlite3_stmt *st = store_stmt(s, which);
-  if (!st) return store_err(s);
-  int rc = sqlite3_step(st);
-  sqlite3_reset(st);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+  return st ? step_stmt(st) : store_err(s);
 }
 
 int store_txn_begin_cached(store *s, store_txn *t) {

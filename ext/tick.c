@@ -1254,38 +1254,42 @@ static int earliest_claimable(tick *t, int *have, i64 *best) {
 
 static void fn_next_wakeup(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
+  /* Only what a tick with the same options would take: its agents and
+  ** wake_mode (a host serving some agents is not woken for others). */
+  static const store_sql probes[] = {ST_WAKE_RETRY, ST_WAKE_LEASE};
+  int have = 0, rc;
+  i64 best = 0;
   tick t;
   if (tick_begin(&t, ctx, "trigger_next_wakeup") != 0) return;
-  if (read_now_and_options(&t, ctx, argc, argv) == 0) {
-    /* Only what a tick with the same options would take: its agents and
-    ** wake_mode (a host serving some agents is not woken for others). */
-    static const store_sql probes[] = {ST_WAKE_RETRY, ST_WAKE_LEASE};
-    int have = 0, rc = SQLITE_OK;
-    i64 best = 0;
-    if (!t.o.agents_empty) rc = earliest_claimable(&t, &have, &best);
-    for (size_t i = 0; i < 2 && rc == SQLITE_OK && !t.o.agents_empty; i++) {
-      sqlite3_stmt *st = store_stmt(&t.st, probes[i]);
-      if (!st) {
-        rc = store_err(&t.st);
-        break;
-      }
-      if (t.o.agents) sqlite3_bind_text(st, 1, t.o.agents, -1, SQLITE_STATIC);
-      if (t.o.wake_mode)
-        sqlite3_bind_text(st, 2, t.o.wake_mode, -1, SQLITE_STATIC);
-      int step = sqlite3_step(st);
-      if (step == SQLITE_ROW) {
-        i64 v = sqlite3_column_int64(st, 0);
-        if (!have || v < best) best = v;
-        have = 1;
-      } else if (step != SQLITE_DONE) {
-        rc = step;
-      }
-      sqlite3_reset(st);
-    }
-    if (rc != SQLITE_OK) report(&t, ctx, rc);
-    else if (!have) sqlite3_result_null(ctx);
-    else sqlite3_result_int64(ctx, best > t.now ? best - t.now : 0);
+  if (read_now_and_options(&t, ctx, argc, argv) != 0) goto out;
+  if (t.o.agents_empty) { /* a tick with these options takes nothing */
+    sqlite3_result_null(ctx);
+    goto out;
   }
+  rc = earliest_claimable(&t, &have, &best);
+  for (size_t i = 0; i < 2 && rc == SQLITE_OK; i++) {
+    sqlite3_stmt *st = store_stmt(&t.st, probes[i]);
+    if (!st) {
+      rc = store_err(&t.st);
+      break;
+    }
+    if (t.o.agents) sqlite3_bind_text(st, 1, t.o.agents, -1, SQLITE_STATIC);
+    if (t.o.wake_mode)
+      sqlite3_bind_text(st, 2, t.o.wake_mode, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+      i64 v = sqlite3_column_int64(st, 0);
+      if (!have || v < best) best = v;
+      have = 1;
+    } else if (step != SQLITE_DONE) {
+      rc = step;
+    }
+    sqlite3_reset(st);
+  }
+  if (rc != SQLITE_OK) report(&t, ctx, rc);
+  else if (!have) sqlite3_result_null(ctx);
+  else sqlite3_result_int64(ctx, best > t.now ? best - t.now : 0);
+out:
   tick_end(&t);
 }
 

@@ -145,10 +145,8 @@ static int convert_instant(trg_row *r, int col, const tz_zone *z, char **err) {
                trg_cols[col].name, v->t, msg);
   }
   if (!v->t) ms = v->i;
-  if (!sched_instant_ok(ms)) {
-    return ERR("triggers.%s: %lld ms is outside the years %d-%d",
-               trg_cols[col].name, (long long)ms, CIVIL_MIN_YEAR,
-               CIVIL_MAX_YEAR);
+  if (sched_instant_check(ms, msg, sizeof msg) != 0) {
+    return ERR("triggers.%s: %s", trg_cols[col].name, msg);
   }
   val_set_int(v, ms);
   return SQLITE_OK;
