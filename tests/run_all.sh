@@ -33,6 +33,11 @@ run() {
   if [ $rc -ne 0 ] && ! printf '%s\n' "$res" | grep -Eq '[1-9][0-9]* failed'; then
     printf '%s\n' "$res" | tail -20
     echo "$name: 0 passed, 1 failed (exit status $rc)" | tee -a "$out"
+  elif [ $rc -ne 0 ]; then
+    # counted failures: their details (tracebacks, diffs) as the program
+    # printed them, from the first FAIL on
+    echo "---- $name: failure details"
+    printf '%s\n' "$res" | sed -n '/FAIL/,$p' | head -150
   fi
 }
 

@@ -102,10 +102,15 @@ def four_processes(ext, path):
     base = dict(t0=T0, end=end, start_wall=start_wall, speed=SPEED,
                 max_seconds=60, drop_every=0, drop_until=0)
     configs = [
+        # Offsets of a few hundred simulated ms (about 1 ms of real time
+        # at SPEED): the clocks disagree and go backwards relative to each
+        # other, yet the write lock, not the offset, decides who claims.
+        # With offsets of seconds the clock furthest ahead took every run
+        # and the others, w3 included (nothing to abandon), claimed none.
         dict(base, owner="w0", offset=0, lease_ms=LONG_LEASE),
-        dict(base, owner="w1", offset=-2500, lease_ms=LONG_LEASE),
-        dict(base, owner="w2", offset=1700, lease_ms=LONG_LEASE),
-        dict(base, owner="w3", offset=-700, lease_ms=60000, may_lose=True,
+        dict(base, owner="w1", offset=-250, lease_ms=LONG_LEASE),
+        dict(base, owner="w2", offset=170, lease_ms=LONG_LEASE),
+        dict(base, owner="w3", offset=-70, lease_ms=60000, may_lose=True,
              drop_every=5, drop_until=end - 120000),
     ]
     t_start = time.time()
@@ -157,8 +162,12 @@ def four_processes(ext, path):
         last = rs[-1]
         assert last[3] == "success" or (last[3], last[4], last[2]) == \
             ("failed", "lease expired", 2), last
+    dropped = [x for r in results for x in r["dropped"]]
+    assert dropped, [(r["owner"], len(r["claimed"]), r["ticks"]) for r in results]
     assert reclaimed > 0, "the abandoned runs were reclaimed"
     status_of = {r[5]: (r[3], r[4]) for r in rows}
+    for rid in dropped:  # each abandoned attempt was ended by its lease
+        assert status_of[rid] == ("failed", "lease expired"), (rid, status_of[rid])
     for rid in (x for r in results for x in r["lost"]):
         # a finish refused because the run had been reclaimed
         assert status_of[rid] == ("failed", "lease expired"), (rid, status_of[rid])

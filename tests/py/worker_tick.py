@@ -5,14 +5,14 @@
 
 Opens the database the way a host should (busy_timeout first, then WAL),
 then ticks until its simulated clock reaches `end`, finishing every run it
-claimed with success (except every `drop_every`-th claim before
-`drop_until`, which it abandons as if it had died: the lease must bring
-it back). Its clock is `start_wall`-relative real time (ms) times `speed` plus
+claimed with success (except its 1st, (1 + drop_every)th, ... claim
+before `drop_until`, which it abandons as if it had died: the lease must
+bring it back). Its clock is `start_wall`-relative real time (ms) times `speed` plus
 its own `offset`, so the workers' clocks disagree and go backwards
 relative to each other. Its last tick is at exactly `end`. Prints one
 JSON line:
     {"claimed": [run_id, ...], "max_now": ms, "ticks": n,
-     "lost": [run_id, ...], "errors": [text, ...]}
+     "lost": [run_id, ...], "dropped": [run_id, ...], "errors": [text, ...]}
 and exits 1 if anything unexpected happened (any error, SQLITE_BUSY
 included).
 """
@@ -24,7 +24,8 @@ import time
 
 def main():
     cfg = json.loads(sys.argv[1])
-    out = {"claimed": [], "max_now": None, "ticks": 0, "lost": [], "errors": []}
+    out = {"claimed": [], "max_now": None, "ticks": 0, "lost": [], "dropped": [],
+           "errors": []}
     try:
         run(cfg, out)
     except Exception as e:  # reported, never swallowed
@@ -65,7 +66,11 @@ def run(cfg, out):
         for r in got:
             out["claimed"].append(r["run_id"])
             nclaimed += 1
-            if cfg["drop_every"] and nclaimed % cfg["drop_every"] == 0 and now < cfg["drop_until"]:
+            # the 1st, (1+k)th, (1+2k)th ... claim before drop_until: even a
+            # worker that wins the write lock rarely abandons at least one
+            if cfg["drop_every"] and (nclaimed - 1) % cfg["drop_every"] == 0 \
+                    and now < cfg["drop_until"]:
+                out["dropped"].append(r["run_id"])
                 continue  # abandoned: its lease must bring it back
             fin = t0 + int((time.time() - start) * 1000 * speed) + offset
             try:
