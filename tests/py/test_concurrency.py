@@ -50,14 +50,26 @@ def open_db(ext, path):
 
 
 def start_workers(ext, path, configs):
+    go = path + ".go"
     procs = []
     for c in configs:
-        c = dict(c, ext=os.path.abspath(ext), db=path)
+        c = dict(c, ext=os.path.abspath(ext), db=path, go_file=go)
         procs.append(subprocess.Popen(
             ["/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable,
              os.path.join(HERE, "worker_tick.py"), json.dumps(c)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env=dict(os.environ)))
+    # Start barrier: the clocks start together once every worker has opened
+    # the database and loaded the extension, however slow that was.
+    ready = [go + "." + c["owner"] for c in configs]
+    deadline = time.time() + 60
+    while not all(os.path.exists(r) for r in ready) and time.time() < deadline:
+        if any(p.poll() is not None for p in procs):
+            break  # a worker died before the start: reported below
+        time.sleep(0.005)
+    with open(go + ".tmp", "w") as f:
+        f.write(f"{time.time() + 0.05}\n")
+    os.replace(go + ".tmp", go)
     results = []
     for p, c in zip(procs, configs):
         try:
@@ -98,8 +110,7 @@ def four_processes(ext, path):
     db.close()
 
     end = T0 + SPAN_MS
-    start_wall = time.time() + 0.3          # all workers start their clocks together
-    base = dict(t0=T0, end=end, start_wall=start_wall, speed=SPEED,
+    base = dict(t0=T0, end=end, speed=SPEED,
                 max_seconds=60, drop_every=0, drop_until=0)
     configs = [
         # Offsets of a few hundred simulated ms (about 1 ms of real time

@@ -7,7 +7,10 @@ Opens the database the way a host should (busy_timeout first, then WAL),
 then ticks until its simulated clock reaches `end`, finishing every run it
 claimed with success (except its 1st, (1 + drop_every)th, ... claim
 before `drop_until`, which it abandons as if it had died: the lease must
-bring it back). Its clock is `start_wall`-relative real time (ms) times `speed` plus
+bring it back). Once open it creates `<go_file>.<owner>` (ready) and waits
+for `go_file`, which holds `start_wall`: the parent writes it when every
+worker is ready, so a slow start (ASan, a loaded machine) costs no
+simulated time. Its clock is `start_wall`-relative real time (ms) times `speed` plus
 its own `offset`, so the workers' clocks disagree and go backwards
 relative to each other. Its last tick is at exactly `end`. Prints one
 JSON line:
@@ -34,6 +37,22 @@ def main():
     return 1 if out["errors"] else 0
 
 
+def wait_for_go(cfg):
+    """Say ready, then wait for the shared start instant (the start barrier)."""
+    open(cfg["go_file"] + "." + cfg["owner"], "w").close()
+    deadline = time.time() + cfg.get("max_seconds", 60)
+    while time.time() < deadline:
+        try:
+            with open(cfg["go_file"]) as f:
+                text = f.read()
+            if text.endswith("\n"):  # written whole
+                return float(text)
+        except FileNotFoundError:
+            pass
+        time.sleep(0.005)
+    raise RuntimeError("no start signal")
+
+
 def run(cfg, out):
     # timeout= makes the sqlite3 module call sqlite3_busy_timeout right
     # after opening, before any statement or PRAGMA.
@@ -47,7 +66,8 @@ def run(cfg, out):
     db.load_extension(cfg["ext"])
     db.enable_load_extension(False)
     opts = json.dumps({"owner": cfg["owner"], "lease_ms": cfg["lease_ms"]})
-    start, speed, offset, end = cfg["start_wall"], cfg["speed"], cfg["offset"], cfg["end"]
+    start = wait_for_go(cfg)
+    speed, offset, end = cfg["speed"], cfg["offset"], cfg["end"]
     t0 = cfg["t0"]
     deadline = time.time() + cfg.get("max_seconds", 60)
     nclaimed = 0
