@@ -30,7 +30,7 @@
 **        shape and size, so both sides write comparable rows.
 **   shadow (diagnostic row, no target) the same set-based SQL, with the
 **          same run row, run on a copy of OUR database with the extension
-**          not loaded: it writes into triggers_data / triggers_rundata,
+**          not loaded: it writes into triggers_state / triggers_rundata,
 **          so it pays for the extension's schema (row width, indexes) but
 **          not for its code. ours/shadow isolates the C code's overhead;
 **          shadow/plain is what the schema costs.
@@ -68,7 +68,7 @@ static double tick_ours(const char *tmpl, const char *work, i64 k) {
   i64 runs = bench_query_i64(db, "SELECT count(*) FROM main.triggers_rundata");
   char sql[160];
   snprintf(sql, sizeof sql,
-           "SELECT count(*) FROM main.triggers_data WHERE fire_at <= %lld",
+           "SELECT count(*) FROM main.triggers_state WHERE fire_at <= %lld",
            (long long)dbg_now_due(k));
   i64 left = bench_query_i64(db, sql);
   if (runs != k || left != 0) {
@@ -97,17 +97,21 @@ static const char *const set_sql[2][2] = {
     {"INSERT INTO triggers_rundata(run_id, trigger_id, agent_id, scheduled_for,"
      " attempt, status, owner, claimed_at, lease_until, latency_ms, payload,"
      " deferrals)"
-     " SELECT trigger_id || '@' || next_due_at || '#1', trigger_id, agent_id,"
-     " next_due_at, 1, 'running', '', ?1, ?1 + 60000, NULL,"
-     " json_object('text', instructions, 'source', 'trigger',"
-     "  'triggerId', trigger_id,"
-     "  'triggerRunId', trigger_id || '@' || next_due_at || '#1',"
-     "  'wakeMode', wake_mode, 'displayName', display_name,"
-     "  'scope', scope, 'scheduledFor', next_due_at), 0"
-     " FROM triggers_data WHERE fire_at <= ?1",
-     "UPDATE triggers_data SET next_due_at = next_due_at + interval_ms,"
-     " fire_at = fire_at + interval_ms, claims = claims + 1,"
-     " running = running + 1, updated_at = ?1 WHERE fire_at <= ?1"}};
+     " SELECT s.trigger_id || '@' || s.next_due_at || '#1', s.trigger_id,"
+     " s.agent_id, s.next_due_at, 1, 'running', '', ?1, ?1 + 60000, NULL,"
+     " json_object('text', d.instructions, 'source', 'trigger',"
+     "  'triggerId', s.trigger_id,"
+     "  'triggerRunId', s.trigger_id || '@' || s.next_due_at || '#1',"
+     "  'wakeMode', d.wake_mode, 'displayName', d.display_name,"
+     "  'scope', d.scope, 'scheduledFor', s.next_due_at), 0"
+     " FROM triggers_state AS s JOIN triggers_data AS d ON d.id = s.id"
+     " WHERE s.next_due_at <= ?1",
+     "UPDATE triggers_state SET next_due_at = next_due_at"
+     " + (SELECT interval_ms FROM triggers_data AS d WHERE d.id = triggers_state.id),"
+     " fire_at = fire_at"
+     " + (SELECT interval_ms FROM triggers_data AS d WHERE d.id = triggers_state.id),"
+     " claims = claims + 1, running = running + 1, updated_at = ?1"
+     " WHERE next_due_at <= ?1"}};
 
 static double tick_plain(const char *tmpl, const char *work, i64 k,
                          int shadow) {
@@ -134,7 +138,7 @@ static double tick_plain(const char *tmpl, const char *work, i64 k,
                                  : "SELECT count(*) FROM runs");
   char sql[128];
   snprintf(sql, sizeof sql,
-           shadow ? "SELECT count(*) FROM triggers_data WHERE fire_at <= %lld"
+           shadow ? "SELECT count(*) FROM triggers_state WHERE fire_at <= %lld"
                   : "SELECT count(*) FROM triggers WHERE next_due <= %lld",
            (long long)now);
   i64 left = bench_query_i64(db, sql);

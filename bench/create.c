@@ -9,12 +9,12 @@
 ** transaction through one prepared statement (dbgen.c):
 **   ours   INSERT INTO triggers(trigger_id, instructions, trigger_type,
 **          interval_ms, created_at) -- validation, schedule, dedupe key
-**          (SHA-256), duplicate check, then the shadow-table row with all
-**          its indexes
-**   plain  INSERT INTO a plain table with exactly the extension's
-**          triggers_data columns and indexes (DDL copied at run time), the
-**          same stored values, computed in C (dedupe key of the same size,
-**          not a SHA-256). The ratio is the cost of the extension's path:
+**          (SHA-256), duplicate check, then the two shadow-table rows
+**          (triggers_data, triggers_state) with all their indexes
+**   plain  INSERTs into two plain tables with exactly the extension's
+**          triggers_data and triggers_state columns and indexes (DDL
+**          copied at run time), the same stored values, computed in C
+**          (dedupe key of the same size, not a SHA-256). The ratio is the cost of the extension's path:
 **          virtual table, validation, schedule, hashing, duplicate check.
 ** Ratio per repetition: ours rows/s / plain rows/s, target >= 0.5x.
 */

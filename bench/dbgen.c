@@ -134,15 +134,17 @@ double dbg_build_plain(const char *path, i64 n, int cache_kib) {
   return secs;
 }
 
-/* The extension's own DDL for triggers_data and its indexes, read from a
-** freshly installed in-memory database: the create baseline stores rows
-** in exactly the same table with exactly the same indexes. */
+/* The extension's own DDL for a trigger's two tables (triggers_data,
+** triggers_state) and their indexes, read from a freshly installed
+** in-memory database: the create baseline stores rows in exactly the same
+** tables with exactly the same indexes. */
 static char *ours_data_ddl(void) {
   sqlite3 *mem = bench_open(":memory:", 1);
   bench_exec(mem, "SELECT trigger_install()");
   sqlite3_stmt *st = bench_prepare(
       mem, "SELECT group_concat(sql, ';') FROM (SELECT sql FROM sqlite_schema"
-           " WHERE tbl_name = 'triggers_data' AND sql IS NOT NULL"
+           " WHERE tbl_name IN ('triggers_data', 'triggers_state')"
+           " AND sql IS NOT NULL"
            " ORDER BY type = 'index', name)");
   if (sqlite3_step(st) != SQLITE_ROW)
     bench_die("schema: %s", sqlite3_errmsg(mem));
@@ -157,16 +159,20 @@ double dbg_build_wide(const char *path, i64 n, int cache_kib) {
   sqlite3 *db = fresh(path, 0, cache_kib);
   bench_exec(db, ddl);
   sqlite3_free(ddl);
-  /* The values an INSERT INTO triggers of the same row stores. */
+  /* The values an INSERT INTO triggers of the same row stores, in the
+  ** same two tables. */
   sqlite3_stmt *ins = bench_prepare(
       db, "INSERT INTO triggers_data(trigger_id, agent_id, scope, display_name,"
           " instructions, trigger_type, interval_ms, timezone, wake_mode,"
           " created_by, enabled, misfire_policy, overlap_policy, max_attempts,"
-          " backoff_ms, jitter_ms, status, run_count, next_due_at, dedupe_key,"
-          " created_at, updated_at, fire_at, claims, running, fail_streak)"
+          " backoff_ms, jitter_ms, status, dedupe_key, created_at)"
           " VALUES(?1, '', '', ?2, ?3, 'interval', ?4, 'UTC',"
           " 'next_autonomy_cycle', 'user', 1, 'coalesce', 'skip', 1, 30000, 0,"
-          " 'scheduled', 0, ?5, ?6, ?7, ?7, ?5, 0, 0, 0)");
+          " 'scheduled', ?6, ?7)");
+  sqlite3_stmt *ins_state = bench_prepare(
+      db, "INSERT INTO triggers_state(id, trigger_id, agent_id, run_count,"
+          " next_due_at, updated_at, fire_at, claims, running, fail_streak)"
+          " VALUES(last_insert_rowid(), ?1, '', 0, ?2, ?3, ?2, 0, 0, 0)");
   char id[64], text[128], name[32], key[64];
   dbg_perm(n, 0);
   double t0 = bench_now();
@@ -188,10 +194,15 @@ double dbg_build_wide(const char *path, i64 n, int cache_kib) {
     sqlite3_bind_text(ins, 6, key, -1, SQLITE_STATIC);
     sqlite3_bind_int64(ins, 7, DBG_C0);
     step_done(db, ins);
+    sqlite3_bind_text(ins_state, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(ins_state, 2, DBG_C0 + iv);
+    sqlite3_bind_int64(ins_state, 3, DBG_C0);
+    step_done(db, ins_state);
   }
   bench_exec(db, "COMMIT");
   double secs = bench_now() - t0;
   sqlite3_finalize(ins);
+  sqlite3_finalize(ins_state);
   finish(db);
   return secs;
 }

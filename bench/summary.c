@@ -168,17 +168,19 @@ static const char *const plain_sql[4] = {
     "SELECT json_extract(value, '$.ts'), json_extract(value, '$.text'),"
     " json_extract(value, '$.resolved') FROM json_each(?1, '$.admin')",
     "SELECT r.trigger_id, r.finished_at, r.error, r.retry_at, d.display_name,"
-    " d.instructions, d.status, d.next_due_at, d.fail_streak"
+    " d.instructions, d.status, s.next_due_at, s.fail_streak"
     " FROM triggers_rundata r LEFT JOIN triggers_data d ON d.trigger_id = r.trigger_id"
+    " LEFT JOIN triggers_state s ON s.id = d.id"
     " WHERE r.agent_id = 'a1' AND r.status = 'failed' AND r.finished_at <= ?2"
     " ORDER BY r.finished_at DESC, r.id DESC LIMIT 1",
     "SELECT r.trigger_id, r.finished_at, r.error, d.display_name, d.instructions"
     " FROM triggers_rundata r LEFT JOIN triggers_data d ON d.trigger_id = r.trigger_id"
     " WHERE r.agent_id = 'a1' AND r.status = 'success' AND r.finished_at <= ?2"
     " ORDER BY r.finished_at DESC, r.id DESC LIMIT 3",
-    "SELECT trigger_id, display_name, instructions, next_due_at FROM triggers_data"
-    " WHERE agent_id = 'a1' AND status = 'scheduled' AND next_due_at IS NOT NULL"
-    " ORDER BY next_due_at, trigger_id LIMIT 5",
+    "SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
+    " FROM triggers_state s JOIN triggers_data d ON d.id = s.id"
+    " WHERE s.agent_id = 'a1' AND s.agent_id <> '' AND d.status = 'scheduled'"
+    " AND s.next_due_at IS NOT NULL ORDER BY s.next_due_at, s.trigger_id LIMIT 5",
 };
 
 /* Bind now and the options text to every statement. */

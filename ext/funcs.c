@@ -250,7 +250,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
        "SELECT count(*) FROM main.triggers_data WHERE status = 'paused' AND ?1 = ?1",
        0},
       {"overdue",
-       "SELECT count(*) FROM main.triggers_data WHERE next_due_at <= ?1 AND fire_at <= ?1",
+       "SELECT count(*) FROM main.triggers_state WHERE next_due_at <= ?1 AND fire_at <= ?1",
        0},
       {"running",
        "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND ?1 = ?1",
@@ -262,7 +262,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
        "SELECT count(*) FROM main.triggers_rundata WHERE status = 'failed' AND finished_at > ?1",
        1},
       {"next_due_at",
-       "SELECT min(next_due_at) FROM main.triggers_data WHERE next_due_at IS NOT NULL AND ?1 = ?1",
+       "SELECT min(next_due_at) FROM main.triggers_state WHERE next_due_at IS NOT NULL AND ?1 = ?1",
        0},
   };
   sqlite3_str *out = sqlite3_str_new(db);

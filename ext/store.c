@@ -1,20 +1,33 @@
 /*
 ** store.c -- every SQL statement of the extension lives here: the shadow
-** tables (triggers_data, triggers_rundata, triggers_config), their
-** indexes, the schema version, cached prepared statements, loading and
-** saving rows, transactions and config values. See store.h.
+** tables (triggers_data, triggers_state, triggers_rundata,
+** triggers_config), their indexes, the schema version, cached prepared
+** statements, loading and saving rows, transactions and config values.
+** See store.h.
+**
+** A trigger is one row in each of two tables, joined on id:
+**   triggers_data   what the trigger is: its definition, status, dedupe
+**                   key (the columns a fire never writes)
+**   triggers_state  what a fire writes: next_due_at, fire_at, counters,
+**                   last_*, updated_at; with copies of trigger_id and
+**                   agent_id for its two time indexes
+** A fire rewrites a ~50-byte state row instead of the ~270-byte whole
+** trigger: the tick dirties a fifth of the table pages it did with one
+** table (bench/README.md measures it; at 10k-100k fires per tick the
+** pages written, not the instructions run, are the cost).
 **
 ** Indexes, and what each one serves:
 **   triggers_data(trigger_id) UNIQUE       lookups, INSERT OR REPLACE
-**   triggers_data_due(next_due_at, trigger_id) WHERE next_due_at NOT NULL
+**   triggers_data_status(status)
+**   triggers_data_created(agent_id, scope, created_at)  creation quotas,
+**                                           agent_id lookups
+**   triggers_data_dedupe(agent_id, dedupe_key) UNIQUE, active rows only
+**   triggers_state_due(next_due_at, trigger_id) WHERE next_due_at NOT NULL
 **                                           the tick's probe (in claim
 **                                           order), next wakeup, lookups
-**   triggers_data_agent(agent_id, next_due_at, trigger_id)
-**                                           per-agent lookups and ticks,
-**                                           the summary's pending items
-**   triggers_data_status(status)
-**   triggers_data_created(agent_id, scope, created_at)  creation quotas
-**   triggers_data_dedupe(agent_id, dedupe_key) UNIQUE, active rows only
+**   triggers_state_agent(agent_id, next_due_at, trigger_id)
+**                    WHERE agent_id <> ''  per-agent ticks, the summary's
+**                                           pending items
 **   triggers_rundata(run_id) UNIQUE
 **   triggers_rundata(trigger_id, scheduled_for, attempt) UNIQUE
 **   triggers_rundata_lease(lease_until) WHERE status = 'running'
@@ -26,11 +39,12 @@
 **                    WHERE finished_at NOT NULL  the summary's latest runs
 **
 ** A fire rewrites next_due_at (and fire_at = next_due_at + jitter), so
-** exactly two indexes of triggers_data hold a time that a fire changes;
-** the jitter is applied by the tick as a filter on the rows it reads, not
-** by an index of its own. A claimed run enters neither of the finished-run
-** indexes until it finishes. (bench/README.md measures why: each index a
-** fire touches costs about as much as the row write itself.)
+** exactly two indexes hold a time that a fire changes, and the second
+** only for a trigger that has an agent: a trigger without one (agent_id
+** '') costs one index entry per fire, and a tick or wakeup for agent ''
+** walks triggers_state_due skipping other agents' rows. The jitter is applied by the tick
+** as a filter on the rows it reads, not by an index of its own. A claimed
+** run enters neither of the finished-run indexes until it finishes.
 */
 #include "store.h"
 
@@ -96,6 +110,30 @@ const trg_coldef run_cols[RC_NCOL] = {
     {"deferrals", 'I', 0, "INTEGER NOT NULL DEFAULT 0"},
 };
 
+/* The trigger columns stored in triggers_state (see the header). */
+static const uint64_t state_cols =
+    (1ull << TC_RUN_COUNT) | (1ull << TC_NEXT_DUE_AT) |
+    (1ull << TC_LAST_RUN_AT) | (1ull << TC_LAST_STATUS) |
+    (1ull << TC_LAST_ERROR) | (1ull << TC_UPDATED_AT) | (1ull << TC_FIRE_AT) |
+    (1ull << TC_CLAIMS) | (1ull << TC_RUNNING) | (1ull << TC_FAIL_STREAK);
+
+int store_col_in_state(int col) { return (int)((state_cols >> col) & 1); }
+
+/* The trigger columns of one table in column order: triggers_data's
+** (state 0), or triggers_state's (state 1), which begin with its copies
+** of trigger_id and agent_id. Returns how many. */
+static int table_cols(int state, int out[TC_NCOL + 2]) {
+  int n = 0;
+  if (state) {
+    out[n++] = TC_TRIGGER_ID;
+    out[n++] = TC_AGENT_ID;
+  }
+  for (int c = 0; c < TC_NCOL; c++) {
+    if (store_col_in_state(c) == state) out[n++] = c;
+  }
+  return n;
+}
+
 /* ---- values ---------------------------------------------------------- */
 
 void val_set_null(trg_val *v) {
@@ -114,8 +152,17 @@ void val_set_int(trg_val *v, i64 i) {
   v->oom = 0;
 }
 
+char *trg_strndup(const char *t, int n) {
+  char *copy = sqlite3_malloc(n + 1);
+  if (copy) {
+    memcpy(copy, t, (size_t)n);
+    copy[n] = 0;
+  }
+  return copy;
+}
+
 int val_set_text(trg_val *v, const char *t) {
-  char *copy = t ? sqlite3_mprintf("%s", t) : NULL;
+  char *copy = t ? trg_strndup(t, (int)strlen(t)) : NULL;
   if (t && !copy) {
     v->oom = 1; /* see trg_val: the row can no longer be saved */
     return SQLITE_NOMEM;
@@ -181,7 +228,7 @@ static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
     if (defs[i].kind == 'T' || defs[i].kind == 'J') {
       const char *t = (const char *)sqlite3_column_text(st, c);
       if (!t) return SQLITE_NOMEM;
-      v[i].t = sqlite3_mprintf("%s", t);
+      v[i].t = trg_strndup(t, sqlite3_column_bytes(st, c));
       if (!v[i].t) return SQLITE_NOMEM;
     } else {
       v[i].i = sqlite3_column_int64(st, c);
@@ -190,18 +237,30 @@ static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
   return SQLITE_OK;
 }
 
+static int val_bind(sqlite3_stmt *st, int idx, char kind, const trg_val *v) {
+  if (v->null) return sqlite3_bind_null(st, idx);
+  if (kind == 'T' || kind == 'J') {
+    return sqlite3_bind_text(st, idx, val_text(v), -1, SQLITE_STATIC);
+  }
+  return sqlite3_bind_int64(st, idx, v->i);
+}
+
 static int vals_bind(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
                      const trg_val *v) {
   if (vals_poisoned(v, n)) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
-    if (v[i].null) {
-      rc = sqlite3_bind_null(st, first + i);
-    } else if (defs[i].kind == 'T' || defs[i].kind == 'J') {
-      rc = sqlite3_bind_text(st, first + i, val_text(&v[i]), -1, SQLITE_STATIC);
-    } else {
-      rc = sqlite3_bind_int64(st, first + i, v[i].i);
-    }
+    rc = val_bind(st, first + i, defs[i].kind, &v[i]);
+  }
+  return rc;
+}
+
+/* Bind the columns of one trigger table (table_cols) to ?first.. */
+static int table_bind(sqlite3_stmt *st, int first, const trg_row *r,
+                      const int *cols, int n) {
+  int rc = SQLITE_OK;
+  for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+    rc = val_bind(st, first + i, trg_cols[cols[i]].kind, &r->v[cols[i]]);
   }
   return rc;
 }
@@ -209,10 +268,6 @@ static int vals_bind(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
 int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
   r->id = sqlite3_column_int64(st, first);
   return vals_read(st, first + 1, trg_cols, TC_NCOL, r->v);
-}
-
-int store_row_bind(sqlite3_stmt *st, int first, const trg_row *r) {
-  return vals_bind(st, first, trg_cols, TC_NCOL, r->v);
 }
 
 int store_run_read(sqlite3_stmt *st, int first, run_row *r) {
@@ -238,6 +293,56 @@ static char *param_list(int n) {
   return sqlite3_str_finish(s);
 }
 
+/* A whole trigger is read from the join of its two tables, aliased d
+** (triggers_data) and s (triggers_state); the tick's probes drive the
+** join from the state table's time index. */
+#define TRIGGER_FROM STORE_TRIGGER_FROM
+#define TRIGGER_FROM_STATE(index)              \
+  "main.triggers_state AS s INDEXED BY " index \
+  " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
+
+/* "d.trigger_id, ..., s.next_due_at, ...": every trigger column, each
+** from the table that holds it. */
+static char *trigger_select_list(void) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  for (int c = 0; c < TC_NCOL; c++) {
+    sqlite3_str_appendf(s, "%s%s.%s", c ? ", " : "",
+                        store_col_in_state(c) ? "s" : "d", trg_cols[c].name);
+  }
+  return sqlite3_str_finish(s);
+}
+
+/* INSERT of one trigger table's columns: ?1.. in table_cols order, after
+** an explicit id ?1 when with_id (triggers_state takes triggers_data's). */
+static char *trigger_insert_sql(int state) {
+  int cols[TC_NCOL + 2], n = table_cols(state, cols);
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(s, "INSERT INTO main.%s(%s",
+                      state ? "triggers_state" : "triggers_data",
+                      state ? "id, " : "");
+  for (int i = 0; i < n; i++)
+    sqlite3_str_appendf(s, "%s%s", i ? ", " : "", trg_cols[cols[i]].name);
+  sqlite3_str_appendall(s, ") VALUES(");
+  for (int i = 0; i < n + state; i++)
+    sqlite3_str_appendf(s, "%s?%d", i ? "," : "", i + 1);
+  sqlite3_str_appendall(s, ")");
+  return sqlite3_str_finish(s);
+}
+
+/* UPDATE of one trigger table's columns ?1.., WHERE id = ?(n+1). */
+static char *trigger_update_sql(int state) {
+  int cols[TC_NCOL + 2], n = table_cols(state, cols);
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(s, "UPDATE main.%s SET ",
+                      state ? "triggers_state" : "triggers_data");
+  for (int i = 0; i < n; i++) {
+    sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", trg_cols[cols[i]].name,
+                        i + 1);
+  }
+  sqlite3_str_appendf(s, " WHERE id = ?%d", n + 1);
+  return sqlite3_str_finish(s);
+}
+
 /* The wakeup's run probes (ST_WAKE_RETRY, ST_WAKE_LEASE): only runs a tick
 ** with agents ?1 and wake_mode ?2 (NULL: any) would take; ends in "AND". */
 #define WAKE_RUN_FILTER                                                    \
@@ -246,40 +351,28 @@ static char *param_list(int n) {
   " AND (?2 IS NULL OR d.wake_mode IS NULL OR d.wake_mode = ?2) AND"
 
 static char *sql_text(store_sql which) {
-  char *tc = col_list(trg_cols, TC_NCOL, "");
+  char *tc = trigger_select_list();
   char *rc = col_list(run_cols, RC_NCOL, "");
   char *out = NULL;
   if (!tc || !rc) goto done;
   switch (which) {
     case ST_TRIG_BY_ROWID:
       out = sqlite3_mprintf(
-          "SELECT id, %s FROM main.triggers_data WHERE id = ?1", tc);
+          "SELECT d.id, %s FROM " TRIGGER_FROM " WHERE d.id = ?1", tc);
       break;
     case ST_TRIG_BY_TID:
       out = sqlite3_mprintf(
-          "SELECT id, %s FROM main.triggers_data WHERE trigger_id = ?1", tc);
+          "SELECT d.id, %s FROM " TRIGGER_FROM " WHERE d.trigger_id = ?1", tc);
       break;
-    case ST_TRIG_INSERT: {
-      char *p = param_list(TC_NCOL);
-      if (p)
-        out = sqlite3_mprintf("INSERT INTO main.triggers_data(%s) VALUES(%s)",
-                              tc, p);
-      sqlite3_free(p);
-      break;
-    }
-    case ST_TRIG_UPDATE: {
-      sqlite3_str *s = sqlite3_str_new(NULL);
-      sqlite3_str_appendall(s, "UPDATE main.triggers_data SET ");
-      for (int i = 0; i < TC_NCOL; i++) {
-        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", trg_cols[i].name,
-                            i + 1);
-      }
-      sqlite3_str_appendf(s, " WHERE id = ?%d", TC_NCOL + 1);
-      out = sqlite3_str_finish(s);
-      break;
-    }
+    case ST_TRIG_INSERT: out = trigger_insert_sql(0); break;
+    case ST_STATE_INSERT: out = trigger_insert_sql(1); break;
+    case ST_TRIG_UPDATE: out = trigger_update_sql(0); break;
+    case ST_STATE_UPDATE: out = trigger_update_sql(1); break;
     case ST_TRIG_DELETE:
       out = sqlite3_mprintf("DELETE FROM main.triggers_data WHERE id = ?1");
+      break;
+    case ST_STATE_DELETE:
+      out = sqlite3_mprintf("DELETE FROM main.triggers_state WHERE id = ?1");
       break;
     case ST_TRIG_EXISTS:
       out = sqlite3_mprintf(
@@ -293,32 +386,39 @@ static char *sql_text(store_sql which) {
       break;
     case ST_DUE:
       out = sqlite3_mprintf(
-          "SELECT id, %s FROM main.triggers_data INDEXED BY triggers_data_due"
-          " WHERE next_due_at <= ?1 AND (next_due_at, trigger_id) > (?4, ?5)"
-          " ORDER BY next_due_at, trigger_id LIMIT ?2",
+          "SELECT d.id, %s FROM " TRIGGER_FROM_STATE(
+              "triggers_state_due") " WHERE s.next_due_at <= ?1"
+                                    " AND (s.next_due_at, s.trigger_id) > (?4, ?5)"
+                                    " ORDER BY s.next_due_at, s.trigger_id LIMIT ?2",
           tc);
       break;
     case ST_DUE_AGENTS:
+      /* Agent '' is not in triggers_state_agent (see the header): its
+      ** rows come from the due index, merged in claim order. */
       out = sqlite3_mprintf(
-          "SELECT id, %s FROM main.triggers_data WHERE agent_id IN"
-          " (SELECT value FROM json_each(?3)) AND next_due_at <= ?1"
-          " AND (next_due_at, trigger_id) > (?4, ?5)"
-          " ORDER BY next_due_at, trigger_id LIMIT ?2",
-          tc);
+          "SELECT d.id, %s FROM " TRIGGER_FROM_STATE(
+              "triggers_state_agent") " WHERE s.agent_id IN (SELECT value FROM json_each(?3))"
+                                      " AND s.agent_id <> '' AND s.next_due_at <= ?1"
+                                      " AND (s.next_due_at, s.trigger_id) > (?4, ?5)"
+                                      " UNION ALL SELECT d.id, %s FROM " TRIGGER_FROM_STATE(
+                                          "triggers_state_due") " WHERE s.agent_id = ''"
+                                                                " AND '' IN (SELECT value FROM json_each(?3))"
+                                                                " AND s.next_due_at <= ?1"
+                                                                " AND (s.next_due_at, s.trigger_id) > (?4, ?5)"
+                                                                " ORDER BY %d, %d LIMIT ?2",
+          tc, tc, TC_NEXT_DUE_AT + 2, TC_TRIGGER_ID + 2);
       break;
-    case ST_TICK_UPDATE:
+    case ST_TICK_STATUS:
       out = sqlite3_mprintf(
-          "UPDATE main.triggers_data SET status = ?2, next_due_at = ?3,"
-          " fire_at = ?4, claims = ?5, running = ?6, run_count = ?7,"
-          " last_run_at = ?8, last_status = ?9, last_error = ?10,"
-          " updated_at = ?11, fail_streak = ?12, enabled = ?13 WHERE id = ?1");
+          "UPDATE main.triggers_data SET status = ?2, enabled = ?3"
+          " WHERE id = ?1");
       break;
-    case ST_TICK_UPDATE_HOT: /* same binds; ?2 and ?13 are not used */
+    case ST_TICK_UPDATE_HOT:
       out = sqlite3_mprintf(
-          "UPDATE main.triggers_data SET next_due_at = ?3,"
-          " fire_at = ?4, claims = ?5, running = ?6, run_count = ?7,"
-          " last_run_at = ?8, last_status = ?9, last_error = ?10,"
-          " updated_at = ?11, fail_streak = ?12 WHERE id = ?1");
+          "UPDATE main.triggers_state SET next_due_at = ?2, fire_at = ?3,"
+          " claims = ?4, running = ?5, run_count = ?6, last_run_at = ?7,"
+          " last_status = ?8, last_error = ?9, updated_at = ?10,"
+          " fail_streak = ?11 WHERE id = ?1");
       break;
     case ST_RUN_INSERT: {
       char *p = param_list(RC_NCOL);
@@ -383,16 +483,24 @@ static char *sql_text(store_sql which) {
       /* Walked in next_due_at order until next_due_at passes the
       ** earliest fire_at seen (fire_at >= next_due_at): see tick.c. */
       out = sqlite3_mprintf(
-          "SELECT next_due_at, fire_at, wake_mode FROM main.triggers_data"
-          " INDEXED BY triggers_data_due WHERE next_due_at IS NOT NULL"
-          " ORDER BY next_due_at, trigger_id");
+          "SELECT s.next_due_at, s.fire_at, d.wake_mode FROM " TRIGGER_FROM_STATE(
+              "triggers_state_due") " WHERE s.next_due_at IS NOT NULL"
+                                    " ORDER BY s.next_due_at, s.trigger_id");
       break;
     case ST_WAKE_TRIGGERS_AGENT:
       out = sqlite3_mprintf(
-          "SELECT next_due_at, fire_at, wake_mode FROM main.triggers_data"
-          " INDEXED BY triggers_data_agent"
-          " WHERE agent_id = ?1 AND next_due_at IS NOT NULL"
-          " ORDER BY next_due_at, trigger_id");
+          "SELECT s.next_due_at, s.fire_at, d.wake_mode FROM " TRIGGER_FROM_STATE(
+              "triggers_state_agent") " WHERE s.agent_id = ?1"
+                                      " AND s.agent_id <> ''"
+                                      " AND s.next_due_at IS NOT NULL"
+                                      " ORDER BY s.next_due_at, s.trigger_id");
+      break;
+    case ST_WAKE_TRIGGERS_NOAGENT:
+      out = sqlite3_mprintf(
+          "SELECT s.next_due_at, s.fire_at, d.wake_mode FROM " TRIGGER_FROM_STATE(
+              "triggers_state_due") " WHERE s.next_due_at IS NOT NULL"
+                                    " AND s.agent_id = ''"
+                                    " ORDER BY s.next_due_at, s.trigger_id");
       break;
     case ST_WAKE_RETRY:
       /* The first pending retry (or deferral) a tick with agents ?1 and
@@ -457,15 +565,38 @@ sqlite3_stmt *store_stmt(store *s, store_sql which) {
 
 /* ---- schema ---------------------------------------------------------- */
 
-static char *table_ddl(const char *name, const trg_coldef *defs, int n,
+/* CREATE TABLE main.name(id INTEGER PRIMARY KEY, <each *defs[i]>extra). */
+static char *table_ddl(const char *name, const trg_coldef *const *defs, int n,
                        const char *extra) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendf(s, "CREATE TABLE main.%s(id INTEGER PRIMARY KEY", name);
   for (int i = 0; i < n; i++) {
-    sqlite3_str_appendf(s, ", %s %s", defs[i].name, defs[i].decl);
+    sqlite3_str_appendf(s, ", %s %s", defs[i]->name, defs[i]->decl);
   }
   sqlite3_str_appendf(s, "%s)", extra);
   return sqlite3_str_finish(s);
+}
+
+/* triggers_state's copy of trigger_id: not UNIQUE (triggers_data's is). */
+static const trg_coldef state_trigger_id = {"trigger_id", 'T', 0,
+                                            "TEXT NOT NULL"};
+
+/* CREATE TABLE of triggers_data (state 0) or triggers_state (state 1). */
+static char *trigger_table_ddl(int state) {
+  int cols[TC_NCOL + 2], n = table_cols(state, cols);
+  const trg_coldef *defs[TC_NCOL + 2];
+  for (int i = 0; i < n; i++) {
+    defs[i] = state && cols[i] == TC_TRIGGER_ID ? &state_trigger_id
+                                                : &trg_cols[cols[i]];
+  }
+  return table_ddl(state ? "triggers_state" : "triggers_data", defs, n, "");
+}
+
+static char *runs_table_ddl(void) {
+  const trg_coldef *defs[RC_NCOL];
+  for (int i = 0; i < RC_NCOL; i++) defs[i] = &run_cols[i];
+  return table_ddl("triggers_rundata", defs, RC_NCOL,
+                   ", UNIQUE(trigger_id, scheduled_for, attempt)");
 }
 
 static const char *const index_ddl =
@@ -480,38 +611,69 @@ static const char *const index_ddl =
     "CREATE INDEX main.triggers_rundata_agent ON triggers_rundata(agent_id, scheduled_for);"
     "CREATE INDEX main.triggers_rundata_sched ON triggers_rundata(scheduled_for);";
 
-/* The indexes that schema version 2 changed: created by store_create and
-** by the migration from version 1. */
+/* The run indexes that schema version 2 changed: created by store_create
+** and by the migration from version 1. */
 static const char *const index_v2_ddl =
-    "CREATE INDEX main.triggers_data_due ON triggers_data(next_due_at, trigger_id)"
-    " WHERE next_due_at IS NOT NULL;"
-    "CREATE INDEX main.triggers_data_agent ON triggers_data(agent_id, next_due_at, trigger_id);"
     "CREATE INDEX main.triggers_rundata_finished ON triggers_rundata(status, finished_at)"
     " WHERE finished_at IS NOT NULL;"
     "CREATE INDEX main.triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at)"
     " WHERE finished_at IS NOT NULL;";
 
+/* The time indexes, on triggers_state since version 3. */
+static const char *const index_v3_ddl =
+    "CREATE INDEX main.triggers_state_due ON triggers_state(next_due_at, trigger_id)"
+    " WHERE next_due_at IS NOT NULL;"
+    "CREATE INDEX main.triggers_state_agent ON triggers_state(agent_id, next_due_at, trigger_id)"
+    " WHERE agent_id <> '';";
+
 int store_create(sqlite3 *db, char **err) {
-  char *data = table_ddl("triggers_data", trg_cols, TC_NCOL, "");
-  char *runs = table_ddl("triggers_rundata", run_cols, RC_NCOL,
-                         ", UNIQUE(trigger_id, scheduled_for, attempt)");
+  char *data = trigger_table_ddl(0);
+  char *state = trigger_table_ddl(1);
+  char *runs = runs_table_ddl();
   char *cfg = sqlite3_mprintf(
       "CREATE TABLE main.triggers_config(key TEXT PRIMARY KEY, value)"
       " WITHOUT ROWID;"
       "INSERT INTO main.triggers_config VALUES('schema_version', %d);",
       TRIGGERS_SCHEMA_VERSION);
   int rc = SQLITE_NOMEM;
-  if (data && runs && cfg) {
-    rc = sqlite3_exec(db, data, 0, 0, err);
-    if (rc == SQLITE_OK) rc = sqlite3_exec(db, runs, 0, 0, err);
-    if (rc == SQLITE_OK) rc = sqlite3_exec(db, cfg, 0, 0, err);
-    if (rc == SQLITE_OK) rc = sqlite3_exec(db, index_ddl, 0, 0, err);
-    if (rc == SQLITE_OK) rc = sqlite3_exec(db, index_v2_ddl, 0, 0, err);
+  if (data && state && runs && cfg) {
+    const char *const steps[] = {data,      state,        runs,        cfg,
+                                 index_ddl, index_v2_ddl, index_v3_ddl};
+    rc = SQLITE_OK;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0] && rc == SQLITE_OK;
+         i++) {
+      rc = sqlite3_exec(db, steps[i], 0, 0, err);
+    }
   }
   sqlite3_free(data);
+  sqlite3_free(state);
   sqlite3_free(runs);
   sqlite3_free(cfg);
   return rc;
+}
+
+/* Version 2 -> 3: the columns a fire writes move from triggers_data to
+** the new triggers_state, with the two time indexes. */
+static char *migrate_v3_sql(void) {
+  int cols[TC_NCOL + 2], n = table_cols(1, cols);
+  char *ddl = trigger_table_ddl(1);
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_state(id", ddl);
+  for (int i = 0; i < n; i++)
+    sqlite3_str_appendf(s, ", %s", trg_cols[cols[i]].name);
+  sqlite3_str_appendall(s, ") SELECT id");
+  for (int i = 0; i < n; i++)
+    sqlite3_str_appendf(s, ", %s", trg_cols[cols[i]].name);
+  sqlite3_str_appendall(s, " FROM main.triggers_data;"
+                           "DROP INDEX IF EXISTS main.triggers_data_due;"
+                           "DROP INDEX IF EXISTS main.triggers_data_agent;");
+  for (int i = 2; i < n; i++) {
+    sqlite3_str_appendf(s, "ALTER TABLE main.triggers_data DROP COLUMN %s;",
+                        trg_cols[cols[i]].name);
+  }
+  sqlite3_str_appendall(s, index_v3_ddl);
+  sqlite3_free(ddl);
+  return sqlite3_str_finish(s);
 }
 
 /* The recorded schema version (isnull set when there is none). */
@@ -537,6 +699,13 @@ int store_check(sqlite3 *db, char **err) {
                            v, TRIGGERS_SCHEMA_VERSION);
     return SQLITE_ERROR;
   }
+  if (v < TRIGGERS_SCHEMA_VERSION) {
+    *err = sqlite3_mprintf("triggers: schema version %lld is older than "
+                           "this extension's (%d); run SELECT "
+                           "trigger_install(); to upgrade it in place",
+                           v, TRIGGERS_SCHEMA_VERSION);
+    return SQLITE_ERROR;
+  }
   return SQLITE_OK;
 }
 
@@ -545,17 +714,20 @@ int store_migrate(sqlite3 *db, char **err) {
   int isnull = 1;
   int rc = schema_version(db, &v, &isnull);
   if (rc != SQLITE_OK || isnull || v >= TRIGGERS_SCHEMA_VERSION) return rc;
-  if (v == 1) {
+  if (v < 2) {
     /* 1 -> 2: one time index per access path (see the header). */
     rc = sqlite3_exec(db,
                       "DROP INDEX IF EXISTS main.triggers_data_fire;"
-                      "DROP INDEX IF EXISTS main.triggers_data_due;"
-                      "DROP INDEX IF EXISTS main.triggers_data_agent;"
                       "DROP INDEX IF EXISTS main.triggers_data_pending;"
                       "DROP INDEX IF EXISTS main.triggers_rundata_finished;"
                       "DROP INDEX IF EXISTS main.triggers_rundata_outcome;",
                       0, 0, err);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, index_v2_ddl, 0, 0, err);
+  }
+  if (rc == SQLITE_OK) { /* 2 -> 3 */
+    char *sql = migrate_v3_sql();
+    rc = sql ? sqlite3_exec(db, sql, 0, 0, err) : SQLITE_NOMEM;
+    sqlite3_free(sql);
   }
   if (rc == SQLITE_OK) {
     char *sql = sqlite3_mprintf("UPDATE main.triggers_config SET value = %d"
@@ -570,6 +742,7 @@ int store_migrate(sqlite3 *db, char **err) {
 int store_drop(sqlite3 *db) {
   return sqlite3_exec(db,
                       "DROP TABLE IF EXISTS main.triggers_data;"
+                      "DROP TABLE IF EXISTS main.triggers_state;"
                       "DROP TABLE IF EXISTS main.triggers_rundata;"
                       "DROP TABLE IF EXISTS main.triggers_config;",
                       0, 0, 0);
@@ -624,8 +797,8 @@ int store_install(sqlite3 *db, char **err) {
       {"triggers", "triggers"},
       {"trigger_runs", "trigger_runs"},
   };
-  static const char *const shadows[] = {"triggers_data", "triggers_rundata",
-                                        "triggers_config"};
+  static const char *const shadows[] = {"triggers_data", "triggers_state",
+                                        "triggers_rundata", "triggers_config"};
   int ours = name_owner(db, "triggers", "triggers") == 1;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (name_owner(db, names[i][0], names[i][1]) < 0) {
@@ -673,42 +846,79 @@ int store_trigger_load(store *s, const char *trigger_id, trg_row *r) {
   return rc;
 }
 
-int store_trigger_save(store *s, const trg_row *r) {
-  sqlite3_stmt *st = store_stmt(s, ST_TRIG_UPDATE);
+/* Run one cached statement to completion with a trigger table's columns
+** bound: INSERT (ids: the id first, for triggers_state) or UPDATE (the id
+** last). */
+static int table_write(store *s, store_sql which, int state, int id_first,
+                       const trg_row *r) {
+  int cols[TC_NCOL + 2], n = table_cols(state, cols);
+  sqlite3_stmt *st = store_stmt(s, which);
   if (!st) return store_err(s);
-  int rc = store_row_bind(st, 1, r);
-  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, TC_NCOL + 1, r->id);
+  int rc = SQLITE_OK;
+  if (id_first >= 0) {
+    rc = id_first ? sqlite3_bind_int64(st, 1, r->id)
+                  : sqlite3_bind_int64(st, n + 1, r->id);
+  }
+  if (rc == SQLITE_OK) rc = table_bind(st, id_first > 0 ? 2 : 1, r, cols, n);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_trigger_insert(store *s, trg_row *r) {
+  if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
+  int rc = table_write(s, ST_TRIG_INSERT, 0, -1, r);
+  if (rc != SQLITE_OK) return rc;
+  r->id = sqlite3_last_insert_rowid(s->db);
+  return table_write(s, ST_STATE_INSERT, 1, 1, r);
+}
+
+int store_trigger_save(store *s, const trg_row *r) {
+  if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
+  int rc = table_write(s, ST_TRIG_UPDATE, 0, 0, r);
+  return rc == SQLITE_OK ? table_write(s, ST_STATE_UPDATE, 1, 0, r) : rc;
+}
+
+int store_trigger_delete(store *s, i64 id) {
+  int rc = SQLITE_OK;
+  for (int i = 0; i < 2 && rc == SQLITE_OK; i++) {
+    sqlite3_stmt *st = store_stmt(s, i ? ST_STATE_DELETE : ST_TRIG_DELETE);
+    if (!st) return store_err(s);
+    sqlite3_bind_int64(st, 1, id);
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+  }
+  return rc;
+}
+
+/* One cached UPDATE of the tick: ?1 id, ?2.. the columns cols[]. */
+static int tick_write(store *s, store_sql which, const trg_row *r,
+                      const int *cols, int n) {
+  sqlite3_stmt *st = store_stmt(s, which);
+  if (!st) return store_err(s);
+  int rc = sqlite3_bind_int64(st, 1, r->id);
+  if (rc == SQLITE_OK) rc = table_bind(st, 2, r, cols, n);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int store_trigger_save_tick(store *s, const trg_row *r, int status_changed) {
-  /* ?2.. in ST_TICK_UPDATE order; the HOT statement has no ?13. */
-  static const int cols[] = {TC_STATUS,      TC_NEXT_DUE_AT, TC_FIRE_AT,
-                             TC_CLAIMS,      TC_RUNNING,     TC_RUN_COUNT,
-                             TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
-                             TC_UPDATED_AT,  TC_FAIL_STREAK, TC_ENABLED};
-  int n = (int)(sizeof cols / sizeof cols[0]);
+  /* ?2.. in ST_TICK_STATUS and ST_TICK_UPDATE_HOT order. */
+  static const int status_cols[] = {TC_STATUS, TC_ENABLED};
+  static const int hot_cols[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,    TC_CLAIMS,
+                                 TC_RUNNING,     TC_RUN_COUNT,  TC_LAST_RUN_AT,
+                                 TC_LAST_STATUS, TC_LAST_ERROR, TC_UPDATED_AT,
+                                 TC_FAIL_STREAK};
   if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
-  sqlite3_stmt *st =
-      store_stmt(s, status_changed ? ST_TICK_UPDATE : ST_TICK_UPDATE_HOT);
-  if (!st) return store_err(s);
-  int rc = sqlite3_bind_int64(st, 1, r->id);
-  int first = status_changed ? 0 : 1, last = status_changed ? n : n - 1;
-  for (int i = first; i < last && rc == SQLITE_OK; i++) {
-    const trg_val *v = &r->v[cols[i]];
-    if (v->null) {
-      rc = sqlite3_bind_null(st, i + 2);
-    } else if (trg_cols[cols[i]].kind == 'T') {
-      rc = sqlite3_bind_text(st, i + 2, val_text(v), -1, SQLITE_STATIC);
-    } else {
-      rc = sqlite3_bind_int64(st, i + 2, v->i);
-    }
+  int rc = SQLITE_OK;
+  if (status_changed) rc = tick_write(s, ST_TICK_STATUS, r, status_cols, 2);
+  if (rc == SQLITE_OK) {
+    rc = tick_write(s, ST_TICK_UPDATE_HOT, r, hot_cols,
+                    (int)(sizeof hot_cols / sizeof hot_cols[0]));
   }
-  if (rc == SQLITE_OK) rc = sqlite3_step(st);
-  sqlite3_reset(st);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+  return rc;
 }
 
 int store_run_load(store *s, const char *run_id, run_row *r) {

@@ -4,7 +4,9 @@
 ** transactions and the config table.
 **
 ** Shadow tables (in the database holding `triggers`, always `main`):
-**   triggers_data     one row per trigger (public columns + internal ones)
+**   triggers_data     one row per trigger: its definition and status
+**   triggers_state    one row per trigger (same id): what a fire writes
+**                     (schedule, counters, last_*; see store.c)
 **   triggers_rundata  one row per run (trigger_runs + retry_at, deferrals)
 **   triggers_config   key/value: schema_version and trigger_config keys
 */
@@ -16,15 +18,18 @@
 typedef enum store_sql {
   ST_TRIG_BY_ROWID,  /* ?1 id -> full row */
   ST_TRIG_BY_TID,    /* ?1 trigger_id -> full row */
-  ST_TRIG_INSERT,    /* full row binds ?1..; returns nothing */
-  ST_TRIG_UPDATE,    /* full row binds ?1.., ?(TC_NCOL+1) id */
+  ST_TRIG_INSERT,    /* triggers_data's columns ?1.. */
+  ST_STATE_INSERT,   /* ?1 id, triggers_state's columns ?2.. */
+  ST_TRIG_UPDATE,    /* triggers_data's columns ?1.., ?(n+1) id */
+  ST_STATE_UPDATE,   /* triggers_state's columns ?1.., ?(n+1) id */
   ST_TRIG_DELETE,    /* ?1 id */
+  ST_STATE_DELETE,   /* ?1 id */
   ST_TRIG_EXISTS,    /* ?1 trigger_id -> 1 */
   ST_TRIG_DUPLICATE, /* ?1 agent ?2 dedupe_key ?3 own id -> trigger_id */
   ST_DUE, /* ?1 now ?2 limit ?4,?5 after -> full rows by (next_due_at, trigger_id) */
   ST_DUE_AGENTS,      /* ?1 now ?2 limit ?3 agents JSON array */
-  ST_TICK_UPDATE,     /* the columns the tick changes; see store.c */
-  ST_TICK_UPDATE_HOT, /* the same minus status and enabled */
+  ST_TICK_STATUS,     /* ?1 id ?2 status ?3 enabled */
+  ST_TICK_UPDATE_HOT, /* ?1 id, the state columns a tick changes */
   ST_RUN_INSERT,      /* all run columns ?1..?RC_NCOL; OR IGNORE */
   ST_RUN_BY_ID,       /* ?1 run_id -> rowid, run columns */
   ST_RUN_UPDATE,      /* run columns ?1..?RC_NCOL, ?RC_NCOL+1 rowid */
@@ -35,14 +40,15 @@ typedef enum store_sql {
   ST_OPTS_EACH,       /* ?1 JSON object -> key, type, value, JSON text */
   ST_RUN_PENDING_FOR, /* ?1 trigger_id -> 1 if a retry/deferral is pending */
   ST_WAKE_TRIGGERS, /* -> (next_due_at, fire_at, wake_mode) in next_due_at order */
-  ST_WAKE_TRIGGERS_AGENT, /* ?1 agent -> the same for one agent */
-  ST_WAKE_RETRY,          /* -> min(retry_at) */
-  ST_WAKE_LEASE,          /* -> min(lease_until) of running runs */
-  ST_BEGIN,               /* BEGIN IMMEDIATE (store_txn_begin_cached) */
-  ST_COMMIT,              /* COMMIT */
-  ST_ROLLBACK,            /* ROLLBACK, prepared before BEGIN (store_txn) */
-  ST_CONFIG_GET,          /* ?1 key -> value */
-  ST_CONFIG_SET,          /* ?1 key ?2 value */
+  ST_WAKE_TRIGGERS_AGENT,   /* ?1 agent (not '') -> the same for one agent */
+  ST_WAKE_TRIGGERS_NOAGENT, /* the same for agent '' */
+  ST_WAKE_RETRY,            /* -> min(retry_at) */
+  ST_WAKE_LEASE,            /* -> min(lease_until) of running runs */
+  ST_BEGIN,                 /* BEGIN IMMEDIATE (store_txn_begin_cached) */
+  ST_COMMIT,                /* COMMIT */
+  ST_ROLLBACK,              /* ROLLBACK, prepared before BEGIN (store_txn) */
+  ST_CONFIG_GET,            /* ?1 key -> value */
+  ST_CONFIG_SET,            /* ?1 key ?2 value */
   ST_COUNT
 } store_sql;
 
@@ -72,15 +78,25 @@ void store_connect_vtab(sqlite3 *db);
 /* trigger_install(): checks names, creates both virtual tables. */
 int store_install(sqlite3 *db, char **err);
 
-/* Rows. first = index of the first row column in the result/params. */
+/* A sqlite3_malloc'd copy of the n bytes at t plus a NUL; NULL on OOM. */
+char *trg_strndup(const char *t, int n);
+
+/* Rows. first = index of the first row column in the result. */
 int store_row_read(sqlite3_stmt *st, int first, trg_row *r);
-int store_row_bind(sqlite3_stmt *st, int first, const trg_row *r);
+/* 1 when trigger column col is stored in triggers_state, 0 triggers_data. */
+int store_col_in_state(int col);
+/* The FROM clause that joins a trigger's two tables, aliased d and s. */
+#define STORE_TRIGGER_FROM \
+  "main.triggers_data AS d JOIN main.triggers_state AS s ON s.id = d.id"
+/* INSERT into both tables; sets r->id. */
+int store_trigger_insert(store *s, trg_row *r);
+int store_trigger_delete(store *s, i64 id);
 /* Load a trigger by trigger_id: SQLITE_ROW found, SQLITE_DONE not. */
 int store_trigger_load(store *s, const char *trigger_id, trg_row *r);
-int store_trigger_save(store *s, const trg_row *r); /* UPDATE by r->id */
-/* UPDATE of only the columns a tick changes (status, schedule, counters,
-** last_*, updated_at, enabled); status_changed 0 also leaves status and
-** enabled alone, so the indexes on them are not rewritten. */
+int store_trigger_save(store *s, const trg_row *r); /* both tables, by r->id */
+/* UPDATE of only the columns a tick changes: the state row (schedule,
+** counters, last_*, updated_at), and with status_changed also status and
+** enabled in triggers_data; else triggers_data is not written at all. */
 int store_trigger_save_tick(store *s, const trg_row *r, int status_changed);
 
 typedef struct run_row {

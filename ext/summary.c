@@ -56,7 +56,7 @@
 ** SUM_FALLBACK and the payload is SUM_FALLBACK_PAYLOAD (confidence "low").
 **
 ** Cost: three indexed queries with LIMIT (triggers_rundata_outcome twice,
-** triggers_data_agent once, plus trigger_id probes), whatever the number
+** triggers_state_agent once, plus id and trigger_id probes), whatever the number
 ** of runs; the admin array is the caller's own input and is parsed once.
 ** Call it inside a transaction to read all three from one snapshot.
 */
@@ -81,9 +81,10 @@ static const char *const sum_sql[Q_COUNT] = {
     "SELECT id, parent, key, type, atom FROM json_tree(?1)",
     /* Q_FAILURE: ?1 agent ?2 now -> the latest failed run and its trigger */
     "SELECT r.trigger_id, r.finished_at, r.error, r.retry_at, d.trigger_id,"
-    " d.display_name, d.instructions, d.status, d.next_due_at, d.fail_streak"
+    " d.display_name, d.instructions, d.status, s.next_due_at, s.fail_streak"
     " FROM main.triggers_rundata AS r"
     " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
+    " LEFT JOIN main.triggers_state AS s ON s.id = d.id"
     " WHERE r.agent_id = ?1 AND r.status = 'failed' AND r.finished_at <= ?2"
     " ORDER BY r.finished_at DESC, r.id DESC LIMIT 1",
     /* Q_SUCCESSES: ?1 agent ?2 now ?3 limit -> latest successful runs */
@@ -94,10 +95,19 @@ static const char *const sum_sql[Q_COUNT] = {
     " WHERE r.agent_id = ?1 AND r.status = 'success' AND r.finished_at <= ?2"
     " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?3",
     /* Q_PENDING: ?1 agent ?2 limit -> scheduled triggers by next due */
-    "SELECT trigger_id, display_name, instructions, next_due_at"
-    " FROM main.triggers_data"
-    " WHERE agent_id = ?1 AND status = 'scheduled' AND next_due_at IS NOT NULL"
-    " ORDER BY next_due_at, trigger_id LIMIT ?2",
+    /* agent '' is not in triggers_state_agent (store.c): the due index */
+    "SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
+    " FROM main.triggers_state AS s INDEXED BY triggers_state_agent"
+    " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
+    " WHERE s.agent_id = ?1 AND s.agent_id <> '' AND d.status = 'scheduled'"
+    " AND s.next_due_at IS NOT NULL"
+    " UNION ALL"
+    " SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
+    " FROM main.triggers_state AS s INDEXED BY triggers_state_due"
+    " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
+    " WHERE ?1 = '' AND s.agent_id = '' AND d.status = 'scheduled'"
+    " AND s.next_due_at IS NOT NULL"
+    " ORDER BY 4, 1 LIMIT ?2",
 };
 
 /* ---- state ------------------------------------------------------------ */

@@ -9,7 +9,7 @@
 **      "lease expired"; with attempts left a retry is queued for now;
 **   2. runs to re-offer (triggers_rundata_retry): deferred runs are
 **      claimed again with the same run_id, failed ones as attempt n+1;
-**   3. triggers due (triggers_data_due, next_due_at <= now, ordered by
+**   3. triggers due (triggers_state_due, next_due_at <= now, ordered by
 **      (next_due_at, trigger_id); claimed once fire_at, the due time plus
 **      the trigger's jitter, is <= now): misfire, window, overlap and max_runs
 **      policies decide which occurrences run; the schedule advances from
@@ -209,19 +209,18 @@ static int run_make(run_row *run, const trg_row *r, i64 sched, i64 attempt,
   run_clear(run);
   char *id = run_id_of(val_text(&r->v[TC_TRIGGER_ID]), sched, attempt);
   char *payload = id ? payload_json(r, id, sched) : NULL;
-  int rc = (id && payload) ? SQLITE_OK : SQLITE_NOMEM;
-  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_RUN_ID], id);
+  /* val_set_owned keeps each string (a NULL one is out of memory) */
+  int rc = val_set_owned(&run->v[RC_RUN_ID], id);
+  if (rc == SQLITE_OK) rc = val_set_owned(&run->v[RC_PAYLOAD], payload);
+  else sqlite3_free(payload);
   if (rc == SQLITE_OK)
     rc = val_set_text(&run->v[RC_TRIGGER_ID], val_text(&r->v[TC_TRIGGER_ID]));
   if (rc == SQLITE_OK)
     rc = val_set_text(&run->v[RC_AGENT_ID], val_text(&r->v[TC_AGENT_ID]));
   if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_STATUS], status);
-  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_PAYLOAD], payload);
   val_set_int(&run->v[RC_SCHEDULED_FOR], sched);
   val_set_int(&run->v[RC_ATTEMPT], attempt);
   val_set_int(&run->v[RC_DEFERRALS], 0);
-  sqlite3_free(id);
-  sqlite3_free(payload);
   return rc;
 }
 
@@ -1239,12 +1238,19 @@ static int earliest_claimable(tick *t, int *have, i64 *best) {
   while (rc == SQLITE_OK && (step = sqlite3_step(each)) == SQLITE_ROW) {
     const char *type = (const char *)sqlite3_column_text(each, 1);
     if (!type || strcmp(type, "text") != 0) continue; /* matches no agent */
-    sqlite3_stmt *st = store_stmt(&t->st, ST_WAKE_TRIGGERS_AGENT);
+    const char *agent = (const char *)sqlite3_column_text(each, 2);
+    if (!agent) {
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    /* Agent '' is not in triggers_state_agent: see store.c. */
+    sqlite3_stmt *st = store_stmt(&t->st, agent[0] ? ST_WAKE_TRIGGERS_AGENT
+                                                   : ST_WAKE_TRIGGERS_NOAGENT);
     if (!st) {
       rc = store_err(&t->st);
       break;
     }
-    sqlite3_bind_value(st, 1, sqlite3_column_value(each, 2));
+    if (agent[0]) sqlite3_bind_value(st, 1, sqlite3_column_value(each, 2));
     rc = earliest_fire(t, st, have, best);
   }
   if (rc == SQLITE_OK && step != SQLITE_DONE && step != SQLITE_ROW) rc = step;

@@ -20,7 +20,7 @@ typedef int64_t i64;
 #ifndef TRIGGERS_VERSION
 #define TRIGGERS_VERSION "0.1.0"
 #endif
-#define TRIGGERS_SCHEMA_VERSION 2
+#define TRIGGERS_SCHEMA_VERSION 3
 
 /*
 ** Per-connection context: handed to every function and module as client

@@ -23,9 +23,13 @@ static const vt_key run_keys[] = {
     {RC_STATUS, 0, 200.0},
 };
 
-static const vt_desc runs_desc = {
-    "trigger_runs", "triggers_rundata", run_cols,
-    RC_NPUBLIC,     run_keys,           sizeof run_keys / sizeof run_keys[0]};
+static const vt_desc runs_desc = {"trigger_runs",
+                                  "main.triggers_rundata",
+                                  0,
+                                  run_cols,
+                                  RC_NPUBLIC,
+                                  run_keys,
+                                  sizeof run_keys / sizeof run_keys[0]};
 
 static int runsConnect(sqlite3 *db, void *aux, int argc,
                        const char *const *argv, sqlite3_vtab **out,

@@ -114,6 +114,23 @@ int vt_close(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
+/* A column as the SELECT over d->from names it. */
+static const char *col_prefix(const vt_desc *d, int col) {
+  if (!d->split) return "";
+  return store_col_in_state(col) ? "s." : "d.";
+}
+
+/* The column named by the first len bytes of name (idxStr), or -1. */
+static int col_named(const vt_desc *d, const char *name, int len) {
+  for (int i = 0; i < d->ncol; i++) {
+    if ((int)strlen(d->cols[i].name) == len &&
+        strncmp(d->cols[i].name, name, (size_t)len) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
 int vt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
               int argc, sqlite3_value **argv) {
   (void)idxNum;
@@ -127,20 +144,23 @@ int vt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return SQLITE_OK;
   }
   sqlite3_str *s = sqlite3_str_new(NULL);
-  sqlite3_str_appendall(s, "SELECT id");
+  const char *id = d->split ? "d.id" : "id";
+  sqlite3_str_appendf(s, "SELECT %s", id);
   for (int i = 0; i < d->ncol; i++)
-    sqlite3_str_appendf(s, ", %s", d->cols[i].name);
-  sqlite3_str_appendf(s, " FROM main.%s", d->shadow);
+    sqlite3_str_appendf(s, ", %s%s", col_prefix(d, i), d->cols[i].name);
+  sqlite3_str_appendf(s, " FROM %s", d->from);
   /* idxStr was written by vt_best_index: "col op,col op". */
   const char *p = idxStr ? idxStr : "";
   for (int n = 1; *p; n++) {
     const char *end = strchr(p, ',');
     int len = end ? (int)(end - p) : (int)strlen(p);
-    sqlite3_str_appendf(s, "%s%.*s ?%d", n == 1 ? " WHERE " : " AND ", len, p,
-                        n);
+    int namelen = (int)strcspn(p, "=<>");
+    int col = col_named(d, p, namelen < len ? namelen : len);
+    sqlite3_str_appendf(s, "%s%s%.*s ?%d", n == 1 ? " WHERE " : " AND ",
+                        col >= 0 ? col_prefix(d, col) : "", len, p, n);
     p += len + (end ? 1 : 0);
   }
-  sqlite3_str_appendall(s, " ORDER BY id");
+  sqlite3_str_appendf(s, " ORDER BY %s", id);
   char *sql = sqlite3_str_finish(s);
   if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_prepare_v3(t->db, sql, -1, 0, &c->stmt, NULL);

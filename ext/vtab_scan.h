@@ -18,8 +18,10 @@ typedef struct vt_key {
 } vt_key;
 
 typedef struct vt_desc {
-  const char *name;   /* virtual table name */
-  const char *shadow; /* shadow table holding the rows */
+  const char *name; /* virtual table name */
+  const char *from; /* FROM clause of the shadow table(s) holding the rows */
+  int split;        /* 1: trg_cols over STORE_TRIGGER_FROM (store.h), each
+                       column qualified by the table that holds it */
   const trg_coldef *cols;
   int ncol; /* public columns */
   const vt_key *keys;

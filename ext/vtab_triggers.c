@@ -6,7 +6,8 @@
 **     VALUES ('a1', 'Check the build', 'interval', 900000);
 **   SELECT * FROM triggers WHERE agent_id = 'a1';   -- index probe
 **
-** Rows live in the shadow table triggers_data (store.c). Reads go through
+** Rows live in the shadow tables triggers_data and triggers_state (a
+** trigger is one row of each, see store.c). Reads go through
 ** vtab_scan.c: constraints on trigger_id, agent_id, status and
 ** next_due_at are answered from indexes. Writes (xUpdate) are validated
 ** completely before anything is written, so a rejected row changes
@@ -31,9 +32,14 @@ static const vt_key trigger_keys[] = {
     {TC_STATUS, 0, 100.0},
 };
 
-static const vt_desc triggers_desc = {
-    "triggers", "triggers_data", trg_cols,
-    TC_NPUBLIC, trigger_keys,    sizeof trigger_keys / sizeof trigger_keys[0]};
+static const vt_desc triggers_desc = {"triggers",
+                                      STORE_TRIGGER_FROM,
+                                      1,
+                                      trg_cols,
+                                      TC_NPUBLIC,
+                                      trigger_keys,
+                                      sizeof trigger_keys /
+                                          sizeof trigger_keys[0]};
 
 static int triggers_connect_impl(sqlite3 *db, void *aux, int argc,
                                  const char *const *argv, sqlite3_vtab **out,
@@ -97,8 +103,8 @@ static int triggersDestroy(sqlite3_vtab *tab) {
 }
 
 static int triggersShadowName(const char *suffix) {
-  return strcmp(suffix, "data") == 0 || strcmp(suffix, "rundata") == 0 ||
-         strcmp(suffix, "config") == 0;
+  return strcmp(suffix, "data") == 0 || strcmp(suffix, "state") == 0 ||
+         strcmp(suffix, "rundata") == 0 || strcmp(suffix, "config") == 0;
 }
 
 /* Columns whose change reschedules the trigger. */
@@ -107,22 +113,6 @@ static const uint64_t schedule_cols =
     (1ull << TC_SCHEDULED_AT) | (1ull << TC_CRON_EXPRESSION) |
     (1ull << TC_TIMEZONE) | (1ull << TC_START_AT) | (1ull << TC_END_AT) |
     (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS);
-
-static int write_row(vt_tab *t, store_sql which, trg_row *r) {
-  sqlite3_stmt *st = store_stmt(&t->st, which);
-  if (!st) return store_err(&t->st);
-  int rc = store_row_bind(st, 1, r);
-  if (rc == SQLITE_OK && which == ST_TRIG_UPDATE) {
-    rc = sqlite3_bind_int64(st, TC_NCOL + 1, r->id);
-  }
-  if (rc == SQLITE_OK) rc = sqlite3_step(st);
-  sqlite3_reset(st);
-  if (rc == SQLITE_DONE) {
-    if (which == ST_TRIG_INSERT) r->id = sqlite3_last_insert_rowid(t->db);
-    return SQLITE_OK;
-  }
-  return rc;
-}
 
 /* dedupe_key, and the UNIQUE rule among an agent's active triggers. */
 static int check_duplicate(vt_tab *t, trg_row *r, const sched_spec *spec,
@@ -175,7 +165,7 @@ static int update_existing(vt_tab *t, trg_row *old, trg_row *next,
   val_set_int(&next->v[TC_UPDATED_AT], now);
   next->id = old->id;
   if ((rc = check_duplicate(t, next, &spec, err)) != SQLITE_OK) return rc;
-  return write_row(t, ST_TRIG_UPDATE, next);
+  return store_trigger_save(&t->st, next);
 }
 
 static int copy_row(trg_row *dst, const trg_row *src) {
@@ -256,7 +246,7 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
   trg_arm(&r, &spec, now);
   val_set_int(&r.v[TC_UPDATED_AT], now);
   if ((rc = check_duplicate(t, &r, &spec, err)) != SQLITE_OK) goto done;
-  rc = write_row(t, ST_TRIG_INSERT, &r);
+  rc = store_trigger_insert(&t->st, &r);
   *rowid = r.id;
 done:
   row_clear(&r);
@@ -293,12 +283,7 @@ static int triggersUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
   char *err = NULL;
   int rc;
   if (argc == 1) {
-    sqlite3_stmt *st = store_stmt(&t->st, ST_TRIG_DELETE);
-    if (!st) return store_err(&t->st);
-    sqlite3_bind_value(st, 1, argv[0]);
-    rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    rc = store_trigger_delete(&t->st, sqlite3_value_int64(argv[0]));
   } else if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
     rc = do_insert(t, argv + 2, rowid, &err);
   } else if (sqlite3_value_int64(argv[0]) != sqlite3_value_int64(argv[1])) {

@@ -160,8 +160,9 @@ static void put(buf *b, const char *s, size_t n) {
 
 /* Every shadow row as text: equal dumps = identical tables. */
 static char *dump(sqlite3 *db) {
-  static const char *const tables[] = {"triggers_data", "triggers_rundata",
-                                       "triggers_config", "sqlite_schema"};
+  static const char *const tables[] = {"triggers_data", "triggers_state",
+                                       "triggers_rundata", "triggers_config",
+                                       "sqlite_schema"};
   buf b = {0, 0, 0};
   put(&b, "", 0);
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {

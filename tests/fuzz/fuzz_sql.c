@@ -18,7 +18,7 @@
 **     one failing inside the caller's transaction does not end it;
 **   - trigger_state_summary never raises an error;
 **   - after a tick without options nothing claimable is left due
-**     (triggers_data.fire_at <= now);
+**     (triggers_state.fire_at <= now);
 **   - after the input: PRAGMA integrity_check is ok, the virtual tables
 **     see exactly the rows of their shadow tables, trigger_runs has no
 **     (trigger_id, scheduled_for, attempt) duplicate and only known
@@ -501,7 +501,7 @@ static void op_tick(fz *f) {
   if (rc == SQLITE_DONE && !(c & 1)) {
     int ok;
     int64_t left =
-        scalar_int(f, "SELECT count(*) FROM triggers_data WHERE fire_at <= ?1",
+        scalar_int(f, "SELECT count(*) FROM triggers_state WHERE fire_at <= ?1",
                    f->now, &ok);
     if (ok && left)
       die(f, "a tick without options left a claimable trigger due", sql);

@@ -186,7 +186,7 @@ def four_processes(ext, path):
     assert n_running == 0
 
     for tid, running, run_count, next_due in db.execute(
-            "SELECT trigger_id, running, run_count, next_due_at FROM triggers_data"):
+            "SELECT trigger_id, running, run_count, next_due_at FROM triggers_state"):
         iv = intervals[tid]
         n_exec = sum(1 for occ, rs in by_occ.items() if occ[0] == tid for _ in rs)
         assert running == 0, (tid, running)

@@ -2,7 +2,10 @@
 loading, flags, writes and their validation, the tick's policies,
 transactions, determinism and the cost of an empty tick."""
 import json
+import os
+import shutil
 import sqlite3
+import tempfile
 
 from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig
 
@@ -50,33 +53,75 @@ def test_install_idempotent(ext):
     assert list(db.execute("SELECT * FROM sqlite_schema ORDER BY name")) == before
 
 
-def test_install_migrates_schema_version_1(ext):
-    # A database made by schema version 1 (its time indexes: _fire, _due on
-    # next_due_at alone, _agent on fire_at, _pending; finished-run indexes
-    # not partial) is brought to version 2 by trigger_install(), keeping
-    # its rows; the result equals a fresh install's schema.
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+# Version 1 differs from version 2 only in its indexes: _fire, _due on
+# next_due_at alone, _agent on fire_at, _pending; finished-run indexes not
+# partial.
+V2_TO_V1 = """
+    DROP INDEX triggers_data_due; DROP INDEX triggers_data_agent;
+    DROP INDEX triggers_rundata_finished; DROP INDEX triggers_rundata_outcome;
+    CREATE INDEX triggers_data_fire ON triggers_data(fire_at, trigger_id) WHERE fire_at IS NOT NULL;
+    CREATE INDEX triggers_data_due ON triggers_data(next_due_at) WHERE next_due_at IS NOT NULL;
+    CREATE INDEX triggers_data_agent ON triggers_data(agent_id, fire_at);
+    CREATE INDEX triggers_data_pending ON triggers_data(agent_id, status, next_due_at, trigger_id);
+    CREATE INDEX triggers_rundata_finished ON triggers_rundata(status, finished_at);
+    CREATE INDEX triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at);
+    UPDATE triggers_config SET value = 1 WHERE key = 'schema_version';
+"""
+
+
+def from_fixture(ext, tmp, name, extra=""):
+    """A database file restored from fixtures/<name> (plus extra SQL),
+    opened afresh so the restored schema is read."""
+    path = os.path.join(tmp, name + ".db")
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path, isolation_level=None)
+    with open(os.path.join(FIXTURES, name)) as f:
+        db.executescript(f.read() + extra)
+    db.close()
+    return connect(ext, path, install=False)
+
+
+def test_install_migrates_older_schemas(ext):
+    # fixtures/schema_v2.sql is the `.dump` of a version-2 database (one
+    # table for a trigger's definition and state): trigger t, every minute
+    # from 1700000000000, ticked once, its run still running. Versions 1
+    # and 2 are brought to version 3 by trigger_install(), keeping every
+    # row; the schema then equals a fresh install's, and t goes on.
     fresh = connect(ext)
-    want = sorted(r for r in fresh.execute(
-        "SELECT type, name, tbl_name, sql FROM sqlite_schema"))
-    db = connect(ext)
-    add(db, "t")
-    db.executescript("""
-        DROP INDEX triggers_data_due; DROP INDEX triggers_data_agent;
-        DROP INDEX triggers_rundata_finished; DROP INDEX triggers_rundata_outcome;
-        CREATE INDEX triggers_data_fire ON triggers_data(fire_at, trigger_id) WHERE fire_at IS NOT NULL;
-        CREATE INDEX triggers_data_due ON triggers_data(next_due_at) WHERE next_due_at IS NOT NULL;
-        CREATE INDEX triggers_data_agent ON triggers_data(agent_id, fire_at);
-        CREATE INDEX triggers_data_pending ON triggers_data(agent_id, status, next_due_at, trigger_id);
-        CREATE INDEX triggers_rundata_finished ON triggers_rundata(status, finished_at);
-        CREATE INDEX triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at);
-        UPDATE triggers_config SET value = 1 WHERE key = 'schema_version';
-    """)
-    assert one(db, "SELECT trigger_install()") == 2
-    got = sorted(r for r in db.execute(
-        "SELECT type, name, tbl_name, sql FROM sqlite_schema"))
-    assert got == want
-    assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 2
-    assert [r["trigger_id"] for r in tick(db, T0 + MIN)] == ["t"]
+    want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+    tmp = tempfile.mkdtemp()
+    for version in (1, 2):
+        db = from_fixture(ext, tmp, "schema_v2.sql", V2_TO_V1 if version == 1 else "")
+        assert one(db, "SELECT trigger_install()") == 3
+        got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+        assert got == want, version
+        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 3
+        t = trig(db, "t")
+        assert (t["next_due_at"], t["status"], t["run_count"]) == (1700000120000, "scheduled", 0)
+        assert one(db, "SELECT running FROM triggers_state") == 1
+        assert finish(db, "t@1700000060000#1", "success", now=1700000070000)["run_count"] == 1
+        assert [r["run_id"] for r in tick(db, 1700000120000)] == ["t@1700000120000#1"]
+        db.close()
+    shutil.rmtree(tmp)
+
+
+def test_connect_refuses_an_older_schema_until_install(ext):
+    # A version-2 database opened by this extension: the tables say to run
+    # trigger_install(), instead of failing on a missing table.
+    tmp = tempfile.mkdtemp()
+    db = from_fixture(ext, tmp, "schema_v2.sql")
+    try:
+        db.execute("SELECT count(*) FROM triggers").fetchone()
+        raise AssertionError("expected an error")
+    except sqlite3.OperationalError as e:
+        assert "run SELECT trigger_install()" in str(e), e
+    assert one(db, "SELECT trigger_install()") == 3
+    assert one(db, "SELECT count(*) FROM triggers") == 1
+    db.close()
+    shutil.rmtree(tmp)
 
 
 # (statement, args, expected message fragment)
@@ -276,9 +321,9 @@ def test_lookups_are_index_probes(ext):
     # and the shadow query behind each uses a real index
     for sql in ["SELECT * FROM triggers_data WHERE agent_id = 'x'",
                 "SELECT * FROM triggers_data WHERE status = 'x'",
-                "SELECT * FROM triggers_data WHERE next_due_at <= 5",
-                "SELECT * FROM triggers_data INDEXED BY triggers_data_due WHERE next_due_at <= 5 ORDER BY next_due_at, trigger_id",
-                "SELECT * FROM triggers_data WHERE agent_id = 'x' AND status = 'scheduled' AND next_due_at IS NOT NULL ORDER BY next_due_at, trigger_id",
+                "SELECT * FROM triggers_state WHERE next_due_at <= 5",
+                "SELECT * FROM triggers_state INDEXED BY triggers_state_due WHERE next_due_at <= 5 ORDER BY next_due_at, trigger_id",
+                "SELECT * FROM triggers_state WHERE agent_id = 'x' AND agent_id <> '' AND next_due_at IS NOT NULL ORDER BY next_due_at, trigger_id",
                 "SELECT * FROM triggers_rundata WHERE status = 'failed' AND finished_at > 5",
                 "SELECT * FROM triggers_rundata WHERE agent_id = 'x' AND status = 'success' AND finished_at <= 5 ORDER BY finished_at DESC",
                 "SELECT * FROM triggers_rundata WHERE trigger_id = 'x'",
@@ -516,11 +561,11 @@ def test_jitter_is_deterministic(ext):
     add(db, "j", jitter_ms=30000)
     due = trig(db, "j")["next_due_at"]
     assert due == T0 + MIN
-    fire = one(db, "SELECT fire_at FROM triggers_data WHERE trigger_id = 'j'")
+    fire = one(db, "SELECT fire_at FROM triggers_state WHERE trigger_id = 'j'")
     assert due <= fire < due + 30000
     db2 = connect(ext)
     add(db2, "j", jitter_ms=30000)
-    assert one(db2, "SELECT fire_at FROM triggers_data WHERE trigger_id = 'j'") == fire
+    assert one(db2, "SELECT fire_at FROM triggers_state WHERE trigger_id = 'j'") == fire
     got = tick(db, fire)
     assert got[0]["scheduled_for"] == due
 
@@ -578,7 +623,7 @@ def test_jitter_pending_trigger_neither_claimed_nor_blocking(ext):
     db = connect(ext)
     add(db, "a", trigger_type="once", scheduled_at=T0 + 10, jitter_ms=3600000)
     add(db, "b", trigger_type="once", scheduled_at=T0 + 20)
-    fire_a = one(db, "SELECT fire_at FROM triggers_data WHERE trigger_id = 'a'")
+    fire_a = one(db, "SELECT fire_at FROM triggers_state WHERE trigger_id = 'a'")
     assert fire_a > T0 + 1000  # this id and occurrence jitter by > 1 s
     now = T0 + 30
     assert json.loads(one(db, "SELECT trigger_health(?)", now))["overdue"] == 1
@@ -639,3 +684,27 @@ def test_prune_and_health(ext):
     assert h["next_due_at"] == T0 + 4 * MIN
     assert one(db, "SELECT trigger_prune(?)", T0 + 2 * MIN + 5) == 2
     assert len(runs(db, "t")) == 1
+
+
+def test_agent_filter_merges_triggers_without_an_agent(ext):
+    # Triggers without an agent (agent_id '') are not in the per-agent
+    # index (store.c): a tick for agents ["a", ""] merges them with a's in
+    # claim order (next_due_at, trigger_id), keeps the limit across both,
+    # and never takes b's; the wakeup and the summary for agent '' see
+    # exactly the agentless triggers.
+    db = connect(ext)
+    for i in range(6):
+        add(db, f"n{i}", interval_ms=(i + 1) * MIN)               # agent ''
+        add(db, f"a{i}", agent_id="a", interval_ms=(i + 1) * MIN)
+        add(db, f"b{i}", agent_id="b", interval_ms=(i + 1) * MIN // 2)
+    assert trig(db, "n0")["agent_id"] == ""
+    got = [r["trigger_id"] for r in tick(db, T0 + 3 * MIN, agents=["a", ""], limit=5)]
+    assert got == ["a0", "n0", "a1", "n1", "a2"], got
+    got = [r["trigger_id"] for r in tick(db, T0 + 3 * MIN, agents=["", "a"])]
+    assert got == ["n2"], got
+    wake = lambda o: one(db, "SELECT trigger_next_wakeup(?, ?)", T0 + 3 * MIN, o)
+    assert wake('{"agents":[""]}') == MIN       # n0 is next due at T0+4min
+    assert wake('{"agents":["b"]}') == 0        # b's are due and unclaimed
+    pending = json.loads(one(db, "SELECT trigger_state_payload('', ?)", T0 + 3 * MIN))
+    names = json.dumps(pending)
+    assert "do n0" in names and "do a0" not in names and "do b0" not in names, names

@@ -147,7 +147,7 @@ def test_kill_mid_dispatch_reclaims_after_lease(ext):
         for tid, running, n in db.execute(
                 "SELECT d.trigger_id, d.running, (SELECT count(*) FROM triggers_rundata r"
                 " WHERE r.trigger_id = d.trigger_id AND r.status = 'running')"
-                " FROM triggers_data d"):
+                " FROM triggers_state d"):
             assert running == n, (tid, running, n)
         db.close()
     finally:

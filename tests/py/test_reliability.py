@@ -50,7 +50,7 @@ def test_clock_backwards_with_running_leases(ext):
     assert row["status"] == "success" and row["latency_ms"] == -500
     assert tick(db, T0 + 7000) == []
     t = trig(db, "t")
-    assert t["run_count"] == 1 and one(db, "SELECT running FROM triggers_data") == 0
+    assert t["run_count"] == 1 and one(db, "SELECT running FROM triggers_state") == 0
 
 
 def test_deferral_bound_ends_in_expired(ext):
@@ -70,7 +70,7 @@ def test_deferral_bound_ends_in_expired(ext):
     assert row["status"] == "expired" and "deferred too many times" in row["error"], row
     t = trig(db, "t")
     assert t["run_count"] == 0 and t["status"] == "scheduled"
-    assert one(db, "SELECT running FROM triggers_data") == 0
+    assert one(db, "SELECT running FROM triggers_state") == 0
     # the schedule is untouched: the next occurrence still runs
     [nxt] = tick(db, T0 + 3600000)
     assert nxt["scheduled_for"] == T0 + 3600000
@@ -133,7 +133,7 @@ def test_lease_expired_without_attempts_left(ext):
     assert (row["status"], row["error"], row["attempt"]) == ("failed", "lease expired", 1)
     t = trig(db, "t")
     assert t["run_count"] == 1 and t["last_status"] == "failed"
-    assert one(db, "SELECT running FROM triggers_data") == 0
+    assert one(db, "SELECT running FROM triggers_state") == 0
     try:
         finish(db, r["run_id"], "success", None, T0 + 2500)
         assert False, "finish after reclaim must fail"
@@ -185,13 +185,13 @@ def test_jitter_bounds_and_spread(ext):
     db = connect(ext)
     for i in range(200):
         add(db, f"j{i}", jitter_ms=10000, start_at=T0, interval_ms=MIN)
-    fires = [f - T0 for (f,) in db.execute("SELECT fire_at FROM triggers_data")]
+    fires = [f - T0 for (f,) in db.execute("SELECT fire_at FROM triggers_state")]
     assert all(0 <= f < 10000 for f in fires), fires
     assert len(set(fires)) > 150, "the jitter is spread, not constant"
     got = tick(db, T0 + 9999, ack=False)
     assert len(got) == 200 and all(r["scheduled_for"] == T0 for r in got)
     # the next occurrence jitters independently of the first
-    fires2 = [f - T0 - MIN for (f,) in db.execute("SELECT fire_at FROM triggers_data")]
+    fires2 = [f - T0 - MIN for (f,) in db.execute("SELECT fire_at FROM triggers_state")]
     assert all(0 <= f < 10000 for f in fires2) and fires2 != fires
     assert tick(db, T0 + MIN - 1, ack=False) == []
 

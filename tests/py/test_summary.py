@@ -402,8 +402,8 @@ def test_stress_within_caps_and_bounded(ext):
             used.update(re.findall(r"USING (?:COVERING )?INDEX (\w+)", step))
         if "triggers_" in sql:
             assert "LIMIT" in sql, sql
-    assert {"triggers_rundata_outcome", "triggers_data_agent",
-            "sqlite_autoindex_triggers_data_1"} <= used, used
+    assert {"triggers_rundata_outcome", "triggers_state_agent",
+            "triggers_state_due", "sqlite_autoindex_triggers_data_1"} <= used, used
 
 
 def test_cost_does_not_grow_with_runs(ext):

@@ -65,7 +65,8 @@ def runs(db, trigger_id=None):
 def dump(db):
     """Every shadow row, as text: equal dumps = byte-identical state."""
     out = []
-    for table in ("triggers_data", "triggers_rundata", "triggers_config"):
+    for table in ("triggers_data", "triggers_state", "triggers_rundata",
+                  "triggers_config"):
         for row in db.execute(f"SELECT * FROM {table} ORDER BY 1"):
             out.append(f"{table}|{row!r}")
     return "\n".join(out)

@@ -33,6 +33,8 @@ EXPLAIN QUERY PLAN SELECT r.trigger_id, d.display_name FROM triggers_rundata AS 
   LEFT JOIN triggers_data AS d ON d.trigger_id = r.trigger_id
   WHERE r.agent_id = 'agent-1' AND r.status = 'success' AND r.finished_at <= 5
   ORDER BY r.finished_at DESC, r.id DESC LIMIT 3;
-EXPLAIN QUERY PLAN SELECT trigger_id FROM triggers_data
-  WHERE agent_id = 'agent-1' AND status = 'scheduled' AND next_due_at IS NOT NULL
-  ORDER BY next_due_at, trigger_id LIMIT 5;
+EXPLAIN QUERY PLAN SELECT s.trigger_id, d.display_name
+  FROM triggers_state AS s INDEXED BY triggers_state_agent
+  CROSS JOIN triggers_data AS d ON d.id = s.id
+  WHERE s.agent_id = 'agent-1' AND s.agent_id <> '' AND d.status = 'scheduled'
+  AND s.next_due_at IS NOT NULL ORDER BY s.next_due_at, s.trigger_id LIMIT 5;
