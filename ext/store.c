@@ -350,6 +350,38 @@ static char *trigger_update_sql(int state) {
   " WHERE (?1 IS NULL OR r.agent_id IN (SELECT value FROM json_each(?1)))" \
   " AND (?2 IS NULL OR d.wake_mode IS NULL OR d.wake_mode = ?2) AND"
 
+/* The state columns a tick writes (ST_TICK_UPDATE_HOT, ?2..?11 after the
+** id). */
+static const int hot_cols[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,    TC_CLAIMS,
+                               TC_RUNNING,     TC_RUN_COUNT,  TC_LAST_RUN_AT,
+                               TC_LAST_STATUS, TC_LAST_ERROR, TC_UPDATED_AT,
+                               TC_FAIL_STREAK};
+#define HOT_NCOL ((int)(sizeof hot_cols / sizeof hot_cols[0]))
+
+/* The multi-row statements are OR FAIL: a statement that writes several
+** rows and may abort (a NOT NULL or UNIQUE failure) makes SQLite copy
+** every page it changes into a statement journal first, which cost more
+** than the statements saved. A failure fails the tick, which rolls its
+** whole transaction back, so the rows written before it never stay. */
+
+/* INSERT of STORE_MANY run rows (columns cols), ?1.. row after row. */
+static char *runs_insert_many_sql(const char *cols) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(s, "INSERT OR FAIL INTO main.triggers_rundata(%s) VALUES",
+                      cols);
+  for (int r = 0; r < STORE_MANY; r++) {
+    for (int i = 0; i < RC_NCOL; i++) {
+      sqlite3_str_appendf(s, "%s?%d",
+                          i   ? ","
+                          : r ? ",("
+                              : "(",
+                          r * RC_NCOL + i + 1);
+    }
+    sqlite3_str_appendall(s, ")");
+  }
+  return sqlite3_str_finish(s);
+}
+
 static char *sql_text(store_sql which) {
   char *tc = trigger_select_list();
   char *rc = col_list(run_cols, RC_NCOL, "");
@@ -426,6 +458,16 @@ static char *sql_text(store_sql which) {
         out = sqlite3_mprintf(
             "INSERT OR IGNORE INTO main.triggers_rundata(%s) VALUES(%s)", rc,
             p);
+      sqlite3_free(p);
+      break;
+    }
+    case ST_RUN_INSERT_MANY: out = runs_insert_many_sql(rc); break;
+    case ST_RUNS_EXIST_MANY: {
+      char *p = param_list(STORE_MANY);
+      if (p)
+        out = sqlite3_mprintf("SELECT count(*) FROM main.triggers_rundata"
+                              " WHERE run_id IN (%s)",
+                              p);
       sqlite3_free(p);
       break;
     }
@@ -833,10 +875,7 @@ int store_install(sqlite3 *db, char **err) {
 
 /* ---- rows ------------------------------------------------------------ */
 
-int store_trigger_load(store *s, const char *trigger_id, trg_row *r) {
-  sqlite3_stmt *st = store_stmt(s, ST_TRIG_BY_TID);
-  if (!st) return store_err(s);
-  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+int store_row_step(sqlite3_stmt *st, trg_row *r) {
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
     int rr = store_row_read(st, 0, r);
@@ -844,6 +883,20 @@ int store_trigger_load(store *s, const char *trigger_id, trg_row *r) {
   }
   sqlite3_reset(st);
   return rc;
+}
+
+int store_trigger_load(store *s, const char *trigger_id, trg_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_TRIG_BY_TID);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  return store_row_step(st, r);
+}
+
+int store_trigger_load_id(store *s, i64 id, trg_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_TRIG_BY_ROWID);
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 1, id);
+  return store_row_step(st, r);
 }
 
 /* Run one cached statement to completion with a trigger table's columns
@@ -905,18 +958,13 @@ static int tick_write(store *s, store_sql which, const trg_row *r,
 }
 
 int store_trigger_save_tick(store *s, const trg_row *r, int status_changed) {
-  /* ?2.. in ST_TICK_STATUS and ST_TICK_UPDATE_HOT order. */
+  /* ?2.. in ST_TICK_STATUS order (ST_TICK_UPDATE_HOT: hot_cols). */
   static const int status_cols[] = {TC_STATUS, TC_ENABLED};
-  static const int hot_cols[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,    TC_CLAIMS,
-                                 TC_RUNNING,     TC_RUN_COUNT,  TC_LAST_RUN_AT,
-                                 TC_LAST_STATUS, TC_LAST_ERROR, TC_UPDATED_AT,
-                                 TC_FAIL_STREAK};
   if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
   if (status_changed) rc = tick_write(s, ST_TICK_STATUS, r, status_cols, 2);
   if (rc == SQLITE_OK) {
-    rc = tick_write(s, ST_TICK_UPDATE_HOT, r, hot_cols,
-                    (int)(sizeof hot_cols / sizeof hot_cols[0]));
+    rc = tick_write(s, ST_TICK_UPDATE_HOT, r, hot_cols, HOT_NCOL);
   }
   return rc;
 }
@@ -941,6 +989,50 @@ int store_run_insert(store *s, const run_row *r) {
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_runs_exist(store *s, const run_row *runs, int n, int *any) {
+  *any = 0;
+  for (int at = 0; at < n; at += STORE_MANY) {
+    sqlite3_stmt *st = store_stmt(s, ST_RUNS_EXIST_MANY);
+    if (!st) return store_err(s);
+    for (int i = 0; i < STORE_MANY && at + i < n; i++) {
+      sqlite3_bind_text(st, i + 1, val_text(&runs[at + i].v[RC_RUN_ID]), -1,
+                        SQLITE_STATIC);
+    }
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0) *any = 1;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW) return rc;
+    if (*any) break;
+  }
+  return SQLITE_OK;
+}
+
+int store_run_insert_all(store *s, const run_row *runs, int n) {
+  int rc = SQLITE_OK, at = 0;
+  for (; n - at >= STORE_MANY && rc == SQLITE_OK; at += STORE_MANY) {
+    sqlite3_stmt *st = store_stmt(s, ST_RUN_INSERT_MANY);
+    if (!st) return store_err(s);
+    for (int i = 0; i < STORE_MANY && rc == SQLITE_OK; i++) {
+      rc = vals_bind(st, i * RC_NCOL + 1, run_cols, RC_NCOL, runs[at + i].v);
+    }
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE) rc = SQLITE_OK;
+  }
+  for (; at < n && rc == SQLITE_OK; at++) rc = store_run_insert(s, &runs[at]);
+  return rc;
+}
+
+int store_tick_hot_all(store *s, trg_row *const *rows, int n) {
+  /* One row per statement: an UPDATE ... FROM (VALUES ...) of many rows
+  ** measured slower per row than this (it materializes the values). */
+  int rc = SQLITE_OK;
+  for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+    rc = store_trigger_save_tick(s, rows[i], 0);
+  }
+  return rc;
 }
 
 int store_run_save(store *s, const run_row *r) {

@@ -31,6 +31,8 @@ typedef enum store_sql {
   ST_TICK_STATUS,     /* ?1 id ?2 status ?3 enabled */
   ST_TICK_UPDATE_HOT, /* ?1 id, the state columns a tick changes */
   ST_RUN_INSERT,      /* all run columns ?1..?RC_NCOL; OR IGNORE */
+  ST_RUN_INSERT_MANY, /* STORE_MANY run rows, columns row after row */
+  ST_RUNS_EXIST_MANY, /* ?1..?STORE_MANY run_ids -> how many exist */
   ST_RUN_BY_ID,       /* ?1 run_id -> rowid, run columns */
   ST_RUN_UPDATE,      /* run columns ?1..?RC_NCOL, ?RC_NCOL+1 rowid */
   ST_RUNS_LEASED,     /* ?1 now ?2 limit -> running runs past lease */
@@ -51,6 +53,9 @@ typedef enum store_sql {
   ST_CONFIG_SET,            /* ?1 key ?2 value */
   ST_COUNT
 } store_sql;
+
+/* Rows per multi-row statement (the tick's write-behind, tick.c). */
+#define STORE_MANY 16
 
 typedef struct store {
   sqlite3 *db;
@@ -93,6 +98,10 @@ int store_trigger_insert(store *s, trg_row *r);
 int store_trigger_delete(store *s, i64 id);
 /* Load a trigger by trigger_id: SQLITE_ROW found, SQLITE_DONE not. */
 int store_trigger_load(store *s, const char *trigger_id, trg_row *r);
+int store_trigger_load_id(store *s, i64 id, trg_row *r); /* the same, by id */
+/* Step a bound full-row lookup (ST_TRIG_BY_*) once and reset it:
+** SQLITE_ROW with r read, SQLITE_DONE when there is none. */
+int store_row_step(sqlite3_stmt *st, trg_row *r);
 int store_trigger_save(store *s, const trg_row *r); /* both tables, by r->id */
 /* UPDATE of only the columns a tick changes: the state row (schedule,
 ** counters, last_*, updated_at), and with status_changed also status and
@@ -108,6 +117,13 @@ int store_run_read(sqlite3_stmt *st, int first, run_row *r);
 int store_run_load(store *s, const char *run_id, run_row *r);
 int store_run_insert(store *s, const run_row *r); /* changes() 0 = existed */
 int store_run_save(store *s, const run_row *r);
+/* The tick's write-behind (tick.c), STORE_MANY rows per statement:
+** whether any of n runs' run_id exists already; INSERT of n runs (none
+** may exist: a conflict is an error, not ignored); the state columns a
+** tick writes (store_trigger_save_tick with status unchanged) of n rows. */
+int store_runs_exist(store *s, const run_row *runs, int n, int *any);
+int store_run_insert_all(store *s, const run_row *runs, int n);
+int store_tick_hot_all(store *s, trg_row *const *rows, int n);
 
 /* Transactions: BEGIN IMMEDIATE in autocommit mode (the write lock up
 ** front, so WAL snapshot upgrades cannot fail), else a SAVEPOINT inside

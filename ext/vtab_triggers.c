@@ -185,13 +185,7 @@ static int load_by(vt_tab *t, store_sql which, sqlite3_value *key, trg_row *r) {
   sqlite3_stmt *st = store_stmt(&t->st, which);
   if (!st) return store_err(&t->st);
   sqlite3_bind_value(st, 1, key);
-  int rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) {
-    int rr = store_row_read(st, 0, r);
-    if (rr != SQLITE_OK) rc = rr;
-  }
-  sqlite3_reset(st);
-  return rc;
+  return store_row_step(st, r);
 }
 
 static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
