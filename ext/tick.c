@@ -212,13 +212,18 @@ typedef struct write_behind {
   i64 budget;
 } write_behind;
 
-static void wb_drop(tick *t) {
-  write_behind *w = t->wb;
+/* Forget what is kept. */
+static void wb_clear(write_behind *w) {
   for (int i = 0; i < w->nruns; i++) run_clear(&w->runs[i]);
   w->nruns = w->nrows = 0;
   sqlite3_str_reset(w->out);
-  t->nout = w->nout;
-  t->budget = w->budget;
+}
+
+/* Forget what is kept and what it did to the result and the budget. */
+static void wb_drop(tick *t) {
+  wb_clear(t->wb);
+  t->nout = t->wb->nout;
+  t->budget = t->wb->budget;
 }
 
 /* Write what is kept; TICK_REDO (nothing written) if a kept run exists. */
@@ -235,9 +240,7 @@ static int wb_flush(tick *t) {
     sqlite3_str_append(t->out, sqlite3_str_value(w->out),
                        sqlite3_str_length(w->out));
   }
-  sqlite3_str_reset(w->out);
-  for (int i = 0; i < w->nruns; i++) run_clear(&w->runs[i]);
-  w->nruns = w->nrows = 0;
+  wb_clear(w);
   w->nout = t->nout;
   w->budget = t->budget;
   return SQLITE_OK;
@@ -829,6 +832,8 @@ static int wb_redo(tick *t, trg_row *rows, int from, int to) {
     if (rc == SQLITE_ROW) rc = claim_row(t, &rows[i]);
     else if (rc == SQLITE_DONE) rc = SQLITE_OK;
   }
+  t->wb->nout = t->nout; /* all written: nothing kept */
+  t->wb->budget = t->budget;
   return rc;
 }
 
@@ -844,7 +849,7 @@ static write_behind *wb_new(tick *t) {
 
 static void wb_free(tick *t) {
   if (!t->wb) return;
-  wb_drop(t);
+  wb_clear(t->wb);
   sqlite3_free(sqlite3_str_finish(t->wb->out));
   sqlite3_free(t->wb);
   t->wb = NULL;

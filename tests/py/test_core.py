@@ -708,3 +708,28 @@ def test_agent_filter_merges_triggers_without_an_agent(ext):
     pending = json.loads(one(db, "SELECT trigger_state_payload('', ?)", T0 + 3 * MIN))
     names = json.dumps(pending)
     assert "do n0" in names and "do a0" not in names and "do b0" not in names, names
+
+
+def test_claim_of_an_existing_run_is_redone_one_by_one(ext):
+    # The tick keeps a batch's writes and writes them at the batch end
+    # (tick.c, write-behind). A claim whose run already exists (here: the
+    # schedules of "a" and "b" set back onto the occurrence they already
+    # ran) inserts nothing, so it is not returned and takes no part of the
+    # limit; the tick notices before writing, drops the kept writes and
+    # processes the batch again one by one.
+    db = connect(ext)
+    for name in "abcde":
+        add(db, name)
+    assert len(tick(db, T0 + MIN)) == 5
+    for name in "abcde":
+        finish(db, f"{name}@{T0 + MIN}#1", "success", now=T0 + MIN + 1)
+    db.execute("UPDATE triggers_state SET next_due_at = ?, fire_at = ?"
+               " WHERE trigger_id IN ('a', 'b')", (T0 + MIN, T0 + MIN))
+    add(db, "f")  # first due at T0 + MIN, never ran
+    got = tick(db, T0 + MIN, limit=1)
+    assert [(x["trigger_id"], x["scheduled_for"]) for x in got] == [("f", T0 + MIN)], got
+    for name in "ab":
+        assert [x["status"] for x in runs(db, name)] == ["success"]
+        assert trig(db, name)["next_due_at"] == T0 + 2 * MIN
+    assert one(db, "SELECT sum(running) FROM triggers_state") == 1
+    assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'running'") == 1
