@@ -139,11 +139,13 @@ typedef struct trg_val {
   i64 i;
   char *t;
   int oom;
+  int borrowed; /* t points into its row's arena (not freed by itself) */
 } trg_val;
 
 typedef struct trg_row {
   i64 id; /* rowid in triggers_data; 0 for a new row */
   trg_val v[TC_NCOL];
+  char *arena; /* the texts as read (store_row_read), one allocation */
 } trg_row;
 
 void row_init(trg_row *r);  /* a fresh, all-NULL row */
