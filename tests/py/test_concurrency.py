@@ -5,7 +5,9 @@ Four worker processes (tests/py/worker_tick.py) tick the same file at
 once over 300 interval triggers (misfire_policy 'all', overlap 'allow',
 so every occurrence gets its own run row), each with its own owner and a
 clock that is offset from the others (so clocks also go backwards
-relative to each other). Three finish every run they claim; the fourth
+relative to each other), each tick claiming at most TICK_LIMIT runs (a
+worker that took the whole backlog in one tick starved the others on a
+loaded CI machine). Three finish every run they claim; the fourth
 uses a short lease and abandons every 5th claim, so leases expire and
 are reclaimed, by any worker, as attempt 2. Afterwards:
   - no worker saw an error (SQLITE_BUSY / "database is locked" included);
@@ -33,6 +35,7 @@ N_TRIGGERS = 300
 SPAN_MS = 10 * 60000      # simulated time covered by the workers
 SPEED = 200               # simulated ms per real ms: SPAN_MS in 3 s
 LONG_LEASE = 86400000
+TICK_LIMIT = 8            # runs per tick: the backlog is shared, not taken whole
 
 
 def interval_of(i):
@@ -111,7 +114,7 @@ def four_processes(ext, path):
 
     end = T0 + SPAN_MS
     base = dict(t0=T0, end=end, speed=SPEED,
-                max_seconds=60, drop_every=0, drop_until=0)
+                max_seconds=60, drop_every=0, drop_until=0, limit=TICK_LIMIT)
     configs = [
         # Offsets of a few hundred simulated ms (about 1 ms of real time
         # at SPEED): the clocks disagree and go backwards relative to each
@@ -173,6 +176,10 @@ def four_processes(ext, path):
         last = rs[-1]
         assert last[3] == "success" or (last[3], last[4], last[2]) == \
             ("failed", "lease expired", 2), last
+    import sys as _s
+    for r in results:
+        cn = r.get("claim_nows", [])
+        _s.stderr.write("%s claims=%d ticks=%d first=%s before_until=%d dropped=%d\n" % (r["owner"], len(cn), r["ticks"], (min(cn)-T0) if cn else None, sum(1 for x in cn if x < end-120000), len(r["dropped"])))
     dropped = [x for r in results for x in r["dropped"]]
     assert dropped, [(r["owner"], len(r["claimed"]), r["ticks"]) for r in results]
     assert reclaimed > 0, "the abandoned runs were reclaimed"

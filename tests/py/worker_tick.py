@@ -12,7 +12,10 @@ for `go_file`, which holds `start_wall`: the parent writes it when every
 worker is ready, so a slow start (ASan, a loaded machine) costs no
 simulated time. Its clock is `start_wall`-relative real time (ms) times `speed` plus
 its own `offset`, so the workers' clocks disagree and go backwards
-relative to each other. Its last tick is at exactly `end`. Prints one
+relative to each other. Each tick claims at most `limit` runs (so the
+worker whose clock is ahead cannot take the whole backlog in one tick and
+starve the others on a loaded machine); at `end` it ticks until a tick
+claims nothing, so no backlog is left behind. Prints one
 JSON line:
     {"claimed": [run_id, ...], "max_now": ms, "ticks": n,
      "lost": [run_id, ...], "dropped": [run_id, ...], "errors": [text, ...]}
@@ -65,7 +68,10 @@ def run(cfg, out):
     db.enable_load_extension(True)
     db.load_extension(cfg["ext"])
     db.enable_load_extension(False)
-    opts = json.dumps({"owner": cfg["owner"], "lease_ms": cfg["lease_ms"]})
+    opts = {"owner": cfg["owner"], "lease_ms": cfg["lease_ms"]}
+    if cfg.get("limit"):
+        opts["limit"] = cfg["limit"]
+    opts = json.dumps(opts)
     start = wait_for_go(cfg)
     speed, offset, end = cfg["speed"], cfg["offset"], cfg["end"]
     t0 = cfg["t0"]
@@ -74,11 +80,9 @@ def run(cfg, out):
     drain = False
     while time.time() < deadline:
         now = t0 + int((time.time() - start) * 1000 * speed) + offset
-        if drain:
-            break
         if now > end:
-            # One last tick at exactly `end` (every abandoned lease has
-            # passed by then), then stop.
+            # The last ticks are at exactly `end` (every abandoned lease
+            # has passed by then) until one claims nothing.
             now, drain = end, True
         got = json.loads(db.execute("SELECT trigger_run_due(?, ?)", (now, opts)).fetchone()[0])
         out["ticks"] += 1
@@ -104,6 +108,8 @@ def run(cfg, out):
                 else:
                     raise
         if not got:
+            if drain:
+                break
             time.sleep(0.001)
     else:
         out["errors"].append("ran out of time before the clock reached the end")
