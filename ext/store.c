@@ -393,17 +393,18 @@ static const int hot_cols[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,    TC_CLAIMS,
                                TC_FAIL_STREAK};
 #define HOT_NCOL ((int)(sizeof hot_cols / sizeof hot_cols[0]))
 
-/* The multi-row statements are OR FAIL: a statement that writes several
-** rows and may abort (a NOT NULL or UNIQUE failure) makes SQLite copy
-** every page it changes into a statement journal first, which cost more
-** than the statements saved. A failure fails the tick, which rolls its
-** whole transaction back, so the rows written before it never stay. */
+/* The multi-row INSERT is OR IGNORE, never plain: a statement that writes
+** several rows and may abort (a NOT NULL or UNIQUE failure) makes SQLite
+** copy every page it changes into a statement journal first, which cost
+** more than the statements saved. A run that exists is left out, which
+** sqlite3_changes() shows; the tick then deletes the runs it inserted
+** after its mark (store_runs_drop_after) and redoes those rows one by one. */
 
 /* INSERT of STORE_MANY run rows (columns cols), ?1.. row after row. */
 static char *runs_insert_many_sql(const char *cols) {
   sqlite3_str *s = sqlite3_str_new(NULL);
-  sqlite3_str_appendf(s, "INSERT OR FAIL INTO main.triggers_rundata(%s) VALUES",
-                      cols);
+  sqlite3_str_appendf(
+      s, "INSERT OR IGNORE INTO main.triggers_rundata(%s) VALUES", cols);
   for (int r = 0; r < STORE_MANY; r++) {
     for (int i = 0; i < RC_NCOL; i++) {
       sqlite3_str_appendf(s, "%s?%d",
@@ -497,15 +498,12 @@ static char *sql_text(store_sql which) {
       break;
     }
     case ST_RUN_INSERT_MANY: out = runs_insert_many_sql(rc); break;
-    case ST_RUNS_EXIST_MANY: {
-      char *p = param_list(STORE_MANY);
-      if (p)
-        out = sqlite3_mprintf("SELECT count(*) FROM main.triggers_rundata"
-                              " WHERE run_id IN (%s)",
-                              p);
-      sqlite3_free(p);
+    case ST_RUNS_MARK:
+      out = sqlite3_mprintf("SELECT max(id) FROM main.triggers_rundata");
       break;
-    }
+    case ST_RUNS_DROP_AFTER:
+      out = sqlite3_mprintf("DELETE FROM main.triggers_rundata WHERE id > ?1");
+      break;
     case ST_RUN_BY_ID:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_rundata WHERE run_id = ?1", rc);
@@ -1026,26 +1024,18 @@ int store_run_insert(store *s, const run_row *r) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_runs_exist(store *s, const run_row *runs, int n, int *any) {
-  *any = 0;
-  for (int at = 0; at < n; at += STORE_MANY) {
-    sqlite3_stmt *st = store_stmt(s, ST_RUNS_EXIST_MANY);
-    if (!st) return store_err(s);
-    for (int i = 0; i < STORE_MANY && at + i < n; i++) {
-      sqlite3_bind_text(st, i + 1, val_text(&runs[at + i].v[RC_RUN_ID]), -1,
-                        SQLITE_STATIC);
-    }
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0) *any = 1;
-    sqlite3_reset(st);
-    if (rc != SQLITE_ROW) return rc;
-    if (*any) break;
-  }
-  return SQLITE_OK;
+int store_run_mark(store *s, i64 *mark) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUNS_MARK);
+  if (!st) return store_err(s);
+  int rc = sqlite3_step(st);
+  *mark = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW ? SQLITE_OK : rc;
 }
 
-int store_run_insert_all(store *s, const run_row *runs, int n) {
+int store_run_insert_all(store *s, const run_row *runs, int n, int *all_new) {
   int rc = SQLITE_OK, at = 0;
+  i64 added = 0;
   for (; n - at >= STORE_MANY && rc == SQLITE_OK; at += STORE_MANY) {
     sqlite3_stmt *st = store_stmt(s, ST_RUN_INSERT_MANY);
     if (!st) return store_err(s);
@@ -1054,10 +1044,26 @@ int store_run_insert_all(store *s, const run_row *runs, int n) {
     }
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
     sqlite3_reset(st);
-    if (rc == SQLITE_DONE) rc = SQLITE_OK;
+    if (rc == SQLITE_DONE) {
+      rc = SQLITE_OK;
+      added += sqlite3_changes(s->db);
+    }
   }
-  for (; at < n && rc == SQLITE_OK; at++) rc = store_run_insert(s, &runs[at]);
+  for (; at < n && rc == SQLITE_OK; at++) {
+    rc = store_run_insert(s, &runs[at]);
+    if (rc == SQLITE_OK) added += sqlite3_changes(s->db);
+  }
+  *all_new = added == n;
   return rc;
+}
+
+int store_runs_drop_after(store *s, i64 mark) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUNS_DROP_AFTER);
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 1, mark);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int store_tick_hot_all(store *s, trg_row *const *rows, int n) {

@@ -32,7 +32,8 @@ typedef enum store_sql {
   ST_TICK_UPDATE_HOT, /* ?1 id, the state columns a tick changes */
   ST_RUN_INSERT,      /* all run columns ?1..?RC_NCOL; OR IGNORE */
   ST_RUN_INSERT_MANY, /* STORE_MANY run rows, columns row after row */
-  ST_RUNS_EXIST_MANY, /* ?1..?STORE_MANY run_ids -> how many exist */
+  ST_RUNS_MARK,       /* -> max(id) of the runs (NULL: none) */
+  ST_RUNS_DROP_AFTER, /* ?1 mark: delete the runs with id > mark */
   ST_RUN_BY_ID,       /* ?1 run_id -> rowid, run columns */
   ST_RUN_UPDATE,      /* run columns ?1..?RC_NCOL, ?RC_NCOL+1 rowid */
   ST_RUNS_LEASED,     /* ?1 now ?2 limit -> running runs past lease */
@@ -118,11 +119,14 @@ int store_run_load(store *s, const char *run_id, run_row *r);
 int store_run_insert(store *s, const run_row *r); /* changes() 0 = existed */
 int store_run_save(store *s, const run_row *r);
 /* The tick's write-behind (tick.c), STORE_MANY rows per statement:
-** whether any of n runs' run_id exists already; INSERT of n runs (none
-** may exist: a conflict is an error, not ignored); the state columns a
-** tick writes (store_trigger_save_tick with status unchanged) of n rows. */
-int store_runs_exist(store *s, const run_row *runs, int n, int *any);
-int store_run_insert_all(store *s, const run_row *runs, int n);
+** the highest run rowid (*mark, 0 when there is none); INSERT OR IGNORE
+** of n runs (*all_new: every one was inserted, none existed); delete the
+** runs inserted after a mark (undoes an insert_all whose rows did not all
+** go in); the state columns a tick writes (store_trigger_save_tick with
+** status unchanged) of n rows. */
+int store_run_mark(store *s, i64 *mark);
+int store_run_insert_all(store *s, const run_row *runs, int n, int *all_new);
+int store_runs_drop_after(store *s, i64 mark);
 int store_tick_hot_all(store *s, trg_row *const *rows, int n);
 
 /* Transactions: BEGIN IMMEDIATE in autocommit mode (the write lock up

@@ -188,10 +188,12 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
 ** statement cost was half of a fire's (bench/README.md).
 **
 ** It changes nothing a tick decides or writes. A claim's INSERT OR IGNORE
-** inserts nothing only when its run_id exists already; before writing,
-** one probe per STORE_MANY runs checks that none does. If one does, the
-** kept writes and what they did (result JSON, budget) are dropped, and
-** the rows since the last write are read again and processed one by one,
+** inserts nothing only when its run_id exists already; the kept runs are
+** written by INSERT OR IGNORE too, and when fewer went in than were kept
+** (a run existed), the runs inserted after the mark taken before (the
+** highest run rowid: new rows get higher ones) are deleted, the kept
+** writes and what they did (result JSON, budget) are dropped, and the
+** rows since the last write are read again and processed one by one,
 ** writing at once. What reads the tables the kept writes change
 ** (settle's pending_for) and any other trigger write come after a
 ** wb_barrier(): the kept writes are written first and the rest of that
@@ -229,10 +231,20 @@ static void wb_drop(tick *t) {
 /* Write what is kept; TICK_REDO (nothing written) if a kept run exists. */
 static int wb_flush(tick *t) {
   write_behind *w = t->wb;
-  int any = 0, rc = SQLITE_OK;
-  if (w->nruns) rc = store_runs_exist(&t->st, w->runs, w->nruns, &any);
-  if (rc == SQLITE_OK && any) return TICK_REDO;
-  if (rc == SQLITE_OK) rc = store_run_insert_all(&t->st, w->runs, w->nruns);
+  int rc = SQLITE_OK;
+  if (w->nruns) {
+    i64 mark;
+    int all_new = 0;
+    rc = store_run_mark(&t->st, &mark);
+    /* At the largest rowid SQLite picks new ones at random: no mark. */
+    if (rc == SQLITE_OK && mark == INT64_MAX) return TICK_REDO;
+    if (rc == SQLITE_OK)
+      rc = store_run_insert_all(&t->st, w->runs, w->nruns, &all_new);
+    if (rc == SQLITE_OK && !all_new) {
+      rc = store_runs_drop_after(&t->st, mark);
+      if (rc == SQLITE_OK) return TICK_REDO;
+    }
+  }
   if (rc == SQLITE_OK) rc = store_tick_hot_all(&t->st, w->rows, w->nrows);
   if (rc == SQLITE_OK && sqlite3_str_errcode(w->out)) rc = SQLITE_NOMEM;
   if (rc != SQLITE_OK) return rc;

@@ -710,6 +710,19 @@ def test_agent_filter_merges_triggers_without_an_agent(ext):
     assert "do n0" in names and "do a0" not in names and "do b0" not in names, names
 
 
+def ran_then_set_back(db, names, set_back):
+    """Triggers `names` (one letter each) ran at T0 + MIN with success;
+    those in `set_back` get that occurrence as their next due again."""
+    for name in names:
+        add(db, name)
+    assert len(tick(db, T0 + MIN)) == len(names)
+    for name in names:
+        finish(db, f"{name}@{T0 + MIN}#1", "success", now=T0 + MIN + 1)
+    db.execute("UPDATE triggers_state SET next_due_at = ?, fire_at = ?"
+               " WHERE trigger_id IN (SELECT value FROM json_each(?))",
+               (T0 + MIN, T0 + MIN, json.dumps(list(set_back))))
+
+
 def test_claim_of_an_existing_run_is_redone_one_by_one(ext):
     # The tick keeps a batch's writes and writes them at the batch end
     # (tick.c, write-behind). A claim whose run already exists (here: the
@@ -718,13 +731,7 @@ def test_claim_of_an_existing_run_is_redone_one_by_one(ext):
     # limit; the tick notices before writing, drops the kept writes and
     # processes the batch again one by one.
     db = connect(ext)
-    for name in "abcde":
-        add(db, name)
-    assert len(tick(db, T0 + MIN)) == 5
-    for name in "abcde":
-        finish(db, f"{name}@{T0 + MIN}#1", "success", now=T0 + MIN + 1)
-    db.execute("UPDATE triggers_state SET next_due_at = ?, fire_at = ?"
-               " WHERE trigger_id IN ('a', 'b')", (T0 + MIN, T0 + MIN))
+    ran_then_set_back(db, "abcde", "ab")
     add(db, "f")  # first due at T0 + MIN, never ran
     got = tick(db, T0 + MIN, limit=1)
     assert [(x["trigger_id"], x["scheduled_for"]) for x in got] == [("f", T0 + MIN)], got
@@ -733,3 +740,26 @@ def test_claim_of_an_existing_run_is_redone_one_by_one(ext):
         assert trig(db, name)["next_due_at"] == T0 + 2 * MIN
     assert one(db, "SELECT sum(running) FROM triggers_state") == 1
     assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'running'") == 1
+
+
+def test_claims_when_run_rowids_are_exhausted(ext):
+    # The write-behind undoes a batch whose runs did not all go in by
+    # deleting the runs above the highest rowid taken before it. Once a
+    # run holds the largest rowid, SQLite picks new rowids at random and
+    # there is no such mark: every batch is then written one by one, with
+    # the same outcome (a conflict included).
+    db = connect(ext)
+    db.execute("INSERT INTO triggers_rundata(id, run_id, trigger_id, agent_id,"
+               " scheduled_for, attempt, status) VALUES (9223372036854775807,"
+               " 'x@1#1', 'x', '', 1, 1, 'success')")
+    ran_then_set_back(db, "abcd", "a")
+    add(db, "e")  # first due at T0 + MIN, never ran
+    got = tick(db, T0 + MIN)
+    assert [(x["trigger_id"], x["scheduled_for"]) for x in got] == [("e", T0 + MIN)], got
+    assert [x["status"] for x in runs(db, "a")] == ["success"]
+    assert trig(db, "a")["next_due_at"] == T0 + 2 * MIN
+    got = tick(db, T0 + 2 * MIN)
+    assert sorted(x["trigger_id"] for x in got) == ["a", "b", "c", "d", "e"], got
+    assert one(db, "SELECT count(*) FROM triggers_rundata") == 11
+    assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'running'") == 5
+    assert [x["status"] for x in runs(db, "e")] == ["failed", "running"]  # lease
