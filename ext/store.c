@@ -193,6 +193,15 @@ int val_set_owned(trg_val *v, char *t) {
   return SQLITE_OK;
 }
 
+void val_borrow(trg_val *v, const char *t) {
+  val_free_text(v);
+  v->t = (char *)t;
+  v->borrowed = 1;
+  v->null = 0;
+  v->i = 0;
+  v->oom = 0;
+}
+
 /* A value of the row could not be set: nothing of it may be written. */
 static int vals_poisoned(const trg_val *v, int n) {
   for (int i = 0; i < n; i++) {
@@ -276,31 +285,32 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
   ** a fire's cost. */
   row_clear(r);
   r->id = sqlite3_column_int64(st, first);
-  int total = 0;
+  const unsigned char *text[TC_NCOL];
+  int len[TC_NCOL], total = 0;
   for (int i = 0; i < TC_NCOL; i++) {
-    int c = first + 1 + i, type = sqlite3_column_type(st, c);
-    r->v[i].null = type == SQLITE_NULL;
-    if (r->v[i].null) continue;
+    int c = first + 1 + i;
+    text[i] = NULL;
     if (trg_cols[i].kind == 'T' || trg_cols[i].kind == 'J') {
-      if (!sqlite3_column_text(st, c)) return SQLITE_NOMEM;
-      total += sqlite3_column_bytes(st, c) + 1;
+      text[i] = sqlite3_column_text(st, c);
+      r->v[i].null = text[i] == NULL;
+      if (!text[i] && sqlite3_column_type(st, c) != SQLITE_NULL)
+        return SQLITE_NOMEM;
+      if (text[i]) total += (len[i] = sqlite3_column_bytes(st, c)) + 1;
     } else {
-      r->v[i].i = sqlite3_column_int64(st, c);
+      r->v[i].null = sqlite3_column_type(st, c) == SQLITE_NULL;
+      if (!r->v[i].null) r->v[i].i = sqlite3_column_int64(st, c);
     }
   }
   if (total == 0) return SQLITE_OK;
   char *p = r->arena = sqlite3_malloc(total);
   if (!p) return SQLITE_NOMEM;
   for (int i = 0; i < TC_NCOL; i++) {
-    int c = first + 1 + i;
-    if (r->v[i].null || (trg_cols[i].kind != 'T' && trg_cols[i].kind != 'J'))
-      continue;
-    int n = sqlite3_column_bytes(st, c);
-    memcpy(p, sqlite3_column_text(st, c), (size_t)n);
-    p[n] = 0;
+    if (!text[i]) continue;
+    memcpy(p, text[i], (size_t)len[i]);
+    p[len[i]] = 0;
     r->v[i].t = p;
     r->v[i].borrowed = 1;
-    p += n + 1;
+    p += len[i] + 1;
   }
   return SQLITE_OK;
 }

@@ -26,6 +26,7 @@
 #include "args.h"
 #include "civil.h"
 #include "config.h"
+#include "fire_json.h"
 #include "trigger.h"
 #include "vtab_scan.h"
 
@@ -61,6 +62,7 @@ typedef struct tick {
   i64 snap_id, snap_enabled;
   int snap_enabled_null;
   char snap_status[16];
+  arena mem; /* run texts (fire_json.h); reset per batch, see run_make */
   struct write_behind *wb; /* claim_due's kept writes, see below */
   int wb_on;               /* writes are kept (else written at once) */
 } tick;
@@ -295,91 +297,56 @@ static int run_write(tick *t, run_row *run, run_row **stored, int *inserted) {
 
 static void iso_utc(i64 ms, char *buf) { civil_format_iso(ms, 0, 1, buf); }
 
-static char *payload_json(const trg_row *r, const char *run_id, i64 sched) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  sqlite3_str_appendall(s, "{\"text\":");
-  json_str(s, val_text(&r->v[TC_INSTRUCTIONS]));
-  sqlite3_str_appendall(s, ",\"source\":\"trigger\",\"triggerId\":");
-  json_str(s, val_text(&r->v[TC_TRIGGER_ID]));
-  sqlite3_str_appendall(s, ",\"triggerRunId\":");
-  json_str(s, run_id);
-  sqlite3_str_appendall(s, ",\"wakeMode\":");
-  json_str(s, val_text(&r->v[TC_WAKE_MODE]));
-  sqlite3_str_appendall(s, ",\"displayName\":");
-  json_str(s, val_text(&r->v[TC_DISPLAY_NAME]));
-  sqlite3_str_appendall(s, ",\"scope\":");
-  json_str(s, val_text(&r->v[TC_SCOPE]));
-  sqlite3_str_appendf(s, ",\"scheduledFor\":%lld}", (long long)sched);
-  return sqlite3_str_finish(s);
-}
-
-static char *run_id_of(const char *trigger_id, i64 sched, i64 attempt) {
-  return sqlite3_mprintf("%s@%lld#%lld", trigger_id, (long long)sched,
-                         (long long)attempt);
-}
-
-/* Fill a run row for occurrence `sched` of trigger r. */
-static int run_make(run_row *run, const trg_row *r, i64 sched, i64 attempt,
+/* Fill a run row for occurrence `sched` of trigger r. Its texts are
+** borrowed: run_id and payload from the tick's arena, trigger_id and
+** agent_id from r, status a literal; r and the arena outlive the run's
+** write (claim_due resets the arena once a batch is written). */
+static int run_make(tick *t, run_row *run, trg_row *r, i64 sched, i64 attempt,
                     const char *status) {
   run_clear(run);
-  char *id = run_id_of(val_text(&r->v[TC_TRIGGER_ID]), sched, attempt);
-  char *payload = id ? payload_json(r, id, sched) : NULL;
-  /* val_set_owned keeps each string (a NULL one is out of memory) */
-  int rc = val_set_owned(&run->v[RC_RUN_ID], id);
-  if (rc == SQLITE_OK) rc = val_set_owned(&run->v[RC_PAYLOAD], payload);
-  else sqlite3_free(payload);
-  if (rc == SQLITE_OK)
-    rc = val_set_text(&run->v[RC_TRIGGER_ID], val_text(&r->v[TC_TRIGGER_ID]));
-  if (rc == SQLITE_OK)
-    rc = val_set_text(&run->v[RC_AGENT_ID], val_text(&r->v[TC_AGENT_ID]));
-  if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_STATUS], status);
+  const char *tid = val_text(&r->v[TC_TRIGGER_ID]);
+  char *id = fire_run_id(&t->mem, tid, sched, attempt);
+  char *payload = id ? fire_payload(&t->mem, r, id, sched) : NULL;
+  if (!payload) return SQLITE_NOMEM;
+  val_borrow(&run->v[RC_RUN_ID], id);
+  val_borrow(&run->v[RC_PAYLOAD], payload);
+  val_borrow(&run->v[RC_TRIGGER_ID], tid);
+  val_borrow(&run->v[RC_AGENT_ID], val_text(&r->v[TC_AGENT_ID]));
+  val_borrow(&run->v[RC_STATUS], status);
   val_set_int(&run->v[RC_SCHEDULED_FOR], sched);
   val_set_int(&run->v[RC_ATTEMPT], attempt);
   val_set_int(&run->v[RC_DEFERRALS], 0);
-  return rc;
+  return SQLITE_OK;
 }
 
 /* Mark a run claimed (running, or success at once when ack is false). */
-static int run_claim(tick *t, run_row *run) {
+static void run_claim(tick *t, run_row *run) {
   val_set_int(&run->v[RC_CLAIMED_AT], t->now);
-  int rc = val_set_text(&run->v[RC_OWNER], t->o.owner ? t->o.owner : "");
+  val_borrow(&run->v[RC_OWNER], t->o.owner ? t->o.owner : "");
   if (t->o.ack) {
     val_set_int(&run->v[RC_LEASE_UNTIL], t->now + t->o.lease_ms);
-    if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_STATUS], "running");
+    val_borrow(&run->v[RC_STATUS], "running");
   } else {
     val_set_int(&run->v[RC_FINISHED_AT], t->now);
     val_set_int(&run->v[RC_LATENCY_MS], 0);
-    if (rc == SQLITE_OK) rc = val_set_text(&run->v[RC_STATUS], "success");
+    val_borrow(&run->v[RC_STATUS], "success");
   }
   val_set_null(&run->v[RC_RETRY_AT]);
-  return rc;
 }
 
 /* Append the claimed run to the result array. */
-static void emit(tick *t, const run_row *run, const trg_row *r) {
+static int emit(tick *t, const run_row *run, trg_row *r) {
   sqlite3_str *s = tick_out(t);
   sqlite3_str_appendall(s, t->nout++ ? "," : "[");
-  sqlite3_str_appendall(s, "{\"run_id\":");
-  json_str(s, val_text(&run->v[RC_RUN_ID]));
-  sqlite3_str_appendall(s, ",\"trigger_id\":");
-  json_str(s, val_text(&run->v[RC_TRIGGER_ID]));
-  sqlite3_str_appendall(s, ",\"agent_id\":");
-  json_str(s, val_text(&run->v[RC_AGENT_ID]));
-  sqlite3_str_appendf(
-      s, ",\"scheduled_for\":%lld,\"attempt\":%lld,\"wake_mode\":",
-      (long long)run->v[RC_SCHEDULED_FOR].i, (long long)run->v[RC_ATTEMPT].i);
-  json_str(s, val_text(&r->v[TC_WAKE_MODE]));
-  sqlite3_str_appendall(s, ",\"instructions\":");
-  json_str(s, val_text(&r->v[TC_INSTRUCTIONS]));
-  sqlite3_str_appendf(s, ",\"payload\":%s}", val_text(&run->v[RC_PAYLOAD]));
+  return fire_element(&t->mem, s, run, r);
 }
 
 /* Record a finished-at-once row (skipped / expired) with a reason. */
-static int record_outcome(tick *t, const trg_row *r, i64 sched,
-                          const char *status, char *error) {
+static int record_outcome(tick *t, trg_row *r, i64 sched, const char *status,
+                          char *error) {
   run_row run;
   memset(&run, 0, sizeof run);
-  int rc = error ? run_make(&run, r, sched, 1, status) : SQLITE_NOMEM;
+  int rc = error ? run_make(t, &run, r, sched, 1, status) : SQLITE_NOMEM;
   if (rc == SQLITE_OK) rc = val_set_text(&run.v[RC_ERROR], error);
   val_set_int(&run.v[RC_FINISHED_AT], t->now);
   run_row *stored;
@@ -564,6 +531,7 @@ static int for_each_run(tick *t, store_sql which,
       rc = found;
     }
     row_clear(&r);
+    arena_reset(&t->mem); /* the texts of the run(s) written for r */
   }
   for (int i = 0; i < n; i++) run_clear(&runs[i]);
   sqlite3_free(runs);
@@ -630,21 +598,21 @@ static int on_retry(tick *t, trg_row *r, run_row *run) {
     val_set_null(&run->v[RC_ERROR]);
     val_set_null(&run->v[RC_FINISHED_AT]);
     val_set_null(&run->v[RC_LATENCY_MS]);
-    rc = run_claim(t, run);
-    if (rc == SQLITE_OK) rc = store_run_save(&t->st, run);
-    if (rc == SQLITE_OK) emit(t, run, r);
+    run_claim(t, run);
+    rc = store_run_save(&t->st, run);
+    if (rc == SQLITE_OK) rc = emit(t, run, r);
   } else {
     run_row next;
     memset(&next, 0, sizeof next);
     val_set_null(&run->v[RC_RETRY_AT]);
     rc = store_run_save(&t->st, run);
     if (rc == SQLITE_OK) {
-      rc = run_make(&next, r, run->v[RC_SCHEDULED_FOR].i,
+      rc = run_make(t, &next, r, run->v[RC_SCHEDULED_FOR].i,
                     run->v[RC_ATTEMPT].i + 1, "running");
     }
-    if (rc == SQLITE_OK) rc = run_claim(t, &next);
+    if (rc == SQLITE_OK) run_claim(t, &next);
     if (rc == SQLITE_OK) rc = store_run_insert(&t->st, &next);
-    if (rc == SQLITE_OK) emit(t, &next, r);
+    if (rc == SQLITE_OK) rc = emit(t, &next, r);
     run_clear(&next);
   }
   t->budget--;
@@ -678,13 +646,13 @@ static i64 grace_ms(tick *t) {
 static int claim_occurrence(tick *t, trg_row *r, i64 sched) {
   run_row run;
   memset(&run, 0, sizeof run);
-  int rc = run_make(&run, r, sched, 1, "running");
-  if (rc == SQLITE_OK) rc = run_claim(t, &run);
+  int rc = run_make(t, &run, r, sched, 1, "running");
+  if (rc == SQLITE_OK) run_claim(t, &run);
   run_row *stored = &run;
   int inserted = 0;
   if (rc == SQLITE_OK) rc = run_write(t, &run, &stored, &inserted);
   if (rc == SQLITE_OK && inserted) {
-    emit(t, stored, r);
+    rc = emit(t, stored, r);
     note_claim(t, r);
     t->budget--;
   }
@@ -923,6 +891,7 @@ static int claim_due(tick *t) {
       if (rc != SQLITE_OK) wb_drop(t);
     }
     for (int i = 0; i < n; i++) row_clear(&rows[i]);
+    arena_reset(&t->mem); /* nothing kept or borrowed refers to it now */
     if (rc != SQLITE_OK || n < 64) break;
   }
   sqlite3_free(after_id);
@@ -948,6 +917,7 @@ static int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
 }
 
 static void tick_end(tick *t) {
+  arena_free(&t->mem);
   store_close(&t->st);
   opts_free(&t->o);
   sqlite3_free(t->err);
@@ -1284,8 +1254,8 @@ static int op_fire(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
   }
   run_row run;
   memset(&run, 0, sizeof run);
-  int rc = run_make(&run, r, t->now, 1, "running");
-  if (rc == SQLITE_OK) rc = run_claim(t, &run);
+  int rc = run_make(t, &run, r, t->now, 1, "running");
+  if (rc == SQLITE_OK) run_claim(t, &run);
   if (rc == SQLITE_OK) rc = store_run_insert(&t->st, &run);
   if (rc == SQLITE_OK && sqlite3_changes(t->db) == 0) {
     t->err = sqlite3_mprintf("run '%s' already exists (fired twice at the "
@@ -1297,8 +1267,8 @@ static int op_fire(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
     note_claim(t, r);
     rc = trigger_write(t, r);
   }
+  if (rc == SQLITE_OK) rc = emit(t, &run, r);
   if (rc == SQLITE_OK) {
-    emit(t, &run, r);
     /* trigger_fire returns the run element itself, not an array. */
     char *z = sqlite3_str_finish(t->out);
     t->out = sqlite3_str_new(t->db);

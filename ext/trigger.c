@@ -455,6 +455,32 @@ int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
   return SQLITE_CONSTRAINT_UNIQUE;
 }
 
+/* Bytes that stand as themselves inside a JSON string. */
+static int json_plain(unsigned char ch) {
+  return ch >= 0x20 && ch != '"' && ch != '\\';
+}
+
+/* How byte ch is written inside a JSON string: NULL as itself, else its
+** escape (\u00XX ones are formatted into buf). */
+static const char *json_escape(unsigned char ch, char buf[8]) {
+  if (json_plain(ch)) return NULL;
+  switch (ch) {
+    case '"': return "\\\"";
+    case '\\': return "\\\\";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    default: {
+      static const char hex[] = "0123456789abcdef";
+      memcpy(buf, "\\u00", 4);
+      buf[4] = hex[ch >> 4];
+      buf[5] = hex[ch & 15];
+      buf[6] = 0;
+      return buf;
+    }
+  }
+}
+
 void json_str(sqlite3_str *out, const char *s) {
   if (!s) {
     sqlite3_str_appendall(out, "null");
@@ -462,22 +488,43 @@ void json_str(sqlite3_str *out, const char *s) {
   }
   sqlite3_str_appendchar(out, 1, '"');
   const char *run = s;
+  char buf[8];
   for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch >= 0x20 && ch != '"' && ch != '\\') continue;
+    if (json_plain((unsigned char)*s)) continue;
+    const char *esc = json_escape((unsigned char)*s, buf);
     sqlite3_str_append(out, run, (int)(s - run));
-    switch (ch) {
-      case '"': sqlite3_str_appendall(out, "\\\""); break;
-      case '\\': sqlite3_str_appendall(out, "\\\\"); break;
-      case '\n': sqlite3_str_appendall(out, "\\n"); break;
-      case '\r': sqlite3_str_appendall(out, "\\r"); break;
-      case '\t': sqlite3_str_appendall(out, "\\t"); break;
-      default: sqlite3_str_appendf(out, "\\u%04x", ch); break;
-    }
+    sqlite3_str_appendall(out, esc);
     run = s + 1;
   }
   sqlite3_str_append(out, run, (int)(s - run));
   sqlite3_str_appendchar(out, 1, '"');
+}
+
+size_t json_quoted_len(const char *s) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t n = 2;
+  char buf[8];
+  for (; *p; p++) n += json_plain(*p) ? 1 : strlen(json_escape(*p, buf));
+  return n;
+}
+
+char *json_quote_to(char *dst, const char *s) {
+  const unsigned char *p = (const unsigned char *)s;
+  char buf[8];
+  *dst++ = '"';
+  while (*p) {
+    const unsigned char *run = p;
+    while (json_plain(*p)) p++;
+    memcpy(dst, run, (size_t)(p - run));
+    dst += p - run;
+    if (!*p) break;
+    const char *esc = json_escape(*p++, buf);
+    size_t n = strlen(esc);
+    memcpy(dst, esc, n);
+    dst += n;
+  }
+  *dst++ = '"';
+  return dst;
 }
 
 void trg_json(sqlite3_str *out, const trg_row *r) {

@@ -59,5 +59,9 @@ void trg_json(sqlite3_str *out, const trg_row *r);
 
 /* JSON string literal (escaped) or null. */
 void json_str(sqlite3_str *out, const char *s);
+/* The same literal of s (not NULL) into a buffer: its length, and writing
+** it at dst (no NUL) returning the end. */
+size_t json_quoted_len(const char *s);
+char *json_quote_to(char *dst, const char *s);
 
 #endif

@@ -139,13 +139,16 @@ typedef struct trg_val {
   i64 i;
   char *t;
   int oom;
-  int borrowed; /* t points into its row's arena (not freed by itself) */
+  int borrowed; /* t is not its own (a row's arena, a literal): not freed */
 } trg_val;
 
 typedef struct trg_row {
   i64 id; /* rowid in triggers_data; 0 for a new row */
   trg_val v[TC_NCOL];
   char *arena; /* the texts as read (store_row_read), one allocation */
+  /* fire_json.c's quoted texts of this row (in the tick's arena, which
+  ** outlives the row); NULL again after row_clear. */
+  struct row_json *json;
 } trg_row;
 
 void row_init(trg_row *r);  /* a fresh, all-NULL row */
@@ -155,6 +158,8 @@ void val_set_int(trg_val *v, i64 i);
 int val_set_text(trg_val *v, const char *t); /* SQLITE_OK / NOMEM */
 /* Takes an sqlite3_malloc'd string; NULL = out of memory (poisons v). */
 int val_set_owned(trg_val *v, char *t);
+/* Points at t (not NULL), which the caller keeps alive, never frees. */
+void val_borrow(trg_val *v, const char *t);
 const char *val_text(const trg_val *v); /* "" when NULL */
 
 /* Defaults and limits. */

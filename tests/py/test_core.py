@@ -763,3 +763,31 @@ def test_claims_when_run_rowids_are_exhausted(ext):
     assert one(db, "SELECT count(*) FROM triggers_rundata") == 11
     assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'running'") == 5
     assert [x["status"] for x in runs(db, "e")] == ["failed", "running"]  # lease
+
+
+def test_run_texts_quote_every_special_character(ext):
+    # The tick quotes a trigger's texts once per row and builds the run's
+    # payload and result element from them (fire_json.c): quotes,
+    # backslashes, control characters and non-ASCII text come back exact,
+    # from the result and from the stored payload, for the claim and for
+    # the retry (a run made again from the row) alike.
+    db = connect(ext)
+    text = 'say "hi"\\ back\n\tnow\x01\x1f é ✓ 🙂 </script>'
+    name = 'n"1\\'
+    add(db, "q", instructions=text, display_name=name, scope='s"\n',
+        agent_id='ag"\x02', max_attempts=2, backoff_ms=1)
+    got = tick(db, T0 + MIN)
+    assert len(got) == 1
+    el = got[0]
+    assert (el["trigger_id"], el["agent_id"], el["instructions"]) == ("q", 'ag"\x02', text)
+    want = {"text": text, "source": "trigger", "triggerId": "q",
+            "triggerRunId": f"q@{T0 + MIN}#1", "wakeMode": el["wake_mode"],
+            "displayName": name, "scope": 's"\n', "scheduledFor": T0 + MIN}
+    assert el["payload"] == want, el["payload"]
+    stored = one(db, "SELECT payload FROM trigger_runs WHERE run_id = ?", el["run_id"])
+    assert json.loads(stored) == want
+    finish(db, el["run_id"], "failed", now=T0 + MIN + 1)
+    again = tick(db, T0 + MIN + 2)
+    assert [(x["run_id"], x["attempt"]) for x in again] == [(f"q@{T0 + MIN}#2", 2)]
+    assert again[0]["payload"] == dict(want, triggerRunId=f"q@{T0 + MIN}#2")
+    assert again[0]["agent_id"] == 'ag"\x02' and again[0]["instructions"] == text
