@@ -410,45 +410,20 @@ static const int hot_cols[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,    TC_CLAIMS,
 ** sqlite3_changes() shows; the tick then deletes the runs it inserted
 ** after its mark (store_runs_drop_after) and redoes those rows one by one. */
 
-/* " VALUES(?1,..,?ncol),(..)" of STORE_MANY rows, parameters row after row. */
-static void append_values(sqlite3_str *s, int ncol) {
-  sqlite3_str_appendall(s, " VALUES");
+/* INSERT of STORE_MANY run rows (columns cols), ?1.. row after row. */
+static char *runs_insert_many_sql(const char *cols) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(
+      s, "INSERT OR IGNORE INTO main.triggers_rundata(%s) VALUES", cols);
   for (int r = 0; r < STORE_MANY; r++) {
-    for (int i = 0; i < ncol; i++) {
+    for (int i = 0; i < RC_NCOL; i++) {
       sqlite3_str_appendf(s, "%s?%d",
                           i   ? ","
                           : r ? ",("
                               : "(",
-                          r * ncol + i + 1);
+                          r * RC_NCOL + i + 1);
     }
     sqlite3_str_appendall(s, ")");
-  }
-}
-
-/* INSERT of STORE_MANY run rows (columns cols). */
-static char *runs_insert_many_sql(const char *cols) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  sqlite3_str_appendf(s, "INSERT OR IGNORE INTO main.triggers_rundata(%s)",
-                      cols);
-  append_values(s, RC_NCOL);
-  return sqlite3_str_finish(s);
-}
-
-/* The hot state columns of STORE_MANY rows that exist, as an upsert on id
-** (the rows are the tick's own, read in this transaction): per row id,
-** trigger_id (NOT NULL, never written by the update), hot_cols. */
-static char *hot_many_sql(void) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  sqlite3_str_appendall(
-      s, "INSERT OR IGNORE INTO main.triggers_state(id, trigger_id");
-  for (int i = 0; i < HOT_NCOL; i++)
-    sqlite3_str_appendf(s, ", %s", trg_cols[hot_cols[i]].name);
-  sqlite3_str_appendall(s, ")");
-  append_values(s, HOT_NCOL + 2);
-  sqlite3_str_appendall(s, " ON CONFLICT(id) DO UPDATE SET ");
-  for (int i = 0; i < HOT_NCOL; i++) {
-    const char *c = trg_cols[hot_cols[i]].name;
-    sqlite3_str_appendf(s, "%s%s = excluded.%s", i ? ", " : "", c, c);
   }
   return sqlite3_str_finish(s);
 }
@@ -533,7 +508,6 @@ static char *sql_text(store_sql which) {
       break;
     }
     case ST_RUN_INSERT_MANY: out = runs_insert_many_sql(rc); break;
-    case ST_TICK_HOT_MANY: out = hot_many_sql(); break;
     case ST_RUNS_MARK:
       out = sqlite3_mprintf("SELECT max(id) FROM main.triggers_rundata");
       break;
@@ -1103,30 +1077,12 @@ int store_runs_drop_after(store *s, i64 mark) {
 }
 
 int store_tick_hot_all(store *s, trg_row *const *rows, int n) {
-  int rc = SQLITE_OK, at = 0;
-  for (; n - at >= STORE_MANY && rc == SQLITE_OK; at += STORE_MANY) {
-    sqlite3_stmt *st = store_stmt(s, ST_TICK_HOT_MANY);
-    if (!st) return store_err(s);
-    for (int i = 0; i < STORE_MANY && rc == SQLITE_OK; i++) {
-      const trg_row *r = rows[at + i];
-      int first = i * (HOT_NCOL + 2) + 1;
-      if (vals_poisoned(r->v, TC_NCOL)) rc = SQLITE_NOMEM;
-      if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, first, r->id);
-      if (rc == SQLITE_OK)
-        rc = val_bind(st, first + 1, 'T', &r->v[TC_TRIGGER_ID]);
-      if (rc == SQLITE_OK)
-        rc = table_bind(st, first + 2, r, hot_cols, HOT_NCOL);
-    }
-    /* An insert instead of an update would mean a row vanished: its
-    ** rowid would show in last_insert_rowid (0 before: rowids are > 0). */
-    sqlite3_set_last_insert_rowid(s->db, 0);
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc == SQLITE_DONE)
-      rc = sqlite3_last_insert_rowid(s->db) ? STORE_ROW_GONE : SQLITE_OK;
+  /* One row per statement: an UPDATE ... FROM (VALUES ...) of many rows
+  ** measured slower per row than this (it materializes the values). */
+  int rc = SQLITE_OK;
+  for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+    rc = store_trigger_save_tick(s, rows[i], 0);
   }
-  for (; at < n && rc == SQLITE_OK; at++)
-    rc = store_trigger_save_tick(s, rows[at], 0);
   return rc;
 }
 

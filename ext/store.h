@@ -30,7 +30,6 @@ typedef enum store_sql {
   ST_DUE_AGENTS,      /* ?1 now ?2 limit ?3 agents JSON array */
   ST_TICK_STATUS,     /* ?1 id ?2 status ?3 enabled */
   ST_TICK_UPDATE_HOT, /* ?1 id, the state columns a tick changes */
-  ST_TICK_HOT_MANY,   /* STORE_MANY rows: id, trigger_id, the hot columns */
   ST_RUN_INSERT,      /* all run columns ?1..?RC_NCOL; OR IGNORE */
   ST_RUN_INSERT_MANY, /* STORE_MANY run rows, columns row after row */
   ST_RUNS_MARK,       /* -> max(id) of the runs (NULL: none) */
@@ -129,9 +128,6 @@ int store_run_mark(store *s, i64 *mark);
 int store_run_insert_all(store *s, const run_row *runs, int n, int *all_new);
 int store_runs_drop_after(store *s, i64 mark);
 int store_tick_hot_all(store *s, trg_row *const *rows, int n);
-/* rc of store_tick_hot_all when a row it was to update no longer existed
-** (deleted under the tick, e.g. by an SQL trigger on the shadow tables). */
-#define STORE_ROW_GONE (SQLITE_CORRUPT | (98 << 8))
 
 /* Transactions: BEGIN IMMEDIATE in autocommit mode (the write lock up
 ** front, so WAL snapshot upgrades cannot fail), else a SAVEPOINT inside

@@ -248,10 +248,6 @@ static int wb_flush(tick *t) {
     }
   }
   if (rc == SQLITE_OK) rc = store_tick_hot_all(&t->st, w->rows, w->nrows);
-  if (rc == STORE_ROW_GONE && !t->err) {
-    t->err = sqlite3_mprintf("a due trigger's triggers_state row was deleted "
-                             "during the tick (nothing was written)");
-  }
   if (rc == SQLITE_OK && sqlite3_str_errcode(w->out)) rc = SQLITE_NOMEM;
   if (rc != SQLITE_OK) return rc;
   if (sqlite3_str_length(w->out)) {

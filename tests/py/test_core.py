@@ -794,9 +794,9 @@ def test_run_texts_quote_every_special_character(ext):
 
 
 def test_state_writes_of_a_large_batch(ext):
-    # A batch's state rows are written at its end, STORE_MANY (16) per
-    # upsert on id plus single UPDATEs for the rest (store.c): 37 triggers
-    # cover both. Every row gets exactly its own values, with ack (running
+    # A batch's state rows are written at its end (tick.c, write-behind):
+    # 37 due triggers, more than one multi-row run INSERT (16 rows) plus
+    # single ones. Every row gets exactly its own values, with ack (running
     # counted) and without (run counted as success at once).
     db = connect(ext)
     for i in range(37):
@@ -807,9 +807,9 @@ def test_state_writes_of_a_large_batch(ext):
                       " run_count, last_status FROM triggers_state ORDER BY trigger_id").fetchall()
     for i, (tid, due, fire, claims, running, count, last) in enumerate(rows):
         assert tid == f"t{i:02d}"
-        iv = MIN + i * 1000
-        nxt = T0 + 2 * iv  # the first occurrence, T0 + iv, ran
-        assert (due, fire, claims, running, count, last) == (nxt, nxt, 1, 1, 0, None), (tid, due, fire, claims, running, count, last)
+        nxt = T0 + 2 * (MIN + i * 1000)  # the first occurrence, T0 + iv, ran
+        assert (due, fire, claims, running, count, last) == (nxt, nxt, 1, 1, 0, None), \
+            (tid, due, fire, claims, running, count, last)
     for x in got:
         finish(db, x["run_id"], "success", now=T0 + MIN + 40001)
     got = tick(db, T0 + 10 * MIN, ack=False)
@@ -822,22 +822,3 @@ def test_state_writes_of_a_large_batch(ext):
         assert due == T0 + ((now - T0) // iv + 1) * iv, (tid, due)
         assert (running, count, last_at, last, streak) == (0, 2, now, "success", 0), tid
     assert one(db, "SELECT count(*) FROM triggers_state") == 37
-
-
-def test_state_row_deleted_under_the_tick_fails_it(ext):
-    # The batch's state rows are written by an upsert on id; a row deleted
-    # while the tick runs (here by an SQL trigger on the runs table) must
-    # not come back as a half row: the tick fails, naming the cause, and
-    # rolls back everything.
-    db = connect(ext)
-    for i in range(20):
-        add(db, f"t{i:02d}")
-    db.execute("CREATE TRIGGER zap AFTER INSERT ON triggers_rundata BEGIN"
-               " DELETE FROM triggers_state WHERE trigger_id = 't05'; END")
-    before = dump(db)
-    try:
-        tick(db, T0 + MIN)
-        raise AssertionError("the tick succeeded")
-    except sqlite3.DatabaseError as e:
-        assert "triggers_state row was deleted during the tick" in str(e), e
-    assert dump(db) == before
