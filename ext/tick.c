@@ -201,15 +201,13 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
 ** wb_barrier(): the kept writes are written first and the rest of that
 ** row writes at once.
 */
-#define WB_RUNS 128
-#define WB_ROWS 64 /* the batch of claim_due */
 /* rc of a kept write whose run exists: process those rows again */
 #define TICK_REDO (SQLITE_ABORT | (99 << 8))
 
 typedef struct write_behind {
-  run_row runs[WB_RUNS];
-  int nruns;
-  trg_row *rows[WB_ROWS]; /* the batch's rows whose state row is kept */
+  run_row *runs; /* kept runs; written when full (2 per row of the batch) */
+  int nruns, cap;
+  trg_row **rows; /* the batch's rows whose state row is kept */
   int nrows;
   sqlite3_str *out; /* result elements of the kept claims */
   int nout;         /* t->nout and t->budget when last written */
@@ -276,7 +274,7 @@ static sqlite3_str *tick_out(tick *t) { return t->wb_on ? t->wb->out : t->out; }
 static int run_write(tick *t, run_row *run, run_row **stored, int *inserted) {
   *stored = run;
   *inserted = 0;
-  if (t->wb_on && t->wb->nruns == WB_RUNS) {
+  if (t->wb_on && t->wb->nruns == t->wb->cap) {
     int rc = wb_barrier(t);
     if (rc != SQLITE_OK) return rc;
   }
@@ -827,18 +825,44 @@ static write_behind *wb_new(tick *t) {
   return w;
 }
 
+/* Room for a batch of n rows; 0 when out of memory. */
+static int wb_reserve(write_behind *w, int n) {
+  if (w->cap >= 2 * n) return 1;
+  run_row *runs =
+      sqlite3_realloc64(w->runs, 2 * (sqlite3_uint64)n * sizeof *runs);
+  if (runs) w->runs = runs;
+  trg_row **rows =
+      runs ? sqlite3_realloc64(w->rows, (sqlite3_uint64)n * sizeof *rows)
+           : NULL;
+  if (rows) w->rows = rows;
+  if (!rows) return 0;
+  w->cap = 2 * n;
+  return 1;
+}
+
 static void wb_free(tick *t) {
   if (!t->wb) return;
   wb_clear(t->wb);
   sqlite3_free(sqlite3_str_finish(t->wb->out));
+  sqlite3_free(t->wb->runs);
+  sqlite3_free(t->wb->rows);
   sqlite3_free(t->wb);
   t->wb = NULL;
   t->wb_on = 0;
 }
 
+/* The batches of claim_due grow from CLAIM_BATCH_FIRST rows to
+** CLAIM_BATCH_MAX: a tick that claims a few allocates little, a busy one
+** writes in larger batches (each batch end interleaves the run and state
+** writes; fewer of them dirty fewer pages that the page cache must spill
+** and read again, bench/README.md). */
+#define CLAIM_BATCH_FIRST 16
+#define CLAIM_BATCH_MAX 512
+
 static int claim_due(tick *t) {
   store_sql which = t->o.agents ? ST_DUE_AGENTS : ST_DUE;
-  int rc = SQLITE_OK;
+  int rc = SQLITE_OK, batch = CLAIM_BATCH_FIRST, cap = 0;
+  trg_row *rows = NULL;
   t->wb = t->narrow ? wb_new(t) : NULL;
   /* Batches: rows are written while the probe is re-run, so read a batch,
   ** release the statement, process it, repeat until nothing is due. Each
@@ -848,21 +872,31 @@ static int claim_due(tick *t) {
   ** them, and every due row is read at most once per pass. */
   i64 after_due = INT64_MIN;
   char *after_id = NULL;
-  for (;;) {
+  for (;; batch = batch < CLAIM_BATCH_MAX ? 2 * batch : batch) {
     if (t->budget == 0) break;
+    if (cap < batch) {
+      trg_row *grown =
+          sqlite3_realloc64(rows, (sqlite3_uint64)batch * sizeof *rows);
+      if (!grown || (t->wb && !wb_reserve(t->wb, batch))) {
+        if (grown) rows = grown;
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      rows = grown;
+      cap = batch;
+    }
     sqlite3_stmt *st = store_stmt(&t->st, which);
     if (!st) {
       rc = store_err(&t->st);
       break;
     }
     sqlite3_bind_int64(st, 1, t->now);
-    sqlite3_bind_int64(st, 2, 64);
+    sqlite3_bind_int64(st, 2, batch);
     if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, after_due);
     sqlite3_bind_text(st, 5, after_id ? after_id : "", -1, SQLITE_STATIC);
-    trg_row rows[64];
     int n = 0;
-    while (n < 64 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while (n < batch && (rc = sqlite3_step(st)) == SQLITE_ROW) {
       row_init(&rows[n]);
       t->rows++;
       rc = store_row_read(st, 0, &rows[n]);
@@ -892,9 +926,10 @@ static int claim_due(tick *t) {
     }
     for (int i = 0; i < n; i++) row_clear(&rows[i]);
     arena_reset(&t->mem); /* nothing kept or borrowed refers to it now */
-    if (rc != SQLITE_OK || n < 64) break;
+    if (rc != SQLITE_OK || n < batch) break;
   }
   sqlite3_free(after_id);
+  sqlite3_free(rows);
   wb_free(t);
   return rc;
 }
