@@ -134,12 +134,12 @@ extern const trg_coldef run_cols[RC_NCOL];
 ** oom: the last val_set_text() failed for lack of memory; a row holding
 ** such a value is refused by every save (SQLITE_NOMEM), so a call site
 ** that ignores the result can never write a stale value. */
-typedef struct trg_val {
-  int null;
+typedef struct trg_val { /* 24 bytes: a busy tick holds thousands of rows */
   i64 i;
   char *t;
-  int oom;
-  int borrowed; /* t is not its own (a row's arena, a literal): not freed */
+  unsigned char null;
+  unsigned char oom;
+  unsigned char borrowed; /* t is not its own (a row's arena, a literal) */
 } trg_val;
 
 typedef struct trg_row {
