@@ -1,6 +1,7 @@
 /*
 ** arena.c -- the bump allocator of arena.h: blocks of at least
-** ARENA_BLOCK bytes from sqlite3_malloc, filled front to back.
+** ARENA_BLOCK bytes from sqlite3_malloc, filled front to back, every
+** allocation aligned to 8 bytes (pointers, 64-bit integers).
 */
 #include "arena.h"
 
@@ -11,11 +12,14 @@ SQLITE_EXTENSION_INIT3
 #define ARENA_BLOCK 16384
 #define ARENA_ALIGN 8
 
+/* sqlite3_malloc aligns to 8 bytes, so does the arena: the header is
+** three 8-byte words and every allocation a multiple of 8. */
 struct arena_block {
   arena_block *next;
   size_t size, used; /* bytes of data[] */
-  max_align_t data[];
+  char data[];
 };
+_Static_assert(sizeof(arena_block) % ARENA_ALIGN == 0, "data[] is aligned");
 
 void *arena_alloc(arena *a, size_t n) {
   n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
@@ -29,7 +33,7 @@ void *arena_alloc(arena *a, size_t n) {
     b->next = a->head;
     a->head = b;
   }
-  void *p = (char *)b->data + b->used;
+  void *p = b->data + b->used;
   b->used += n;
   return p;
 }

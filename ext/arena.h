@@ -15,7 +15,7 @@ typedef struct arena {
   arena_block *head; /* the block being filled; older ones follow */
 } arena;
 
-/* n bytes, aligned for any scalar; NULL when out of memory. */
+/* n bytes, 8-byte aligned; NULL when out of memory. */
 void *arena_alloc(arena *a, size_t n);
 /* Forget every allocation; keeps the newest block for reuse. */
 void arena_reset(arena *a);
