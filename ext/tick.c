@@ -223,6 +223,7 @@ static void wb_clear(write_behind *w) {
 
 /* Forget what is kept and what it did to the result and the budget. */
 static void wb_drop(tick *t) {
+  if (!t->wb) return; /* TICK_REDO comes only from kept writes */
   wb_clear(t->wb);
   t->nout = t->wb->nout;
   t->budget = t->wb->budget;
@@ -832,7 +833,7 @@ static int wb_reserve(write_behind *w, int n) {
       sqlite3_realloc64(w->runs, 2 * (sqlite3_uint64)n * sizeof *runs);
   if (runs) w->runs = runs;
   trg_row **rows =
-      runs ? sqlite3_realloc64(w->rows, (sqlite3_uint64)n * sizeof *rows)
+      runs ? sqlite3_realloc64(w->rows, (sqlite3_uint64)n * sizeof(trg_row *))
            : NULL;
   if (rows) w->rows = rows;
   if (!rows) return 0;
