@@ -27,20 +27,11 @@
 #include "civil.h"
 #include "config.h"
 #include "fire_json.h"
+#include "tick_opts.h"
 #include "trigger.h"
 #include "vtab_scan.h"
 
 SQLITE_EXTENSION_INIT3
-
-typedef struct tick_opts {
-  i64 limit;
-  char *owner;
-  i64 lease_ms;
-  char *agents; /* JSON array text, or NULL for all agents */
-  int agents_empty;
-  char *wake_mode;
-  int ack;
-} tick_opts;
 
 typedef struct tick {
   sqlite3 *db;
@@ -66,119 +57,6 @@ typedef struct tick {
   struct write_behind *wb; /* claim_due's kept writes, see below */
   int wb_on;               /* writes are kept (else written at once) */
 } tick;
-
-static void opts_free(tick_opts *o) {
-  sqlite3_free(o->owner);
-  sqlite3_free(o->agents);
-  sqlite3_free(o->wake_mode);
-  memset(o, 0, sizeof *o);
-}
-
-/* A deep copy of parsed options; SQLITE_NOMEM leaves dst freed. */
-static int opts_copy(tick_opts *dst, const tick_opts *src) {
-  *dst = *src;
-  dst->owner = src->owner ? sqlite3_mprintf("%s", src->owner) : NULL;
-  dst->agents = src->agents ? sqlite3_mprintf("%s", src->agents) : NULL;
-  dst->wake_mode =
-      src->wake_mode ? sqlite3_mprintf("%s", src->wake_mode) : NULL;
-  if ((src->owner && !dst->owner) || (src->agents && !dst->agents) ||
-      (src->wake_mode && !dst->wake_mode)) {
-    opts_free(dst);
-    return SQLITE_NOMEM;
-  }
-  return SQLITE_OK;
-}
-
-static void opts_destroy(void *p) {
-  opts_free(p);
-  sqlite3_free(p);
-}
-
-/* Parse the options object through json_each; unknown keys are errors. */
-static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
-  o->limit = -1;
-  o->lease_ms = TRG_DEFAULT_LEASE_MS;
-  o->ack = 1;
-  if (!json) return SQLITE_OK;
-  sqlite3_stmt *st = store_stmt(s, ST_OPTS_TYPE);
-  if (!st) return store_err(s);
-  int rc;
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  rc = sqlite3_step(st);
-  const char *ty =
-      rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-  int is_obj = ty && strcmp(ty, "object") == 0;
-  if (!ty) rc = rc == SQLITE_ROW ? SQLITE_NOMEM : sqlite3_errcode(s->db);
-  sqlite3_reset(st);
-  if (!ty) return rc; /* out of memory: not the caller's fault */
-  if (!is_obj) {
-    *err = sqlite3_mprintf("argument 2 (options) must be a JSON object");
-    return SQLITE_ERROR;
-  }
-  st = store_stmt(s, ST_OPTS_EACH);
-  if (!st) return store_err(s);
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *k = (const char *)sqlite3_column_text(st, 0);
-    const char *t = (const char *)sqlite3_column_text(st, 1);
-    i64 iv = sqlite3_column_int64(st, 2);
-    const char *tv = (const char *)sqlite3_column_text(st, 2);
-    const char *raw = (const char *)sqlite3_column_text(st, 3);
-    if (!k || !t || !raw ||
-        (!tv && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
-      sqlite3_reset(st);
-      return SQLITE_NOMEM;
-    }
-    int is_int = strcmp(t, "integer") == 0;
-    if (strcmp(k, "limit") == 0 && is_int && iv >= 0) {
-      o->limit = iv;
-    } else if (strcmp(k, "lease_ms") == 0 && is_int && iv > 0 &&
-               iv <= SCHED_SPAN_MAX) {
-      o->lease_ms = iv;
-    } else if (strcmp(k, "owner") == 0 && strcmp(t, "text") == 0) {
-      sqlite3_free(o->owner); /* a repeated key: the last one wins */
-      if (!(o->owner = sqlite3_mprintf("%s", tv))) rc = SQLITE_NOMEM;
-    } else if (strcmp(k, "wake_mode") == 0 && strcmp(t, "text") == 0 &&
-               /* t is "text": tv != NULL (checked above) */
-               /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
-               (strcmp(tv, "inject_now") == 0 ||
-                strcmp(tv, "next_autonomy_cycle") == 0)) {
-      sqlite3_free(o->wake_mode);
-      if (!(o->wake_mode = sqlite3_mprintf("%s", tv))) rc = SQLITE_NOMEM;
-    } else if (strcmp(k, "ack") == 0 &&
-               (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)) {
-      o->ack = strcmp(t, "true") == 0;
-    } else if (strcmp(k, "agents") == 0 && strcmp(t, "array") == 0) {
-      sqlite3_free(o->agents);
-      if (!(o->agents = sqlite3_mprintf("%s", raw))) rc = SQLITE_NOMEM;
-      else o->agents_empty = strcmp(o->agents, "[]") == 0;
-    } else {
-      static const char *const known[] = {
-          "limit", "lease_ms", "owner", "wake_mode", "ack", "agents", 0};
-      int is_known = 0;
-      for (int i = 0; known[i]; i++) is_known |= strcmp(k, known[i]) == 0;
-      *err = is_known
-                 ? sqlite3_mprintf(
-                       "options.%s: bad value %s (want %s)", k, raw,
-                       strcmp(k, "limit") == 0 ? "an integer >= 0"
-                       : strcmp(k, "lease_ms") == 0
-                           ? "an integer 1..315537897599999"
-                       : strcmp(k, "wake_mode") == 0
-                           ? "\"inject_now\" or \"next_autonomy_cycle\""
-                       : strcmp(k, "ack") == 0    ? "true or false"
-                       : strcmp(k, "agents") == 0 ? "an array of agent ids"
-                                                  : "text")
-                 : sqlite3_mprintf("options: unknown key '%s' (known: limit, "
-                                   "owner, lease_ms, agents, wake_mode, ack)",
-                                   k);
-      sqlite3_reset(st);
-      return *err ? SQLITE_ERROR : SQLITE_NOMEM;
-    }
-    if (rc == SQLITE_NOMEM) break;
-  }
-  sqlite3_reset(st);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
 
 /* ---- write-behind ---------------------------------------------------- */
 
@@ -458,8 +336,6 @@ static void note_finish(trg_row *r, i64 now, const char *status,
 
 /* ---- step 1: expired leases ------------------------------------------ */
 
-static int agent_allowed(tick *t, const char *agent_id);
-
 static int wake_allowed(tick *t, const trg_row *r) {
   return !t->o.wake_mode ||
          strcmp(t->o.wake_mode, val_text(&r->v[TC_WAKE_MODE])) == 0;
@@ -497,8 +373,8 @@ static int for_each_run(tick *t, store_sql which,
   int rc, n = 0, cap = 0;
   run_row *runs = NULL;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (!agent_allowed(t,
-                       (const char *)sqlite3_column_text(st, 1 + RC_AGENT_ID)))
+    if (!tick_opts_allow_agent(
+            &t->o, (const char *)sqlite3_column_text(st, 1 + RC_AGENT_ID)))
       continue;
     if (n == cap) {
       cap = cap ? cap * 2 : 16;
@@ -768,26 +644,6 @@ static int process_due(tick *t, trg_row *r) {
   return rc;
 }
 
-static int agent_allowed(tick *t, const char *agent_id) {
-  if (!t->o.agents) return 1;
-  if (t->o.agents_empty) return 0;
-  /* The array is small (one host's agents): a text search of the
-  ** JSON-quoted id is exact because json() normalized the array. */
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  json_str(s, agent_id ? agent_id : "");
-  char *q = sqlite3_str_finish(s);
-  int found = 0;
-  if (q) {
-    size_t n = strlen(q);
-    for (const char *p = strstr(t->o.agents, q); p && !found;
-         p = strstr(p + 1, q)) {
-      found = (p[-1] == '[' || p[-1] == ',') && (p[n] == ']' || p[n] == ',');
-    }
-  }
-  sqlite3_free(q);
-  return found;
-}
-
 /* One row of a batch: processed when due, claimable and allowed. */
 static int claim_row(tick *t, trg_row *r) {
   const trg_val *fire = &r->v[TC_FIRE_AT];
@@ -957,7 +813,7 @@ static int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
 static void tick_end(tick *t) {
   arena_free(&t->mem);
   store_close(&t->st);
-  opts_free(&t->o);
+  tick_opts_free(&t->o);
   sqlite3_free(t->err);
 }
 
@@ -1071,26 +927,7 @@ static int read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
     if (!(opts = arg_text(ctx, t->fname, argv, 1, "options"))) return -1;
   }
-  trg_ctx *c = t->ctx;
-  int rc;
-  if (opts && c->tick_opts && strcmp(opts, c->tick_opts_json) == 0) {
-    rc = opts_copy(&t->o, c->tick_opts);
-  } else {
-    rc = opts_parse(&t->st, opts, &t->o, &t->err);
-    tick_opts *keep =
-        rc == SQLITE_OK && opts ? sqlite3_malloc(sizeof *keep) : NULL;
-    char *json = keep ? sqlite3_mprintf("%s", opts) : NULL;
-    if (json && opts_copy(keep, &t->o) == SQLITE_OK) {
-      if (c->tick_opts_free) c->tick_opts_free(c->tick_opts);
-      sqlite3_free(c->tick_opts_json);
-      c->tick_opts = keep;
-      c->tick_opts_json = json;
-      c->tick_opts_free = opts_destroy;
-    } else {
-      sqlite3_free(keep);
-      sqlite3_free(json);
-    }
-  }
+  int rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);
   if (rc != SQLITE_OK) {
     report(t, ctx, rc);
     return -1;
