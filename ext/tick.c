@@ -687,12 +687,12 @@ static int wb_reserve(write_behind *w, int n) {
   if (w->cap >= 2 * n) return 1;
   run_row *runs =
       sqlite3_realloc64(w->runs, 2 * (sqlite3_uint64)n * sizeof *runs);
-  if (runs) w->runs = runs;
+  if (!runs) return 0;
+  w->runs = runs;
   trg_row **rows =
-      runs ? sqlite3_realloc64(w->rows, (sqlite3_uint64)n * sizeof(trg_row *))
-           : NULL;
-  if (rows) w->rows = rows;
+      sqlite3_realloc64(w->rows, (sqlite3_uint64)n * sizeof(trg_row *));
   if (!rows) return 0;
+  w->rows = rows;
   w->cap = 2 * n;
   return 1;
 }
@@ -738,13 +738,16 @@ static int claim_due(tick *t) {
     if (cap < batch) {
       trg_row *grown =
           sqlite3_realloc64(rows, (sqlite3_uint64)batch * sizeof *rows);
-      if (!grown || (t->wb && !wb_reserve(t->wb, batch))) {
-        if (grown) rows = grown;
+      if (!grown) {
         rc = SQLITE_NOMEM;
         break;
       }
-      rows = grown;
-      cap = batch;
+      rows = grown; /* rows are empty between batches (row_clear) */
+      for (; cap < batch; cap++) row_init(&rows[cap]);
+      if (t->wb && !wb_reserve(t->wb, batch)) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
     }
     sqlite3_stmt *st = store_stmt(&t->st, which);
     if (!st) {
@@ -758,7 +761,6 @@ static int claim_due(tick *t) {
     sqlite3_bind_text(st, 5, after_id ? after_id : "", -1, SQLITE_STATIC);
     int n = 0;
     while (n < batch && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-      row_init(&rows[n]);
       t->rows++;
       rc = store_row_read(st, 0, &rows[n]);
       n++;
