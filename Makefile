@@ -9,6 +9,35 @@ XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 B        = build
 
+# ---- Distribution: platform, version, install paths (issue #18) ----
+# The loadable object's suffix per platform (build/triggers.so on Linux);
+# VERSION is the one place the version is written (trigger_version()).
+UNAME_S := $(shell uname -s 2>/dev/null || echo unknown)
+ifeq ($(UNAME_S),Darwin)
+  SO        = dylib
+  SO_LDFLAGS = -dynamiclib
+else ifneq ($(filter MINGW% MSYS% CYGWIN%,$(UNAME_S)),)
+  SO        = dll
+  SO_LDFLAGS = -shared
+else
+  SO        = so
+  SO_LDFLAGS = -shared -Wl,-z,defs -Wl,-z,now -Wl,-z,relro
+endif
+EXT_SO   = $(B)/triggers.$(SO)
+VERSION := $(shell cat VERSION)
+PREFIX  ?= /usr/local
+BINDIR   = $(PREFIX)/bin
+LIBDIR   = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
+DATADIR  = $(PREFIX)/share
+# The loadable object keeps its name triggers.SO (SQLite derives the
+# entry point sqlite3_triggers_init from it) in a directory of its own.
+EXTDIR   = $(LIBDIR)/sqlite-triggers
+# EXTDIR seen from BINDIR, when both are where PREFIX puts them (the host
+# finds an installed tree that was copied or staged under DESTDIR).
+EXTDIR_REL = $(if $(and $(filter $(PREFIX)/bin,$(BINDIR)),$(filter $(PREFIX)/%,$(EXTDIR))),..$(patsubst $(PREFIX)%,%,$(EXTDIR)))
+# ---- end of the distribution variables ----
+
 # Pure modules: no SQLite; unit-tested and fuzzed alone.
 PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c ext/dedupe.c \
            ext/schedule.c ext/when.c ext/redact.c
@@ -23,16 +52,20 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
 .PHONY: all test test-unit test-sql test-py test-fault test-asan test-valgrind demo deps clean fuzz bench lint fault-bin
 
-all: $(B)/triggers.so $(B)/trigger-host
+all: $(EXT_SO) $(B)/trigger-host
 
-$(B)/triggers.so: $(EXT_SRC) $(HDRS) | $(B)
-	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -fPIC -fvisibility=hidden -shared \
-	  -Wl,-z,defs -Wl,-z,now -Wl,-z,relro -o $@ $(EXT_SRC) $(XML_LIBS) -lm
+$(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
+	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' \
+	  -fPIC -fvisibility=hidden $(SO_LDFLAGS) -o $@ $(EXT_SRC) $(XML_LIBS) -lm
 
 # The reference host loop (host/): links the system libsqlite3 and loads
-# the extension at run time, as a user would.
-$(B)/trigger-host: $(wildcard host/*.c host/*.h) | $(B)
-	$(CC) $(CFLAGS) $(WARN) -o $@ $(wildcard host/*.c) -lsqlite3
+# the extension at run time, as a user would. Its default extension path
+# includes the installed one, compiled in from PREFIX ($(B)/install-dirs changes
+# when PREFIX does, so the host is rebuilt).
+$(B)/trigger-host: $(wildcard host/*.c host/*.h) $(B)/install-dirs | $(B)
+	$(CC) $(CFLAGS) $(WARN) -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
+	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
+	  -o $@ $(wildcard host/*.c) -lsqlite3
 
 PURE_HAVE = $(wildcard $(PURE_SRC))
 
@@ -41,7 +74,7 @@ $(B)/unit/%: tests/unit/%.c $(PURE_HAVE) $(HDRS) $(wildcard tests/unit/*.h) | $(
 	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $< $(PURE_HAVE) -lm
 
 # Out-of-memory fault injection harness (tests/fault/oom.c); it loads
-# $(B)/triggers.so at run time.
+# $(EXT_SO) at run time.
 $(B)/fault_oom: tests/fault/oom.c | $(B)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $< -lsqlite3
 
@@ -54,7 +87,7 @@ $(B):
 deps:
 	@sh tests/deps.sh
 
-test: deps all $(UNIT_BIN) $(B)/fault_oom
+test: deps all $(UNIT_BIN) $(B)/fault_oom dist-bins
 	@sh tests/run_all.sh
 
 test-unit: $(UNIT_BIN)
@@ -99,3 +132,86 @@ lint:
 
 clean:
 	rm -rf build
+
+# ---- Distribution rules (issue #18): install, uninstall, static archive,
+# the dist and bindings test layers. Paths and suffix: the block at the top.
+.PHONY: ext install uninstall static dist-bins test-dist FORCE
+
+ext: $(EXT_SO)
+
+# Rewritten only when an install directory changes, so the host (compiled-in
+# extension directory) and the pkg-config file follow PREFIX.
+INSTALL_DIRS = $(PREFIX) $(BINDIR) $(LIBDIR) $(INCLUDEDIR) $(DATADIR) $(EXTDIR)
+$(B)/install-dirs: FORCE | $(B)
+	@printf '%s\n' '$(INSTALL_DIRS)' | cmp -s - $@ || printf '%s\n' '$(INSTALL_DIRS)' > $@
+FORCE:
+
+# Directories under PREFIX are written as ${prefix}/..., so
+# `pkg-config --define-variable=prefix=DIR` relocates the file (a DESTDIR).
+pc_dir = $(patsubst $(PREFIX)%,$${prefix}%,$(1))
+$(B)/sqlite-triggers.pc: sqlite-triggers.pc.in VERSION $(B)/install-dirs
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|' \
+	    -e 's|@DATADIR@|$(call pc_dir,$(DATADIR))|' \
+	    -e 's|@EXTDIR@|$(call pc_dir,$(EXTDIR))|' -e 's|@SO@|$(SO)|' \
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@XML_LIBS@|$(strip $(XML_LIBS))|' $< > $@
+
+# The static archive: the extension compiled with -DSQLITE_CORE (its
+# sqlite3_* calls link to SQLite directly), prelinked into one object
+# whose only global symbol is sqlite3_triggers_init, so the internals never
+# clash with an application's names. With the public header beside it.
+STATIC_A   = $(B)/libsqlite_triggers.a
+STATIC_OBJ = $(EXT_SRC:ext/%.c=$(B)/static/%.o)
+ifeq ($(UNAME_S),Darwin)
+  PRELINK = $(LD) -r -exported_symbol _sqlite3_triggers_init
+  LOCALIZE = true
+else
+  PRELINK = $(LD) -r
+  LOCALIZE = objcopy --localize-hidden
+endif
+
+static: $(STATIC_A) $(B)/sqlite-triggers.h
+
+$(B)/static/%.o: ext/%.c $(HDRS) VERSION
+	@mkdir -p $(B)/static
+	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -DSQLITE_CORE \
+	  -DTRIGGERS_VERSION='"$(VERSION)"' -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(STATIC_A): $(STATIC_OBJ)
+	$(PRELINK) -o $(B)/static/sqlite_triggers.o $(STATIC_OBJ)
+	$(LOCALIZE) $(B)/static/sqlite_triggers.o
+	rm -f $@ && $(AR) rcs $@ $(B)/static/sqlite_triggers.o
+
+$(B)/sqlite-triggers.h: ext/sqlite-triggers.h | $(B)
+	cp $< $@
+
+# A small application linking the archive (tests/dist/static_app.c).
+$(B)/static_app: tests/dist/static_app.c $(STATIC_A) $(B)/sqlite-triggers.h
+	$(CC) $(CFLAGS) $(WARN) -I$(B) -o $@ $< -L$(B) -lsqlite_triggers \
+	  -lsqlite3 $(XML_LIBS) -lm
+
+dist-bins: all static $(B)/static_app $(B)/sqlite-triggers.pc
+
+# make install [PREFIX=/usr/local] [DESTDIR=/staging]
+install: all static $(B)/sqlite-triggers.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(EXTDIR) $(DESTDIR)$(INCLUDEDIR) \
+	  $(DESTDIR)$(DATADIR)/sqlite-triggers $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 755 $(EXT_SO) $(DESTDIR)$(EXTDIR)/triggers.$(SO)
+	install -m 644 $(STATIC_A) $(DESTDIR)$(LIBDIR)/libsqlite_triggers.a
+	install -m 755 $(B)/trigger-host $(DESTDIR)$(BINDIR)/trigger-host
+	install -m 644 ext/sqlite-triggers.h $(DESTDIR)$(INCLUDEDIR)/sqlite-triggers.h
+	install -m 644 sql/install.sql $(DESTDIR)$(DATADIR)/sqlite-triggers/install.sql
+	install -m 644 $(B)/sqlite-triggers.pc $(DESTDIR)$(LIBDIR)/pkgconfig/sqlite-triggers.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(EXTDIR)/triggers.$(SO) \
+	  $(DESTDIR)$(LIBDIR)/libsqlite_triggers.a \
+	  $(DESTDIR)$(BINDIR)/trigger-host \
+	  $(DESTDIR)$(INCLUDEDIR)/sqlite-triggers.h \
+	  $(DESTDIR)$(DATADIR)/sqlite-triggers/install.sql \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/sqlite-triggers.pc
+	rmdir $(DESTDIR)$(EXTDIR) $(DESTDIR)$(DATADIR)/sqlite-triggers 2>/dev/null || true
+
+test-dist: deps dist-bins
+	@sh tests/run_all.sh dist
+# ---- end of the distribution rules ----

@@ -5,7 +5,14 @@
 **
 **   .load ./build/triggers
 **   .read sql/install.sql
+**
+** Built as the loadable object (sqlite3ext.h routes every sqlite3_* call
+** through the api table SQLITE_EXTENSION_INIT2 stores), or with
+** -DSQLITE_CORE into the static archive, where those macros are no-ops
+** and the calls link to SQLite directly (sqlite-triggers.h declares the
+** entry point for both).
 */
+#include "sqlite-triggers.h"
 #include "triggers_int.h"
 
 #include <stdlib.h>
@@ -40,8 +47,6 @@ static void noop(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_null(ctx);
 }
 
-int sqlite3_triggers_init(sqlite3 *db, char **err,
-                          const sqlite3_api_routines *api);
 __attribute__((visibility("default"))) int sqlite3_triggers_init(
     sqlite3 *db, char **err, const sqlite3_api_routines *api) {
   SQLITE_EXTENSION_INIT2(api);

@@ -17,6 +17,9 @@
 
 typedef int64_t i64;
 
+/* The Makefile passes -DTRIGGERS_VERSION from the VERSION file; this
+** fallback (builds that compile ext/ themselves) must equal it
+** (tests/dist/run.sh checks). */
 #ifndef TRIGGERS_VERSION
 #define TRIGGERS_VERSION "0.1.0"
 #endif

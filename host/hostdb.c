@@ -155,7 +155,8 @@ int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
     *err = db_error(h, "data_version");
     return -1;
   }
-  log_info("%s: open, claim options %s", path, h->options);
+  log_info("%s: open, extension %s, claim options %s", path, o->extension,
+           h->options);
   return 0;
 }
 

@@ -18,6 +18,19 @@
 
 #include "util.h"
 
+/* Where the Makefile installs the extension (from PREFIX), the same seen
+** from the installed binary's directory ("" when not below PREFIX), and
+** the platform's suffix for loadable objects. */
+#ifndef TRIGGERS_EXTDIR
+#define TRIGGERS_EXTDIR "/usr/local/lib/sqlite-triggers"
+#endif
+#ifndef TRIGGERS_EXTDIR_REL
+#define TRIGGERS_EXTDIR_REL ""
+#endif
+#ifndef TRIGGERS_SO_SUFFIX
+#define TRIGGERS_SO_SUFFIX ".so"
+#endif
+
 static const char usage_text[] =
     "usage: trigger-host run   [options] DB\n"
     "       trigger-host serve [options] DB... | DIR\n"
@@ -77,8 +90,9 @@ static const char usage_text[] =
     "  --agents a,b      claim only runs of these agent_ids\n"
     "\n"
     "Other options:\n"
-    "  --extension PATH  the extension to load (default: triggers.so beside this\n"
-    "                    binary)\n"
+    "  --extension PATH  the extension to load (default: triggers" TRIGGERS_SO_SUFFIX
+    " beside this\n"
+    "                    binary, else in " TRIGGERS_EXTDIR "/)\n"
     "  --poll-ms MS      how often to read PRAGMA data_version (10..5000, default\n"
     "                    200): the bound on noticing another connection's change\n"
     "  --busy-timeout MS SQLite busy_timeout of every connection (default 5000)\n"
@@ -159,7 +173,11 @@ static int add_dir(host_opts *o, const char *dir) {
   return o->ndbs - first;
 }
 
-/* <directory of this executable>/triggers (sqlite adds the .so). */
+/* The extension without its suffix (SQLite adds it), the first present
+** of: triggers beside this executable (the build tree), then the install
+** directory relative to it (an installed tree wherever it was copied or
+** staged), then the install directory compiled in. None present: the
+** compiled-in one, so the load error names where `make install` puts it. */
 static char *default_extension(const char *argv0) {
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -168,7 +186,25 @@ static char *default_extension(const char *argv0) {
   } else {
     snprintf(buf, sizeof buf, "%s", argv0);
   }
-  return xprintf("%s/triggers", dirname(buf));
+  const char *dir = dirname(buf);
+  char *cand[3] = {xprintf("%s/triggers", dir), NULL,
+                   xstrdup(TRIGGERS_EXTDIR "/triggers")};
+  if (TRIGGERS_EXTDIR_REL[0])
+    cand[1] = xprintf("%s/%s/triggers", dir, TRIGGERS_EXTDIR_REL);
+  int pick = 2;
+  for (int i = 0; i < 3; i++) {
+    if (!cand[i]) continue;
+    char *file = xprintf("%s%s", cand[i], TRIGGERS_SO_SUFFIX);
+    int found = access(file, R_OK) == 0;
+    free(file);
+    if (found) {
+      pick = i;
+      break;
+    }
+  }
+  for (int i = 0; i < 3; i++)
+    if (i != pick) free(cand[i]);
+  return cand[pick];
 }
 
 static char *default_owner(void) {

@@ -11,7 +11,7 @@ typedef struct host_opts {
   host_mode mode;
   char **dbs; /* database paths (directories expanded) */
   int ndbs;
-  char *extension;      /* --extension, default <dir of binary>/triggers */
+  char *extension;      /* --extension, default: see default_extension */
   const char *exec_cmd; /* --exec CMD, NULL = print mode */
   double timeout_s;     /* --timeout SEC, 0 = none */
   long long timeout_ms; /* the same in ms */

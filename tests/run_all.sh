@@ -5,12 +5,18 @@
 # adds them up and ends with the line CI reads: "N passed, M failed".
 # A program that exits non-zero without reporting a failure (a crash)
 # counts as one failure.
-#   sh tests/run_all.sh [unit|sql|py|fault]...    (default: all layers)
+#   sh tests/run_all.sh [unit|sql|py|fault|dist]...  (default: all)
 # ASAN=1 runs the extension under gcc's ASan/UBSan runtimes (preloaded
-# into sqlite3 and python3); B selects the build directory.
+# into sqlite3 and python3; the dist layer, which tests packaging rather
+# than the extension's memory use, is left out); B selects the build
+# directory.
 B=${B:-build}
 export B
-layers=${*:-unit sql py fault}
+if [ -n "$ASAN" ]; then
+  layers=${*:-unit sql py fault}
+else
+  layers=${*:-unit sql py fault dist}
+fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
@@ -28,7 +34,7 @@ run() {
   shift
   res=$("$@" 2>&1)
   rc=$?
-  printf '%s\n' "$res" | grep -E "FAIL|passed|differs|^[-+][^-+]" | head -200
+  printf '%s\n' "$res" | grep -E "FAIL|SKIP|passed|differs|^[-+][^-+]" | head -200
   printf '%s\n' "$res" | grep -E '^[A-Za-z0-9_. /-]+: [0-9]+ passed, [0-9]+ failed' >> "$out"
   if [ $rc -ne 0 ] && ! printf '%s\n' "$res" | grep -Eq '[1-9][0-9]* failed'; then
     printf '%s\n' "$res" | tail -20
@@ -53,6 +59,8 @@ for layer in $layers; do
       run py env LD_PRELOAD="$PRELOAD" /usr/bin/python3 tests/py/run.py "$B/triggers" ;;
     fault)
       run fault_oom "$B/fault_oom" "$B/triggers.so" ;;
+    dist)
+      run dist sh tests/dist/run.sh ;;
   esac
 done
 passed=$(grep -Eo '[0-9]+ passed' "$out" | awk '{s+=$1} END {print s+0}')
