@@ -135,7 +135,7 @@ clean:
 
 # ---- Distribution rules (issue #18): install, uninstall, static archive,
 # the dist and bindings test layers. Paths and suffix: the block at the top.
-.PHONY: ext install uninstall static dist-bins test-dist FORCE
+.PHONY: ext install uninstall static dist-bins test-dist test-bindings FORCE
 
 ext: $(EXT_SO)
 
@@ -214,4 +214,7 @@ uninstall:
 
 test-dist: deps dist-bins
 	@sh tests/run_all.sh dist
+
+test-bindings: deps all
+	@sh tests/run_all.sh bindings
 # ---- end of the distribution rules ----

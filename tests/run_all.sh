@@ -5,17 +5,17 @@
 # adds them up and ends with the line CI reads: "N passed, M failed".
 # A program that exits non-zero without reporting a failure (a crash)
 # counts as one failure.
-#   sh tests/run_all.sh [unit|sql|py|fault|dist]...  (default: all)
+#   sh tests/run_all.sh [unit|sql|py|fault|dist|bindings]...  (default: all)
 # ASAN=1 runs the extension under gcc's ASan/UBSan runtimes (preloaded
-# into sqlite3 and python3; the dist layer, which tests packaging rather
-# than the extension's memory use, is left out); B selects the build
-# directory.
+# into sqlite3 and python3; the dist and bindings layers, which test
+# packaging and other clients rather than the extension's memory use, are
+# left out); B selects the build directory.
 B=${B:-build}
 export B
 if [ -n "$ASAN" ]; then
   layers=${*:-unit sql py fault}
 else
-  layers=${*:-unit sql py fault dist}
+  layers=${*:-unit sql py fault dist bindings}
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -61,6 +61,8 @@ for layer in $layers; do
       run fault_oom "$B/fault_oom" "$B/triggers.so" ;;
     dist)
       run dist sh tests/dist/run.sh ;;
+    bindings)
+      run bindings sh tests/bindings/run.sh ;;
   esac
 done
 passed=$(grep -Eo '[0-9]+ passed' "$out" | awk '{s+=$1} END {print s+0}')

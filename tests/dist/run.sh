@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/dist/run.sh -- the distribution, as a user gets it (needs `make
 # dist-bins`, which `make test` runs first):
-#   - the version: trigger_version() == VERSION == the source's fallback;
+#   - the version: trigger_version() == VERSION == the Node package's and
+#     the source's fallback;
 #   - the static archive: build/static_app (tests/dist/static_app.c linked
 #     with libsqlite_triggers.a, sqlite3_auto_extension) runs the
 #     create/tick/finish scenario; the archive exports only the entry point;
@@ -28,6 +29,8 @@ got=$(printf '.load %s\nSELECT trigger_version();\n' "$B/triggers" | sqlite3 -ba
 [ "$got" = "$V" ] && ok || bad version "trigger_version() is '$got', VERSION is '$V'"
 grep -q "^#define TRIGGERS_VERSION \"$V\"$" ext/triggers_int.h && ok ||
   bad version-fallback "ext/triggers_int.h's fallback TRIGGERS_VERSION is not \"$V\""
+grep -q "^  \"version\": \"$V\",$" bindings/node/package.json && ok ||
+  bad version-node "bindings/node/package.json's version is not \"$V\""
 
 # --- static archive
 check static "$B/static_app"
