@@ -2,38 +2,23 @@
 ** redact.h -- remove secrets from text before it reaches a prompt
 ** (DESIGN.md §9). Pure: no SQLite, no allocation, no clock.
 **
-** Each secret is replaced by REDACT_MARKER; for `key=value` forms the key
-** and separator stay and only the value is replaced. What is recognized
-** (ASCII, scanned left to right, first rule that matches wins):
+** Each secret is replaced by REDACT_MARKER; where a secret follows a key
+** or a scheme (`password=`, `Bearer `, `://user:`, a webhook's host) that
+** part stays and only the secret is replaced. The rules are the table in
+** redact.c, tried in order at every position (first match wins), and are
+** listed with examples in docs/summary.md ("Redaction"): PEM/PGP private
+** key blocks, secrets in key=value / key: value (password, pwd, *_pass,
+** secret, token, api_key, access/account/private/secret key), URL
+** credentials, Slack and Discord webhooks, Basic and Bearer credentials,
+** AWS key ids and secret keys, Twilio, OpenAI/Anthropic, Stripe, GitHub,
+** GitLab, Slack, Google, Hugging Face, npm and SendGrid keys, JWTs and
+** Discord bot tokens.
 **
-**   PEM private key blocks   -----BEGIN [..] PRIVATE KEY----- through the
-**                            matching -----END [..] PRIVATE KEY----- (to
-**                            the end of the text when the END line is
-**                            missing)
-**   credentials in URLs      scheme://user:PASSWORD@host
-**   key = value / key: value a key (letters, digits, _ . -; at most 64)
-**                            whose name ends with password, passwd,
-**                            passphrase, secret,
-**                            token, api_key, apikey, secret_key,
-**                            access_key or private_key ('-' counts as
-**                            '_', any case); quoted values ('..' or "..")
-**                            are replaced inside the quotes. After ':' a
-**                            single plain word (letters only, < 12) is
-**                            left alone, so prose like "Token: expired"
-**                            survives; after '=' any value is replaced
-**   API keys by prefix       sk-.. (incl. sk-proj-, sk-ant-), sk_live_,
-**                            sk_test_, rk_live_, rk_test_, ghp_ gho_ ghs_
-**                            ghu_ ghr_, github_pat_, glpat-, xox[aboprse]-
-**                            (Slack), AIza.. (Google), AKIA/ASIA + 16
-**                            upper-case letters or digits (AWS), hf_, npm_
-**                            -- each with a minimum body length, starting
-**                            at a word boundary
-**   JWTs                     eyJ<b64url>.<b64url>.<b64url?>
-**   bearer tokens            "Bearer <token>" (any case; the token needs a
-**                            digit or symbol, or 20+ characters)
-**
-** Plain prose, URLs without credentials, UUIDs and hex commit ids are not
-** touched. Redacting redacted text changes nothing. Time is linear in n.
+** Matching reads full-width forms (U+FF01..U+FF5E, U+3000) as ASCII and
+** skips zero-width characters (U+200B..U+200D, U+2060, U+FEFF); the bytes
+** replaced are the original ones. Plain prose, URLs without credentials,
+** UUIDs and hex commit ids are not touched. Redacting redacted text
+** changes nothing. Time is linear in n.
 */
 #ifndef TRIGGERS_REDACT_H
 #define TRIGGERS_REDACT_H
@@ -48,5 +33,16 @@
 ** text, so a result >= cap means out was too small.
 */
 size_t redact(const char *in, size_t n, char *out, size_t cap);
+
+/* The name of rule i in the order rules are tried; NULL past the last. */
+const char *redact_rule_name(size_t i);
+
+/*
+** For tests and fuzzing: redact in[0..n) without output. Sets *rule_name
+** (when not NULL) to the first rule that fired, NULL when none did, and
+** returns how many characters the pass read -- a deterministic measure of
+** its cost, which stays within a constant times n.
+*/
+size_t redact_probe(const char *in, size_t n, const char **rule_name);
 
 #endif

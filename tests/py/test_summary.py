@@ -274,6 +274,63 @@ def test_redaction_in_output(ext):
     assert "call api with [REDACTED] ([REDACTED])" in text
 
 
+# Admin texts holding secrets of every redaction family (docs/summary.md,
+# "Redaction"): what must not be shown, and what around it must be.
+SECRET_ITEMS = [
+    ("the password: swordfish", ["swordfish"], "the password: [REDACTED]"),
+    ("site https://bob:p@ssw0rd@example.com/x", ["p@ss", "ssw0rd"],
+     "https://bob:[REDACTED]@example.com/x"),
+    ("cache redis://:R3disPass@cache:6379", ["R3disPass"], "redis://:[REDACTED]@cache"),
+    ('config {\\"password\\": \\"tr0ub4dor\\"}', ["tr0ub4dor"],
+     'config {\\"password\\": \\"[REDACTED]\\"}'),
+    ("gpg -----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGXkeymaterial\n"
+     "-----END PGP PRIVATE KEY BLOCK----- done", ["lQOYBGX", "keymaterial", "BEGIN PGP"],
+     "gpg [REDACTED] done"),
+    ("aws AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+     ["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI"], "aws [REDACTED] [REDACTED]"),
+    ("Authorization: Basic dXNlcjpwYXNz", ["dXNlcjpwYXNz"], "Basic [REDACTED]"),
+    ("db Server=x;Uid=u;Pwd=s3cretPwd;", ["s3cretPwd"], "Pwd=[REDACTED];"),
+    ("env DB_PASS=hunter2 and export GITHUB_TOKEN=abc123tok", ["hunter2", "abc123tok"],
+     "DB_PASS=[REDACTED]"),
+    ("azure AccountKey=Zm9vYmFyYmF6+/==;EndpointSuffix=x", ["Zm9vYmFy"],
+     "AccountKey=[REDACTED];EndpointSuffix=x"),
+    ("mail SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyzABCDEFGHIJ-_0123",
+     ["SG.abc", "ABCDEFGHIJ"], "mail [REDACTED]"),
+    ("twilio SK0123456789abcdef0123456789abcdef "
+     "AC0123456789abcdef0123456789abcdef:fedcba9876543210fedcba9876543210",
+     ["SK0123", "fedcba98"], "twilio [REDACTED] AC"),
+    ("bot MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+     ["MTk4NjIy", "ZnCjm1"], "bot [REDACTED]"),
+    ("slack xoxb-123456789012-abcdefghij xapp-1-A012345-678-abcdef0123 "
+     "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXX",
+     ["xoxb-", "xapp-", "XXXXXXXX"], "hooks.slack.com/services/[REDACTED]"),
+    ("key OPENAI_KEY_sk-abcdefghijklmnopqrstuvwxyz", ["sk-", "abcdefghijklmnop"],
+     "OPENAI_KEY_[REDACTED]"),
+    ("full-width \uff53\uff4b\uff0dabcdefghijklmnopqrstuvwxyz0123",
+     ["abcdefghijklmnop", "\uff53\uff4b"], "full-width [REDACTED]"),
+    ("zero-width sk-abc\u200bdefghijklmnop\u2060qrstuvwxyz",
+     ["defghijklmnop", "qrstuvwxyz"], "zero-width [REDACTED]"),
+]
+
+
+def test_redaction_of_every_secret_family(ext):
+    """Several secrets per call (four admin items, all shown: nothing is
+    omitted, so an unredacted secret could not hide behind a cap)."""
+    db = connect(ext)
+    for k in range(0, len(SECRET_ITEMS), 4):
+        group = SECRET_ITEMS[k:k + 4]
+        admin = [item(T0 + j, text) for j, (text, _, _) in enumerate(group)]
+        text = summary(db, admin=admin)
+        p = one(db, "SELECT trigger_state_payload('a1', ?, ?)", NOW, json.dumps({"admin": admin}))
+        assert "omitted" not in text and text != FALLBACK, text
+        for out in (text, json.loads(p)["adminSummary"]):
+            for src, leaks, shown in group:
+                assert shown in out, (shown, out)
+                for leak in leaks:
+                    assert leak not in out, (leak, out)
+        assert "keep calm" in summary(db, admin=[item(T0, "Secret: keep calm, password reset link sent")])
+
+
 def test_fallback_on_any_failure(ext):
     db = connect(ext)
     scenario(db)
