@@ -821,10 +821,13 @@ int store_check(sqlite3 *db, char **err) {
 
 /* Version 3 -> 4: trigger incarnations and a run's result. SQLite cannot
 ** change triggers_rundata's UNIQUE key in place, so its rows go through a
-** temp copy into the new table (every row and id kept): a success's note
-** moves from error to result, every run and trigger is incarnation 1 (run
-** ids unchanged). last_error that version 3 copied from a success note
-** is cleared (it is the last failure's error now). */
+** copy into the new table (every row and id kept): a success's note moves
+** from error to result, every run and trigger is incarnation 1 (run ids
+** unchanged). last_error that version 3 copied from a success note is
+** cleared (it is the last failure's error now). The copy is a table in
+** main, not a TEMP one: it lives in the file like the history it copies
+** (a TEMP table may be held in memory, temp_store), and a change to the
+** TEMP schema would expire every prepared statement of the connection. */
 static char *migrate_v4_sql(void) {
   char *runs = runs_table_ddl();
   sqlite3_str *s = sqlite3_str_new(NULL);
@@ -834,7 +837,7 @@ static char *migrate_v4_sql(void) {
          " FROM main.triggers_rundata AS r WHERE r.trigger_id ="
          " triggers_state.trigger_id AND r.status = 'success'"
          " ORDER BY r.finished_at DESC, r.id DESC LIMIT 1);"
-         "CREATE TEMP TABLE triggers_migrate_runs AS"
+         "CREATE TABLE main.triggers_migrate_runs AS"
          " SELECT * FROM main.triggers_rundata;"
          "DROP TABLE main.triggers_rundata;");
   sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_rundata(id", runs);
@@ -853,8 +856,8 @@ static char *migrate_v4_sql(void) {
     }
   }
   sqlite3_str_appendf(s,
-                      " FROM temp.triggers_migrate_runs ORDER BY id;"
-                      "DROP TABLE temp.triggers_migrate_runs;%s%s"
+                      " FROM main.triggers_migrate_runs ORDER BY id;"
+                      "DROP TABLE main.triggers_migrate_runs;%s%s"
                       "ALTER TABLE main.triggers_data ADD COLUMN %s %s;",
                       index_runs_ddl, index_v2_ddl,
                       trg_cols[TC_INCARNATION].name,
