@@ -170,12 +170,12 @@ static const char *const plain_sql[4] = {
     "SELECT r.trigger_id, r.finished_at, r.error, r.retry_at, d.display_name,"
     " d.instructions, d.status, s.next_due_at, s.fail_streak"
     " FROM triggers_rundata r LEFT JOIN triggers_data d ON d.trigger_id = r.trigger_id"
-    " LEFT JOIN triggers_state s ON s.id = d.id"
+    " AND d.incarnation = r.incarnation LEFT JOIN triggers_state s ON s.id = d.id"
     " WHERE r.agent_id = 'a1' AND r.status = 'failed' AND r.finished_at <= ?2"
     " ORDER BY r.finished_at DESC, r.id DESC LIMIT 1",
-    "SELECT r.trigger_id, r.finished_at, r.error, d.display_name, d.instructions"
+    "SELECT r.trigger_id, r.finished_at, r.result, d.display_name, d.instructions"
     " FROM triggers_rundata r LEFT JOIN triggers_data d ON d.trigger_id = r.trigger_id"
-    " WHERE r.agent_id = 'a1' AND r.status = 'success' AND r.finished_at <= ?2"
+    " AND d.incarnation = r.incarnation WHERE r.agent_id = 'a1' AND r.status = 'success' AND r.finished_at <= ?2"
     " ORDER BY r.finished_at DESC, r.id DESC LIMIT 3",
     "SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
     " FROM triggers_state s JOIN triggers_data d ON d.id = s.id"

@@ -93,11 +93,15 @@ static char *join(arena *a, const piece *ps, int n) {
   return out;
 }
 
-char *fire_run_id(arena *a, const char *trigger_id, i64 sched, i64 attempt) {
-  char b1[24], b2[24];
-  const piece ps[] = {lit(trigger_id), lit("@"), num(sched, b1), lit("#"),
-                      num(attempt, b2)};
-  return join(a, ps, (int)(sizeof ps / sizeof ps[0]));
+char *fire_run_id(arena *a, const char *trigger_id, i64 incarnation, i64 sched,
+                  i64 attempt) {
+  char b1[24], b2[24], b3[24];
+  const piece ps[] = {lit(trigger_id),  lit("@"), num(sched, b1),      lit("#"),
+                      num(attempt, b2), lit("~"), num(incarnation, b3)};
+  /* Incarnation 1 (every trigger whose id was never re-created) leaves
+  ** out the suffix: the ids of version 3 and before stay valid. */
+  int n = (int)(sizeof ps / sizeof ps[0]) - (incarnation > 1 ? 0 : 2);
+  return join(a, ps, n);
 }
 
 char *fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched) {

@@ -10,8 +10,13 @@
 #include "arena.h"
 #include "store.h"
 
-/* "<trigger_id>@<sched>#<attempt>" in a; NULL when out of memory. */
-char *fire_run_id(arena *a, const char *trigger_id, i64 sched, i64 attempt);
+/* The run_id of (trigger_id, incarnation, sched, attempt) in a:
+** "<trigger_id>@<sched>#<attempt>" for incarnation 1, else with
+** "~<incarnation>" appended. The part after the id's last '@' holds no
+** '@', so two different tuples never give one run_id, whatever the ids
+** contain. NULL when out of memory. */
+char *fire_run_id(arena *a, const char *trigger_id, i64 incarnation, i64 sched,
+                  i64 attempt);
 
 /* The payload of run run_id, occurrence sched of trigger r, in a:
 **   {"text","source":"trigger","triggerId","triggerRunId","wakeMode",

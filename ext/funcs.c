@@ -228,6 +228,32 @@ static int health_field(sqlite3 *db, sqlite3_str *out, const char *key,
   return SQLITE_OK;
 }
 
+/*
+** The active triggers that are stalled at ?1: held back by a run whose
+** lease has passed (skip records their occurrences skipped, queue holds
+** them: until a tick reclaims the run, which no host may be doing), or
+** held by queue (fire_at NULL) with no live run behind the hold (an
+** inconsistent state, e.g. a run row removed from the shadow table). The
+** first part walks the lease index over the expired leases, the second
+** the due index over the triggers due by ?1 (a hold is always due), each
+** with one probe per row: never a scan over all triggers.
+*/
+#define HEALTH_STALLED_IDS                                                \
+  "SELECT d.id FROM main.triggers_rundata AS r"                           \
+  " INDEXED BY triggers_rundata_lease"                                    \
+  " JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"          \
+  " AND d.incarnation = r.incarnation"                                    \
+  " WHERE r.status = 'running' AND r.lease_until <= ?1"                   \
+  " AND d.status = 'scheduled' AND d.overlap_policy IN ('skip', 'queue')" \
+  " UNION SELECT s.id FROM main.triggers_state AS s"                      \
+  " INDEXED BY triggers_state_due"                                        \
+  " JOIN main.triggers_data AS d ON d.id = s.id"                          \
+  " WHERE s.next_due_at <= ?1 AND s.fire_at IS NULL"                      \
+  " AND d.status = 'scheduled' AND NOT EXISTS (SELECT 1"                  \
+  " FROM main.triggers_rundata AS r WHERE r.trigger_id = d.trigger_id"    \
+  " AND r.incarnation = d.incarnation AND r.status = 'running'"           \
+  " AND r.lease_until > ?1)"
+
 static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_health";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
@@ -249,8 +275,10 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       {"paused",
        "SELECT count(*) FROM main.triggers_data WHERE status = 'paused' AND ?1 = ?1",
        0},
-      {"overdue",
-       "SELECT count(*) FROM main.triggers_state WHERE next_due_at <= ?1 AND fire_at <= ?1",
+      {"overdue", /* due and claimable, or stalled */
+       "SELECT count(*) FROM (SELECT id FROM main.triggers_state"
+       " WHERE next_due_at <= ?1 AND fire_at <= ?1 UNION " HEALTH_STALLED_IDS
+       ")",
        0},
       {"running",
        "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND ?1 = ?1",
@@ -264,6 +292,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       {"next_due_at",
        "SELECT min(next_due_at) FROM main.triggers_state WHERE next_due_at IS NOT NULL AND ?1 = ?1",
        0},
+      {"stalled", "SELECT count(*) FROM (" HEALTH_STALLED_IDS ")", 0},
   };
   sqlite3_str *out = sqlite3_str_new(db);
   sqlite3_str_appendchar(out, 1, '{');

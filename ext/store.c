@@ -29,7 +29,8 @@
 **                    WHERE agent_id <> ''  per-agent ticks, the summary's
 **                                           pending items
 **   triggers_rundata(run_id) UNIQUE
-**   triggers_rundata(trigger_id, scheduled_for, attempt) UNIQUE
+**   triggers_rundata(trigger_id, incarnation, scheduled_for, attempt) UNIQUE
+**                    a trigger's runs, the next incarnation of an id
 **   triggers_rundata_lease(lease_until) WHERE status = 'running'
 **   triggers_rundata_retry(retry_at) WHERE retry_at NOT NULL
 **   triggers_rundata_agent(agent_id, scheduled_for)
@@ -49,6 +50,8 @@
 #include "store.h"
 
 #include <string.h>
+
+#include "run_text.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -90,6 +93,7 @@ const trg_coldef trg_cols[TC_NCOL] = {
     {"claims", 'I', 1, "INTEGER NOT NULL DEFAULT 0"},
     {"running", 'I', 1, "INTEGER NOT NULL DEFAULT 0"},
     {"fail_streak", 'I', 1, "INTEGER NOT NULL DEFAULT 0"},
+    {"incarnation", 'I', 1, "INTEGER NOT NULL DEFAULT 1"},
 };
 
 const trg_coldef run_cols[RC_NCOL] = {
@@ -105,9 +109,11 @@ const trg_coldef run_cols[RC_NCOL] = {
     {"finished_at", 'I', 0, "INTEGER"},
     {"latency_ms", 'I', 0, "INTEGER"},
     {"error", 'T', 0, "TEXT"},
+    {"result", 'T', 0, "TEXT"},
     {"payload", 'J', 0, "TEXT"},
     {"retry_at", 'I', 0, "INTEGER"},
     {"deferrals", 'I', 0, "INTEGER NOT NULL DEFAULT 0"},
+    {"incarnation", 'I', 0, "INTEGER NOT NULL DEFAULT 1"},
 };
 
 /* The trigger columns stored in triggers_state (see the header). */
@@ -392,6 +398,7 @@ static char *trigger_update_sql(int state) {
 ** with agents ?1 and wake_mode ?2 (NULL: any) would take; ends in "AND". */
 #define WAKE_RUN_FILTER                                                    \
   " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"      \
+  " AND d.incarnation = r.incarnation"                                     \
   " WHERE (?1 IS NULL OR r.agent_id IN (SELECT value FROM json_each(?1)))" \
   " AND (?2 IS NULL OR d.wake_mode IS NULL OR d.wake_mode = ?2) AND"
 
@@ -529,6 +536,13 @@ static char *sql_text(store_sql which) {
       out = sqlite3_str_finish(s);
       break;
     }
+    case ST_RUN_RUNNING:
+      out = sqlite3_mprintf("SELECT run_id FROM main.triggers_rundata"
+                            " WHERE id = ?1 AND status = 'running'");
+      break;
+    case ST_RUN_DELETE:
+      out = sqlite3_mprintf("DELETE FROM main.triggers_rundata WHERE id = ?1");
+      break;
     case ST_RUNS_LEASED:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"
@@ -562,7 +576,13 @@ static char *sql_text(store_sql which) {
     case ST_RUN_PENDING_FOR:
       out = sqlite3_mprintf(
           "SELECT 1 FROM main.triggers_rundata WHERE trigger_id = ?1"
+          " AND incarnation = ?2"
           " AND (retry_at IS NOT NULL OR status = 'running') LIMIT 1");
+      break;
+    case ST_RUN_LAST_INCARNATION:
+      out = sqlite3_mprintf(
+          "SELECT incarnation FROM main.triggers_rundata WHERE trigger_id = ?1"
+          " ORDER BY incarnation DESC LIMIT 1");
       break;
     case ST_WAKE_TRIGGERS:
       /* Walked in next_due_at order until next_due_at passes the
@@ -681,14 +701,18 @@ static char *runs_table_ddl(void) {
   const trg_coldef *defs[RC_NCOL];
   for (int i = 0; i < RC_NCOL; i++) defs[i] = &run_cols[i];
   return table_ddl("triggers_rundata", defs, RC_NCOL,
-                   ", UNIQUE(trigger_id, scheduled_for, attempt)");
+                   ", UNIQUE(trigger_id, incarnation, scheduled_for, attempt)");
 }
 
 static const char *const index_ddl =
     "CREATE INDEX main.triggers_data_status ON triggers_data(status);"
     "CREATE INDEX main.triggers_data_created ON triggers_data(agent_id, scope, created_at);"
     "CREATE UNIQUE INDEX main.triggers_data_dedupe ON triggers_data(agent_id, dedupe_key)"
-    " WHERE dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused');"
+    " WHERE dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused');";
+
+/* The run indexes of version 1 (created again when version 4 rebuilds
+** triggers_rundata). */
+static const char *const index_runs_ddl =
     "CREATE INDEX main.triggers_rundata_lease ON triggers_rundata(lease_until)"
     " WHERE status = 'running';"
     "CREATE INDEX main.triggers_rundata_retry ON triggers_rundata(retry_at)"
@@ -722,8 +746,9 @@ int store_create(sqlite3 *db, char **err) {
       TRIGGERS_SCHEMA_VERSION);
   int rc = SQLITE_NOMEM;
   if (data && state && runs && cfg) {
-    const char *const steps[] = {data,      state,        runs,        cfg,
-                                 index_ddl, index_v2_ddl, index_v3_ddl};
+    const char *const steps[] = {data,         state,       runs,
+                                 cfg,          index_ddl,   index_runs_ddl,
+                                 index_v2_ddl, index_v3_ddl};
     rc = SQLITE_OK;
     for (size_t i = 0; i < sizeof steps / sizeof steps[0] && rc == SQLITE_OK;
          i++) {
@@ -794,6 +819,99 @@ int store_check(sqlite3 *db, char **err) {
   return SQLITE_OK;
 }
 
+/* Version 3 -> 4: trigger incarnations and a run's result. SQLite cannot
+** change triggers_rundata's UNIQUE key in place, so its rows go through a
+** copy into the new table (every row and id kept): a success's note moves
+** from error to result, every run and trigger is incarnation 1 (run ids
+** unchanged). last_error that version 3 copied from a success note is
+** cleared (it is the last failure's error now). The copy is a table in
+** main, not a TEMP one: it lives in the file like the history it copies
+** (a TEMP table may be held in memory, temp_store), and a change to the
+** TEMP schema would expire every prepared statement of the connection. */
+static char *migrate_v4_sql(void) {
+  char *runs = runs_table_ddl();
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(
+      s, "UPDATE main.triggers_state SET last_error = NULL"
+         " WHERE last_status = 'success' AND last_error = (SELECT r.error"
+         " FROM main.triggers_rundata AS r WHERE r.trigger_id ="
+         " triggers_state.trigger_id AND r.status = 'success'"
+         " ORDER BY r.finished_at DESC, r.id DESC LIMIT 1);"
+         "CREATE TABLE main.triggers_migrate_runs AS"
+         " SELECT * FROM main.triggers_rundata;"
+         "DROP TABLE main.triggers_rundata;");
+  sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_rundata(id", runs);
+  for (int i = 0; i < RC_NCOL; i++) {
+    if (i != RC_INCARNATION) sqlite3_str_appendf(s, ", %s", run_cols[i].name);
+  }
+  sqlite3_str_appendall(s, ") SELECT id");
+  for (int i = 0; i < RC_NCOL; i++) {
+    if (i == RC_ERROR) {
+      sqlite3_str_appendall(
+          s, ", CASE WHEN status = 'success' THEN NULL ELSE error END");
+    } else if (i == RC_RESULT) {
+      sqlite3_str_appendall(s, ", CASE WHEN status = 'success' THEN error END");
+    } else if (i != RC_INCARNATION) {
+      sqlite3_str_appendf(s, ", %s", run_cols[i].name);
+    }
+  }
+  sqlite3_str_appendf(s,
+                      " FROM main.triggers_migrate_runs ORDER BY id;"
+                      "DROP TABLE main.triggers_migrate_runs;%s%s"
+                      "ALTER TABLE main.triggers_data ADD COLUMN %s %s;",
+                      index_runs_ddl, index_v2_ddl,
+                      trg_cols[TC_INCARNATION].name,
+                      trg_cols[TC_INCARNATION].decl);
+  if (!runs) sqlite3_str_reset(s);
+  sqlite3_free(runs);
+  return sqlite3_str_finish(s);
+}
+
+/* Results moved by migrate_v4_sql that are longer than a result may be
+** now: cut (and made valid UTF-8) as trigger_run_finish does. */
+static int bound_results(sqlite3 *db) {
+  sqlite3_stmt *sel = NULL, *upd = NULL;
+  int rc = sqlite3_prepare_v2(db,
+                              "SELECT id, result FROM main.triggers_rundata"
+                              " WHERE length(CAST(result AS BLOB)) > ?1",
+                              -1, &sel, NULL);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_prepare_v2(
+        db, "UPDATE main.triggers_rundata SET result = ?2 WHERE id = ?1", -1,
+        &upd, NULL);
+  }
+  char *buf = rc == SQLITE_OK ? sqlite3_malloc(TRG_RESULT_MAX + 1) : NULL;
+  if (rc == SQLITE_OK && !buf) rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK) sqlite3_bind_int(sel, 1, TRG_RESULT_MAX);
+  while (rc == SQLITE_OK && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(sel, 1);
+    if (!t) {
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    size_t n = run_text_clean(t, (size_t)sqlite3_column_bytes(sel, 1),
+                              TRG_RESULT_MAX, buf);
+    sqlite3_bind_int64(upd, 1, sqlite3_column_int64(sel, 0));
+    sqlite3_bind_text(upd, 2, buf, (int)n, SQLITE_STATIC);
+    rc = sqlite3_step(upd);
+    sqlite3_reset(upd);
+    rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+  }
+  if (rc == SQLITE_DONE) rc = SQLITE_OK;
+  sqlite3_free(buf);
+  sqlite3_finalize(sel);
+  sqlite3_finalize(upd);
+  return rc;
+}
+
+/* Run the SQL that make() builds (NULL: out of memory). */
+static int exec_built(sqlite3 *db, char *(*make)(void), char **err) {
+  char *sql = make();
+  int rc = sql ? sqlite3_exec(db, sql, 0, 0, err) : SQLITE_NOMEM;
+  sqlite3_free(sql);
+  return rc;
+}
+
 int store_migrate(sqlite3 *db, char **err) {
   i64 v = 0;
   int isnull = 1;
@@ -809,11 +927,9 @@ int store_migrate(sqlite3 *db, char **err) {
                       0, 0, err);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, index_v2_ddl, 0, 0, err);
   }
-  if (rc == SQLITE_OK) { /* 2 -> 3 */
-    char *sql = migrate_v3_sql();
-    rc = sql ? sqlite3_exec(db, sql, 0, 0, err) : SQLITE_NOMEM;
-    sqlite3_free(sql);
-  }
+  if (rc == SQLITE_OK && v < 3) rc = exec_built(db, migrate_v3_sql, err);
+  if (rc == SQLITE_OK) rc = exec_built(db, migrate_v4_sql, err); /* 3 -> 4 */
+  if (rc == SQLITE_OK) rc = bound_results(db);
   if (rc == SQLITE_OK) {
     char *sql = sqlite3_mprintf("UPDATE main.triggers_config SET value = %d"
                                 " WHERE key = 'schema_version'",
@@ -1034,6 +1150,16 @@ int store_run_insert(store *s, const run_row *r) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+int store_next_incarnation(store *s, const char *trigger_id, i64 *inc) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_LAST_INCARNATION);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  *inc = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) + 1 : 1;
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 int store_run_mark(store *s, i64 *mark) {
   sqlite3_stmt *st = store_stmt(s, ST_RUNS_MARK);
   if (!st) return store_err(s);
@@ -1092,6 +1218,27 @@ int store_run_save(store *s, const run_row *r) {
   int rc = vals_bind(st, 1, run_cols, RC_NCOL, r->v);
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, RC_NCOL + 1, r->id);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_run_delete(store *s, i64 id, char **running) {
+  /* A running run holds its trigger (the overlap policy, the running
+  ** count): deleting it would hold the trigger for good. */
+  *running = NULL;
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_RUNNING);
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 1, id);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *running = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+    rc = *running ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
+  }
+  sqlite3_reset(st);
+  if (rc != SQLITE_DONE) return rc;
+  if (!(st = store_stmt(s, ST_RUN_DELETE))) return store_err(s);
+  sqlite3_bind_int64(st, 1, id);
+  rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }

@@ -36,12 +36,17 @@ typedef enum store_sql {
   ST_RUNS_DROP_AFTER, /* ?1 mark: delete the runs with id > mark */
   ST_RUN_BY_ID,       /* ?1 run_id -> rowid, run columns */
   ST_RUN_UPDATE,      /* run columns ?1..?RC_NCOL, ?RC_NCOL+1 rowid */
+  ST_RUN_RUNNING,     /* ?1 rowid -> run_id if that run is running */
+  ST_RUN_DELETE,      /* ?1 rowid */
   ST_RUNS_LEASED,     /* ?1 now ?2 limit -> running runs past lease */
   ST_RUNS_RETRY,      /* ?1 now ?2 limit -> runs to re-offer */
   ST_RUNS_ANY,        /* ?1 now -> 1 if either of the two above finds a run */
   ST_OPTS_TYPE,       /* ?1 text -> its JSON type, or 'invalid' */
   ST_OPTS_EACH,       /* ?1 JSON object -> key, type, value, JSON text */
-  ST_RUN_PENDING_FOR, /* ?1 trigger_id -> 1 if a retry/deferral is pending */
+  ST_RUN_PENDING_FOR, /* ?1 trigger_id ?2 incarnation -> 1 if a run is running
+                         or a retry/deferral is pending */
+  ST_RUN_LAST_INCARNATION, /* ?1 trigger_id -> the highest incarnation of
+                              its runs */
   ST_WAKE_TRIGGERS, /* -> (next_due_at, fire_at, wake_mode) in next_due_at order */
   ST_WAKE_TRIGGERS_AGENT,   /* ?1 agent (not '') -> the same for one agent */
   ST_WAKE_TRIGGERS_NOAGENT, /* the same for agent '' */
@@ -117,7 +122,13 @@ void run_clear(run_row *r);
 int store_run_read(sqlite3_stmt *st, int first, run_row *r);
 int store_run_load(store *s, const char *run_id, run_row *r);
 int store_run_insert(store *s, const run_row *r); /* changes() 0 = existed */
+/* The incarnation of a trigger (re)created under trigger_id: one more than
+** the highest of the runs in its history (an index probe), 1 without. */
+int store_next_incarnation(store *s, const char *trigger_id, i64 *inc);
 int store_run_save(store *s, const run_row *r);
+/* DELETE of one run by rowid (trigger_runs): a running run is refused,
+** its run_id in *running (sqlite3_malloc'd), SQLITE_CONSTRAINT_CHECK. */
+int store_run_delete(store *s, i64 id, char **running);
 /* The tick's write-behind (tick.c), STORE_MANY rows per statement:
 ** the highest run rowid (*mark, 0 when there is none); INSERT OR IGNORE
 ** of n runs (*all_new: every one was inserted, none existed); delete the

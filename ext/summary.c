@@ -17,7 +17,7 @@
 **   Loop     from trigger_runs: the latest failure (its cooldown, streak
 **            and error) and the latest SUM_SUCCESSES successes (objective
 **            = display name, and the note the host passed to
-**            trigger_run_finish as `error`, if any).
+**            trigger_run_finish, the run's `result`, if any).
 **   Pending  up to SUM_PENDING scheduled triggers of the agent, by
 **            next_due_at.
 **   Footer   freshness: now, newest admin item, newest finished run.
@@ -84,14 +84,16 @@ static const char *const sum_sql[Q_COUNT] = {
     " d.display_name, d.instructions, d.status, s.next_due_at, s.fail_streak"
     " FROM main.triggers_rundata AS r"
     " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
+    " AND d.incarnation = r.incarnation"
     " LEFT JOIN main.triggers_state AS s ON s.id = d.id"
     " WHERE r.agent_id = ?1 AND r.status = 'failed' AND r.finished_at <= ?2"
     " ORDER BY r.finished_at DESC, r.id DESC LIMIT 1",
     /* Q_SUCCESSES: ?1 agent ?2 now ?3 limit -> latest successful runs */
-    "SELECT r.trigger_id, r.finished_at, r.error, d.trigger_id,"
+    "SELECT r.trigger_id, r.finished_at, r.result, d.trigger_id,"
     " d.display_name, d.instructions"
     " FROM main.triggers_rundata AS r"
     " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
+    " AND d.incarnation = r.incarnation"
     " WHERE r.agent_id = ?1 AND r.status = 'success' AND r.finished_at <= ?2"
     " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?3",
     /* Q_PENDING: ?1 agent ?2 limit -> scheduled triggers by next due */

@@ -14,8 +14,12 @@
 **      the trigger's jitter, is <= now): misfire, window, overlap and max_runs
 **      policies decide which occurrences run; the schedule advances from
 **      its anchor, never from now.
-** run_id = "<trigger_id>@<scheduled_for>#<attempt>", so replays and
-** concurrent ticks collide on the UNIQUE key instead of duplicating.
+** run_id = "<trigger_id>@<scheduled_for>#<attempt>" (with "~<incarnation>"
+** after it for a trigger re-created under a deleted one's id: fire_json.h),
+** so replays and concurrent ticks collide on the UNIQUE key instead of
+** duplicating. A run belongs to the incarnation that made it: a run of a
+** deleted trigger (finished, reclaimed or re-offered) never touches a
+** trigger created later under the same id (run_trigger_load).
 */
 #include "tick.h"
 
@@ -27,6 +31,7 @@
 #include "civil.h"
 #include "config.h"
 #include "fire_json.h"
+#include "run_text.h"
 #include "tick_opts.h"
 #include "trigger.h"
 #include "vtab_scan.h"
@@ -182,7 +187,8 @@ static int run_make(tick *t, run_row *run, trg_row *r, i64 sched, i64 attempt,
                     const char *status) {
   run_clear(run);
   const char *tid = val_text(&r->v[TC_TRIGGER_ID]);
-  char *id = fire_run_id(&t->mem, tid, sched, attempt);
+  i64 inc = r->v[TC_INCARNATION].i;
+  char *id = fire_run_id(&t->mem, tid, inc, sched, attempt);
   char *payload = id ? fire_payload(&t->mem, r, id, sched) : NULL;
   if (!payload) return SQLITE_NOMEM;
   val_borrow(&run->v[RC_RUN_ID], id);
@@ -193,6 +199,7 @@ static int run_make(tick *t, run_row *run, trg_row *r, i64 sched, i64 attempt,
   val_set_int(&run->v[RC_SCHEDULED_FOR], sched);
   val_set_int(&run->v[RC_ATTEMPT], attempt);
   val_set_int(&run->v[RC_DEFERRALS], 0);
+  val_set_int(&run->v[RC_INCARNATION], inc);
   return SQLITE_OK;
 }
 
@@ -270,15 +277,15 @@ static void note_claim(tick *t, trg_row *r) {
     val_set_int(&r->v[TC_RUN_COUNT], r->v[TC_RUN_COUNT].i + 1);
     val_set_int(&r->v[TC_LAST_RUN_AT], t->now);
     val_set_text(&r->v[TC_LAST_STATUS], "success");
-    val_set_null(&r->v[TC_LAST_ERROR]);
     val_set_int(&r->v[TC_FAIL_STREAK], 0);
   }
 }
 
-static int pending_for(store *s, const char *trigger_id) {
+static int pending_for(store *s, const trg_row *r) {
   sqlite3_stmt *st = store_stmt(s, ST_RUN_PENDING_FOR);
   if (!st) return -1;
-  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 1, val_text(&r->v[TC_TRIGGER_ID]), -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, r->v[TC_INCARNATION].i);
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
@@ -297,7 +304,7 @@ static int settle(store *s, trg_row *r) {
     return SQLITE_OK;
   }
   if (r->v[TC_RUNNING].i > 0) return SQLITE_OK;
-  int p = pending_for(s, val_text(&r->v[TC_TRIGGER_ID]));
+  int p = pending_for(s, r);
   if (p < 0) return store_err(s);
   if (!p) val_set_text(&r->v[TC_STATUS], "completed");
   return SQLITE_OK;
@@ -321,17 +328,31 @@ static void occurrence_done(trg_row *r, int success, const char *error) {
   }
 }
 
-/* Counters for a run that finished (success or failed). */
+/* Counters for a run that finished (success or failed). last_error is
+** the last failure's error: a success leaves it (last_status tells). */
 static void note_finish(trg_row *r, i64 now, const char *status,
                         const char *error) {
   val_set_int(&r->v[TC_RUNNING],
               r->v[TC_RUNNING].i > 0 ? r->v[TC_RUNNING].i - 1 : 0);
-  if (strcmp(status, "success") == 0 || strcmp(status, "failed") == 0) {
+  int failed = strcmp(status, "failed") == 0;
+  if (failed || strcmp(status, "success") == 0) {
     val_set_int(&r->v[TC_RUN_COUNT], r->v[TC_RUN_COUNT].i + 1);
     val_set_int(&r->v[TC_LAST_RUN_AT], now);
     val_set_text(&r->v[TC_LAST_STATUS], status);
-    val_set_text(&r->v[TC_LAST_ERROR], error);
   }
+  if (failed) val_set_text(&r->v[TC_LAST_ERROR], error);
+}
+
+/* The trigger a run belongs to: SQLITE_ROW with r loaded, SQLITE_DONE when
+** it was deleted, also when a trigger created later under its id (another
+** incarnation) holds the id now. */
+static int run_trigger_load(store *s, const run_row *run, trg_row *r) {
+  int rc = store_trigger_load(s, val_text(&run->v[RC_TRIGGER_ID]), r);
+  if (rc == SQLITE_ROW && r->v[TC_INCARNATION].i != run->v[RC_INCARNATION].i) {
+    row_clear(r);
+    rc = SQLITE_DONE;
+  }
+  return rc;
 }
 
 /* ---- step 1: expired leases ------------------------------------------ */
@@ -395,8 +416,7 @@ static int for_each_run(tick *t, store_sql which,
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
     trg_row r;
     row_init(&r);
-    int found =
-        store_trigger_load(&t->st, val_text(&runs[i].v[RC_TRIGGER_ID]), &r);
+    int found = run_trigger_load(&t->st, &runs[i], &r);
     if (found == SQLITE_ROW) {
       snapshot(t, &r);
       if (wake_allowed(t, &r)) rc = fn(t, &r, &runs[i]);
@@ -471,6 +491,7 @@ static int on_retry(tick *t, trg_row *r, run_row *run) {
       return rc;
     }
     val_set_null(&run->v[RC_ERROR]);
+    val_set_null(&run->v[RC_RESULT]);
     val_set_null(&run->v[RC_FINISHED_AT]);
     val_set_null(&run->v[RC_LATENCY_MS]);
     run_claim(t, run);
@@ -1038,6 +1059,19 @@ static int is_run_status(const char *s) {
          strcmp(s, "skipped") == 0 || strcmp(s, "deferred") == 0;
 }
 
+/* The detail of trigger_run_finish as stored (run_text.h): valid UTF-8,
+** and for a result at most TRG_RESULT_MAX bytes; NULL stays NULL. An
+** sqlite3_malloc'd copy in *out; SQLITE_NOMEM. */
+static int clean_detail(const char *detail, int is_result, char **out) {
+  *out = NULL;
+  if (!detail) return SQLITE_OK;
+  size_t n = strlen(detail), cap = 3 * n; /* each byte -> U+FFFD at most */
+  if (is_result && cap > TRG_RESULT_MAX) cap = TRG_RESULT_MAX;
+  if (!(*out = sqlite3_malloc64(cap + 1))) return SQLITE_NOMEM;
+  run_text_clean(detail, n, cap, *out);
+  return SQLITE_OK;
+}
+
 static void fn_run_finish(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
   tick t;
@@ -1049,7 +1083,8 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
   const char *run_id = arg_text(ctx, t.fname, argv, 0, "run_id");
   const char *status =
       run_id ? arg_text(ctx, t.fname, argv, 1, "status") : NULL;
-  const char *error = NULL;
+  const char *detail = NULL;
+  char *error = NULL, *result = NULL; /* the detail, as one or the other */
   if (!status) goto out;
   if (!is_run_status(status)) {
     trg_result_error(ctx, SQLITE_ERROR, t.fname,
@@ -1059,9 +1094,14 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     goto out;
   }
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
-    if (!(error = arg_text(ctx, t.fname, argv, 2, "error"))) goto out;
+    if (!(detail = arg_text(ctx, t.fname, argv, 2, "detail"))) goto out;
   }
   if (arg_instant(ctx, t.fname, argc, argv, 3, "now", 1, &t.now) != 0) goto out;
+  int failed = strcmp(status, "failed") == 0;
+  if (clean_detail(detail, !failed, failed ? &error : &result) != SQLITE_OK) {
+    sqlite3_result_error_nomem(ctx);
+    goto out;
+  }
   t.out = sqlite3_str_new(t.db);
   store_txn txn;
   int rc = store_txn_begin(t.db, &txn);
@@ -1079,15 +1119,18 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
                               val_text(&run.v[RC_ERROR]));
       rc = SQLITE_ERROR;
     } else {
-      found = store_trigger_load(&t.st, val_text(&run.v[RC_TRIGGER_ID]), &r);
+      /* A run of a deleted trigger (or of an earlier incarnation of its
+      ** id) is finished alone: the result is JSON null. */
+      found = run_trigger_load(&t.st, &run, &r);
       int have = found == SQLITE_ROW;
       if (found != SQLITE_ROW && found != SQLITE_DONE) rc = found;
-      if (rc == SQLITE_OK && strcmp(status, "failed") == 0 && have) {
+      if (rc == SQLITE_OK && failed && have) {
         rc = fail_run(&t.st, &r, &run, t.now, error ? error : "failed", 1);
       } else if (rc == SQLITE_OK) {
         int deferred = strcmp(status, "deferred") == 0;
         val_set_text(&run.v[RC_STATUS], status);
-        val_set_text(&run.v[RC_ERROR], error);
+        val_set_text(&run.v[RC_ERROR], failed && !error ? "failed" : error);
+        val_set_text(&run.v[RC_RESULT], result);
         if (deferred) {
           val_set_int(&run.v[RC_RETRY_AT], t.now); /* re-offer next tick */
           val_set_int(&run.v[RC_DEFERRALS], run.v[RC_DEFERRALS].i + 1);
@@ -1118,6 +1161,8 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     result_str(ctx, t.out);
   }
 out:
+  sqlite3_free(error);
+  sqlite3_free(result);
   run_clear(&run);
   row_clear(&r);
   tick_end(&t);

@@ -23,7 +23,7 @@ typedef int64_t i64;
 #ifndef TRIGGERS_VERSION
 #define TRIGGERS_VERSION "0.1.0"
 #endif
-#define TRIGGERS_SCHEMA_VERSION 3
+#define TRIGGERS_SCHEMA_VERSION 4
 
 /*
 ** Per-connection context: handed to every function and module as client
@@ -97,6 +97,8 @@ enum {
   TC_CLAIMS,               /* occurrences claimed, for max_runs */
   TC_RUNNING,              /* runs in status running */
   TC_FAIL_STREAK,          /* consecutive failed occurrences */
+  TC_INCARNATION, /* 1, 2, ...: which trigger of this trigger_id (a DELETE
+                     and a new INSERT of the id make the next one) */
   TC_NCOL
 };
 
@@ -110,8 +112,8 @@ typedef struct trg_coldef {
 } trg_coldef;
 extern const trg_coldef trg_cols[TC_NCOL];
 
-/* Columns of `trigger_runs` (and of triggers_rundata, which adds retry_at
-** and deferrals). */
+/* Columns of `trigger_runs` (and of triggers_rundata, which adds retry_at,
+** deferrals and incarnation). */
 enum {
   RC_RUN_ID,
   RC_TRIGGER_ID,
@@ -125,10 +127,12 @@ enum {
   RC_FINISHED_AT,
   RC_LATENCY_MS,
   RC_ERROR,
+  RC_RESULT,
   RC_PAYLOAD,
   RC_NPUBLIC,
   RC_RETRY_AT = RC_NPUBLIC, /* re-offer at (deferred or retry pending) */
   RC_DEFERRALS,
+  RC_INCARNATION, /* the incarnation of the trigger that made the run */
   RC_NCOL
 };
 extern const trg_coldef run_cols[RC_NCOL];
@@ -172,6 +176,7 @@ const char *val_text(const trg_val *v); /* "" when NULL */
 #define TRG_MAX_MISFIRE_RUNS 100
 #define TRG_MAX_DEFERRALS 100
 #define TRG_CATCHUP_CAP 1000000
+#define TRG_RESULT_MAX 4096 /* bytes of a run's result (run_text.h) */
 
 /* Error text for a function call: "fname: message", then the code (the
 ** order matters: a later sqlite3_result_error resets the code). */

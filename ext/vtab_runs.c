@@ -8,7 +8,10 @@
 **
 ** Rows are written only by the tick functions (trigger_run_due,
 ** trigger_run_finish, trigger_fire); INSERT and UPDATE are refused with a
-** message that says which function to use. Lookups by run_id, trigger_id,
+** message that says which function to use. DELETE of a running run is
+** refused too (it holds its trigger's overlap policy until it finishes):
+** the statement fails and SQLite rolls back every row it had deleted (the
+** implicit transaction, or the statement journal inside the caller's). Lookups by run_id, trigger_id,
 ** agent_id, status and scheduled_for are index probes.
 */
 #include <string.h>
@@ -68,15 +71,18 @@ static int runsUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                                     "trigger_run_finish; only DELETE is "
                                     "allowed here"));
   }
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(
-      t->db, "DELETE FROM main.triggers_rundata WHERE id = ?1", -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    sqlite3_bind_value(st, 1, argv[0]);
-    rc = sqlite3_step(st);
-    rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+  char *running = NULL;
+  int rc = store_run_delete(&t->st, sqlite3_value_int64(argv[0]), &running);
+  if (running) {
+    char *msg = sqlite3_mprintf("trigger_runs: run '%s' is running; finish it "
+                                "first (trigger_run_finish), then delete it",
+                                running);
+    sqlite3_free(running);
+    return vt_error(tab, msg ? rc : SQLITE_NOMEM, msg);
   }
-  sqlite3_finalize(st);
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
+    vt_error(tab, rc, sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
+  }
   return rc;
 }
 

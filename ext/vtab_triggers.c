@@ -14,6 +14,8 @@
 ** nothing; SQLITE_VTAB_CONSTRAINT_SUPPORT makes OR IGNORE / OR ABORT /
 ** OR ROLLBACK behave as for ordinary tables, and OR REPLACE of an existing
 ** trigger_id updates that trigger in place, keeping its run history.
+** A trigger inserted under the id of a deleted one is a new incarnation
+** (store_next_incarnation): its runs get ids of their own (fire_json.h).
 **
 ** Writes use the wall clock as "now" (for the first next_due_at of an
 ** INSERT, created_at is used when given, so inserts are deterministic).
@@ -210,7 +212,7 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
       static const int kept[] = {TC_STATUS,      TC_RUN_COUNT,   TC_NEXT_DUE_AT,
                                  TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
                                  TC_FIRE_AT,     TC_CLAIMS,      TC_RUNNING,
-                                 TC_FAIL_STREAK, TC_CREATED_AT};
+                                 TC_FAIL_STREAK, TC_INCARNATION, TC_CREATED_AT};
       for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         int k = kept[i];
         if (k == TC_CREATED_AT && !r.v[k].null) continue;
@@ -233,6 +235,12 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
   now = r.v[TC_CREATED_AT].i;
   if (r.v[TC_TRIGGER_ID].null && (rc = trg_default_id(&t->st, &r, &spec)))
     goto done;
+  /* A new trigger, perhaps under the id of a deleted one: its own
+  ** incarnation, so its run ids never meet the old history's. */
+  i64 inc;
+  rc = store_next_incarnation(&t->st, val_text(&r.v[TC_TRIGGER_ID]), &inc);
+  if (rc != SQLITE_OK) goto done;
+  val_set_int(&r.v[TC_INCARNATION], inc);
   val_set_int(&r.v[TC_CLAIMS], 0);
   val_set_int(&r.v[TC_RUNNING], 0);
   val_set_int(&r.v[TC_FAIL_STREAK], 0);

@@ -30,8 +30,8 @@ void disp_free(dispatcher *d) {
 }
 
 static void report(dispatcher *d, host_run *run, const char *status,
-                   const char *error) {
-  d->done(d->ctx, run, status, error);
+                   const char *detail) {
+  d->done(d->ctx, run, status, detail);
   run_free(run);
 }
 

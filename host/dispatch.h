@@ -16,7 +16,7 @@
 
 typedef struct dispatcher {
   const host_opts *o;
-  child_done done; /* (ctx, run, status, error): report one outcome */
+  child_done done; /* (ctx, run, status, detail): report one outcome */
   void *ctx;
   host_run **queue; /* waiting for a slot, oldest first */
   int nqueue, capqueue;

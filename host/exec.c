@@ -1,8 +1,11 @@
 /*
 ** exec.c -- --exec children (see exec.h). A child is done when it is
 ** reaped, not when its pipes close: a background grandchild holding
-** stderr open must not keep the run open. After reaping, what is left in
-** the stderr pipe is drained without blocking.
+** stdout or stderr open must not keep the run open. After reaping, what
+** is left in the two pipes is drained without blocking. Of each pipe only
+** the tail is kept: the last ERR_TAIL_MAX bytes of stderr (a failure's
+** error), the last OUT_TAIL_MAX of stdout (a success's result, which the
+** extension bounds to the same 4 KiB).
 */
 #include "exec.h"
 
@@ -19,17 +22,23 @@
 #include "sig.h"
 #include "util.h"
 
-#define TAIL_MAX 500
+#define ERR_TAIL_MAX 500
+#define OUT_TAIL_MAX 4096
+
+/* The last bytes read from a pipe. */
+typedef struct tail {
+  char buf[OUT_TAIL_MAX];
+  size_t max, len; /* keep at most max (<= sizeof buf) */
+  int cut;         /* earlier bytes were dropped */
+} tail;
 
 struct child {
   host_run *run;
   pid_t pid;
-  int in_fd, err_fd;
+  int in_fd, out_fd, err_fd;
   char *input; /* payload + "\n" */
   size_t inlen, inoff;
-  char tail[TAIL_MAX]; /* last bytes of stderr */
-  size_t tlen;
-  int cut;           /* earlier stderr bytes were dropped */
+  tail out, err;     /* of stdout, stderr */
   int64_t deadline;  /* INT64_MAX = no timeout */
   char *kill_reason; /* set when we killed it */
   int reaped, status;
@@ -54,12 +63,12 @@ static void set_env_ll(const char *name, long long v) {
 
 /* In the forked child: never returns. */
 static void child_exec(const char *cmd, const host_run *r, int in_rd,
-                       int err_wr) {
+                       int out_wr, int err_wr) {
   setpgid(0, 0);
   sig_child_reset();
-  if (dup2(in_rd, 0) < 0 || dup2(err_wr, 2) < 0) _exit(127);
-  fcntl(0, F_SETFD, 0);
-  fcntl(2, F_SETFD, 0);
+  if (dup2(in_rd, 0) < 0 || dup2(out_wr, 1) < 0 || dup2(err_wr, 2) < 0)
+    _exit(127);
+  for (int fd = 0; fd < 3; fd++) fcntl(fd, F_SETFD, 0);
   setenv("TRIGGER_RUN_ID", r->run_id, 1);
   setenv("TRIGGER_ID", r->trigger_id ? r->trigger_id : "", 1);
   setenv("TRIGGER_AGENT_ID", r->agent_id ? r->agent_id : "", 1);
@@ -79,27 +88,31 @@ static void push(children *cs, child *c) {
   cs->v[cs->n++] = c;
 }
 
-int child_start(children *cs, host_run *run, char **err) {
-  int in[2], er[2];
-  if (cloexec_pipe(in) != 0) {
-    *err = xprintf("cannot start command: pipe: %s", strerror(errno));
-    return -1;
+static void close_pipes(int (*p)[2], int n) {
+  for (int i = 0; i < n; i++) {
+    close(p[i][0]);
+    close(p[i][1]);
   }
-  if (cloexec_pipe(er) != 0) {
-    *err = xprintf("cannot start command: pipe: %s", strerror(errno));
-    close(in[0]);
-    close(in[1]);
-    return -1;
+}
+
+int child_start(children *cs, host_run *run, char **err) {
+  int p[3][2]; /* stdin, stdout, stderr */
+  for (int i = 0; i < 3; i++) {
+    if (cloexec_pipe(p[i]) != 0) {
+      *err = xprintf("cannot start command: pipe: %s", strerror(errno));
+      close_pipes(p, i);
+      return -1;
+    }
   }
   fflush(stdout);
   pid_t pid = fork();
-  if (pid == 0) child_exec(cs->cmd, run, in[0], er[1]);
-  close(in[0]);
-  close(er[1]);
+  if (pid == 0) child_exec(cs->cmd, run, p[0][0], p[1][1], p[2][1]);
+  close(p[0][0]);
+  close(p[1][1]);
+  close(p[2][1]);
   if (pid < 0) {
     *err = xprintf("cannot start command: fork: %s", strerror(errno));
-    close(in[1]);
-    close(er[0]);
+    for (int i = 0; i < 3; i++) close(p[i][i == 0 ? 1 : 0]);
     return -1;
   }
   setpgid(pid, pid); /* also done by the child; whichever runs first */
@@ -107,9 +120,13 @@ int child_start(children *cs, host_run *run, char **err) {
   memset(c, 0, sizeof *c);
   c->run = run;
   c->pid = pid;
-  c->in_fd = in[1];
-  c->err_fd = er[0];
+  c->in_fd = p[0][1];
+  c->out_fd = p[1][0];
+  c->err_fd = p[2][0];
+  c->out.max = OUT_TAIL_MAX;
+  c->err.max = ERR_TAIL_MAX;
   set_nonblock(c->in_fd);
+  set_nonblock(c->out_fd);
   set_nonblock(c->err_fd);
   c->input = xprintf("%s\n", run->payload);
   c->inlen = strlen(c->input);
@@ -125,6 +142,8 @@ int children_pollfds(children *cs, struct pollfd *fds, int max) {
     child *c = cs->v[i];
     if (c->in_fd >= 0 && k < max)
       fds[k++] = (struct pollfd){c->in_fd, POLLOUT, 0};
+    if (c->out_fd >= 0 && k < max)
+      fds[k++] = (struct pollfd){c->out_fd, POLLIN, 0};
     if (c->err_fd >= 0 && k < max)
       fds[k++] = (struct pollfd){c->err_fd, POLLIN, 0};
   }
@@ -160,37 +179,43 @@ static void feed_stdin(child *c) {
   if (c->inoff >= c->inlen) close_fd(&c->in_fd);
 }
 
-/* Keep only the last TAIL_MAX bytes of everything read. */
-static void keep_tail(child *c, const char *p, size_t n) {
-  if (n >= TAIL_MAX) {
-    memcpy(c->tail, p + n - TAIL_MAX, TAIL_MAX);
-    c->cut = c->cut || n > TAIL_MAX || c->tlen > 0;
-    c->tlen = TAIL_MAX;
+/* Keep only the last t->max bytes of everything read. */
+static void keep_tail(tail *t, const char *p, size_t n) {
+  if (n >= t->max) {
+    memcpy(t->buf, p + n - t->max, t->max);
+    t->cut = t->cut || n > t->max || t->len > 0;
+    t->len = t->max;
     return;
   }
-  if (c->tlen + n > TAIL_MAX) {
-    size_t drop = c->tlen + n - TAIL_MAX;
-    memmove(c->tail, c->tail + drop, c->tlen - drop);
-    c->tlen -= drop;
-    c->cut = 1;
+  if (t->len + n > t->max) {
+    size_t drop = t->len + n - t->max;
+    memmove(t->buf, t->buf + drop, t->len - drop);
+    t->len -= drop;
+    t->cut = 1;
   }
-  memcpy(c->tail + c->tlen, p, n);
-  c->tlen += n;
+  memcpy(t->buf + t->len, p, n);
+  t->len += n;
 }
 
-static void read_stderr(child *c) {
+/* Read what a pipe has (without blocking) into its tail; EOF closes it. */
+static void read_pipe(int *fd, tail *t) {
   char buf[4096];
-  for (int i = 0; c->err_fd >= 0 && i < 64; i++) {
-    ssize_t r = read(c->err_fd, buf, sizeof buf);
+  for (int i = 0; *fd >= 0 && i < 64; i++) {
+    ssize_t r = read(*fd, buf, sizeof buf);
     if (r > 0) {
-      keep_tail(c, buf, (size_t)r);
+      keep_tail(t, buf, (size_t)r);
     } else if (r < 0 && errno == EINTR) {
       continue;
     } else {
       if (r < 0 && errno == EAGAIN) return;
-      close_fd(&c->err_fd); /* EOF */
+      close_fd(fd); /* EOF */
     }
   }
+}
+
+static void read_output(child *c) {
+  read_pipe(&c->out_fd, &c->out);
+  read_pipe(&c->err_fd, &c->err);
 }
 
 static child *find_pid(children *cs, pid_t pid) {
@@ -231,21 +256,28 @@ static void check_timeouts(children *cs) {
   }
 }
 
+/* A tail as text, trailing white space trimmed and, when its start was
+** cut, from the first whole UTF-8 character: malloc'ed, after prefix when
+** it was cut; NULL when nothing is left. */
+static char *tail_text(const tail *t, const char *prefix) {
+  size_t start = 0, end = t->len;
+  while (end > 0 && (t->buf[end - 1] == '\n' || t->buf[end - 1] == '\r' ||
+                     t->buf[end - 1] == ' ' || t->buf[end - 1] == '\t'))
+    end--;
+  if (t->cut) {
+    while (start < end && (t->buf[start] & 0xC0) == 0x80)
+      start++; /* mid-UTF-8 */
+  }
+  if (end <= start) return NULL;
+  return xprintf("%s%.*s", t->cut ? prefix : "", (int)(end - start),
+                 t->buf + start);
+}
+
 /* The error text of a failed child: its stderr tail, trimmed, else how it
 ** ended. Returns malloc'ed text. */
 static char *failure_text(child *c) {
-  size_t start = 0, end = c->tlen;
-  while (end > 0 && (c->tail[end - 1] == '\n' || c->tail[end - 1] == '\r' ||
-                     c->tail[end - 1] == ' ' || c->tail[end - 1] == '\t'))
-    end--;
-  if (c->cut) {
-    while (start < end && (c->tail[start] & 0xC0) == 0x80)
-      start++; /* mid-UTF-8 */
-  }
-  if (end > start) {
-    return xprintf("%s%.*s", c->cut ? "..." : "", (int)(end - start),
-                   c->tail + start);
-  }
+  char *text = tail_text(&c->err, "...");
+  if (text) return text;
   if (WIFEXITED(c->status))
     return xprintf("exit status %d", WEXITSTATUS(c->status));
   if (WIFSIGNALED(c->status))
@@ -254,18 +286,21 @@ static char *failure_text(child *c) {
 }
 
 static void finish_child(child *c, child_done done, void *ctx) {
-  read_stderr(c); /* what the child wrote before exiting */
+  read_output(c); /* what the child wrote before exiting */
   close_fd(&c->in_fd);
+  close_fd(&c->out_fd);
   close_fd(&c->err_fd);
   int ok =
       !c->kill_reason && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0;
-  char *error = ok               ? NULL
-                : c->kill_reason ? xstrdup(c->kill_reason)
-                                 : failure_text(c);
+  /* A success's result is its stdout tail as written (no "..." when cut);
+  ** a failure's error its stderr tail, or why it ended. */
+  char *detail = ok               ? tail_text(&c->out, "")
+                 : c->kill_reason ? xstrdup(c->kill_reason)
+                                  : failure_text(c);
   log_info("pid %ld (%s) ended: %s%s%s", (long)c->pid, c->run->run_id,
-           ok ? "success" : "failed", error ? ": " : "", error ? error : "");
-  done(ctx, c->run, ok ? "success" : "failed", error);
-  free(error);
+           ok ? "success" : "failed", !ok ? ": " : "", !ok ? detail : "");
+  done(ctx, c->run, ok ? "success" : "failed", detail);
+  free(detail);
   run_free(c->run);
   free(c->kill_reason);
   free(c->input);
@@ -275,7 +310,7 @@ static void finish_child(child *c, child_done done, void *ctx) {
 void children_service(children *cs, child_done done, void *ctx) {
   for (int i = 0; i < cs->n; i++) {
     feed_stdin(cs->v[i]);
-    read_stderr(cs->v[i]);
+    read_output(cs->v[i]);
   }
   reap(cs);
   check_timeouts(cs);

@@ -1,8 +1,9 @@
 /*
 ** exec.h -- the --exec children: one /bin/sh -c CMD per run, in its own
-** process group, payload JSON on stdin, stderr tail kept, optional
-** timeout (SIGKILL to the group). Non-blocking pipes serviced from the
-** loop's poll(); children are reaped with waitpid(WNOHANG) on SIGCHLD.
+** process group, payload JSON on stdin, stdout and stderr tails kept
+** (a success's result, a failure's error), optional timeout (SIGKILL to
+** the group). Non-blocking pipes serviced from the loop's poll();
+** children are reaped with waitpid(WNOHANG) on SIGCHLD.
 */
 #ifndef HOST_EXEC_H
 #define HOST_EXEC_H
@@ -22,9 +23,11 @@ typedef struct children {
   double timeout_s;
 } children;
 
-/* Called once per finished child with the outcome to report. */
+/* Called once per finished child with the outcome to report: detail is
+** the result of a success (its stdout tail, NULL when empty), the error of
+** a failure. */
 typedef void (*child_done)(void *ctx, host_run *run, const char *status,
-                           const char *error);
+                           const char *detail);
 
 /* Start CMD for run (ownership of run passes on success). 0 ok, -1 with
 ** *err (free()). */

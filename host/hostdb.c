@@ -239,11 +239,11 @@ int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
 }
 
 int hostdb_finish(hostdb *h, const char *run_id, const char *status,
-                  const char *error, char **err) {
+                  const char *detail, char **err) {
   sqlite3_stmt *st = h->st_finish;
   sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
-  if (error) sqlite3_bind_text(st, 3, error, -1, SQLITE_STATIC);
+  if (detail) sqlite3_bind_text(st, 3, detail, -1, SQLITE_STATIC);
   else sqlite3_bind_null(st, 3);
   int rc = sqlite3_step(st);
   if (rc != SQLITE_ROW) *err = db_error(h, "trigger_run_finish");

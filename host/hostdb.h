@@ -51,8 +51,10 @@ void hostdb_close(hostdb *h);
 ** array of *n runs (free each with run_free, then the array). */
 int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
                  char **err);
+/* trigger_run_finish(run_id, status, detail): detail is a failure's error
+** or another run's result (NULL: none). */
 int hostdb_finish(hostdb *h, const char *run_id, const char *status,
-                  const char *error, char **err);
+                  const char *detail, char **err);
 /* ms until the earliest due work (0 if overdue), -1 when nothing is due. */
 int hostdb_wakeup(hostdb *h, long long *ms, char **err);
 /* 1 if another connection committed since the last call, 0 if not, -1 on

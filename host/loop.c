@@ -53,18 +53,20 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* The dispatcher's callback: report one outcome. */
 static void on_done(void *ctx, host_run *run, const char *status,
-                    const char *error) {
+                    const char *detail) {
   loop *l = ctx;
   char *err = NULL;
-  if (strcmp(status, "failed") == 0) l->failures++;
-  if (hostdb_finish(run->db, run->run_id, status, error, &err) != 0) {
+  int failed = strcmp(status, "failed") == 0;
+  if (failed) l->failures++;
+  if (hostdb_finish(run->db, run->run_id, status, detail, &err) != 0) {
     log_warn("report %s %s refused: %s", run->run_id, status, err);
     free(err);
     l->failures++;
     return;
   }
+  /* a failure's error; a result (up to 4 KiB) is in trigger_runs */
   log_info("%s: reported %s %s%s%s", run->db->path, run->run_id, status,
-           error ? ": " : "", error ? error : "");
+           failed && detail ? ": " : "", failed && detail ? detail : "");
 }
 
 /* tick_at from trigger_next_wakeup(), never before the idle backoff. */
@@ -201,7 +203,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   int64_t now = mono_ms();
   for (int i = 0; i < ndbs; i++) dbs[i].tick_at = now;
   l.check_at = now + o->poll_ms;
-  int max = 1 + 2 * o->jobs;
+  int max = 1 + 3 * o->jobs; /* the signal pipe, 3 pipes per command */
   struct pollfd *fds = xmalloc(sizeof *fds * (size_t)max);
   for (;;) {
     now = mono_ms();

@@ -11,8 +11,10 @@ B=${B:-build}
 SECONDS_TO_RUN=${DEMO_SECONDS:-8}
 dir=$(mktemp -d)
 host_pid=
+tail_pid=
 cleanup() {
   [ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null || true
+  [ -n "$tail_pid" ] && kill "$tail_pid" 2>/dev/null || true
   rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
@@ -53,6 +55,12 @@ SELECT trigger_id, agent_id, trigger_type AS type,
 SQL
 echo
 echo "\$ $B/trigger-host run live.db --exec 'sh sql/demo-job.sh'   (SIGTERM after $SECONDS_TO_RUN s)"
+# Each job appends a line to $DEMO_LOG, shown as it grows (its stdout is
+# the run's result, recorded by the host).
+export DEMO_LOG="$dir/jobs.log"
+: > "$DEMO_LOG"
+tail -f "$DEMO_LOG" &
+tail_pid=$!
 "$B/trigger-host" run "$db" --extension "$B/triggers" --exec 'sh sql/demo-job.sh' &
 host_pid=$!
 sleep "$SECONDS_TO_RUN"
@@ -60,6 +68,10 @@ kill -TERM "$host_pid"
 status=0
 wait "$host_pid" || status=$?
 host_pid=
+sleep 0.2
+kill "$tail_pid" 2>/dev/null || true
+wait "$tail_pid" 2>/dev/null || true
+tail_pid=
 echo "(host exited with status $status)"
 echo
 sqlite3 "$db" <<SQL
@@ -68,7 +80,7 @@ sqlite3 "$db" <<SQL
 .print Runs recorded in trigger_runs (times in each trigger's zone; late = claimed - due, took = finished - claimed):
 SELECT r.trigger_id AS "trigger", trigger_iso(r.scheduled_for, coalesce(t.timezone, 'UTC')) AS scheduled_for,
        r.attempt, r.status, r.claimed_at - r.scheduled_for AS late_ms, r.latency_ms AS took_ms,
-       coalesce(r.error, '') AS error
+       coalesce(r.error, r.result, '') AS "error / result"
   FROM trigger_runs r LEFT JOIN triggers t USING (trigger_id)
   ORDER BY r.scheduled_for, r.trigger_id, r.attempt;
 .print
@@ -83,13 +95,13 @@ What happened:
 - The host slept until trigger_next_wakeup() said something was due (no
   fixed polling tick), claimed it with trigger_run_due(), ran
   `sh sql/demo-job.sh` with the payload JSON on stdin, and reported each
-  outcome with trigger_run_finish(): exit 0 -> success, else failed with
-  the command's stderr as the error.
+  outcome with trigger_run_finish(): exit 0 -> success with the command's
+  stdout as the result, else failed with its stderr as the error.
 - heartbeat is a cron trigger (`* * * * * *`, every second, Europe/Berlin:
   its times carry the Berlin offset); build-check runs every 2 s from its
   anchor, so late_ms stays a few ms and the schedule never drifts.
 - report is a once trigger allowing 2 attempts: attempt 1 failed (the
-  error column), attempt 2 was scheduled backoff_ms (1 s) later and
+  error / result column), attempt 2 was scheduled backoff_ms (1 s) later and
   succeeded; then the trigger is completed.
 - rotate-logs had missed occurrences when the host started: the default
   misfire policy (coalesce) ran the latest once and recorded the earlier

@@ -96,9 +96,10 @@ def claim(db, now, mode, args):
     return json.loads(text)
 
 
-def deliver(db, run, status, now, error=None):
+def deliver(db, run, status, now, detail=None):
     """Inject the run's payload (status 'success') and report the run, in one
-    transaction. Returns what happened, for the log line."""
+    transaction (detail: the run's result, or a failure's error). Returns
+    what happened, for the log line."""
     p = run["payload"]
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -110,7 +111,7 @@ def deliver(db, run, status, now, error=None):
                 (run["run_id"], run["trigger_id"], run["wake_mode"], p["text"],
                  json.dumps(p), now))
             fresh = cur.rowcount == 1
-        db.execute("SELECT trigger_run_finish(?, ?, ?, ?)", (run["run_id"], status, error, now))
+        db.execute("SELECT trigger_run_finish(?, ?, ?, ?)", (run["run_id"], status, detail, now))
         db.execute("COMMIT")
     except sqlite3.Error as e:
         if db.in_transaction:

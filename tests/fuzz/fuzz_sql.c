@@ -21,9 +21,11 @@
 **     (triggers_state.fire_at <= now);
 **   - after the input: PRAGMA integrity_check is ok, the virtual tables
 **     see exactly the rows of their shadow tables, trigger_runs has no
-**     (trigger_id, scheduled_for, attempt) duplicate and only known
-**     statuses, every running run has a claim and a lease, and
-**     trigger_health is a JSON object.
+**     (trigger_id, incarnation, scheduled_for, attempt) duplicate and only
+**     known statuses, every running run has a claim and a lease, each
+**     trigger's running count is the number of running runs of its
+**     incarnation (no hold without a run: a running run cannot be
+**     deleted), and trigger_health is a JSON object.
 ** Seeds: tests/fuzz/corpus/sql/ (binary; see the decoder below). To see
 ** what an input does: FUZZ_SQL_TRACE=1 build/fuzz/fuzz_sql FILE.
 */
@@ -696,11 +698,23 @@ static void invariants(fz *f) {
   if (ok1) {
     a = count_of(f,
                  "SELECT count(*) FROM (SELECT 1 FROM triggers_rundata GROUP BY"
-                 " trigger_id, scheduled_for, attempt HAVING count(*) > 1)",
+                 " trigger_id, incarnation, scheduled_for, attempt"
+                 " HAVING count(*) > 1)",
                  &ok1);
     if (ok1 && a)
-      die(f, "duplicate (trigger_id, scheduled_for, attempt) in trigger_runs",
+      die(f,
+          "duplicate (trigger_id, incarnation, scheduled_for, attempt) in"
+          " trigger_runs",
           NULL);
+    a = count_of(f,
+                 "SELECT count(*) FROM triggers_data AS d JOIN triggers_state"
+                 " AS s ON s.id = d.id WHERE s.running <> (SELECT count(*)"
+                 " FROM triggers_rundata AS r WHERE r.trigger_id ="
+                 " d.trigger_id AND r.incarnation = d.incarnation"
+                 " AND r.status = 'running')",
+                 &ok1);
+    if (ok1 && a)
+      die(f, "a trigger's running count differs from its running runs", NULL);
     a = count_of(
         f,
         "SELECT count(*) FROM triggers_rundata WHERE status NOT IN"

@@ -88,17 +88,18 @@ def test_install_migrates_older_schemas(ext):
     # fixtures/schema_v2.sql is the `.dump` of a version-2 database (one
     # table for a trigger's definition and state): trigger t, every minute
     # from 1700000000000, ticked once, its run still running. Versions 1
-    # and 2 are brought to version 3 by trigger_install(), keeping every
-    # row; the schema then equals a fresh install's, and t goes on.
+    # and 2 are brought to version 4 (through 3) by trigger_install(),
+    # keeping every row; the schema then equals a fresh install's, and t
+    # goes on. (Version 3 -> 4: tests/py/test_runs.py.)
     fresh = connect(ext)
     want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
     tmp = tempfile.mkdtemp()
     for version in (1, 2):
         db = from_fixture(ext, tmp, "schema_v2.sql", V2_TO_V1 if version == 1 else "")
-        assert one(db, "SELECT trigger_install()") == 3
+        assert one(db, "SELECT trigger_install()") == 4
         got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
         assert got == want, version
-        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 3
+        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 4
         t = trig(db, "t")
         assert (t["next_due_at"], t["status"], t["run_count"]) == (1700000120000, "scheduled", 0)
         assert one(db, "SELECT running FROM triggers_state") == 1
@@ -118,7 +119,7 @@ def test_connect_refuses_an_older_schema_until_install(ext):
         raise AssertionError("expected an error")
     except sqlite3.OperationalError as e:
         assert "run SELECT trigger_install()" in str(e), e
-    assert one(db, "SELECT trigger_install()") == 3
+    assert one(db, "SELECT trigger_install()") == 4
     assert one(db, "SELECT count(*) FROM triggers") == 1
     db.close()
     shutil.rmtree(tmp)

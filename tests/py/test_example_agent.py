@@ -103,8 +103,8 @@ def test_deferred_while_autonomy_off_then_injected_once(ext):
             [["next_autonomy_cycle", f"digest@{DUE}#1", "deferred"]] * 3, out
         assert [m["trigger_id"] for m in t.messages()] == ["ping"] * 3
         r = runs(t.db, "digest")
-        assert [(x["run_id"], x["status"], x["error"]) for x in r] == \
-            [(f"digest@{DUE}#1", "deferred", "autonomy loop is off")], r
+        assert [(x["run_id"], x["status"], x["error"], x["result"]) for x in r] == \
+            [(f"digest@{DUE}#1", "deferred", None, "autonomy loop is off")], r
         assert one(t.db, "SELECT deferrals FROM triggers_rundata WHERE run_id = ?",
                    f"digest@{DUE}#1") == 3
         tr = trig(t.db, "digest")

@@ -1,7 +1,7 @@
 """tests/py/test_host.py -- the host program build/trigger-host, in real
 time (seconds, each test bounded): the run loop fires interval triggers and
 picks up triggers inserted later by another connection, --exec records
-success, failure (stderr tail) and timeouts, tick mode's exit status, serve
+success (stdout tail as the result), failure (stderr tail) and timeouts, tick mode's exit status, serve
 over a directory and --agents, two hosts on one database never running the
 same occurrence, SIGTERM (waits, or kills after --grace) and lease reclaim
 after SIGKILL."""
@@ -186,6 +186,38 @@ def test_exec_stderr_tail_and_exit_status(ext):
         assert long_err.startswith("...") and long_err.endswith("line 99 of a long error")
         assert len(long_err.encode()) <= 503, len(long_err)
         assert runs(db, "trigger_id = 'quiet'")[0]["error"] == "exit status 7"
+
+
+def test_exec_stdout_tail_is_the_result(ext):
+    # A successful command's stdout becomes its run's result: the last 4096
+    # bytes, from a whole UTF-8 character, trailing newlines trimmed,
+    # invalid bytes repaired; it no longer reaches the host's own stdout.
+    # A failed command's stdout is not kept (its stderr is the error).
+    with Tmp() as t:
+        path, db = t.db(ext)
+        past = now_ms() - 500
+        for name in ("short", "long", "quiet", "binary", "bad"):
+            add_interval(db, name, past, interval_ms=60000)
+        cmd = ('case "$TRIGGER_ID" in '
+               'short) echo "summary: all green";; '
+               "long) i=0; while [ $i -lt 5000 ]; do printf '\\303\\251'; i=$((i+1)); done; "
+               "printf '\\nend!\\n';; "
+               "binary) printf '\\377ok';; "
+               'bad) echo "partial output"; echo "boom" >&2; exit 2;; '
+               'esac')
+        rc, out, err = tick(ext, path, "--exec", cmd)
+        assert rc == 1 and out == "", (rc, out, err)
+        got = {r["trigger_id"]: (r["status"], r["error"], r["result"]) for r in runs(db)}
+        assert got["short"] == ("success", None, "summary: all green"), got
+        assert got["quiet"] == ("success", None, None), got
+        assert got["binary"] == ("success", None, "\ufffdok"), got
+        assert got["bad"] == ("failed", "boom", None), got
+        status, error, result = got["long"]
+        # 10005 bytes written: the tail starts mid-character, which is skipped
+        assert (status, error) == ("success", None)
+        assert result == "\u00e9" * 2045 + "\nend!", (len(result), result[:8], result[-8:])
+        assert len(result.encode()) == 4095
+        assert dict(db.execute("SELECT trigger_id, last_error FROM triggers"))["short"] is None
 
 
 def test_exec_timeout_kills_process_group(ext):

@@ -10,7 +10,7 @@ import json
 import re
 import sqlite3
 
-from util import MIN, T0, add, connect, finish, one, tick
+from util import MIN, T0, add, connect, finish, one, tick, vm_steps
 
 FALLBACK = "Admin context temporarily unavailable; continue with latest autonomous objective."
 NOW = T0 + 10 * MIN
@@ -413,17 +413,6 @@ def statements_run(db, sql, *args):
     db.set_trace_callback(None)
     return [s[3:] for s in got if s.startswith("-- ")]
 
-
-def vm_steps(db, sql, *args):
-    steps = [0]
-
-    def count():
-        steps[0] += 1
-        return 0
-    db.set_progress_handler(count, 1)
-    one(db, sql, *args)
-    db.set_progress_handler(None, 1)
-    return steps[0]
 
 
 def test_stress_within_caps_and_bounded(ext):

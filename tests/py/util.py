@@ -22,6 +22,19 @@ def one(db, sql, *args):
     return row[0] if row else None
 
 
+def vm_steps(db, sql, *args):
+    """VM steps of one statement, the nested statements it runs included."""
+    steps = [0]
+
+    def count():
+        steps[0] += 1
+        return 0
+    db.set_progress_handler(count, 1)
+    one(db, sql, *args)
+    db.set_progress_handler(None, 1)
+    return steps[0]
+
+
 def tick(db, now, **opts):
     text = one(db, "SELECT trigger_run_due(?, ?)", now, json.dumps(opts))
     return json.loads(text)

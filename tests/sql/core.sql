@@ -77,6 +77,19 @@ SELECT count(*) FROM trigger_runs;
 DELETE FROM triggers WHERE trigger_id = 'every-min';
 SELECT count(*) AS triggers_left FROM triggers;
 SELECT count(*) AS runs_left FROM trigger_runs WHERE trigger_id = 'every-min';
+-- the same id inserted again is a new incarnation: run ids of its own
+INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms, created_at)
+  VALUES ('every-min', 'a1', 'Check the build again', 'interval', 60000, 1767229500000);
+SELECT json_extract(value, '$.run_id') AS new_incarnation
+  FROM json_each(trigger_run_due(1767229560000, '{"lease_ms":600000}'));
+-- a running run cannot be deleted (it holds its trigger): finish it first
+DELETE FROM trigger_runs WHERE trigger_id = 'every-min';
+SELECT status, count(*) FROM trigger_runs WHERE trigger_id = 'every-min' GROUP BY 1 ORDER BY 1;
+-- the detail of a success is its result; a failure's is its error
+SELECT json_extract(trigger_run_finish('every-min@1767229560000#1~2', 'success', 'summary: all green', 1767229561000), '$.last_error') AS last_error;
+SELECT run_id, status, error, result FROM trigger_runs WHERE run_id = 'every-min@1767229560000#1~2';
+DELETE FROM trigger_runs WHERE run_id = 'every-min@1767229560000#1~2';
+SELECT count(*) AS deleted_once_finished FROM trigger_runs WHERE run_id = 'every-min@1767229560000#1~2';
 -- trigger_iso and trigger_next_due
 SELECT trigger_iso(1767225600000), trigger_iso(1767225600250, 'America/New_York'), trigger_iso(NULL);
 SELECT trigger_next_due('{"trigger_type":"interval","interval_ms":60000,"start_at":0}', 1767225630000) AS next_interval;
