@@ -108,6 +108,7 @@ const trg_coldef run_cols[RC_NCOL] = {
     {"payload", 'J', 0, "TEXT"},
     {"retry_at", 'I', 0, "INTEGER"},
     {"deferrals", 'I', 0, "INTEGER NOT NULL DEFAULT 0"},
+    {"lease_ms", 'I', 0, "INTEGER"},
 };
 
 /* The trigger columns stored in triggers_state (see the header). */
@@ -761,6 +762,27 @@ static char *migrate_v3_sql(void) {
   return sqlite3_str_finish(s);
 }
 
+/* Add each run column triggers_rundata lacks (a nullable column, so
+** ALTER TABLE ADD COLUMN keeps every row; NULL reads as "not known"). */
+static int add_run_columns(sqlite3 *db, char **err) {
+  int rc = SQLITE_OK;
+  for (int i = 0; i < RC_NCOL && rc == SQLITE_OK; i++) {
+    i64 n = 0;
+    int isnull = 1;
+    char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info("
+                                "'triggers_rundata', 'main') WHERE name = %Q",
+                                run_cols[i].name);
+    rc = sql ? store_exec_i64(db, sql, 0, 0, &n, &isnull) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK || n) continue;
+    sql = sqlite3_mprintf("ALTER TABLE main.triggers_rundata ADD COLUMN %s %s",
+                          run_cols[i].name, run_cols[i].decl);
+    rc = sql ? sqlite3_exec(db, sql, 0, 0, err) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+  }
+  return rc;
+}
+
 /* The recorded schema version (isnull set when there is none). */
 static int schema_version(sqlite3 *db, i64 *v, int *isnull) {
   return store_exec_i64(db,
@@ -809,11 +831,12 @@ int store_migrate(sqlite3 *db, char **err) {
                       0, 0, err);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, index_v2_ddl, 0, 0, err);
   }
-  if (rc == SQLITE_OK) { /* 2 -> 3 */
+  if (rc == SQLITE_OK && v < 3) { /* 2 -> 3 */
     char *sql = migrate_v3_sql();
     rc = sql ? sqlite3_exec(db, sql, 0, 0, err) : SQLITE_NOMEM;
     sqlite3_free(sql);
   }
+  if (rc == SQLITE_OK) rc = add_run_columns(db, err); /* 3 -> 4: lease_ms */
   if (rc == SQLITE_OK) {
     char *sql = sqlite3_mprintf("UPDATE main.triggers_config SET value = %d"
                                 " WHERE key = 'schema_version'",

@@ -20,7 +20,7 @@ typedef int64_t i64;
 #ifndef TRIGGERS_VERSION
 #define TRIGGERS_VERSION "0.1.0"
 #endif
-#define TRIGGERS_SCHEMA_VERSION 3
+#define TRIGGERS_SCHEMA_VERSION 4
 
 /*
 ** Per-connection context: handed to every function and module as client
@@ -107,8 +107,8 @@ typedef struct trg_coldef {
 } trg_coldef;
 extern const trg_coldef trg_cols[TC_NCOL];
 
-/* Columns of `trigger_runs` (and of triggers_rundata, which adds retry_at
-** and deferrals). */
+/* Columns of `trigger_runs` (and of triggers_rundata, which adds retry_at,
+** deferrals and lease_ms). */
 enum {
   RC_RUN_ID,
   RC_TRIGGER_ID,
@@ -126,6 +126,7 @@ enum {
   RC_NPUBLIC,
   RC_RETRY_AT = RC_NPUBLIC, /* re-offer at (deferred or retry pending) */
   RC_DEFERRALS,
+  RC_LEASE_MS, /* the claim's lease length: trigger_run_heartbeat's default */
   RC_NCOL
 };
 extern const trg_coldef run_cols[RC_NCOL];

@@ -26,7 +26,8 @@ def test_function_flags(ext):
         assert flags[pure] & INNOCUOUS and not flags[pure] & DIRECTONLY, pure
         # zone data can change with tzdata upgrades: never DETERMINISTIC
         assert not flags[pure] & DETERMINISTIC, pure
-    for side in ("trigger_run_due", "trigger_run_finish", "trigger_fire", "trigger_pause",
+    for side in ("trigger_run_due", "trigger_run_finish", "trigger_run_heartbeat",
+                 "trigger_fire", "trigger_pause",
                  "trigger_resume", "trigger_cancel", "trigger_prune", "trigger_config",
                  "trigger_install"):
         assert flags[side] & DIRECTONLY and not flags[side] & INNOCUOUS, side
@@ -88,17 +89,17 @@ def test_install_migrates_older_schemas(ext):
     # fixtures/schema_v2.sql is the `.dump` of a version-2 database (one
     # table for a trigger's definition and state): trigger t, every minute
     # from 1700000000000, ticked once, its run still running. Versions 1
-    # and 2 are brought to version 3 by trigger_install(), keeping every
+    # and 2 are brought to version 4 by trigger_install(), keeping every
     # row; the schema then equals a fresh install's, and t goes on.
     fresh = connect(ext)
     want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
     tmp = tempfile.mkdtemp()
     for version in (1, 2):
         db = from_fixture(ext, tmp, "schema_v2.sql", V2_TO_V1 if version == 1 else "")
-        assert one(db, "SELECT trigger_install()") == 3
+        assert one(db, "SELECT trigger_install()") == 4
         got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
         assert got == want, version
-        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 3
+        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 4
         t = trig(db, "t")
         assert (t["next_due_at"], t["status"], t["run_count"]) == (1700000120000, "scheduled", 0)
         assert one(db, "SELECT running FROM triggers_state") == 1
@@ -106,6 +107,62 @@ def test_install_migrates_older_schemas(ext):
         assert [r["run_id"] for r in tick(db, 1700000120000)] == ["t@1700000120000#1"]
         db.close()
     shutil.rmtree(tmp)
+
+
+def test_install_migrates_v3_runs(ext):
+    # Version 3 -> 4 adds triggers_rundata.lease_ms (the claim's lease
+    # length, trigger_run_heartbeat's default). A run claimed under version
+    # 3 has none: its heartbeat renews by its lease as claimed.
+    fresh = connect(ext)
+    want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+    tmp = tempfile.mkdtemp()
+    path = os.path.join(tmp, "v3.db")
+    db = connect(ext, path)
+    add(db, "t", max_attempts=2)
+    assert len(tick(db, T0 + MIN, lease_ms=20000)) == 1
+    db.executescript("ALTER TABLE triggers_rundata DROP COLUMN lease_ms;"
+                     "UPDATE triggers_config SET value = 3 WHERE key = 'schema_version';")
+    db.close()
+    db = connect(ext, path, install=False)
+    assert one(db, "SELECT trigger_install()") == 4
+    assert sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema")) == want
+    assert one(db, "SELECT lease_ms FROM triggers_rundata") is None
+    run = json.loads(one(db, "SELECT trigger_run_heartbeat(?, NULL, ?)", f"t@{T0 + MIN}#1",
+                         T0 + MIN + 5000))
+    assert run["lease_until"] == T0 + MIN + 25000, run
+    assert finish(db, f"t@{T0 + MIN}#1", "success", now=T0 + MIN + 6000)["run_count"] == 1
+    db.close()
+    shutil.rmtree(tmp)
+
+
+def test_heartbeat_in_transactions_and_health(ext):
+    # A heartbeat joins the caller's transaction (rolled back with it), a
+    # renewed run is not an expired lease for trigger_health nor reclaimed
+    # by the tick, and a refused heartbeat leaves the run as it was.
+    db = connect(ext)
+    add(db, "t", max_attempts=2)
+    [run] = tick(db, T0 + MIN, lease_ms=10000)
+    rid = run["run_id"]
+    beat = lambda now, *lease: json.loads(one(
+        db, f"SELECT trigger_run_heartbeat(?, {'?' if lease else 'NULL'}, ?)",
+        rid, *lease, now))
+    db.execute("BEGIN IMMEDIATE")
+    assert beat(T0 + MIN + 5000)["lease_until"] == T0 + MIN + 15000
+    db.execute("ROLLBACK")
+    assert one(db, "SELECT lease_until FROM trigger_runs") == T0 + MIN + 10000
+    got = beat(T0 + MIN + 9000, 30000)
+    assert (got["run_id"], got["status"], got["lease_until"]) == (rid, "running", T0 + MIN + 39000)
+    assert set(got) == {r[1] for r in db.execute("PRAGMA table_info(trigger_runs)")}
+    health = json.loads(one(db, "SELECT trigger_health(?)", T0 + MIN + 20000))
+    assert (health["running"], health["expired_leases"]) == (1, 0), health
+    assert tick(db, T0 + MIN + 20000) == []
+    try:
+        beat(T0 + MIN + 39000)
+        raise AssertionError("expected an error")
+    except sqlite3.OperationalError as e:
+        assert str(e).startswith(f"trigger_run_heartbeat: run '{rid}': its lease passed"), e
+    assert one(db, "SELECT lease_until FROM trigger_runs") == T0 + MIN + 39000
+    assert [r["attempt"] for r in tick(db, T0 + MIN + 39000)] == [2]
 
 
 def test_connect_refuses_an_older_schema_until_install(ext):
@@ -118,7 +175,7 @@ def test_connect_refuses_an_older_schema_until_install(ext):
         raise AssertionError("expected an error")
     except sqlite3.OperationalError as e:
         assert "run SELECT trigger_install()" in str(e), e
-    assert one(db, "SELECT trigger_install()") == 3
+    assert one(db, "SELECT trigger_install()") == 4
     assert one(db, "SELECT count(*) FROM triggers") == 1
     db.close()
     shutil.rmtree(tmp)
