@@ -11,14 +11,13 @@ typedef struct host_opts {
   host_mode mode;
   char **dbs; /* database paths (directories expanded) */
   int ndbs;
-  char *extension;      /* --extension, default <dir of binary>/triggers */
-  const char *exec_cmd; /* --exec CMD, NULL = print mode */
-  double timeout_s;     /* --timeout SEC, 0 = none */
-  long long timeout_ms; /* the same in ms */
-  int jobs;             /* --jobs N: concurrent --exec children */
-  char *owner;          /* --owner, default trigger-host@HOST:PID */
-  long long
-      lease_ms; /* --lease-ms, 0 = extension default (or from --timeout) */
+  char *extension;       /* --extension, default <dir of binary>/triggers */
+  const char *exec_cmd;  /* --exec CMD, NULL = print mode */
+  double timeout_s;      /* --timeout SEC, 0 = none */
+  long long timeout_ms;  /* the same in ms */
+  int jobs;              /* --jobs N: concurrent --exec children */
+  char *owner;           /* --owner, default trigger-host@HOST:PID */
+  long long lease_ms;    /* --lease-ms, default 60000 (or --timeout + 30 s) */
   const char *wake_mode; /* --wake-mode */
   long long limit;       /* --limit, 0 = none */
   const char *agents;    /* --agents a,b */
