@@ -114,6 +114,7 @@ const trg_coldef run_cols[RC_NCOL] = {
     {"retry_at", 'I', 0, "INTEGER"},
     {"deferrals", 'I', 0, "INTEGER NOT NULL DEFAULT 0"},
     {"incarnation", 'I', 0, "INTEGER NOT NULL DEFAULT 1"},
+    {"lease_ms", 'I', 0, "INTEGER"},
 };
 
 /* The trigger columns stored in triggers_state (see the header). */
@@ -823,7 +824,8 @@ int store_check(sqlite3 *db, char **err) {
 ** change triggers_rundata's UNIQUE key in place, so its rows go through a
 ** copy into the new table (every row and id kept): a success's note moves
 ** from error to result, every run and trigger is incarnation 1 (run ids
-** unchanged). last_error that version 3 copied from a success note is
+** unchanged; no claim's lease_ms is known, so a heartbeat falls back to
+** lease_until - claimed_at). last_error that version 3 copied from a success note is
 ** cleared (it is the last failure's error now). The copy is a table in
 ** main, not a TEMP one: it lives in the file like the history it copies
 ** (a TEMP table may be held in memory, temp_store), and a change to the
@@ -842,7 +844,8 @@ static char *migrate_v4_sql(void) {
          "DROP TABLE main.triggers_rundata;");
   sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_rundata(id", runs);
   for (int i = 0; i < RC_NCOL; i++) {
-    if (i != RC_INCARNATION) sqlite3_str_appendf(s, ", %s", run_cols[i].name);
+    if (i != RC_INCARNATION && i != RC_LEASE_MS)
+      sqlite3_str_appendf(s, ", %s", run_cols[i].name);
   }
   sqlite3_str_appendall(s, ") SELECT id");
   for (int i = 0; i < RC_NCOL; i++) {
@@ -851,7 +854,7 @@ static char *migrate_v4_sql(void) {
           s, ", CASE WHEN status = 'success' THEN NULL ELSE error END");
     } else if (i == RC_RESULT) {
       sqlite3_str_appendall(s, ", CASE WHEN status = 'success' THEN error END");
-    } else if (i != RC_INCARNATION) {
+    } else if (i != RC_INCARNATION && i != RC_LEASE_MS) {
       sqlite3_str_appendf(s, ", %s", run_cols[i].name);
     }
   }

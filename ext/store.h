@@ -7,7 +7,8 @@
 **   triggers_data     one row per trigger: its definition and status
 **   triggers_state    one row per trigger (same id): what a fire writes
 **                     (schedule, counters, last_*; see store.c)
-**   triggers_rundata  one row per run (trigger_runs + retry_at, deferrals)
+**   triggers_rundata  one row per run (trigger_runs + retry_at, deferrals,
+**                     lease_ms)
 **   triggers_config   key/value: schema_version and trigger_config keys
 */
 #ifndef TRIGGERS_STORE_H

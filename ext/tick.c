@@ -209,6 +209,7 @@ static void run_claim(tick *t, run_row *run) {
   val_borrow(&run->v[RC_OWNER], t->o.owner ? t->o.owner : "");
   if (t->o.ack) {
     val_set_int(&run->v[RC_LEASE_UNTIL], t->now + t->o.lease_ms);
+    val_set_int(&run->v[RC_LEASE_MS], t->o.lease_ms);
     val_borrow(&run->v[RC_STATUS], "running");
   } else {
     val_set_int(&run->v[RC_FINISHED_AT], t->now);
@@ -1019,6 +1020,16 @@ static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, z, -1, sqlite3_free);
 }
 
+/* The function's result: t->out, or the error of the failed call. */
+static void call_result(tick *t, sqlite3_context *ctx, int rc) {
+  if (rc != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(t->out));
+    report(t, ctx, rc);
+  } else {
+    result_str(ctx, t->out);
+  }
+}
+
 /* Shared body of finish / fire / pause / resume / cancel: load, change,
 ** save the trigger in one transaction, return its JSON. */
 typedef int (*trigger_op)(tick *t, trg_row *r, sqlite3_value **argv, int argc);
@@ -1046,12 +1057,7 @@ static void run_trigger_op(sqlite3_context *ctx, tick *t,
     rc = txn_end(t, &txn, rc);
   }
   row_clear(&r);
-  if (rc != SQLITE_OK) {
-    sqlite3_free(sqlite3_str_finish(t->out));
-    report(t, ctx, rc);
-    return;
-  }
-  result_str(ctx, t->out);
+  call_result(t, ctx, rc);
 }
 
 static int is_run_status(const char *s) {
@@ -1278,6 +1284,91 @@ static void fn_cancel(sqlite3_context *c, int n, sqlite3_value **v) {
   trigger_op_fn(c, n, v, "trigger_cancel", op_cancel);
 }
 
+/* ---- trigger_run_heartbeat ------------------------------------------- */
+
+/* The lease length a heartbeat renews by default: the claim's (rows
+** claimed before schema version 4 have no lease_ms: their lease as
+** claimed, never renewed then). */
+static i64 claim_lease_ms(const run_row *run) {
+  if (!run->v[RC_LEASE_MS].null && run->v[RC_LEASE_MS].i > 0)
+    return run->v[RC_LEASE_MS].i;
+  i64 ms = run->v[RC_LEASE_UNTIL].i - run->v[RC_CLAIMED_AT].i;
+  return ms > 0 ? ms : TRG_DEFAULT_LEASE_MS;
+}
+
+/* Load run run_id: SQLITE_OK, or an error (t->err: unknown run_id). */
+static int run_find(tick *t, const char *run_id, run_row *run) {
+  int found = store_run_load(&t->st, run_id, run);
+  if (found == SQLITE_ROW) return SQLITE_OK;
+  if (found != SQLITE_DONE) return found;
+  t->err = sqlite3_mprintf("unknown run_id '%s'", run_id);
+  return SQLITE_ERROR;
+}
+
+/* Extend the lease of a running run to now + lease_ms (0: the claim's);
+** refused for a run not running or whose lease passed at or before now
+** (the tick reclaims exactly those). */
+static int renew_lease(tick *t, run_row *run, const char *run_id,
+                       i64 lease_ms) {
+  const char *status = val_text(&run->v[RC_STATUS]);
+  if (strcmp(status, "running") != 0) {
+    t->err = sqlite3_mprintf("run '%s' is not running (%s%s%s)", run_id, status,
+                             run->v[RC_ERROR].null ? "" : ": ",
+                             val_text(&run->v[RC_ERROR]));
+    return SQLITE_ERROR;
+  }
+  i64 until = run->v[RC_LEASE_UNTIL].i;
+  if (run->v[RC_LEASE_UNTIL].null || until <= t->now) {
+    char was[CIVIL_ISO_MAX], now[CIVIL_ISO_MAX];
+    iso_utc(until, was);
+    iso_utc(t->now, now);
+    t->err =
+        sqlite3_mprintf("run '%s': its lease passed at %s (now %s); "
+                        "the next tick reclaims it",
+                        run_id, run->v[RC_LEASE_UNTIL].null ? "?" : was, now);
+    return SQLITE_ERROR;
+  }
+  val_set_int(&run->v[RC_LEASE_UNTIL],
+              t->now + (lease_ms ? lease_ms : claim_lease_ms(run)));
+  return store_run_save(&t->st, run);
+}
+
+static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
+                             sqlite3_value **argv) {
+  tick t;
+  if (tick_begin(&t, ctx, "trigger_run_heartbeat") != 0) return;
+  run_row run;
+  memset(&run, 0, sizeof run);
+  i64 lease_ms = 0;
+  const char *run_id = arg_text(ctx, t.fname, argv, 0, "run_id");
+  if (!run_id) goto out;
+  if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    lease_ms = sqlite3_value_int64(argv[1]);
+    if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER || lease_ms < 1 ||
+        lease_ms > SCHED_SPAN_MAX) {
+      trg_result_error(ctx, SQLITE_MISMATCH, t.fname,
+                       "argument 2 (lease_ms) must be an integer 1..%lld",
+                       (long long)SCHED_SPAN_MAX);
+      goto out;
+    }
+  }
+  if (arg_instant(ctx, t.fname, argc, argv, 2, "now", 1, &t.now) != 0) goto out;
+  t.out = sqlite3_str_new(t.db);
+  store_txn txn;
+  int rc = store_txn_begin(t.db, &txn);
+  if (rc == SQLITE_OK) {
+    rc = run_find(&t, run_id, &run);
+    if (rc == SQLITE_OK) rc = renew_lease(&t, &run, run_id, lease_ms);
+    if (rc == SQLITE_OK) run_json(t.out, &run);
+    store_close(&t.st);
+    rc = txn_end(&t, &txn, rc);
+  }
+  call_result(&t, ctx, rc);
+out:
+  run_clear(&run);
+  tick_end(&t);
+}
+
 /* The earliest fire_at among the triggers read by st (next_due_at,
 ** fire_at, wake_mode in next_due_at order) that the tick's wake_mode
 ** filter lets through. fire_at >= next_due_at, so the walk stops once
@@ -1389,6 +1480,7 @@ int tick_register(sqlite3 *db, trg_ctx *ctx) {
       {"trigger_cancel", 1, 2, fn_cancel},
       {"trigger_next_wakeup", 0, 2, fn_next_wakeup},
       {"trigger_last_tick", 0, 0, fn_last_tick},
+      {"trigger_run_heartbeat", 1, 3, fn_run_heartbeat},
   };
   int rc = SQLITE_OK;
   for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {

@@ -528,20 +528,29 @@ char *json_quote_to(char *dst, const char *s) {
   return dst;
 }
 
-void trg_json(sqlite3_str *out, const trg_row *r) {
+/* JSON object of the first n values, named by cols. */
+static void vals_json(sqlite3_str *out, const trg_coldef *cols,
+                      const trg_val *v, int n) {
   sqlite3_str_appendchar(out, 1, '{');
-  for (int i = 0; i < TC_NPUBLIC; i++) {
-    const trg_val *v = &r->v[i];
-    sqlite3_str_appendf(out, "%s\"%s\":", i ? "," : "", trg_cols[i].name);
-    if (v->null) {
+  for (int i = 0; i < n; i++) {
+    sqlite3_str_appendf(out, "%s\"%s\":", i ? "," : "", cols[i].name);
+    if (v[i].null) {
       sqlite3_str_appendall(out, "null");
-    } else if (trg_cols[i].kind == 'J') {
-      sqlite3_str_appendall(out, v->t);
-    } else if (trg_cols[i].kind == 'T') {
-      json_str(out, v->t);
+    } else if (cols[i].kind == 'J') {
+      sqlite3_str_appendall(out, v[i].t);
+    } else if (cols[i].kind == 'T') {
+      json_str(out, v[i].t);
     } else {
-      sqlite3_str_appendf(out, "%lld", (long long)v->i);
+      sqlite3_str_appendf(out, "%lld", (long long)v[i].i);
     }
   }
   sqlite3_str_appendchar(out, 1, '}');
+}
+
+void trg_json(sqlite3_str *out, const trg_row *r) {
+  vals_json(out, trg_cols, r->v, TC_NPUBLIC);
+}
+
+void run_json(sqlite3_str *out, const run_row *run) {
+  vals_json(out, run_cols, run->v, RC_NPUBLIC);
 }

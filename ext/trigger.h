@@ -56,6 +56,8 @@ int trg_default_id(store *s, trg_row *r, const sched_spec *spec);
 
 /* JSON object of the public columns. */
 void trg_json(sqlite3_str *out, const trg_row *r);
+/* JSON object of a run's public columns (a trigger_runs row). */
+void run_json(sqlite3_str *out, const run_row *run);
 
 /* JSON string literal (escaped) or null. */
 void json_str(sqlite3_str *out, const char *s);

@@ -113,7 +113,7 @@ typedef struct trg_coldef {
 extern const trg_coldef trg_cols[TC_NCOL];
 
 /* Columns of `trigger_runs` (and of triggers_rundata, which adds retry_at,
-** deferrals and incarnation). */
+** deferrals, incarnation and lease_ms). */
 enum {
   RC_RUN_ID,
   RC_TRIGGER_ID,
@@ -133,6 +133,7 @@ enum {
   RC_RETRY_AT = RC_NPUBLIC, /* re-offer at (deferred or retry pending) */
   RC_DEFERRALS,
   RC_INCARNATION, /* the incarnation of the trigger that made the run */
+  RC_LEASE_MS, /* the claim's lease length: trigger_run_heartbeat's default */
   RC_NCOL
 };
 extern const trg_coldef run_cols[RC_NCOL];

@@ -2,7 +2,8 @@
 ** dispatch.c -- print mode and the --exec queue (see dispatch.h).
 ** Print mode reports 'success' only after the line is flushed; if stdout
 ** is gone (EPIPE) the run was delivered to nobody, so it is released as
-** 'deferred' and the loop stops claiming.
+** 'deferred' and the loop stops claiming. A run whose lease is nearly over
+** is neither printed nor started: it is released as 'deferred' too.
 */
 #include "dispatch.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lease.h"
 #include "util.h"
 
 void disp_init(dispatcher *d, const host_opts *o, child_done done, void *ctx) {
@@ -35,7 +37,18 @@ static void report(dispatcher *d, host_run *run, const char *status,
   run_free(run);
 }
 
+/* 1 when run's lease leaves time to start it; else it is released. */
+static int still_leased(dispatcher *d, host_run *run) {
+  if (lease_startable(run, mono_ms())) return 1;
+  log_warn("%s: %s: its lease is nearly over before it could start; "
+           "released (deferred)",
+           run->db->path, run->run_id);
+  report(d, run, "deferred", NULL);
+  return 0;
+}
+
 static void print_run(dispatcher *d, host_run *run) {
+  if (!still_leased(d, run)) return;
   if (!d->stdout_lost) {
     errno = 0;
     if (fputs(run->element, stdout) >= 0 && fputc('\n', stdout) != EOF &&
@@ -51,6 +64,7 @@ static void print_run(dispatcher *d, host_run *run) {
 }
 
 static void start_run(dispatcher *d, host_run *run) {
+  if (!still_leased(d, run)) return;
   char *err = NULL;
   if (child_start(&d->kids, run, &err) == 0) return;
   log_warn("%s: %s", run->run_id, err);
@@ -87,19 +101,37 @@ int disp_pollfds(dispatcher *d, struct pollfd *fds, int max) {
 }
 
 int64_t disp_deadline(const dispatcher *d) {
-  return children_deadline(&d->kids);
+  int64_t t = children_deadline(&d->kids);
+  for (int i = 0; i < d->kids.n; i++) {
+    int64_t renew = children_run(&d->kids, i)->renew_at;
+    if (renew < t) t = renew;
+  }
+  for (int i = 0; i < d->nqueue; i++) {
+    int64_t last = lease_start_deadline(d->queue[i]);
+    if (last < t) t = last;
+  }
+  return t;
+}
+
+/* Start queued runs while slots are free; release (deferred) those whose
+** lease is nearly over even when no slot is. */
+static void start_queued(dispatcher *d) {
+  int64_t now = mono_ms();
+  int k = 0;
+  for (int i = 0; i < d->nqueue; i++) {
+    host_run *run = d->queue[i];
+    if (d->kids.n < d->o->jobs || !lease_startable(run, now)) start_run(d, run);
+    else d->queue[k++] = run;
+  }
+  d->nqueue = k;
 }
 
 void disp_service(dispatcher *d) {
   if (d->kids.n) children_service(&d->kids, d->done, d->ctx);
-  int started = 0;
-  while (started < d->nqueue && d->kids.n < d->o->jobs)
-    start_run(d, d->queue[started++]);
-  if (started) {
-    memmove(d->queue, d->queue + started,
-            sizeof(host_run *) * (size_t)(d->nqueue - started));
-    d->nqueue -= started;
-  }
+  int64_t now = mono_ms();
+  for (int i = 0; i < d->kids.n; i++)
+    lease_renew(children_run(&d->kids, i), now);
+  if (d->nqueue) start_queued(d);
 }
 
 void disp_release(dispatcher *d) {

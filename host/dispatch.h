@@ -2,7 +2,9 @@
 ** dispatch.h -- hands claimed runs to their executor: print mode writes
 ** one JSON line per run to stdout; --exec mode keeps a FIFO of runs
 ** waiting for one of --jobs slots and starts children (exec.h). Every
-** outcome comes back through one callback, which reports it.
+** outcome comes back through one callback, which reports it. The leases
+** of running commands are renewed here, and a run is never started after
+** its lease is nearly over (lease.h).
 */
 #ifndef HOST_DISPATCH_H
 #define HOST_DISPATCH_H
@@ -32,8 +34,10 @@ void disp_submit(dispatcher *d, host_run *run);
 long long disp_slots(const dispatcher *d);
 int disp_idle(const dispatcher *d);
 int disp_pollfds(dispatcher *d, struct pollfd *fds, int max);
+/* The next timeout, lease renewal or queued run's start deadline. */
 int64_t disp_deadline(const dispatcher *d);
-/* Service children, then start queued runs in free slots. */
+/* Service children, renew their leases, then start queued runs in free
+** slots (deferring those whose lease is nearly over). */
 void disp_service(dispatcher *d);
 /* Stop: queued runs are released ('deferred'). */
 void disp_release(dispatcher *d);

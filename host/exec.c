@@ -159,6 +159,8 @@ int64_t children_deadline(const children *cs) {
   return t;
 }
 
+host_run *children_run(const children *cs, int i) { return cs->v[i]->run; }
+
 static void close_fd(int *fd) {
   if (*fd >= 0) close(*fd);
   *fd = -1;

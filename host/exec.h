@@ -34,6 +34,8 @@ typedef void (*child_done)(void *ctx, host_run *run, const char *status,
 int child_start(children *cs, host_run *run, char **err);
 int children_pollfds(children *cs, struct pollfd *fds, int max);
 int64_t children_deadline(const children *cs); /* INT64_MAX if none */
+/* The run of child i, 0 <= i < cs->n (its lease is renewed while it runs). */
+host_run *children_run(const children *cs, int i);
 /* Pipe I/O, timeouts, reaping; done() for each child that ended (its run
 ** is freed afterwards). */
 void children_service(children *cs, child_done done, void *ctx);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lease.h"
 #include "util.h"
 
 static char *db_error(hostdb *h, const char *what) {
@@ -96,9 +97,8 @@ static int put_agents(hostdb *h, char **json, const char *list, char **err) {
 static int build_options(hostdb *h, const host_opts *o, char **err) {
   h->options = xstrdup("{}");
   if (json_put(h, &h->options, "$.owner", o->owner, 0, err)) return -1;
-  if (o->lease_ms &&
-      json_put(h, &h->options, "$.lease_ms", NULL, o->lease_ms, err))
-    return -1;
+  h->lease_ms = o->lease_ms;
+  if (json_put(h, &h->options, "$.lease_ms", NULL, o->lease_ms, err)) return -1;
   if (o->wake_mode &&
       json_put(h, &h->options, "$.wake_mode", o->wake_mode, 0, err))
     return -1;
@@ -124,6 +124,8 @@ static int prepare_all(hostdb *h, char **err) {
           &h->st_parse, err))
     return -1;
   if (prepare(h, "SELECT trigger_run_finish(?1, ?2, ?3)", &h->st_finish, err))
+    return -1;
+  if (prepare(h, "SELECT trigger_run_heartbeat(?1, ?2)", &h->st_heartbeat, err))
     return -1;
   /* The claim options: the wakeup counts only what our own tick takes. */
   if (prepare(h, "SELECT trigger_next_wakeup(NULL, ?1)", &h->st_wakeup, err))
@@ -164,6 +166,7 @@ void hostdb_close(hostdb *h) {
   sqlite3_finalize(h->st_claim);
   sqlite3_finalize(h->st_parse);
   sqlite3_finalize(h->st_finish);
+  sqlite3_finalize(h->st_heartbeat);
   sqlite3_finalize(h->st_wakeup);
   sqlite3_finalize(h->st_version);
   sqlite3_close(h->db);
@@ -187,6 +190,7 @@ static host_run *parse_row(hostdb *h, sqlite3_stmt *st) {
   r->payload = col_dup(st, 5);
   r->scheduled_for = sqlite3_column_int64(st, 6);
   r->attempt = sqlite3_column_int64(st, 7);
+  r->lease_end = r->renew_at = INT64_MAX; /* set by the claim: lease.h */
   if (!r->run_id || !r->payload) {
     run_free(r);
     return NULL;
@@ -228,6 +232,7 @@ int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
   if (limit > 0) sqlite3_bind_int64(st, 2, limit);
   else sqlite3_bind_null(st, 2);
   char *json = NULL;
+  int64_t before = mono_ms(); /* the lease starts inside the call */
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) json = col_dup(st, 0);
   else *err = db_error(h, "trigger_run_due");
@@ -235,6 +240,7 @@ int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
   if (rc != SQLITE_ROW) return -1;
   int res = json ? parse_runs(h, json, runs, n, err) : 0;
   free(json);
+  for (int i = 0; i < *n; i++) lease_start((*runs)[i], before, h->lease_ms);
   return res;
 }
 
@@ -250,6 +256,21 @@ int hostdb_finish(hostdb *h, const char *run_id, const char *status,
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
   h->refresh = 1; /* a retry or a completed trigger changes the wakeup */
+  return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err) {
+  sqlite3_stmt *st = h->st_heartbeat;
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, h->lease_ms);
+  int rc = sqlite3_step(st);
+  *code = rc == SQLITE_ROW ? SQLITE_OK : rc & 0xff;
+  /* the message names the function already */
+  if (rc != SQLITE_ROW)
+    *err = xprintf("%s: %s", h->path, sqlite3_errmsg(h->db));
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  h->refresh = 1; /* our own lease expiry is part of the wakeup */
   return rc == SQLITE_ROW ? 0 : -1;
 }
 

@@ -1,9 +1,9 @@
 /*
 ** hostdb.h -- one database as trigger-host sees it: a connection with the
-** extension loaded and the schema installed, and the five statements the
-** loop needs (claim, parse the claimed runs, finish, next wakeup,
-** data_version). Everything goes through the extension's SQL functions;
-** the claimed JSON array is taken apart with SQLite's json_each.
+** extension loaded and the schema installed, and the six statements the
+** loop needs (claim, parse the claimed runs, finish, heartbeat, next
+** wakeup, data_version). Everything goes through the extension's SQL
+** functions; the claimed JSON array is taken apart with SQLite's json_each.
 */
 #ifndef HOST_HOSTDB_H
 #define HOST_HOSTDB_H
@@ -26,13 +26,17 @@ typedef struct host_run {
   char *payload; /* its payload object, JSON text (--exec stdin) */
   long long scheduled_for;
   long long attempt;
+  /* its lease as the host keeps it (lease.h), monotonic ms */
+  int64_t lease_end; /* the lease passes then (or earlier: never later) */
+  int64_t renew_at;  /* next heartbeat; INT64_MAX: none (lease lost) */
 } host_run;
 
 struct hostdb {
   char *path;
   sqlite3 *db;
   char *options; /* trigger_run_due options, JSON text */
-  sqlite3_stmt *st_claim, *st_parse, *st_finish, *st_wakeup, *st_version;
+  sqlite3_stmt *st_claim, *st_parse, *st_finish, *st_heartbeat, *st_wakeup,
+      *st_version;
   long long data_version;
   /* scheduling state, owned by loop.c */
   int64_t tick_at; /* monotonic ms of the next tick */
@@ -40,6 +44,9 @@ struct hostdb {
   int64_t idle_until;
   int empty_due; /* empty ticks in a row while "due now" */
   int refresh;   /* recompute the wakeup (we changed the db) */
+
+  long long lease_ms;     /* the lease claimed and renewed (lease.h) */
+  long long pass_claimed; /* tick mode: runs claimed by this pass */
 };
 
 /* Open path, load the extension, install, prepare. 0 ok; else -1 and *err
@@ -55,6 +62,10 @@ int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
 ** or another run's result (NULL: none). */
 int hostdb_finish(hostdb *h, const char *run_id, const char *status,
                   const char *detail, char **err);
+/* Renew run_id's lease by lease_ms (trigger_run_heartbeat). 0 ok; else
+** -1, *err (free()) and *code the SQLite error code (SQLITE_BUSY: the
+** database was busy; SQLITE_ERROR: refused, the run is no longer ours). */
+int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err);
 /* ms until the earliest due work (0 if overdue), -1 when nothing is due. */
 int hostdb_wakeup(hostdb *h, long long *ms, char **err);
 /* 1 if another connection committed since the last call, 0 if not, -1 on

@@ -16,9 +16,17 @@
 ** its options pass but a policy holds), it backs off (poll_ms doubling up
 ** to 1 s) instead of ticking in a tight loop.
 **
+** How much is claimed: in --exec mode never more than the free --jobs
+** slots (so every claimed run starts at once, well inside its lease); in
+** print mode a batch (printing is immediate). Tick mode claims again as
+** slots free up, until a claim returns fewer runs than it asked for (the
+** pass has caught up with what is due; --limit bounds the whole pass),
+** then waits for its commands.
+**
 ** One poll() waits for everything: the self-pipe (signals, SIGCHLD), the
 ** children's pipes, and a timeout = the earliest of the next tick, the
-** next data_version read, a child's deadline and the grace deadline.
+** next data_version read, a child's deadline or lease renewal (lease.h)
+** and the grace deadline.
 */
 #include "loop.h"
 
@@ -85,9 +93,12 @@ static void plan_wakeup(loop *l, hostdb *h, int64_t now) {
   if (h->tick_at < h->idle_until) h->tick_at = h->idle_until;
 }
 
-static long long claim_limit(const loop *l) {
+/* Runs to claim now, 0 = no bound: --limit (in tick mode what is left of
+** it for the pass), and in --exec mode at most the free slots. */
+static long long claim_limit(const loop *l, const hostdb *h) {
   long long limit = l->o->limit;
-  if (l->o->mode == MODE_TICK || !l->o->exec_cmd) return limit;
+  if (limit && l->o->mode == MODE_TICK) limit -= h->pass_claimed;
+  if (!l->o->exec_cmd) return limit;
   long long slots = disp_slots(&l->d);
   return (limit == 0 || slots < limit) ? slots : limit;
 }
@@ -96,17 +107,25 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   host_run **runs = NULL;
   int n = 0;
   char *err = NULL;
-  if (hostdb_claim(h, claim_limit(l), &runs, &n, &err) != 0) {
+  long long limit = claim_limit(l, h);
+  if (hostdb_claim(h, limit, &runs, &n, &err) != 0) {
     log_warn("%s", err);
     free(err);
     if (l->o->mode == MODE_TICK) l->fatal = 1;
-    h->tick_at = now + RETRY_MS;
+    h->tick_at = l->o->mode == MODE_TICK ? INT64_MAX : now + RETRY_MS;
     return;
   }
   if (n) log_info("%s: claimed %d run(s)", h->path, n);
   for (int i = 0; i < n; i++) disp_submit(&l->d, runs[i]);
   free(runs);
-  if (l->o->mode == MODE_TICK) return;
+  if (l->o->mode == MODE_TICK) {
+    /* caught up (or the pass's --limit reached): this database is done */
+    h->pass_claimed += n;
+    int more = limit > 0 && n == limit &&
+               (!l->o->limit || h->pass_claimed < l->o->limit);
+    h->tick_at = more ? now : INT64_MAX;
+    return;
+  }
   plan_wakeup(l, h, now);
   if (n == 0 && h->tick_at <= now && h->empty_due++ > 0) {
     /* overdue twice in a row, but nothing claimed: not for this host */
@@ -134,17 +153,18 @@ static void check_versions(loop *l, int64_t now) {
 static void claim_pass(loop *l, int64_t now) {
   int tick_mode = l->o->mode == MODE_TICK;
   if (!tick_mode && now >= l->check_at) check_versions(l, now);
+  int pending = 0; /* tick mode: databases not yet caught up */
   for (int i = 0; i < l->ndbs && l->claiming; i++) {
     hostdb *h = &l->dbs[i];
     if (h->refresh && !tick_mode) {
       h->refresh = 0;
       plan_wakeup(l, h, now);
     }
-    if (h->tick_at <= now && (tick_mode || disp_slots(&l->d) > 0))
-      tick_db(l, h, now);
+    if (h->tick_at <= now && disp_slots(&l->d) > 0) tick_db(l, h, now);
     if (l->d.stdout_lost) l->claiming = 0;
+    pending |= h->tick_at != INT64_MAX;
   }
-  if (tick_mode) l->claiming = 0;
+  if (tick_mode && !pending) l->claiming = 0;
 }
 
 static void handle_signals(loop *l, int64_t now) {

@@ -58,6 +58,8 @@ static const char usage_text[] =
     "              file in it, scanned at start. --jobs is shared by all of them.\n"
     "  tick DB...  One pass: claim what is due now, dispatch it, wait for it,\n"
     "              report, exit. For system cron or a serverless request handler.\n"
+    "              With --exec it claims as slots free up until a claim finds\n"
+    "              less than it asked for (it caught up with what is due).\n"
     "\n"
     "Dispatch:\n"
     "  (default)   Print each claimed run as one JSON line on stdout (the element\n"
@@ -75,19 +77,27 @@ static const char usage_text[] =
     "  --timeout SEC\n"
     "              Kill a command still running after SEC seconds (SIGKILL to its\n"
     "              process group) -> 'failed', error \"timeout after SEC s\".\n"
-    "  --jobs N    At most N commands at once (default 4). The loop only claims as\n"
-    "              many runs as it has free slots; tick mode claims everything due\n"
-    "              and queues the rest.\n"
+    "  --jobs N    At most N commands at once (default 4). Every mode claims only\n"
+    "              as many runs as it has free slots, so a claimed run starts at\n"
+    "              once (print mode claims a batch: printing is immediate).\n"
+    "\n"
+    "Leases: a running command's lease is renewed (trigger_run_heartbeat) every\n"
+    "half lease, so a command may run longer than --lease-ms. A claimed run is\n"
+    "never started or printed with less than a quarter of its lease left: it is\n"
+    "reported 'deferred' instead (re-offered by the next tick, same run_id and\n"
+    "attempt). If a renewal is refused (the run was reclaimed), the command goes\n"
+    "on and its report is refused.\n"
     "\n"
     "Claim options (passed to trigger_run_due):\n"
     "  --owner NAME      claimant recorded in trigger_runs.owner\n"
     "                    (default trigger-host@HOSTNAME:PID)\n"
-    "  --lease-ms MS     lease of a claimed run; a run not reported within it is\n"
-    "                    reclaimed by the next tick (default 60000, or --timeout\n"
-    "                    + 30 s when that is longer). Keep it above --timeout.\n"
+    "  --lease-ms MS     lease of a claimed run, renewed while its command runs; a\n"
+    "                    run neither reported nor renewed within it (its host\n"
+    "                    died) is reclaimed by the next tick (default 60000, or\n"
+    "                    --timeout + 30 s when that is longer)\n"
     "  --wake-mode MODE  claim only runs of that wake_mode (inject_now or\n"
     "                    next_autonomy_cycle)\n"
-    "  --limit N         claim at most N runs per tick\n"
+    "  --limit N         claim at most N runs per tick (tick mode: per pass)\n"
     "  --agents a,b      claim only runs of these agent_ids\n"
     "\n"
     "Other options:\n"
@@ -360,8 +370,8 @@ int opts_parse(host_opts *o, int argc, char **argv) {
   if (rc >= 0) return rc;
   if (!o->extension) o->extension = default_extension(argv[0]);
   if (!o->owner) o->owner = default_owner();
-  if (!o->lease_ms && o->timeout_ms && o->timeout_ms + 30000 > 60000) {
-    o->lease_ms = o->timeout_ms + 30000;
+  if (!o->lease_ms) { /* the extension's default, or --timeout + 30 s */
+    o->lease_ms = o->timeout_ms + 30000 > 60000 ? o->timeout_ms + 30000 : 60000;
   }
   if (o->timeout_ms && !o->exec_cmd)
     return usage_error("%s", "--timeout needs --exec");

@@ -17,8 +17,7 @@ typedef struct host_opts {
   long long timeout_ms; /* the same in ms */
   int jobs;             /* --jobs N: concurrent --exec children */
   char *owner;          /* --owner, default trigger-host@HOST:PID */
-  long long
-      lease_ms; /* --lease-ms, 0 = extension default (or from --timeout) */
+  long long lease_ms;   /* --lease-ms, default 60000 (or --timeout + 30 s) */
   const char *wake_mode; /* --wake-mode */
   long long limit;       /* --limit, 0 = none */
   const char *agents;    /* --agents a,b */

@@ -302,7 +302,7 @@ typedef struct scenario {
   int read_only;       /* the call writes nothing (its result is checked) */
 } scenario;
 
-static char finish_sql[256], finish_result_sql[256];
+static char finish_sql[256], finish_result_sql[256], heartbeat_sql[256];
 
 #define TICK_SQL \
   "SELECT trigger_run_due(1767225910000, '{\"owner\":\"h\",\"lease_ms\":30000}')"
@@ -337,6 +337,7 @@ static const scenario *scenarios(int *n) {
       {"finish", finish_sql, 0, 0, "wal", 3, 0},
       /* a success's detail: its result, cleaned and bounded (run_text) */
       {"finish-result", finish_result_sql, 1, 0, "delete", 3, 0},
+      {"heartbeat", heartbeat_sql, 0, 0, "delete", 3, 0},
       /* a schedule read from JSON (spec_from_json) and an ISO instant: an
       ** allocation failing here once made the call return a wrong time */
       {"next-due-json",
@@ -552,6 +553,10 @@ int main(int argc, char **argv) {
              "SELECT trigger_run_finish('%s', 'success',"
              " 'summary: all green \xC3\xA9\xFF', %lld)",
              (const char *)sqlite3_column_text(st, 0), NOW);
+    /* renewed before its lease (claimed at T0 + MIN for 30 s) passed */
+    snprintf(heartbeat_sql, sizeof heartbeat_sql,
+             "SELECT trigger_run_heartbeat('%s', NULL, %lld)",
+             (const char *)sqlite3_column_text(st, 0), T0 + MIN + 10000);
     sqlite3_finalize(st);
     sqlite3_close(db);
   }

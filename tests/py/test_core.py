@@ -26,7 +26,8 @@ def test_function_flags(ext):
         assert flags[pure] & INNOCUOUS and not flags[pure] & DIRECTONLY, pure
         # zone data can change with tzdata upgrades: never DETERMINISTIC
         assert not flags[pure] & DETERMINISTIC, pure
-    for side in ("trigger_run_due", "trigger_run_finish", "trigger_fire", "trigger_pause",
+    for side in ("trigger_run_due", "trigger_run_finish", "trigger_run_heartbeat",
+                 "trigger_fire", "trigger_pause",
                  "trigger_resume", "trigger_cancel", "trigger_prune", "trigger_config",
                  "trigger_install"):
         assert flags[side] & DIRECTONLY and not flags[side] & INNOCUOUS, side
@@ -107,6 +108,60 @@ def test_install_migrates_older_schemas(ext):
         assert [r["run_id"] for r in tick(db, 1700000120000)] == ["t@1700000120000#1"]
         db.close()
     shutil.rmtree(tmp)
+
+
+def test_install_migrates_v3_runs(ext):
+    # Version 3 -> 4 adds triggers_rundata.lease_ms (the claim's lease
+    # length, trigger_run_heartbeat's default). A run claimed under version
+    # 3 (fixtures/schema_v3.sql: t@T0+MIN#1... t's second run, claimed at
+    # 1767225720000 with lease_until 1767225780000) has none: its heartbeat
+    # renews by its lease as claimed (60 s).
+    tmp = tempfile.mkdtemp()
+    path = os.path.join(tmp, "v3.db")
+    raw = sqlite3.connect(path, isolation_level=None)
+    with open(os.path.join(os.path.dirname(__file__), "fixtures", "schema_v3.sql")) as f:
+        raw.executescript(f.read())
+    raw.close()
+    db = connect(ext, path, install=False)
+    assert one(db, "SELECT trigger_install()") == 4
+    assert one(db, "SELECT count(*) FROM triggers_rundata WHERE lease_ms IS NOT NULL") == 0
+    run_id = "t@1767225720000#1"
+    run = json.loads(one(db, "SELECT trigger_run_heartbeat(?, NULL, ?)", run_id,
+                         1767225730000))
+    assert run["lease_until"] == 1767225730000 + 60000, run
+    assert finish(db, run_id, "success", now=1767225731000)["run_count"] == 2
+    db.close()
+    shutil.rmtree(tmp)
+
+
+def test_heartbeat_in_transactions_and_health(ext):
+    # A heartbeat joins the caller's transaction (rolled back with it), a
+    # renewed run is not an expired lease for trigger_health nor reclaimed
+    # by the tick, and a refused heartbeat leaves the run as it was.
+    db = connect(ext)
+    add(db, "t", max_attempts=2)
+    [run] = tick(db, T0 + MIN, lease_ms=10000)
+    rid = run["run_id"]
+    beat = lambda now, *lease: json.loads(one(
+        db, f"SELECT trigger_run_heartbeat(?, {'?' if lease else 'NULL'}, ?)",
+        rid, *lease, now))
+    db.execute("BEGIN IMMEDIATE")
+    assert beat(T0 + MIN + 5000)["lease_until"] == T0 + MIN + 15000
+    db.execute("ROLLBACK")
+    assert one(db, "SELECT lease_until FROM trigger_runs") == T0 + MIN + 10000
+    got = beat(T0 + MIN + 9000, 30000)
+    assert (got["run_id"], got["status"], got["lease_until"]) == (rid, "running", T0 + MIN + 39000)
+    assert set(got) == {r[1] for r in db.execute("PRAGMA table_info(trigger_runs)")}
+    health = json.loads(one(db, "SELECT trigger_health(?)", T0 + MIN + 20000))
+    assert (health["running"], health["expired_leases"]) == (1, 0), health
+    assert tick(db, T0 + MIN + 20000) == []
+    try:
+        beat(T0 + MIN + 39000)
+        raise AssertionError("expected an error")
+    except sqlite3.OperationalError as e:
+        assert str(e).startswith(f"trigger_run_heartbeat: run '{rid}': its lease passed"), e
+    assert one(db, "SELECT lease_until FROM trigger_runs") == T0 + MIN + 39000
+    assert [r["attempt"] for r in tick(db, T0 + MIN + 39000)] == [2]
 
 
 def test_connect_refuses_an_older_schema_until_install(ext):

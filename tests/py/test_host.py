@@ -3,8 +3,10 @@ time (seconds, each test bounded): the run loop fires interval triggers and
 picks up triggers inserted later by another connection, --exec records
 success (stdout tail as the result), failure (stderr tail) and timeouts, tick mode's exit status, serve
 over a directory and --agents, two hosts on one database never running the
-same occurrence, SIGTERM (waits, or kills after --grace) and lease reclaim
-after SIGKILL."""
+same occurrence, SIGTERM (waits, or kills after --grace), lease reclaim
+after SIGKILL, and leases: a tick claims only what its slots start, a
+long command's lease is renewed, a run whose lease ran out before it could
+start is released (deferred)."""
 import json
 import os
 import shutil
@@ -398,6 +400,101 @@ def test_sigkill_leaves_run_for_next_host(ext):
         assert first["status"] == "failed" and first["error"] == "lease expired", first
         assert second["attempt"] == 2 and second["status"] == "success", second
         assert json.loads(out)["attempt"] == 2
+
+
+def executions(log):
+    """The lines a command appended to log (one per execution)."""
+    return open(log).read().split() if os.path.exists(log) else []
+
+
+def test_tick_never_starts_a_run_after_its_lease(ext):
+    # 12 once triggers due, 2 jobs, 0.3 s commands, a 1 s lease. A tick that
+    # claimed all 12 at once would start the last ones after their lease
+    # passed, while a second host reclaims them as attempt 2: ran twice.
+    # The tick claims only what its free slots can start, so every
+    # occurrence runs exactly once, whichever host runs it.
+    with Tmp() as t:
+        path, db = t.db(ext)
+        due = now_ms() - 500
+        ids = [f"o{i:02d}" for i in range(12)]
+        for i in ids:
+            add_once(db, i, due, max_attempts=2)
+        log = t.file("log")
+        cmd = f'echo "$TRIGGER_ID" >> {log}; sleep 0.3'
+        common = ("--exec", cmd, "--jobs", "2", "--lease-ms", "1000")
+        first = start(ext, "tick", path, *common, "--owner", "host-1")
+        time.sleep(0.5)
+        second = start(ext, "run", path, *common, "--owner", "host-2")
+        _, err1 = first.communicate(timeout=20)
+        assert first.returncode == 0, err1
+        done = lambda: one(db, "SELECT count(*) FROM triggers WHERE status = 'completed'") == 12
+        assert wait_for(done, 10), runs(db)
+        rc, _, err2 = stop(second)
+        assert rc == 0, err2
+        ran = executions(log)
+        assert sorted(ran) == ids, sorted(ran)  # each exactly once
+        assert all(r["status"] == "success" and r["attempt"] == 1 for r in runs(db)), runs(db)
+        assert {r["owner"] for r in runs(db)} <= {"host-1", "host-2"}
+        # at most 2 runs per claim (claimed_at is the claim's instant)
+        per_claim = db.execute("SELECT max(n) FROM (SELECT count(*) AS n FROM trigger_runs"
+                               " GROUP BY owner, claimed_at)").fetchone()[0]
+        assert per_claim <= 2, per_claim
+
+
+def test_heartbeat_keeps_a_long_command_leased(ext):
+    # A 2.5 s command under a 0.8 s lease: the host renews the lease while
+    # the command runs, so a second host never reclaims it.
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_once(db, "long", now_ms() - 200, max_attempts=2)
+        log = t.file("log")
+        cmd = f'echo "$TRIGGER_ID $TRIGGER_ATTEMPT" >> {log}; sleep 2.5'
+        common = ("--exec", cmd, "--lease-ms", "800")
+        first = start(ext, "run", path, *common, "--owner", "host-1")
+        assert wait_for(lambda: runs(db), 3)
+        second = start(ext, "run", path, *common, "--owner", "host-2")
+        leases, end = set(), time.time() + 10
+        while one(db, "SELECT status FROM trigger_runs") == "running" and time.time() < end:
+            leases.add(one(db, "SELECT lease_until FROM trigger_runs"))
+            time.sleep(0.05)
+        for h in (first, second):
+            rc, _, err = stop(h)
+            assert rc == 0, err
+        assert executions(log) == ["long", "1"]
+        [r] = runs(db)
+        assert (r["status"], r["attempt"], r["owner"]) == ("success", 1, "host-1"), r
+        assert r["finished_at"] - r["claimed_at"] >= 2500, r
+        assert len(leases) >= 3, leases  # renewed at about half the lease
+        assert max(leases) - r["claimed_at"] > 2000, (leases, r)
+
+
+def test_print_mode_defers_runs_whose_lease_ran_out(ext):
+    # Print mode claims a batch; a reader that stalls past the lease blocks
+    # the writes. Once it reads again, the runs not yet printed have less
+    # than a quarter of their lease left: released 'deferred', never printed
+    # late, and the next tick offers them again (same run_id, attempt 1).
+    with Tmp() as t:
+        path, db = t.db(ext)
+        due = now_ms() - 500
+        for i in range(120):
+            add_once(db, f"p{i:03d}", due, instructions=f"job {i} " + "x" * 2000)
+        with open(t.file("err"), "w") as err:
+            proc = subprocess.Popen([host_bin(ext), "tick", path, "--extension", ext,
+                                     "--lease-ms", "1000"],
+                                    stdout=subprocess.PIPE, stderr=err, text=True)
+            time.sleep(1.5)  # the pipe is full long before: the host waits
+            out, _ = proc.communicate(timeout=10)
+        assert proc.returncode == 0, open(t.file("err")).read()
+        printed = [json.loads(x)["run_id"] for x in out.splitlines()]
+        assert 0 < len(printed) < 120, len(printed)
+        status = dict(db.execute("SELECT run_id, status FROM trigger_runs"))
+        assert all(status[r] == "success" for r in printed)
+        deferred = sorted(r for r, s in status.items() if s == "deferred")
+        assert len(deferred) == 120 - len(printed), status
+        assert "lease is nearly over" in open(t.file("err")).read()
+        rc, out, err = tick(ext, path)
+        assert rc == 0, err
+        assert sorted(json.loads(x)["run_id"] for x in out.splitlines()) == deferred
 
 
 if __name__ == "__main__":
