@@ -11,7 +11,7 @@ B        = build
 
 # Pure modules: no SQLite; unit-tested and fuzzed alone.
 PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c ext/dedupe.c \
-           ext/schedule.c ext/when.c ext/redact.c
+           ext/schedule.c ext/when.c ext/redact.c ext/utf8.c
 # SQLite-facing modules.
 SQL_SRC  = ext/arena.c ext/fire_json.c ext/args.c ext/config.c ext/store.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
            ext/tick.c ext/tick_opts.c ext/funcs.c ext/preview.c ext/request.c ext/xml_request.c ext/fn_when.c ext/summary.c ext/ext.c
@@ -31,8 +31,8 @@ $(B)/triggers.so: $(EXT_SRC) $(HDRS) | $(B)
 
 # The reference host loop (host/): links the system libsqlite3 and loads
 # the extension at run time, as a user would.
-$(B)/trigger-host: $(wildcard host/*.c host/*.h) | $(B)
-	$(CC) $(CFLAGS) $(WARN) -o $@ $(wildcard host/*.c) -lsqlite3
+$(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/utf8.c ext/utf8.h | $(B)
+	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3
 
 PURE_HAVE = $(wildcard $(PURE_SRC))
 

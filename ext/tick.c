@@ -29,6 +29,7 @@
 #include "fire_json.h"
 #include "tick_opts.h"
 #include "trigger.h"
+#include "utf8.h"
 #include "vtab_scan.h"
 
 SQLITE_EXTENSION_INIT3
@@ -928,10 +929,17 @@ static int read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
     return -1;
   if (argc == 0) t->now = trg_wall_clock_ms();
   const char *opts = NULL;
+  int rc = SQLITE_OK;
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
-    if (!(opts = arg_text(ctx, t->fname, argv, 1, "options"))) return -1;
+    if (sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
+      trg_result_error(ctx, SQLITE_MISMATCH, t->fname,
+                       "argument 2 (options) must be text");
+      return -1;
+    }
+    /* The owner is stored: no byte or escape may be a NUL or invalid. */
+    rc = value_text(argv[1], 1, "options", &opts, &t->err);
   }
-  int rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);
+  if (rc == SQLITE_OK) rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);
   if (rc != SQLITE_OK) {
     report(t, ctx, rc);
     return -1;
@@ -1050,6 +1058,7 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
   const char *status =
       run_id ? arg_text(ctx, t.fname, argv, 1, "status") : NULL;
   const char *error = NULL;
+  char *repaired = NULL;
   if (!status) goto out;
   if (!is_run_status(status)) {
     trg_result_error(ctx, SQLITE_ERROR, t.fname,
@@ -1059,7 +1068,20 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     goto out;
   }
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
-    if (!(error = arg_text(ctx, t.fname, argv, 2, "error"))) goto out;
+    /* A host's report is never refused for its bytes: repaired instead. */
+    if (sqlite3_value_type(argv[2]) != SQLITE_TEXT) {
+      trg_result_error(ctx, SQLITE_MISMATCH, t.fname,
+                       "argument 3 (error) must be text");
+      goto out;
+    }
+    const char *raw = (const char *)sqlite3_value_text(argv[2]);
+    size_t n = (size_t)sqlite3_value_bytes(argv[2]);
+    if (raw && !utf8_check(raw, n, NULL)) raw = repaired = text_repair(raw, n, 0);
+    if (!raw) {
+      sqlite3_result_error_nomem(ctx);
+      goto out;
+    }
+    error = raw;
   }
   if (arg_instant(ctx, t.fname, argc, argv, 3, "now", 1, &t.now) != 0) goto out;
   t.out = sqlite3_str_new(t.db);
@@ -1118,6 +1140,7 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     result_str(ctx, t.out);
   }
 out:
+  sqlite3_free(repaired);
   run_clear(&run);
   row_clear(&r);
   tick_end(&t);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sig.h"
+#include "utf8.h"
 #include "util.h"
 
 #define TAIL_MAX 500
@@ -243,8 +244,16 @@ static char *failure_text(child *c) {
       start++; /* mid-UTF-8 */
   }
   if (end > start) {
-    return xprintf("%s%.*s", c->cut ? "..." : "", (int)(end - start),
-                   c->tail + start);
+    /* Whatever the command wrote: invalid UTF-8 and NULs become U+FFFD
+    ** (the extension would repair them too; here the log line is valid
+    ** and nothing after a NUL is lost). */
+    const char *dots = c->cut ? "..." : "";
+    size_t n = utf8_repair(c->tail + start, end - start, NULL);
+    char *text = xmalloc(strlen(dots) + n + 1);
+    strcpy(text, dots);
+    utf8_repair(c->tail + start, end - start, text + strlen(dots));
+    text[strlen(dots) + n] = 0;
+    return text;
   }
   if (WIFEXITED(c->status))
     return xprintf("exit status %d", WEXITSTATUS(c->status));
