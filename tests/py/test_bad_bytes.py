@@ -264,3 +264,17 @@ def test_host_stderr_bytes_are_repaired(ext):
         db.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_xml_character_references_that_are_not_characters_are_refused(ext):
+    # libxml2 refuses them; locked here so the XML path stays covered.
+    db = connect(ext)
+    before = dump(db)
+    tail = "</instructions><triggerType>interval</triggerType><intervalMs>900000</intervalMs></response>"
+    for ref in ("&#xD800;", "&#xDC80;", "&#0;", "&#x110000;"):
+        r = json.loads(one(db, "SELECT trigger_create_xml(?, ?)", "<response><instructions>a" + ref + tail, CTX))
+        assert r["error"] == "INVALID_REQUEST" and "malformed XML" in r["reason"], (ref, r)
+    assert dump(db) == before
+    r = json.loads(one(db, "SELECT trigger_create_xml(?, ?)", "<response><instructions>a&#x1F600;" + tail, CTX))
+    assert r["created"], r
+    assert text_problems(db) == []
