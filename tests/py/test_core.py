@@ -399,6 +399,36 @@ def test_interval_anchored_and_once_completed(ext):
     assert o["status"] == "completed" and o["last_status"] == "success" and o["run_count"] == 1
 
 
+def test_schedule_past_year_9999_completes(ext):
+    # The occurrence after 9999-12-31 cannot be stored: trigger_iso could
+    # not print it. The trigger completes instead.
+    db = connect(ext)
+    day = 86400000
+    add(db, "late", created_at="9999-12-31T12:00:00Z", interval_ms=day)
+    t = trig(db, "late")
+    assert t["status"] == "completed" and t["next_due_at"] is None, t
+    add(db, "edge", created_at="9999-12-30T00:00:00Z", interval_ms=day)
+    due = trig(db, "edge")["next_due_at"]
+    assert one(db, "SELECT trigger_iso(?)", due) == "9999-12-31T00:00:00Z"
+    got = tick(db, due + 1000)
+    assert [r["trigger_id"] for r in got] == ["edge"]
+    t = trig(db, "edge")
+    assert t["next_due_at"] is None, t
+    finish(db, got[0]["run_id"], "success", None, due + 2000)
+    t = trig(db, "edge")
+    assert t["status"] == "completed" and t["run_count"] == 1, t
+    for ms in db.execute("SELECT next_due_at FROM triggers WHERE next_due_at IS NOT NULL"):
+        one(db, "SELECT trigger_iso(?)", ms[0])
+    assert one(db, "SELECT trigger_next_due(?, ?)",
+               '{"interval_ms": 86400000, "start_at": "9999-12-31T00:00:00Z"}', due) is None
+    assert [r[0] for r in db.execute(
+        "SELECT due_at FROM trigger_preview(?, ?)",
+        ('{"interval_ms": 86400000, "start_at": "9999-12-29T00:00:00Z"}', due - 2 * day)
+    ).fetchall()] == [due - day, due]
+    # cron already stopped at the end of 9999
+    assert one(db, "SELECT trigger_next_due('0 0 * * *', ?)", due) is None
+
+
 def test_max_runs(ext):
     db = connect(ext)
     add(db, "t", max_runs=2)
