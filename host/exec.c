@@ -53,14 +53,43 @@ static void set_env_ll(const char *name, long long v) {
   setenv(name, buf, 1);
 }
 
+/* "NAME=value" into env (n entries), replacing an entry of that name. */
+static int env_put(char **env, int n, const char *name, const char *value) {
+  size_t len = strlen(name);
+  int i = 0;
+  while (i < n && !(strncmp(env[i], name, len) == 0 && env[i][len] == '='))
+    i++;
+  if (i < n) free(env[i]);
+  env[i] = xprintf("%s=%s", name, value);
+  return i < n ? n : n + 1;
+}
+
+char **child_env_new(const char *const *pass, int npass) {
+  char **env = xmalloc(sizeof(char *) * (size_t)(npass + 4));
+  const char *home = getenv("HOME");
+  int n = env_put(env, 0, "PATH", "/usr/bin:/bin");
+  n = env_put(env, n, "HOME", home && *home ? home : "/");
+  n = env_put(env, n, "LANG", "C.UTF-8");
+  for (int i = 0; i < npass; i++) {
+    const char *v = getenv(pass[i]);
+    if (v) n = env_put(env, n, pass[i], v);
+  }
+  env[n] = NULL;
+  return env;
+}
+
 /* In the forked child: never returns. */
-static void child_exec(const char *cmd, const host_run *r, int in_rd,
+static void child_exec(const children *cs, const host_run *r, int in_rd,
                        int err_wr) {
   setpgid(0, 0);
   sig_child_reset();
   if (dup2(in_rd, 0) < 0 || dup2(err_wr, 2) < 0) _exit(127);
   fcntl(0, F_SETFD, 0);
   fcntl(2, F_SETFD, 0);
+  if (cs->env) { /* --clean-env: only these (the child's own copies) */
+    clearenv();
+    for (char **e = cs->env; *e; e++) putenv(*e);
+  }
   setenv("TRIGGER_RUN_ID", r->run_id, 1);
   setenv("TRIGGER_ID", r->trigger_id ? r->trigger_id : "", 1);
   setenv("TRIGGER_AGENT_ID", r->agent_id ? r->agent_id : "", 1);
@@ -68,7 +97,7 @@ static void child_exec(const char *cmd, const host_run *r, int in_rd,
   setenv("TRIGGER_DB", r->db->path, 1);
   set_env_ll("TRIGGER_ATTEMPT", r->attempt);
   set_env_ll("TRIGGER_SCHEDULED_FOR", r->scheduled_for);
-  execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+  execl("/bin/sh", "sh", "-c", cs->cmd, (char *)NULL);
   _exit(127);
 }
 
@@ -94,7 +123,7 @@ int child_start(children *cs, host_run *run, char **err) {
   }
   fflush(stdout);
   pid_t pid = fork();
-  if (pid == 0) child_exec(cs->cmd, run, in[0], er[1]);
+  if (pid == 0) child_exec(cs, run, in[0], er[1]);
   close(in[0]);
   close(er[1]);
   if (pid < 0) {
@@ -302,6 +331,8 @@ void children_kill(children *cs, const char *why) {
 }
 
 void children_free(children *cs) {
+  for (char **e = cs->env; e && *e; e++) free(*e);
+  free(cs->env);
   free(cs->v);
   memset(cs, 0, sizeof *cs);
 }

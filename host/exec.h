@@ -1,7 +1,8 @@
 /*
 ** exec.h -- the --exec children: one /bin/sh -c CMD per run, in its own
 ** process group, payload JSON on stdin, stderr tail kept, optional
-** timeout (SIGKILL to the group). Non-blocking pipes serviced from the
+** timeout (SIGKILL to the group), the host's environment or with
+** --clean-env a minimal one. Non-blocking pipes serviced from the
 ** loop's poll(); children are reaped with waitpid(WNOHANG) on SIGCHLD.
 */
 #ifndef HOST_EXEC_H
@@ -20,7 +21,16 @@ typedef struct children {
   const char *cmd;
   long long timeout_ms; /* 0 = none */
   double timeout_s;
+  char **env; /* --clean-env: the children's environment; NULL = the host's */
 } children;
+
+/*
+** The --clean-env environment: PATH=/usr/bin:/bin, HOME (the host's, else
+** "/"), LANG=C.UTF-8, then each name of pass the host has (replacing a
+** default of the same name). NULL-terminated "NAME=value" strings; each
+** child adds its TRIGGER_* variables. Freed by children_free.
+*/
+char **child_env_new(const char *const *pass, int npass);
 
 /* Called once per finished child with the outcome to report. */
 typedef void (*child_done)(void *ctx, host_run *run, const char *status,
