@@ -142,8 +142,8 @@ int text_check(const char *t, size_t n, int json, const char *what,
   char why[UTF8_DESCRIBE_MAX];
   utf8_describe(&e, t, why, sizeof why);
   if (e.key_len) {
-    return trg_errf(err, "%s.%.*s: %s", what, key_shown(t + e.key_at, e.key_len),
-                    t + e.key_at, why);
+    return trg_errf(err, "%s.%.*s: %s", what,
+                    key_shown(t + e.key_at, e.key_len), t + e.key_at, why);
   }
   return trg_errf(err, "%s%s: %s", what, e.in_key ? " (in a key)" : "", why);
 }

@@ -38,8 +38,7 @@ const char *arg_text(sqlite3_context *ctx, const char *fname,
 ** a JSON text whose top-level member holds it; json also checks \u
 ** escapes), SQLITE_NOMEM. The message never quotes the bad bytes.
 */
-int text_check(const char *t, size_t n, int json, const char *what,
-               char **err);
+int text_check(const char *t, size_t n, int json, const char *what, char **err);
 /* The text of v (TEXT), checked as above: *out points into v. */
 int value_text(sqlite3_value *v, int json, const char *what, const char **out,
                char **err);

@@ -681,8 +681,8 @@ static void early_refusal(sqlite3_context *ctx, const char *code,
 ** UTF-8 without NUL, its escapes included (utf8.h); otherwise the refusal
 ** names the member, e.g. "request.instructions: the escape \udc80 at
 ** byte 17 is a lone surrogate". 0 fine, -1 answered. */
-static int refuse_bad_text(sqlite3_context *ctx, int argc,
-                           sqlite3_value **argv, int pos, const char *what) {
+static int refuse_bad_text(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                           int pos, const char *what) {
   if (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL) return 0;
   const char *t;
   char *err;

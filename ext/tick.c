@@ -939,7 +939,8 @@ static int read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
     /* The owner is stored: no byte or escape may be a NUL or invalid. */
     rc = value_text(argv[1], 1, "options", &opts, &t->err);
   }
-  if (rc == SQLITE_OK) rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);
+  if (rc == SQLITE_OK)
+    rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);
   if (rc != SQLITE_OK) {
     report(t, ctx, rc);
     return -1;
@@ -1076,7 +1077,8 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     }
     const char *raw = (const char *)sqlite3_value_text(argv[2]);
     size_t n = (size_t)sqlite3_value_bytes(argv[2]);
-    if (raw && !utf8_check(raw, n, NULL)) raw = repaired = text_repair(raw, n, 0);
+    if (raw && !utf8_check(raw, n, NULL))
+      raw = repaired = text_repair(raw, n, 0);
     if (!raw) {
       sqlite3_result_error_nomem(ctx);
       goto out;

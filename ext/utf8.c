@@ -70,7 +70,6 @@ size_t utf8_char(const unsigned char *s, size_t n, size_t *bad,
 /* Where a JSON walk is: in a string or not, nesting depth, and the key of
 ** the top-level member being read. */
 typedef struct jstate {
-  int json;
   int in_str, str_is_key, expect_key, top_obj;
   size_t depth, str_at, key_at, key_len;
 } jstate;
@@ -173,8 +172,8 @@ static void note(utf8_err *e, const jstate *j, utf8_problem what, size_t at,
 
 /* The walk (see the header comment). stop: return at the first problem.
 ** Returns the length of the output. */
-static size_t walk(const char *text, size_t n, int json, int stop,
-                   utf8_err *e, char *dst) {
+static size_t walk(const char *text, size_t n, int json, int stop, utf8_err *e,
+                   char *dst) {
   const unsigned char *s = (const unsigned char *)text;
   out o = {dst, 0};
   jstate j;

@@ -26,15 +26,15 @@
 
 typedef enum utf8_problem {
   UTF8_OK = 0,
-  UTF8_NUL,           /* a NUL byte */
-  UTF8_CONTINUATION,  /* a continuation byte 0x80-0xBF without a lead byte */
-  UTF8_NEVER,         /* 0xF8-0xFF: never part of UTF-8 */
-  UTF8_OVERLONG,      /* a longer encoding than the shortest */
-  UTF8_SURROGATE,     /* U+D800..U+DFFF encoded */
-  UTF8_TOO_BIG,       /* above U+10FFFF */
-  UTF8_TRUNCATED,     /* a lead byte without all its continuation bytes */
-  UTF8_ESC_NUL,       /* JSON: the escape \u0000 */
-  UTF8_ESC_SURROGATE  /* JSON: a surrogate escape that is not in a pair */
+  UTF8_NUL,          /* a NUL byte */
+  UTF8_CONTINUATION, /* a continuation byte 0x80-0xBF without a lead byte */
+  UTF8_NEVER,        /* 0xF8-0xFF: never part of UTF-8 */
+  UTF8_OVERLONG,     /* a longer encoding than the shortest */
+  UTF8_SURROGATE,    /* U+D800..U+DFFF encoded */
+  UTF8_TOO_BIG,      /* above U+10FFFF */
+  UTF8_TRUNCATED,    /* a lead byte without all its continuation bytes */
+  UTF8_ESC_NUL,      /* JSON: the escape \u0000 */
+  UTF8_ESC_SURROGATE /* JSON: a surrogate escape that is not in a pair */
 } utf8_problem;
 
 /* The first problem of a text. */

@@ -156,7 +156,8 @@ int xml_request_parse(const char *xml, size_t len, xml_request *out,
   utf8_err bad;
   if (!utf8_check(xml, len, &bad)) {
     char why[UTF8_DESCRIBE_MAX];
-    FAIL(XML_INVALID_REQUEST, "XML: %s", utf8_describe(&bad, xml, why, sizeof why));
+    FAIL(XML_INVALID_REQUEST, "XML: %s",
+         utf8_describe(&bad, xml, why, sizeof why));
   }
   long decl = declaration_at(xml, len);
   if (decl >= 0) {

@@ -57,8 +57,7 @@ static void set_env_ll(const char *name, long long v) {
 static int env_put(char **env, int n, const char *name, const char *value) {
   size_t len = strlen(name);
   int i = 0;
-  while (i < n && !(strncmp(env[i], name, len) == 0 && env[i][len] == '='))
-    i++;
+  while (i < n && !(strncmp(env[i], name, len) == 0 && env[i][len] == '=')) i++;
   if (i < n) free(env[i]);
   env[i] = xprintf("%s=%s", name, value);
   return i < n ? n : n + 1;
@@ -276,12 +275,12 @@ static char *failure_text(child *c) {
     /* Whatever the command wrote: invalid UTF-8 and NULs become U+FFFD
     ** (the extension would repair them too; here the log line is valid
     ** and nothing after a NUL is lost). */
-    const char *dots = c->cut ? "..." : "";
+    size_t dots = c->cut ? 3 : 0;
     size_t n = utf8_repair(c->tail + start, end - start, NULL);
-    char *text = xmalloc(strlen(dots) + n + 1);
-    strcpy(text, dots);
-    utf8_repair(c->tail + start, end - start, text + strlen(dots));
-    text[strlen(dots) + n] = 0;
+    char *text = xmalloc(dots + n + 1);
+    memcpy(text, "...", dots);
+    utf8_repair(c->tail + start, end - start, text + dots);
+    text[dots + n] = 0;
     return text;
   }
   if (WIFEXITED(c->status))

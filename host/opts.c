@@ -268,8 +268,8 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
         return usage_error("--env %s: not a variable name (letters, digits, "
                            "_; not starting with a digit)",
                            arg);
-      o->env_pass = xrealloc(o->env_pass,
-                             sizeof(char *) * (size_t)(o->nenv_pass + 1));
+      o->env_pass =
+          xrealloc(o->env_pass, sizeof(char *) * (size_t)(o->nenv_pass + 1));
       o->env_pass[o->nenv_pass++] = arg;
       break;
     case O_TIMEOUT:

@@ -11,9 +11,9 @@ typedef struct host_opts {
   host_mode mode;
   char **dbs; /* database paths (directories expanded) */
   int ndbs;
-  char *extension;      /* --extension, default <dir of binary>/triggers */
-  const char *exec_cmd; /* --exec CMD, NULL = print mode */
-  int clean_env;        /* --clean-env: children get a minimal environment */
+  char *extension;       /* --extension, default <dir of binary>/triggers */
+  const char *exec_cmd;  /* --exec CMD, NULL = print mode */
+  int clean_env;         /* --clean-env: children get a minimal environment */
   const char **env_pass; /* --env NAME (repeatable): passed through */
   int nenv_pass;
   double timeout_s;     /* --timeout SEC, 0 = none */

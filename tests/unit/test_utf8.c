@@ -20,14 +20,14 @@
 typedef struct text_case {
   const char *what;
   const char *in;
-  size_t n;            /* bytes of in (it may hold NULs) */
-  utf8_problem want;   /* UTF8_OK when valid */
-  size_t at, len;      /* of the first problem */
+  size_t n;          /* bytes of in (it may hold NULs) */
+  utf8_problem want; /* UTF8_OK when valid */
+  size_t at, len;    /* of the first problem */
   const char *repaired;
 } text_case;
 
 #define T(what, lit, want, at, len, rep) \
-  {what, lit, sizeof(lit) - 1, want, at, len, rep}
+  { what, lit, sizeof(lit) - 1, want, at, len, rep }
 
 static const text_case texts[] = {
     T("empty", "", UTF8_OK, 0, 0, ""),
@@ -49,10 +49,8 @@ static const text_case texts[] = {
     T("overlong NUL C0 80", "\xC0\x80", UTF8_OVERLONG, 0, 1, FFFD FFFD),
     T("overlong '/' C0 AF", "\xC0\xAF", UTF8_OVERLONG, 0, 1, FFFD FFFD),
     T("overlong C1 BF", "x\xC1\xBF", UTF8_OVERLONG, 1, 1, "x" FFFD FFFD),
-    T("overlong E0 80 80", "\xE0\x80\x80", UTF8_OVERLONG, 0, 1,
-      FFFD FFFD FFFD),
-    T("overlong E0 9F BF", "\xE0\x9F\xBF", UTF8_OVERLONG, 0, 1,
-      FFFD FFFD FFFD),
+    T("overlong E0 80 80", "\xE0\x80\x80", UTF8_OVERLONG, 0, 1, FFFD FFFD FFFD),
+    T("overlong E0 9F BF", "\xE0\x9F\xBF", UTF8_OVERLONG, 0, 1, FFFD FFFD FFFD),
     T("overlong F0 80 80 80", "\xF0\x80\x80\x80", UTF8_OVERLONG, 0, 1,
       FFFD FFFD FFFD FFFD),
     T("overlong F0 8F BF BF", "\xF0\x8F\xBF\xBF", UTF8_OVERLONG, 0, 1,
@@ -62,11 +60,10 @@ static const text_case texts[] = {
     T("U+DC80", "Ping \xED\xB2\x80", UTF8_SURROGATE, 5, 1,
       "Ping " FFFD FFFD FFFD),
     T("U+DFFF", "\xED\xBF\xBF", UTF8_SURROGATE, 0, 1, FFFD FFFD FFFD),
-    T("surrogate pair as CESU-8", "\xED\xA0\xBD\xED\xB8\x80", UTF8_SURROGATE,
-      0, 1, FFFD FFFD FFFD FFFD FFFD FFFD),
+    T("surrogate pair as CESU-8", "\xED\xA0\xBD\xED\xB8\x80", UTF8_SURROGATE, 0,
+      1, FFFD FFFD FFFD FFFD FFFD FFFD),
     /* above U+10FFFF */
-    T("U+110000", "\xF4\x90\x80\x80", UTF8_TOO_BIG, 0, 1,
-      FFFD FFFD FFFD FFFD),
+    T("U+110000", "\xF4\x90\x80\x80", UTF8_TOO_BIG, 0, 1, FFFD FFFD FFFD FFFD),
     T("F5", "\xF5\x80\x80\x80", UTF8_TOO_BIG, 0, 1, FFFD FFFD FFFD FFFD),
     T("F7", "\xF7\xBF\xBF\xBF", UTF8_TOO_BIG, 0, 1, FFFD FFFD FFFD FFFD),
     T("5-byte form F8", "\xF8\x88\x80\x80\x80", UTF8_NEVER, 0, 1,
@@ -76,7 +73,10 @@ static const text_case texts[] = {
     T("C2 at the end", "ab\xC2", UTF8_TRUNCATED, 2, 1, "ab" FFFD),
     T("E2 82 at the end", "ab\xE2\x82", UTF8_TRUNCATED, 2, 2, "ab" FFFD),
     T("F0 9F 98 at the end", "\xF0\x9F\x98", UTF8_TRUNCATED, 0, 3, FFFD),
-    T("E2 82 then ASCII", "\xE2\x82" "A", UTF8_TRUNCATED, 0, 2, FFFD "A"),
+    T("E2 82 then ASCII",
+      "\xE2\x82"
+      "A",
+      UTF8_TRUNCATED, 0, 2, FFFD "A"),
     T("F0 9F then euro", "\xF0\x9F\xE2\x82\xAC", UTF8_TRUNCATED, 0, 2,
       FFFD "\xE2\x82\xAC"),
     T("lead then lead", "\xC3\xC3\xA9", UTF8_TRUNCATED, 0, 1, FFFD "\xC3\xA9"),
@@ -197,8 +197,8 @@ static void test_code_points(void) {
     else if (cp < 0x800)
       s[0] = (unsigned char)(0xC0 | cp >> 6), s[1] = 0x80 | (cp & 0x3F), n = 2;
     else if (cp < 0x10000)
-      s[0] = (unsigned char)(0xE0 | cp >> 12),
-      s[1] = 0x80 | ((cp >> 6) & 0x3F), s[2] = 0x80 | (cp & 0x3F), n = 3;
+      s[0] = (unsigned char)(0xE0 | cp >> 12), s[1] = 0x80 | ((cp >> 6) & 0x3F),
+      s[2] = 0x80 | (cp & 0x3F), n = 3;
     else
       s[0] = (unsigned char)(0xF0 | cp >> 18),
       s[1] = 0x80 | ((cp >> 12) & 0x3F), s[2] = 0x80 | ((cp >> 6) & 0x3F),
@@ -221,8 +221,7 @@ static void test_repair_properties(void) {
     for (; n < len; n++) in[n] = (char)((x = x * 1103515245u + 12345u) >> 24);
     size_t m = utf8_repair(in, n, a);
     size_t m2 = utf8_repair(a, m, b);
-    if (!utf8_check(a, m, NULL) || m > 3 * n || m2 != m ||
-        memcmp(a, b, m) != 0)
+    if (!utf8_check(a, m, NULL) || m > 3 * n || m2 != m || memcmp(a, b, m) != 0)
       wrong++;
   }
   CHECK(wrong == 0, "%ld random repairs are wrong", wrong);
@@ -247,12 +246,12 @@ static const json_case jsons[] = {
      "", "{\"a\":\"\\\\u0000\"}"},
     {"lone low", "{\"a\":\"\\udc80\"}", UTF8_ESC_SURROGATE, 6, "a",
      "{\"a\":\"\\ufffd\"}"},
-    {"lone high at the end", "{\"a\":\"Ping \\ud800\"}", UTF8_ESC_SURROGATE,
-     11, "a", "{\"a\":\"Ping \\ufffd\"}"},
+    {"lone high at the end", "{\"a\":\"Ping \\ud800\"}", UTF8_ESC_SURROGATE, 11,
+     "a", "{\"a\":\"Ping \\ufffd\"}"},
     {"high then not low", "{\"a\":\"\\uD83D\\u0041\"}", UTF8_ESC_SURROGATE, 6,
      "a", "{\"a\":\"\\ufffd\\u0041\"}"},
-    {"high then high", "{\"a\":\"\\ud83d\\ud83d\\ude00\"}",
-     UTF8_ESC_SURROGATE, 6, "a", "{\"a\":\"\\ufffd\\ud83d\\ude00\"}"},
+    {"high then high", "{\"a\":\"\\ud83d\\ud83d\\ude00\"}", UTF8_ESC_SURROGATE,
+     6, "a", "{\"a\":\"\\ufffd\\ud83d\\ude00\"}"},
     {"low then high", "{\"a\":\"\\ude00\\ud83d\"}", UTF8_ESC_SURROGATE, 6, "a",
      "{\"a\":\"\\ufffd\\ufffd\"}"},
     {"u0000", "{\"owner\":\"a\\u0000b\"}", UTF8_ESC_NUL, 11, "owner",
@@ -278,8 +277,7 @@ static const json_case jsons[] = {
      "{\"a\":\"\\u12\"}"},
     {"high before a short escape", "{\"a\":\"\\ud83d\\ude0\"}",
      UTF8_ESC_SURROGATE, 6, "a", "{\"a\":\"\\ufffd\\ude0\"}"},
-    {"not in a string", "{\"a\":1}\\u0000", UTF8_OK, 0, "",
-     "{\"a\":1}\\u0000"},
+    {"not in a string", "{\"a\":1}\\u0000", UTF8_OK, 0, "", "{\"a\":1}\\u0000"},
 };
 
 static void test_json(void) {
@@ -326,7 +324,8 @@ static void test_describe(void) {
        "U+D800..U+DFFF)"},
       {"ab\xE2\x82", 4, 0,
        "not valid UTF-8 at byte 2 (0xe2 0x82: a truncated sequence)"},
-      {"\xC0\xAF", 2, 0, "not valid UTF-8 at byte 0 (0xc0: an overlong encoding)"},
+      {"\xC0\xAF", 2, 0,
+       "not valid UTF-8 at byte 0 (0xc0: an overlong encoding)"},
       {"\xF4\x90\x80\x80", 4, 0,
        "not valid UTF-8 at byte 0 (0xf4: above U+10FFFF)"},
       {"\x80", 1, 0,
