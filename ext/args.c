@@ -124,14 +124,6 @@ const char *arg_text(sqlite3_context *ctx, const char *fname,
   return NULL;
 }
 
-/* At most 64 bytes of a (valid) key, not ending inside a character. */
-static int key_shown(const char *key, size_t n) {
-  if (n <= 64) return (int)n;
-  n = 64;
-  while (n > 0 && ((unsigned char)key[n] & 0xC0) == 0x80) n--;
-  return (int)n;
-}
-
 int text_check(const char *t, size_t n, int json, const char *what,
                char **err) {
   utf8_err e;
@@ -143,7 +135,8 @@ int text_check(const char *t, size_t n, int json, const char *what,
   utf8_describe(&e, t, why, sizeof why);
   if (e.key_len) {
     return trg_errf(err, "%s.%.*s: %s", what,
-                    key_shown(t + e.key_at, e.key_len), t + e.key_at, why);
+                    utf8_prefix(t + e.key_at, e.key_len, 64), t + e.key_at,
+                    why);
   }
   return trg_errf(err, "%s%s: %s", what, e.in_key ? " (in a key)" : "", why);
 }

@@ -285,3 +285,21 @@ char *utf8_describe(const utf8_err *e, const char *s, char *buf, size_t n) {
   }
   return buf;
 }
+
+int utf8_prefix(const char *s, size_t n, size_t max) {
+  if (n <= max) return (int)n;
+  while (max > 0 && is_cont((unsigned char)s[max])) max--;
+  return (int)max;
+}
+
+void utf8_cut_tail(char *s) {
+  size_t n = strlen(s), k = n;
+  while (k > 0 && n - k < 4 && is_cont((unsigned char)s[k - 1])) k--;
+  if (k == 0) return;
+  size_t bad;
+  utf8_problem why;
+  if (!utf8_char((const unsigned char *)s + k - 1, n - k + 1, &bad, &why) &&
+      why == UTF8_TRUNCATED && k - 1 + bad == n) {
+    s[k - 1] = 0;
+  }
+}

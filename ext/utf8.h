@@ -79,4 +79,12 @@ size_t utf8_json_repair(const char *s, size_t n, char *dst);
 char *utf8_describe(const utf8_err *e, const char *s, char *buf, size_t n);
 #define UTF8_DESCRIBE_MAX 160
 
+/* How many bytes of the valid text s[0..n) to show when at most max may
+** be: n, or the largest length <= max that does not end inside a
+** character (for "%.*s" in a message). */
+int utf8_prefix(const char *s, size_t n, size_t max);
+/* A message formatted into a fixed buffer may end inside a character
+** (snprintf cuts bytes): drop such an incomplete last character. */
+void utf8_cut_tail(char *s);
+
 #endif

@@ -24,10 +24,12 @@ const xml_field xml_fields[XF_COUNT] = {
     {"when", "when", 0},
 };
 
+/* snprintf may cut a quoted name inside a character: not at one. */
 #define FAIL(c, ...)                    \
   do {                                  \
     *code = (c);                        \
     snprintf(err, errlen, __VA_ARGS__); \
+    utf8_cut_tail(err);                 \
     return -1;                          \
   } while (0)
 
@@ -138,9 +140,9 @@ static int read_fields(xmlNode *root, xml_request *out, const char **code,
     out->value[f] = v;
     if (xml_fields[f].is_number && !valid_ms(v)) {
       FAIL(XML_INVALID_SCHEDULE,
-           "element <%s>: '%.40s' is not a whole "
+           "element <%s>: '%.*s' is not a whole "
            "number of milliseconds in range 0-2^53",
-           xml_fields[f].element, v);
+           xml_fields[f].element, utf8_prefix(v, strlen(v), 40), v);
     }
   }
   return 0;
@@ -198,7 +200,10 @@ int xml_request_parse(const char *xml, size_t len, xml_request *out,
   }
   if (doc) xmlFreeDoc(doc);
   xmlFreeParserCtxt(ctxt);
-  if (rc != 0) xml_request_free(out);
+  if (rc != 0) {
+    utf8_cut_tail(err); /* a long name quoted into err */
+    xml_request_free(out);
+  }
   return rc;
 }
 

@@ -278,3 +278,22 @@ def test_xml_character_references_that_are_not_characters_are_refused(ext):
     r = json.loads(one(db, "SELECT trigger_create_xml(?, ?)", "<response><instructions>a&#x1F600;" + tail, CTX))
     assert r["created"], r
     assert text_problems(db) == []
+
+
+def test_messages_that_quote_input_cut_at_a_character(ext):
+    # A refusal quoting part of the input (40 bytes of a bad number, a long
+    # element name in a fixed buffer) used to cut a character in half.
+    db = connect(ext)
+    before = dump(db)
+    head = "<response><instructions>x</instructions><triggerType>interval</triggerType>"
+    for k in range(1, 5):  # the 40-byte cut lands on every byte of a character
+        bad = "a" * k + "\u20ac" * 20
+        r = json.loads(one(db, "SELECT trigger_create_xml(?, ?)",
+                           head + "<intervalMs>" + bad + "</intervalMs></response>", CTX))
+        assert r["error"] == "INVALID_SCHEDULE" and "intervalMs" in r["reason"], r
+        assert r["reason"].startswith("element <intervalMs>: '" + bad[:len(bad.encode()[:40].decode("utf-8", "ignore"))]), r
+    for k in range(1, 5):
+        name = "r" * k + "\u00e9" * 200
+        r = json.loads(one(db, "SELECT trigger_create_xml(?, ?)", f"<{name}>x</{name}>", CTX))
+        assert r["error"] == "INVALID_REQUEST" and "root element must be <response>" in r["reason"], r
+    assert dump(db) == before

@@ -349,6 +349,32 @@ static void test_describe(void) {
   }
 }
 
+static void test_cutting(void) {
+  /* utf8_prefix: never ends inside a character */
+  const char *s = "ab\xE2\x82\xAC\xF0\x9F\x98\x80z"; /* a b euro emoji z */
+  size_t n = strlen(s);
+  static const int want[] = {0, 1, 2, 2, 2, 5, 5, 5, 5, 9, 10, 10};
+  for (size_t max = 0; max < sizeof want / sizeof want[0]; max++) {
+    CHECK_EQ_I64(utf8_prefix(s, n, max), want[max], "utf8_prefix");
+  }
+  /* utf8_cut_tail: drops only an incomplete last character */
+  static const struct {
+    const char *in, *want;
+  } tails[] = {
+      {"abc", "abc"},         {"ab\xE2\x82", "ab"},
+      {"ab\xE2", "ab"},       {"ab\xE2\x82\xAC", "ab\xE2\x82\xAC"},
+      {"x\xF0\x9F\x98", "x"}, {"x\xF0\x9F\x98\x80", "x\xF0\x9F\x98\x80"},
+      {"\xC3", ""},           {"", ""},
+      {"a\xFF", "a\xFF"}, /* not a cut character: left to the checker */
+  };
+  for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+    char buf[16];
+    snprintf(buf, sizeof buf, "%s", tails[i].in);
+    utf8_cut_tail(buf);
+    CHECK_STR(buf, tails[i].want, "utf8_cut_tail");
+  }
+}
+
 int main(void) {
   test_table();
   test_exhaustive();
@@ -356,5 +382,6 @@ int main(void) {
   test_repair_properties();
   test_json();
   test_describe();
+  test_cutting();
   return check_report("utf8");
 }
