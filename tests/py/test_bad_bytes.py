@@ -297,3 +297,15 @@ def test_messages_that_quote_input_cut_at_a_character(ext):
         r = json.loads(one(db, "SELECT trigger_create_xml(?, ?)", f"<{name}>x</{name}>", CTX))
         assert r["error"] == "INVALID_REQUEST" and "root element must be <response>" in r["reason"], r
     assert dump(db) == before
+
+
+def test_when_reasons_quote_whole_characters(ext):
+    # "number '%.12s' is too long" used to cut the euro sign after the digits.
+    db = connect(ext)
+    for k in range(5, 14):
+        for tail in ("\u20ac", "\u00e9x", "\U0001F600", " hours"):
+            phrase = "1" * k + tail
+            r = json.loads(one(db, "SELECT trigger_parse_when(?, 0)", phrase))
+            assert r["kind"] is None and r["reason"] == f"number '{'1' * min(k, 12)}' is too long", (phrase, r)
+            res = create(db, json.dumps({"instructions": "x", "when": "in " + phrase}))
+            assert res["error"] == "INVALID_SCHEDULE" and "is too long" in res["reason"], res
