@@ -1069,8 +1069,10 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     goto out;
   }
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
-    /* A host's report is never refused for its bytes: repaired instead. */
-    if (sqlite3_value_type(argv[2]) != SQLITE_TEXT) {
+    /* A host's report is never refused for its bytes: repaired instead
+    ** (a BLOB too: a command's raw stderr passed as it came). */
+    int type = sqlite3_value_type(argv[2]);
+    if (type != SQLITE_TEXT && type != SQLITE_BLOB) {
       trg_result_error(ctx, SQLITE_MISMATCH, t.fname,
                        "argument 3 (error) must be text");
       goto out;

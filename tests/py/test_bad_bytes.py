@@ -211,6 +211,13 @@ def test_host_reports_are_repaired_not_lost(ext):
         assert got == python_repair(b), (b, got)
         if status == "failed":
             assert one(db, "SELECT last_error FROM triggers WHERE trigger_id = 'h'") == python_repair(b)
+    # bytes as they came (a BLOB) are a report too; a number is not text
+    run = json.loads(one(db, "SELECT trigger_fire('h', ?)", now + 1000))
+    one(db, "SELECT trigger_run_finish(?, 'failed', ?, ?)", run["run_id"], b"\xff oops\x00", now + 1000)
+    assert one(db, "SELECT error FROM trigger_runs WHERE run_id = ?", run["run_id"]) == FFFD + " oops" + FFFD
+    run = json.loads(one(db, "SELECT trigger_fire('h', ?)", now + 2000))
+    refused(db, "SELECT trigger_run_finish(?, 'failed', 42)", (run["run_id"],),
+            "trigger_run_finish: argument 3 (error) must be text")
     assert text_problems(db) == []
 
 
