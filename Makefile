@@ -30,7 +30,8 @@ $(B)/triggers.so: $(EXT_SRC) $(HDRS) | $(B)
 	  -Wl,-z,defs -Wl,-z,now -Wl,-z,relro -o $@ $(EXT_SRC) $(XML_LIBS) -lm
 
 # The reference host loop (host/): links the system libsqlite3 and loads
-# the extension at run time, as a user would.
+# the extension at run time, as a user would. It compiles the pure
+# ext/utf8.c too, to repair a command's stderr as the extension would.
 $(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/utf8.c ext/utf8.h | $(B)
 	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3
 
