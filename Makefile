@@ -40,7 +40,7 @@ EXTDIR_REL = $(if $(and $(filter $(PREFIX)/bin,$(BINDIR)),$(filter $(PREFIX)/%,$
 
 # Pure modules: no SQLite; unit-tested and fuzzed alone.
 PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c ext/dedupe.c \
-           ext/schedule.c ext/when.c ext/redact.c ext/run_text.c
+           ext/schedule.c ext/when.c ext/redact.c ext/run_text.c ext/utf8.c
 # SQLite-facing modules.
 SQL_SRC  = ext/arena.c ext/fire_json.c ext/args.c ext/config.c ext/store.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
            ext/tick.c ext/tick_opts.c ext/funcs.c ext/preview.c ext/request.c ext/xml_request.c ext/fn_when.c ext/summary.c ext/ext.c
@@ -61,11 +61,12 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # The reference host loop (host/): links the system libsqlite3 and loads
 # the extension at run time, as a user would. Its default extension path
 # includes the installed one, compiled in from PREFIX ($(B)/install-dirs changes
-# when PREFIX does, so the host is rebuilt).
-$(B)/trigger-host: $(wildcard host/*.c host/*.h) $(B)/install-dirs | $(B)
-	$(CC) $(CFLAGS) $(WARN) -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
+# when PREFIX does, so the host is rebuilt). It compiles the pure
+# ext/utf8.c too, to repair a command's output as the extension would.
+$(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/utf8.c ext/utf8.h $(B)/install-dirs | $(B)
+	$(CC) $(CFLAGS) $(WARN) -Iext -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
 	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
-	  -o $@ $(wildcard host/*.c) -lsqlite3
+	  -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3
 
 PURE_HAVE = $(wildcard $(PURE_SRC))
 

@@ -5,6 +5,7 @@
 #include "args.h"
 
 #include "civil.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -67,9 +68,11 @@ int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
                       pos + 1, name, x, CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
     }
     case SQLITE_TEXT: {
-      char msg[SCHED_ERR_MAX];
-      const char *t = (const char *)sqlite3_value_text(v);
-      if (!t) return SQLITE_NOMEM;
+      char msg[SCHED_ERR_MAX], what[80];
+      const char *t;
+      sqlite3_snprintf(sizeof what, what, "argument %d (%s)", pos + 1, name);
+      int rc = value_text(v, 0, what, &t, err);
+      if (rc != SQLITE_OK) return rc;
       if (sched_parse_instant(t, tz_utc(), out, msg, sizeof msg) == 0) {
         return SQLITE_OK;
       }
@@ -111,7 +114,49 @@ const char *arg_text(sqlite3_context *ctx, const char *fname,
                      "argument %d (%s) must be text", pos + 1, name);
     return NULL;
   }
-  return (const char *)sqlite3_value_text(argv[pos]);
+  char what[80], *err;
+  const char *t;
+  sqlite3_snprintf(sizeof what, what, "argument %d (%s)", pos + 1, name);
+  int rc = value_text(argv[pos], 0, what, &t, &err);
+  if (rc == SQLITE_OK) return t;
+  trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
+  sqlite3_free(err);
+  return NULL;
+}
+
+int text_check(const char *t, size_t n, int json, const char *what,
+               char **err) {
+  utf8_err e;
+  *err = NULL;
+  if (json ? utf8_json_check(t, n, &e) : utf8_check(t, n, &e)) {
+    return SQLITE_OK;
+  }
+  char why[UTF8_DESCRIBE_MAX];
+  utf8_describe(&e, t, why, sizeof why);
+  if (e.key_len) {
+    return trg_errf(err, "%s.%.*s: %s", what,
+                    utf8_prefix(t + e.key_at, e.key_len, 64), t + e.key_at,
+                    why);
+  }
+  return trg_errf(err, "%s%s: %s", what, e.in_key ? " (in a key)" : "", why);
+}
+
+int value_text(sqlite3_value *v, int json, const char *what, const char **out,
+               char **err) {
+  *err = NULL;
+  *out = (const char *)sqlite3_value_text(v);
+  if (!*out) return SQLITE_NOMEM;
+  return text_check(*out, (size_t)sqlite3_value_bytes(v), json, what, err);
+}
+
+char *text_repair(const char *t, size_t n, int json) {
+  size_t len = json ? utf8_json_repair(t, n, NULL) : utf8_repair(t, n, NULL);
+  char *z = sqlite3_malloc64(len + 1);
+  if (!z) return NULL;
+  if (json) utf8_json_repair(t, n, z);
+  else utf8_repair(t, n, z);
+  z[len] = 0;
+  return z;
 }
 
 void result_str(sqlite3_context *ctx, sqlite3_str *s) {

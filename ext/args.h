@@ -26,9 +26,26 @@ int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
 int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
                      sqlite3_value *tzv, i64 after, sched_spec *spec,
                      char **err);
-/* Required non-NULL text argument. NULL on error (already reported). */
+/* Required non-NULL text argument, valid UTF-8 without NUL (utf8.h).
+** NULL on error (already reported, naming the argument). */
 const char *arg_text(sqlite3_context *ctx, const char *fname,
                      sqlite3_value **argv, int pos, const char *name);
+
+/*
+** Text entering the extension (DESIGN.md §4: every TEXT stored or
+** returned is valid UTF-8 without NUL). text_check: SQLITE_OK, or
+** SQLITE_ERROR with *err = "<what>: <problem>" ("<what>.<key>: ..." for
+** a JSON text whose top-level member holds it; json also checks \u
+** escapes), SQLITE_NOMEM. The message never quotes the bad bytes.
+*/
+int text_check(const char *t, size_t n, int json, const char *what, char **err);
+/* The text of v (TEXT), checked as above: *out points into v. */
+int value_text(sqlite3_value *v, int json, const char *what, const char **out,
+               char **err);
+/* Text from a host, kept whatever its bytes: each invalid sequence and NUL
+** becomes U+FFFD (json: each bad escape \ufffd). sqlite3_malloc'd,
+** NUL-terminated; NULL when out of memory. */
+char *text_repair(const char *t, size_t n, int json);
 /* Finish a JSON result: text, or the OOM error. */
 void result_str(sqlite3_context *ctx, sqlite3_str *s);
 

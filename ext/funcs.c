@@ -147,16 +147,18 @@ int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
     return trg_errf(err, "argument 1 (spec) must be text (a cron "
                          "expression or a JSON object)");
   }
-  const char *text = (const char *)sqlite3_value_text(specv);
-  if (!text) return SQLITE_NOMEM;
+  /* Cron text or JSON: checked as JSON (cron text has no strings). */
+  const char *text;
+  int rc = value_text(specv, 1, "argument 1 (spec)", &text, err);
+  if (rc != SQLITE_OK) return rc;
   const char *tz = "UTC";
   int tz_given = tzv && sqlite3_value_type(tzv) != SQLITE_NULL;
   if (tz_given) {
     if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
       return trg_errf(err, "argument 3 (tz) must be text");
     }
-    tz = (const char *)sqlite3_value_text(tzv);
-    if (!tz) return SQLITE_NOMEM;
+    rc = value_text(tzv, 0, "argument 3 (tz)", &tz, err);
+    if (rc != SQLITE_OK) return rc;
   }
   const char *p = text;
   while (*p == ' ' || *p == '\t' || *p == '\n') p++;
@@ -381,7 +383,15 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       store_close(&s);
       return;
     }
-    int rc = store_config_set(&s, key, v);
+    char *err;
+    int rc = value_text(argv[1], 0, "argument 2 (value)", &v, &err);
+    if (rc != SQLITE_OK) {
+      trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
+      sqlite3_free(err);
+      store_close(&s);
+      return;
+    }
+    rc = store_config_set(&s, key, v);
     if (rc != SQLITE_OK) {
       trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
       store_close(&s);

@@ -677,9 +677,30 @@ static void early_refusal(sqlite3_context *ctx, const char *code,
   result_str(ctx, s);
 }
 
+/* The JSON text at argv[pos] (absent or NULL: fine) must be valid
+** UTF-8 without NUL, its escapes included (utf8.h); otherwise the refusal
+** names the member, e.g. "request.instructions: the escape \udc80 at
+** byte 17 is a lone surrogate". 0 fine, -1 answered. */
+static int refuse_bad_text(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                           int pos, const char *what) {
+  if (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL) return 0;
+  const char *t;
+  char *err;
+  int rc = value_text(argv[pos], 1, what, &t, &err);
+  if (rc == SQLITE_OK) return 0;
+  if (err) early_refusal(ctx, "INVALID_REQUEST", err);
+  else sqlite3_result_error_nomem(ctx);
+  sqlite3_free(err);
+  return -1;
+}
+
 static void fn_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
     early_refusal(ctx, "INVALID_REQUEST", "request must be JSON text");
+    return;
+  }
+  if (refuse_bad_text(ctx, argc, argv, 0, "request") ||
+      refuse_bad_text(ctx, argc, argv, 1, "context")) {
     return;
   }
   run_create(ctx, (const char *)sqlite3_value_text(argv[0]),
@@ -693,6 +714,7 @@ static void fn_create_xml(sqlite3_context *ctx, int argc,
     early_refusal(ctx, "INVALID_REQUEST", "xml must be text");
     return;
   }
+  if (refuse_bad_text(ctx, argc, argv, 1, "context")) return;
   const char *xml = t == SQLITE_TEXT
                         ? (const char *)sqlite3_value_text(argv[0])
                         : (const char *)sqlite3_value_blob(argv[0]);
@@ -755,8 +777,9 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
     int vt = sqlite3_value_type(argv[2]);
     if (st == SCHED_INTERVAL && vt == SQLITE_TEXT) {
       /* "60000" as text is the same interval */
-      const char *z = (const char *)sqlite3_value_text(argv[2]);
+      const char *z = arg_text(ctx, fname, argv, 2, "schedule");
       char *end;
+      if (!z) return;
       v = strtoll(z, &end, 10);
       if (!*z || *end) {
         trg_result_error(ctx, SQLITE_ERROR, fname,

@@ -13,7 +13,7 @@
 ** Copy the n bytes at in to out as valid UTF-8 of at most max bytes: each
 ** maximal ill-formed subsequence (a stray byte, an overlong form, a
 ** surrogate, a sequence cut short) becomes U+FFFD, as Unicode recommends
-** and Python's errors="replace" does; a NUL ends the text. The copy stops
+** and Python's errors="replace" does (utf8.c decides), and so does a NUL. The copy stops
 ** before the first character that would pass max, so it is cut on a
 ** character boundary. out has room for max + 1 bytes; it is
 ** NUL-terminated. Returns its length.

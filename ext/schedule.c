@@ -39,8 +39,10 @@ static int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
+/* Within end_at, and an instant we can store and print: an occurrence
+** after 9999-12-31 is none (the trigger completes). */
 static int within_end(const sched_spec *s, int64_t t) {
-  return s->end_at == SCHED_NONE || t <= s->end_at;
+  return (s->end_at == SCHED_NONE || t <= s->end_at) && t <= SCHED_MS_MAX;
 }
 
 /* Raw next occurrence, ignoring end_at but honouring start_at. */

@@ -59,7 +59,8 @@ const char *sched_type_name(sched_type t);
 /*
 ** First occurrence strictly after `after` that lies within start_at ..
 ** end_at. For once triggers that is scheduled_at when it is > after.
-** Returns 1 and *out, or 0 when there is none.
+** Returns 1 and *out, or 0 when there is none (an occurrence after
+** SCHED_MS_MAX, 9999-12-31, is none: it could not be stored or printed).
 */
 int sched_next(const sched_spec *s, int64_t after, int64_t *out);
 

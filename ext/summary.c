@@ -69,6 +69,7 @@
 #include "redact.h"
 #include "summary.h"
 #include "trigger.h"
+#include "utf8.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -193,10 +194,16 @@ static int cut_text(char *z, int max) {
 */
 static char *clean_text(const char *raw, int max, int *cut) {
   size_t n = strlen(raw);
+  char *fixed = NULL; /* a row written before bytes were checked */
+  if (!utf8_check(raw, n, NULL)) {
+    if (!(raw = fixed = text_repair(raw, n, 0))) return NULL;
+    n = strlen(raw);
+  }
   size_t len = redact(raw, n, NULL, 0);
   char *z = sqlite3_malloc64(len + 1);
+  if (z) redact(raw, n, z, len + 1);
+  sqlite3_free(fixed);
   if (!z) return NULL;
-  redact(raw, n, z, len + 1);
   size_t w = 0;
   for (size_t r = 0; r < len; r++) {
     unsigned char c = (unsigned char)z[r];
@@ -243,7 +250,8 @@ static int prepare(summary *s, int q, sqlite3_stmt **st) {
 
 /* A top-level key of the options object; SQLITE_ERROR when unknown or bad.
 ** (admin is handled by the caller.) Caps above the hard limits clamp. */
-static int opt_key(summary *s, const char *k, const char *type, i64 v) {
+static int opt_key(summary *s, const char *k, const char *type,
+                   sqlite3_value *atom) {
   const struct {
     const char *key;
     int hard;
@@ -254,7 +262,12 @@ static int opt_key(summary *s, const char *k, const char *type, i64 v) {
       {"max_loop", SUM_MAX_LOOP, &s->cap_loop},
       {"max_footer", SUM_MAX_FOOTER, &s->cap_footer},
   };
-  int is_int = strcmp(type, "integer") == 0;
+  /* A whole number: an integer, or a REAL such as 1500.0 (as elsewhere,
+  ** within the instant range). */
+  i64 v = sqlite3_value_int64(atom);
+  int is_int = strcmp(type, "integer") == 0 ||
+               (strcmp(type, "real") == 0 &&
+                sched_ms_from_double(sqlite3_value_double(atom), &v));
   if (strcmp(k, "stale_ms") == 0) {
     if (!is_int || v < 0) return SQLITE_ERROR;
     s->has_stale = 1;
@@ -377,8 +390,7 @@ static int opts_read(summary *s, const char *json) {
       if (strcmp(type, "object") != 0) rc = SQLITE_ERROR;
     } else if (parent == root) {
       if (!k) rc = SQLITE_NOMEM;
-      else if (strcmp(k, "admin") != 0)
-        rc = opt_key(s, k, type, sqlite3_value_int64(atom));
+      else if (strcmp(k, "admin") != 0) rc = opt_key(s, k, type, atom);
       else if (admin >= 0 || strcmp(type, "array") != 0) rc = SQLITE_ERROR;
       else admin = id;
     } else if (parent == admin) {
@@ -834,6 +846,8 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_ERROR;
   s->agent = (const char *)sqlite3_value_text(argv[0]);
   if (!s->agent) return SQLITE_NOMEM;
+  if (!utf8_check(s->agent, (size_t)sqlite3_value_bytes(argv[0]), NULL))
+    return SQLITE_ERROR; /* no stored agent id is like it */
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
     char *err;
     int rc = instant_from_value(argv[1], 1, "now", &s->now, &err);
@@ -843,12 +857,20 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
     s->now = trg_wall_clock_ms();
   }
   const char *json = NULL;
+  char *repaired = NULL;
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
     if (sqlite3_value_type(argv[2]) != SQLITE_TEXT) return SQLITE_ERROR;
     json = (const char *)sqlite3_value_text(argv[2]);
     if (!json) return SQLITE_NOMEM;
+    /* The admin items come from a chat: bad bytes and escapes (\u0000, a
+    ** lone surrogate) become U+FFFD rather than losing the summary. */
+    size_t n = (size_t)sqlite3_value_bytes(argv[2]);
+    if (!utf8_json_check(json, n, NULL)) {
+      if (!(json = repaired = text_repair(json, n, 1))) return SQLITE_NOMEM;
+    }
   }
   int rc = opts_read(s, json);
+  sqlite3_free(repaired);
   if (rc == SQLITE_OK) rc = read_all(s);
   if (rc == SQLITE_OK) rc = build_segments(s);
   return rc;

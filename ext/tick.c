@@ -950,10 +950,18 @@ static int read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
     return -1;
   if (argc == 0) t->now = trg_wall_clock_ms();
   const char *opts = NULL;
+  int rc = SQLITE_OK;
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
-    if (!(opts = arg_text(ctx, t->fname, argv, 1, "options"))) return -1;
+    if (sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
+      trg_result_error(ctx, SQLITE_MISMATCH, t->fname,
+                       "argument 2 (options) must be text");
+      return -1;
+    }
+    /* The owner is stored: no byte or escape may be a NUL or invalid. */
+    rc = value_text(argv[1], 1, "options", &opts, &t->err);
   }
-  int rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);
+  if (rc == SQLITE_OK)
+    rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);
   if (rc != SQLITE_OK) {
     report(t, ctx, rc);
     return -1;
@@ -1068,10 +1076,11 @@ static int is_run_status(const char *s) {
 /* The detail of trigger_run_finish as stored (run_text.h): valid UTF-8,
 ** and for a result at most TRG_RESULT_MAX bytes; NULL stays NULL. An
 ** sqlite3_malloc'd copy in *out; SQLITE_NOMEM. */
-static int clean_detail(const char *detail, int is_result, char **out) {
+static int clean_detail(const char *detail, size_t n, int is_result,
+                        char **out) {
   *out = NULL;
   if (!detail) return SQLITE_OK;
-  size_t n = strlen(detail), cap = 3 * n; /* each byte -> U+FFFD at most */
+  size_t cap = 3 * n; /* each byte -> U+FFFD at most */
   if (is_result && cap > TRG_RESULT_MAX) cap = TRG_RESULT_MAX;
   if (!(*out = sqlite3_malloc64(cap + 1))) return SQLITE_NOMEM;
   run_text_clean(detail, n, cap, *out);
@@ -1090,6 +1099,7 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
   const char *status =
       run_id ? arg_text(ctx, t.fname, argv, 1, "status") : NULL;
   const char *detail = NULL;
+  size_t detail_len = 0;
   char *error = NULL, *result = NULL; /* the detail, as one or the other */
   if (!status) goto out;
   if (!is_run_status(status)) {
@@ -1100,11 +1110,24 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     goto out;
   }
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
-    if (!(detail = arg_text(ctx, t.fname, argv, 2, "detail"))) goto out;
+    /* A host's report is never refused for its bytes: repaired instead
+    ** (a BLOB too: a command's raw output passed as it came). */
+    int type = sqlite3_value_type(argv[2]);
+    if (type != SQLITE_TEXT && type != SQLITE_BLOB) {
+      trg_result_error(ctx, SQLITE_MISMATCH, t.fname,
+                       "argument 3 (detail) must be text");
+      goto out;
+    }
+    detail = (const char *)sqlite3_value_text(argv[2]);
+    detail_len = (size_t)sqlite3_value_bytes(argv[2]);
+    if (!detail) {
+      sqlite3_result_error_nomem(ctx);
+      goto out;
+    }
   }
   if (arg_instant(ctx, t.fname, argc, argv, 3, "now", 1, &t.now) != 0) goto out;
   int failed = strcmp(status, "failed") == 0;
-  if (clean_detail(detail, !failed, failed ? &error : &result) != SQLITE_OK) {
+  if (clean_detail(detail, detail_len, !failed, failed ? &error : &result) != SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
     goto out;
   }

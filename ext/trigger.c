@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "args.h"
 #include "civil.h"
 #include "dedupe.h"
 #include "sha256.h"
@@ -66,8 +67,12 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   if (t != SQLITE_TEXT) {
     return ERR("triggers.%s: must be text, got %s", d->name, type_word(t));
   }
-  const char *text = (const char *)sqlite3_value_text(v);
-  return text ? val_set_text(out, text) : SQLITE_NOMEM;
+  const char *text;
+  char what[48];
+  sqlite3_snprintf(sizeof what, what, "triggers.%s", d->name);
+  int rc = value_text(v, d->kind == 'J', what, &text, err);
+  if (rc == SQLITE_ERROR) return SQLITE_CONSTRAINT_CHECK;
+  return rc == SQLITE_OK ? val_set_text(out, text) : rc;
 }
 
 int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,

@@ -107,6 +107,13 @@ static int name_valid(const char *name) {
   return 1;
 }
 
+/* Files of the zoneinfo directory that are not IANA zones but this
+** machine's setting (a link to /etc/localtime, the POSIX TZ default): a
+** trigger in them would change meaning from machine to machine. */
+static int is_machine_name(const char *name) {
+  return strcmp(name, "localtime") == 0 || strcmp(name, "posixrules") == 0;
+}
+
 static int is_utc_name(const char *name) {
   return strcmp(name, "UTC") == 0 || strcmp(name, "Etc/UTC") == 0 ||
          strcmp(name, "Z") == 0;
@@ -208,6 +215,10 @@ int tzdb_get(tzdb *db, const char *name, const tz_zone **out, char *err,
   if (!name || !name_valid(name))
     return tzdb_fail(err, errlen, "invalid time zone name", name ? name : "",
                      NULL);
+  if (is_machine_name(name))
+    return tzdb_fail(err, errlen, "not an IANA time zone", name,
+                     "it names this machine's setting; give an IANA name "
+                     "such as Europe/Berlin");
   if (is_utc_name(name)) {
     *out = tz_utc();
     return 0;

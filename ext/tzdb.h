@@ -3,8 +3,10 @@
 **
 ** The only module that touches files. Names are validated (ASCII letters,
 ** digits, '_', '+', '-', '/'; no "..", no leading '/', at most 64 bytes)
-** before any path is built. "UTC", "Etc/UTC" and "Z" need no file. The
-** directory is $TZDIR when set (like glibc), else /usr/share/zoneinfo.
+** before any path is built; "localtime" and "posixrules" (this machine's
+** setting, not IANA zones) are refused. "UTC", "Etc/UTC" and "Z" need no
+** file. The directory is $TZDIR when set (like glibc), else
+** /usr/share/zoneinfo.
 ** A zone is read once per cache (one cache per connection) and kept until
 ** tzdb_free. Unknown names are an error, never a silent UTC.
 */

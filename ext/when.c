@@ -98,7 +98,11 @@ static when_tok *new_token(parser *p, int kind, int o, int glued) {
 static int lex_number(parser *p, const char *s, int *o, int glued) {
   int k = 0, v = 0;
   while (is_digit(s[k])) {
-    if (k == 4) return fail(p, "number '%.12s' is too long", s) - 1;
+    if (k == 4) { /* quote its digits only: never part of a character */
+      int n = 4;
+      while (n < 12 && is_digit(s[n])) n++;
+      return fail(p, "number '%.*s' is too long", n, s) - 1;
+    }
     v = v * 10 + (s[k] - '0');
     p->norm[(*o)++] = s[k++];
   }

@@ -6,10 +6,11 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "utf8.h"
 
 const xml_field xml_fields[XF_COUNT] = {
     {"displayName", "display_name", 0},
@@ -23,55 +24,56 @@ const xml_field xml_fields[XF_COUNT] = {
     {"when", "when", 0},
 };
 
+/* snprintf may cut a quoted name inside a character: not at one. */
 #define FAIL(c, ...)                    \
   do {                                  \
     *code = (c);                        \
     snprintf(err, errlen, __VA_ARGS__); \
+    utf8_cut_tail(err);                 \
     return -1;                          \
   } while (0)
 
-/* Offset of the first byte that is not well-formed UTF-8, or -1. */
-static long utf8_invalid_at(const unsigned char *s, size_t n) {
-  size_t i = 0;
-  while (i < n) {
-    unsigned char c = s[i];
-    size_t need;
-    uint32_t cp, min;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    if ((c & 0xE0) == 0xC0) {
-      need = 1;
-      cp = c & 0x1F;
-      min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-      need = 2;
-      cp = c & 0x0F;
-      min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-      need = 3;
-      cp = c & 0x07;
-      min = 0x10000;
-    } else return (long)i;
-    for (size_t k = 1; k <= need; k++) {
-      if (i + k >= n || (s[i + k] & 0xC0) != 0x80) return (long)i;
-      cp = (cp << 6) | (s[i + k] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-      return (long)i;
-    i += need + 1;
-  }
-  return -1;
+/* n bytes at s begin with lit. */
+static int starts(const char *s, size_t n, const char *lit) {
+  size_t k = strlen(lit);
+  return n >= k && memcmp(s, lit, k) == 0;
 }
 
-/* Offset of a "<!" that opens a declaration (not a comment or CDATA). */
+/* Offset of the first lit in s[0..n), or n. */
+static size_t find(const char *s, size_t n, const char *lit) {
+  for (size_t i = 0; i < n; i++) {
+    if (starts(s + i, n - i, lit)) return i;
+  }
+  return n;
+}
+
+/*
+** Offset of a "<!" that opens a declaration, or -1. The document is read
+** as the parser reads it: a comment (<!-- to -->), a CDATA section
+** (<![CDATA[ to ]]>) or a processing instruction (<? to ?>) is skipped
+** whole, so "<!DOCTYPE" inside one of them is text. Markup begins only at
+** '<' (never inside a value: '<' is not allowed in text or attribute
+** values). An unterminated one ends the scan; the parser refuses it.
+*/
 static long declaration_at(const char *s, size_t n) {
-  for (size_t i = 0; i + 1 < n; i++) {
-    if (s[i] != '<' || s[i + 1] != '!') continue;
-    if (i + 3 < n && s[i + 2] == '-' && s[i + 3] == '-') continue;
-    if (i + 8 < n && memcmp(s + i + 2, "[CDATA[", 7) == 0) continue;
-    return (long)i;
+  static const struct {
+    const char *open, *close;
+  } skipped[] = {{"<!--", "-->"}, {"<![CDATA[", "]]>"}, {"<?", "?>"}};
+  size_t i = 0;
+  while (i < n) {
+    size_t lt = i + find(s + i, n - i, "<");
+    if (lt + 1 >= n) return -1;
+    size_t k = 0, nk = sizeof skipped / sizeof skipped[0];
+    while (k < nk && !starts(s + lt, n - lt, skipped[k].open)) k++;
+    if (k == nk) {
+      if (s[lt + 1] == '!') return (long)lt;
+      i = lt + 1;
+      continue;
+    }
+    size_t body = lt + strlen(skipped[k].open);
+    size_t end = body + find(s + body, n - body, skipped[k].close);
+    if (end >= n) return -1;
+    i = end + strlen(skipped[k].close);
   }
   return -1;
 }
@@ -138,9 +140,9 @@ static int read_fields(xmlNode *root, xml_request *out, const char **code,
     out->value[f] = v;
     if (xml_fields[f].is_number && !valid_ms(v)) {
       FAIL(XML_INVALID_SCHEDULE,
-           "element <%s>: '%.40s' is not a whole "
+           "element <%s>: '%.*s' is not a whole "
            "number of milliseconds in range 0-2^53",
-           xml_fields[f].element, v);
+           xml_fields[f].element, utf8_prefix(v, strlen(v), 40), v);
     }
   }
   return 0;
@@ -153,10 +155,12 @@ int xml_request_parse(const char *xml, size_t len, xml_request *out,
     FAIL(XML_INVALID_REQUEST, "XML is %zu bytes, more than the %d allowed", len,
          XML_REQUEST_MAX_BYTES);
   }
-  if (memchr(xml, 0, len)) FAIL(XML_INVALID_REQUEST, "XML contains a NUL byte");
-  long bad = utf8_invalid_at((const unsigned char *)xml, len);
-  if (bad >= 0)
-    FAIL(XML_INVALID_REQUEST, "XML is not valid UTF-8 at byte %ld", bad);
+  utf8_err bad;
+  if (!utf8_check(xml, len, &bad)) {
+    char why[UTF8_DESCRIBE_MAX];
+    FAIL(XML_INVALID_REQUEST, "XML: %s",
+         utf8_describe(&bad, xml, why, sizeof why));
+  }
   long decl = declaration_at(xml, len);
   if (decl >= 0) {
     FAIL(XML_INVALID_REQUEST,
@@ -196,7 +200,10 @@ int xml_request_parse(const char *xml, size_t len, xml_request *out,
   }
   if (doc) xmlFreeDoc(doc);
   xmlFreeParserCtxt(ctxt);
-  if (rc != 0) xml_request_free(out);
+  if (rc != 0) {
+    utf8_cut_tail(err); /* a long name quoted into err */
+    xml_request_free(out);
+  }
   return rc;
 }
 

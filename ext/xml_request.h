@@ -7,9 +7,11 @@
 **
 ** parsed safely with libxml2 into plain strings. The only file that sees
 ** libxml2. Safety, in order: input over 64 KiB, an embedded NUL or bytes
-** that are not UTF-8 are refused before parsing; any "<!" that is not a
-** comment or CDATA (so every DOCTYPE, ENTITY or other DTD declaration) is
-** refused before parsing; libxml2 then runs with network access off, no
+** that are not UTF-8 (utf8.h) are refused before parsing; any "<!" that
+** is not a comment or CDATA (so every DOCTYPE, ENTITY or other DTD
+** declaration) is refused before parsing, reading the document
+** structurally (text inside a comment, CDATA section or processing
+** instruction is not markup); libxml2 then runs with network access off, no
 ** DTD loading, no entity substitution, its default depth limit, and the
 ** document is checked once more for a DTD. Elements: the root must be
 ** <response>; a known element must hold text only (no child elements),

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "sig.h"
+#include "utf8.h"
 #include "util.h"
 
 #define ERR_TAIL_MAX 500
@@ -61,14 +62,42 @@ static void set_env_ll(const char *name, long long v) {
   setenv(name, buf, 1);
 }
 
+/* "NAME=value" into env (n entries), replacing an entry of that name. */
+static int env_put(char **env, int n, const char *name, const char *value) {
+  size_t len = strlen(name);
+  int i = 0;
+  while (i < n && !(strncmp(env[i], name, len) == 0 && env[i][len] == '=')) i++;
+  if (i < n) free(env[i]);
+  env[i] = xprintf("%s=%s", name, value);
+  return i < n ? n : n + 1;
+}
+
+char **child_env_new(const char *const *pass, int npass) {
+  char **env = xmalloc(sizeof(char *) * (size_t)(npass + 4));
+  const char *home = getenv("HOME");
+  int n = env_put(env, 0, "PATH", "/usr/bin:/bin");
+  n = env_put(env, n, "HOME", home && *home ? home : "/");
+  n = env_put(env, n, "LANG", "C.UTF-8");
+  for (int i = 0; i < npass; i++) {
+    const char *v = getenv(pass[i]);
+    if (v) n = env_put(env, n, pass[i], v);
+  }
+  env[n] = NULL;
+  return env;
+}
+
 /* In the forked child: never returns. */
-static void child_exec(const char *cmd, const host_run *r, int in_rd,
+static void child_exec(const children *cs, const host_run *r, int in_rd,
                        int out_wr, int err_wr) {
   setpgid(0, 0);
   sig_child_reset();
   if (dup2(in_rd, 0) < 0 || dup2(out_wr, 1) < 0 || dup2(err_wr, 2) < 0)
     _exit(127);
   for (int fd = 0; fd < 3; fd++) fcntl(fd, F_SETFD, 0);
+  if (cs->env) { /* --clean-env: only these (the child's own copies) */
+    clearenv();
+    for (char **e = cs->env; *e; e++) putenv(*e);
+  }
   setenv("TRIGGER_RUN_ID", r->run_id, 1);
   setenv("TRIGGER_ID", r->trigger_id ? r->trigger_id : "", 1);
   setenv("TRIGGER_AGENT_ID", r->agent_id ? r->agent_id : "", 1);
@@ -76,7 +105,7 @@ static void child_exec(const char *cmd, const host_run *r, int in_rd,
   setenv("TRIGGER_DB", r->db->path, 1);
   set_env_ll("TRIGGER_ATTEMPT", r->attempt);
   set_env_ll("TRIGGER_SCHEDULED_FOR", r->scheduled_for);
-  execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+  execl("/bin/sh", "sh", "-c", cs->cmd, (char *)NULL);
   _exit(127);
 }
 
@@ -106,7 +135,7 @@ int child_start(children *cs, host_run *run, char **err) {
   }
   fflush(stdout);
   pid_t pid = fork();
-  if (pid == 0) child_exec(cs->cmd, run, p[0][0], p[1][1], p[2][1]);
+  if (pid == 0) child_exec(cs, run, p[0][0], p[1][1], p[2][1]);
   close(p[0][0]);
   close(p[1][1]);
   close(p[2][1]);
@@ -259,8 +288,8 @@ static void check_timeouts(children *cs) {
 }
 
 /* A tail as text, trailing white space trimmed and, when its start was
-** cut, from the first whole UTF-8 character: malloc'ed, after prefix when
-** it was cut; NULL when nothing is left. */
+** cut, from the first whole UTF-8 character, repaired to valid UTF-8:
+** malloc'ed, after prefix when it was cut; NULL when nothing is left. */
 static char *tail_text(const tail *t, const char *prefix) {
   size_t start = 0, end = t->len;
   while (end > 0 && (t->buf[end - 1] == '\n' || t->buf[end - 1] == '\r' ||
@@ -271,8 +300,16 @@ static char *tail_text(const tail *t, const char *prefix) {
       start++; /* mid-UTF-8 */
   }
   if (end <= start) return NULL;
-  return xprintf("%s%.*s", t->cut ? prefix : "", (int)(end - start),
-                 t->buf + start);
+  /* Whatever the command wrote: invalid UTF-8 and NULs become U+FFFD (the
+  ** extension would repair them too; here the log line is valid and
+  ** nothing after a NUL is lost). */
+  size_t dots = t->cut ? strlen(prefix) : 0;
+  size_t n = utf8_repair(t->buf + start, end - start, NULL);
+  char *text = xmalloc(dots + n + 1);
+  memcpy(text, prefix, dots);
+  utf8_repair(t->buf + start, end - start, text + dots);
+  text[dots + n] = 0;
+  return text;
 }
 
 /* The error text of a failed child: its stderr tail, trimmed, else how it
@@ -330,6 +367,8 @@ void children_kill(children *cs, const char *why) {
 }
 
 void children_free(children *cs) {
+  for (char **e = cs->env; e && *e; e++) free(*e);
+  free(cs->env);
   free(cs->v);
   memset(cs, 0, sizeof *cs);
 }

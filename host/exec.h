@@ -2,8 +2,9 @@
 ** exec.h -- the --exec children: one /bin/sh -c CMD per run, in its own
 ** process group, payload JSON on stdin, stdout and stderr tails kept
 ** (a success's result, a failure's error), optional timeout (SIGKILL to
-** the group). Non-blocking pipes serviced from the loop's poll();
-** children are reaped with waitpid(WNOHANG) on SIGCHLD.
+** the group), the host's environment or with --clean-env a minimal one.
+** Non-blocking pipes serviced from the loop's poll(); children are reaped
+** with waitpid(WNOHANG) on SIGCHLD.
 */
 #ifndef HOST_EXEC_H
 #define HOST_EXEC_H
@@ -21,7 +22,16 @@ typedef struct children {
   const char *cmd;
   long long timeout_ms; /* 0 = none */
   double timeout_s;
+  char **env; /* --clean-env: the children's environment; NULL = the host's */
 } children;
+
+/*
+** The --clean-env environment: PATH=/usr/bin:/bin, HOME (the host's, else
+** "/"), LANG=C.UTF-8, then each name of pass the host has (replacing a
+** default of the same name). NULL-terminated "NAME=value" strings; each
+** child adds its TRIGGER_* variables. Freed by children_free.
+*/
+char **child_env_new(const char *const *pass, int npass);
 
 /* Called once per finished child with the outcome to report: detail is
 ** the result of a success (its stdout tail, NULL when empty), the error of

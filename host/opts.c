@@ -73,7 +73,15 @@ static const char usage_text[] =
     "              TRIGGER_DB. Exit 0 -> 'success', the last 4096 bytes of its\n"
     "              stdout as the run's result; otherwise 'failed' with the last\n"
     "              500 bytes of its stderr as the error (or \"exit status N\",\n"
-    "              \"killed by signal N\" when stderr is empty).\n"
+    "              \"killed by signal N\" when stderr is empty); bytes that are\n"
+    "              not UTF-8, and NULs, become U+FFFD.\n"
+    "  --clean-env Give each command a minimal environment instead of the\n"
+    "              host's: PATH=/usr/bin:/bin, HOME (the host's, else /),\n"
+    "              LANG=C.UTF-8 and the TRIGGER_* variables, nothing else (no\n"
+    "              secret of the host's environment leaks into a command).\n"
+    "  --env NAME  With --clean-env: pass the host's NAME through as well\n"
+    "              (repeatable; also overrides PATH, HOME or LANG; a NAME the\n"
+    "              host does not have is left out).\n"
     "  --timeout SEC\n"
     "              Kill a command still running after SEC seconds (SIGKILL to its\n"
     "              process group) -> 'failed', error \"timeout after SEC s\".\n"
@@ -238,7 +246,9 @@ enum {
   O_AGENTS,
   O_POLL,
   O_BUSY,
-  O_GRACE
+  O_GRACE,
+  O_CLEAN_ENV,
+  O_ENV
 };
 
 static const struct option long_opts[] = {
@@ -254,12 +264,25 @@ static const struct option long_opts[] = {
     {"poll-ms", required_argument, 0, O_POLL},
     {"busy-timeout", required_argument, 0, O_BUSY},
     {"grace", required_argument, 0, O_GRACE},
+    {"clean-env", no_argument, 0, O_CLEAN_ENV},
+    {"env", required_argument, 0, O_ENV},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
 
 static const char *const msg_secs = "%s: not a positive number of seconds";
+
+/* A variable name: letters, digits and '_', not starting with a digit. */
+static int env_name_valid(const char *s) {
+  if (!*s || (*s >= '0' && *s <= '9')) return 0;
+  for (; *s; s++) {
+    int ok = (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+             (*s >= '0' && *s <= '9') || *s == '_';
+    if (!ok) return 0;
+  }
+  return 1;
+}
 
 /* A numeric flag into *out; -1 ok, else 2 (reported). */
 static int num_flag(const char *flag, const char *arg, long long lo,
@@ -286,6 +309,16 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       o->owner = xstrdup(arg);
       break;
     case O_AGENTS: o->agents = arg; break;
+    case O_CLEAN_ENV: o->clean_env = 1; break;
+    case O_ENV:
+      if (!env_name_valid(arg))
+        return usage_error("--env %s: not a variable name (letters, digits, "
+                           "_; not starting with a digit)",
+                           arg);
+      o->env_pass =
+          xrealloc(o->env_pass, sizeof(char *) * (size_t)(o->nenv_pass + 1));
+      o->env_pass[o->nenv_pass++] = arg;
+      break;
     case O_TIMEOUT:
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--timeout");
       o->timeout_s = secs;
@@ -375,12 +408,18 @@ int opts_parse(host_opts *o, int argc, char **argv) {
   }
   if (o->timeout_ms && !o->exec_cmd)
     return usage_error("%s", "--timeout needs --exec");
+  if (o->clean_env && !o->exec_cmd)
+    return usage_error("%s", "--clean-env needs --exec");
+  if (o->nenv_pass && !o->clean_env)
+    return usage_error("%s", "--env needs --clean-env (without it the "
+                             "command gets the host's whole environment)");
   return -1;
 }
 
 void opts_free(host_opts *o) {
   for (int i = 0; i < o->ndbs; i++) free(o->dbs[i]);
   free(o->dbs);
+  free(o->env_pass);
   free(o->extension);
   free(o->owner);
 }

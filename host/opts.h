@@ -13,6 +13,9 @@ typedef struct host_opts {
   int ndbs;
   char *extension;      /* --extension, default: see default_extension */
   const char *exec_cmd; /* --exec CMD, NULL = print mode */
+  int clean_env;         /* --clean-env: children get a minimal environment */
+  const char **env_pass; /* --env NAME (repeatable): passed through */
+  int nenv_pass;
   double timeout_s;     /* --timeout SEC, 0 = none */
   long long timeout_ms; /* the same in ms */
   int jobs;             /* --jobs N: concurrent --exec children */

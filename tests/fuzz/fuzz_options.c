@@ -15,8 +15,9 @@
 ** one transaction that is rolled back afterwards, so the database is the
 ** same for every input and memory stays bounded. SQL errors are fine; a
 ** crash, leak, UB, hang, a summary that is an error instead of its fixed
-** fallback text, a result that is not JSON, or a transaction left open
-** is not. Seeds: tests/fuzz/corpus/options/ (one JSON text per file).
+** fallback text, a result that is not JSON, a result or error message
+** that is not valid UTF-8 without NUL (DESIGN.md §4), or a transaction
+** left open is not. Seeds: tests/fuzz/corpus/options/ (one JSON text per file).
 **
 **   sh tests/fuzz/run.sh            # builds it as below, with the others
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
@@ -30,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int sqlite3_triggers_init(sqlite3 *db, char **err,
@@ -144,6 +147,9 @@ static void check_result(int i, sqlite3_stmt *st) {
     return;
   }
   if (t != SQLITE_TEXT) die("result is not text");
+  if (!utf8_check((const char *)sqlite3_column_text(st, 0),
+                  (size_t)sqlite3_column_bytes(st, 0), NULL))
+    die("result is not valid UTF-8 without NUL");
   if (expect[i] == 'T') return;
   sqlite3_bind_value(is_json, 1, sqlite3_column_value(st, 0));
   if (sqlite3_step(is_json) != SQLITE_ROW || !sqlite3_column_int(is_json, 0))
@@ -174,6 +180,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                rc != SQLITE_CONSTRAINT && rc != SQLITE_RANGE &&
                rc != SQLITE_TOOBIG) {
       die(call_sql[i]);
+    } else if (!utf8_check(sqlite3_errmsg(db), strlen(sqlite3_errmsg(db)),
+                           NULL)) {
+      die("error message is not valid UTF-8"); /* it quoted bad bytes */
     }
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);

@@ -210,6 +210,9 @@ BAD_WRITES = [
      "triggers.timezone: unknown time zone 'Mars/Olympus'"),
     ("INSERT INTO triggers(instructions, trigger_type, interval_ms, timezone) VALUES ('x', 'interval', 60000, '../etc/passwd')", (),
      "triggers.timezone: invalid time zone name"),
+    ("INSERT INTO triggers(instructions, trigger_type, interval_ms, timezone) VALUES ('x', 'interval', 60000, 'localtime')", (),
+     "triggers.timezone: not an IANA time zone 'localtime': it names this machine's setting; give an IANA name such as Europe/Berlin"),
+    ("SELECT trigger_iso(0, 'localtime')", (), "trigger_iso: argument 2 (tz): not an IANA time zone 'localtime'"),
     ("INSERT INTO triggers(instructions, trigger_type, interval_ms, scheduled_at) VALUES ('x', 'interval', 60000, 5)", (),
      "triggers.scheduled_at: only allowed for trigger_type 'once'"),
     ("INSERT INTO triggers(instructions, trigger_type, interval_ms, wake_mode) VALUES ('x', 'interval', 60000, 'later')", (),
@@ -450,6 +453,36 @@ def test_interval_anchored_and_once_completed(ext):
     assert trig(db, "iv")["next_due_at"] == T0 + 4 * MIN
     o = trig(db, "once")
     assert o["status"] == "completed" and o["last_status"] == "success" and o["run_count"] == 1
+
+
+def test_schedule_past_year_9999_completes(ext):
+    # The occurrence after 9999-12-31 cannot be stored: trigger_iso could
+    # not print it. The trigger completes instead.
+    db = connect(ext)
+    day = 86400000
+    add(db, "late", created_at="9999-12-31T12:00:00Z", interval_ms=day)
+    t = trig(db, "late")
+    assert t["status"] == "completed" and t["next_due_at"] is None, t
+    add(db, "edge", created_at="9999-12-30T00:00:00Z", interval_ms=day)
+    due = trig(db, "edge")["next_due_at"]
+    assert one(db, "SELECT trigger_iso(?)", due) == "9999-12-31T00:00:00Z"
+    got = tick(db, due + 1000)
+    assert [r["trigger_id"] for r in got] == ["edge"]
+    t = trig(db, "edge")
+    assert t["next_due_at"] is None, t
+    finish(db, got[0]["run_id"], "success", None, due + 2000)
+    t = trig(db, "edge")
+    assert t["status"] == "completed" and t["run_count"] == 1, t
+    for ms in db.execute("SELECT next_due_at FROM triggers WHERE next_due_at IS NOT NULL"):
+        one(db, "SELECT trigger_iso(?)", ms[0])
+    assert one(db, "SELECT trigger_next_due(?, ?)",
+               '{"interval_ms": 86400000, "start_at": "9999-12-31T00:00:00Z"}', due) is None
+    assert [r[0] for r in db.execute(
+        "SELECT due_at FROM trigger_preview(?, ?)",
+        ('{"interval_ms": 86400000, "start_at": "9999-12-29T00:00:00Z"}', due - 2 * day)
+    ).fetchall()] == [due - day, due]
+    # cron already stopped at the end of 9999
+    assert one(db, "SELECT trigger_next_due('0 0 * * *', ?)", due) is None
 
 
 def test_max_runs(ext):

@@ -219,6 +219,37 @@ def test_xml_safety_matrix(ext):
     os.unlink(secret.name)
 
 
+def test_xml_doctype_text_in_cdata_comment_or_pi_is_not_a_doctype(ext):
+    # The pre-check reads the document structurally: "<!DOCTYPE" inside a
+    # comment, a CDATA section or a processing instruction is text.
+    db = connect(ext)
+    tail = "<triggerType>interval</triggerType><intervalMs>900000</intervalMs></response>"
+    ok = [
+        ("<response><!-- no <!DOCTYPE here, nor <!ENTITY --><instructions>a</instructions>" + tail, "a"),
+        ("<response><instructions><![CDATA[Explain <!DOCTYPE html> to the team]]></instructions>" + tail,
+         "Explain <!DOCTYPE html> to the team"),
+        ('<?xml version="1.0"?><?note <!DOCTYPE x> ?><response><instructions>c</instructions>' + tail, "c"),
+        ("<response><instructions><![CDATA[d -->]]></instructions><!-- <![CDATA[ -->" + tail, "d -->"),
+    ]
+    for xml, want in ok:
+        r = create_xml(db, xml)
+        assert r["created"], (xml, r)
+        assert one(db, "SELECT instructions FROM triggers WHERE trigger_id = ?", r["triggerId"]) == want
+    before = dump(db)
+    refused = [
+        ("<!-- a --><!DOCTYPE r [<!ENTITY e \"y\">]><response><instructions>&e;</instructions>" + tail,
+         "not allowed (byte 10)"),
+        ("<!-- <![CDATA[ --><!DOCTYPE r><response><instructions>e</instructions>" + tail, "not allowed"),
+        ("<response><instructions><![CDATA[x]]><!ENTITY e \"y\"></instructions>" + tail, "not allowed"),
+        ("<!-- unterminated <!DOCTYPE r><response><instructions>e</instructions>" + tail, "malformed XML"),
+        ("<response><instructions><![CDATA[ <!DOCTYPE never closed </instructions>" + tail, "malformed XML"),
+    ]
+    for xml, why in refused:
+        r = create_xml(db, xml)
+        assert r["success"] is False and r["error"] == "INVALID_REQUEST" and why in r["reason"], (xml, r)
+        assert dump(db) == before
+
+
 def test_direct_insert_duplicate_is_unique_error(ext):
     db = connect(ext)
     db.execute("INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms)"

@@ -101,6 +101,7 @@ def test_help_documents_modes_and_flags(ext):
     p = subprocess.run([host_bin(ext), "--help"], capture_output=True, text=True, timeout=5)
     assert p.returncode == 0
     for word in ("run DB", "serve DB", "tick DB", "--exec", "--timeout", "--jobs", "--owner",
+                 "--clean-env", "--env NAME",
                  "--lease-ms", "--wake-mode", "--limit", "--agents", "--extension", "--poll-ms",
                  "--grace", "--verbose", "data_version", "Exit status"):
         assert word in p.stdout, word
@@ -238,6 +239,57 @@ def test_exec_timeout_kills_process_group(ext):
         assert r["status"] == "failed" and r["error"] == "timeout after 0.5 s", r
         time.sleep(2.2)
         assert not os.path.exists(marker), "the grandchild outlived the timeout"
+
+
+def child_env(ext, path, out, *flags, env=None):
+    """Run one due trigger under --exec `env`: the child's environment."""
+    rc, _, err = tick_env(ext, path, env, "--exec", f"env > {out}", *flags)
+    assert rc == 0, err
+    pairs = dict(line.split("=", 1) for line in open(out).read().splitlines() if "=" in line)
+    # what /bin/sh itself adds
+    return {k: v for k, v in pairs.items() if k not in ("PWD", "OLDPWD", "SHLVL", "_")}
+
+
+def tick_env(ext, path, env, *args):
+    p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext, *args],
+                       capture_output=True, text=True, timeout=10, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_exec_clean_env(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        host_env = dict(os.environ, SECRET_TOKEN="sk-do-not-leak", FOO="passed through",
+                        HOME="/home/host-user", PATH="/opt/evil:/usr/bin:/bin", LANG="de_DE.UTF-8")
+        add_interval(db, "e1", now_ms() - 500, interval_ms=60000, agent_id="ag")
+        got = child_env(ext, path, t.file("env1"), env=host_env)
+        assert got["SECRET_TOKEN"] == "sk-do-not-leak"  # default: inherited
+        add_interval(db, "e2", now_ms() - 500, interval_ms=60000, agent_id="ag")
+        got = child_env(ext, path, t.file("env2"), "--clean-env", "--env", "FOO",
+                        "--env", "NOT_SET_ANYWHERE", env=host_env)
+        trigger = {k: v for k, v in got.items() if k.startswith("TRIGGER_")}
+        assert sorted(trigger) == ["TRIGGER_AGENT_ID", "TRIGGER_ATTEMPT", "TRIGGER_DB", "TRIGGER_ID",
+                                   "TRIGGER_RUN_ID", "TRIGGER_SCHEDULED_FOR", "TRIGGER_WAKE_MODE"], got
+        assert trigger["TRIGGER_ID"] == "e2" and trigger["TRIGGER_AGENT_ID"] == "ag"
+        rest = {k: v for k, v in got.items() if not k.startswith("TRIGGER_")}
+        assert rest == {"PATH": "/usr/bin:/bin", "HOME": "/home/host-user", "LANG": "C.UTF-8",
+                        "FOO": "passed through"}, rest
+        # --env may also keep the host's PATH (or HOME, LANG)
+        add_interval(db, "e3", now_ms() - 500, interval_ms=60000)
+        got = child_env(ext, path, t.file("env3"), "--clean-env", "--env", "PATH", env=host_env)
+        assert got["PATH"] == "/opt/evil:/usr/bin:/bin" and "SECRET_TOKEN" not in got, got
+        # no HOME in the host: "/"
+        add_interval(db, "e4", now_ms() - 500, interval_ms=60000)
+        bare = {k: v for k, v in host_env.items() if k != "HOME"}
+        got = child_env(ext, path, t.file("env4"), "--clean-env", env=bare)
+        assert got["HOME"] == "/", got
+        # usage errors
+        for flags, why in [(["--exec", "true", "--env", "FOO"], "--env needs --clean-env"),
+                           (["--clean-env"], "--clean-env needs --exec"),
+                           (["--exec", "true", "--clean-env", "--env", "FOO=bar"], "--env FOO=bar: not a variable name"),
+                           (["--exec", "true", "--clean-env", "--env", ""], "not a variable name")]:
+            rc, _, err = tick_env(ext, path, host_env, *flags)
+            assert rc == 2 and why in err, (flags, err)
 
 
 def test_tick_exit_status(ext):

@@ -209,6 +209,23 @@ def test_stale_items(ext):
     assert "old news" in summary(db, admin=admin)
 
 
+def test_numeric_options_accept_integral_reals(ext):
+    # 1500.0 is 1500, as for every other numeric argument; 1.5 is not.
+    db = connect(ext)
+    scenario(db)
+    admin = [item(NOW - 3 * MIN, "old news " + "x" * 300), item(NOW - MIN, "fresh " + "y" * 300)]
+    for ints in [dict(max_total=700), dict(max_admin=120, max_loop=100, max_footer=60),
+                 dict(stale_ms=2 * MIN), dict(max_total=10**9, stale_ms=0)]:
+        reals = {k: float(v) for k, v in ints.items()}
+        assert json.dumps(reals) != json.dumps(ints)
+        want = summary(db, admin=admin, **ints)
+        assert want != FALLBACK
+        assert summary(db, admin=admin, **reals) == want, reals
+        assert payload(db, admin=admin, **reals) == payload(db, admin=admin, **ints)
+    for bad in ("{\"max_total\":1.5}", "{\"stale_ms\":1e300}", "{\"max_loop\":-1.0}"):
+        assert one(db, "SELECT trigger_state_summary('a1', ?, ?)", NOW, bad) == FALLBACK, bad
+
+
 def test_conflict_marker(ext):
     db = connect(ext)
     admin = [

@@ -96,6 +96,29 @@ static void check_bounds(void) {
                 0 &&
             v == SCHED_MS_MAX,
         "last ms of 9999");
+  /* An occurrence after 9999-12-31 is none: the trigger completes. */
+  sched_spec s;
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_INTERVAL;
+  s.zone = tz_utc();
+  s.start_at = SCHED_MS_MAX - 86400000 + 1; /* 9999-12-31T00:00:00Z */
+  s.end_at = SCHED_NONE;
+  s.interval_ms = 86400000;
+  CHECK(sched_first(&s, s.start_at - 5, &v) && v == s.start_at, "last day");
+  CHECK(!sched_next(&s, s.start_at, &v), "no day after 9999-12-31");
+  CHECK(!sched_first(&s, s.start_at + 1, &v), "first: none after 9999");
+  s.start_at = SCHED_MS_MAX + 1 - 3600000; /* 23:00 on the last day */
+  s.interval_ms = 3600000;
+  CHECK(sched_next(&s, s.start_at - 1, &v) && v == s.start_at, "23:00");
+  CHECK(!sched_next(&s, s.start_at, &v), "no 24:00");
+  s.start_at = SCHED_NONE;
+  s.created_at = SCHED_MS_MAX - 1000; /* anchor = created_at + interval */
+  CHECK(!sched_first(&s, s.created_at, &v), "anchor after 9999");
+  sched_catchup c;
+  s.created_at = SCHED_MS_MAX + 1 - 2 * 3600000; /* due at 23:00 */
+  sched_catch_up(&s, s.created_at + 3600000, SCHED_MS_MAX, 100, &c);
+  CHECK(c.count == 1 && !c.has_next, "catch-up at the end: %lld, next %d",
+        (long long)c.count, c.has_next);
 }
 
 int main(void) {

@@ -891,6 +891,15 @@ static void test_tzdb(tzdb *db) {
                     "invalid time zone name '../etc/passwd'");
   expect_tzdb_error(db, "/etc/passwd", "invalid time zone name '/etc/passwd'");
   expect_tzdb_error(db, "Mars/Olympus", "unknown time zone 'Mars/Olympus'");
+  /* Files of the zoneinfo directory that depend on the machine. */
+  expect_tzdb_error(db, "localtime",
+                    "not an IANA time zone 'localtime': it names this "
+                    "machine's setting; give an IANA name such as "
+                    "Europe/Berlin");
+  expect_tzdb_error(db, "posixrules",
+                    "not an IANA time zone 'posixrules': it names this "
+                    "machine's setting; give an IANA name such as "
+                    "Europe/Berlin");
   expect_tzdb_error(db, "America/../../etc/passwd",
                     "invalid time zone name 'America/../../etc/passwd'");
   expect_tzdb_error(db, "", "invalid time zone name ''");
