@@ -10,7 +10,7 @@ XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 B        = build
 
 # Pure modules: no SQLite; unit-tested and fuzzed alone.
-PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c ext/dedupe.c \
+PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/tzdb_names.c ext/cron.c ext/sha256.c ext/dedupe.c \
            ext/schedule.c ext/when.c ext/redact.c
 # SQLite-facing modules.
 SQL_SRC  = ext/arena.c ext/fire_json.c ext/args.c ext/config.c ext/store.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \

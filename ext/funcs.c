@@ -88,19 +88,12 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
     } else if (col < 0 || trg_cols[col].ro) {
       rc = trg_errf(err, "argument 1 (spec): unknown key '%s'", k);
     } else {
-      sqlite3_value *v = sqlite3_column_value(st, 1);
-      int t = sqlite3_value_type(v);
-      int texty = trg_cols[col].kind == 'T' || trg_cols[col].kind == 'J' ||
-                  (trg_cols[col].kind == 'S' && t == SQLITE_TEXT);
-      if (t == SQLITE_NULL) continue;
-      if (texty && t == SQLITE_TEXT) {
-        const char *tv = (const char *)sqlite3_value_text(v);
-        rc = tv ? val_set_text(&r.v[col], tv) : SQLITE_NOMEM;
-      } else if (!texty && t == SQLITE_INTEGER) {
-        val_set_int(&r.v[col], sqlite3_value_int64(v));
-      } else {
-        rc = trg_errf(err, "argument 1 (spec): %s must be %s", k,
-                      texty ? "text" : "an integer");
+      /* As an INSERT reads it: integer-valued text for integer columns. */
+      char *verr = NULL;
+      rc = trg_read_value(col, sqlite3_column_value(st, 1), &r.v[col], &verr);
+      if (verr) {
+        rc = trg_errf(err, "argument 1 (spec): %s", verr);
+        sqlite3_free(verr);
       }
     }
   }
@@ -311,6 +304,46 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_int64(ctx, sqlite3_changes64(db));
 }
 
+/*
+** The value argument of trigger_config, checked: integer keys take
+** integer-valued text ('30000') and store the number. *out is the text to
+** store (in num for integer keys). 0, or -1 with the error set.
+*/
+static int config_arg(sqlite3_context *ctx, const config_key *k,
+                      sqlite3_value *arg, char num[24], const char **out) {
+  const char *fname = "trigger_config";
+  char buf[TRG_ECHO_MAX];
+  i64 i = 0;
+  if (sqlite3_value_type(arg) == SQLITE_NULL) {
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "argument 2 (value) must not be NULL");
+    return -1;
+  }
+  const char *v = (const char *)sqlite3_value_text(arg);
+  int isint = v && k->integer ? trg_int_of(arg, &i) : 1;
+  if (!v || isint < 0) {
+    sqlite3_result_error_nomem(ctx);
+    return -1;
+  }
+  *out = v;
+  if (!k->integer) return 0;
+  if (!isint) {
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "argument 2 (value): %s: '%s' is not an integer%s", k->key,
+                     trg_echo(v, buf), trg_int_unit(k->key));
+    return -1;
+  }
+  if (i < 0 || i > SCHED_SPAN_MAX) {
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "argument 2 (value): %s must be an integer 0..%lld",
+                     k->key, (long long)SCHED_SPAN_MAX);
+    return -1;
+  }
+  sqlite3_snprintf(24, num, "%lld", (long long)i);
+  *out = num;
+  return 0;
+}
+
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_config";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
@@ -333,22 +366,9 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   store s;
   store_init(&s, db);
   if (argc > 1) {
-    const char *v = (const char *)sqlite3_value_text(argv[1]);
-    int t = sqlite3_value_type(argv[1]);
-    if (k->integer &&
-        (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0 ||
-         sqlite3_value_int64(argv[1]) > SCHED_SPAN_MAX)) {
-      trg_result_error(ctx, SQLITE_MISMATCH, fname,
-                       "argument 2 (value): %s "
-                       "must be an integer 0..%lld",
-                       key, (long long)SCHED_SPAN_MAX);
-      store_close(&s);
-      return;
-    }
-    if (!v) {
-      trg_result_error(ctx, SQLITE_ERROR, fname,
-                       "argument 2 (value) must "
-                       "not be NULL");
+    char num[24];
+    const char *v;
+    if (config_arg(ctx, k, argv[1], num, &v) != 0) {
       store_close(&s);
       return;
     }

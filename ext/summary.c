@@ -241,7 +241,8 @@ static int prepare(summary *s, int q, sqlite3_stmt **st) {
 
 /* A top-level key of the options object; SQLITE_ERROR when unknown or bad.
 ** (admin is handled by the caller.) Caps above the hard limits clamp. */
-static int opt_key(summary *s, const char *k, const char *type, i64 v) {
+static int opt_key(summary *s, const char *k, const char *type,
+                   sqlite3_value *atom) {
   const struct {
     const char *key;
     int hard;
@@ -252,7 +253,13 @@ static int opt_key(summary *s, const char *k, const char *type, i64 v) {
       {"max_loop", SUM_MAX_LOOP, &s->cap_loop},
       {"max_footer", SUM_MAX_FOOTER, &s->cap_footer},
   };
-  int is_int = strcmp(type, "integer") == 0;
+  /* numbers, and integer-valued strings ("max_total":"800") */
+  i64 v = 0;
+  int is_int = strcmp(type, "integer") == 0 || strcmp(type, "real") == 0 ||
+                       strcmp(type, "text") == 0
+                   ? trg_int_of(atom, &v)
+                   : 0;
+  if (is_int < 0) return SQLITE_NOMEM;
   if (strcmp(k, "stale_ms") == 0) {
     if (!is_int || v < 0) return SQLITE_ERROR;
     s->has_stale = 1;
@@ -376,7 +383,7 @@ static int opts_read(summary *s, const char *json) {
     } else if (parent == root) {
       if (!k) rc = SQLITE_NOMEM;
       else if (strcmp(k, "admin") != 0)
-        rc = opt_key(s, k, type, sqlite3_value_int64(atom));
+        rc = opt_key(s, k, type, atom);
       else if (admin >= 0 || strcmp(type, "array") != 0) rc = SQLITE_ERROR;
       else admin = id;
     } else if (parent == admin) {

@@ -8,7 +8,7 @@
 ** produce text that parses back to the same canonical text.
 ** Build and run (from the repo root):
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
-**     tests/fuzz/fuzz_cron.c ext/cron.c ext/tz.c ext/tzdb.c ext/civil.c \
+**     tests/fuzz/fuzz_cron.c ext/cron.c ext/tz.c ext/tzdb.c ext/tzdb_names.c ext/civil.c \
 **     -o build/fuzz_cron && ./build/fuzz_cron -max_total_time=60 \
 **     tests/fuzz/corpus/cron
 */

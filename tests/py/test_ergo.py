@@ -1,0 +1,116 @@
+"""tests/py/test_ergo.py -- what makes the extension easy to adopt from
+an application: integer-valued text where integers go (as PHP and HTML
+forms send numbers), time zone names in any case with a "did you mean",
+trigger_preview's bounds and trigger_id specs, trigger_describe, and the
+README's first example run through the sqlite3 shell."""
+import json
+import sqlite3
+
+from util import MIN, T0, add, connect, one, tick
+
+
+def err_of(db, sql, *args):
+    try:
+        db.execute(sql, args).fetchall()
+    except sqlite3.Error as e:
+        return str(e)
+    raise AssertionError(f"no error for {sql}")
+
+
+def test_integer_valued_text_in_columns(ext):
+    db = connect(ext)
+    # SQLite's INTEGER affinity is the model: these all read as 300000
+    for i, v in enumerate(["300000", " 300000 ", "\t300000\n", "3e5", "300000.0", "+300000"]):
+        db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, interval_ms,"
+                   " max_runs, created_at) VALUES (?, ?, 'interval', ?, '3', ?)",
+                   (f"t{i}", f"task {i}", v, str(T0)))
+        row = db.execute("SELECT interval_ms, typeof(interval_ms), max_runs, typeof(max_runs),"
+                         " next_due_at FROM triggers WHERE trigger_id = ?", (f"t{i}",)).fetchone()
+        assert row == (300000, "integer", 3, "integer", T0 + 300000), (v, row)
+    db.execute("UPDATE triggers SET interval_ms = '600000', jitter_ms = ' 0 ' WHERE trigger_id = 't0'")
+    assert one(db, "SELECT interval_ms FROM triggers WHERE trigger_id = 't0'") == 600000
+    # instants: integer-valued text is ms, other text is ISO-8601
+    db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, scheduled_at)"
+               " VALUES ('o1', 'x', 'once', ' 1767225600000 ')")
+    db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, scheduled_at)"
+               " VALUES ('o2', 'y', 'once', '2026-01-01T00:00:00Z')")
+    assert [r[0] for r in db.execute("SELECT scheduled_at FROM triggers WHERE trigger_id"
+                                     " IN ('o1', 'o2')")] == [T0, T0]
+    # what is not an integer is refused with the value and the unit
+    before = db.execute("SELECT count(*) FROM triggers").fetchone()
+    for value, shown in [("five minutes", "'five minutes'"), ("0x10", "'0x10'"),
+                         ("300000.5", "'300000.5'"), ("", "''"), ("5 min", "'5 min'")]:
+        e = err_of(db, "INSERT INTO triggers(instructions, trigger_type, interval_ms)"
+                   " VALUES ('x', 'interval', ?)", value)
+        assert e == f"triggers.interval_ms: {shown} is not an integer number of milliseconds", e
+    e = err_of(db, "UPDATE triggers SET max_attempts = 'twice' WHERE trigger_id = 't0'")
+    assert e == "triggers.max_attempts: 'twice' is not an integer", e
+    assert db.execute("SELECT count(*) FROM triggers").fetchone() == before
+
+
+def test_integer_valued_text_in_arguments_and_json(ext):
+    db = connect(ext)
+    add(db, "a", interval_ms=MIN)
+    assert one(db, "SELECT trigger_iso(' 1767225600000 ')") == "2026-01-01T00:00:00Z"
+    assert one(db, "SELECT trigger_next_due('*/5 * * * *', '1767225600000')") == T0 + 5 * MIN
+    assert one(db, "SELECT trigger_config('min_interval_ms', ' 30000 ')") == 30000
+    assert one(db, "SELECT typeof(trigger_config('min_interval_ms'))") == "integer"
+    assert one(db, "SELECT trigger_config('max_active_per_scope', '2e1')") == 20
+    assert (one(db, "SELECT trigger_dedupe_key('x', 'interval', ' 900000 ', '')")
+            == one(db, "SELECT trigger_dedupe_key('x', 'interval', 900000, '')"))
+    spec = '{"trigger_type":"interval","interval_ms":"60000","start_at":"0"}'
+    assert one(db, "SELECT trigger_next_due(?, ?)", spec, T0 + 30000) == T0 + MIN
+    # tick options as a form would send them
+    runs = json.loads(one(db, "SELECT trigger_run_due(?, ?)", str(T0 + MIN),
+                          '{"limit":"1","lease_ms":"30000"}'))
+    assert [r["run_id"] for r in runs] == [f"a@{T0 + MIN}#1"]
+    assert one(db, "SELECT lease_until FROM trigger_runs") == T0 + MIN + 30000
+    e = err_of(db, "SELECT trigger_run_due(0, '{\"limit\":\"all\"}')")
+    assert 'options.limit: bad value "all"' in e, e
+    # a create request with strings for numbers
+    res = json.loads(one(db, "SELECT trigger_create(?, ?)",
+                         '{"instructions":"Water the plants","trigger_type":"interval",'
+                         '"interval_ms":"900000","max_runs":"4"}',
+                         json.dumps({"agent_id": "a1", "role": "owner", "now": T0})))
+    assert res["created"], res
+    assert db.execute("SELECT interval_ms, max_runs FROM triggers WHERE trigger_id = ?",
+                      (res["triggerId"],)).fetchone() == (900000, 4)
+    res = json.loads(one(db, "SELECT trigger_create(?, ?)",
+                         '{"instructions":"x","trigger_type":"interval","interval_ms":"15 min"}',
+                         json.dumps({"agent_id": "a1", "role": "owner", "now": T0})))
+    assert res["error"] == "INVALID_SCHEDULE", res
+    assert "'15 min' is not an integer number of milliseconds" in res["reason"], res
+    # the summary's options too (it never fails: a bad one falls back)
+    text = one(db, "SELECT trigger_state_summary('a1', ?, '{\"max_total\":\"200\"}')", T0)
+    assert len(text.encode()) <= 200 and not text.startswith("Admin context"), text
+
+
+def test_zone_names_in_any_case(ext):
+    db = connect(ext)
+    add(db, "b", trigger_type="cron", cron_expression="0 7 * * *", timezone="europe/berlin")
+    add(db, "u", timezone="utc")
+    assert db.execute("SELECT trigger_id, timezone FROM triggers ORDER BY 1").fetchall() == [
+        ("b", "Europe/Berlin"), ("u", "UTC")]
+    assert one(db, "SELECT next_due_at FROM triggers WHERE trigger_id = 'b'") == T0 + 6 * 60 * MIN
+    db.execute("UPDATE triggers SET timezone = 'AMERICA/NEW_YORK' WHERE trigger_id = 'b'")
+    assert one(db, "SELECT timezone FROM triggers WHERE trigger_id = 'b'") == "America/New_York"
+    assert one(db, "SELECT trigger_iso(0, 'asia/tokyo')") == "1970-01-01T09:00:00+09:00"
+    when = json.loads(one(db, "SELECT trigger_parse_when('tomorrow at 9am', 0, 'asia/tokyo')"))
+    assert when["tz"] == "Asia/Tokyo", when
+    res = json.loads(one(db, "SELECT trigger_create(?, ?)",
+                         '{"instructions":"x","when":"every day at 9am","timezone":"europe/paris"}',
+                         json.dumps({"agent_id": "a1", "role": "owner", "now": T0})))
+    assert one(db, "SELECT timezone FROM triggers WHERE trigger_id = ?", res["triggerId"]) \
+        == "Europe/Paris"
+    # unknown names: a suggestion when one is close, none otherwise
+    for name, want in [
+        ("Europe/Berln", "triggers.timezone: unknown time zone 'Europe/Berln'; did you mean 'Europe/Berlin'?"),
+        ("Berlin", "triggers.timezone: unknown time zone 'Berlin'; did you mean 'Europe/Berlin'?"),
+        ("America/New York", "triggers.timezone: invalid time zone name 'America/New York'; did you mean 'America/New_York'?"),
+        ("Mars/Olympus", "triggers.timezone: unknown time zone 'Mars/Olympus'"),
+    ]:
+        e = err_of(db, "INSERT INTO triggers(instructions, trigger_type, interval_ms, timezone)"
+                   " VALUES ('x', 'interval', 60000, ?)", name)
+        assert e == want, e
+    e = err_of(db, "SELECT trigger_iso(0, 'Asia/Tokio')")
+    assert e == "trigger_iso: argument 2 (tz): unknown time zone 'Asia/Tokio'; did you mean 'Asia/Tokyo'?", e
