@@ -26,6 +26,11 @@ int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
 int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
                      sqlite3_value *tzv, i64 after, sched_spec *spec,
                      char **err);
+/* The same, where text that is not a cron expression may also be a
+** trigger_id: that trigger's schedule (spec_id.c has the precedence). */
+int spec_from_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
+                           sqlite3_value *tzv, i64 after, sched_spec *spec,
+                           char **err);
 /* Required non-NULL text argument. NULL on error (already reported). */
 const char *arg_text(sqlite3_context *ctx, const char *fname,
                      sqlite3_value **argv, int pos, const char *name);

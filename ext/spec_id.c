@@ -1,0 +1,83 @@
+/*
+** spec_id.c -- a schedule argument that may name a trigger: what
+** trigger_preview and trigger_describe take as `spec`.
+**
+**   SELECT * FROM trigger_preview('standup', 0) LIMIT 3;   -- its schedule
+**   SELECT trigger_describe('standup');
+**
+** Precedence: a JSON object is a spec; text that parses as a cron
+** expression is that expression, whatever the table holds (so a valid
+** expression never changes meaning with the data); any other text is
+** looked up as a trigger_id, and that trigger's schedule is used with its
+** zone, start_at, end_at and interval anchor (its status and max_runs do
+** not matter). A `tz` argument overrides the trigger's zone, as it does a
+** JSON spec's. Text that is neither is an error giving both reasons.
+*/
+#include <string.h>
+
+#include "args.h"
+#include "trigger.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* The schedule of trigger `id`: SQLITE_ROW with *spec set, SQLITE_DONE
+** when there is no such trigger (or no triggers table), or an error. */
+static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
+                           sqlite3_value *tzv, sched_spec *spec, char **err) {
+  trg_row r;
+  store s;
+  if (!store_installed(db)) return SQLITE_DONE;
+  row_init(&r);
+  store_init(&s, db);
+  int rc = store_trigger_load(&s, id, &r);
+  if (rc == SQLITE_ROW) {
+    char *verr = NULL;
+    int src = trg_spec(c, &r, spec, &verr);
+    if (src != SQLITE_OK) {
+      rc = verr ? trg_errf(err, "argument 1 (spec): trigger '%s': %s", id, verr)
+                : src;
+      sqlite3_free(verr);
+    }
+  } else if (rc != SQLITE_DONE) {
+    rc = trg_errf(err, "%s", sqlite3_errmsg(db));
+  }
+  store_close(&s);
+  row_clear(&r);
+  if (rc == SQLITE_ROW && tzv && sqlite3_value_type(tzv) != SQLITE_NULL) {
+    char msg[CRON_ERR_MAX];
+    const char *tz = (const char *)sqlite3_value_text(tzv);
+    if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
+      return trg_errf(err, "argument 3 (tz) must be text");
+    }
+    if (!tz) return SQLITE_NOMEM;
+    if (trg_zone(c, tz, &spec->zone, msg, sizeof msg) != 0) {
+      return trg_errf(err, "argument 3 (tz): %s", msg);
+    }
+  }
+  return rc;
+}
+
+int spec_from_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
+                           sqlite3_value *tzv, i64 after, sched_spec *spec,
+                           char **err) {
+  *err = NULL;
+  if (sqlite3_value_type(specv) == SQLITE_TEXT) {
+    const char *text = (const char *)sqlite3_value_text(specv);
+    const char *p = text;
+    cron_expr probe;
+    char why[CRON_ERR_MAX];
+    if (!text) return SQLITE_NOMEM;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (*p != '{' && cron_parse(text, &probe, why, sizeof why) != 0) {
+      int rc = spec_of_trigger(db, c, text, tzv, spec, err);
+      if (rc == SQLITE_ROW) return SQLITE_OK;
+      if (rc != SQLITE_DONE) return rc;
+      char buf[TRG_ECHO_MAX];
+      return trg_errf(err,
+                      "argument 1 (spec): '%s' is not a trigger_id, nor a "
+                      "cron expression: %s",
+                      trg_echo(text, buf), why);
+    }
+  }
+  return spec_from_values(db, c, specv, tzv, after, spec, err);
+}
