@@ -132,9 +132,19 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
   return rc;
 }
 
+int spec_tz_arg(sqlite3_value *tzv, int tz_pos, const char **tz, char **err) {
+  *tz = NULL;
+  if (!tzv || sqlite3_value_type(tzv) == SQLITE_NULL) return SQLITE_OK;
+  if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
+    return trg_errf(err, "argument %d (tz) must be text", tz_pos);
+  }
+  *tz = (const char *)sqlite3_value_text(tzv);
+  return *tz ? SQLITE_OK : SQLITE_NOMEM;
+}
+
 int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                     sqlite3_value *tzv, i64 after, sched_spec *spec,
-                     char **err) {
+                     sqlite3_value *tzv, int tz_pos, i64 after,
+                     sched_spec *spec, char **err) {
   *err = NULL;
   if (sqlite3_value_type(specv) != SQLITE_TEXT) {
     return trg_errf(err, "argument 1 (spec) must be text (a cron "
@@ -142,26 +152,18 @@ int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
   }
   const char *text = (const char *)sqlite3_value_text(specv);
   if (!text) return SQLITE_NOMEM;
-  const char *tz = "UTC";
-  int tz_given = tzv && sqlite3_value_type(tzv) != SQLITE_NULL;
-  if (tz_given) {
-    if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
-      return trg_errf(err, "argument 3 (tz) must be text");
-    }
-    tz = (const char *)sqlite3_value_text(tzv);
-    if (!tz) return SQLITE_NOMEM;
-  }
+  const char *tz;
+  int rc = spec_tz_arg(tzv, tz_pos, &tz, err);
+  if (rc != SQLITE_OK) return rc;
   const char *p = text;
   while (*p == ' ' || *p == '\t' || *p == '\n') p++;
-  if (*p == '{') {
-    return spec_from_json(db, c, text, tz_given ? tz : NULL, after, spec, err);
-  }
+  if (*p == '{') return spec_from_json(db, c, text, tz, after, spec, err);
   memset(spec, 0, sizeof *spec);
   spec->type = SCHED_CRON;
   spec->start_at = spec->end_at = SCHED_NONE;
   char msg[CRON_ERR_MAX];
-  if (trg_zone(c, tz, &spec->zone, msg, sizeof msg) != 0) {
-    return trg_errf(err, "argument 3 (tz): %s", msg);
+  if (trg_zone(c, tz ? tz : "UTC", &spec->zone, msg, sizeof msg) != 0) {
+    return trg_errf(err, "argument %d (tz): %s", tz_pos, msg);
   }
   if (cron_parse(text, &spec->cron, msg, sizeof msg) != 0) {
     return trg_errf(err, "%s", msg);
@@ -177,7 +179,7 @@ static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   char *err;
   int rc =
       spec_from_values(sqlite3_context_db_handle(ctx), sqlite3_user_data(ctx),
-                       argv[0], argc > 2 ? argv[2] : NULL, after, &spec, &err);
+                       argv[0], argc > 2 ? argv[2] : NULL, 3, after, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);

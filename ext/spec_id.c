@@ -23,7 +23,8 @@ SQLITE_EXTENSION_INIT3
 /* The schedule of trigger `id`: SQLITE_ROW with *spec set, SQLITE_DONE
 ** when there is no such trigger (or no triggers table), or an error. */
 static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
-                           sqlite3_value *tzv, sched_spec *spec, char **err) {
+                           const char *tz, int tz_pos, sched_spec *spec,
+                           char **err) {
   trg_row r;
   store s;
   if (!store_installed(db)) return SQLITE_DONE;
@@ -43,33 +44,28 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
   }
   store_close(&s);
   row_clear(&r);
-  if (rc == SQLITE_ROW && tzv && sqlite3_value_type(tzv) != SQLITE_NULL) {
-    char msg[CRON_ERR_MAX];
-    const char *tz = (const char *)sqlite3_value_text(tzv);
-    if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
-      return trg_errf(err, "argument 3 (tz) must be text");
-    }
-    if (!tz) return SQLITE_NOMEM;
-    if (trg_zone(c, tz, &spec->zone, msg, sizeof msg) != 0) {
-      return trg_errf(err, "argument 3 (tz): %s", msg);
-    }
+  char msg[CRON_ERR_MAX];
+  if (rc == SQLITE_ROW && tz &&
+      trg_zone(c, tz, &spec->zone, msg, sizeof msg) != 0) {
+    return trg_errf(err, "argument %d (tz): %s", tz_pos, msg);
   }
   return rc;
 }
 
 int spec_from_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                           sqlite3_value *tzv, i64 after, sched_spec *spec,
-                           char **err) {
+                           sqlite3_value *tzv, int tz_pos, i64 after,
+                           sched_spec *spec, char **err) {
   *err = NULL;
   if (sqlite3_value_type(specv) == SQLITE_TEXT) {
     const char *text = (const char *)sqlite3_value_text(specv);
-    const char *p = text;
+    const char *p = text, *tz;
     cron_expr probe;
     char why[CRON_ERR_MAX];
     if (!text) return SQLITE_NOMEM;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
     if (*p != '{' && cron_parse(text, &probe, why, sizeof why) != 0) {
-      int rc = spec_of_trigger(db, c, text, tzv, spec, err);
+      int rc = spec_tz_arg(tzv, tz_pos, &tz, err);
+      if (rc == SQLITE_OK) rc = spec_of_trigger(db, c, text, tz, tz_pos, spec, err);
       if (rc == SQLITE_ROW) return SQLITE_OK;
       if (rc != SQLITE_DONE) return rc;
       char buf[TRG_ECHO_MAX];
@@ -79,5 +75,5 @@ int spec_from_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
                       trg_echo(text, buf), why);
     }
   }
-  return spec_from_values(db, c, specv, tzv, after, spec, err);
+  return spec_from_values(db, c, specv, tzv, tz_pos, after, spec, err);
 }
