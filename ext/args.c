@@ -7,6 +7,7 @@
 #include "civil.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -38,7 +39,8 @@ i64 trg_wall_clock_ms(void) {
 int trg_int_of(sqlite3_value *v, i64 *out) {
   switch (sqlite3_value_type(v)) {
     case SQLITE_INTEGER: *out = sqlite3_value_int64(v); return 1;
-    case SQLITE_FLOAT: return sched_ms_from_double(sqlite3_value_double(v), out);
+    case SQLITE_FLOAT:
+      return sched_ms_from_double(sqlite3_value_double(v), out);
     case SQLITE_TEXT: {
       /* SQLite's own affinity on a copy (the value may be unprotected). */
       sqlite3_value *d = sqlite3_value_dup(v);
@@ -68,8 +70,7 @@ const char *trg_echo(const char *text, char *buf) {
   if (n <= 60) return text;
   n = 60;
   while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80) n--;
-  memcpy(buf, text, n);
-  memcpy(buf + n, "...", 4);
+  snprintf(buf, TRG_ECHO_MAX, "%.*s...", (int)n, text);
   return buf;
 }
 

@@ -65,8 +65,7 @@ static void put_join(wbuf *w, const items *it, int serial_comma) {
   for (int k = 0; k < it->n; k++) {
     if (k > 0 && k == it->n - 1)
       put(w, it->n > 2 && serial_comma ? ", and " : " and ");
-    else if (k > 0)
-      put(w, ", ");
+    else if (k > 0) put(w, ", ");
     put(w, it->v[k]);
   }
 }
@@ -132,12 +131,14 @@ static void analyze(field *f, uint64_t bits, int lo, int hi, int min_every) {
 ** one value (a number, a day or month name). */
 typedef void (*value_fmt)(char *out, size_t n, int v);
 
-static void fmt_number(char *out, size_t n, int v) { snprintf(out, n, "%d", v); }
+static void fmt_number(char *out, size_t n, int v) {
+  snprintf(out, n, "%d", v);
+}
 
 static const char *const month_names[13] = {
-    "",     "January", "February", "March",     "April",   "May",     "June",
+    "",     "January", "February",  "March",   "April",    "May",     "June",
     "July", "August",  "September", "October", "November", "December"};
-static const char *const day_names[7] = {"Sunday",   "Monday", "Tuesday",
+static const char *const day_names[7] = {"Sunday",    "Monday",   "Tuesday",
                                          "Wednesday", "Thursday", "Friday",
                                          "Saturday"};
 
@@ -190,8 +191,7 @@ static void put_time(wbuf *w, int h, int m, int s) {
 }
 
 /* Seconds or minutes: unit "second"/"minute", of "minute"/"hour". */
-static void put_sub(wbuf *w, const field *f, const char *unit,
-                    const char *of) {
+static void put_sub(wbuf *w, const field *f, const char *unit, const char *of) {
   items it = {.n = 0};
   switch (f->sh) {
     case SH_ALL: putf(w, "every %s", unit); break;
@@ -303,7 +303,7 @@ static void describe_time(wbuf *w, const cron_expr *c) {
 
 /* ---- days and months ----------------------------------------------------- */
 
-static const char *const ordinals[6] = {"",      "first", "second",
+static const char *const ordinals[6] = {"",      "first",  "second",
                                         "third", "fourth", "fifth"};
 
 static void describe_dom(wbuf *w, const cron_expr *c) {
@@ -349,7 +349,8 @@ static void describe_dom(wbuf *w, const cron_expr *c) {
   value_items(&it, c->dom, 1, 31, 1, fmt_number);
   int numbers = it.n;
   for (int d = 1; d <= 31; d++)
-    if (has(c->dom_nearest_wd, d)) item_add(&it, "the weekday nearest day %d", d);
+    if (has(c->dom_nearest_wd, d))
+      item_add(&it, "the weekday nearest day %d", d);
   if (c->dom_last) item_add(&it, "the last day");
   if (c->dom_last_weekday) item_add(&it, "the last weekday");
   for (int k = 1; k <= 30; k++) {
@@ -379,8 +380,7 @@ static void describe_dow(wbuf *w, const cron_expr *c, int either) {
       item_add(&special, "the last %s of the month", day_names[d]);
     for (int k = 1; k <= 5; k++)
       if (has(c->dow_nth[d], k))
-        item_add(&special, "the %s %s of the month", ordinals[k],
-                 day_names[d]);
+        item_add(&special, "the %s %s of the month", ordinals[k], day_names[d]);
   }
   int range = plain.n == 1 && strstr(plain.v[0], " through ");
   if (either) {
@@ -458,7 +458,8 @@ static void fmt_local(int64_t utc_ms, const tz_zone *z, char date[16],
   civil_from_ms(utc_ms + (int64_t)tz_offset_at(z, s) * 1000, &t);
   snprintf(date, 16, "%04d-%02d-%02d", t.year, t.month, t.day);
   int k = snprintf(clock, 24, "%02d:%02d", t.hour, t.minute);
-  if (t.second || t.ms) k += snprintf(clock + k, 24 - (size_t)k, ":%02d", t.second);
+  if (t.second || t.ms)
+    k += snprintf(clock + k, 24 - (size_t)k, ":%02d", t.second);
   if (t.ms) snprintf(clock + k, 24 - (size_t)k, ".%03d", t.ms);
 }
 

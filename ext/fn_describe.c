@@ -26,8 +26,7 @@ static void fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   int rc = spec_from_values_or_id(sqlite3_context_db_handle(ctx),
                                   sqlite3_user_data(ctx), argv[0],
-                                  argc > 1 ? argv[1] : NULL, 2, 0, &spec,
-                                  &err);
+                                  argc > 1 ? argv[1] : NULL, 2, 0, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);

@@ -177,9 +177,9 @@ static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sched_spec spec;
   if (arg_instant(ctx, fname, argc, argv, 1, "after", 0, &after) != 0) return;
   char *err;
-  int rc =
-      spec_from_values(sqlite3_context_db_handle(ctx), sqlite3_user_data(ctx),
-                       argv[0], argc > 2 ? argv[2] : NULL, 3, after, &spec, &err);
+  int rc = spec_from_values(sqlite3_context_db_handle(ctx),
+                            sqlite3_user_data(ctx), argv[0],
+                            argc > 2 ? argv[2] : NULL, 3, after, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);

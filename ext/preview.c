@@ -220,8 +220,8 @@ static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   char *err;
   int rc = instant_from_value(argv[1], 1, "after", &after, &err);
   if (rc == SQLITE_OK) {
-    rc = spec_from_values_or_id(t->db, t->ctx, argv[0], tz, 3, after,
-                                &c->spec, &err);
+    rc = spec_from_values_or_id(t->db, t->ctx, argv[0], tz, 3, after, &c->spec,
+                                &err);
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(t->base.zErrMsg);

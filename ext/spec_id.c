@@ -65,7 +65,8 @@ int spec_from_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
     if (*p != '{' && cron_parse(text, &probe, why, sizeof why) != 0) {
       int rc = spec_tz_arg(tzv, tz_pos, &tz, err);
-      if (rc == SQLITE_OK) rc = spec_of_trigger(db, c, text, tz, tz_pos, spec, err);
+      if (rc == SQLITE_OK)
+        rc = spec_of_trigger(db, c, text, tz, tz_pos, spec, err);
       if (rc == SQLITE_ROW) return SQLITE_OK;
       if (rc != SQLITE_DONE) return rc;
       char buf[TRG_ECHO_MAX];

@@ -382,8 +382,7 @@ static int opts_read(summary *s, const char *json) {
       if (strcmp(type, "object") != 0) rc = SQLITE_ERROR;
     } else if (parent == root) {
       if (!k) rc = SQLITE_NOMEM;
-      else if (strcmp(k, "admin") != 0)
-        rc = opt_key(s, k, type, atom);
+      else if (strcmp(k, "admin") != 0) rc = opt_key(s, k, type, atom);
       else if (admin >= 0 || strcmp(type, "array") != 0) rc = SQLITE_ERROR;
       else admin = id;
     } else if (parent == admin) {

@@ -91,12 +91,12 @@ static int walk(tzdb_names *n, const char *dir, const char *rel, int depth) {
     if ((size_t)snprintf(name, sizeof name, "%s%s%s", rel, *rel ? "/" : "",
                          e->d_name) >= sizeof name)
       continue;
-    if (depth == 0 && (strcmp(name, "posix") == 0 ||
-                       strcmp(name, "right") == 0 ||
-                       strcmp(name, "localtime") == 0 ||
-                       strcmp(name, "posixrules") == 0))
+    if (depth == 0 &&
+        (strcmp(name, "posix") == 0 || strcmp(name, "right") == 0 ||
+         strcmp(name, "localtime") == 0 || strcmp(name, "posixrules") == 0))
       continue;
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path ||
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >=
+            sizeof path ||
         lstat(path, &st) != 0)
       continue;
     if (S_ISDIR(st.st_mode)) {
@@ -146,8 +146,7 @@ const char *tzdb_names_canonical(const tzdb_names *n, const char *name) {
 static int distance(const char *a, const char *b, int limit) {
   int row[NAMES_MAX_LEN + 5];
   int la = (int)strlen(a), lb = (int)strlen(b);
-  if (la > NAMES_MAX_LEN + 3 || lb > NAMES_MAX_LEN + 3 ||
-      abs(la - lb) > limit)
+  if (la > NAMES_MAX_LEN + 3 || lb > NAMES_MAX_LEN + 3 || abs(la - lb) > limit)
     return limit + 1;
   for (int j = 0; j <= lb; j++) row[j] = j;
   for (int i = 1; i <= la; i++) {
@@ -155,7 +154,8 @@ static int distance(const char *a, const char *b, int limit) {
     row[0] = i;
     for (int j = 1; j <= lb; j++) {
       int up = row[j];
-      int cost = lower((unsigned char)a[i - 1]) != lower((unsigned char)b[j - 1]);
+      int cost =
+          lower((unsigned char)a[i - 1]) != lower((unsigned char)b[j - 1]);
       int v = diag + cost;
       if (up + 1 < v) v = up + 1;
       if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
@@ -172,8 +172,7 @@ static int distance(const char *a, const char *b, int limit) {
 ** "CEST" is not one edit from "West", nor "America" two from "Merida". */
 static int close_to(const char *name, const char *s, int same_start,
                     int limit) {
-  if (same_start &&
-      lower((unsigned char)name[0]) != lower((unsigned char)s[0]))
+  if (same_start && lower((unsigned char)name[0]) != lower((unsigned char)s[0]))
     return limit + 1;
   return distance(name, s, limit);
 }

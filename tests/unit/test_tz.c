@@ -1038,8 +1038,9 @@ static void test_tzdb_names(void) {
   CHECK(db && tzdb_get(db, "Fix/East", &b, err, sizeof err) == 0 && a == b,
         "cached once");
   if (db) {
-    expect_tzdb_error(db, "Fix/Eastt",
-                      "unknown time zone 'Fix/Eastt'; did you mean 'Fix/East'?");
+    expect_tzdb_error(
+        db, "Fix/Eastt",
+        "unknown time zone 'Fix/Eastt'; did you mean 'Fix/East'?");
     /* not listed, but a file: the exact name still loads */
     CHECK(tzdb_get(db, "Fix/Sub/Sub2/TooDeep", &b, err, sizeof err) == 0,
           "exact name below the listed depth: %s", err);
