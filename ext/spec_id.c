@@ -11,7 +11,9 @@
 ** looked up as a trigger_id, and that trigger's schedule is used with its
 ** zone, start_at, end_at and interval anchor (its status and max_runs do
 ** not matter). A `tz` argument overrides the trigger's zone, as it does a
-** JSON spec's. Text that is neither is an error giving both reasons.
+** JSON spec's. Text that is neither is an error: the cron parser's alone
+** when the text has blanks or starts with '@' (a cron expression with a
+** mistake), else one that names both readings.
 */
 #include <string.h>
 
@@ -70,6 +72,8 @@ int spec_from_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
       if (rc == SQLITE_ROW) return SQLITE_OK;
       if (rc != SQLITE_DONE) return rc;
       char buf[TRG_ECHO_MAX];
+      /* several fields or a macro: a cron expression with a mistake */
+      if (strpbrk(p, " \t") || *p == '@') return trg_errf(err, "%s", why);
       return trg_errf(err,
                       "argument 1 (spec): '%s' is not a trigger_id, nor a "
                       "cron expression: %s",

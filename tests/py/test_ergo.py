@@ -248,8 +248,10 @@ def test_describe(ext):
          "trigger_describe: argument 1 (spec): 'nightly' is not a trigger_id, nor a cron"
          " expression: cron: expected 5 or 6 fields, got 1"),
         ("SELECT trigger_describe('0 0 32 * *')",
-         "trigger_describe: argument 1 (spec): '0 0 32 * *' is not a trigger_id, nor a cron"
-         " expression: cron field 3 (day-of-month): 32 is out of range 1-31"),
+         "trigger_describe: cron field 3 (day-of-month): 32 is out of range 1-31"),
+        ("SELECT trigger_describe('@fortnightly')",
+         "trigger_describe: cron: unknown macro '@fortnightly' (allowed @yearly @annually"
+         " @monthly @weekly @daily @midnight @hourly)"),
         ("SELECT trigger_describe('0 7 * * *', 'Europe/Berln')",
          "trigger_describe: argument 2 (tz): unknown time zone 'Europe/Berln'; did you mean"
          " 'Europe/Berlin'?"),
