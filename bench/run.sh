@@ -25,7 +25,7 @@ for p in mkdb empty_tick busy_tick create peak_mem two_procs; do
   $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/dbgen.c bench/bench.c -lsqlite3
 done
 $CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
-  ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c -lsqlite3 -lm
+  ext/civil.c ext/tz.c ext/tzdb.c ext/tzdb_names.c ext/cron.c -lsqlite3 -lm
 [ -f bench/summary.c ] && $CC $CFLAGS -o "$OUT/summary" bench/summary.c bench/bench.c -lsqlite3 -lm
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/triggers-bench.XXXXXX")

@@ -5,9 +5,11 @@
 #include "args.h"
 
 #include "civil.h"
+#include "run_text.h"
 #include "utf8.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -36,9 +38,53 @@ i64 trg_wall_clock_ms(void) {
   return (i64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int trg_int_of(sqlite3_value *v, i64 *out) {
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER: *out = sqlite3_value_int64(v); return 1;
+    case SQLITE_FLOAT:
+      return sched_ms_from_double(sqlite3_value_double(v), out);
+    case SQLITE_TEXT: {
+      /* SQLite's own affinity on a copy (the value may be unprotected). */
+      sqlite3_value *d = sqlite3_value_dup(v);
+      if (!d) return -1;
+      int t = sqlite3_value_numeric_type(d), ok = 0;
+      if (t == SQLITE_INTEGER) {
+        *out = sqlite3_value_int64(d);
+        ok = 1;
+      } else if (t == SQLITE_FLOAT) {
+        ok = sched_ms_from_double(sqlite3_value_double(d), out);
+      }
+      sqlite3_value_free(d);
+      return ok;
+    }
+    default: return 0;
+  }
+}
+
+const char *trg_int_unit(const char *name) {
+  size_t n = strlen(name);
+  return n > 3 && strcmp(name + n - 3, "_ms") == 0 ? " number of milliseconds"
+                                                   : "";
+}
+
+const char *trg_echo(const char *text, char *buf) {
+  size_t n = strlen(text);
+  if (n <= 60 && utf8_check(text, n, NULL)) return text;
+  /* cut on a character boundary, bad bytes shown as U+FFFD: a message
+  ** is valid text whatever it quotes */
+  size_t len = run_text_clean(text, n, 60, buf);
+  if (utf8_repair(text, n, NULL) > len) memcpy(buf + len, "...", 4);
+  return buf;
+}
+
 int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,
              size_t n) {
   return tzdb_get(c->zones, name, z, err, n);
+}
+
+int trg_zone_canon(trg_ctx *c, const char *name, const tz_zone **z,
+                   const char **canon, char *err, size_t n) {
+  return tzdb_lookup(c->zones, name, z, canon, err, n);
 }
 
 int trg_errf(char **err, const char *fmt, ...) {
@@ -51,44 +97,42 @@ int trg_errf(char **err, const char *fmt, ...) {
 
 int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
                        char **err) {
+  char msg[SCHED_ERR_MAX];
+  int t = sqlite3_value_type(v);
   *err = NULL;
-  switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: {
-      char msg[SCHED_ERR_MAX];
-      *out = sqlite3_value_int64(v);
-      if (sched_instant_check(*out, msg, sizeof msg) == 0) return SQLITE_OK;
-      return trg_errf(err, "argument %d (%s): %s", pos + 1, name, msg);
-    }
-    case SQLITE_FLOAT: {
-      double x = sqlite3_value_double(v);
-      if (sched_ms_from_double(x, out)) return SQLITE_OK;
-      return trg_errf(err,
-                      "argument %d (%s): %g is not a whole number of "
-                      "ms within the years %d-%d",
-                      pos + 1, name, x, CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
-    }
-    case SQLITE_TEXT: {
-      char msg[SCHED_ERR_MAX], what[80];
-      const char *t;
-      sqlite3_snprintf(sizeof what, what, "argument %d (%s)", pos + 1, name);
-      int rc = value_text(v, 0, what, &t, err);
-      if (rc != SQLITE_OK) return rc;
-      if (sched_parse_instant(t, tz_utc(), out, msg, sizeof msg) == 0) {
-        return SQLITE_OK;
-      }
-      return trg_errf(err,
-                      "argument %d (%s): cannot read '%s' as an "
-                      "instant: %s",
-                      pos + 1, name, t, msg);
-    }
-    case SQLITE_NULL:
-      return trg_errf(err, "argument %d (%s) must not be NULL", pos + 1, name);
-    default:
-      return trg_errf(err,
-                      "argument %d (%s) must be an integer (ms) or "
-                      "ISO-8601 text",
-                      pos + 1, name);
+  if (t == SQLITE_NULL) {
+    return trg_errf(err, "argument %d (%s) must not be NULL", pos + 1, name);
   }
+  if (t == SQLITE_BLOB) {
+    return trg_errf(err,
+                    "argument %d (%s) must be an integer (ms) or "
+                    "ISO-8601 text",
+                    pos + 1, name);
+  }
+  /* INTEGER, a whole REAL, or integer-valued text ('1767225600000'): ms */
+  int num = trg_int_of(v, out);
+  if (num < 0) return SQLITE_NOMEM;
+  if (num) {
+    if (sched_instant_check(*out, msg, sizeof msg) == 0) return SQLITE_OK;
+    return trg_errf(err, "argument %d (%s): %s", pos + 1, name, msg);
+  }
+  if (t == SQLITE_FLOAT) {
+    return trg_errf(err,
+                    "argument %d (%s): %g is not a whole number of "
+                    "ms within the years %d-%d",
+                    pos + 1, name, sqlite3_value_double(v), CIVIL_MIN_YEAR,
+                    CIVIL_MAX_YEAR);
+  }
+  char what[80];
+  const char *text;
+  sqlite3_snprintf(sizeof what, what, "argument %d (%s)", pos + 1, name);
+  int rc = value_text(v, 0, what, &text, err);
+  if (rc != SQLITE_OK) return rc;
+  if (sched_parse_instant(text, tz_utc(), out, msg, sizeof msg) == 0) {
+    return SQLITE_OK;
+  }
+  return trg_errf(err, "argument %d (%s): cannot read '%s' as an instant: %s",
+                  pos + 1, name, text, msg);
 }
 
 int arg_instant(sqlite3_context *ctx, const char *fname, int argc,

@@ -28,6 +28,7 @@ int preview_register(sqlite3 *db, trg_ctx *ctx);
 int request_register(sqlite3 *db, trg_ctx *ctx);
 int when_register(sqlite3 *db, trg_ctx *ctx);
 int summary_register(sqlite3 *db, trg_ctx *ctx);
+int describe_register(sqlite3 *db, trg_ctx *ctx);
 
 void trg_ctx_release(void *p) {
   trg_ctx *c = p;
@@ -81,6 +82,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = request_register(db, c);
   if (rc == SQLITE_OK) rc = when_register(db, c);
   if (rc == SQLITE_OK) rc = summary_register(db, c);
+  if (rc == SQLITE_OK) rc = describe_register(db, c);
   if (rc != SQLITE_OK)
     *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
   return rc;

@@ -88,19 +88,12 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
     } else if (col < 0 || trg_cols[col].ro) {
       rc = trg_errf(err, "argument 1 (spec): unknown key '%s'", k);
     } else {
-      sqlite3_value *v = sqlite3_column_value(st, 1);
-      int t = sqlite3_value_type(v);
-      int texty = trg_cols[col].kind == 'T' || trg_cols[col].kind == 'J' ||
-                  (trg_cols[col].kind == 'S' && t == SQLITE_TEXT);
-      if (t == SQLITE_NULL) continue;
-      if (texty && t == SQLITE_TEXT) {
-        const char *tv = (const char *)sqlite3_value_text(v);
-        rc = tv ? val_set_text(&r.v[col], tv) : SQLITE_NOMEM;
-      } else if (!texty && t == SQLITE_INTEGER) {
-        val_set_int(&r.v[col], sqlite3_value_int64(v));
-      } else {
-        rc = trg_errf(err, "argument 1 (spec): %s must be %s", k,
-                      texty ? "text" : "an integer");
+      /* As an INSERT reads it: integer-valued text for integer columns. */
+      char *verr = NULL;
+      rc = trg_read_value(col, sqlite3_column_value(st, 1), &r.v[col], &verr);
+      if (verr) {
+        rc = trg_errf(err, "argument 1 (spec): %s", verr);
+        sqlite3_free(verr);
       }
     }
   }
@@ -139,9 +132,20 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
   return rc;
 }
 
+int spec_tz_arg(sqlite3_value *tzv, int tz_pos, const char **tz, char **err) {
+  *tz = NULL;
+  if (!tzv || sqlite3_value_type(tzv) == SQLITE_NULL) return SQLITE_OK;
+  if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
+    return trg_errf(err, "argument %d (tz) must be text", tz_pos);
+  }
+  char what[32];
+  sqlite3_snprintf(sizeof what, what, "argument %d (tz)", tz_pos);
+  return value_text(tzv, 0, what, tz, err);
+}
+
 int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                     sqlite3_value *tzv, i64 after, sched_spec *spec,
-                     char **err) {
+                     sqlite3_value *tzv, int tz_pos, i64 after,
+                     sched_spec *spec, char **err) {
   *err = NULL;
   if (sqlite3_value_type(specv) != SQLITE_TEXT) {
     return trg_errf(err, "argument 1 (spec) must be text (a cron "
@@ -151,26 +155,18 @@ int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
   const char *text;
   int rc = value_text(specv, 1, "argument 1 (spec)", &text, err);
   if (rc != SQLITE_OK) return rc;
-  const char *tz = "UTC";
-  int tz_given = tzv && sqlite3_value_type(tzv) != SQLITE_NULL;
-  if (tz_given) {
-    if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
-      return trg_errf(err, "argument 3 (tz) must be text");
-    }
-    rc = value_text(tzv, 0, "argument 3 (tz)", &tz, err);
-    if (rc != SQLITE_OK) return rc;
-  }
+  const char *tz;
+  rc = spec_tz_arg(tzv, tz_pos, &tz, err);
+  if (rc != SQLITE_OK) return rc;
   const char *p = text;
   while (*p == ' ' || *p == '\t' || *p == '\n') p++;
-  if (*p == '{') {
-    return spec_from_json(db, c, text, tz_given ? tz : NULL, after, spec, err);
-  }
+  if (*p == '{') return spec_from_json(db, c, text, tz, after, spec, err);
   memset(spec, 0, sizeof *spec);
   spec->type = SCHED_CRON;
   spec->start_at = spec->end_at = SCHED_NONE;
   char msg[CRON_ERR_MAX];
-  if (trg_zone(c, tz, &spec->zone, msg, sizeof msg) != 0) {
-    return trg_errf(err, "argument 3 (tz): %s", msg);
+  if (trg_zone(c, tz ? tz : "UTC", &spec->zone, msg, sizeof msg) != 0) {
+    return trg_errf(err, "argument %d (tz): %s", tz_pos, msg);
   }
   if (cron_parse(text, &spec->cron, msg, sizeof msg) != 0) {
     return trg_errf(err, "%s", msg);
@@ -184,9 +180,9 @@ static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sched_spec spec;
   if (arg_instant(ctx, fname, argc, argv, 1, "after", 0, &after) != 0) return;
   char *err;
-  int rc =
-      spec_from_values(sqlite3_context_db_handle(ctx), sqlite3_user_data(ctx),
-                       argv[0], argc > 2 ? argv[2] : NULL, after, &spec, &err);
+  int rc = spec_from_values(sqlite3_context_db_handle(ctx),
+                            sqlite3_user_data(ctx), argv[0],
+                            argc > 2 ? argv[2] : NULL, 3, after, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
@@ -342,6 +338,53 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_int64(ctx, sqlite3_changes64(db));
 }
 
+/*
+** The value argument of trigger_config, checked: integer keys take
+** integer-valued text ('30000') and store the number. *out is the text to
+** store (in num for integer keys). 0, or -1 with the error set.
+*/
+static int config_arg(sqlite3_context *ctx, const config_key *k,
+                      sqlite3_value *arg, char num[24], const char **out) {
+  const char *fname = "trigger_config";
+  char buf[TRG_ECHO_MAX];
+  i64 i = 0;
+  if (sqlite3_value_type(arg) == SQLITE_NULL) {
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "argument 2 (value) must not be NULL");
+    return -1;
+  }
+  const char *v;
+  char *err = NULL;
+  int rc = value_text(arg, 0, "argument 2 (value)", &v, &err);
+  if (rc != SQLITE_OK) {
+    trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
+    sqlite3_free(err);
+    return -1;
+  }
+  int isint = k->integer ? trg_int_of(arg, &i) : 1;
+  if (isint < 0) {
+    sqlite3_result_error_nomem(ctx);
+    return -1;
+  }
+  *out = v;
+  if (!k->integer) return 0;
+  if (!isint) {
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "argument 2 (value): %s: '%s' is not an integer%s", k->key,
+                     trg_echo(v, buf), trg_int_unit(k->key));
+    return -1;
+  }
+  if (i < 0 || i > SCHED_SPAN_MAX) {
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "argument 2 (value): %s must be an integer 0..%lld",
+                     k->key, (long long)SCHED_SPAN_MAX);
+    return -1;
+  }
+  sqlite3_snprintf(24, num, "%lld", (long long)i);
+  *out = num;
+  return 0;
+}
+
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_config";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
@@ -364,34 +407,13 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   store s;
   store_init(&s, db);
   if (argc > 1) {
-    const char *v = (const char *)sqlite3_value_text(argv[1]);
-    int t = sqlite3_value_type(argv[1]);
-    if (k->integer &&
-        (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0 ||
-         sqlite3_value_int64(argv[1]) > SCHED_SPAN_MAX)) {
-      trg_result_error(ctx, SQLITE_MISMATCH, fname,
-                       "argument 2 (value): %s "
-                       "must be an integer 0..%lld",
-                       key, (long long)SCHED_SPAN_MAX);
+    char num[24];
+    const char *v;
+    if (config_arg(ctx, k, argv[1], num, &v) != 0) {
       store_close(&s);
       return;
     }
-    if (!v) {
-      trg_result_error(ctx, SQLITE_ERROR, fname,
-                       "argument 2 (value) must "
-                       "not be NULL");
-      store_close(&s);
-      return;
-    }
-    char *err;
-    int rc = value_text(argv[1], 0, "argument 2 (value)", &v, &err);
-    if (rc != SQLITE_OK) {
-      trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
-      sqlite3_free(err);
-      store_close(&s);
-      return;
-    }
-    rc = store_config_set(&s, key, v);
+    int rc = store_config_set(&s, key, v);
     if (rc != SQLITE_OK) {
       trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
       store_close(&s);

@@ -6,10 +6,17 @@
 **                                 '2026-03-27T00:00:00Z', 'Europe/Berlin')
 **   LIMIT 3;
 **   -- n | due_at (ms) | due_iso (in the zone)
+**   SELECT t.trigger_id, p.due_iso FROM triggers t,
+**          trigger_preview(t.trigger_id, 1767225600000) p WHERE p.n <= 3;
 **
-** spec is what trigger_next_due takes (cron text or a JSON schedule).
-** Rows are produced lazily, one next-occurrence computation each, so use
-** LIMIT; the series ends when the schedule has no further occurrence.
+** spec is what trigger_next_due takes (cron text or a JSON schedule) or a
+** trigger_id (spec_id.c: a valid cron expression wins). Rows are produced
+** lazily, one next-occurrence computation each, in n (and due_at) order;
+** the series ends when the schedule has no further occurrence, and after
+** PV_MAX_ROWS rows whatever the query, so no query over it runs unbounded.
+** Constraints on n (=, <, <=, >, >=, BETWEEN) bound the series: the plan's
+** idxStr lists them ("n>=,n<="); SQLite still checks each row (omit is
+** not set), so a bound only ever saves work.
 */
 #include <string.h>
 
@@ -20,10 +27,14 @@ SQLITE_EXTENSION_INIT3
 
 enum { PV_N, PV_DUE_AT, PV_DUE_ISO, PV_SPEC, PV_AFTER, PV_TZ };
 
+/* No query reads more rows than this from one series. */
+#define PV_MAX_ROWS 10000
+
 typedef struct pv_cursor {
   sqlite3_vtab_cursor base;
   sched_spec spec;
   i64 n, due;
+  i64 hi; /* the last n to yield */
   int eof;
 } pv_cursor;
 
@@ -59,7 +70,24 @@ static int pvDisconnect(sqlite3_vtab *t) {
   return SQLITE_OK;
 }
 
-/* idxNum bit k set: hidden argument k (spec, after, tz) is bound. */
+/* The text of a constraint operator on n, or NULL when it cannot bound. */
+static const char *n_op(unsigned char op) {
+  switch (op) {
+    case SQLITE_INDEX_CONSTRAINT_EQ: return "=";
+    case SQLITE_INDEX_CONSTRAINT_LT: return "<";
+    case SQLITE_INDEX_CONSTRAINT_LE: return "<=";
+    case SQLITE_INDEX_CONSTRAINT_GT: return ">";
+    case SQLITE_INDEX_CONSTRAINT_GE: return ">=";
+    default: return NULL;
+  }
+}
+
+/*
+** idxNum bit k set: hidden argument k (spec, after, tz) is bound; they
+** come first in argv. Then one argv value per usable constraint on n, in
+** the order idxStr lists them ("n=", "n<", "n<=", "n>", "n>=", comma-
+** separated).
+*/
 static int pvBestIndex(sqlite3_vtab *t, sqlite3_index_info *info) {
   int argv_of[3] = {-1, -1, -1};
   for (int i = 0; i < info->nConstraint; i++) {
@@ -82,9 +110,33 @@ static int pvBestIndex(sqlite3_vtab *t, sqlite3_index_info *info) {
     info->aConstraintUsage[argv_of[k]].omit = 1;
     mask |= 1 << k;
   }
+  sqlite3_str *ops = sqlite3_str_new(NULL);
+  double rows = PV_MAX_ROWS;
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    const char *op = n_op(c->op);
+    if (c->iColumn != PV_N || !c->usable || !op) continue;
+    info->aConstraintUsage[i].argvIndex = ++n;
+    sqlite3_str_appendf(ops, "%sn%s", sqlite3_str_length(ops) ? "," : "", op);
+    rows = c->op == SQLITE_INDEX_CONSTRAINT_EQ ? 1 : rows / 4;
+  }
+  int rc = sqlite3_str_errcode(ops);
+  char *idx = sqlite3_str_finish(ops);
+  if (rc != SQLITE_OK) {
+    sqlite3_free(idx);
+    return rc;
+  }
+  info->idxStr = idx; /* NULL when no constraint on n */
+  info->needToFreeIdxStr = 1;
   info->idxNum = mask;
-  info->estimatedCost = 10;
-  info->estimatedRows = 100;
+  info->estimatedCost = 10 + rows;
+  info->estimatedRows = (sqlite3_int64)rows;
+  /* rows come in n order, and due_at grows with n */
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+      (info->aOrderBy[0].iColumn == PV_N ||
+       info->aOrderBy[0].iColumn == PV_DUE_AT)) {
+    info->orderByConsumed = 1;
+  }
   return SQLITE_OK;
 }
 
@@ -102,8 +154,8 @@ static int pvClose(sqlite3_vtab_cursor *c) {
   return SQLITE_OK;
 }
 
-static int pvNext(sqlite3_vtab_cursor *cur) {
-  pv_cursor *c = (pv_cursor *)cur;
+/* The next occurrence, without looking at the bounds. */
+static void pv_step(pv_cursor *c) {
   i64 next;
   if (!sched_next(&c->spec, c->due, &next)) {
     c->eof = 1;
@@ -111,23 +163,65 @@ static int pvNext(sqlite3_vtab_cursor *cur) {
     c->due = next;
     c->n++;
   }
+}
+
+static int pvNext(sqlite3_vtab_cursor *cur) {
+  pv_cursor *c = (pv_cursor *)cur;
+  if (c->n >= c->hi) c->eof = 1;
+  else pv_step(c);
+  return SQLITE_OK;
+}
+
+/* Narrows [*lo, *hi] by one constraint "n <op> v" where v reads as a
+** number the way SQLite compares it with n (INTEGER affinity: '5' is 5).
+** Anything else leaves the bounds alone: SQLite checks every row anyway. */
+static int pv_bound(const char *op, sqlite3_value *v, i64 *lo, i64 *hi) {
+  i64 x;
+  double d;
+  if (sqlite3_value_type(v) == SQLITE_FLOAT) {
+    d = sqlite3_value_double(v);
+    if (!(d > -1e15 && d < 1e15)) return SQLITE_OK; /* NaN, huge */
+    /* n < 2.5 is n <= 2; n > 2.5 is n >= 3; n = 2.5 is nothing */
+    x = (i64)d;
+    if (d != (double)x) {
+      if (d < 0) x--; /* floor */
+      if (op[0] == '=') *hi = 0;
+      else if (op[0] == '<') *hi = x < *hi ? x : *hi;
+      else if (x + 1 > *lo) *lo = x + 1;
+      return SQLITE_OK;
+    }
+  } else {
+    int num = trg_int_of(v, &x);
+    if (num < 0) return SQLITE_NOMEM;
+    if (!num) return SQLITE_OK;
+  }
+  if (op[0] == '=') {
+    if (x > *lo) *lo = x;
+    if (x < *hi) *hi = x;
+  } else if (op[0] == '<') {
+    i64 top = op[1] == '=' ? x : x - 1;
+    if (top < *hi) *hi = top;
+  } else {
+    i64 bottom = op[1] == '=' ? x : x + 1;
+    if (bottom > *lo) *lo = bottom;
+  }
   return SQLITE_OK;
 }
 
 static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
                     int argc, sqlite3_value **argv) {
-  (void)idxStr;
-  (void)argc;
   pv_cursor *c = (pv_cursor *)cur;
   pv_tab *t = (pv_tab *)cur->pVtab;
+  int nhidden = (idxNum & 1) + ((idxNum >> 1) & 1) + ((idxNum >> 2) & 1);
   sqlite3_value *tz = (idxNum & 4) ? argv[2] : NULL;
-  i64 after;
+  i64 after, lo = 1, hi = PV_MAX_ROWS;
   c->eof = 1;
   c->n = 0;
   char *err;
   int rc = instant_from_value(argv[1], 1, "after", &after, &err);
   if (rc == SQLITE_OK) {
-    rc = spec_from_values(t->db, t->ctx, argv[0], tz, after, &c->spec, &err);
+    rc = spec_from_values_or_id(t->db, t->ctx, argv[0], tz, 3, after, &c->spec,
+                                &err);
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(t->base.zErrMsg);
@@ -136,9 +230,21 @@ static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     sqlite3_free(err);
     return rc;
   }
+  /* constraints on n, in idxStr's order after the hidden arguments */
+  for (int k = nhidden; idxStr && *idxStr && k < argc; k++) {
+    const char *op = idxStr + 1; /* past the 'n' */
+    if ((rc = pv_bound(op, argv[k], &lo, &hi)) != SQLITE_OK) return rc;
+    idxStr = strchr(idxStr, ',');
+    if (idxStr) idxStr++;
+  }
+  if (lo < 1) lo = 1;
+  if (hi > PV_MAX_ROWS) hi = PV_MAX_ROWS;
+  if (lo > hi) return SQLITE_OK; /* nothing can match */
   c->eof = 0;
   c->due = after;
-  return pvNext(cur);
+  c->hi = hi;
+  while (!c->eof && c->n < lo) pv_step(c);
+  return SQLITE_OK;
 }
 
 static int pvEof(sqlite3_vtab_cursor *cur) { return ((pv_cursor *)cur)->eof; }

@@ -775,20 +775,25 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
   } else if (st == SCHED_INTERVAL || st == SCHED_ONCE) {
     i64 v;
     int vt = sqlite3_value_type(argv[2]);
-    if (st == SCHED_INTERVAL && vt == SQLITE_TEXT) {
+    int isint = st == SCHED_INTERVAL ? trg_int_of(argv[2], &v) : 0;
+    if (isint < 0) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    if (st == SCHED_INTERVAL && !isint && vt != SQLITE_NULL) {
       /* "60000" as text is the same interval */
-      const char *z = arg_text(ctx, fname, argv, 2, "schedule");
-      char *end;
-      if (!z) return;
-      v = strtoll(z, &end, 10);
-      if (!*z || *end) {
-        trg_result_error(ctx, SQLITE_ERROR, fname,
-                         "argument 3 (schedule): "
-                         "interval must be a whole number of ms, got '%s'",
-                         z);
-        return;
-      }
-    } else if (arg_instant(ctx, fname, argc, argv, 2, "schedule", 0, &v) != 0) {
+      const char *z = vt == SQLITE_TEXT
+                          ? arg_text(ctx, fname, argv, 2, "schedule")
+                          : (const char *)sqlite3_value_text(argv[2]);
+      if (vt == SQLITE_TEXT && !z) return; /* not UTF-8: reported */
+      char buf[TRG_ECHO_MAX];
+      trg_result_error(ctx, SQLITE_ERROR, fname,
+                       "argument 3 (schedule): '%s' is not an integer number "
+                       "of milliseconds",
+                       z ? trg_echo(z, buf) : "");
+      return;
+    } else if (!isint &&
+               arg_instant(ctx, fname, argc, argv, 2, "schedule", 0, &v) != 0) {
       return;
     }
     sqlite3_snprintf(sizeof canon, canon, "%lld", (long long)v);

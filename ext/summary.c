@@ -262,12 +262,13 @@ static int opt_key(summary *s, const char *k, const char *type,
       {"max_loop", SUM_MAX_LOOP, &s->cap_loop},
       {"max_footer", SUM_MAX_FOOTER, &s->cap_footer},
   };
-  /* A whole number: an integer, or a REAL such as 1500.0 (as elsewhere,
-  ** within the instant range). */
-  i64 v = sqlite3_value_int64(atom);
-  int is_int = strcmp(type, "integer") == 0 ||
-               (strcmp(type, "real") == 0 &&
-                sched_ms_from_double(sqlite3_value_double(atom), &v));
+  /* numbers, and integer-valued strings ("max_total":"800") */
+  i64 v = 0;
+  int is_int = strcmp(type, "integer") == 0 || strcmp(type, "real") == 0 ||
+                       strcmp(type, "text") == 0
+                   ? trg_int_of(atom, &v)
+                   : 0;
+  if (is_int < 0) return SQLITE_NOMEM;
   if (strcmp(k, "stale_ms") == 0) {
     if (!is_int || v < 0) return SQLITE_ERROR;
     s->has_stale = 1;

@@ -66,15 +66,19 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     const char *k = (const char *)sqlite3_column_text(st, 0);
     const char *t = (const char *)sqlite3_column_text(st, 1);
-    i64 iv = sqlite3_column_int64(st, 2);
+    i64 iv = 0;
     const char *tv = (const char *)sqlite3_column_text(st, 2);
     const char *raw = (const char *)sqlite3_column_text(st, 3);
-    if (!k || !t || !raw ||
+    /* numbers, and integer-valued strings ("limit":"10") as in a column */
+    int is_int = t && (strcmp(t, "integer") == 0 || strcmp(t, "real") == 0 ||
+                       strcmp(t, "text") == 0)
+                     ? trg_int_of(sqlite3_column_value(st, 2), &iv)
+                     : 0;
+    if (!k || !t || !raw || is_int < 0 ||
         (!tv && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
       sqlite3_reset(st);
       return SQLITE_NOMEM;
     }
-    int is_int = strcmp(t, "integer") == 0;
     if (strcmp(k, "limit") == 0 && is_int && iv >= 0) {
       o->limit = iv;
     } else if (strcmp(k, "lease_ms") == 0 && is_int && iv > 0 &&

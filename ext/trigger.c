@@ -41,7 +41,10 @@ static const char *type_word(int t) {
   }
 }
 
-/* One SQL value into a column, by the column's kind. */
+/* One SQL value into a column, by the column's kind. Integer columns
+** take integer-valued text as SQLite's INTEGER affinity does ('300000'),
+** instant columns too (ms); other text in an instant column is ISO-8601,
+** converted in the row's zone by trg_validate. */
 int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   const trg_coldef *d = &trg_cols[col];
   int t = sqlite3_value_type(v);
@@ -49,22 +52,27 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
     val_set_null(out);
     return SQLITE_OK;
   }
-  if (d->kind == 'I' || (d->kind == 'S' && t != SQLITE_TEXT)) {
-    if (t == SQLITE_FLOAT) {
-      i64 i;
-      if (sched_ms_from_double(sqlite3_value_double(v), &i)) {
-        val_set_int(out, i);
-        return SQLITE_OK;
-      }
+  if (d->kind == 'I' || d->kind == 'S') {
+    i64 i;
+    int num = trg_int_of(v, &i);
+    if (num < 0) return SQLITE_NOMEM;
+    if (num) {
+      val_set_int(out, i);
+      return SQLITE_OK;
     }
-    if (t != SQLITE_INTEGER) {
+    if (d->kind == 'I' && (t == SQLITE_TEXT || t == SQLITE_FLOAT)) {
+      char buf[TRG_ECHO_MAX];
+      const char *text = (const char *)sqlite3_value_text(v);
+      if (!text) return SQLITE_NOMEM;
+      return ERR("triggers.%s: %s%s%s is not an integer%s", d->name,
+                 t == SQLITE_TEXT ? "'" : "", trg_echo(text, buf),
+                 t == SQLITE_TEXT ? "'" : "", trg_int_unit(d->name));
+    }
+    if (t != SQLITE_TEXT) {
       return ERR("triggers.%s: must be an integer%s, got %s", d->name,
                  d->kind == 'S' ? " (ms) or ISO-8601 text" : "", type_word(t));
     }
-    val_set_int(out, sqlite3_value_int64(v));
-    return SQLITE_OK;
-  }
-  if (t != SQLITE_TEXT) {
+  } else if (t != SQLITE_TEXT) {
     return ERR("triggers.%s: must be text, got %s", d->name, type_word(t));
   }
   const char *text;
@@ -296,11 +304,18 @@ int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
     if (ok < 0) return SQLITE_NOMEM;
     if (!ok) return ERR("triggers.metadata: must be a JSON object");
   }
-  /* The zone first: local ISO instants are read in it. */
+  /* The zone first: local ISO instants are read in it. Stored in its
+  ** canonical spelling ('europe/berlin' -> 'Europe/Berlin'). */
   char msg[CRON_ERR_MAX + 64];
   const tz_zone *z;
-  if (trg_zone(c, r->v[TC_TIMEZONE].t, &z, msg, sizeof msg) != 0) {
+  const char *canon;
+  if (trg_zone_canon(c, r->v[TC_TIMEZONE].t, &z, &canon, msg, sizeof msg) !=
+      0) {
     return ERR("triggers.timezone: %s", msg);
+  }
+  if (strcmp(canon, r->v[TC_TIMEZONE].t) != 0 &&
+      (rc = val_set_text(&r->v[TC_TIMEZONE], canon)) != SQLITE_OK) {
+    return rc;
   }
   static const int instants[] = {TC_SCHEDULED_AT, TC_START_AT, TC_END_AT,
                                  TC_CREATED_AT};

@@ -184,11 +184,31 @@ const char *val_text(const trg_val *v); /* "" when NULL */
 void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
                       const char *fmt, ...);
 
+/*
+** An integer-valued SQL value, as SQLite's INTEGER affinity reads one: an
+** INTEGER, a REAL that is a whole number within the instant range, or
+** TEXT that the affinity turns into either ('300000', ' 300000 ', '3e5';
+** not '0x10', '5 min', '300000.5'). 1 and *out; 0 when it is not one; -1
+** out of memory.
+*/
+int trg_int_of(sqlite3_value *v, i64 *out);
+/* What "not an integer" names for a column or key: " number of
+** milliseconds" for names ending in _ms, else "". */
+const char *trg_int_unit(const char *name);
+/* A value's text for a message: at most 60 bytes, cut on a UTF-8
+** boundary, "..." when cut. buf holds TRG_ECHO_MAX bytes. */
+#define TRG_ECHO_MAX 72
+const char *trg_echo(const char *text, char *buf);
+
 /* The wall clock in ms (only used when a caller omits `now`). */
 i64 trg_wall_clock_ms(void);
 
 /* Read a zone by name through the connection's cache. */
 int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,
              size_t n);
+/* The same, and the name's canonical spelling ("europe/berlin" ->
+** "Europe/Berlin", tzdb_lookup). */
+int trg_zone_canon(trg_ctx *c, const char *name, const tz_zone **z,
+                   const char **canon, char *err, size_t n);
 
 #endif

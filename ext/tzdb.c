@@ -9,9 +9,15 @@
 ** TZDB_MAX_ZONES zones (more than the IANA database has names); past that,
 ** lookups of new names fail with a message rather than evicting.
 **
+** A name not found as given is looked up again by its canonical spelling
+** in the directory's name list (tzdb_names.c, listed once per cache), so
+** "europe/berlin" finds "Europe/Berlin"; an unknown or invalid name gets
+** the list's closest name as "did you mean" in the message.
+**
 ** This is the only pure-side module that touches files; tz.c parses.
 */
 #include "tzdb.h"
+#include "tzdb_names.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,8 +39,12 @@ typedef struct tzdb_slot {
   tz_zone *zone;
 } tzdb_slot;
 
+/* Why a lookup failed: the name, the file, or anything else. */
+enum { TZDB_OK = 0, TZDB_INVALID = -1, TZDB_UNKNOWN = -2, TZDB_FAILED = -3 };
+
 struct tzdb {
   char *dir;
+  tzdb_names *names; /* listed on the first miss; NULL before */
   tzdb_slot *slots;
   size_t nslot; /* power of two, or 0 before the first insert */
   size_t count;
@@ -87,6 +97,7 @@ void tzdb_free(tzdb *db) {
   }
   free(db->slots);
   free(db->dir);
+  tzdb_names_free(db->names);
   free(db);
 }
 
@@ -194,60 +205,110 @@ static int zone_load(const tzdb *db, const char *name, tz_zone **out, char *err,
   size_t len = 0;
   int rc;
   if ((size_t)snprintf(path, sizeof path, "%s/%s", db->dir, name) >=
-      sizeof path)
-    return tzdb_fail(err, errlen, "unknown time zone", name, NULL);
+      sizeof path) {
+    tzdb_fail(err, errlen, "unknown time zone", name, NULL);
+    return TZDB_UNKNOWN;
+  }
   rc = file_read(path, &buf, &len);
-  if (rc == -1) return tzdb_fail(err, errlen, "unknown time zone", name, NULL);
-  if (rc == -2)
-    return tzdb_fail(err, errlen, "cannot load time zone", name,
-                     "file too large or out of memory");
+  if (rc == -1) {
+    tzdb_fail(err, errlen, "unknown time zone", name, NULL);
+    return TZDB_UNKNOWN;
+  }
+  if (rc == -2) {
+    tzdb_fail(err, errlen, "cannot load time zone", name,
+              "file too large or out of memory");
+    return TZDB_FAILED;
+  }
   rc = tz_parse(buf, len, name, out, perr, sizeof perr);
   free(buf);
-  if (rc) return tzdb_fail(err, errlen, "bad time zone file for", name, perr);
-  return 0;
+  if (rc) {
+    tzdb_fail(err, errlen, "bad time zone file for", name, perr);
+    return TZDB_FAILED;
+  }
+  return TZDB_OK;
 }
 
-int tzdb_get(tzdb *db, const char *name, const tz_zone **out, char *err,
-             size_t errlen) {
+/* The zone of name as spelled; *canon is the cache's copy of the name. */
+static int zone_get(tzdb *db, const char *name, const tz_zone **out,
+                    const char **canon, char *err, size_t errlen) {
   tzdb_slot *slot;
   tz_zone *z = NULL;
+  int rc;
   *out = NULL;
-  if (!name || !name_valid(name))
-    return tzdb_fail(err, errlen, "invalid time zone name", name ? name : "",
-                     NULL);
-  if (is_machine_name(name))
-    return tzdb_fail(err, errlen, "not an IANA time zone", name,
-                     "it names this machine's setting; give an IANA name "
-                     "such as Europe/Berlin");
+  if (!name || !name_valid(name)) {
+    tzdb_fail(err, errlen, "invalid time zone name", name ? name : "", NULL);
+    return TZDB_INVALID;
+  }
+  if (is_machine_name(name)) {
+    tzdb_fail(err, errlen, "not an IANA time zone", name,
+              "it names this machine's setting; give an IANA name "
+              "such as Europe/Berlin");
+    return TZDB_INVALID;
+  }
   if (is_utc_name(name)) {
     *out = tz_utc();
-    return 0;
+    *canon = name;
+    return TZDB_OK;
   }
   if (db->nslot) {
     slot = slot_find(db->slots, db->nslot, name);
     if (slot->name) {
       *out = slot->zone;
-      return 0;
+      *canon = slot->name;
+      return TZDB_OK;
     }
   }
-  if (db->count >= TZDB_MAX_ZONES)
-    return tzdb_fail(err, errlen, "cannot load time zone", name,
-                     "too many time zones in use");
-  if (zone_load(db, name, &z, err, errlen)) return -1;
+  if (db->count >= TZDB_MAX_ZONES) {
+    tzdb_fail(err, errlen, "cannot load time zone", name,
+              "too many time zones in use");
+    return TZDB_FAILED;
+  }
+  if ((rc = zone_load(db, name, &z, err, errlen)) != TZDB_OK) return rc;
   if (table_grow(db)) {
     tz_free(z);
-    return tzdb_fail(err, errlen, "cannot load time zone", name,
-                     "out of memory");
+    tzdb_fail(err, errlen, "cannot load time zone", name, "out of memory");
+    return TZDB_FAILED;
   }
   slot = slot_find(db->slots, db->nslot, name);
   slot->name = dup_string(name);
   if (!slot->name) {
     tz_free(z);
-    return tzdb_fail(err, errlen, "cannot load time zone", name,
-                     "out of memory");
+    tzdb_fail(err, errlen, "cannot load time zone", name, "out of memory");
+    return TZDB_FAILED;
   }
   slot->zone = z;
   db->count++;
   *out = z;
-  return 0;
+  *canon = slot->name;
+  return TZDB_OK;
+}
+
+/* The directory's names, listed on first use. NULL when out of memory. */
+static const tzdb_names *names_of(tzdb *db) {
+  if (!db->names) db->names = tzdb_names_load(db->dir);
+  return db->names;
+}
+
+int tzdb_lookup(tzdb *db, const char *name, const tz_zone **out,
+                const char **canon, char *err, size_t errlen) {
+  const char *spelled = NULL;
+  int rc = zone_get(db, name, out, &spelled, err, errlen);
+  if (rc == TZDB_UNKNOWN) { /* another case: the listed spelling */
+    const char *fix = tzdb_names_canonical(names_of(db), name);
+    if (fix && strcmp(fix, name) != 0)
+      rc = zone_get(db, fix, out, &spelled, err, errlen);
+  }
+  if (rc == TZDB_UNKNOWN || (rc == TZDB_INVALID && name)) {
+    const char *near = tzdb_names_suggest(names_of(db), name);
+    size_t used = err && errlen ? strlen(err) : 0;
+    if (near && used < errlen)
+      snprintf(err + used, errlen - used, "; did you mean '%s'?", near);
+  }
+  if (canon) *canon = rc == TZDB_OK ? spelled : NULL;
+  return rc == TZDB_OK ? 0 : -1;
+}
+
+int tzdb_get(tzdb *db, const char *name, const tz_zone **out, char *err,
+             size_t errlen) {
+  return tzdb_lookup(db, name, out, NULL, err, errlen);
 }

@@ -8,7 +8,8 @@
 ** file. The directory is $TZDIR when set (like glibc), else
 ** /usr/share/zoneinfo.
 ** A zone is read once per cache (one cache per connection) and kept until
-** tzdb_free. Unknown names are an error, never a silent UTC.
+** tzdb_free. Unknown names are an error, never a silent UTC. Names match
+** case-insensitively (tzdb_names.h lists the directory for that).
 */
 #ifndef TRIGGERS_TZDB_H
 #define TRIGGERS_TZDB_H
@@ -29,5 +30,16 @@ void tzdb_free(tzdb *db);
 */
 int tzdb_get(tzdb *db, const char *name, const tz_zone **out, char *err,
              size_t errlen);
+
+/*
+** tzdb_get, and the name's canonical spelling: a name not found as given
+** is matched case-insensitively against the names the directory lists
+** ("europe/berlin" -> "Europe/Berlin"); *canon (when canon is not NULL) is
+** that spelling, or name itself when it matched as given (valid while the
+** cache and name live). An unknown or invalid name's message ends with
+** "; did you mean 'Europe/Berlin'?" when a listed name is close.
+*/
+int tzdb_lookup(tzdb *db, const char *name, const tz_zone **out,
+                const char **canon, char *err, size_t errlen);
 
 #endif

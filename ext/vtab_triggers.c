@@ -19,6 +19,11 @@
 **
 ** Writes use the wall clock as "now" (for the first next_due_at of an
 ** INSERT, created_at is used when given, so inserts are deterministic).
+**
+** The table is SQLITE_VTAB_INNOCUOUS: views and SQL triggers may read and
+** write it whatever PRAGMA trusted_schema says (an application's AFTER
+** INSERT trigger creating a trigger: the outbox pattern). A write is
+** validated like any INSERT and has no effect outside the database.
 */
 #include <string.h>
 
@@ -59,7 +64,7 @@ static int triggers_connect_impl(sqlite3 *db, void *aux, int argc,
   if (rc == SQLITE_OK) rc = vt_declare(db, &triggers_desc);
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
-  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
   vt_tab *t = vt_new(db, ctx, &triggers_desc);
   if (!t) return SQLITE_NOMEM;
   ctx->refs++;

@@ -5,14 +5,17 @@
 ** parse: cron_next() is iterated a few times in UTC and in a DST zone
 ** (America/New_York, from the system zoneinfo, loaded once), asserting
 ** every result is strictly after its start, and cron_canonical() must
-** produce text that parses back to the same canonical text.
+** produce text that parses back to the same canonical text; describe_cron()
+** must fit DESCRIBE_MAX and read the same for the canonical spelling.
 ** Build and run (from the repo root):
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
-**     tests/fuzz/fuzz_cron.c ext/cron.c ext/tz.c ext/tzdb.c ext/civil.c \
+**     tests/fuzz/fuzz_cron.c ext/cron.c ext/tz.c ext/tzdb.c ext/tzdb_names.c \
+**     ext/civil.c ext/describe.c ext/schedule.c \
 **     -o build/fuzz_cron && ./build/fuzz_cron -max_total_time=60 \
 **     tests/fuzz/corpus/cron
 */
 #include "cron.h"
+#include "describe.h"
 #include "tzdb.h"
 
 #include <stdint.h>
@@ -66,6 +69,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (cron_canonical(&c, canon, sizeof canon) < 0) abort();
   if (cron_parse(canon, &c2, err, sizeof err) != 0) abort();
   if (cron_canonical(&c2, again, sizeof again) < 0 || strcmp(canon, again) != 0)
+    abort();
+  /* its English always fits DESCRIBE_MAX, and reads the same from the
+  ** canonical spelling (it is made from the compiled form) */
+  static char words[DESCRIBE_MAX], words2[DESCRIBE_MAX];
+  int len = describe_cron(&c, words, sizeof words);
+  if (len <= 0 || (size_t)len != strlen(words)) abort();
+  if (describe_cron(&c2, words2, sizeof words2) != len || strcmp(words, words2))
     abort();
   return 0;
 }

@@ -11,7 +11,7 @@
 ** tests/fuzz/corpus/when/ (one phrase per file).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
-**     tests/fuzz/fuzz_when.c ext/when.c ext/cron.c ext/tz.c ext/tzdb.c \
+**     tests/fuzz/fuzz_when.c ext/when.c ext/cron.c ext/tz.c ext/tzdb.c ext/tzdb_names.c \
 **     ext/civil.c ext/schedule.c -o build/fuzz_when
 **   ./build/fuzz_when -max_total_time=60 tests/fuzz/corpus/when
 */

@@ -28,7 +28,7 @@ fi
 mkdir -p build/fuzz
 cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iext"
 pure=""
-for f in ext/civil.c ext/tz.c ext/tzdb.c ext/cron.c ext/sha256.c ext/dedupe.c ext/schedule.c ext/when.c ext/redact.c ext/run_text.c ext/utf8.c; do
+for f in ext/civil.c ext/tz.c ext/tzdb.c ext/tzdb_names.c ext/cron.c ext/sha256.c ext/dedupe.c ext/schedule.c ext/when.c ext/redact.c ext/run_text.c ext/utf8.c ext/describe.c; do
   [ -f "$f" ] && pure="$pure $f"
 done
 xml_cflags=$(pkg-config --cflags libxml-2.0)

@@ -134,6 +134,8 @@ BAD_INPUTS = [
      "trigger_config: argument 2 (value): a NUL byte at byte 5"),
     ("SELECT trigger_config('creator_roles', 'owner,' || {0xff})", (),
      "trigger_config: argument 2 (value): not valid UTF-8 at byte 6"),
+    ("SELECT trigger_config('min_interval_ms', '6000' || {0xff})", (),
+     "trigger_config: argument 2 (value): not valid UTF-8 at byte 4"),
     ("SELECT trigger_fire('keep' || {nul} || 'evil')", (), "trigger_fire: argument 1 (trigger_id): a NUL byte at byte 4"),
     ("SELECT trigger_pause('keep' || {surrogate})", (), "trigger_pause: argument 1 (trigger_id): not valid UTF-8"),
     ("SELECT trigger_run_finish('keep@1#1' || {nul}, 'success')", (),

@@ -13,6 +13,7 @@
 #include "civil.h"
 #include "tz.h"
 #include "tzdb.h"
+#include "tzdb_names.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -904,9 +905,21 @@ static void test_tzdb(tzdb *db) {
                     "invalid time zone name 'America/../../etc/passwd'");
   expect_tzdb_error(db, "", "invalid time zone name ''");
   expect_tzdb_error(db, "America//New_York",
-                    "invalid time zone name 'America//New_York'");
+                    "invalid time zone name 'America//New_York'; did you mean "
+                    "'America/New_York'?");
   expect_tzdb_error(db, "America/New York",
-                    "invalid time zone name 'America/New York'");
+                    "invalid time zone name 'America/New York'; did you mean "
+                    "'America/New_York'?");
+  expect_tzdb_error(db, "Europ/Berlin",
+                    "unknown time zone 'Europ/Berlin'; did you mean "
+                    "'Europe/Berlin'?");
+  expect_tzdb_error(db, "Berlin",
+                    "unknown time zone 'Berlin'; did you mean "
+                    "'Europe/Berlin'?");
+  expect_tzdb_error(db, "America/Sao_Paolo",
+                    "unknown time zone 'America/Sao_Paolo'; did you mean "
+                    "'America/Sao_Paulo'?");
+  expect_tzdb_error(db, "Nowhere/Land", "unknown time zone 'Nowhere/Land'");
   expect_tzdb_error(db, "America/", "invalid time zone name 'America/'");
   expect_tzdb_error(db, "America", "unknown time zone 'America'");
   expect_tzdb_error(db, "zone1970.tab",
@@ -916,9 +929,33 @@ static void test_tzdb(tzdb *db) {
       db, "Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaz",
       "invalid time zone name "
       "'Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'");
-  CHECK(tzdb_get(db, "utc", &b, err, sizeof err) == -1 ||
-            tz_offset_at(b, 0) == 0,
-        "lower-case utc is a file name, if any");
+  {
+    /* any case finds the listed spelling, which is what is cached */
+    static const char *const spelled[][2] = {
+        {"europe/berlin", "Europe/Berlin"},
+        {"EUROPE/BERLIN", "Europe/Berlin"},
+        {"america/argentina/buenos_aires", "America/Argentina/Buenos_Aires"},
+        {"etc/gmt+12", "Etc/GMT+12"},
+        {"utc", "UTC"},
+        {"Europe/Berlin", "Europe/Berlin"},
+        {"Etc/UTC", "Etc/UTC"}};
+    const tz_zone *c1, *c2;
+    const char *canon = NULL;
+    for (k = 0; k < sizeof spelled / sizeof spelled[0]; k++) {
+      CHECK(tzdb_lookup(db, spelled[k][0], &c1, &canon, err, sizeof err) == 0,
+            "%s: %s", spelled[k][0], err);
+      CHECK_STR(canon, spelled[k][1], spelled[k][0]);
+      CHECK(tzdb_get(db, spelled[k][1], &c2, err, sizeof err) == 0 && c1 == c2,
+            "%s: the same cached zone as %s", spelled[k][0], spelled[k][1]);
+    }
+    CHECK(tzdb_lookup(db, "utc", &c1, &canon, err, sizeof err) == 0 &&
+              c1 == tz_utc(),
+          "utc is UTC");
+    canon = "x";
+    CHECK(tzdb_lookup(db, "Mars/Olympus", &c1, &canon, err, sizeof err) == -1 &&
+              canon == NULL && c1 == NULL,
+          "unknown: no canonical name");
+  }
   {
     const tz_zone *z = (const tz_zone *)1;
     CHECK(tzdb_get(db, NULL, &z, err, sizeof err) == -1 && z == NULL,
@@ -953,6 +990,75 @@ static void test_tzdb_dir(void) {
   tzdb_free(db);
 }
 
+/* The name list of a directory built for it: what is listed and what is
+** left out, canonical spellings, suggestions, and tzdb using them. */
+static void test_tzdb_names(void) {
+  char dir[700], cmd[4096], err[256];
+  snprintf(dir, sizeof dir, "%s/names", fixdir);
+  snprintf(cmd, sizeof cmd,
+           "d='%s' && z='%s/fat/Fix/East' && rm -rf \"$d\" && "
+           "mkdir -p \"$d/Fix/Sub/Sub2\" \"$d/posix/Fix\" \"$d/right\" && "
+           "cp \"$z\" \"$d/Fix/East\" && cp \"$z\" \"$d/Fix/Sub/Deep\" && "
+           "cp \"$z\" \"$d/Fix/Sub/Sub2/TooDeep\" && "
+           "cp \"$z\" \"$d/posix/Fix/East\" && cp \"$z\" \"$d/right/Other\" && "
+           "cp \"$z\" \"$d/localtime\" && cp \"$z\" \"$d/posixrules\" && "
+           "cp \"$z\" \"$d/Bad.Name\" && printf 'x' > \"$d/README\" && "
+           "ln -s Fix/East \"$d/Link\" && ln -s . \"$d/Loop\" && "
+           "ln -s Fix \"$d/DirLink\" && ln -s Gone \"$d/Dangling\"",
+           dir, fixdir);
+  if (system(cmd) != 0) {
+    CHECK(0, "building %s failed", dir);
+    return;
+  }
+  tzdb_names *n = tzdb_names_load(dir);
+  CHECK(n != NULL, "tzdb_names_load");
+  if (!n) return;
+  CHECK_EQ_I64(tzdb_names_count(n), 3, "Fix/East, Fix/Sub/Deep, Link");
+  CHECK_STR(tzdb_names_canonical(n, "fix/east"), "Fix/East", "fix/east");
+  CHECK_STR(tzdb_names_canonical(n, "FIX/SUB/DEEP"), "Fix/Sub/Deep", "deep");
+  CHECK_STR(tzdb_names_canonical(n, "link"), "Link", "a link to a file");
+  static const char *const left_out[] = {
+      "Fix/Sub/Sub2/TooDeep", "posix/Fix/East", "right/Other", "localtime",
+      "posixrules",           "Bad.Name",       "README",      "Loop/Fix/East",
+      "DirLink/East",         "Dangling",       "Fix",         ""};
+  for (size_t k = 0; k < sizeof left_out / sizeof left_out[0]; k++)
+    CHECK(tzdb_names_canonical(n, left_out[k]) == NULL, "%s is not listed",
+          left_out[k]);
+  CHECK_STR(tzdb_names_suggest(n, "Fix/Eats"), "Fix/East", "transposed");
+  CHECK_STR(tzdb_names_suggest(n, "fix/sub/deeep"), "Fix/Sub/Deep", "one more");
+  CHECK_STR(tzdb_names_suggest(n, "Deep"), "Fix/Sub/Deep", "last component");
+  CHECK(tzdb_names_suggest(n, "Keep") == NULL, "short: first letter differs");
+  CHECK(tzdb_names_suggest(n, "Lnk") == NULL, "3 bytes: never");
+  CHECK(tzdb_names_suggest(n, "Mars/Olympus") == NULL, "nothing close");
+  CHECK(tzdb_names_suggest(n, "Seep") == NULL, "component: first letter");
+  tzdb_names_free(n);
+
+  n = tzdb_names_load("/nonexistent/zoneinfo");
+  CHECK(n != NULL && tzdb_names_count(n) == 0, "a missing folder: empty");
+  CHECK(tzdb_names_canonical(n, "UTC") == NULL, "empty list");
+  tzdb_names_free(n);
+
+  tzdb *db = tzdb_new(dir);
+  const tz_zone *a = NULL, *b = NULL;
+  const char *canon = NULL;
+  CHECK(db && tzdb_lookup(db, "fix/EAST", &a, &canon, err, sizeof err) == 0,
+        "fix/EAST: %s", err);
+  CHECK_STR(canon, "Fix/East", "canonical");
+  CHECK(db && tzdb_get(db, "Fix/East", &b, err, sizeof err) == 0 && a == b,
+        "cached once");
+  if (db) {
+    expect_tzdb_error(
+        db, "Fix/Eastt",
+        "unknown time zone 'Fix/Eastt'; did you mean 'Fix/East'?");
+    /* not listed, but a file: the exact name still loads */
+    CHECK(tzdb_get(db, "Fix/Sub/Sub2/TooDeep", &b, err, sizeof err) == 0,
+          "exact name below the listed depth: %s", err);
+    expect_tzdb_error(db, "fix/sub/sub2/toodeep",
+                      "unknown time zone 'fix/sub/sub2/toodeep'");
+  }
+  tzdb_free(db);
+}
+
 int main(int argc, char **argv) {
   tzdb *db;
   (void)argc;
@@ -969,6 +1075,7 @@ int main(int argc, char **argv) {
     test_skipped_day();
     test_mutations();
     test_tzdb_dir();
+    test_tzdb_names();
   }
   db = tzdb_new(NULL);
   CHECK(db != NULL, "tzdb_new");
