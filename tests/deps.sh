@@ -10,6 +10,8 @@ command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v zic >/dev/null 2>&1 || need="$need libc-bin"
+# dqlite-demo and the dqlite shell: the replicated-SQLite layer (tests/dqlite/)
+command -v dqlite-demo >/dev/null 2>&1 || need="$need go-dqlite"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
   echo "installing:$need"

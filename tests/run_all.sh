@@ -5,12 +5,12 @@
 # adds them up and ends with the line CI reads: "N passed, M failed".
 # A program that exits non-zero without reporting a failure (a crash)
 # counts as one failure.
-#   sh tests/run_all.sh [unit|sql|py|fault]...    (default: all layers)
+#   sh tests/run_all.sh [unit|sql|py|fault|dqlite]...    (default: all layers)
 # ASAN=1 runs the extension under gcc's ASan/UBSan runtimes (preloaded
 # into sqlite3 and python3); B selects the build directory.
 B=${B:-build}
 export B
-layers=${*:-unit sql py fault}
+layers=${*:-unit sql py fault dqlite}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
@@ -28,7 +28,7 @@ run() {
   shift
   res=$("$@" 2>&1)
   rc=$?
-  printf '%s\n' "$res" | grep -E "FAIL|passed|differs|^[-+][^-+]" | head -200
+  printf '%s\n' "$res" | grep -E "FAIL|passed|skipped|differs|^[-+][^-+]" | head -200
   printf '%s\n' "$res" | grep -E '^[A-Za-z0-9_. /-]+: [0-9]+ passed, [0-9]+ failed' >> "$out"
   if [ $rc -ne 0 ] && ! printf '%s\n' "$res" | grep -Eq '[1-9][0-9]* failed'; then
     printf '%s\n' "$res" | tail -20
@@ -53,6 +53,12 @@ for layer in $layers; do
       run py env LD_PRELOAD="$PRELOAD" /usr/bin/python3 tests/py/run.py "$B/triggers" ;;
     fault)
       run fault_oom "$B/fault_oom" "$B/triggers.so" ;;
+    dqlite)
+      # a 3-node dqlite cluster on 127.0.0.1 (tests/dqlite/run.py); under
+      # ASAN=1 the nodes run the sanitizer-built preload library with the
+      # runtimes preloaded before it
+      run dqlite env LD_PRELOAD="$PRELOAD" DQLITE_SANITIZERS="$PRELOAD" \
+        /usr/bin/python3 tests/dqlite/run.py "$B" ;;
   esac
 done
 passed=$(grep -Eo '[0-9]+ passed' "$out" | awk '{s+=$1} END {print s+0}')
