@@ -22,6 +22,9 @@
 ** first), and sqlite3_config then fails (dqlite nodes abort). Wrapping the
 ** open functions changes nothing until the program opens a connection.
 **
+** On a connection of dqlite's VFS the wrapper also turns SQLite's cache
+** spill off (see dqlite_no_spill): without it a large tick fails there.
+**
 ** A failed initialization leaves the connection open without the
 ** extension (its SQL then reports "no such function") and prints one line
 ** to stderr; the open itself still succeeds, so the host program behaves
@@ -68,9 +71,23 @@ static int no_open(sqlite3 **db) {
   return SQLITE_ERROR;
 }
 
+/* dqlite's VFS (dqlite 1.11) keeps the database and its WAL in memory and
+** cannot read back a page SQLite spilled into the WAL before the commit: a
+** write transaction larger than the page cache (a tick of a few thousand
+** claims) then fails with SQLITE_IOERR_SHORT_READ, "disk I/O error". On
+** its connections spilling is turned off; it would save no memory there. */
+static void dqlite_no_spill(sqlite3 *db) {
+  sqlite3_vfs *vfs = NULL;
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) ==
+          SQLITE_OK &&
+      vfs && vfs->zName && strncmp(vfs->zName, "dqlite", 6) == 0)
+    sqlite3_exec(db, "PRAGMA cache_spill=OFF", NULL, NULL, NULL);
+}
+
 /* After a successful open: register the extension on the connection. */
 static int with_triggers(int rc, sqlite3 *db) {
   if (rc != SQLITE_OK || !db) return rc;
+  dqlite_no_spill(db);
   char *err = NULL;
   if (sqlite3_triggers_init(db, &err, NULL) != SQLITE_OK) {
     fprintf(stderr, "triggers-preload: %s\n", err ? err : "init failed");
