@@ -35,12 +35,6 @@ struct child {
   int reaped, status;
 };
 
-static int cloexec_pipe(int fds[2]) {
-  if (pipe(fds) != 0) return -1;
-  for (int i = 0; i < 2; i++) fcntl(fds[i], F_SETFD, FD_CLOEXEC);
-  return 0;
-}
-
 static void set_nonblock(int fd) {
   int fl = fcntl(fd, F_GETFL);
   if (fl >= 0) fcntl(fd, F_SETFL, fl | O_NONBLOCK);
@@ -81,14 +75,8 @@ static void push(children *cs, child *c) {
 
 int child_start(children *cs, host_run *run, char **err) {
   int in[2], er[2];
-  if (cloexec_pipe(in) != 0) {
+  if (pipes_cloexec(in, er) != 0) {
     *err = xprintf("cannot start command: pipe: %s", strerror(errno));
-    return -1;
-  }
-  if (cloexec_pipe(er) != 0) {
-    *err = xprintf("cannot start command: pipe: %s", strerror(errno));
-    close(in[0]);
-    close(in[1]);
     return -1;
   }
   fflush(stdout);
