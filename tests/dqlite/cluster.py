@@ -198,9 +198,10 @@ class Cluster:
             raise SqlError(f"{line[:200]}: exit {rc}: {err[:300]}")
         return out
 
-    def spawn_sql(self, db, line):
+    def spawn_sql(self, db, line, servers=None):
         """The same shell command in the background (a Popen)."""
-        p = subprocess.Popen(self.shell_args(db) + [line], stdout=subprocess.PIPE,
+        p = subprocess.Popen(self.shell_args(db, servers) + [line],
+                             stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
                              stdin=subprocess.DEVNULL, env=self.shell_env)
         self.others.append(p)

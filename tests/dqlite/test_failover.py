@@ -17,6 +17,7 @@ cluster, every statement sent through the `dqlite` shell with an explicit
 """
 import json
 import os
+import time
 
 from cluster import wait_until
 from replica import Replica
@@ -160,6 +161,23 @@ def log_segments(c, addr):
     return out
 
 
+def pause_followers(c, tries=5):
+    """SIGSTOP every node but the leader, and make sure that node still
+    leads (an election may just have moved it): (leader, followers)."""
+    for _ in range(tries):
+        leader = c.leader()
+        followers = [a for a in c.procs if a != leader]
+        for a in followers:
+            c.pause(a)
+        rc, out, _ = c.shell(".leader", servers=[leader], timeout=5)
+        if rc == 0 and out == leader:
+            return leader, followers
+        for a in followers:
+            c.resume(a)
+        time.sleep(1)
+    raise TimeoutError("no stable leader to isolate")
+
+
 # A tick followed, in the same statement and so the same transaction, by a
 # few seconds of counting: killed while it counts, the tick's writes are
 # made but not committed.
@@ -203,10 +221,9 @@ def test_kill_points(ctx):
             sh.communicate(timeout=60)
             assert sh.returncode != 0, "the killed statement reported success"
         elif point == "during the tick's commit":
-            for a in followers:
-                c.pause(a)
+            leader, followers = pause_followers(c)
             log = log_segments(c, leader)
-            sh = c.spawn_sql(p.name, sql)
+            sh = c.spawn_sql(p.name, sql, servers=[leader])
             wait_until(lambda: log_segments(c, leader) != log, 30,
                        "the leader to append the commit to its log")
             c.kill(leader)
