@@ -54,6 +54,13 @@ def test_via_tick_quotes_every_value(ext):
         assert one(db, "SELECT count(*) FROM trigger_runs") == 2
 
 
+def test_via_documented_in_help(ext):
+    r = subprocess.run([host_bin(ext), "--help"], capture_output=True, text=True, timeout=10)
+    assert r.returncode == 0
+    for word in ("--via CMD", "TRIGGER_DB", "dqlite -s", "triggers-preload.so"):
+        assert word in r.stdout, word
+
+
 def test_via_command_failure_is_reported(ext):
     with tempfile.TemporaryDirectory() as tmp:
         r = run_host(ext, tmp, ["tick", "x", "--via",
