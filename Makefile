@@ -50,9 +50,10 @@ HDRS     = $(wildcard ext/*.h)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
+.PHONY: preload-bin test-dqlite
 .PHONY: all test test-unit test-sql test-py test-fault test-asan test-valgrind demo deps clean fuzz bench lint fault-bin
 
-all: $(EXT_SO) $(B)/trigger-host
+all: $(EXT_SO) $(B)/trigger-host $(B)/triggers-preload.so
 
 $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' \
@@ -67,6 +68,26 @@ $(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/utf8.c ext/utf8.h $(B)/inst
 	$(CC) $(CFLAGS) $(WARN) -Iext -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
 	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
 	  -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3
+
+# The preload library (ext/preload.c): the extension compiled into SQLite's
+# core API (-DSQLITE_CORE) plus wrappers of sqlite3_open*, for programs
+# that cannot load extensions (dqlite nodes, apps linking -lsqlite3):
+#   LD_PRELOAD=build/triggers-preload.so PROGRAM
+$(B)/triggers-preload.so: $(EXT_SRC) ext/preload.c $(HDRS) | $(B)
+	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -DSQLITE_CORE -DTRIGGERS_VERSION='"$(VERSION)"' \
+	  -fPIC -fvisibility=hidden -shared -Wl,-z,defs -Wl,-z,now -Wl,-z,relro -o $@ $(EXT_SRC) ext/preload.c \
+	  $(XML_LIBS) -lsqlite3 -ldl -lm
+
+# A program linked with -lsqlite3 that never loads an extension: the
+# preload library's test subject (tests/py/test_preload.py).
+$(B)/plain-sqlite: tests/preload/plain_sqlite.c | $(B)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $< -lsqlite3
+
+preload-bin: $(B)/plain-sqlite
+
+# The dqlite layer alone: a 3-node cluster on 127.0.0.1 (tests/dqlite/).
+test-dqlite: all
+	@sh tests/run_all.sh dqlite
 
 PURE_HAVE = $(wildcard $(PURE_SRC))
 
@@ -88,7 +109,7 @@ $(B):
 deps:
 	@sh tests/deps.sh
 
-test: deps all $(UNIT_BIN) $(B)/fault_oom dist-bins
+test: deps all $(UNIT_BIN) $(B)/fault_oom dist-bins $(B)/plain-sqlite
 	@sh tests/run_all.sh
 
 test-unit: $(UNIT_BIN)
@@ -97,7 +118,7 @@ test-unit: $(UNIT_BIN)
 test-sql: all
 	@sh tests/run_all.sh sql
 
-test-py: all
+test-py: all $(B)/plain-sqlite
 	@sh tests/run_all.sh py
 
 test-fault: all $(B)/fault_oom
@@ -106,7 +127,7 @@ test-fault: all $(B)/fault_oom
 # ASan + UBSan (gcc, no recover): unit tests linked directly, the extension
 # loaded into Debian's sqlite3 and python3 with gcc's runtimes preloaded.
 test-asan: deps
-	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all unit-bins fault-bin
+	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all unit-bins fault-bin preload-bin
 	@ASAN=1 B=build/asan sh tests/run_all.sh
 
 unit-bins: $(UNIT_BIN)

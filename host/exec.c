@@ -45,12 +45,6 @@ struct child {
   int reaped, status;
 };
 
-static int cloexec_pipe(int fds[2]) {
-  if (pipe(fds) != 0) return -1;
-  for (int i = 0; i < 2; i++) fcntl(fds[i], F_SETFD, FD_CLOEXEC);
-  return 0;
-}
-
 static void set_nonblock(int fd) {
   int fl = fcntl(fd, F_GETFL);
   if (fl >= 0) fcntl(fd, F_SETFL, fl | O_NONBLOCK);
@@ -127,7 +121,7 @@ static void close_pipes(int (*p)[2], int n) {
 int child_start(children *cs, host_run *run, char **err) {
   int p[3][2]; /* stdin, stdout, stderr */
   for (int i = 0; i < 3; i++) {
-    if (cloexec_pipe(p[i]) != 0) {
+    if (pipe_cloexec(p[i]) != 0) {
       *err = xprintf("cannot start command: pipe: %s", strerror(errno));
       close_pipes(p, i);
       return -1;

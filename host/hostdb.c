@@ -12,6 +12,7 @@
 
 #include "lease.h"
 #include "util.h"
+#include "via.h"
 
 static char *db_error(hostdb *h, const char *what) {
   return xprintf("%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
@@ -108,11 +109,20 @@ static int build_options(hostdb *h, const host_opts *o, char **err) {
   return 0;
 }
 
+/* The claim options with the limit of this tick. */
+#define CLAIM_OPTS \
+  "CASE WHEN ?2 IS NULL THEN ?1 ELSE json_set(?1, '$.limit', ?2) END"
+
+/* Claim, finish and wakeup. With --via each local statement computes the
+** text of the remote one instead, its values quoted by format('%Q'). */
 static int prepare_all(hostdb *h, char **err) {
-  if (prepare(h,
-              "SELECT trigger_run_due(NULL, CASE WHEN ?2 IS NULL THEN ?1"
-              " ELSE json_set(?1, '$.limit', ?2) END)",
-              &h->st_claim, err))
+  int via = h->via != NULL;
+  if (prepare(
+          h,
+          via ? "SELECT format('SELECT trigger_run_due(NULL, %Q)', " CLAIM_OPTS
+                ")"
+              : "SELECT trigger_run_due(NULL, " CLAIM_OPTS ")",
+          &h->st_claim, err))
     return -1;
   if (prepare(
           h,
@@ -123,19 +133,47 @@ static int prepare_all(hostdb *h, char **err) {
           " FROM json_each(?1)",
           &h->st_parse, err))
     return -1;
-  if (prepare(h, "SELECT trigger_run_finish(?1, ?2, ?3)", &h->st_finish, err))
+  if (prepare(h,
+              via ? "SELECT format('SELECT trigger_run_finish(%Q, %Q, %Q)',"
+                    " ?1, ?2, ?3)"
+                  : "SELECT trigger_run_finish(?1, ?2, ?3)",
+              &h->st_finish, err))
     return -1;
-  if (prepare(h, "SELECT trigger_run_heartbeat(?1, ?2)", &h->st_heartbeat, err))
+  if (prepare(h,
+              via ? "SELECT format('SELECT trigger_run_heartbeat(%Q, %d)',"
+                    " ?1, ?2)"
+                  : "SELECT trigger_run_heartbeat(?1, ?2)",
+              &h->st_heartbeat, err))
     return -1;
   /* The claim options: the wakeup counts only what our own tick takes. */
-  if (prepare(h, "SELECT trigger_next_wakeup(NULL, ?1)", &h->st_wakeup, err))
+  if (prepare(h,
+              via ? "SELECT format('SELECT coalesce(trigger_next_wakeup(NULL,"
+                    " %Q), -1)', ?1)"
+                  : "SELECT coalesce(trigger_next_wakeup(NULL, ?1), -1)",
+              &h->st_wakeup, err))
     return -1;
   return prepare(h, "PRAGMA data_version", &h->st_version, err);
 }
 
-int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
-  memset(h, 0, sizeof *h);
-  h->path = xstrdup(path);
+/* --via: a local :memory: connection for quoting and JSON; the schema is
+** installed on the far side. */
+static int open_via(hostdb *h, const host_opts *o, char **err) {
+  h->via = o->via;
+  if (sqlite3_open_v2(":memory:", &h->db, SQLITE_OPEN_READWRITE, NULL) !=
+      SQLITE_OK) {
+    *err = xprintf("%s: open :memory:: %s", h->path,
+                   h->db ? sqlite3_errmsg(h->db) : "out of memory");
+    return -1;
+  }
+  char *out = NULL;
+  if (via_run(h->via, h->path, "SELECT trigger_install()", &out, err))
+    return -1;
+  free(out);
+  return 0;
+}
+
+static int open_local(hostdb *h, const host_opts *o, char **err) {
+  const char *path = h->path;
   int rc = sqlite3_open_v2(path, &h->db,
                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
   if (rc != SQLITE_OK) {
@@ -151,13 +189,20 @@ int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
   }
   free(mode);
   if (load_extension(h, o->extension, err)) return -1;
-  if (exec_text(h, "SELECT trigger_install()", NULL, err)) return -1;
+  return exec_text(h, "SELECT trigger_install()", NULL, err);
+}
+
+int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
+  memset(h, 0, sizeof *h);
+  h->path = xstrdup(path);
+  if (o->via ? open_via(h, o, err) : open_local(h, o, err)) return -1;
   if (build_options(h, o, err) || prepare_all(h, err)) return -1;
   if (hostdb_changed(h) < 0) {
     *err = db_error(h, "data_version");
     return -1;
   }
-  log_info("%s: open, extension %s, claim options %s", path, o->extension,
+  log_info("%s: open%s, extension %s, claim options %s", path,
+           h->via ? " (via)" : "", o->extension,
            h->options);
   return 0;
 }
@@ -223,6 +268,26 @@ static int parse_runs(hostdb *h, const char *json, host_run ***runs, int *n,
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Step a bound statement for its answer: the first column, or with --via
+** the output of CMD running the statement text that column holds. */
+static int answer(hostdb *h, sqlite3_stmt *st, const char *what, char **out,
+                  char **err) {
+  *out = NULL;
+  int rc = sqlite3_step(st);
+  char *text = rc == SQLITE_ROW ? col_dup(st, 0) : NULL;
+  if (rc != SQLITE_ROW) *err = db_error(h, what);
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  if (rc != SQLITE_ROW) return -1;
+  if (!h->via) {
+    *out = text;
+    return 0;
+  }
+  int res = via_run(h->via, h->path, text ? text : "", out, err);
+  free(text);
+  return res;
+}
+
 int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
                  char **err) {
   *runs = NULL;
@@ -230,14 +295,9 @@ int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
   sqlite3_stmt *st = h->st_claim;
   sqlite3_bind_text(st, 1, h->options, -1, SQLITE_STATIC);
   if (limit > 0) sqlite3_bind_int64(st, 2, limit);
-  else sqlite3_bind_null(st, 2);
   char *json = NULL;
   int64_t before = mono_ms(); /* the lease starts inside the call */
-  int rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) json = col_dup(st, 0);
-  else *err = db_error(h, "trigger_run_due");
-  sqlite3_reset(st);
-  if (rc != SQLITE_ROW) return -1;
+  if (answer(h, st, "trigger_run_due", &json, err)) return -1;
   int res = json ? parse_runs(h, json, runs, n, err) : 0;
   free(json);
   for (int i = 0; i < *n; i++) lease_start((*runs)[i], before, h->lease_ms);
@@ -250,19 +310,25 @@ int hostdb_finish(hostdb *h, const char *run_id, const char *status,
   sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
   if (detail) sqlite3_bind_text(st, 3, detail, -1, SQLITE_STATIC);
-  else sqlite3_bind_null(st, 3);
-  int rc = sqlite3_step(st);
-  if (rc != SQLITE_ROW) *err = db_error(h, "trigger_run_finish");
-  sqlite3_reset(st);
-  sqlite3_clear_bindings(st);
+  char *out = NULL;
+  int res = answer(h, st, "trigger_run_finish", &out, err);
+  free(out);
   h->refresh = 1; /* a retry or a completed trigger changes the wakeup */
-  return rc == SQLITE_ROW ? 0 : -1;
+  return res;
 }
 
 int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err) {
   sqlite3_stmt *st = h->st_heartbeat;
   sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 2, h->lease_ms);
+  if (h->via) { /* the code is not known there: any failure is a refusal */
+    char *out = NULL;
+    int res = answer(h, st, "trigger_run_heartbeat", &out, err);
+    free(out);
+    *code = res ? SQLITE_ERROR : SQLITE_OK;
+    h->refresh = 1;
+    return res;
+  }
   int rc = sqlite3_step(st);
   *code = rc == SQLITE_ROW ? SQLITE_OK : rc & 0xff;
   /* the message names the function already */
@@ -277,19 +343,22 @@ int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err) {
 int hostdb_wakeup(hostdb *h, long long *ms, char **err) {
   sqlite3_stmt *st = h->st_wakeup;
   sqlite3_bind_text(st, 1, h->options, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) {
-    *ms = sqlite3_column_type(st, 0) == SQLITE_NULL
-              ? -1
-              : sqlite3_column_int64(st, 0);
-  } else {
-    *err = db_error(h, "trigger_next_wakeup");
-  }
-  sqlite3_reset(st);
-  return rc == SQLITE_ROW ? 0 : -1;
+  char *out = NULL;
+  if (answer(h, st, "trigger_next_wakeup", &out, err)) return -1;
+  char *end = NULL;
+  *ms = out ? strtoll(out, &end, 10) : -1;
+  int ok = out && end != out && *end == 0;
+  if (!ok)
+    *err = xprintf("%s: trigger_next_wakeup: not a number: %.60s", h->path,
+                   out ? out : "NULL");
+  free(out);
+  return ok ? 0 : -1;
 }
 
+/* With --via nothing tells when another writer changed the database: every
+** poll is a change, so the loop asks the wakeup again. */
 int hostdb_changed(hostdb *h) {
+  if (h->via) return 1;
   sqlite3_stmt *st = h->st_version;
   int rc = sqlite3_step(st);
   long long v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;

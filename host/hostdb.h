@@ -4,6 +4,12 @@
 ** loop needs (claim, parse the claimed runs, finish, heartbeat, next
 ** wakeup, data_version). Everything goes through the extension's SQL
 ** functions; the claimed JSON array is taken apart with SQLite's json_each.
+**
+** With --via CMD the database is elsewhere (a dqlite cluster): the
+** connection is a local :memory: one without the extension, whose claim,
+** finish and wakeup statements write the text of the statement CMD runs
+** (format('%Q') quotes every value); json_each still parses the answer
+** here. data_version cannot be read there, so every poll asks the wakeup.
 */
 #ifndef HOST_HOSTDB_H
 #define HOST_HOSTDB_H
@@ -34,7 +40,8 @@ typedef struct host_run {
 struct hostdb {
   char *path;
   sqlite3 *db;
-  char *options; /* trigger_run_due options, JSON text */
+  const char *via; /* --via CMD, or NULL: a local file */
+  char *options;   /* trigger_run_due options, JSON text */
   sqlite3_stmt *st_claim, *st_parse, *st_finish, *st_heartbeat, *st_wakeup,
       *st_version;
   long long data_version;

@@ -145,7 +145,8 @@ static void check_versions(loop *l, int64_t now) {
   for (int i = 0; i < l->ndbs; i++) {
     int c = hostdb_changed(&l->dbs[i]);
     if (c != 0) l->dbs[i].refresh = 1; /* changed, or unreadable: look again */
-    if (c > 0) log_info("%s: changed by another connection", l->dbs[i].path);
+    if (c > 0 && !l->dbs[i].via)
+      log_info("%s: changed by another connection", l->dbs[i].path);
   }
   l->check_at = now + l->o->poll_ms;
 }

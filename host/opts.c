@@ -108,12 +108,25 @@ static const char usage_text[] =
     "  --limit N         claim at most N runs per tick (tick mode: per pass)\n"
     "  --agents a,b      claim only runs of these agent_ids\n"
     "\n"
+    "Another SQLite engine (a dqlite cluster):\n"
+    "  --via CMD   Open nothing: run every statement with /bin/sh -c 'CMD \"$1\"'\n"
+    "              (the SQL as its last argument, TRIGGER_DB set to the DB\n"
+    "              argument, which only names the database) and read the answer\n"
+    "              from its stdout; a non-zero exit is a failed statement. For\n"
+    "              dqlite: --via 'dqlite -s HOST:PORT,... \"$TRIGGER_DB\"', the\n"
+    "              extension on every node (build/triggers-preload.so). One\n"
+    "              process per statement; the wakeup is asked again every\n"
+    "              --poll-ms (default 1000 here). A statement cut by a failover\n"
+    "              fails: a claim whose answer was lost is reclaimed after its\n"
+    "              lease, a report that failed leaves the run to its lease too.\n"
+    "\n"
     "Other options:\n"
     "  --extension PATH  the extension to load (default: triggers" TRIGGERS_SO_SUFFIX
     " beside this\n"
     "                    binary, else in " TRIGGERS_EXTDIR "/)\n"
     "  --poll-ms MS      how often to read PRAGMA data_version (10..5000, default\n"
-    "                    200): the bound on noticing another connection's change\n"
+    "                    200; 1000 with --via): the bound on noticing another\n"
+    "                    connection's change\n"
     "  --busy-timeout MS SQLite busy_timeout of every connection (default 5000)\n"
     "  --grace SEC       after SIGTERM/SIGINT, how long running commands may take\n"
     "                    before they are killed (default 10)\n"
@@ -248,7 +261,8 @@ enum {
   O_BUSY,
   O_GRACE,
   O_CLEAN_ENV,
-  O_ENV
+  O_ENV,
+  O_VIA
 };
 
 static const struct option long_opts[] = {
@@ -266,6 +280,7 @@ static const struct option long_opts[] = {
     {"grace", required_argument, 0, O_GRACE},
     {"clean-env", no_argument, 0, O_CLEAN_ENV},
     {"env", required_argument, 0, O_ENV},
+    {"via", required_argument, 0, O_VIA},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -319,6 +334,7 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
           xrealloc(o->env_pass, sizeof(char *) * (size_t)(o->nenv_pass + 1));
       o->env_pass[o->nenv_pass++] = arg;
       break;
+    case O_VIA: o->via = arg; break;
     case O_TIMEOUT:
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--timeout");
       o->timeout_s = secs;
@@ -389,7 +405,7 @@ static int parse_positional(host_opts *o, int n, char **args) {
 int opts_parse(host_opts *o, int argc, char **argv) {
   memset(o, 0, sizeof *o);
   o->jobs = 4;
-  o->poll_ms = 200;
+  o->poll_ms = 0; /* 200, or 1000 with --via */
   o->max_sleep_ms = 60000;
   o->grace_ms = 10000;
   o->busy_ms = 5000;
@@ -401,6 +417,7 @@ int opts_parse(host_opts *o, int argc, char **argv) {
   }
   int rc = parse_positional(o, argc - optind, argv + optind);
   if (rc >= 0) return rc;
+  if (!o->poll_ms) o->poll_ms = o->via ? 1000 : 200;
   if (!o->extension) o->extension = default_extension(argv[0]);
   if (!o->owner) o->owner = default_owner();
   if (!o->lease_ms) { /* the extension's default, or --timeout + 30 s */

@@ -28,6 +28,7 @@ typedef struct host_opts {
   int max_sleep_ms;      /* sleep cap when nothing is scheduled */
   long long grace_ms;    /* --grace SEC after SIGTERM */
   int busy_ms;           /* --busy-timeout MS */
+  const char *via;       /* --via CMD: statements run by CMD (via.h) */
 } host_opts;
 
 /* Parse argv. Returns -1 to continue, else an exit status (0 for --help,

@@ -1,15 +1,19 @@
 /*
-** util.c -- logging, allocation and the monotonic clock (see util.h).
+** util.c -- logging, allocation, the monotonic clock and close-on-exec
+** pipes (see util.h).
 ** Log lines go to stderr as "trigger-host: 12:00:00.250Z message" so that
 ** stdout stays reserved for the JSON lines of print mode.
 */
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int host_verbose = 0;
 
@@ -80,4 +84,20 @@ int64_t mono_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int pipe_cloexec(int fds[2]) {
+  if (pipe(fds) != 0) return -1;
+  for (int i = 0; i < 2; i++) fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+  return 0;
+}
+
+int pipes_cloexec(int a[2], int b[2]) {
+  if (pipe_cloexec(a) != 0) return -1;
+  if (pipe_cloexec(b) == 0) return 0;
+  int saved = errno;
+  close(a[0]);
+  close(a[1]);
+  errno = saved;
+  return -1;
 }

@@ -1,7 +1,8 @@
 /*
 ** util.h -- process-wide helpers of trigger-host: logging to stderr
 ** (always for warnings, with --verbose for the rest), allocation that
-** exits on out-of-memory, and the monotonic clock the loop sleeps by.
+** exits on out-of-memory, the monotonic clock the loop sleeps by, and the
+** close-on-exec pipes of the children (exec.c, via.c).
 */
 #ifndef HOST_UTIL_H
 #define HOST_UTIL_H
@@ -22,5 +23,11 @@ char *xstrdup(const char *s); /* NULL -> NULL */
 char *xprintf(const char *fmt, ...) HOST_FORMAT(1, 2);
 
 int64_t mono_ms(void); /* CLOCK_MONOTONIC in milliseconds */
+
+/* Two pipes, FD_CLOEXEC on every end (children get theirs by dup2 only):
+** 0, or -1 with errno and neither pipe open. */
+/* pipe() with FD_CLOEXEC on both ends: 0, or -1 with errno. */
+int pipe_cloexec(int fds[2]);
+int pipes_cloexec(int a[2], int b[2]);
 
 #endif

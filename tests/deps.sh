@@ -1,6 +1,9 @@
 #!/bin/sh
 # tests/deps.sh -- install the Debian packages a fresh machine lacks (only
 # when run as root; otherwise just report what is missing).
+# Required packages fail the run when missing; optional ones (go-dqlite:
+# dqlite-demo and the dqlite shell for the replicated layer, tests/dqlite/)
+# are installed when possible, and their layer is skipped without them.
 need=""
 [ -f /usr/include/sqlite3ext.h ] || need="$need libsqlite3-dev"
 [ -f /usr/include/libxml2/libxml/parser.h ] || need="$need libxml2-dev"
@@ -30,14 +33,26 @@ command -v go >/dev/null 2>&1 || want="$want golang-go"
 command -v node >/dev/null 2>&1 || want="$want nodejs"
 command -v npm >/dev/null 2>&1 || want="$want npm"
 command -v c++ >/dev/null 2>&1 || want="$want g++"
+command -v dqlite-demo >/dev/null 2>&1 || want="$want go-dqlite"
 [ -z "$need$want" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
-  echo "installing:$need$want"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null && apt-get install -y -qq $need $want >/dev/null
-else
-  [ -n "$want" ] && echo "optional Debian packages missing (their tests are skipped):$want" >&2
-  [ -z "$need" ] && exit 0
+  apt-get update -qq >/dev/null || { [ -n "$need" ] && exit 1; }
+  if [ -n "$need" ]; then
+    echo "installing:$need"
+    apt-get install -y -qq $need >/dev/null || exit 1
+  fi
+  if [ -n "$want" ]; then
+    echo "installing (optional):$want"
+    apt-get install -y -qq $want >/dev/null ||
+      echo "optional packages not installed:$want (their test layer is skipped)" >&2
+  fi
+  exit 0
+fi
+[ -n "$want" ] &&
+  echo "optional Debian packages missing:$want (their test layer is skipped)" >&2
+if [ -n "$need" ]; then
   echo "missing Debian packages:$need (run as root or install them)" >&2
   exit 1
 fi
+exit 0

@@ -6,9 +6,9 @@
 #
 #   clang-format  --dry-run --Werror with .clang-format over every C file
 #                 we write: ext/ host/ tests/unit/ tests/fuzz/ tests/fault/
-#                 tests/dist/ bench/ (tests and benches are read and edited
-#                 like the rest, so they keep the same style). Fix:
-#                 clang-format -i F
+#                 tests/dist/ tests/preload/ bench/ (tests and benches are
+#                 read and edited like the rest, so they keep the same
+#                 style). Fix: clang-format -i F
 #                 (the style is checked with clang-format 14, Debian 12).
 #   cppcheck      warning, style, performance, portability over the same
 #                 directories. False positives are silenced where they are,
@@ -71,7 +71,7 @@ result() {
 
 # ---- clang-format ---------------------------------------------------------
 c_files=$(ls ext/*.[ch] host/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c \
-  tests/fault/*.c tests/dist/*.c bench/*.[ch] 2>/dev/null)
+  tests/fault/*.c tests/dist tests/preload/*.c bench/*.[ch] 2>/dev/null)
 nfiles=$(echo "$c_files" | wc -l)
 t0=$(date +%s)
 if command -v clang-format >/dev/null 2>&1; then
@@ -114,7 +114,7 @@ if command -v cppcheck >/dev/null 2>&1; then
     '-D_Noreturn=__attribute__((noreturn))' \
     --suppress=missingIncludeSystem --suppress=variableScope \
     --suppress=readdirCalled \
-    ext host tests/unit tests/fuzz tests/fault tests/dist bench >"$tmp/cpp" 2>&1
+    ext host tests/unit tests/fuzz tests/fault tests/dist tests/preload bench >"$tmp/cpp" 2>&1
   st=$?
   head -50 "$tmp/cpp"
   [ $st -eq 0 ] && [ -s "$tmp/cpp" ] && st=1
