@@ -1,5 +1,5 @@
 /*
-** cron.c -- the cron dialect of ../shared/CRON.md.
+** cron.c -- the cron dialect of docs/cron.md.
 **
 ** Owns: parsing an expression into the bitmask form of cron.h (with error
 ** messages naming the field), finding the next occurrence in an IANA zone

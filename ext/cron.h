@@ -1,5 +1,5 @@
 /*
-** cron.h -- the cron dialect of ../shared/CRON.md: parse to a compiled
+** cron.h -- the cron dialect of docs/cron.md: parse to a compiled
 ** bitmask form, find the next occurrence in an IANA zone, and print the
 ** canonical spelling (for dedupe keys).
 **

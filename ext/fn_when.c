@@ -1,6 +1,6 @@
 /*
 ** fn_when.c -- trigger_parse_when(phrase [, now [, tz]]): an English time
-** phrase read by the when module (ext/when.h, ../shared/WHEN.md), as the
+** phrase read by the when module (ext/when.h, docs/when.md), as the
 ** JSON of DESIGN.md §8.
 **
 **   SELECT trigger_parse_when('tomorrow at 9am', '2025-03-08T15:00:00Z',

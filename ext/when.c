@@ -1,6 +1,6 @@
 /*
 ** when.c -- English temporal phrases -> schedule + confidence. See when.h
-** and ../shared/WHEN.md (§4 grammar, R1-R12, §5 confidence, §6 recurring).
+** and docs/when.md (the forms, rules, confidence table and recurring phrases).
 **
 ** How it works:
 **   1. An ISO-8601 instant is read as a whole by civil_parse_iso.

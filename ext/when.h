@@ -1,8 +1,8 @@
 /*
 ** when.h -- English temporal phrases ("tomorrow at 9am", "in 2 hours",
 ** "every weekday at 8:30") -> a schedule plus a confidence, following the
-** grammar, resolution rules R1-R12, confidence table and recurring table
-** of ../shared/WHEN.md (normative).
+** grammar, resolution rules, confidence table and recurring table
+** of docs/when.md.
 **
 ** Pure: no SQLite, no clock (the caller passes `now`), no files, no
 ** allocation; everything lands in the caller's when_result. Deterministic:

@@ -1,6 +1,6 @@
 .load @EXT@
 -- when.sql: trigger_parse_when(phrase [, now [, tz]]) -- the JSON of
--- DESIGN.md §8 for accepted, recurring and rejected phrases, argument
+-- docs/when.md for accepted, recurring and rejected phrases, argument
 -- errors, and the function's flags. The process TZ (set by run.sh) must
 -- not matter: the zone is the third argument, default UTC.
 .headers on

@@ -1,8 +1,8 @@
 /*
-** test_cron_vectors.c -- the cron conformance vectors (../shared/vectors,
+** test_cron_vectors.c -- the cron conformance vectors (tests/vectors,
 ** or $VECTORS_DIR) run against ext/cron.c.
 **
-** Each *.jsonl line carries `cronmd` (see vectors/README.md):
+** Each *.jsonl line carries `cronmd` (see tests/vectors/README.md):
 **   expect  -- asserted: schedule lines iterate next() from `start` and
 **              compare every non-null entry of `next` (the instant, or the
 **              wall-clock fields in `tz` when compare is "local"), then
@@ -14,7 +14,8 @@
 **              cannot be read is listed with its reason instead.
 **   out     -- counted, not run.
 ** Prints one line per file and ends with check_report("cron_vectors").
-** A missing vectors directory is a note, not a failure.
+** A vectors directory that is missing or holds no *.jsonl file is a
+** failure: the vectors are part of the repository.
 **
 ** The JSON reader is a small scanner for these flat lines: it walks the
 ** top-level object, keeps the raw text of the keys it needs and skips
@@ -451,10 +452,12 @@ int main(void) {
   const char *dir = getenv("VECTORS_DIR");
   struct dirent **names;
   int n, i;
-  if (!dir || !*dir) dir = "../shared/vectors";
+  if (!dir || !*dir) dir = "tests/vectors";
   n = scandir(dir, &names, is_jsonl, alphasort);
-  if (n < 0) {
-    printf("cron_vectors: no vectors at %s (set VECTORS_DIR); skipped\n", dir);
+  if (n <= 0) {
+    if (n == 0) free(names);
+    CHECK(0, "no *.jsonl vectors at %s (run from the repository root, or set "
+             "VECTORS_DIR)", dir);
     return check_report("cron_vectors");
   }
   db = tzdb_new(NULL);

@@ -1,7 +1,7 @@
 /*
 ** test_when.c -- unit tests for ext/when.c, the English time phrase parser
-** (../shared/WHEN.md: grammar §4, rules R1-R12, confidence §5, recurring
-** table §6).
+** (docs/when.md: the forms, the resolution rules, the confidence table and
+** the recurring phrases).
 **
 ** One table of phrase cases: phrase, reference instant, zone, and what
 ** must come out (kind, due instant written as ISO-8601 with the zone's
