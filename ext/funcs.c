@@ -10,6 +10,7 @@
 #include "args.h"
 #include "civil.h"
 #include "config.h"
+#include "stored.h"
 #include "trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -331,17 +332,13 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   store s;
+  char rule[48];
   store_init(&s, db);
   if (argc > 1) {
     const char *v = (const char *)sqlite3_value_text(argv[1]);
     int t = sqlite3_value_type(argv[1]);
-    if (k->integer &&
-        (t != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 0 ||
-         sqlite3_value_int64(argv[1]) > SCHED_SPAN_MAX)) {
-      trg_result_error(ctx, SQLITE_MISMATCH, fname,
-                       "argument 2 (value): %s "
-                       "must be an integer 0..%lld",
-                       key, (long long)SCHED_SPAN_MAX);
+    if (!v && t != SQLITE_NULL) {
+      sqlite3_result_error_nomem(ctx);
       store_close(&s);
       return;
     }
@@ -349,6 +346,13 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       trg_result_error(ctx, SQLITE_ERROR, fname,
                        "argument 2 (value) must "
                        "not be NULL");
+      store_close(&s);
+      return;
+    }
+    if ((k->integer && t != SQLITE_INTEGER) || !config_value_ok(k, v)) {
+      config_rule(k, rule, sizeof rule);
+      trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                       "argument 2 (value): %s must be %s", key, rule);
       store_close(&s);
       return;
     }
@@ -361,6 +365,19 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   char *v = store_config_get(&s, key);
   store_close(&s);
+  if (v && !config_value_ok(k, v)) {
+    /* Changed outside the extension: the tick and the create action use
+    ** the default; say so rather than show either value as the setting. */
+    char buf[STORED_SHOWN + 4];
+    config_rule(k, rule, sizeof rule);
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "triggers_config.%s: '%s' is not %s (changed outside "
+                     "the extension); the default %s is used until "
+                     "trigger_config('%s', value) sets it",
+                     key, stored_shown(v, buf), rule, k->def, key);
+    sqlite3_free(v);
+    return;
+  }
   const char *val = v ? v : k->def;
   if (k->integer) {
     sqlite3_result_int64(ctx, strtoll(val, NULL, 10));

@@ -4,6 +4,9 @@
 ** that even the journal_mode change waits for a busy database instead of
 ** failing; then WAL (readers never block the claim's write transaction),
 ** then the extension is loaded with loading enabled only for that call.
+** The connection is SQLITE_DBCONFIG_DEFENSIVE: no SQL of its own can write
+** the shadow tables directly (the extension's functions still do; see
+** README "Changed shadow tables").
 */
 #include "hostdb.h"
 
@@ -142,6 +145,13 @@ int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
     return -1;
   }
   sqlite3_busy_timeout(h->db, o->busy_ms); /* first, before any statement */
+  int defensive = 0;
+  sqlite3_db_config(h->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  sqlite3_db_config(h->db, SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive);
+  if (!defensive) {
+    *err = xprintf("%s: open: cannot turn on SQLITE_DBCONFIG_DEFENSIVE", path);
+    return -1;
+  }
   char *mode = NULL;
   if (exec_text(h, "PRAGMA journal_mode=WAL", &mode, err)) return -1;
   if (!mode || strcmp(mode, "wal") != 0) {
@@ -155,7 +165,7 @@ int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
     *err = db_error(h, "data_version");
     return -1;
   }
-  log_info("%s: open, claim options %s", path, h->options);
+  log_info("%s: open (defensive), claim options %s", path, h->options);
   return 0;
 }
 
