@@ -19,8 +19,7 @@ const char *stored_shown(const char *t, char buf[STORED_SHOWN + 4]) {
   if (n <= STORED_SHOWN) return t;
   n = STORED_SHOWN;
   while (n > 0 && ((unsigned char)t[n] & 0xC0) == 0x80) n--;
-  memcpy(buf, t, n);
-  memcpy(buf + n, "...", 4);
+  sqlite3_snprintf(STORED_SHOWN + 4, buf, "%.*s...", (int)n, t);
   return buf;
 }
 

@@ -354,9 +354,12 @@ static int quarantine(tick *t, trg_row *r, char *why, const char *status,
                       int closed) {
   static const char *const kept[] = {"completed", "cancelled", "expired", 0};
   const trg_val *st = &r->v[TC_STATUS], *run = &r->v[TC_RUNNING];
-  int i = 0;
-  while (!status && kept[i] && (st->bad || strcmp(val_text(st), kept[i]))) i++;
-  if (!status) status = kept[i] ? kept[i] : "paused";
+  if (!status) {
+    status = "paused";
+    for (int i = 0; kept[i]; i++) {
+      if (!st->bad && strcmp(val_text(st), kept[i]) == 0) status = kept[i];
+    }
+  }
   int paused = strcmp(status, "paused") == 0;
   i64 running = -1;
   if (closed && !run->bad && !run->null && run->i > 0 &&

@@ -8,7 +8,7 @@
 ** sqlite3_initialize, lookaside off so every allocation goes through it),
 ** builds a database with work for every probe of the tick (expired
 ** leases, a retry, a deferral, due triggers of every policy, non-default
-** settings), and then, for each scenario (one call: the tick, create,
+** settings, rows changed outside the extension), and then, for each scenario (one call: the tick, create,
 ** INSERT, finish) and N = 1, 2, 3, ..., makes the N-th allocation counted
 ** from just before the call fail -- "once" -- or that one and every later
 ** one -- "persistent" -- and checks:
@@ -287,6 +287,24 @@ static void build(const char *path, const char *journal) {
              status, T0 + MIN + 5);
     exec(db, sql);
   }
+  /* Rows changed outside the extension (DESIGN.md section 4), so that the
+  ** tick pauses them, and its quarantine writes meet every failure too:
+  ** a due trigger with interval_ms 0, one whose next_due_at is text (found
+  ** by the stray probe), a running run whose lease passed with attempt 0. */
+  snprintf(sql, sizeof sql,
+           "INSERT INTO triggers(trigger_id, agent_id, instructions,"
+           " trigger_type, interval_ms, created_at) VALUES"
+           " ('z', 'x', 'job z', 'interval', 60000, %lld),"
+           " ('w', 'y', 'job w', 'interval', 60000, %lld)",
+           T0, T0);
+  exec(db, sql);
+  exec(db, "UPDATE triggers_data SET interval_ms = 0 WHERE trigger_id = 'z'");
+  exec(db, "UPDATE triggers_state SET next_due_at = 'soon'"
+           " WHERE trigger_id = 'w'");
+  snprintf(sql, sizeof sql,
+           "UPDATE triggers_rundata SET attempt = 0 WHERE run_id = '%.127s'",
+           ids[1]);
+  exec(db, sql);
   if (sqlite3_close(db) != SQLITE_OK) die("close", db);
 }
 

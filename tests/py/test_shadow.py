@@ -159,7 +159,7 @@ CONFIG_KEYS = ["schema_version", "misfire_grace_ms", "min_interval_ms",
 TARGET_ID = {"interval": "a", "cron": "c", "once": "d"}
 ALL = ["a", "b", "c", "d", "e"]
 # Read by every case: none of these may fail.
-MUST_SUCCEED = ["health", "summary", "payload", "select_triggers", "select_runs",
+MUST_SUCCEED = ["health", "summary", "payload", "create", "select_triggers", "select_runs",
                 "describe_rows", "finish_all0", "tick0", "finish_all1", "tick1",
                 "wakeup0", "wakeup1", "end_health", "end_summary", "end_payload",
                 "end_select_triggers", "end_select_runs", "integrity"]

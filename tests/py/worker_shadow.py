@@ -97,6 +97,15 @@ def reads(db, tid, rid, now, out, prefix):
             lambda: one(db, "SELECT trigger_state_summary(?, ?)", AGENT, now))
     attempt(out, prefix + "payload",
             lambda: json.loads(one(db, "SELECT trigger_state_payload(?, ?)", AGENT, now)))
+    db.execute("SAVEPOINT op")   # a duplicate of 'a' (dedupe, quotas), undone
+    attempt(out, prefix + "create", lambda: json.loads(one(
+        db, "SELECT trigger_create(?, ?)",
+        json.dumps({"instructions": "do a", "trigger_type": "interval",
+                    "interval_ms": MIN}),
+        json.dumps({"agent_id": AGENT, "role": "owner", "autonomy_available": True,
+                    "now": now}))))
+    db.execute("ROLLBACK TO op")
+    db.execute("RELEASE op")
     attempt(out, prefix + "select_triggers",
             lambda: len(db.execute("SELECT * FROM triggers").fetchall()))
     attempt(out, prefix + "select_runs",
