@@ -42,7 +42,7 @@ EXTDIR_REL = $(if $(and $(filter $(PREFIX)/bin,$(BINDIR)),$(filter $(PREFIX)/%,$
 PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/tzdb_names.c ext/cron.c ext/sha256.c ext/dedupe.c \
            ext/schedule.c ext/when.c ext/redact.c ext/run_text.c ext/utf8.c ext/describe.c
 # SQLite-facing modules.
-SQL_SRC  = ext/arena.c ext/fire_json.c ext/args.c ext/config.c ext/store.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
+SQL_SRC  = ext/arena.c ext/fire_json.c ext/args.c ext/config.c ext/store.c ext/stored.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
            ext/tick.c ext/tick_opts.c ext/funcs.c ext/spec_id.c ext/preview.c ext/request.c ext/xml_request.c ext/fn_when.c ext/fn_describe.c ext/summary.c ext/ext.c
 EXT_SRC  = $(PURE_SRC) $(SQL_SRC)
 HDRS     = $(wildcard ext/*.h)

@@ -2,10 +2,14 @@
 ** config.c -- trigger_config keys and defaults; values live in the
 ** triggers_config shadow table (store.c) and fall back to these defaults.
 ** A value that cannot be read (out of memory, I/O) is not a default: the
-** error is kept in store.err and fails the caller's transaction.
+** error is kept in store.err and fails the caller's transaction. A stored
+** value that trigger_config(key, value) would refuse (changed outside the
+** extension, DESIGN.md §4) is not used either: the default is, and
+** trigger_config(key) reports it.
 */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +35,39 @@ const config_key *config_find(const char *key) {
   return NULL;
 }
 
+int config_value_ok(const config_key *k, const char *text) {
+  if (k->integer) {
+    size_t n = strspn(text, "0123456789");
+    return n > 0 && n <= 15 && text[n] == 0 &&
+           strtoll(text, NULL, 10) <= SCHED_SPAN_MAX;
+  }
+  if (strcmp(k->key, "min_confidence") == 0) {
+    char *end;
+    double x = strtod(text, &end);
+    return end != text && *end == 0 && isfinite(x) && x >= 0 && x <= 1;
+  }
+  return 1;
+}
+
+void config_rule(const config_key *k, char *buf, size_t n) {
+  if (k->integer) {
+    sqlite3_snprintf((int)n, buf, "an integer 0..%lld",
+                     (long long)SCHED_SPAN_MAX);
+  } else {
+    sqlite3_snprintf((int)n, buf, "%s",
+                     strcmp(k->key, "min_confidence") == 0 ? "a number 0..1"
+                                                           : "text");
+  }
+}
+
 char *config_text(store *s, const char *key) {
   char *v = store_config_get(s, key);
-  if (v) return v;
   const config_key *k = config_find(key);
+  if (v && k && !config_value_ok(k, v)) {
+    sqlite3_free(v); /* changed outside the extension: the default */
+    v = NULL;
+  }
+  if (v) return v;
   v = sqlite3_mprintf("%s", k ? k->def : "");
   if (!v && !s->err) s->err = SQLITE_NOMEM; /* not the default: an error */
   return v;

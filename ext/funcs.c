@@ -10,6 +10,7 @@
 #include "args.h"
 #include "civil.h"
 #include "config.h"
+#include "stored.h"
 #include "trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -367,7 +368,14 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
     return -1;
   }
   *out = v;
-  if (!k->integer) return 0;
+  if (!k->integer) {
+    if (config_value_ok(k, v)) return 0;
+    char rule[48];
+    config_rule(k, rule, sizeof rule);
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "argument 2 (value): %s must be %s", k->key, rule);
+    return -1;
+  }
   if (!isint) {
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument 2 (value): %s: '%s' is not an integer%s", k->key,
@@ -405,6 +413,7 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   store s;
+  char rule[48];
   store_init(&s, db);
   if (argc > 1) {
     char num[24];
@@ -422,6 +431,19 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   char *v = store_config_get(&s, key);
   store_close(&s);
+  if (v && !config_value_ok(k, v)) {
+    /* Changed outside the extension: the tick and the create action use
+    ** the default; say so rather than show either value as the setting. */
+    char buf[STORED_SHOWN + 4];
+    config_rule(k, rule, sizeof rule);
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "triggers_config.%s: '%s' is not %s (changed outside "
+                     "the extension); the default %s is used until "
+                     "trigger_config('%s', value) sets it",
+                     key, stored_shown(v, buf), rule, k->def, key);
+    sqlite3_free(v);
+    return;
+  }
   const char *val = v ? v : k->def;
   if (k->integer) {
     sqlite3_result_int64(ctx, strtoll(val, NULL, 10));

@@ -35,7 +35,9 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
   int rc = store_trigger_load(&s, id, &r);
   if (rc == SQLITE_ROW) {
     char *verr = NULL;
-    int src = trg_spec(c, &r, spec, &verr);
+    /* the row as stored: checked as the tick checks it (a row changed
+    ** outside the extension is an error here, never a crash) */
+    int src = trg_check(c, &s, &r, spec, 0, TRG_STORED | TRG_NO_JSON, &verr);
     if (src != SQLITE_OK) {
       rc = verr ? trg_errf(err, "argument 1 (spec): trigger '%s': %s", id, verr)
                 : src;

@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "run_text.h"
+#include "stored.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -155,6 +156,7 @@ void val_set_null(trg_val *v) {
   v->null = 1;
   v->i = 0;
   v->oom = 0;
+  v->bad = 0;
 }
 
 void val_set_int(trg_val *v, i64 i) {
@@ -162,6 +164,7 @@ void val_set_int(trg_val *v, i64 i) {
   v->null = 0;
   v->i = i;
   v->oom = 0;
+  v->bad = 0;
 }
 
 char *trg_strndup(const char *t, int n) {
@@ -184,6 +187,7 @@ int val_set_text(trg_val *v, const char *t) {
   v->null = copy == NULL;
   v->i = 0;
   v->oom = 0;
+  v->bad = 0;
   return SQLITE_OK;
 }
 
@@ -197,6 +201,7 @@ int val_set_owned(trg_val *v, char *t) {
   v->null = 0;
   v->i = 0;
   v->oom = 0;
+  v->bad = 0;
   return SQLITE_OK;
 }
 
@@ -207,6 +212,7 @@ void val_borrow(trg_val *v, const char *t) {
   v->null = 0;
   v->i = 0;
   v->oom = 0;
+  v->bad = 0;
 }
 
 /* A value of the row could not be set: nothing of it may be written. */
@@ -237,6 +243,24 @@ void run_clear(run_row *r) {
   for (int i = 0; i < RC_NCOL; i++) r->v[i].null = 1;
 }
 
+/* How a stored value of column kind `kind` is read: with its text (text
+** and JSON columns; an integer column's text or real, kept for the
+** message, see trg_val.bad) or as an integer. Sets v->null and v->bad
+** from the value's SQLite type, which is read before any conversion. */
+static int val_read_kind(sqlite3_stmt *st, int c, char kind, trg_val *v) {
+  int type = sqlite3_column_type(st, c);
+  int texty = kind == 'T' || kind == 'J';
+  v->null = type == SQLITE_NULL;
+  v->bad = 0;
+  if (v->null) return 0;
+  if (texty ? type != SQLITE_TEXT : type != SQLITE_INTEGER) {
+    v->bad = (unsigned char)type;
+    return texty || type == SQLITE_TEXT || type == SQLITE_FLOAT;
+  }
+  if (!texty) v->i = sqlite3_column_int64(st, c);
+  return texty;
+}
+
 static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
                      trg_val *v) {
   for (int i = 0; i < n; i++) {
@@ -244,16 +268,11 @@ static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
     val_free_text(&v[i]);
     v[i].i = 0;
     v[i].oom = 0;
-    v[i].null = sqlite3_column_type(st, c) == SQLITE_NULL;
-    if (v[i].null) continue;
-    if (defs[i].kind == 'T' || defs[i].kind == 'J') {
-      const char *t = (const char *)sqlite3_column_text(st, c);
-      if (!t) return SQLITE_NOMEM;
-      v[i].t = trg_strndup(t, sqlite3_column_bytes(st, c));
-      if (!v[i].t) return SQLITE_NOMEM;
-    } else {
-      v[i].i = sqlite3_column_int64(st, c);
-    }
+    if (!val_read_kind(st, c, defs[i].kind, &v[i])) continue;
+    const char *t = (const char *)sqlite3_column_text(st, c);
+    if (!t) return SQLITE_NOMEM;
+    v[i].t = trg_strndup(t, sqlite3_column_bytes(st, c));
+    if (!v[i].t) return SQLITE_NOMEM;
   }
   return SQLITE_OK;
 }
@@ -297,16 +316,10 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
   for (int i = 0; i < TC_NCOL; i++) {
     int c = first + 1 + i;
     text[i] = NULL;
-    if (trg_cols[i].kind == 'T' || trg_cols[i].kind == 'J') {
-      text[i] = sqlite3_column_text(st, c);
-      r->v[i].null = text[i] == NULL;
-      if (!text[i] && sqlite3_column_type(st, c) != SQLITE_NULL)
-        return SQLITE_NOMEM;
-      if (text[i]) total += (len[i] = sqlite3_column_bytes(st, c)) + 1;
-    } else {
-      r->v[i].null = sqlite3_column_type(st, c) == SQLITE_NULL;
-      if (!r->v[i].null) r->v[i].i = sqlite3_column_int64(st, c);
-    }
+    if (!val_read_kind(st, c, trg_cols[i].kind, &r->v[i])) continue;
+    text[i] = sqlite3_column_text(st, c);
+    if (!text[i]) return SQLITE_NOMEM;
+    total += (len[i] = sqlite3_column_bytes(st, c)) + 1;
   }
   if (total == 0) return SQLITE_OK;
   char *p = r->arena = sqlite3_malloc(total);
@@ -352,6 +365,18 @@ static char *param_list(int n) {
 #define TRIGGER_FROM_STATE(index)              \
   "main.triggers_state AS s INDEXED BY " index \
   " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
+
+/* A time the probes of the tick never reach: past the instant range, and
+** every text or blob (which sort after all numbers). A row holding one
+** was changed outside the extension (DESIGN.md §4); the tick looks for
+** such rows with one more probe of the same indexes (ST_RUNS_ANY, then
+** ST_DUE_STRAY, ST_RUNS_STRAY_*), so that they are paused, not lost. */
+#define STRAY ((long long)SCHED_MS_MAX)
+
+/* After the row, the due probes (ST_DUE, ST_DUE_AGENTS) select the state
+** row's copies of trigger_id and agent_id, the keys of its indexes, at
+** STORE_DUE_COPIES and STORE_DUE_COPIES + 1. */
+#define STATE_COPIES "s.trigger_id, s.agent_id"
 
 /* "d.trigger_id, ..., s.next_due_at, ...": every trigger column, each
 ** from the table that holds it. */
@@ -472,7 +497,7 @@ static char *sql_text(store_sql which) {
       break;
     case ST_DUE:
       out = sqlite3_mprintf(
-          "SELECT d.id, %s FROM " TRIGGER_FROM_STATE(
+          "SELECT d.id, %s, " STATE_COPIES " FROM " TRIGGER_FROM_STATE(
               "triggers_state_due") " WHERE s.next_due_at <= ?1"
                                     " AND (s.next_due_at, s.trigger_id) > (?4, ?5)"
                                     " ORDER BY s.next_due_at, s.trigger_id LIMIT ?2",
@@ -482,17 +507,18 @@ static char *sql_text(store_sql which) {
       /* Agent '' is not in triggers_state_agent (see the header): its
       ** rows come from the due index, merged in claim order. */
       out = sqlite3_mprintf(
-          "SELECT d.id, %s FROM " TRIGGER_FROM_STATE(
+          "SELECT d.id, %s, " STATE_COPIES " FROM " TRIGGER_FROM_STATE(
               "triggers_state_agent") " WHERE s.agent_id IN (SELECT value FROM json_each(?3))"
                                       " AND s.agent_id <> '' AND s.next_due_at <= ?1"
                                       " AND (s.next_due_at, s.trigger_id) > (?4, ?5)"
-                                      " UNION ALL SELECT d.id, %s FROM " TRIGGER_FROM_STATE(
+                                      " UNION ALL SELECT d.id, %s, " STATE_COPIES
+                                      " FROM " TRIGGER_FROM_STATE(
                                           "triggers_state_due") " WHERE s.agent_id = ''"
                                                                 " AND '' IN (SELECT value FROM json_each(?3))"
                                                                 " AND s.next_due_at <= ?1"
                                                                 " AND (s.next_due_at, s.trigger_id) > (?4, ?5)"
                                                                 " ORDER BY %d, %d LIMIT ?2",
-          tc, tc, TC_NEXT_DUE_AT + 2, TC_TRIGGER_ID + 2);
+          tc, tc, TC_NEXT_DUE_AT + 2, STORE_DUE_COPIES + 1);
       break;
     case ST_TICK_STATUS:
       out = sqlite3_mprintf(
@@ -563,7 +589,34 @@ static char *sql_text(store_sql which) {
           " INDEXED BY triggers_rundata_lease"
           " WHERE status = 'running' AND lease_until <= ?1)"
           " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
-          " INDEXED BY triggers_rundata_retry WHERE retry_at <= ?1)");
+          " INDEXED BY triggers_rundata_retry WHERE retry_at <= ?1),"
+          " EXISTS (SELECT 1 FROM main.triggers_state"
+          " INDEXED BY triggers_state_due WHERE next_due_at > %lld)"
+          " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
+          " INDEXED BY triggers_rundata_lease WHERE status = 'running'"
+          " AND (lease_until IS NULL OR lease_until > %lld))"
+          " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
+          " INDEXED BY triggers_rundata_retry WHERE retry_at > %lld)",
+          STRAY, STRAY, STRAY);
+      break;
+    case ST_DUE_STRAY:
+      out = sqlite3_mprintf(
+          "SELECT d.id, %s, " STATE_COPIES " FROM " TRIGGER_FROM_STATE(
+              "triggers_state_due") " WHERE s.next_due_at > %lld LIMIT ?2",
+          tc, STRAY);
+      break;
+    case ST_RUNS_STRAY_LEASE:
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"
+          " WHERE status = 'running' AND (lease_until IS NULL"
+          " OR lease_until > %lld) AND ?1 = ?1 LIMIT ?2",
+          rc, STRAY);
+      break;
+    case ST_RUNS_STRAY_RETRY:
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_retry"
+          " WHERE retry_at > %lld AND ?1 = ?1 LIMIT ?2",
+          rc, STRAY);
       break;
     case ST_OPTS_TYPE:
       out = sqlite3_mprintf(
@@ -626,6 +679,25 @@ static char *sql_text(store_sql which) {
     case ST_BEGIN: out = sqlite3_mprintf("BEGIN IMMEDIATE"); break;
     case ST_COMMIT: out = sqlite3_mprintf("COMMIT"); break;
     case ST_ROLLBACK: out = sqlite3_mprintf("ROLLBACK"); break;
+    case ST_QUARANTINE_DATA:
+      /* OR IGNORE: a row whose status was changed to one outside the
+      ** dedupe index may collide there when it becomes paused again;
+      ** then it keeps that status (it leaves the due index all the same). */
+      out =
+          sqlite3_mprintf("UPDATE OR IGNORE main.triggers_data SET status = ?2,"
+                          " enabled = coalesce(?3, enabled) WHERE id = ?1");
+      break;
+    case ST_QUARANTINE_STATE:
+      out = sqlite3_mprintf(
+          "UPDATE main.triggers_state SET next_due_at = NULL, fire_at = NULL,"
+          " last_error = ?2, updated_at = ?3, running = coalesce(?4, running)"
+          " WHERE id = ?1");
+      break;
+    case ST_RUN_CLOSE:
+      out = sqlite3_mprintf(
+          "UPDATE main.triggers_rundata SET status = ?2, error = ?3,"
+          " finished_at = ?4, retry_at = NULL WHERE id = ?1");
+      break;
     case ST_CONFIG_GET:
       out = sqlite3_mprintf(
           "SELECT value FROM main.triggers_config WHERE key = ?1");
@@ -787,23 +859,42 @@ static char *migrate_v3_sql(void) {
   return sqlite3_str_finish(s);
 }
 
-/* The recorded schema version (isnull set when there is none). */
-static int schema_version(sqlite3 *db, i64 *v, int *isnull) {
-  return store_exec_i64(db,
-                        "SELECT value FROM main.triggers_config"
-                        " WHERE key = 'schema_version'",
-                        0, 0, v, isnull);
+/* The recorded schema version into *v. None, or a value that is not a
+** version number (changed outside the extension), is an error with *err
+** set, so that neither a connection nor trigger_install() acts on a guess. */
+static int schema_version(sqlite3 *db, i64 *v, char **err) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db,
+                              "SELECT typeof(value) = 'integer' AND value >= 1,"
+                              " value FROM main.triggers_config"
+                              " WHERE key = 'schema_version'",
+                              -1, &st, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW && sqlite3_column_int(st, 0)) {
+    *v = sqlite3_column_int64(st, 1);
+    rc = SQLITE_OK;
+  } else if (rc == SQLITE_ROW && sqlite3_column_type(st, 1) != SQLITE_NULL) {
+    const char *t = (const char *)sqlite3_column_text(st, 1);
+    char buf[STORED_SHOWN + 4];
+    *err =
+        sqlite3_mprintf("triggers: triggers_config.schema_version is "
+                        "'%s', not a version number (changed outside "
+                        "the extension; this one writes %d)",
+                        stored_shown(t ? t : "", buf), TRIGGERS_SCHEMA_VERSION);
+    rc = SQLITE_ERROR;
+  } else if (rc == SQLITE_ROW || rc == SQLITE_DONE || rc == SQLITE_ERROR) {
+    *err = sqlite3_mprintf("triggers: shadow tables missing or damaged "
+                           "(triggers_config has no schema_version)");
+    rc = SQLITE_ERROR;
+  }
+  sqlite3_finalize(st);
+  return rc;
 }
 
 int store_check(sqlite3 *db, char **err) {
   i64 v = 0;
-  int isnull = 1;
-  int rc = schema_version(db, &v, &isnull);
-  if (rc != SQLITE_OK || isnull) {
-    *err = sqlite3_mprintf("triggers: shadow tables missing or damaged "
-                           "(triggers_config has no schema_version)");
-    return SQLITE_ERROR;
-  }
+  int rc = schema_version(db, &v, err);
+  if (rc != SQLITE_OK) return rc;
   if (v > TRIGGERS_SCHEMA_VERSION) {
     *err = sqlite3_mprintf("triggers: schema version %lld is newer than "
                            "this extension (%d); upgrade the extension",
@@ -917,9 +1008,8 @@ static int exec_built(sqlite3 *db, char *(*make)(void), char **err) {
 
 int store_migrate(sqlite3 *db, char **err) {
   i64 v = 0;
-  int isnull = 1;
-  int rc = schema_version(db, &v, &isnull);
-  if (rc != SQLITE_OK || isnull || v >= TRIGGERS_SCHEMA_VERSION) return rc;
+  int rc = schema_version(db, &v, err);
+  if (rc != SQLITE_OK || v >= TRIGGERS_SCHEMA_VERSION) return rc;
   if (v < 2) {
     /* 1 -> 2: one time index per access path (see the header). */
     rc = sqlite3_exec(db,
@@ -1129,6 +1219,41 @@ int store_trigger_save_tick(store *s, const trg_row *r, int status_changed) {
     rc = tick_write(s, ST_TICK_UPDATE_HOT, r, hot_cols, HOT_NCOL);
   }
   return rc;
+}
+
+/* Step a bound statement that returns no rows and reset it. */
+static int step_reset(sqlite3_stmt *st, int rc) {
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
+                             const char *why, i64 now, i64 running) {
+  sqlite3_stmt *st = store_stmt(s, ST_QUARANTINE_DATA);
+  if (!st) return store_err(s);
+  int rc = sqlite3_bind_int64(st, 1, id);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
+  if (rc == SQLITE_OK && paused) rc = sqlite3_bind_int(st, 3, 0);
+  rc = step_reset(st, rc);
+  if (rc != SQLITE_OK) return rc;
+  if (!(st = store_stmt(s, ST_QUARANTINE_STATE))) return store_err(s);
+  rc = sqlite3_bind_int64(st, 1, id);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 2, why, -1, SQLITE_STATIC);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 3, now);
+  if (rc == SQLITE_OK && running >= 0) rc = sqlite3_bind_int64(st, 4, running);
+  return step_reset(st, rc);
+}
+
+int store_run_close(store *s, i64 id, const char *status, const char *error,
+                    i64 now) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_CLOSE);
+  if (!st) return store_err(s);
+  int rc = sqlite3_bind_int64(st, 1, id);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 3, error, -1, SQLITE_STATIC);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 4, now);
+  return step_reset(st, rc);
 }
 
 int store_run_load(store *s, const char *run_id, run_row *r) {

@@ -27,7 +27,8 @@ typedef enum store_sql {
   ST_STATE_DELETE,   /* ?1 id */
   ST_TRIG_EXISTS,    /* ?1 trigger_id -> 1 */
   ST_TRIG_DUPLICATE, /* ?1 agent ?2 dedupe_key ?3 own id -> trigger_id */
-  ST_DUE, /* ?1 now ?2 limit ?4,?5 after -> full rows by (next_due_at, trigger_id) */
+  ST_DUE, /* ?1 now ?2 limit ?4,?5 after -> full rows by (next_due_at, trigger_id),
+             then the state row's copies (STORE_DUE_COPIES) */
   ST_DUE_AGENTS,      /* ?1 now ?2 limit ?3 agents JSON array */
   ST_TICK_STATUS,     /* ?1 id ?2 status ?3 enabled */
   ST_TICK_UPDATE_HOT, /* ?1 id, the state columns a tick changes */
@@ -41,10 +42,17 @@ typedef enum store_sql {
   ST_RUN_DELETE,      /* ?1 rowid */
   ST_RUNS_LEASED,     /* ?1 now ?2 limit -> running runs past lease */
   ST_RUNS_RETRY,      /* ?1 now ?2 limit -> runs to re-offer */
-  ST_RUNS_ANY,        /* ?1 now -> 1 if either of the two above finds a run */
-  ST_OPTS_TYPE,       /* ?1 text -> its JSON type, or 'invalid' */
-  ST_OPTS_EACH,       /* ?1 JSON object -> key, type, value, JSON text */
-  ST_RUN_PENDING_FOR, /* ?1 trigger_id ?2 incarnation -> 1 if a run is running
+  ST_RUNS_ANY,  /* ?1 now -> 1 if either of the two above finds a run; then 1
+                 if one of the three below finds a row */
+  ST_DUE_STRAY, /* ?2 limit -> full rows (as ST_DUE) whose next_due_at is
+                   past the instant range or not a number */
+  ST_RUNS_STRAY_LEASE, /* ?2 limit -> running runs whose lease_until is NULL,
+                          past the range or not a number */
+  ST_RUNS_STRAY_RETRY, /* ?2 limit -> runs whose retry_at is past the range
+                          or not a number */
+  ST_OPTS_TYPE,        /* ?1 text -> its JSON type, or 'invalid' */
+  ST_OPTS_EACH,        /* ?1 JSON object -> key, type, value, JSON text */
+  ST_RUN_PENDING_FOR,  /* ?1 trigger_id ?2 incarnation -> 1 if a run is running
                          or a retry/deferral is pending */
   ST_RUN_LAST_INCARNATION, /* ?1 trigger_id -> the highest incarnation of
                               its runs */
@@ -56,10 +64,17 @@ typedef enum store_sql {
   ST_BEGIN,                 /* BEGIN IMMEDIATE (store_txn_begin_cached) */
   ST_COMMIT,                /* COMMIT */
   ST_ROLLBACK,              /* ROLLBACK, prepared before BEGIN (store_txn) */
-  ST_CONFIG_GET,            /* ?1 key -> value */
-  ST_CONFIG_SET,            /* ?1 key ?2 value */
+  ST_QUARANTINE_DATA,       /* ?1 id ?2 status ?3 enabled (NULL: kept) */
+  ST_QUARANTINE_STATE, /* ?1 id ?2 last_error ?3 now ?4 running (NULL: kept) */
+  ST_RUN_CLOSE,        /* ?1 rowid ?2 status ?3 error ?4 finished_at */
+  ST_CONFIG_GET,       /* ?1 key -> value */
+  ST_CONFIG_SET,       /* ?1 key ?2 value */
   ST_COUNT
 } store_sql;
+
+/* Columns of ST_DUE / ST_DUE_AGENTS after the row: triggers_state's
+** trigger_id (the key the probe walks in) and agent_id. */
+#define STORE_DUE_COPIES (TC_NCOL + 1)
 
 /* Rows per multi-row statement (the tick's write-behind, tick.c). */
 #define STORE_MANY 16
@@ -115,6 +130,13 @@ int store_trigger_save(store *s, const trg_row *r); /* both tables, by r->id */
 ** enabled in triggers_data; else triggers_data is not written at all. */
 int store_trigger_save_tick(store *s, const trg_row *r, int status_changed);
 
+/* A row changed outside the extension (DESIGN.md §4) is taken out of the
+** tick without writing any of its other values: status (UPDATE OR
+** IGNORE) and enabled = 0 when paused, next_due_at and fire_at NULL,
+** last_error = why, updated_at = now, running when >= 0 (else kept). */
+int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
+                             const char *why, i64 now, i64 running);
+
 typedef struct run_row {
   i64 id;
   trg_val v[RC_NCOL];
@@ -130,6 +152,10 @@ int store_run_save(store *s, const run_row *r);
 /* DELETE of one run by rowid (trigger_runs): a running run is refused,
 ** its run_id in *running (sqlite3_malloc'd), SQLITE_CONSTRAINT_CHECK. */
 int store_run_delete(store *s, i64 id, char **running);
+/* A run whose stored row cannot be used any more is finished with only
+** status, error and finished_at = now written (retry_at cleared). */
+int store_run_close(store *s, i64 id, const char *status, const char *error,
+                    i64 now);
 /* The tick's write-behind (tick.c), STORE_MANY rows per statement:
 ** the highest run rowid (*mark, 0 when there is none); INSERT OR IGNORE
 ** of n runs (*all_new: every one was inserted, none existed); delete the

@@ -32,6 +32,7 @@
 #include "config.h"
 #include "fire_json.h"
 #include "run_text.h"
+#include "stored.h"
 #include "tick_opts.h"
 #include "trigger.h"
 #include "vtab_scan.h"
@@ -61,6 +62,7 @@ typedef struct tick {
   arena mem; /* run texts (fire_json.h); reset per batch, see run_make */
   struct write_behind *wb; /* claim_due's kept writes, see below */
   int wb_on;               /* writes are kept (else written at once) */
+  const char *gone; /* why a run's trigger is unusable, when it is NULL */
 } tick;
 
 /* ---- write-behind ---------------------------------------------------- */
@@ -344,14 +346,161 @@ static void note_finish(trg_row *r, i64 now, const char *status,
   if (failed) val_set_text(&r->v[TC_LAST_ERROR], error);
 }
 
+/* An incarnation as stored that can be compared: 1..TRG_COUNT_MAX. */
+static int incarnation_ok(const trg_val *v) {
+  return !v->null && !v->bad && v->i >= 1 && v->i <= TRG_COUNT_MAX;
+}
+
 /* The trigger a run belongs to: SQLITE_ROW with r loaded, SQLITE_DONE when
 ** it was deleted, also when a trigger created later under its id (another
-** incarnation) holds the id now. */
+** incarnation) holds the id now. An incarnation that no write leaves (NULL,
+** not an integer, out of range: changed outside the extension) on either
+** side decides nothing: the row is loaded, and the checks of the row and
+** the run (trg_check, run_check) refuse it, so the trigger is paused. */
 static int run_trigger_load(store *s, const run_row *run, trg_row *r) {
   int rc = store_trigger_load(s, val_text(&run->v[RC_TRIGGER_ID]), r);
-  if (rc == SQLITE_ROW && r->v[TC_INCARNATION].i != run->v[RC_INCARNATION].i) {
+  const trg_val *ti = &r->v[TC_INCARNATION], *ri = &run->v[RC_INCARNATION];
+  if (rc == SQLITE_ROW && incarnation_ok(ti) && incarnation_ok(ri) &&
+      ti->i != ri->i) {
     row_clear(r);
     rc = SQLITE_DONE;
+  }
+  return rc;
+}
+
+/* ---- rows changed outside the extension ------------------------------ */
+
+/*
+** DESIGN.md §4: a shadow-table row holding a value the extension would
+** refuse never crashes or stops a tick. The row is checked when it is
+** read (trg_check with TRG_STORED, the validator INSERT uses; run_check
+** for a run) and one that fails is taken out of the schedule, writing
+** only what that takes (store_trigger_quarantine), never its other
+** values: paused (a completed, cancelled or expired trigger keeps its
+** status; `status` given: that one), next_due_at NULL, and last_error
+** "<table>.<column>: <what is wrong>; trigger paused". closed: a running
+** run of it was just closed, so its running count goes down by one (when
+** that count can be read). Takes why.
+*/
+static int quarantine(tick *t, trg_row *r, char *why, const char *status,
+                      int closed) {
+  static const char *const kept[] = {"completed", "cancelled", "expired", 0};
+  const trg_val *st = &r->v[TC_STATUS], *run = &r->v[TC_RUNNING];
+  if (!status) {
+    status = "paused";
+    for (int i = 0; kept[i]; i++) {
+      if (!st->bad && strcmp(val_text(st), kept[i]) == 0) status = kept[i];
+    }
+  }
+  int paused = strcmp(status, "paused") == 0;
+  i64 running = -1;
+  if (closed && !run->bad && !run->null && run->i > 0 &&
+      run->i <= TRG_COUNT_MAX)
+    running = run->i - 1;
+  char *msg = why ? sqlite3_mprintf("%s; %s", why,
+                                    paused ? "trigger paused"
+                                    : strcmp(status, "cancelled") == 0
+                                        ? "trigger cancelled"
+                                        : "taken out of the schedule")
+                  : NULL;
+  sqlite3_free(why);
+  int rc = msg ? wb_barrier(t) : SQLITE_NOMEM;
+  if (rc == SQLITE_OK) {
+    rc = store_trigger_quarantine(&t->st, r->id, status, paused, msg, t->now,
+                                  running);
+  }
+  /* The row as written now, for the JSON the lifecycle calls return. */
+  if (rc == SQLITE_OK) rc = val_set_text(&r->v[TC_STATUS], status);
+  if (paused) val_set_int(&r->v[TC_ENABLED], 0);
+  if (running >= 0) val_set_int(&r->v[TC_RUNNING], running);
+  val_set_null(&r->v[TC_NEXT_DUE_AT]);
+  val_set_null(&r->v[TC_FIRE_AT]);
+  val_set_int(&r->v[TC_UPDATED_AT], t->now);
+  if (rc == SQLITE_OK) rc = val_set_owned(&r->v[TC_LAST_ERROR], msg);
+  else sqlite3_free(msg);
+  return rc;
+}
+
+/* Check a trigger row read back (flags: TRG_NO_JSON or 0). SQLITE_OK with
+** *why NULL (usable, *spec its schedule) or with *why the message of what
+** is wrong; else an error such as SQLITE_NOMEM. */
+static int row_check(tick *t, trg_row *r, sched_spec *spec, int flags,
+                     char **why) {
+  *why = NULL;
+  int rc = trg_check(t->ctx, &t->st, r, spec, t->now, TRG_STORED | flags, why);
+  return *why ? SQLITE_OK : rc;
+}
+
+/* Check a run row read back; its message names the run. */
+static int run_row_check(tick *t, const run_row *run, char **why) {
+  char *err = NULL;
+  int rc = run_check(&t->st, run, &err);
+  *why = NULL;
+  if (!err) return rc;
+  *why = sqlite3_mprintf("%s (run '%s')", err, val_text(&run->v[RC_RUN_ID]));
+  sqlite3_free(err);
+  return *why ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/* The state row's copies of trigger_id and agent_id (after the row in
+** ST_DUE's result) against the row's own: a copy that differs, changed
+** outside the extension, marks the value (TRG_BAD_COPY) so that the row's
+** check pauses it. *key_differs: the trigger_id copy, the key the probe
+** walks in, is not the row's id. */
+static int check_copies(sqlite3_stmt *st, trg_row *r, int *key_differs) {
+  static const int cols[] = {TC_TRIGGER_ID, TC_AGENT_ID};
+  *key_differs = 0;
+  for (int k = 0; k < 2; k++) {
+    trg_val *v = &r->v[cols[k]];
+    int type = sqlite3_column_type(st, STORE_DUE_COPIES + k);
+    const char *copy =
+        (const char *)sqlite3_column_text(st, STORE_DUE_COPIES + k);
+    if (!copy && type != SQLITE_NULL) return SQLITE_NOMEM;
+    if (type == SQLITE_TEXT && v->t && strcmp(copy, v->t) == 0) continue;
+    if (!v->bad) v->bad = TRG_BAD_COPY;
+    if (k == 0) *key_differs = 1;
+  }
+  return SQLITE_OK;
+}
+
+static int for_each_run(tick *t, store_sql which,
+                        int (*fn)(tick *, trg_row *, run_row *));
+
+/* A stray run that passes its check after all is left alone. */
+static int leave_run(tick *t, trg_row *r, run_row *run) {
+  (void)t;
+  (void)r;
+  (void)run;
+  return SQLITE_OK;
+}
+
+/* Rows the probes never reach (a time that is not a number or is past
+** the instant range, store.c STRAY): each fails its check, so it is
+** paused (a run closed) instead of lost, STRAY_BATCH of each kind per
+** tick. */
+#define STRAY_BATCH 8
+static int pause_strays(tick *t) {
+  int rc = for_each_run(t, ST_RUNS_STRAY_LEASE, leave_run);
+  if (rc == SQLITE_OK) rc = for_each_run(t, ST_RUNS_STRAY_RETRY, leave_run);
+  sqlite3_stmt *st = rc == SQLITE_OK ? store_stmt(&t->st, ST_DUE_STRAY) : NULL;
+  if (rc != SQLITE_OK || !st) return rc != SQLITE_OK ? rc : store_err(&t->st);
+  trg_row rows[STRAY_BATCH];
+  int n = 0, key_differs;
+  sqlite3_bind_int(st, 2, STRAY_BATCH);
+  while (rc == SQLITE_OK && n < STRAY_BATCH &&
+         (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    row_init(&rows[n]);
+    rc = store_row_read(st, 0, &rows[n++]);
+    if (rc == SQLITE_OK) rc = check_copies(st, &rows[n - 1], &key_differs);
+  }
+  sqlite3_reset(st);
+  if (rc == SQLITE_DONE || rc == SQLITE_ROW) rc = SQLITE_OK;
+  for (int i = 0; i < n; i++) {
+    sched_spec spec;
+    char *why = NULL;
+    if (rc == SQLITE_OK) rc = row_check(t, &rows[i], &spec, TRG_NO_JSON, &why);
+    if (rc == SQLITE_OK && why) rc = quarantine(t, &rows[i], why, NULL, 0);
+    row_clear(&rows[i]);
   }
   return rc;
 }
@@ -385,6 +534,39 @@ static int fail_run(store *s, trg_row *r, run_row *run, i64 now,
   return rc;
 }
 
+/* What unusable() found. */
+enum { USABLE, RUN_CLOSED, TRIGGER_PAUSED };
+
+/* A run (and its trigger r, when found) read back by a probe of step 1
+** or 2 (counted: a running run, counted in its trigger's `running`): a
+** run that fails run_check is closed and its trigger paused (*how
+** RUN_CLOSED); a trigger that fails trg_check is paused, and the run is
+** then handled as one whose trigger is gone (TRIGGER_PAUSED). */
+static int unusable(tick *t, trg_row *r, run_row *run, int counted, int *how) {
+  char *why = NULL;
+  *how = USABLE;
+  int rc = run_row_check(t, run, &why);
+  if (rc == SQLITE_OK && why) {
+    *how = RUN_CLOSED;
+    char *closing = sqlite3_mprintf("%s; run closed", why);
+    rc = closing ? store_run_close(&t->st, run->id, "failed", closing, t->now)
+                 : SQLITE_NOMEM;
+    sqlite3_free(closing);
+    if (rc == SQLITE_OK && r) return quarantine(t, r, why, NULL, counted);
+    sqlite3_free(why);
+    return rc;
+  }
+  if (rc == SQLITE_OK && r) {
+    sched_spec spec;
+    rc = row_check(t, r, &spec, TRG_NO_JSON, &why);
+    if (rc == SQLITE_OK && why) {
+      *how = TRIGGER_PAUSED;
+      rc = quarantine(t, r, why, NULL, counted);
+    }
+  }
+  return rc;
+}
+
 static int for_each_run(tick *t, store_sql which,
                         int (*fn)(tick *, trg_row *, run_row *)) {
   sqlite3_stmt *st = store_stmt(&t->st, which);
@@ -395,9 +577,6 @@ static int for_each_run(tick *t, store_sql which,
   int rc, n = 0, cap = 0;
   run_row *runs = NULL;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (!tick_opts_allow_agent(
-            &t->o, (const char *)sqlite3_column_text(st, 1 + RC_AGENT_ID)))
-      continue;
     if (n == cap) {
       cap = cap ? cap * 2 : 16;
       run_row *grown =
@@ -410,7 +589,11 @@ static int for_each_run(tick *t, store_sql which,
     }
     memset(&runs[n], 0, sizeof runs[n]);
     t->rows++;
+    /* Read before the agent filter looks at it: reading a value as text
+    ** first would hide its stored type from the run's check. */
     if ((rc = store_run_read(st, 0, &runs[n++])) != SQLITE_OK) break;
+    if (!tick_opts_allow_agent(&t->o, val_text(&runs[n - 1].v[RC_AGENT_ID])))
+      run_clear(&runs[--n]);
   }
   sqlite3_reset(st);
   if (rc == SQLITE_DONE) rc = SQLITE_OK;
@@ -418,13 +601,23 @@ static int for_each_run(tick *t, store_sql which,
     trg_row r;
     row_init(&r);
     int found = run_trigger_load(&t->st, &runs[i], &r);
-    if (found == SQLITE_ROW) {
-      snapshot(t, &r);
-      if (wake_allowed(t, &r)) rc = fn(t, &r, &runs[i]);
-    } else if (found == SQLITE_DONE) {
-      rc = fn(t, NULL, &runs[i]);
+    int how = USABLE;
+    if (found == SQLITE_ROW || found == SQLITE_DONE) {
+      rc = unusable(t, found == SQLITE_ROW ? &r : NULL, &runs[i],
+                    which == ST_RUNS_LEASED || which == ST_RUNS_STRAY_LEASE,
+                    &how);
     } else {
       rc = found;
+    }
+    if (rc == SQLITE_OK && how == TRIGGER_PAUSED) { /* as if it were gone */
+      t->gone = "trigger is no longer active";
+      rc = fn(t, NULL, &runs[i]);
+      t->gone = NULL;
+    } else if (rc == SQLITE_OK && how == USABLE && found == SQLITE_ROW) {
+      snapshot(t, &r);
+      if (wake_allowed(t, &r)) rc = fn(t, &r, &runs[i]);
+    } else if (rc == SQLITE_OK && how == USABLE) {
+      rc = fn(t, NULL, &runs[i]);
     }
     row_clear(&r);
     arena_reset(&t->mem); /* the texts of the run(s) written for r */
@@ -460,8 +653,9 @@ static int on_retry(tick *t, trg_row *r, run_row *run) {
     val_set_null(&run->v[RC_RETRY_AT]);
     if (deferred) {
       val_set_text(&run->v[RC_STATUS], "skipped");
-      val_set_text(&run->v[RC_ERROR],
-                   r ? "trigger is no longer active" : "trigger was deleted");
+      val_set_text(&run->v[RC_ERROR], r         ? "trigger is no longer active"
+                                      : t->gone ? t->gone
+                                                : "trigger was deleted");
       val_set_int(&run->v[RC_FINISHED_AT], t->now);
     }
     rc = store_run_save(&t->st, run);
@@ -578,18 +772,8 @@ static int take_occurrence(tick *t, trg_row *r, i64 sched, int overlap_skip) {
   return claim_occurrence(t, r, sched);
 }
 
-static int process_due(tick *t, trg_row *r) {
-  sched_spec spec;
-  char *err = NULL;
-  int rc = trg_spec(t->ctx, r, &spec, &err);
-  if (rc != SQLITE_OK && !err) return rc; /* out of memory: not the schedule */
-  if (rc != SQLITE_OK) {
-    /* The schedule cannot be read any more (e.g. zone removed): pause it
-    ** with the reason instead of failing every tick. */
-    trg_pause(r);
-    val_set_owned(&r->v[TC_LAST_ERROR], err);
-    return trigger_write(t, r);
-  }
+static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
+  int rc = SQLITE_OK;
   const char *policy = val_text(&r->v[TC_MISFIRE_POLICY]);
   const char *overlap = val_text(&r->v[TC_OVERLAP_POLICY]);
   int busy = r->v[TC_RUNNING].i > 0;
@@ -603,7 +787,7 @@ static int process_due(tick *t, trg_row *r) {
                                     : r->v[TC_MAX_RUNS].i - r->v[TC_CLAIMS].i;
   int all = strcmp(policy, "all") == 0;
   sched_catchup cu;
-  sched_catch_up(&spec, due, t->now,
+  sched_catch_up(spec, due, t->now,
                  all ? TRG_MAX_MISFIRE_RUNS : TRG_CATCHUP_CAP, &cu);
   int has_next = cu.has_next;
   i64 next = cu.next_after;
@@ -615,19 +799,19 @@ static int process_due(tick *t, trg_row *r) {
     i64 occ = due, k = 0;
     for (; k < n && rc == SQLITE_OK; k++) {
       rc = take_occurrence(t, r, occ, overlap_skip);
-      if (k + 1 < n && !sched_next(&spec, occ, &occ)) break;
+      if (k + 1 < n && !sched_next(spec, occ, &occ)) break;
     }
     if (rc != SQLITE_OK) return rc;
     if (n < cu.count && n < room && t->budget == 0) {
       /* The limit cut the catch-up: the rest stays due. */
       i64 rest;
       if (n == 0) rest = due;
-      else if (!sched_next(&spec, occ, &rest)) rest = next;
+      else if (!sched_next(spec, occ, &rest)) rest = next;
       has_next = 1;
       next = rest;
     } else if (cu.more) {
       i64 from;
-      sched_next(&spec, occ, &from);
+      sched_next(spec, occ, &from);
       rc = record_outcome(
           t, r, from, "skipped",
           span_text("missed: skipped", 0, 1, from, t->now, policy));
@@ -654,7 +838,7 @@ static int process_due(tick *t, trg_row *r) {
     has_next = 0;
   }
   trg_set_next(r, has_next, next);
-  if (!has_next && spec.type == SCHED_ONCE && r->v[TC_RUNNING].i == 0 &&
+  if (!has_next && spec->type == SCHED_ONCE && r->v[TC_RUNNING].i == 0 &&
       !r->v[TC_WINDOW_MS].null && t->now - due > r->v[TC_WINDOW_MS].i) {
     val_set_text(&r->v[TC_STATUS], "expired");
   }
@@ -666,13 +850,18 @@ static int process_due(tick *t, trg_row *r) {
   return rc;
 }
 
-/* One row of a batch: processed when due, claimable and allowed. */
+/* One row of a batch: checked (a row that fails is paused, see
+** quarantine), then processed when due, claimable and allowed. */
 static int claim_row(tick *t, trg_row *r) {
+  if (t->budget == 0) return SQLITE_OK;
+  sched_spec spec;
+  char *why;
+  int rc = row_check(t, r, &spec, TRG_NO_JSON, &why);
+  if (rc != SQLITE_OK || why) return why ? quarantine(t, r, why, NULL, 0) : rc;
   const trg_val *fire = &r->v[TC_FIRE_AT];
-  if (t->budget == 0 || fire->null || fire->i > t->now || !wake_allowed(t, r))
-    return SQLITE_OK;
+  if (fire->null || fire->i > t->now || !wake_allowed(t, r)) return SQLITE_OK;
   snapshot(t, r);
-  return process_due(t, r);
+  return process_due(t, r, &spec);
 }
 
 /* A kept run existed (TICK_REDO): drop what was kept, and process rows
@@ -781,10 +970,19 @@ static int claim_due(tick *t) {
     if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, after_due);
     sqlite3_bind_text(st, 5, after_id ? after_id : "", -1, SQLITE_STATIC);
-    int n = 0;
+    int n = 0, key_row = -1;
+    char *key = NULL; /* the probe's key of row key_row, when not its id */
     while (n < batch && (rc = sqlite3_step(st)) == SQLITE_ROW) {
       t->rows++;
+      int key_differs = 0;
       rc = store_row_read(st, 0, &rows[n]);
+      if (rc == SQLITE_OK) rc = check_copies(st, &rows[n], &key_differs);
+      if (rc == SQLITE_OK && key_differs) {
+        sqlite3_free(key);
+        key = sqlite3_mprintf("%s", sqlite3_column_text(st, STORE_DUE_COPIES));
+        key_row = n;
+        if (!key) rc = SQLITE_NOMEM;
+      }
       n++;
       if (rc != SQLITE_OK) break;
     }
@@ -793,9 +991,14 @@ static int claim_due(tick *t) {
     if (rc == SQLITE_OK && n > 0) {
       after_due = rows[n - 1].v[TC_NEXT_DUE_AT].i;
       sqlite3_free(after_id);
-      after_id = sqlite3_mprintf("%s", val_text(&rows[n - 1].v[TC_TRIGGER_ID]));
+      after_id =
+          key_row == n - 1
+              ? key
+              : sqlite3_mprintf("%s", val_text(&rows[n - 1].v[TC_TRIGGER_ID]));
+      if (key_row == n - 1) key = NULL;
       if (!after_id) rc = SQLITE_NOMEM;
     }
+    sqlite3_free(key);
     int first = 0; /* rows before it are written (or none kept) */
     for (int i = 0; i < n && rc == SQLITE_OK; i++) {
       t->wb_on = t->wb != NULL;
@@ -883,14 +1086,19 @@ static void record_cost(tick *t) {
   c->tick_claimed = t->nout;
 }
 
-/* 1 when some run's lease passed or a run waits to be re-offered (the
-** two probes of step 1 and 2 would find something), 0 if not, -1 error. */
+/* What the probes of ST_RUNS_ANY found: bit 0, some run's lease passed or
+** a run waits to be re-offered (the probes of step 1 and 2 would find
+** something); bit 1, a stray row (store.c); -1 error. */
+#define RUNS_DUE 1
+#define STRAYS 2
 static int runs_pending(tick *t) {
   sqlite3_stmt *st = store_stmt(&t->st, ST_RUNS_ANY);
   if (!st) return -1;
   sqlite3_bind_int64(st, 1, t->now);
   int rc = sqlite3_step(st);
-  int any = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) != 0 : -1;
+  int any = rc == SQLITE_ROW ? (sqlite3_column_int(st, 0) ? RUNS_DUE : 0) |
+                                   (sqlite3_column_int(st, 1) ? STRAYS : 0)
+                             : -1;
   sqlite3_reset(st);
   return any;
 }
@@ -990,9 +1198,11 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     t.grace_ms = -1;             /* read when first needed (grace_ms()) */
     int runs = runs_pending(&t); /* nothing to re-offer: skip two sorts */
     if (runs < 0) rc = store_err(&t.st);
-    if (rc == SQLITE_OK && runs)
+    if (rc == SQLITE_OK && runs > 0 && (runs & STRAYS)) rc = pause_strays(&t);
+    if (rc == SQLITE_OK && runs > 0 && (runs & RUNS_DUE))
       rc = for_each_run(&t, ST_RUNS_LEASED, on_lease_expired);
-    if (rc == SQLITE_OK && runs) rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
+    if (rc == SQLITE_OK && runs > 0 && (runs & RUNS_DUE))
+      rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
     if (rc == SQLITE_OK) rc = claim_due(&t);
     if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
     if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
@@ -1038,13 +1248,29 @@ static void call_result(tick *t, sqlite3_context *ctx, int rc) {
   }
 }
 
-/* Shared body of finish / fire / pause / resume / cancel: load, change,
+/* Shared body of fire / pause / resume / cancel: load, check, change,
 ** save the trigger in one transaction, return its JSON. */
-typedef int (*trigger_op)(tick *t, trg_row *r, sqlite3_value **argv, int argc);
+typedef int (*trigger_op)(tick *t, trg_row *r, const sched_spec *spec);
+static int op_pause(tick *t, trg_row *r, const sched_spec *spec);
+static int op_cancel(tick *t, trg_row *r, const sched_spec *spec);
+
+/* An op on a trigger whose stored row fails trg_check (why, taken):
+** pausing and cancelling take it out of the schedule (quarantine); firing
+** and resuming are refused until the value is fixed. */
+static int op_on_bad_row(tick *t, trg_row *r, const char *trigger_id, char *why,
+                         trigger_op op) {
+  if (op == op_pause || op == op_cancel) {
+    return quarantine(t, r, why, op == op_cancel ? "cancelled" : NULL, 0);
+  }
+  t->err = sqlite3_mprintf("trigger '%s' holds a value changed outside the "
+                           "extension: %s (fix it in the shadow table first)",
+                           trigger_id, why);
+  sqlite3_free(why);
+  return t->err ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
+}
 
 static void run_trigger_op(sqlite3_context *ctx, tick *t,
-                           const char *trigger_id, trigger_op op,
-                           sqlite3_value **argv, int argc) {
+                           const char *trigger_id, trigger_op op) {
   store_txn txn;
   trg_row r;
   row_init(&r);
@@ -1053,7 +1279,14 @@ static void run_trigger_op(sqlite3_context *ctx, tick *t,
   if (rc == SQLITE_OK) {
     int found = store_trigger_load(&t->st, trigger_id, &r);
     if (found == SQLITE_ROW) {
-      rc = op(t, &r, argv, argc);
+      sched_spec spec;
+      char *why;
+      rc = row_check(t, &r, &spec, 0, &why);
+      if (rc == SQLITE_OK && why) {
+        rc = op_on_bad_row(t, &r, trigger_id, why, op);
+      } else if (rc == SQLITE_OK) {
+        rc = op(t, &r, &spec);
+      }
       if (rc == SQLITE_OK && !sqlite3_str_length(t->out)) trg_json(t->out, &r);
     } else if (found == SQLITE_DONE) {
       t->err = sqlite3_mprintf("unknown trigger_id '%s'", trigger_id);
@@ -1085,6 +1318,58 @@ static int clean_detail(const char *detail, size_t n, int is_result,
   if (!(*out = sqlite3_malloc64(cap + 1))) return SQLITE_NOMEM;
   run_text_clean(detail, n, cap, *out);
   return SQLITE_OK;
+}
+
+/* trigger_run_finish's work on a running run and its trigger r (NULL when
+** deleted or another incarnation, run_trigger_load). why: what run_check
+** found wrong with the run, or NULL; taken. error / result: the detail
+** as clean_detail made it (error for a failed run, result for another).
+** A run that cannot be used is closed as failed and its trigger paused;
+** a trigger that cannot (trg_check) gets the run as reported, without
+** retry, and is paused. */
+static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
+                      const char *status, const char *error,
+                      const char *result) {
+  int rc = SQLITE_OK;
+  if (why) {
+    char *closing =
+        sqlite3_mprintf("%s; run closed (reported: %s)", why, status);
+    rc = closing ? store_run_close(&t->st, run->id, "failed", closing, t->now)
+                 : SQLITE_NOMEM;
+    sqlite3_free(closing);
+    if (rc == SQLITE_OK && r) return quarantine(t, r, why, NULL, 1);
+    sqlite3_free(why);
+    return rc;
+  }
+  sched_spec spec;
+  if (r && (rc = row_check(t, r, &spec, 0, &why)) != SQLITE_OK) return rc;
+  trg_row *usable = why ? NULL : r;
+  int failed = strcmp(status, "failed") == 0;
+  if (failed && usable) {
+    rc = fail_run(&t->st, usable, run, t->now, error ? error : "failed", 1);
+  } else {
+    int deferred = strcmp(status, "deferred") == 0;
+    val_set_text(&run->v[RC_STATUS], status);
+    val_set_text(&run->v[RC_ERROR], failed && !error ? "failed" : error);
+    val_set_text(&run->v[RC_RESULT], result);
+    if (deferred) {
+      val_set_int(&run->v[RC_RETRY_AT], t->now); /* re-offer next tick */
+      val_set_int(&run->v[RC_DEFERRALS], run->v[RC_DEFERRALS].i + 1);
+    } else {
+      val_set_int(&run->v[RC_FINISHED_AT], t->now);
+      val_set_int(&run->v[RC_LATENCY_MS], t->now - run->v[RC_CLAIMED_AT].i);
+    }
+    rc = store_run_save(&t->st, run);
+    if (usable) {
+      note_finish(usable, t->now, status, error);
+      if (strcmp(status, "success") == 0) occurrence_done(usable, 1, NULL);
+      if (rc == SQLITE_OK) rc = settle(&t->st, usable);
+    }
+  }
+  if (rc == SQLITE_OK && usable) rc = trigger_write(t, usable);
+  if (rc == SQLITE_OK && why) return quarantine(t, r, why, NULL, 1);
+  sqlite3_free(why);
+  return rc;
 }
 
 static void fn_run_finish(sqlite3_context *ctx, int argc,
@@ -1127,7 +1412,8 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
   }
   if (arg_instant(ctx, t.fname, argc, argv, 3, "now", 1, &t.now) != 0) goto out;
   int failed = strcmp(status, "failed") == 0;
-  if (clean_detail(detail, detail_len, !failed, failed ? &error : &result) != SQLITE_OK) {
+  if (clean_detail(detail, detail_len, !failed, failed ? &error : &result) !=
+      SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
     goto out;
   }
@@ -1136,59 +1422,42 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
   int rc = store_txn_begin(t.db, &txn);
   if (rc == SQLITE_OK) {
     int found = store_run_load(&t.st, run_id, &run);
+    char *why = NULL; /* what is wrong with the run as stored */
+    if (found == SQLITE_ROW) rc = run_row_check(&t, &run, &why);
+    const trg_val *rs = &run.v[RC_STATUS];
     if (found == SQLITE_DONE) {
       t.err = sqlite3_mprintf("unknown run_id '%s'", run_id);
       rc = SQLITE_ERROR;
     } else if (found != SQLITE_ROW) {
       rc = found;
-    } else if (strcmp(val_text(&run.v[RC_STATUS]), "running") != 0) {
+    } else if (rc == SQLITE_OK && !rs->bad && strcmp(rs->t, "running") != 0 &&
+               (!why || run_status_known(rs->t))) {
+      char b1[STORED_SHOWN + 4], b2[STORED_SHOWN + 4];
       t.err = sqlite3_mprintf("run '%s' is already finished (%s%s%s)", run_id,
-                              val_text(&run.v[RC_STATUS]),
+                              stored_shown(rs->t, b1),
                               run.v[RC_ERROR].null ? "" : ": ",
-                              val_text(&run.v[RC_ERROR]));
+                              stored_shown(val_text(&run.v[RC_ERROR]), b2));
       rc = SQLITE_ERROR;
-    } else {
+    } else if (rc == SQLITE_OK) {
       /* A run of a deleted trigger (or of an earlier incarnation of its
       ** id) is finished alone: the result is JSON null. */
       found = run_trigger_load(&t.st, &run, &r);
       int have = found == SQLITE_ROW;
       if (found != SQLITE_ROW && found != SQLITE_DONE) rc = found;
-      if (rc == SQLITE_OK && failed && have) {
-        rc = fail_run(&t.st, &r, &run, t.now, error ? error : "failed", 1);
-      } else if (rc == SQLITE_OK) {
-        int deferred = strcmp(status, "deferred") == 0;
-        val_set_text(&run.v[RC_STATUS], status);
-        val_set_text(&run.v[RC_ERROR], failed && !error ? "failed" : error);
-        val_set_text(&run.v[RC_RESULT], result);
-        if (deferred) {
-          val_set_int(&run.v[RC_RETRY_AT], t.now); /* re-offer next tick */
-          val_set_int(&run.v[RC_DEFERRALS], run.v[RC_DEFERRALS].i + 1);
-        } else {
-          val_set_int(&run.v[RC_FINISHED_AT], t.now);
-          val_set_int(&run.v[RC_LATENCY_MS], t.now - run.v[RC_CLAIMED_AT].i);
-        }
-        rc = store_run_save(&t.st, &run);
-        if (have) {
-          note_finish(&r, t.now, status, error);
-          if (strcmp(status, "success") == 0) occurrence_done(&r, 1, NULL);
-          if (rc == SQLITE_OK) rc = settle(&t.st, &r);
-        }
+      if (rc == SQLITE_OK) {
+        rc = finish_run(&t, &run, have ? &r : NULL, why, status, error, result);
+        why = NULL;
       }
-      if (rc == SQLITE_OK && have) rc = trigger_write(&t, &r);
       if (rc == SQLITE_OK) {
         if (have) trg_json(t.out, &r);
         else sqlite3_str_appendall(t.out, "null");
       }
     }
+    sqlite3_free(why);
     store_close(&t.st);
     rc = txn_end(&t, &txn, rc);
   }
-  if (rc != SQLITE_OK) {
-    sqlite3_free(sqlite3_str_finish(t.out));
-    report(&t, ctx, rc);
-  } else {
-    result_str(ctx, t.out);
-  }
+  call_result(&t, ctx, rc);
 out:
   sqlite3_free(error);
   sqlite3_free(result);
@@ -1197,9 +1466,8 @@ out:
   tick_end(&t);
 }
 
-static int op_fire(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
-  (void)argv;
-  (void)argc;
+static int op_fire(tick *t, trg_row *r, const sched_spec *spec) {
+  (void)spec;
   if (strcmp(val_text(&r->v[TC_STATUS]), "cancelled") == 0) {
     t->err = sqlite3_mprintf("trigger '%s' is cancelled",
                              val_text(&r->v[TC_TRIGGER_ID]));
@@ -1240,14 +1508,13 @@ static void fn_fire(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     t.o.lease_ms = TRG_DEFAULT_LEASE_MS;
     t.o.ack = 1;
     t.budget = -1;
-    run_trigger_op(ctx, &t, id, op_fire, argv, argc);
+    run_trigger_op(ctx, &t, id, op_fire);
   }
   tick_end(&t);
 }
 
-static int op_pause(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
-  (void)argv;
-  (void)argc;
+static int op_pause(tick *t, trg_row *r, const sched_spec *spec) {
+  (void)spec;
   const char *st = val_text(&r->v[TC_STATUS]);
   if (strcmp(st, "paused") == 0) return SQLITE_OK;
   if (strcmp(st, "scheduled") != 0) {
@@ -1259,9 +1526,7 @@ static int op_pause(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
   return trigger_write(t, r);
 }
 
-static int op_resume(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
-  (void)argv;
-  (void)argc;
+static int op_resume(tick *t, trg_row *r, const sched_spec *spec) {
   const char *st = val_text(&r->v[TC_STATUS]);
   if (strcmp(st, "scheduled") == 0) return SQLITE_OK;
   if (strcmp(st, "paused") != 0) {
@@ -1269,17 +1534,13 @@ static int op_resume(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
                              val_text(&r->v[TC_TRIGGER_ID]), st);
     return SQLITE_ERROR;
   }
-  sched_spec spec;
-  int rc = trg_spec(t->ctx, r, &spec, &t->err);
-  if (rc != SQLITE_OK) return rc;
-  trg_resume(r, &spec, t->now);
+  trg_resume(r, spec, t->now);
   val_set_int(&r->v[TC_FAIL_STREAK], 0);
   return trigger_write(t, r);
 }
 
-static int op_cancel(tick *t, trg_row *r, sqlite3_value **argv, int argc) {
-  (void)argv;
-  (void)argc;
+static int op_cancel(tick *t, trg_row *r, const sched_spec *spec) {
+  (void)spec;
   if (strcmp(val_text(&r->v[TC_STATUS]), "cancelled") == 0) return SQLITE_OK;
   trg_set_next(r, 0, 0);
   val_set_text(&r->v[TC_STATUS], "cancelled");
@@ -1292,7 +1553,7 @@ static void trigger_op_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   if (tick_begin(&t, ctx, fname) != 0) return;
   const char *id = arg_text(ctx, fname, argv, 0, "trigger_id");
   if (id && arg_instant(ctx, fname, argc, argv, 1, "now", 1, &t.now) == 0) {
-    run_trigger_op(ctx, &t, id, op, argv, argc);
+    run_trigger_op(ctx, &t, id, op);
   }
   tick_end(&t);
 }
@@ -1319,13 +1580,24 @@ static i64 claim_lease_ms(const run_row *run) {
   return ms > 0 ? ms : TRG_DEFAULT_LEASE_MS;
 }
 
-/* Load run run_id: SQLITE_OK, or an error (t->err: unknown run_id). */
+/* Load run run_id and check it as stored (run_check): SQLITE_OK, or an
+** error (t->err: unknown run_id, or a value changed outside the extension,
+** refused until it is fixed; the tick closes such a run when it reads it). */
 static int run_find(tick *t, const char *run_id, run_row *run) {
   int found = store_run_load(&t->st, run_id, run);
-  if (found == SQLITE_ROW) return SQLITE_OK;
-  if (found != SQLITE_DONE) return found;
-  t->err = sqlite3_mprintf("unknown run_id '%s'", run_id);
-  return SQLITE_ERROR;
+  if (found == SQLITE_DONE) {
+    t->err = sqlite3_mprintf("unknown run_id '%s'", run_id);
+    return SQLITE_ERROR;
+  }
+  if (found != SQLITE_ROW) return found;
+  char *why = NULL;
+  int rc = run_check(&t->st, run, &why);
+  if (!why) return rc;
+  t->err = sqlite3_mprintf("run '%s' holds a value changed outside the "
+                           "extension: %s (fix it in the shadow table first)",
+                           run_id, why);
+  sqlite3_free(why);
+  return t->err ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
 }
 
 /* Extend the lease of a running run to now + lease_ms (0: the claim's);
@@ -1401,12 +1673,23 @@ out:
 static int earliest_fire(tick *t, sqlite3_stmt *st, int *have, i64 *best) {
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (*have && sqlite3_column_int64(st, 0) >= *best) break;
-    if (sqlite3_column_type(st, 1) == SQLITE_NULL) continue;
+    /* Values changed outside the extension (DESIGN.md §4) must not wake
+    ** a host for nothing, over and over: a next_due_at that is not a
+    ** number sorts after every number and is never due, so the walk ends
+    ** there; the tick reads a row only once next_due_at has come, so a
+    ** fire_at before it counts as next_due_at (as does one that is not a
+    ** number: the tick pauses that row when it reads it). */
+    int due_type = sqlite3_column_type(st, 0);
+    if (due_type != SQLITE_INTEGER && due_type != SQLITE_FLOAT) break;
+    i64 due = sqlite3_column_int64(st, 0);
+    if (*have && due >= *best) break;
+    int fire_type = sqlite3_column_type(st, 1);
+    if (fire_type == SQLITE_NULL) continue;
+    i64 fire = fire_type == SQLITE_INTEGER ? sqlite3_column_int64(st, 1) : due;
     const char *mode = (const char *)sqlite3_column_text(st, 2);
     if (t->o.wake_mode && (!mode || strcmp(mode, t->o.wake_mode) != 0))
       continue;
-    i64 fire = sqlite3_column_int64(st, 1);
+    if (fire < due) fire = due;
     if (!*have || fire < *best) *best = fire;
     *have = 1;
   }

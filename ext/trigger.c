@@ -4,6 +4,7 @@
 */
 #include "trigger.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "civil.h"
 #include "dedupe.h"
 #include "sha256.h"
+#include "stored.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -23,6 +25,8 @@ static const char *const wake_modes[] = {"inject_now", "next_autonomy_cycle",
 static const char *const creators[] = {"user", "agent", "system", 0};
 static const char *const misfires[] = {"coalesce", "all", "skip", 0};
 static const char *const overlaps[] = {"skip", "allow", "queue", 0};
+const char *const trg_statuses[] = {"scheduled", "paused",  "completed",
+                                    "cancelled", "expired", 0};
 
 static int in_set(const char *v, const char *const *set) {
   for (int i = 0; set[i]; i++) {
@@ -31,14 +35,31 @@ static int in_set(const char *v, const char *const *set) {
   return 0;
 }
 
-static const char *type_word(int t) {
-  switch (t) {
-    case SQLITE_INTEGER: return "an integer";
-    case SQLITE_FLOAT: return "a real";
-    case SQLITE_TEXT: return "text";
-    case SQLITE_BLOB: return "a blob";
-    default: return "NULL";
-  }
+/* The table a message names for column col: the virtual table's for a
+** value written through it, the shadow table holding the column for a
+** row read back (TRG_STORED) and for the internal columns. */
+static const char *col_table(int flags, int col) {
+  if (!(flags & TRG_STORED) && col < TC_NPUBLIC) return "triggers";
+  return store_col_in_state(col) ? "triggers_state" : "triggers_data";
+}
+
+/* "<table>.<column>: <message>", SQLITE_CONSTRAINT_CHECK. */
+static int col_err(char **err, int flags, int col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  int rc = msg ? stored_err(err, col_table(flags, col), trg_cols[col].name,
+                            "%s", msg)
+               : (*err = NULL, SQLITE_NOMEM);
+  sqlite3_free(msg);
+  return rc;
+}
+
+static int type_error(char **err, int flags, int col, int type,
+                      const char *text) {
+  return stored_type_error(err, col_table(flags, col), &trg_cols[col], type,
+                           text, flags & TRG_STORED);
 }
 
 /* One SQL value into a column, by the column's kind. Integer columns
@@ -68,12 +89,9 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
                  t == SQLITE_TEXT ? "'" : "", trg_echo(text, buf),
                  t == SQLITE_TEXT ? "'" : "", trg_int_unit(d->name));
     }
-    if (t != SQLITE_TEXT) {
-      return ERR("triggers.%s: must be an integer%s, got %s", d->name,
-                 d->kind == 'S' ? " (ms) or ISO-8601 text" : "", type_word(t));
-    }
+    if (t != SQLITE_TEXT) return type_error(err, 0, col, t, NULL);
   } else if (t != SQLITE_TEXT) {
-    return ERR("triggers.%s: must be text, got %s", d->name, type_word(t));
+    return type_error(err, 0, col, t, NULL);
   }
   const char *text;
   char what[48];
@@ -101,65 +119,96 @@ int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
 
 /* ---- validation ------------------------------------------------------ */
 
-static int text_default(trg_row *r, int col, const char *def) {
-  if (r->v[col].null) return val_set_text(&r->v[col], def);
+/*
+** One validator for a row written through the table and for a row read
+** back from the shadow tables (flags & TRG_STORED, DESIGN.md §4). A write
+** fills the defaults of columns left NULL and reads ISO text in instant
+** columns; a stored row must hold what a write leaves: every value of
+** the right type, defaulted columns not NULL, instants as ms, and the
+** computed columns in their ranges. The messages are the same, naming the
+** virtual table for a write and the shadow table for a stored row.
+*/
+
+/* A NULL in a column that must have a value. */
+static int not_null(char **err, int flags, int col) {
+  if (flags & TRG_STORED) return col_err(err, flags, col, "must not be NULL");
+  *err = sqlite3_mprintf("NOT NULL constraint failed: triggers.%s",
+                         trg_cols[col].name);
+  return *err ? SQLITE_CONSTRAINT_NOTNULL : SQLITE_NOMEM;
+}
+
+/* A column a write fills when NULL; stored, it must not be NULL. */
+static int text_default(trg_row *r, int col, const char *def, int flags,
+                        char **err) {
+  if (!r->v[col].null) return SQLITE_OK;
+  if (flags & TRG_STORED) return not_null(err, flags, col);
+  return val_set_text(&r->v[col], def);
+}
+
+static int int_default(trg_row *r, int col, i64 def, int flags, char **err) {
+  if (!r->v[col].null) return SQLITE_OK;
+  if (flags & TRG_STORED) return not_null(err, flags, col);
+  val_set_int(&r->v[col], def);
   return SQLITE_OK;
 }
 
-static void int_default(trg_row *r, int col, i64 def) {
-  if (r->v[col].null) val_set_int(&r->v[col], def);
-}
-
 static int check_enum(trg_row *r, int col, const char *const *set,
-                      const char *def, char **err) {
-  int rc = text_default(r, col, def);
+                      const char *def, int flags, char **err) {
+  int rc = text_default(r, col, def, flags, err);
   if (rc != SQLITE_OK) return rc;
   if (!in_set(r->v[col].t, set)) {
     sqlite3_str *s = sqlite3_str_new(NULL);
     for (int i = 0; set[i]; i++)
       sqlite3_str_appendf(s, "%s'%s'", i ? ", " : "", set[i]);
     char *list = sqlite3_str_finish(s);
-    *err = sqlite3_mprintf("triggers.%s: '%s' is not one of %s",
-                           trg_cols[col].name, r->v[col].t, list ? list : "");
+    char buf[STORED_SHOWN + 4];
+    rc = col_err(err, flags, col, "'%s' is not one of %s",
+                 stored_shown(r->v[col].t, buf), list ? list : "");
     sqlite3_free(list);
-    return SQLITE_CONSTRAINT_CHECK;
+    return rc;
   }
   return SQLITE_OK;
 }
 
-static int check_min(trg_row *r, int col, i64 min, char **err) {
-  if (!r->v[col].null && r->v[col].i < min) {
-    return ERR("triggers.%s: must be >= %lld, got %lld", trg_cols[col].name,
-               (long long)min, (long long)r->v[col].i);
+/* An integer column within min..max (when not NULL); max SCHED_SPAN_MAX
+** is the span of the instant range, so adding it to an instant cannot
+** overflow. */
+static int check_range(trg_row *r, int col, i64 min, i64 max, int flags,
+                       char **err) {
+  const trg_val *v = &r->v[col];
+  if (v->null) return SQLITE_OK;
+  if (v->i < min) {
+    return col_err(err, flags, col, "must be >= %lld, got %lld", (long long)min,
+                   (long long)v->i);
+  }
+  if (v->i > max) {
+    return col_err(
+        err, flags, col, "must be <= %lld%s, got %lld", (long long)max,
+        max == SCHED_SPAN_MAX ? " (10,000 years)" : "", (long long)v->i);
   }
   return SQLITE_OK;
 }
 
-/* A duration column: at least min, at most the span of the instant range
-** (so that adding it to an instant cannot overflow). */
-static int check_duration(trg_row *r, int col, i64 min, char **err) {
-  int rc = check_min(r, col, min, err);
-  if (rc == SQLITE_OK && !r->v[col].null && r->v[col].i > SCHED_SPAN_MAX) {
-    return ERR("triggers.%s: must be <= %lld (10,000 years), got %lld",
-               trg_cols[col].name, (long long)SCHED_SPAN_MAX,
-               (long long)r->v[col].i);
-  }
-  return rc;
-}
+#define check_min(r, col, min, flags, err) \
+  check_range(r, col, min, INT64_MAX, flags, err)
+#define check_duration(r, col, min, flags, err) \
+  check_range(r, col, min, SCHED_SPAN_MAX, flags, err)
 
-/* ISO text in an instant column -> ms in the row's zone. */
-static int convert_instant(trg_row *r, int col, const tz_zone *z, char **err) {
+/* An instant column: ISO text (written) -> ms in the row's zone, and ms
+** within the years 1-9999. */
+static int convert_instant(trg_row *r, int col, const tz_zone *z, int flags,
+                           char **err) {
   trg_val *v = &r->v[col];
   if (v->null) return SQLITE_OK;
-  char msg[SCHED_ERR_MAX];
+  char msg[SCHED_ERR_MAX], buf[STORED_SHOWN + 4];
   i64 ms;
   if (v->t && sched_parse_instant(v->t, z, &ms, msg, sizeof msg) != 0) {
-    return ERR("triggers.%s: cannot read '%s' as an instant: %s",
-               trg_cols[col].name, v->t, msg);
+    return col_err(err, flags, col, "cannot read '%s' as an instant: %s",
+                   stored_shown(v->t, buf), msg);
   }
   if (!v->t) ms = v->i;
   if (sched_instant_check(ms, msg, sizeof msg) != 0) {
-    return ERR("triggers.%s: %s", trg_cols[col].name, msg);
+    return col_err(err, flags, col, "%s", msg);
   }
   val_set_int(v, ms);
   return SQLITE_OK;
@@ -200,7 +249,7 @@ static int is_blank(const char *s) {
 }
 
 /* Columns that belong to one schedule type only. */
-static int check_type_columns(trg_row *r, sched_type t, char **err) {
+static int check_type_columns(trg_row *r, sched_type t, int flags, char **err) {
   static const struct {
     int col;
     sched_type type;
@@ -210,20 +259,23 @@ static int check_type_columns(trg_row *r, sched_type t, char **err) {
   for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
     int given = !r->v[own[i].col].null;
     if (own[i].type == t && !given) {
-      return ERR("triggers.%s: required for trigger_type '%s'",
-                 trg_cols[own[i].col].name, sched_type_name(t));
+      return col_err(err, flags, own[i].col, "required for trigger_type '%s'",
+                     sched_type_name(t));
     }
     if (own[i].type != t && given) {
-      return ERR("triggers.%s: only allowed for trigger_type '%s' (this "
-                 "trigger is '%s')",
-                 trg_cols[own[i].col].name, sched_type_name(own[i].type),
-                 sched_type_name(t));
+      return col_err(err, flags, own[i].col,
+                     "only allowed for trigger_type '%s' (this trigger is "
+                     "'%s')",
+                     sched_type_name(own[i].type), sched_type_name(t));
     }
   }
   return SQLITE_OK;
 }
 
-int trg_spec(trg_ctx *c, const trg_row *r, sched_spec *spec, char **err) {
+/* The schedule of a checked row: its zone (through the connection's cache)
+** and, for cron, the parsed expression. */
+static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
+                   char **err) {
   char msg[CRON_ERR_MAX + 64];
   memset(spec, 0, sizeof *spec);
   spec->type = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
@@ -234,101 +286,174 @@ int trg_spec(trg_ctx *c, const trg_row *r, sched_spec *spec, char **err) {
   spec->scheduled_at = r->v[TC_SCHEDULED_AT].i;
   if (trg_zone(c, val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg, sizeof msg) !=
       0) {
-    return ERR("triggers.timezone: %s", msg);
+    return col_err(err, flags, TC_TIMEZONE, "%s", msg);
   }
   if (spec->type == SCHED_CRON &&
       cron_parse(val_text(&r->v[TC_CRON_EXPRESSION]), &spec->cron, msg,
                  sizeof msg) != 0) {
-    return ERR("triggers.cron_expression: %s", msg);
+    return col_err(err, flags, TC_CRON_EXPRESSION, "%s", msg);
   }
   return SQLITE_OK;
 }
 
-int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
-                 char **err) {
+/* A value marked bad when it was read (trg_val.bad). */
+static int bad_value(trg_row *r, int col, int flags, char **err) {
+  const trg_val *v = &r->v[col];
+  if (v->bad == TRG_BAD_JSON) {
+    return col_err(err, flags, col, "must be a JSON object");
+  }
+  if (v->bad == TRG_BAD_COPY) {
+    char buf[STORED_SHOWN + 4];
+    return ERR("triggers_state.%s: differs from triggers_data.%s '%s' (it "
+               "is a copy)",
+               trg_cols[col].name, trg_cols[col].name,
+               stored_shown(val_text(v), buf));
+  }
+  return type_error(err, flags, col, v->bad, v->t);
+}
+
+/* The computed columns of a stored row: status, counters, incarnation,
+** instants, and what makes a row due (only a scheduled, enabled trigger is). */
+static int check_state(trg_row *r, int flags, char **err) {
+  static const int counters[] = {TC_RUN_COUNT, TC_CLAIMS, TC_RUNNING,
+                                 TC_FAIL_STREAK};
+  static const int instants[] = {TC_NEXT_DUE_AT, TC_FIRE_AT, TC_LAST_RUN_AT,
+                                 TC_UPDATED_AT};
+  int rc = check_enum(r, TC_STATUS, trg_statuses, NULL, flags, err);
+  for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
+    rc = int_default(r, counters[i], 0, flags, err);
+    if (rc == SQLITE_OK)
+      rc = check_range(r, counters[i], 0, TRG_COUNT_MAX, flags, err);
+  }
+  /* the incarnation a run carries and compares (tick.c run_trigger_load) */
+  if (rc == SQLITE_OK) rc = int_default(r, TC_INCARNATION, 1, flags, err);
+  if (rc == SQLITE_OK)
+    rc = check_range(r, TC_INCARNATION, 1, TRG_COUNT_MAX, flags, err);
+  for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
+    rc = convert_instant(r, instants[i], NULL, flags, err);
+  }
+  if (rc == SQLITE_OK && !r->v[TC_NEXT_DUE_AT].null) {
+    const char *st = r->v[TC_STATUS].t;
+    if (strcmp(st, "scheduled") != 0) {
+      rc = col_err(err, flags, TC_STATUS,
+                   "'%s' but next_due_at is set (only a scheduled trigger "
+                   "is due)",
+                   st);
+    } else if (r->v[TC_ENABLED].i != 1) {
+      rc = col_err(err, flags, TC_ENABLED,
+                   "%lld but the trigger is scheduled (0 means paused)",
+                   (long long)r->v[TC_ENABLED].i);
+    } else if (r->v[TC_FIRE_AT].null && r->v[TC_RUNNING].i == 0) {
+      rc = col_err(err, flags, TC_FIRE_AT,
+                   "NULL but no run is running (it holds a due trigger "
+                   "only while one does)");
+    }
+  }
+  return rc;
+}
+
+int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+              int flags, char **err) {
   int rc;
-  (void)s;
-  if (r->v[TC_INSTRUCTIONS].null) {
-    *err = sqlite3_mprintf("NOT NULL constraint failed: triggers.instructions");
-    return SQLITE_CONSTRAINT_NOTNULL;
+  for (int i = 0; i < TC_NCOL; i++) {
+    if (r->v[i].bad) return bad_value(r, i, flags, err);
   }
+  if (r->v[TC_INSTRUCTIONS].null) return not_null(err, flags, TC_INSTRUCTIONS);
   if (is_blank(r->v[TC_INSTRUCTIONS].t)) {
-    return ERR("triggers.instructions: must not be empty");
+    return col_err(err, flags, TC_INSTRUCTIONS, "must not be empty");
   }
-  if (r->v[TC_TRIGGER_TYPE].null) {
-    *err = sqlite3_mprintf("NOT NULL constraint failed: triggers.trigger_type");
-    return SQLITE_CONSTRAINT_NOTNULL;
-  }
+  if (r->v[TC_TRIGGER_TYPE].null) return not_null(err, flags, TC_TRIGGER_TYPE);
   sched_type t = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
   if (t == SCHED_INVALID) {
-    return ERR("triggers.trigger_type: '%s' is not one of 'interval', "
-               "'once', 'cron'",
-               r->v[TC_TRIGGER_TYPE].t);
+    char buf[STORED_SHOWN + 4];
+    return col_err(err, flags, TC_TRIGGER_TYPE,
+                   "'%s' is not one of 'interval', 'once', 'cron'",
+                   stored_shown(r->v[TC_TRIGGER_TYPE].t, buf));
   }
-  if ((rc = check_type_columns(r, t, err)) != SQLITE_OK) return rc;
+  if ((rc = check_type_columns(r, t, flags, err)) != SQLITE_OK) return rc;
+  if ((flags & TRG_STORED) && r->v[TC_TRIGGER_ID].null) {
+    return not_null(err, flags, TC_TRIGGER_ID);
+  }
   if (!r->v[TC_TRIGGER_ID].null && is_blank(r->v[TC_TRIGGER_ID].t)) {
-    return ERR("triggers.trigger_id: must not be empty");
+    return col_err(err, flags, TC_TRIGGER_ID, "must not be empty");
   }
-  if ((rc = text_default(r, TC_AGENT_ID, "")) != SQLITE_OK) return rc;
-  if ((rc = text_default(r, TC_SCOPE, "")) != SQLITE_OK) return rc;
-  if ((rc = text_default(r, TC_TIMEZONE, "UTC")) != SQLITE_OK) return rc;
-  if (r->v[TC_DISPLAY_NAME].null &&
-      (rc = default_display_name(r)) != SQLITE_OK) {
-    return rc;
+  if ((rc = text_default(r, TC_AGENT_ID, "", flags, err))) return rc;
+  if ((rc = text_default(r, TC_SCOPE, "", flags, err))) return rc;
+  if ((rc = text_default(r, TC_TIMEZONE, "UTC", flags, err))) return rc;
+  if (r->v[TC_DISPLAY_NAME].null) {
+    if (flags & TRG_STORED) return not_null(err, flags, TC_DISPLAY_NAME);
+    if ((rc = default_display_name(r)) != SQLITE_OK) return rc;
   }
-  if ((rc =
-           check_enum(r, TC_WAKE_MODE, wake_modes, "next_autonomy_cycle", err)))
+  if ((rc = check_enum(r, TC_WAKE_MODE, wake_modes, "next_autonomy_cycle",
+                       flags, err)))
     return rc;
-  if ((rc = check_enum(r, TC_CREATED_BY, creators, "user", err))) return rc;
-  if ((rc = check_enum(r, TC_MISFIRE_POLICY, misfires, "coalesce", err)))
+  if ((rc = check_enum(r, TC_CREATED_BY, creators, "user", flags, err)))
     return rc;
-  if ((rc = check_enum(r, TC_OVERLAP_POLICY, overlaps, "skip", err))) return rc;
-  int_default(r, TC_ENABLED, 1);
+  if ((rc = check_enum(r, TC_MISFIRE_POLICY, misfires, "coalesce", flags, err)))
+    return rc;
+  if ((rc = check_enum(r, TC_OVERLAP_POLICY, overlaps, "skip", flags, err)))
+    return rc;
+  if ((rc = int_default(r, TC_ENABLED, 1, flags, err))) return rc;
   if (r->v[TC_ENABLED].i != 0 && r->v[TC_ENABLED].i != 1) {
-    return ERR("triggers.enabled: must be 0 or 1, got %lld",
-               (long long)r->v[TC_ENABLED].i);
+    return col_err(err, flags, TC_ENABLED, "must be 0 or 1, got %lld",
+                   (long long)r->v[TC_ENABLED].i);
   }
-  int_default(r, TC_MAX_ATTEMPTS, 1);
-  int_default(r, TC_BACKOFF_MS, TRG_DEFAULT_BACKOFF_MS);
-  int_default(r, TC_JITTER_MS, 0);
-  if ((rc = check_duration(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, err)))
+  if ((rc = int_default(r, TC_MAX_ATTEMPTS, 1, flags, err))) return rc;
+  if ((rc = int_default(r, TC_BACKOFF_MS, TRG_DEFAULT_BACKOFF_MS, flags, err)))
     return rc;
-  if ((rc = check_min(r, TC_MAX_RUNS, 1, err))) return rc;
-  if ((rc = check_min(r, TC_MAX_ATTEMPTS, 1, err))) return rc;
-  if ((rc = check_duration(r, TC_BACKOFF_MS, 0, err))) return rc;
-  if ((rc = check_duration(r, TC_JITTER_MS, 0, err))) return rc;
-  if ((rc = check_duration(r, TC_WINDOW_MS, 1, err))) return rc;
-  if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, err))) return rc;
-  if (!r->v[TC_METADATA].null) {
+  if ((rc = int_default(r, TC_JITTER_MS, 0, flags, err))) return rc;
+  if ((rc = check_duration(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, flags, err)))
+    return rc;
+  if ((rc = check_min(r, TC_MAX_RUNS, 1, flags, err))) return rc;
+  if ((rc = check_min(r, TC_MAX_ATTEMPTS, 1, flags, err))) return rc;
+  if ((rc = check_duration(r, TC_BACKOFF_MS, 0, flags, err))) return rc;
+  if ((rc = check_duration(r, TC_JITTER_MS, 0, flags, err))) return rc;
+  if ((rc = check_duration(r, TC_WINDOW_MS, 1, flags, err))) return rc;
+  if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, flags, err))) return rc;
+  if (!r->v[TC_METADATA].null && !(flags & TRG_NO_JSON)) {
     int ok = store_json_is_object(s->db, r->v[TC_METADATA].t);
     if (ok < 0) return SQLITE_NOMEM;
-    if (!ok) return ERR("triggers.metadata: must be a JSON object");
+    if (!ok) {
+      /* trg_json shows it as a string from now on */
+      if (flags & TRG_STORED) r->v[TC_METADATA].bad = TRG_BAD_JSON;
+      return col_err(err, flags, TC_METADATA, "must be a JSON object");
+    }
   }
-  /* The zone first: local ISO instants are read in it. Stored in its
-  ** canonical spelling ('europe/berlin' -> 'Europe/Berlin'). */
+  /* The zone first: local ISO instants are read in it. Written, it is
+  ** stored in its canonical spelling ('europe/berlin' -> 'Europe/Berlin');
+  ** a stored row has no ISO instants (spec_of reads its zone). */
   char msg[CRON_ERR_MAX + 64];
-  const tz_zone *z;
-  const char *canon;
-  if (trg_zone_canon(c, r->v[TC_TIMEZONE].t, &z, &canon, msg, sizeof msg) !=
-      0) {
-    return ERR("triggers.timezone: %s", msg);
-  }
-  if (strcmp(canon, r->v[TC_TIMEZONE].t) != 0 &&
-      (rc = val_set_text(&r->v[TC_TIMEZONE], canon)) != SQLITE_OK) {
-    return rc;
+  const tz_zone *z = NULL;
+  if (!(flags & TRG_STORED)) {
+    const char *canon;
+    if (trg_zone_canon(c, r->v[TC_TIMEZONE].t, &z, &canon, msg, sizeof msg) !=
+        0) {
+      return col_err(err, flags, TC_TIMEZONE, "%s", msg);
+    }
+    if (strcmp(canon, r->v[TC_TIMEZONE].t) != 0 &&
+        (rc = val_set_text(&r->v[TC_TIMEZONE], canon)) != SQLITE_OK) {
+      return rc;
+    }
   }
   static const int instants[] = {TC_SCHEDULED_AT, TC_START_AT, TC_END_AT,
                                  TC_CREATED_AT};
   for (size_t i = 0; i < sizeof instants / sizeof instants[0]; i++) {
-    if ((rc = convert_instant(r, instants[i], z, err))) return rc;
+    if ((rc = convert_instant(r, instants[i], z, flags, err))) return rc;
   }
-  int_default(r, TC_CREATED_AT, now);
+  if ((rc = int_default(r, TC_CREATED_AT, now, flags, err))) return rc;
   if (!r->v[TC_START_AT].null && !r->v[TC_END_AT].null &&
       r->v[TC_END_AT].i < r->v[TC_START_AT].i) {
-    return ERR("triggers.end_at: %lld is before start_at %lld",
-               (long long)r->v[TC_END_AT].i, (long long)r->v[TC_START_AT].i);
+    return col_err(err, flags, TC_END_AT, "%lld is before start_at %lld",
+                   (long long)r->v[TC_END_AT].i,
+                   (long long)r->v[TC_START_AT].i);
   }
-  return trg_spec(c, r, spec, err);
+  if ((flags & TRG_STORED) && (rc = check_state(r, flags, err))) return rc;
+  return spec_of(c, r, spec, flags, err);
+}
+
+int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+                 char **err) {
+  return trg_check(c, s, r, spec, now, 0, err);
 }
 
 /* ---- lifecycle ------------------------------------------------------- */
@@ -553,15 +678,19 @@ static void vals_json(sqlite3_str *out, const trg_coldef *cols,
                       const trg_val *v, int n) {
   sqlite3_str_appendchar(out, 1, '{');
   for (int i = 0; i < n; i++) {
+    const trg_val *x = &v[i];
+    char kind = cols[i].kind;
     sqlite3_str_appendf(out, "%s\"%s\":", i ? "," : "", cols[i].name);
-    if (v[i].null) {
+    if (x->null || x->bad == SQLITE_BLOB || (x->bad && !x->t)) {
       sqlite3_str_appendall(out, "null");
-    } else if (cols[i].kind == 'J') {
-      sqlite3_str_appendall(out, v[i].t);
-    } else if (cols[i].kind == 'T') {
-      json_str(out, v[i].t);
+    } else if (kind == 'J' && !x->bad) {
+      sqlite3_str_appendall(out, x->t);
+    } else if (kind != 'I' && kind != 'S') {
+      json_str(out, x->t); /* a stored value that is not JSON: a string */
+    } else if (x->bad) {
+      json_str(out, x->t); /* an integer column's text, as read */
     } else {
-      sqlite3_str_appendf(out, "%lld", (long long)v[i].i);
+      sqlite3_str_appendf(out, "%lld", (long long)x->i);
     }
   }
   sqlite3_str_appendchar(out, 1, '}');

@@ -31,8 +31,23 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err);
 int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
                  char **err);
 
-/* Schedule of a stored row (re-parsed, zone from the cache). */
-int trg_spec(trg_ctx *c, const trg_row *r, sched_spec *spec, char **err);
+/*
+** The same validator with flags: TRG_STORED checks a row read back from
+** the shadow tables (DESIGN.md §4: it may have been changed outside the
+** extension) instead of one being written: no defaults are filled (a
+** NULL where a write leaves a value is an error), the computed columns
+** are checked too (status, counters, instants, due only when scheduled),
+** and the messages name the shadow table ("triggers_data.interval_ms:
+** must be >= 1000, got 0"). TRG_NO_JSON leaves out the metadata check,
+** a query (the tick's claims never show metadata). Returns
+** SQLITE_CONSTRAINT_CHECK (or _NOTNULL) with *err, or SQLITE_NOMEM.
+*/
+#define TRG_STORED 1
+#define TRG_NO_JSON 2
+int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+              int flags, char **err);
+/* The values of `status`, NULL-terminated. */
+extern const char *const trg_statuses[];
 
 /* Lifecycle: set status / next_due_at / fire_at / enabled. */
 void trg_arm(trg_row *r, const sched_spec *spec, i64 now); /* (re)schedule */

@@ -141,14 +141,24 @@ extern const trg_coldef run_cols[RC_NCOL];
 /* One value of a row: NULL, integer or owned text (sqlite3_malloc).
 ** oom: the last val_set_text() failed for lack of memory; a row holding
 ** such a value is refused by every save (SQLITE_NOMEM), so a call site
-** that ignores the result can never write a stale value. */
+** that ignores the result can never write a stale value.
+** bad: the value as read back from a shadow table is not one the
+** extension writes (changed outside it, DESIGN.md §4): the SQLite type
+** found (SQLITE_TEXT, _FLOAT, _BLOB, ...) when it does not fit the column,
+** or a TRG_BAD_* reason; 0 for every value set by code. An integer
+** column's text or real keeps its text in t (i is 0), for the message.
+** Such a row is checked (trg_check) and never saved whole. */
 typedef struct trg_val { /* 24 bytes: a busy tick holds thousands of rows */
   i64 i;
   char *t;
   unsigned char null;
   unsigned char oom;
   unsigned char borrowed; /* t is not its own (a row's arena, a literal) */
+  unsigned char bad;
 } trg_val;
+/* trg_val.bad beyond SQLite's type codes (1-5). */
+#define TRG_BAD_COPY 8 /* triggers_state's copy of the column differs */
+#define TRG_BAD_JSON 9 /* metadata / payload that is not a JSON object */
 
 typedef struct trg_row {
   i64 id; /* rowid in triggers_data; 0 for a new row */
@@ -178,6 +188,9 @@ const char *val_text(const trg_val *v); /* "" when NULL */
 #define TRG_MAX_DEFERRALS 100
 #define TRG_CATCHUP_CAP 1000000
 #define TRG_RESULT_MAX 4096 /* bytes of a run's result (run_text.h) */
+/* Counters (run_count, claims, attempt, ...) as read back: at most this,
+** so adding one can never overflow; no real trigger comes near it. */
+#define TRG_COUNT_MAX (1LL << 53)
 
 /* Error text for a function call: "fname: message", then the code (the
 ** order matters: a later sqlite3_result_error resets the code). */

@@ -184,6 +184,7 @@ static int copy_row(trg_row *dst, const trg_row *src) {
     if (src->v[i].t && val_set_text(&dst->v[i], src->v[i].t) != SQLITE_OK) {
       return SQLITE_NOMEM;
     }
+    dst->v[i].bad = src->v[i].bad; /* still refused unless written anew */
   }
   return SQLITE_OK;
 }
@@ -224,6 +225,7 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
         r.v[k] = old.v[k];
         r.v[k].t = NULL;
         if (old.v[k].t && (rc = val_set_text(&r.v[k], old.v[k].t))) goto done;
+        r.v[k].bad = old.v[k].bad;
       }
       val_set_int(&old.v[TC_ENABLED],
                   1); /* resume only if asked (enabled=0 -> pause) */

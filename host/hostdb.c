@@ -4,6 +4,9 @@
 ** that even the journal_mode change waits for a busy database instead of
 ** failing; then WAL (readers never block the claim's write transaction),
 ** then the extension is loaded with loading enabled only for that call.
+** The connection is SQLITE_DBCONFIG_DEFENSIVE: no SQL of its own can write
+** the shadow tables directly (the extension's functions still do; see
+** README "Changed shadow tables").
 */
 #include "hostdb.h"
 
@@ -182,6 +185,13 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
     return -1;
   }
   sqlite3_busy_timeout(h->db, o->busy_ms); /* first, before any statement */
+  int defensive = 0;
+  sqlite3_db_config(h->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  sqlite3_db_config(h->db, SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive);
+  if (!defensive) {
+    *err = xprintf("%s: open: cannot turn on SQLITE_DBCONFIG_DEFENSIVE", path);
+    return -1;
+  }
   char *mode = NULL;
   if (exec_text(h, "PRAGMA journal_mode=WAL", &mode, err)) return -1;
   if (!mode || strcmp(mode, "wal") != 0) {
@@ -201,9 +211,10 @@ int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
     *err = db_error(h, "data_version");
     return -1;
   }
-  log_info("%s: open%s, extension %s, claim options %s", path,
-           h->via ? " (via)" : "", o->extension,
-           h->options);
+  /* Our own connection is defensive; with --via it is only a :memory:
+  ** helper, and the far side's connection is the via command's. */
+  log_info("%s: open (%s), extension %s, claim options %s", path,
+           h->via ? "via" : "defensive", o->extension, h->options);
   return 0;
 }
 

@@ -71,7 +71,7 @@ result() {
 
 # ---- clang-format ---------------------------------------------------------
 c_files=$(ls ext/*.[ch] host/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c \
-  tests/fault/*.c tests/dist tests/preload/*.c bench/*.[ch] 2>/dev/null)
+  tests/fault/*.c tests/dist/*.c tests/preload/*.c bench/*.[ch] 2>/dev/null)
 nfiles=$(echo "$c_files" | wc -l)
 t0=$(date +%s)
 if command -v clang-format >/dev/null 2>&1; then

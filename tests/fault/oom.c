@@ -8,7 +8,7 @@
 ** sqlite3_initialize, lookaside off so every allocation goes through it),
 ** builds a database with work for every probe of the tick (expired
 ** leases, a retry, a deferral, due triggers of every policy, non-default
-** settings), and then, for each scenario (one call: the tick, create,
+** settings, rows changed outside the extension), and then, for each scenario (one call: the tick, create,
 ** INSERT, finish) and N = 1, 2, 3, ..., makes the N-th allocation counted
 ** from just before the call fail -- "once" -- or that one and every later
 ** one -- "persistent" -- and checks:
@@ -287,6 +287,24 @@ static void build(const char *path, const char *journal) {
              status, T0 + MIN + 5);
     exec(db, sql);
   }
+  /* Rows changed outside the extension (DESIGN.md section 4), so that the
+  ** tick pauses them, and its quarantine writes meet every failure too:
+  ** a due trigger with interval_ms 0, one whose next_due_at is text (found
+  ** by the stray probe), a running run whose lease passed with attempt 0. */
+  snprintf(sql, sizeof sql,
+           "INSERT INTO triggers(trigger_id, agent_id, instructions,"
+           " trigger_type, interval_ms, created_at) VALUES"
+           " ('z', 'x', 'job z', 'interval', 60000, %lld),"
+           " ('w', 'y', 'job w', 'interval', 60000, %lld)",
+           T0, T0);
+  exec(db, sql);
+  exec(db, "UPDATE triggers_data SET interval_ms = 0 WHERE trigger_id = 'z'");
+  exec(db, "UPDATE triggers_state SET next_due_at = 'soon'"
+           " WHERE trigger_id = 'w'");
+  snprintf(sql, sizeof sql,
+           "UPDATE triggers_rundata SET attempt = 0 WHERE run_id = '%.127s'",
+           ids[1]);
+  exec(db, sql);
   if (sqlite3_close(db) != SQLITE_OK) die("close", db);
 }
 
@@ -303,6 +321,22 @@ typedef struct scenario {
 } scenario;
 
 static char finish_sql[256], finish_result_sql[256], heartbeat_sql[256];
+
+/* The first running run (in run_id order) that matches `where`. */
+static void first_run(sqlite3 *db, const char *where, char out[128]) {
+  char sql[256];
+  sqlite3_stmt *st = NULL;
+  snprintf(sql, sizeof sql,
+           "SELECT run_id FROM trigger_runs WHERE status = 'running'"
+           " AND %s ORDER BY run_id LIMIT 1",
+           where);
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
+      sqlite3_step(st) != SQLITE_ROW) {
+    die(sql, db);
+  }
+  snprintf(out, 128, "%s", (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+}
 
 #define TICK_SQL \
   "SELECT trigger_run_due(1767225910000, '{\"owner\":\"h\",\"lease_ms\":30000}')"
@@ -537,27 +571,21 @@ int main(int argc, char **argv) {
   {
     /* a run left running by the history, for the finish scenario */
     sqlite3 *db = open_db(pristine_delete);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(
-            db,
-            "SELECT run_id FROM trigger_runs WHERE status = 'running'"
-            " AND trigger_id = 'a' ORDER BY run_id LIMIT 1",
-            -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_step(st) != SQLITE_ROW) {
-      die("no running run of 'a'", db);
-    }
+    char run_id[128];
+    first_run(db, "trigger_id = 'a'", run_id);
     snprintf(finish_sql, sizeof finish_sql,
-             "SELECT trigger_run_finish('%s', 'failed', 'boom', %lld)",
-             (const char *)sqlite3_column_text(st, 0), NOW);
+             "SELECT trigger_run_finish('%s', 'failed', 'boom', %lld)", run_id,
+             NOW);
     snprintf(finish_result_sql, sizeof finish_result_sql,
              "SELECT trigger_run_finish('%s', 'success',"
              " 'summary: all green \xC3\xA9\xFF', %lld)",
-             (const char *)sqlite3_column_text(st, 0), NOW);
-    /* renewed before its lease (claimed at T0 + MIN for 30 s) passed */
+             run_id, NOW);
+    /* renewed before its lease (claimed at T0 + MIN for 30 s) passed; a
+    ** run not changed outside the extension (a's has attempt 0: refused) */
+    first_run(db, "attempt >= 1", run_id);
     snprintf(heartbeat_sql, sizeof heartbeat_sql,
-             "SELECT trigger_run_heartbeat('%s', NULL, %lld)",
-             (const char *)sqlite3_column_text(st, 0), T0 + MIN + 10000);
-    sqlite3_finalize(st);
+             "SELECT trigger_run_heartbeat('%s', NULL, %lld)", run_id,
+             T0 + MIN + 10000);
     sqlite3_close(db);
   }
   /* The jobs (scenario x mode) are shared between FAULT_JOBS processes

@@ -4,8 +4,10 @@
 ** extension (writes to `triggers` and `trigger_runs`, ticks with a clock
 ** that moves forwards and backwards, finishing claimed runs, fire / pause
 ** / resume / cancel, create, prune, health, config, summaries, previews,
-** transactions and savepoints, drop and reinstall), run on a fresh
-** in-memory database per input. Values come from small tables of good
+** transactions and savepoints, drop and reinstall, and direct writes to
+** the shadow tables as an application with SQLITE_DBCONFIG_DEFENSIVE off
+** could make them: DESIGN.md §4), run on a fresh in-memory database per
+** input. Values come from small tables of good
 ** ones (types, cron expressions, zones, policies, instants as ms or ISO
 ** text) or from the input itself, and are always bound as parameters.
 **
@@ -18,14 +20,17 @@
 **     one failing inside the caller's transaction does not end it;
 **   - trigger_state_summary never raises an error;
 **   - after a tick without options nothing claimable is left due
-**     (triggers_state.fire_at <= now);
+**     (triggers_state next_due_at and fire_at <= now): a changed row is
+**     paused, not left due;
 **   - after the input: PRAGMA integrity_check is ok, the virtual tables
 **     see exactly the rows of their shadow tables, trigger_runs has no
-**     (trigger_id, incarnation, scheduled_for, attempt) duplicate and only
-**     known statuses, every running run has a claim and a lease, each
+**     (trigger_id, incarnation, scheduled_for, attempt) duplicate, and
+**     trigger_health is a JSON object; unless the input wrote a shadow
+**     table itself, trigger_runs has only known statuses, every running
+**     run has a claim and a lease, every trigger a known status, and each
 **     trigger's running count is the number of running runs of its
 **     incarnation (no hold without a run: a running run cannot be
-**     deleted), and trigger_health is a JSON object.
+**     deleted).
 ** Seeds: tests/fuzz/corpus/sql/ (binary; see the decoder below). To see
 ** what an input does: FUZZ_SQL_TRACE=1 build/fuzz/fuzz_sql FILE.
 */
@@ -221,6 +226,7 @@ typedef struct fz {
   int ntext;
   char iso[8][CIVIL_ISO_MAX];
   int niso;
+  int tampered; /* the input wrote a shadow table directly (op_shadow) */
 } fz;
 
 static void die(fz *f, const char *what, const char *sql) {
@@ -502,9 +508,10 @@ static void op_tick(fz *f) {
   int rc = run(f, st, sql);
   if (rc == SQLITE_DONE && !(c & 1)) {
     int ok;
-    int64_t left =
-        scalar_int(f, "SELECT count(*) FROM triggers_state WHERE fire_at <= ?1",
-                   f->now, &ok);
+    int64_t left = scalar_int(f,
+                              "SELECT count(*) FROM triggers_state"
+                              " WHERE next_due_at <= ?1 AND fire_at <= ?1",
+                              f->now, &ok);
     if (ok && left)
       die(f, "a tick without options left a claimable trigger due", sql);
   }
@@ -643,6 +650,102 @@ static void op_read(fz *f) {
     die(f, "trigger_state_summary raised an error", sqls[c]);
 }
 
+/* The shadow tables' columns, for op_shadow. */
+static const char *const data_cols[] = {"trigger_id",
+                                        "agent_id",
+                                        "scope",
+                                        "display_name",
+                                        "instructions",
+                                        "trigger_type",
+                                        "interval_ms",
+                                        "scheduled_at",
+                                        "cron_expression",
+                                        "timezone",
+                                        "start_at",
+                                        "end_at",
+                                        "wake_mode",
+                                        "created_by",
+                                        "enabled",
+                                        "max_runs",
+                                        "misfire_policy",
+                                        "overlap_policy",
+                                        "max_attempts",
+                                        "backoff_ms",
+                                        "jitter_ms",
+                                        "window_ms",
+                                        "pause_after_failures",
+                                        "metadata",
+                                        "status",
+                                        "dedupe_key",
+                                        "created_at",
+                                        "incarnation"};
+static const char *const state_cols[] = {
+    "trigger_id",  "agent_id",    "run_count",  "next_due_at",
+    "last_run_at", "last_status", "last_error", "updated_at",
+    "fire_at",     "claims",      "running",    "fail_streak"};
+static const char *const run_cols[] = {
+    "run_id",     "trigger_id",  "agent_id",   "scheduled_for", "attempt",
+    "status",     "owner",       "claimed_at", "lease_until",   "finished_at",
+    "latency_ms", "error",       "payload",    "retry_at",      "deferrals",
+    "result",     "incarnation", "lease_ms"};
+/* Texts no write through the extension stores in most columns. */
+static const char *const odd_texts[] = {"x",
+                                        "",
+                                        "bogus",
+                                        "2026-03-08T09:00:00Z",
+                                        "0 7 * * MON-FRI",
+                                        "Nope/Zone",
+                                        "running",
+                                        "paused",
+                                        "{not json",
+                                        "9223372036854775808",
+                                        "1e999",
+                                        "t0"};
+static const double reals[] = {1.5, -0.5, 1e300, -1e300, 60000.0, 0.1};
+
+/* One value of a shadow-table column changed directly, as an application
+** with SQLITE_DBCONFIG_DEFENSIVE off can (DESIGN.md §4): whatever it
+** writes, no call may crash, and ticks go on. */
+static void op_shadow(fz *f) {
+  static const struct {
+    const char *table;
+    const char *const *cols;
+    size_t n;
+  } tables[] = {{"triggers_data", data_cols, N(data_cols)},
+                {"triggers_state", state_cols, N(state_cols)},
+                {"triggers_rundata", run_cols, N(run_cols)}};
+  rd *r = &f->in;
+  unsigned t = u8(r) % 4, col = u8(r), row = u8(r) % 4, kind = u8(r);
+  char sql[256];
+  if (t == 3) {
+    snprintf(
+        sql, sizeof sql,
+        "INSERT OR REPLACE INTO triggers_config(key, value) VALUES(?2, ?1)");
+  } else {
+    snprintf(sql, sizeof sql,
+             "UPDATE %s SET %s = ?1 WHERE id = (SELECT id FROM %s ORDER BY id"
+             " LIMIT 1 OFFSET ?2)",
+             tables[t].table, tables[t].cols[col % tables[t].n],
+             tables[t].table);
+  }
+  sqlite3_stmt *st = prep(f, sql);
+  if (!st) return;
+  f->tampered = 1;
+  switch (kind % 8) {
+    case 0: sqlite3_bind_null(st, 1); break;
+    case 1: sqlite3_bind_int64(st, 1, ints[(kind >> 3) % N(ints)]); break;
+    case 2: sqlite3_bind_int64(st, 1, i64_of(r)); break;
+    case 3: sqlite3_bind_double(st, 1, reals[(kind >> 3) % N(reals)]); break;
+    case 4: bind_str(st, 1, odd_texts[(kind >> 3) % N(odd_texts)]); break;
+    case 5: bind_str(st, 1, fuzz_text(r, f->text[f->ntext++])); break;
+    case 6: sqlite3_bind_blob(st, 1, "\x00\xff", 2, SQLITE_STATIC); break;
+    default: bind_instant(f, st, 1); break;
+  }
+  if (t == 3) bind_str(st, 2, pick(r, cfg_keys, N(cfg_keys), f));
+  else sqlite3_bind_int(st, 2, (int)row);
+  run(f, st, sql);
+}
+
 static void op_txn(fz *f) {
   static const char *const sqls[] = {"BEGIN",
                                      "BEGIN IMMEDIATE",
@@ -706,6 +809,8 @@ static void invariants(fz *f) {
           "duplicate (trigger_id, incarnation, scheduled_for, attempt) in"
           " trigger_runs",
           NULL);
+  }
+  if (ok1 && !f->tampered) { /* what only the extension's own writes keep */
     a = count_of(f,
                  "SELECT count(*) FROM triggers_data AS d JOIN triggers_state"
                  " AS s ON s.id = d.id WHERE s.running <> (SELECT count(*)"
@@ -733,7 +838,8 @@ static void invariants(fz *f) {
                "SELECT count(*) FROM triggers_data WHERE status NOT IN"
                " ('scheduled','paused','completed','cancelled','expired')",
                &ok1);
-  if (ok1 && a) die(f, "a trigger with an unknown status", NULL);
+  if (ok1 && a && !f->tampered)
+    die(f, "a trigger with an unknown status", NULL);
   a = scalar_int(f, "SELECT json_type(trigger_health(?1)) = 'object'", f->now,
                  &ok1);
   if (ok1 && !a) die(f, "trigger_health is not a JSON object", NULL);
@@ -780,12 +886,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     die(&f, "deserialize", NULL);
   for (int i = 0; i < MAX_STMTS && f.in.n; i++) {
     f.ntext = f.niso = 0;
-    switch (u8(&f.in) % 16) {
+    unsigned op = u8(&f.in);
+    switch (op % 16) {
       case 0:
       case 1:
       case 2: op_insert(&f); break;
       case 3: op_update(&f); break;
-      case 4: op_delete(&f); break;
+      case 4: /* 0xC4, 0xD4, 0xE4, 0xF4: a shadow-table write */
+        if (op >= 0xC0) op_shadow(&f);
+        else op_delete(&f);
+        break;
       case 5:
       case 6:
       case 7: op_tick(&f); break;
