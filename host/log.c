@@ -43,8 +43,8 @@ static void line_begin(sbuf *b, log_level lv, const char *event) {
   gmtime_r(&ts.tv_sec, &tm);
   char when[64];
   snprintf(when, sizeof when, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
-           tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-           tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000L);
+           tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+           tm.tm_sec, ts.tv_nsec / 1000000L);
   if (as_json) {
     jw_open(b, NULL, '{');
     jw_str(b, "ts", when);

@@ -25,13 +25,7 @@
 #include "opts.h"
 #include "util.h"
 
-typedef enum {
-  LOG_DEBUG,
-  LOG_INFO,
-  LOG_WARN,
-  LOG_ERROR,
-  LOG_FATAL
-} log_level;
+typedef enum { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR, LOG_FATAL } log_level;
 
 /* From the parsed options: the threshold (mode, -q, -v) and --log. */
 void log_setup(const host_opts *o);

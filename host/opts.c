@@ -441,8 +441,7 @@ static int check_exists(const host_opts *o, const char *path) {
     return 2;
   }
   if (o->create && o->mode != MODE_STATUS) return -1;
-  fprintf(stderr,
-          "trigger-host: %s: no such database file%s\n", path,
+  fprintf(stderr, "trigger-host: %s: no such database file%s\n", path,
           o->mode == MODE_STATUS ? "" : " (--create creates it)");
   return 2;
 }
@@ -457,8 +456,10 @@ static int parse_positional(host_opts *o, int n, char **args) {
   else if (strcmp(m, "tick") == 0) o->mode = MODE_TICK;
   else if (strcmp(m, "status") == 0) o->mode = MODE_STATUS;
   else {
-    fprintf(stderr, "trigger-host: unknown mode '%s' (%s)\n"
-            "(see trigger-host --help)\n", m, modes);
+    fprintf(stderr,
+            "trigger-host: unknown mode '%s' (%s)\n"
+            "(see trigger-host --help)\n",
+            m, modes);
     return 2;
   }
   if (n < 2) return usage_error("%s: missing database", m);

@@ -52,10 +52,10 @@ int64_t prunes_deadline(const prunes *p) {
 /* One batch of target t: rows deleted, -1 when its retention is off (<= 0);
 ** -2 on error (*err). */
 static long long batch(hostdb *h, const target *t, char **err) {
-  char *sql = xprintf(
-      "SELECT CASE WHEN r > 0 THEN %s(max(%lld - r, 0), %d) ELSE -1 END"
-      " FROM (SELECT trigger_config('%s') AS r)",
-      t->fn, (long long)wall_ms(), PRUNE_BATCH, t->key);
+  char *sql =
+      xprintf("SELECT CASE WHEN r > 0 THEN %s(max(%lld - r, 0), %d) ELSE -1 END"
+              " FROM (SELECT trigger_config('%s') AS r)",
+              t->fn, (long long)wall_ms(), PRUNE_BATCH, t->key);
   char *out = NULL;
   long long n = -2;
   if (h->via) {

@@ -43,15 +43,13 @@ typedef struct status {
   long long nfail; /* failed runs of the last 24 h, all of them */
 } status;
 
-/* An instant in zone tz, to the second, "2026-03-09 07:15:00+01:00". */
-#define ISO(x, tz)                                                         \
-  "CASE WHEN " x " IS NULL THEN NULL ELSE replace(replace(trigger_iso(" x \
-  " - " x " % 1000, coalesce(" tz ", 'UTC')), 'T', ' '), 'Z', '+00:00') END"
-
+/* Instants in the trigger's zone, to the second (display() makes them
+** "2026-03-09 07:15:00+01:00"). */
 static const char triggers_sql[] =
-    "SELECT t.trigger_id, t.agent_id, t.status, t.timezone, t.next_due_at, "
-    ISO("t.next_due_at", "t.timezone") ", t.last_run_at, "
-    ISO("t.last_run_at", "t.timezone") ", t.last_status,"
+    "SELECT t.trigger_id, t.agent_id, t.status, t.timezone, t.next_due_at,"
+    " trigger_iso(t.next_due_at - t.next_due_at % 1000, t.timezone),"
+    " t.last_run_at, trigger_iso(t.last_run_at - t.last_run_at % 1000,"
+    " t.timezone), t.last_status,"
     " EXISTS (SELECT 1 FROM main.trigger_runs AS r"
     "  WHERE r.trigger_id = t.trigger_id AND r.status = 'running'),"
     " trigger_describe(t.trigger_id)"
@@ -59,16 +57,34 @@ static const char triggers_sql[] =
     " ORDER BY t.next_due_at IS NULL, t.next_due_at, t.trigger_id";
 
 static const char failures_sql[] =
-    "SELECT r.run_id, r.trigger_id, r.attempt, r.finished_at, "
-    ISO("r.finished_at", "t.timezone") ", r.error"
+    "SELECT r.run_id, r.trigger_id, r.attempt, r.finished_at,"
+    " trigger_iso(r.finished_at - r.finished_at % 1000,"
+    " coalesce(t.timezone, 'UTC')), r.error"
     " FROM main.trigger_runs AS r"
     " LEFT JOIN main.triggers AS t ON t.trigger_id = r.trigger_id"
     " WHERE r.status = 'failed' AND r.finished_at > ?1"
     " ORDER BY r.finished_at DESC, r.run_id LIMIT ?2";
 
-static const char nfail_sql[] =
-    "SELECT count(*) FROM main.trigger_runs"
-    " WHERE status = 'failed' AND finished_at > ?1";
+static const char nfail_sql[] = "SELECT count(*) FROM main.trigger_runs"
+                                " WHERE status = 'failed' AND finished_at > ?1";
+
+/* trigger_iso's "2026-03-09T07:15:00+01:00" or "...Z" as shown:
+** "2026-03-09 07:15:00+01:00", "...+00:00". NULL stays NULL. */
+static char *display(const char *iso) {
+  if (!iso) return NULL;
+  size_t n = strlen(iso);
+  int zulu = n > 0 && iso[n - 1] == 'Z';
+  char *out =
+      xprintf("%.*s%s", (int)(n - (size_t)zulu), iso, zulu ? "+00:00" : "");
+  char *t = strchr(out, 'T');
+  if (t) *t = ' ';
+  return out;
+}
+
+/* Column i as shown by display(). */
+static char *col_time(sqlite3_stmt *st, int i) {
+  return display((const char *)sqlite3_column_text(st, i));
+}
 
 static char *col(sqlite3_stmt *st, int i) {
   return xstrdup((const char *)sqlite3_column_text(st, i));
@@ -123,10 +139,10 @@ static int read_triggers(status *s) {
     r->tz = col(st, 3);
     r->has_next = sqlite3_column_type(st, 4) != SQLITE_NULL;
     r->next_ms = sqlite3_column_int64(st, 4);
-    r->next = col(st, 5);
+    r->next = col_time(st, 5);
     r->has_last = sqlite3_column_type(st, 6) != SQLITE_NULL;
     r->last_ms = sqlite3_column_int64(st, 6);
-    r->last = col(st, 7);
+    r->last = col_time(st, 7);
     r->last_status = col(st, 8);
     r->running = sqlite3_column_int(st, 9);
     r->schedule = col(st, 10);
@@ -155,7 +171,7 @@ static int read_failures(status *s, int max) {
     r->trigger_id = col(st, 1);
     r->attempt = sqlite3_column_int64(st, 2);
     r->at = sqlite3_column_int64(st, 3);
-    r->when = col(st, 4);
+    r->when = col_time(st, 4);
     r->error = col(st, 5);
   }
   sqlite3_finalize(st);
@@ -207,8 +223,8 @@ typedef struct table {
 } table;
 
 static void table_add(table *t, const char *const *cells) {
-  t->cells = xrealloc(t->cells,
-                      sizeof(char *) * (size_t)((t->nrow + 1) * t->ncol));
+  t->cells =
+      xrealloc(t->cells, sizeof(char *) * (size_t)((t->nrow + 1) * t->ncol));
   for (int c = 0; c < t->ncol; c++) {
     sbuf b = {0};
     sb_line(&b, cells[c] ? cells[c] : "-"); /* one line, valid UTF-8 */
@@ -243,8 +259,8 @@ static char *short_error(const char *e) {
   sb_line(&b, e ? e : "");
   const char *s = sb_str(&b);
   int keep = utf8_prefix(s, strlen(s), ERROR_CHARS);
-  char *out = (size_t)keep < strlen(s) ? xprintf("%.*s...", keep, s)
-                                       : xstrdup(s);
+  char *out =
+      (size_t)keep < strlen(s) ? xprintf("%.*s...", keep, s) : xstrdup(s);
   sb_free(&b);
   return out;
 }
@@ -256,7 +272,8 @@ static void print_counts(const status *s) {
   const char *sep = ": ";
   for (size_t k = 0; k < sizeof states / sizeof states[0]; k++) {
     int n = 0;
-    for (int i = 0; i < s->nt; i++) n += strcmp(s->t[i].tstatus, states[k]) == 0;
+    for (int i = 0; i < s->nt; i++)
+      n += strcmp(s->t[i].tstatus, states[k]) == 0;
     if (!n) continue;
     printf("%s%d %s", sep, n, states[k]);
     sep = ", ";
@@ -266,14 +283,14 @@ static void print_counts(const status *s) {
 
 static void print_text(const status *s) {
   table t = {.ncol = 6};
-  const char *head[] = {"NEXT", "LEFT", "LAST", "STATUS", "TRIGGER",
-                        "SCHEDULE"};
+  const char *head[] = {"NEXT",   "LEFT",    "LAST",
+                        "STATUS", "TRIGGER", "SCHEDULE"};
   table_add(&t, head);
   for (int i = 0; i < s->nt; i++) {
     const trow *r = &s->t[i];
     char l[64];
     left(l, sizeof l, r, s->now);
-    const char *cells[] = {r->next,          l,     r->last,
+    const char *cells[] = {r->next,         l,     r->last,
                            shown_status(r), r->id, r->schedule};
     table_add(&t, cells);
   }
