@@ -53,7 +53,8 @@ static const char usage_text[] =
     "              recomputed. A trigger inserted by another process is therefore\n"
     "              seen within --poll-ms and fires at its due time (plus the time\n"
     "              of the tick itself); one already overdue fires within --poll-ms.\n"
-    "              An idle host only reads data_version: no write transaction.\n"
+    "              An idle host only reads data_version (and once a minute looks\n"
+    "              for runs to prune): no write transaction.\n"
     "  serve DB... | DIR\n"
     "              The same loop for many databases in one process with one timer\n"
     "              (e.g. one database per agent); a DIR argument means every *.db\n"
@@ -470,7 +471,7 @@ static int parse_positional(host_opts *o, int n, char **args) {
     return usage_error("%s", "status takes one database");
   for (int i = 1; i < n; i++) {
     struct stat st;
-    if (o->mode == MODE_SERVE && !o->via && stat(args[i], &st) == 0 &&
+    if (o->mode == MODE_SERVE && stat(args[i], &st) == 0 &&
         S_ISDIR(st.st_mode)) {
       if (add_dir(o, args[i]) <= 0)
         return usage_error("no *.db file in %s", args[i]);
