@@ -154,7 +154,7 @@ static const char usage_text[] =
     "  (default)         run and serve: one line on start (version, mode,\n"
     "                    databases, extension and its version, dispatch), one\n"
     "                    per failed run, one on stop; tick: only failures.\n"
-    "                    Warnings (a lease lost, a refused report) always.\n"
+    "                    Warnings (a lease lost, a refused report) unless -q.\n"
     "  --verbose, -v     also every run, claim, lease renewal and wakeup\n"
     "  --quiet, -q       only errors that stop the host (exit 3)\n"
     "  --log json        one JSON object per line: ts, level (debug, info, warn,\n"
@@ -184,7 +184,7 @@ static const char usage_text[] =
     "Exit status:\n"
     "  0  success; for run/serve: stopped by SIGTERM/SIGINT\n"
     "  1  tick: at least one dispatched run failed, or a report was refused\n"
-    "  2  usage error\n"
+    "  2  usage error, or a database file that does not exist (no --create)\n"
     "  3  database or extension error (open, load, install, claim), or stdout\n"
     "     closed in print mode\n";
 
