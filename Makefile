@@ -63,9 +63,10 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # the extension at run time, as a user would. Its default extension path
 # includes the installed one, compiled in from PREFIX ($(B)/install-dirs changes
 # when PREFIX does, so the host is rebuilt). It compiles the pure
-# ext/utf8.c too, to repair a command's output as the extension would.
-$(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/utf8.c ext/utf8.h $(B)/install-dirs | $(B)
-	$(CC) $(CFLAGS) $(WARN) -Iext -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
+# ext/utf8.c too, to repair a command's output as the extension would;
+# VERSION is its --version, as it is the extension's trigger_version().
+$(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/utf8.c ext/utf8.h VERSION $(B)/install-dirs | $(B)
+	$(CC) $(CFLAGS) $(WARN) -Iext -DTRIGGERS_VERSION='"$(VERSION)"' -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
 	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
 	  -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3
 

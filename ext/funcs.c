@@ -310,6 +310,42 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   result_str(ctx, out);
 }
 
+/* trigger_prune's limit: NULL (no limit) or an integer >= 1. 0, or -1
+** with the error set. */
+static int prune_limit(sqlite3_context *ctx, sqlite3_value *v, i64 *limit) {
+  if (sqlite3_value_type(v) == SQLITE_NULL) return 0;
+  int ok = trg_int_of(v, limit);
+  if (ok < 0) {
+    sqlite3_result_error_nomem(ctx);
+    return -1;
+  }
+  if (ok && *limit >= 1) return 0;
+  trg_result_error(ctx, SQLITE_MISMATCH, "trigger_prune",
+                   "argument 2 (limit) must be an integer >= 1 or NULL");
+  return -1;
+}
+
+/* The finished runs trigger_prune deletes, through the (status,
+** finished_at) index: finished before ?1, no retry pending, at most ?2
+** (-1: all), so a bounded batch is a bounded write transaction. */
+#define PRUNE_ROWS                                                  \
+  "SELECT id FROM main.triggers_rundata WHERE finished_at < ?1 AND" \
+  " status IN ('success', 'failed', 'skipped', 'expired') AND"      \
+  " retry_at IS NULL LIMIT ?2"
+
+/* Step sql(?1 before, ?2 limit) once: its first step's code. */
+static int prune_stmt(sqlite3 *db, const char *sql, i64 before, i64 limit) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_int64(st, 1, before);
+    sqlite3_bind_int64(st, 2, limit);
+    rc = sqlite3_step(st);
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
 static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_prune";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
@@ -321,17 +357,19 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   if (arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0) return;
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(
-      db,
-      "DELETE FROM main.triggers_rundata WHERE finished_at < ?1 AND status IN"
-      " ('success', 'failed', 'skipped', 'expired') AND retry_at IS NULL",
-      -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    sqlite3_bind_int64(st, 1, before);
-    rc = sqlite3_step(st);
+  i64 limit = -1; /* none */
+  if (argc > 1 && prune_limit(ctx, argv[1], &limit) != 0) return;
+  /* Nothing to delete: no write transaction at all (an idle host prunes
+  ** once a minute and must not take the write lock for nothing). */
+  int rc = prune_stmt(db, PRUNE_ROWS, before, 1);
+  if (rc == SQLITE_ROW) {
+    rc = prune_stmt(
+        db, "DELETE FROM main.triggers_rundata WHERE id IN (" PRUNE_ROWS ")",
+        before, limit);
+  } else if (rc == SQLITE_DONE) {
+    sqlite3_result_int64(ctx, 0);
+    return;
   }
-  sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
     trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
     return;
@@ -469,7 +507,7 @@ int funcs_register(sqlite3 *db, trg_ctx *ctx) {
       {"trigger_next_due", 2, 3, PURE, fn_next_due},
       {"trigger_iso", 1, 2, PURE, fn_iso},
       {"trigger_health", 0, 1, SIDE, fn_health},
-      {"trigger_prune", 1, 1, SIDE, fn_prune},
+      {"trigger_prune", 1, 2, SIDE, fn_prune},
       {"trigger_config", 1, 2, SIDE, fn_config},
   };
   int rc = SQLITE_OK;

@@ -42,11 +42,11 @@ static int exec_text(hostdb *h, const char *sql, char **out, char **err) {
   return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? 0 : -1;
 }
 
-static int load_extension(hostdb *h, const char *ext, char **err) {
+int hostdb_load_extension(sqlite3 *db, const char *ext, char **err) {
   char *msg = NULL;
-  sqlite3_enable_load_extension(h->db, 1);
-  int rc = sqlite3_load_extension(h->db, ext, NULL, &msg);
-  sqlite3_enable_load_extension(h->db, 0);
+  sqlite3_enable_load_extension(db, 1);
+  int rc = sqlite3_load_extension(db, ext, NULL, &msg);
+  sqlite3_enable_load_extension(db, 0);
   if (rc == SQLITE_OK) return 0;
   *err = xprintf("cannot load extension %s: %s", ext,
                  msg ? msg : sqlite3_errstr(rc));
@@ -177,8 +177,11 @@ static int open_via(hostdb *h, const host_opts *o, char **err) {
 
 static int open_local(hostdb *h, const host_opts *o, char **err) {
   const char *path = h->path;
-  int rc = sqlite3_open_v2(path, &h->db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  /* a missing file was refused by opts.c unless --create; not creating it
+  ** here either keeps a file deleted since then from being made anew */
+  int rc = sqlite3_open_v2(
+      path, &h->db,
+      SQLITE_OPEN_READWRITE | (o->create ? SQLITE_OPEN_CREATE : 0), NULL);
   if (rc != SQLITE_OK) {
     *err = h->db ? db_error(h, "open")
                  : xprintf("%s: open: %s", path, sqlite3_errstr(rc));
@@ -198,7 +201,7 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
     log_info("%s: journal_mode is %s, not wal", path, mode ? mode : "?");
   }
   free(mode);
-  if (load_extension(h, o->extension, err)) return -1;
+  if (hostdb_load_extension(h->db, o->extension, err)) return -1;
   return exec_text(h, "SELECT trigger_install()", NULL, err);
 }
 

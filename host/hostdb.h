@@ -60,6 +60,9 @@ struct hostdb {
 ** (free()). */
 int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err);
 void hostdb_close(hostdb *h);
+/* Load the extension ext into db, loading enabled for that call only. 0
+** ok; else -1 and *err (free()). */
+int hostdb_load_extension(sqlite3 *db, const char *ext, char **err);
 
 /* Claim up to limit runs (0 = options' own limit). *runs is a malloc'ed
 ** array of *n runs (free each with run_free, then the array). */

@@ -25,8 +25,9 @@
 **
 ** One poll() waits for everything: the self-pipe (signals, SIGCHLD), the
 ** children's pipes, and a timeout = the earliest of the next tick, the
-** next data_version read, a child's deadline or lease renewal (lease.h)
-** and the grace deadline.
+** next data_version read, a child's deadline or lease renewal (lease.h),
+** the next retention batch of run and serve (prune.h) and the grace
+** deadline. Each reported run is logged (log.h).
 */
 #include "loop.h"
 
@@ -36,6 +37,8 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "log.h"
+#include "prune.h"
 #include "sig.h"
 #include "util.h"
 
@@ -55,6 +58,9 @@ typedef struct loop {
   int64_t check_at; /* next PRAGMA data_version read */
   int failures;     /* failed runs and refused reports */
   int fatal;        /* exit status 3 */
+  int reported;     /* runs reported (the stop line) */
+  int failed_runs;  /* of them 'failed' */
+  prunes pr;        /* retention (run and serve; none in tick mode) */
 } loop;
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -67,14 +73,15 @@ static void on_done(void *ctx, host_run *run, const char *status,
   int failed = strcmp(status, "failed") == 0;
   if (failed) l->failures++;
   if (hostdb_finish(run->db, run->run_id, status, detail, &err) != 0) {
-    log_warn("report %s %s refused: %s", run->run_id, status, err);
+    log_refused(run, status, err);
     free(err);
     l->failures++;
     return;
   }
+  l->reported++;
+  l->failed_runs += failed;
   /* a failure's error; a result (up to 4 KiB) is in trigger_runs */
-  log_info("%s: reported %s %s%s%s", run->db->path, run->run_id, status,
-           failed && detail ? ": " : "", failed && detail ? detail : "");
+  log_run(run, status, detail);
 }
 
 /* tick_at from trigger_next_wakeup(), never before the idle backoff. */
@@ -109,7 +116,8 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   char *err = NULL;
   long long limit = claim_limit(l, h);
   if (hostdb_claim(h, limit, &runs, &n, &err) != 0) {
-    log_warn("%s", err);
+    if (l->o->mode == MODE_TICK) log_fatal("%s", err); /* exit status 3 */
+    else log_warn("%s", err);
     free(err);
     if (l->o->mode == MODE_TICK) l->fatal = 1;
     h->tick_at = l->o->mode == MODE_TICK ? INT64_MAX : now + RETRY_MS;
@@ -196,6 +204,7 @@ static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
       if (l->dbs[i].refresh) t = now;
     }
   }
+  if (l->claiming) t = min64(t, prunes_deadline(&l->pr));
   t = min64(t, disp_deadline(&l->d));
   if (l->stopping && !l->killed) t = min64(t, l->kill_at);
   int64_t wait = t <= now ? 0 : min64(t - now, l->o->max_sleep_ms);
@@ -223,6 +232,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   disp_init(&l.d, o, on_done, &l);
   int64_t now = mono_ms();
   for (int i = 0; i < ndbs; i++) dbs[i].tick_at = now;
+  prunes_init(&l.pr, dbs, o->mode == MODE_TICK ? 0 : ndbs, now);
   l.check_at = now + o->poll_ms;
   int max = 1 + 3 * o->jobs; /* the signal pipe, 3 pipes per command */
   struct pollfd *fds = xmalloc(sizeof *fds * (size_t)max);
@@ -231,6 +241,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
     handle_signals(&l, now);
     disp_service(&l.d);
     if (l.claiming) claim_pass(&l, mono_ms());
+    if (l.claiming) prunes_step(&l.pr, mono_ms());
     if (!l.claiming && disp_idle(&l.d)) break;
     now = mono_ms();
     if (l.stopping && !l.killed && now >= l.kill_at) {
@@ -241,6 +252,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   }
   free(fds);
   disp_free(&l.d);
-  log_info("exiting: %d failure(s)", l.failures);
+  prunes_free(&l.pr);
+  log_stop(l.reported, l.failed_runs);
   return exit_status(&l);
 }

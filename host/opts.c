@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "version.h"
 
 /* Where the Makefile installs the extension (from PREFIX), the same seen
 ** from the installed binary's directory ("" when not below PREFIX), and
@@ -32,10 +33,11 @@
 #endif
 
 static const char usage_text[] =
-    "usage: trigger-host run   [options] DB\n"
-    "       trigger-host serve [options] DB... | DIR\n"
-    "       trigger-host tick  [options] DB...\n"
-    "       trigger-host --help\n"
+    "usage: trigger-host run    [options] DB\n"
+    "       trigger-host serve  [options] DB... | DIR\n"
+    "       trigger-host tick   [options] DB...\n"
+    "       trigger-host status [--json] DB\n"
+    "       trigger-host --version | --help\n"
     "\n"
     "The reference host loop of sqlite-triggers. It opens each database\n"
     "(busy_timeout first, then journal_mode=WAL), loads the extension, runs\n"
@@ -51,7 +53,8 @@ static const char usage_text[] =
     "              recomputed. A trigger inserted by another process is therefore\n"
     "              seen within --poll-ms and fires at its due time (plus the time\n"
     "              of the tick itself); one already overdue fires within --poll-ms.\n"
-    "              An idle host only reads data_version: no write transaction.\n"
+    "              An idle host only reads data_version (and once a minute looks\n"
+    "              for runs to prune): no write transaction.\n"
     "  serve DB... | DIR\n"
     "              The same loop for many databases in one process with one timer\n"
     "              (e.g. one database per agent); a DIR argument means every *.db\n"
@@ -60,6 +63,18 @@ static const char usage_text[] =
     "              report, exit. For system cron or a serverless request handler.\n"
     "              With --exec it claims as slots free up until a claim finds\n"
     "              less than it asked for (it caught up with what is due).\n"
+    "  status DB   What is scheduled, like `systemctl list-timers`: one line per\n"
+    "              trigger, sorted by next due (NEXT, LEFT, LAST, STATUS, TRIGGER,\n"
+    "              SCHEDULE; times in the trigger's own zone with their UTC\n"
+    "              offset; triggers with nothing due last), then the failed runs\n"
+    "              of the last 24 h (WHEN, TRIGGER, ATTEMPT, ERROR). STATUS is the\n"
+    "              trigger's state when it is not scheduled (paused, completed,\n"
+    "              cancelled, expired), else running, else its last run's status,\n"
+    "              else scheduled. Opens the database read-only: writes nothing.\n"
+    "              --json: the same as one JSON object.\n"
+    "\n"
+    "A database file that does not exist is an error (exit 2) unless --create\n"
+    "is given (run, serve, tick): a mistyped path never makes a new database.\n"
     "\n"
     "Dispatch:\n"
     "  (default)   Print each claimed run as one JSON line on stdout (the element\n"
@@ -130,8 +145,29 @@ static const char usage_text[] =
     "  --busy-timeout MS SQLite busy_timeout of every connection (default 5000)\n"
     "  --grace SEC       after SIGTERM/SIGINT, how long running commands may take\n"
     "                    before they are killed (default 10)\n"
-    "  --verbose, -v     log claims, dispatches and reports to stderr\n"
+    "  --create          create a database file that does not exist\n"
+    "  --version         print trigger-host's version and, when the extension\n"
+    "                    loads, its trigger_version()\n"
     "  --help, -h        this text\n"
+    "\n"
+    "Logging (stderr; stdout is print mode's):\n"
+    "  (default)         run and serve: one line on start (version, mode,\n"
+    "                    databases, extension and its version, dispatch), one\n"
+    "                    per failed run, one on stop; tick: only failures.\n"
+    "                    Warnings (a lease lost, a refused report) unless -q.\n"
+    "  --verbose, -v     also every run, claim, lease renewal and wakeup\n"
+    "  --quiet, -q       only errors that stop the host (exit 3)\n"
+    "  --log json        one JSON object per line: ts, level (debug, info, warn,\n"
+    "                    error, fatal), event (start, run, report_refused, stop,\n"
+    "                    message); run lines carry db, trigger_id, run_id,\n"
+    "                    attempt, status, error; others msg (or their fields)\n"
+    "  --log text        \"trigger-host: 2026-03-09T06:15:00.012Z message\" (default)\n"
+    "\n"
+    "Retention: run and serve delete finished runs older than\n"
+    "trigger_config('run_retention_ms') (default 30 days; 0 keeps them all) with\n"
+    "trigger_prune(before, 100): at most 100 rows per transaction (a few ms\n"
+    "of write lock), the next batch 20 ms later while there are more, a new\n"
+    "round once a minute. tick does not prune.\n"
     "\n"
     "Signals: SIGTERM or SIGINT stops claiming, lets running commands finish\n"
     "(killing them after --grace; a second signal kills at once; killed runs\n"
@@ -148,7 +184,7 @@ static const char usage_text[] =
     "Exit status:\n"
     "  0  success; for run/serve: stopped by SIGTERM/SIGINT\n"
     "  1  tick: at least one dispatched run failed, or a report was refused\n"
-    "  2  usage error\n"
+    "  2  usage error, or a database file that does not exist (no --create)\n"
     "  3  database or extension error (open, load, install, claim), or stdout\n"
     "     closed in print mode\n";
 
@@ -262,7 +298,11 @@ enum {
   O_GRACE,
   O_CLEAN_ENV,
   O_ENV,
-  O_VIA
+  O_VIA,
+  O_LOG,
+  O_CREATE,
+  O_VERSION,
+  O_JSON
 };
 
 static const struct option long_opts[] = {
@@ -281,6 +321,11 @@ static const struct option long_opts[] = {
     {"clean-env", no_argument, 0, O_CLEAN_ENV},
     {"env", required_argument, 0, O_ENV},
     {"via", required_argument, 0, O_VIA},
+    {"log", required_argument, 0, O_LOG},
+    {"create", no_argument, 0, O_CREATE},
+    {"version", no_argument, 0, O_VERSION},
+    {"json", no_argument, 0, O_JSON},
+    {"quiet", no_argument, 0, 'q'},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -370,25 +415,60 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
             arg);
       o->wake_mode = arg;
       break;
-    case 'v': host_verbose = 1; break;
+    case 'v': o->verbosity = 1; break;
+    case 'q': o->verbosity = -1; break;
+    case O_LOG:
+      if (strcmp(arg, "json") != 0 && strcmp(arg, "text") != 0)
+        return usage_error("--log: expected text or json, not %s", arg);
+      o->log_json = strcmp(arg, "json") == 0;
+      break;
+    case O_CREATE: o->create = 1; break;
+    case O_JSON: o->json = 1; break;
+    case O_VERSION: o->version = 1; break;
     case 'h': fputs(usage_text, stdout); return 0;
     default: return usage_error("%s", "unknown option");
   }
   return rc;
 }
 
+/* A database argument that names no file: an error unless --create (a
+** mistyped path must not become a new, empty database). With --via the
+** argument only names the database on the far side. */
+static int check_exists(const host_opts *o, const char *path) {
+  struct stat st;
+  if (o->via || stat(path, &st) == 0) return -1;
+  if (errno != ENOENT) {
+    fprintf(stderr, "trigger-host: %s: %s\n", path, strerror(errno));
+    return 2;
+  }
+  if (o->create && o->mode != MODE_STATUS) return -1;
+  fprintf(stderr, "trigger-host: %s: no such database file%s\n", path,
+          o->mode == MODE_STATUS ? "" : " (--create creates it)");
+  return 2;
+}
+
 /* The mode word and the database arguments. */
 static int parse_positional(host_opts *o, int n, char **args) {
-  if (n < 1) return usage_error("%s", "missing mode (run, serve or tick)");
+  const char *modes = "run, serve, tick or status";
+  if (n < 1) return usage_error("missing mode (%s)", modes);
   const char *m = args[0];
   if (strcmp(m, "run") == 0) o->mode = MODE_RUN;
   else if (strcmp(m, "serve") == 0) o->mode = MODE_SERVE;
   else if (strcmp(m, "tick") == 0) o->mode = MODE_TICK;
-  else return usage_error("unknown mode '%s' (run, serve or tick)", m);
+  else if (strcmp(m, "status") == 0) o->mode = MODE_STATUS;
+  else {
+    fprintf(stderr,
+            "trigger-host: unknown mode '%s' (%s)\n"
+            "(see trigger-host --help)\n",
+            m, modes);
+    return 2;
+  }
   if (n < 2) return usage_error("%s: missing database", m);
   if (o->mode == MODE_RUN && n > 2) {
     return usage_error("%s", "run takes one database (use serve for several)");
   }
+  if (o->mode == MODE_STATUS && n > 2)
+    return usage_error("%s", "status takes one database");
   for (int i = 1; i < n; i++) {
     struct stat st;
     if (o->mode == MODE_SERVE && stat(args[i], &st) == 0 &&
@@ -396,6 +476,8 @@ static int parse_positional(host_opts *o, int n, char **args) {
       if (add_dir(o, args[i]) <= 0)
         return usage_error("no *.db file in %s", args[i]);
     } else {
+      int rc = check_exists(o, args[i]);
+      if (rc >= 0) return rc;
       add_db(o, args[i]);
     }
   }
@@ -411,14 +493,23 @@ int opts_parse(host_opts *o, int argc, char **argv) {
   o->busy_ms = 5000;
   int c;
   opterr = 1;
-  while ((c = getopt_long(argc, argv, "vh", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "vqh", long_opts, NULL)) != -1) {
     int rc = apply_flag(o, c, optarg);
     if (rc >= 0) return rc;
+  }
+  if (o->version) {
+    if (!o->extension) o->extension = default_extension(argv[0]);
+    return version_print(o);
   }
   int rc = parse_positional(o, argc - optind, argv + optind);
   if (rc >= 0) return rc;
   if (!o->poll_ms) o->poll_ms = o->via ? 1000 : 200;
   if (!o->extension) o->extension = default_extension(argv[0]);
+  if (o->mode == MODE_STATUS && o->via)
+    return usage_error("%s", "status reads a local database file (no --via)");
+  if (o->json && o->mode != MODE_STATUS)
+    return usage_error("%s", "--json is an option of status (for the log: "
+                             "--log json)");
   if (!o->owner) o->owner = default_owner();
   if (!o->lease_ms) { /* the extension's default, or --timeout + 30 s */
     o->lease_ms = o->timeout_ms + 30000 > 60000 ? o->timeout_ms + 30000 : 60000;

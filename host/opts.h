@@ -5,7 +5,7 @@
 #ifndef HOST_OPTS_H
 #define HOST_OPTS_H
 
-typedef enum { MODE_RUN, MODE_SERVE, MODE_TICK } host_mode;
+typedef enum { MODE_RUN, MODE_SERVE, MODE_TICK, MODE_STATUS } host_mode;
 
 typedef struct host_opts {
   host_mode mode;
@@ -29,10 +29,16 @@ typedef struct host_opts {
   long long grace_ms;    /* --grace SEC after SIGTERM */
   int busy_ms;           /* --busy-timeout MS */
   const char *via;       /* --via CMD: statements run by CMD (via.h) */
+  int verbosity;         /* -1 with -q, 1 with -v, else 0 (log.h) */
+  int log_json;          /* --log json */
+  int create;            /* --create: a missing database file is created */
+  int json;              /* status --json */
+  int version;           /* --version */
 } host_opts;
 
-/* Parse argv. Returns -1 to continue, else an exit status (0 for --help,
-** 2 for a usage error, already reported on stderr). */
+/* Parse argv. Returns -1 to continue, else an exit status (0 for --help
+** and --version, 2 for a usage error or a missing database file, already
+** reported on stderr). */
 int opts_parse(host_opts *o, int argc, char **argv);
 void opts_free(host_opts *o);
 

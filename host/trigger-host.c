@@ -1,18 +1,23 @@
 /*
 ** trigger-host.c -- the reference host of sqlite-triggers (DESIGN.md §10).
-** main(): parse the command line, open every database (extension loaded,
-** schema installed), run the loop, close. Modes, flags and exit codes are
-** in `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
-** dispatch.c and exec.c, the SQL in hostdb.c.
+** main(): parse the command line, set up the log, then either print the
+** status of a database (status.c) or open every database (extension
+** loaded, schema installed), log the start line, run the loop, close.
+** Modes, flags and exit codes are in `trigger-host --help` (opts.c); the
+** loop is in loop.c, dispatch in dispatch.c and exec.c, the SQL in
+** hostdb.c, the log in log.c.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hostdb.h"
+#include "log.h"
 #include "loop.h"
 #include "opts.h"
 #include "sig.h"
+#include "status.h"
 #include "util.h"
+#include "version.h"
 
 int main(int argc, char **argv) {
   host_opts o;
@@ -21,8 +26,14 @@ int main(int argc, char **argv) {
     opts_free(&o);
     return rc;
   }
+  log_setup(&o);
+  if (o.mode == MODE_STATUS) {
+    rc = status_main(&o);
+    opts_free(&o);
+    return rc;
+  }
   if (sig_init() != 0) {
-    log_warn("cannot set up signal handling");
+    log_fatal("cannot set up signal handling");
     opts_free(&o);
     return 3;
   }
@@ -32,14 +43,21 @@ int main(int argc, char **argv) {
   for (; opened < o.ndbs; opened++) {
     char *err = NULL;
     if (hostdb_open(&dbs[opened], o.dbs[opened], &o, &err) != 0) {
-      log_warn("%s", err ? err : "cannot open database");
+      log_fatal("%s", err ? err : "cannot open database");
       free(err);
       hostdb_close(&dbs[opened]);
       rc = 3;
       break;
     }
   }
-  if (rc != 3) rc = loop_main(&o, dbs, o.ndbs);
+  if (rc != 3) {
+    if (log_enabled(LOG_INFO)) { /* with --via, asking costs a process */
+      char *version = version_of_db(&dbs[0]);
+      log_start(&o, version);
+      free(version);
+    }
+    rc = loop_main(&o, dbs, o.ndbs);
+  }
   for (int i = 0; i < opened; i++) hostdb_close(&dbs[i]);
   free(dbs);
   opts_free(&o);

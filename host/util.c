@@ -1,8 +1,6 @@
 /*
-** util.c -- logging, allocation, the monotonic clock and close-on-exec
-** pipes (see util.h).
-** Log lines go to stderr as "trigger-host: 12:00:00.250Z message" so that
-** stdout stays reserved for the JSON lines of print mode.
+** util.c -- allocation, the monotonic clock and close-on-exec pipes (see
+** util.h). The log functions declared in util.h are in log.c.
 */
 #include "util.h"
 
@@ -14,35 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-int host_verbose = 0;
-
-static void vlog(const char *fmt, va_list ap) {
-  struct timespec ts;
-  struct tm tm;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  gmtime_r(&ts.tv_sec, &tm);
-  fprintf(stderr, "trigger-host: %02d:%02d:%02d.%03ldZ ", tm.tm_hour, tm.tm_min,
-          tm.tm_sec, ts.tv_nsec / 1000000L);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  fflush(stderr);
-}
-
-void log_info(const char *fmt, ...) {
-  if (!host_verbose) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vlog(fmt, ap);
-  va_end(ap);
-}
-
-void log_warn(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vlog(fmt, ap);
-  va_end(ap);
-}
 
 static void oom(void) {
   fputs("trigger-host: out of memory\n", stderr);
@@ -83,6 +52,12 @@ char *xprintf(const char *fmt, ...) {
 int64_t mono_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t wall_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 

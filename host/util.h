@@ -1,6 +1,6 @@
 /*
 ** util.h -- process-wide helpers of trigger-host: logging to stderr
-** (always for warnings, with --verbose for the rest), allocation that
+** (log.c: warnings unless -q, the rest with --verbose), allocation that
 ** exits on out-of-memory, the monotonic clock the loop sleeps by, and the
 ** close-on-exec pipes of the children (exec.c, via.c).
 */
@@ -12,7 +12,7 @@
 
 #define HOST_FORMAT(a, b) __attribute__((format(printf, a, b)))
 
-extern int host_verbose; /* set by --verbose */
+extern int host_verbose; /* set by --verbose (log.c, log_setup) */
 
 void log_info(const char *fmt, ...) HOST_FORMAT(1, 2); /* only with --verbose */
 void log_warn(const char *fmt, ...) HOST_FORMAT(1, 2); /* always */
@@ -23,6 +23,7 @@ char *xstrdup(const char *s); /* NULL -> NULL */
 char *xprintf(const char *fmt, ...) HOST_FORMAT(1, 2);
 
 int64_t mono_ms(void); /* CLOCK_MONOTONIC in milliseconds */
+int64_t wall_ms(void); /* CLOCK_REALTIME: Unix time in milliseconds */
 
 /* Two pipes, FD_CLOEXEC on every end (children get theirs by dup2 only):
 ** 0, or -1 with errno and neither pipe open. */

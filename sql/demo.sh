@@ -3,7 +3,8 @@
 # simulated morning with explicit `now` values. Part 2 runs the real host:
 # a fresh database with an interval, a once and a cron trigger (every
 # second, Europe/Berlin), `build/trigger-host run --exec 'sh sql/demo-job.sh'`
-# for about 8 seconds, then a table of the recorded runs.
+# for about 8 seconds (its log lines on stderr: start, each failed run,
+# stop), then a table of the recorded runs and `trigger-host status`.
 # Needs the sqlite3 shell and `make` (build/triggers.so, build/trigger-host).
 set -e
 cd "$(dirname "$0")/.."
@@ -54,14 +55,19 @@ SELECT trigger_id, agent_id, trigger_type AS type,
   FROM triggers ORDER BY next_due_at, trigger_id;
 SQL
 echo
-echo "\$ $B/trigger-host run live.db --exec 'sh sql/demo-job.sh'   (SIGTERM after $SECONDS_TO_RUN s)"
+echo "\$ trigger-host run live.db --exec 'sh demo-job.sh'   (SIGTERM after $SECONDS_TO_RUN s)"
 # Each job appends a line to $DEMO_LOG, shown as it grows (its stdout is
 # the run's result, recorded by the host).
 export DEMO_LOG="$dir/jobs.log"
 : > "$DEMO_LOG"
 tail -f "$DEMO_LOG" &
 tail_pid=$!
-"$B/trigger-host" run "$db" --extension "$B/triggers" --exec 'sh sql/demo-job.sh' &
+# From the database's folder (the job copied there), so that the host's
+# log lines name live.db and sh demo-job.sh.
+top=$(pwd)
+cp sql/demo-job.sh "$dir/"
+(cd "$dir" && exec "$top/$B/trigger-host" run live.db --extension "$top/$B/triggers" \
+   --exec 'sh demo-job.sh') &
 host_pid=$!
 sleep "$SECONDS_TO_RUN"
 kill -TERM "$host_pid"
@@ -83,12 +89,10 @@ SELECT r.trigger_id AS "trigger", trigger_iso(r.scheduled_for, coalesce(t.timezo
        coalesce(r.error, r.result, '') AS "error / result"
   FROM trigger_runs r LEFT JOIN triggers t USING (trigger_id)
   ORDER BY r.scheduled_for, r.trigger_id, r.attempt;
-.print
-.print Triggers afterwards:
-SELECT trigger_id, status, run_count, last_status,
-       coalesce(trigger_iso(next_due_at, timezone), '-') AS next_due
-  FROM triggers ORDER BY trigger_id;
 SQL
+echo
+echo "\$ trigger-host status live.db"
+(cd "$dir" && "$top/$B/trigger-host" status live.db --extension "$top/$B/triggers")
 cat <<'TEXT'
 
 What happened:
@@ -108,4 +112,12 @@ What happened:
   ones as one skipped row.
 - SIGTERM made the host stop claiming, wait for running commands, report
   them and exit 0.
+- The "trigger-host:" lines are the host's log on stderr: one line on
+  start, one per failed run, one on stop (-v adds every run, -q prints
+  nothing, --log json writes JSON lines).
+- `trigger-host status` lists the triggers like `systemctl list-timers`
+  (sorted by next due, times in each trigger's zone, the schedule in
+  words), then the failures of the last 24 h. It opens the database
+  read-only. Finished runs older than run_retention_ms (30 days) are
+  pruned by run and serve, a few ms of write lock at a time.
 TEXT

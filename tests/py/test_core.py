@@ -795,6 +795,54 @@ def test_prune_and_health(ext):
     assert len(runs(db, "t")) == 1
 
 
+def test_prune_limit(ext):
+    # trigger_prune(before, limit): at most limit rows per call (one bounded
+    # write transaction; trigger-host prunes in such batches), NULL = all;
+    # running runs, deferred ones and failed ones with a retry pending are
+    # never deleted, however many calls.
+    with tempfile.TemporaryDirectory(prefix="prune-") as tmp:
+        path = os.path.join(tmp, "p.db")
+        db = connect(ext, path)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA busy_timeout=0")
+        add(db, "t")
+        add(db, "r", max_attempts=3, backoff_ms=60 * MIN)
+        add(db, "d")
+        add(db, "u")
+        last = {"t": "success", "r": "failed", "d": "deferred"}  # u: left running
+        for k in range(1, 8):
+            for r in tick(db, T0 + k * MIN):
+                status = "success" if k < 7 else last.get(r["trigger_id"])
+                if status:
+                    finish(db, r["run_id"], status, "x" if status == "failed" else None,
+                           T0 + k * MIN + 1)
+        statuses = dict(db.execute("SELECT status, count(*) FROM trigger_runs GROUP BY 1"))
+        assert statuses == {"success": 25, "failed": 1, "deferred": 1, "running": 1}, statuses
+        before = T0 + 100 * MIN
+        keep, total = 3, 28  # the failed run (retry pending), deferred, running
+        done = 0
+        for limit in (3, "3", 2.0):  # integer-valued text and reals as integers
+            n = one(db, "SELECT trigger_prune(?, ?)", before, limit)
+            assert n == min(int(limit), total - keep - done), (limit, n)
+            done += n
+        assert one(db, "SELECT trigger_prune(?, NULL)", before) == total - keep - done
+        assert one(db, "SELECT trigger_prune(?, 5)", before) == 0
+        left = dict(db.execute("SELECT trigger_id, status FROM trigger_runs"))
+        assert left == {"r": "failed", "d": "deferred", "u": "running"}, left
+        # nothing to delete: no write transaction (another connection holds the
+        # write lock; trigger-host prunes every minute, also when idle)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        assert one(db, "SELECT trigger_prune(?, 100)", before) == 0
+        other.execute("ROLLBACK")
+        for bad in (0, -1, "ten", 1.5):
+            try:
+                db.execute("SELECT trigger_prune(?, ?)", (before, bad))
+                assert False, bad
+            except sqlite3.Error as e:
+                assert "trigger_prune: argument 2 (limit) must be an integer >= 1 or NULL" in str(e), e
+
+
 def test_agent_filter_merges_triggers_without_an_agent(ext):
     # Triggers without an agent (agent_id '') are not in the per-agent
     # index (store.c): a tick for agents ["a", ""] merges them with a's in

@@ -1,0 +1,211 @@
+/*
+** log.c -- trigger-host's log lines on stderr, text or JSON (see log.h).
+** Every line is built whole in a buffer and written with one fputs, so
+** lines never interleave. Times are UTC with milliseconds.
+*/
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sbuf.h"
+#include "version.h"
+
+/* set by --verbose (util.h); the threshold is what decides */
+int host_verbose = 0;
+
+static log_level threshold = LOG_INFO;
+static int as_json = 0;
+
+static const char *const level_names[] = {"debug", "info", "warn", "error",
+                                          "fatal"};
+
+void log_setup(const host_opts *o) {
+  as_json = o->log_json;
+  if (o->verbosity < 0) threshold = LOG_FATAL;
+  else if (o->verbosity > 0) threshold = LOG_DEBUG;
+  else threshold = o->mode == MODE_TICK ? LOG_WARN : LOG_INFO;
+  host_verbose = threshold == LOG_DEBUG;
+}
+
+int log_enabled(log_level lv) { return lv >= threshold; }
+
+/* Start a line: the JSON object's ts, level and event, or the text
+** prefix. */
+static void line_begin(sbuf *b, log_level lv, const char *event) {
+  struct timespec ts;
+  struct tm tm;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  gmtime_r(&ts.tv_sec, &tm);
+  char when[64];
+  snprintf(when, sizeof when, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
+           tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+           tm.tm_sec, ts.tv_nsec / 1000000L);
+  if (as_json) {
+    jw_open(b, NULL, '{');
+    jw_str(b, "ts", when);
+    jw_str(b, "level", level_names[lv]);
+    jw_str(b, "event", event);
+  } else {
+    sb_printf(b, "trigger-host: %s ", when);
+  }
+}
+
+static void line_end(sbuf *b) {
+  if (as_json) jw_close(b, '}');
+  sb_putc(b, '\n');
+  fputs(sb_str(b), stderr);
+  fflush(stderr);
+  sb_free(b);
+}
+
+static void vmessage(log_level lv, const char *fmt, va_list ap) {
+  if (!log_enabled(lv)) return;
+  char *msg = NULL;
+  va_list cp;
+  va_copy(cp, ap);
+  int n = vsnprintf(NULL, 0, fmt, cp);
+  va_end(cp);
+  if (n < 0) return;
+  msg = xmalloc((size_t)n + 1);
+  vsnprintf(msg, (size_t)n + 1, fmt, ap);
+  sbuf b = {0};
+  line_begin(&b, lv, "message");
+  if (as_json) jw_str(&b, "msg", msg);
+  else sb_line(&b, msg);
+  free(msg);
+  line_end(&b);
+}
+
+void log_info(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(LOG_DEBUG, fmt, ap);
+  va_end(ap);
+}
+
+void log_warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(LOG_WARN, fmt, ap);
+  va_end(ap);
+}
+
+void log_fatal(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(LOG_FATAL, fmt, ap);
+  va_end(ap);
+}
+
+static const char *mode_name(host_mode m) {
+  switch (m) {
+    case MODE_RUN: return "run";
+    case MODE_SERVE: return "serve";
+    case MODE_TICK: return "tick";
+    case MODE_STATUS: return "status";
+  }
+  return "?";
+}
+
+#define START_LIST_MAX 4 /* databases named in a text start line */
+
+void log_start(const host_opts *o, const char *ext_version) {
+  if (!log_enabled(LOG_INFO)) return;
+  sbuf b = {0};
+  line_begin(&b, LOG_INFO, "start");
+  const char *ext = o->via ? "(via)" : o->extension;
+  if (as_json) {
+    jw_str(&b, "version", TRIGGERS_VERSION);
+    jw_str(&b, "mode", mode_name(o->mode));
+    jw_open(&b, "databases", '[');
+    for (int i = 0; i < o->ndbs; i++) jw_str(&b, NULL, o->dbs[i]);
+    jw_close(&b, ']');
+    jw_str(&b, "extension", ext);
+    jw_str(&b, "extension_version", ext_version);
+    jw_str(&b, "dispatch", o->exec_cmd ? o->exec_cmd : "print");
+    jw_int(&b, "pid", (long long)getpid());
+  } else {
+    sb_printf(&b, "trigger-host %s started: %s", TRIGGERS_VERSION,
+              mode_name(o->mode));
+    if (o->ndbs > 1) sb_printf(&b, " %d databases:", o->ndbs);
+    for (int i = 0; i < o->ndbs && i < START_LIST_MAX; i++) {
+      sb_puts(&b, i ? ", " : " ");
+      sb_line(&b, o->dbs[i]);
+    }
+    if (o->ndbs > START_LIST_MAX) sb_puts(&b, ", ...");
+    sb_puts(&b, "; extension ");
+    sb_line(&b, ext);
+    sb_printf(&b, " %s; ", ext_version ? ext_version : "(version unknown)");
+    if (o->exec_cmd) {
+      sb_puts(&b, "--exec '");
+      sb_line(&b, o->exec_cmd);
+      sb_printf(&b, "', --jobs %d", o->jobs);
+    } else {
+      sb_puts(&b, "printing runs on stdout");
+    }
+    if (o->via) {
+      sb_puts(&b, "; --via '");
+      sb_line(&b, o->via);
+      sb_putc(&b, '\'');
+    }
+    sb_printf(&b, "; pid %ld", (long)getpid());
+  }
+  line_end(&b);
+}
+
+/* One line about run r: its reported status and error (or a refusal). */
+static void run_line(log_level lv, const char *event, const host_run *r,
+                     const char *status, const char *error) {
+  if (!log_enabled(lv)) return;
+  sbuf b = {0};
+  line_begin(&b, lv, event);
+  if (as_json) {
+    jw_str(&b, "db", r->db->path);
+    jw_str(&b, "trigger_id", r->trigger_id);
+    jw_str(&b, "run_id", r->run_id);
+    jw_int(&b, "attempt", r->attempt);
+    jw_str(&b, "status", status);
+    jw_str(&b, "error", error);
+  } else {
+    sb_line(&b, r->db->path);
+    sb_puts(&b, ": run ");
+    sb_line(&b, r->run_id);
+    sb_puts(&b, strcmp(event, "run") == 0 ? " " : ": report ");
+    sb_puts(&b, status);
+    if (strcmp(event, "run") != 0) sb_puts(&b, " refused");
+    if (error) {
+      sb_puts(&b, ": ");
+      sb_line(&b, error);
+    }
+  }
+  line_end(&b);
+}
+
+void log_run(const host_run *r, const char *status, const char *detail) {
+  int failed = strcmp(status, "failed") == 0;
+  run_line(failed ? LOG_ERROR : LOG_DEBUG, "run", r, status,
+           failed ? detail : NULL);
+}
+
+void log_refused(const host_run *r, const char *status, const char *why) {
+  run_line(LOG_ERROR, "report_refused", r, status, why);
+}
+
+void log_stop(int runs, int failed) {
+  if (!log_enabled(LOG_INFO)) return;
+  sbuf b = {0};
+  line_begin(&b, LOG_INFO, "stop");
+  if (as_json) {
+    jw_int(&b, "runs", runs);
+    jw_int(&b, "failed", failed);
+  } else {
+    sb_printf(&b, "trigger-host stopped: %d run(s) reported, %d failed", runs,
+              failed);
+  }
+  line_end(&b);
+}

@@ -1,0 +1,24 @@
+/*
+** version.h -- trigger-host's version (the VERSION file, compiled in as
+** TRIGGERS_VERSION, as into the extension) and the extension's
+** trigger_version(): `trigger-host --version` and the start line.
+*/
+#ifndef HOST_VERSION_H
+#define HOST_VERSION_H
+
+#include "hostdb.h"
+
+#ifndef TRIGGERS_VERSION
+#define TRIGGERS_VERSION "unknown"
+#endif
+
+/* trigger_version() of the extension h has loaded (or, with --via, the far
+** side's): malloc'ed, NULL when it cannot be asked. */
+char *version_of_db(hostdb *h);
+
+/* --version: "trigger-host VERSION", then "extension PATH VERSION" when
+** the extension loads (into a :memory: database), else why it did not.
+** Returns the exit status, 0. */
+int version_print(const host_opts *o);
+
+#endif
