@@ -29,6 +29,7 @@ typedef struct host_opts {
   long long grace_ms;    /* --grace SEC after SIGTERM */
   int busy_ms;           /* --busy-timeout MS */
   const char *via;       /* --via CMD: statements run by CMD (via.h) */
+  const char *http;      /* --http ADDR: the status server (http.h) */
 } host_opts;
 
 /* Parse argv. Returns -1 to continue, else an exit status (0 for --help,

@@ -3,12 +3,14 @@
 ** main(): parse the command line, open every database (extension loaded,
 ** schema installed), run the loop, close. Modes, flags and exit codes are
 ** in `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
-** dispatch.c and exec.c, the SQL in hostdb.c.
+** dispatch.c and exec.c, the SQL in hostdb.c, the status server (--http)
+** in http.c.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hostdb.h"
+#include "http.h"
 #include "loop.h"
 #include "opts.h"
 #include "sig.h"
@@ -39,7 +41,10 @@ int main(int argc, char **argv) {
       break;
     }
   }
+  http_server *srv = NULL; /* --http: beside the loop, until it ends */
+  if (rc != 3 && o.http && !(srv = http_start(&o, dbs, o.ndbs))) rc = 3;
   if (rc != 3) rc = loop_main(&o, dbs, o.ndbs);
+  http_stop(srv);
   for (int i = 0; i < opened; i++) hostdb_close(&dbs[i]);
   free(dbs);
   opts_free(&o);
