@@ -509,8 +509,10 @@ def chromium(*args, timeout=60):
            "--no-first-run", "--user-data-dir=" + profile, *args]
     if os.geteuid() == 0:
         cmd.insert(2, "--no-sandbox")
+    # not the sanitizer runtimes make test-asan preloads into this python
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     finally:
         shutil.rmtree(profile, ignore_errors=True)
 
