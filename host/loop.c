@@ -40,6 +40,7 @@
 #include "log.h"
 #include "prune.h"
 #include "sig.h"
+#include "stats.h"
 #include "util.h"
 
 #define RETRY_MS 1000 /* after a failed claim or wakeup query */
@@ -72,7 +73,9 @@ static void on_done(void *ctx, host_run *run, const char *status,
   char *err = NULL;
   int failed = strcmp(status, "failed") == 0;
   if (failed) l->failures++;
-  if (hostdb_finish(run->db, run->run_id, status, detail, &err) != 0) {
+  int refused = hostdb_finish(run->db, run->run_id, status, detail, &err);
+  if (l->o->http) stats_reported(run->db->path, run->agent_id, status, refused);
+  if (refused) {
     log_refused(run, status, err);
     free(err);
     l->failures++;
@@ -124,6 +127,11 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
     return;
   }
   if (n) log_info("%s: claimed %d run(s)", h->path, n);
+  if (l->o->http) { /* the counters of --http's /metrics */
+    long long wall = stats_wall_ms();
+    for (int i = 0; i < n; i++)
+      stats_claimed(h->path, runs[i]->agent_id, runs[i]->scheduled_for, wall);
+  }
   for (int i = 0; i < n; i++) disp_submit(&l->d, runs[i]);
   free(runs);
   if (l->o->mode == MODE_TICK) {

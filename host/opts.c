@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "http_addr.h"
 #include "util.h"
 #include "version.h"
 
@@ -135,6 +136,16 @@ static const char usage_text[] =
     "              fails: a claim whose answer was lost is reclaimed after its\n"
     "              lease, a report that failed leaves the run to its lease too.\n"
     "\n"
+    "Status server (run and serve):\n"
+    "  --http ADDR Serve a read-only status page at /, Prometheus metrics at\n"
+    "              /metrics and trigger_health() as JSON at /health. ADDR is\n"
+    "              PORT (on 127.0.0.1: this machine only), HOST:PORT or\n"
+    "              [IPV6]:PORT; another interface, e.g. 0.0.0.0:PORT, must be\n"
+    "              written out (no authentication: anyone who reaches it can\n"
+    "              read the triggers). PORT 0 picks a free port (logged). It\n"
+    "              reads through its own read-only connections, never delaying\n"
+    "              a claim.\n"
+    "\n"
     "Other options:\n"
     "  --extension PATH  the extension to load (default: triggers" TRIGGERS_SO_SUFFIX
     " beside this\n"
@@ -185,8 +196,8 @@ static const char usage_text[] =
     "  0  success; for run/serve: stopped by SIGTERM/SIGINT\n"
     "  1  tick: at least one dispatched run failed, or a report was refused\n"
     "  2  usage error, or a database file that does not exist (no --create)\n"
-    "  3  database or extension error (open, load, install, claim), or stdout\n"
-    "     closed in print mode\n";
+    "  3  database or extension error (open, load, install, claim), stdout\n"
+    "     closed in print mode, or --http cannot listen\n";
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("trigger-host: ", stderr);
@@ -302,7 +313,8 @@ enum {
   O_LOG,
   O_CREATE,
   O_VERSION,
-  O_JSON
+  O_JSON,
+  O_HTTP
 };
 
 static const struct option long_opts[] = {
@@ -326,6 +338,7 @@ static const struct option long_opts[] = {
     {"version", no_argument, 0, O_VERSION},
     {"json", no_argument, 0, O_JSON},
     {"quiet", no_argument, 0, 'q'},
+    {"http", required_argument, 0, O_HTTP},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -380,6 +393,7 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       o->env_pass[o->nenv_pass++] = arg;
       break;
     case O_VIA: o->via = arg; break;
+    case O_HTTP: o->http = arg; break;
     case O_TIMEOUT:
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--timeout");
       o->timeout_s = secs;
@@ -518,6 +532,19 @@ int opts_parse(host_opts *o, int argc, char **argv) {
     return usage_error("%s", "--timeout needs --exec");
   if (o->clean_env && !o->exec_cmd)
     return usage_error("%s", "--clean-env needs --exec");
+  if (o->http) { /* the syntax now; the address is bound at start */
+    http_addr a;
+    char *err = NULL;
+    if (o->mode == MODE_TICK || o->via)
+      return usage_error("%s", o->via ? "--http cannot be used with --via (it "
+                                        "reads the database files)"
+                                      : "--http is for run and serve");
+    if (http_addr_parse(o->http, &a, &err) != 0) {
+      rc = usage_error("%s", err);
+      free(err);
+      return rc;
+    }
+  }
   if (o->nenv_pass && !o->clean_env)
     return usage_error("%s", "--env needs --clean-env (without it the "
                              "command gets the host's whole environment)");

@@ -34,6 +34,7 @@ typedef struct host_opts {
   int create;            /* --create: a missing database file is created */
   int json;              /* status --json */
   int version;           /* --version */
+  const char *http;      /* --http ADDR: the status server (http.h) */
 } host_opts;
 
 /* Parse argv. Returns -1 to continue, else an exit status (0 for --help

@@ -2,16 +2,17 @@
 ** trigger-host.c -- the reference host of sqlite-triggers (DESIGN.md §10).
 ** main(): parse the command line, set up the log, then either print the
 ** status of a database (status.c) or open every database (extension
-** loaded, schema installed), log the start line, run the loop, close.
-** Modes, flags and exit codes are in `trigger-host --help` (opts.c); the
-** loop is in loop.c, dispatch in dispatch.c and exec.c, the SQL in
-** hostdb.c, the log in log.c.
+** loaded, schema installed), log the start line, start the status server
+** (--http, http.c), run the loop, close. Modes, flags and exit codes are
+** in `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
+** dispatch.c and exec.c, the SQL in hostdb.c, the log in log.c.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hostdb.h"
 #include "log.h"
+#include "http.h"
 #include "loop.h"
 #include "opts.h"
 #include "sig.h"
@@ -50,6 +51,8 @@ int main(int argc, char **argv) {
       break;
     }
   }
+  http_server *srv = NULL; /* --http: beside the loop, until it ends */
+  if (rc != 3 && o.http && !(srv = http_start(&o, dbs, o.ndbs))) rc = 3;
   if (rc != 3) {
     if (log_enabled(LOG_INFO)) { /* with --via, asking costs a process */
       char *version = version_of_db(&dbs[0]);
@@ -58,6 +61,7 @@ int main(int argc, char **argv) {
     }
     rc = loop_main(&o, dbs, o.ndbs);
   }
+  http_stop(srv);
   for (int i = 0; i < opened; i++) hostdb_close(&dbs[i]);
   free(dbs);
   opts_free(&o);

@@ -2,8 +2,9 @@
 # tests/deps.sh -- install the Debian packages a fresh machine lacks (only
 # when run as root; otherwise just report what is missing).
 # Required packages fail the run when missing; optional ones (go-dqlite:
-# dqlite-demo and the dqlite shell for the replicated layer, tests/dqlite/)
-# are installed when possible, and their layer is skipped without them.
+# dqlite-demo and the dqlite shell for the replicated layer, tests/dqlite/;
+# chromium for the status page's screenshot) are installed when possible,
+# and their layer (or test) is skipped without them.
 need=""
 [ -f /usr/include/sqlite3ext.h ] || need="$need libsqlite3-dev"
 [ -f /usr/include/libxml2/libxml/parser.h ] || need="$need libxml2-dev"
@@ -11,6 +12,8 @@ command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3"
 [ -f /usr/share/zoneinfo/America/New_York ] || need="$need tzdata"
 [ -x /usr/bin/python3 ] || need="$need python3"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+# trigger-host --http serves with libmicrohttpd (host/http.c).
+[ -f /usr/include/microhttpd.h ] || need="$need libmicrohttpd-dev"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v zic >/dev/null 2>&1 || need="$need libc-bin"
 # The bindings layer (tests/bindings/run.sh): each client's SQLite binding,
@@ -34,6 +37,9 @@ command -v node >/dev/null 2>&1 || want="$want nodejs"
 command -v npm >/dev/null 2>&1 || want="$want npm"
 command -v c++ >/dev/null 2>&1 || want="$want g++"
 command -v dqlite-demo >/dev/null 2>&1 || want="$want go-dqlite"
+# Headless Chromium renders the --http status page for a screenshot
+# (tests/py/test_host_http.py; that test prints SKIP without it).
+command -v chromium >/dev/null 2>&1 || want="$want chromium"
 [ -z "$need$want" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
