@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "hostdb.h"
-#include "log.h"
 #include "http.h"
+#include "log.h"
 #include "loop.h"
 #include "opts.h"
 #include "sig.h"

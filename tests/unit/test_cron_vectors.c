@@ -456,8 +456,10 @@ int main(void) {
   n = scandir(dir, &names, is_jsonl, alphasort);
   if (n <= 0) {
     if (n == 0) free(names);
-    CHECK(0, "no *.jsonl vectors at %s (run from the repository root, or set "
-             "VECTORS_DIR)", dir);
+    CHECK(0,
+          "no *.jsonl vectors at %s (run from the repository root, or set "
+          "VECTORS_DIR)",
+          dir);
     return check_report("cron_vectors");
   }
   db = tzdb_new(NULL);
