@@ -1,6 +1,6 @@
 /*
-** util.c -- logging, allocation, the monotonic clock and close-on-exec
-** pipes (see util.h).
+** util.c -- logging, allocation, the monotonic clock, close-on-exec
+** pipes and the coverage flush before exec (see util.h).
 ** Log lines go to stderr as "trigger-host: 12:00:00.250Z message" so that
 ** stdout stays reserved for the JSON lines of print mode.
 */
@@ -100,4 +100,14 @@ int pipes_cloexec(int a[2], int b[2]) {
   close(a[1]);
   errno = saved;
   return -1;
+}
+
+#ifdef COVERAGE
+void __gcov_dump(void); /* libgcov, linked in by --coverage */
+#endif
+
+void before_exec(void) {
+#ifdef COVERAGE
+  __gcov_dump();
+#endif
 }

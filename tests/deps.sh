@@ -34,6 +34,8 @@ command -v node >/dev/null 2>&1 || want="$want nodejs"
 command -v npm >/dev/null 2>&1 || want="$want npm"
 command -v c++ >/dev/null 2>&1 || want="$want g++"
 command -v dqlite-demo >/dev/null 2>&1 || want="$want go-dqlite"
+# `make coverage` only (tests/coverage.sh): gcovr reads gcc's counters.
+command -v gcovr >/dev/null 2>&1 || want="$want gcovr"
 [ -z "$need$want" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
