@@ -31,6 +31,9 @@ int main(void) {
   CHECK_STR(buf, "check the build", "whitespace and ASCII case");
   dedupe_normalize("Ärger ÜBER Straße", buf, sizeof buf);
   CHECK_STR(buf, "Ärger Über straße", "Unicode kept, only ASCII lowered");
+  /* exactly A..Z are lowered: the ends, and their neighbours kept */
+  dedupe_normalize("AZ az @[`{", buf, sizeof buf);
+  CHECK_STR(buf, "az az @[`{", "A and Z lowered, @ [ ` { kept");
 
   /* The canonical text. */
   dedupe_canonical_text(" Say \"hi\"\n", "once", "1767225600000", "room-1", buf,
@@ -77,6 +80,17 @@ int main(void) {
   dedupe_key("Check the build", "interval", "900000", "", k1);
   dedupe_key("  check   THE build\n", "interval", "900000", "", k2);
   CHECK_STR(k1, k2, "instruction variants");
+  /* the key lowers exactly A..Z too (its own pass over the text) */
+  dedupe_key("AZ", "interval", "900000", "", k1);
+  dedupe_key("az", "interval", "900000", "", k2);
+  CHECK_STR(k1, k2, "A and Z lowered in the key");
+  dedupe_key("@", "interval", "900000", "", k1);
+  dedupe_key("`", "interval", "900000", "", k2);
+  CHECK(strcmp(k1, k2) != 0, "@ (before A) is kept");
+  dedupe_key("[", "interval", "900000", "", k1);
+  dedupe_key("{", "interval", "900000", "", k2);
+  CHECK(strcmp(k1, k2) != 0, "[ (after Z) is kept");
+  dedupe_key("Check the build", "interval", "900000", "", k1);
 
   /* Different scope, schedule, type or text give another key. */
   dedupe_key("Check the build", "interval", "900000", "room", k2);
