@@ -341,3 +341,21 @@ def test_summary_stale_boundary(ext):
     items = [{"ts": NOW - 5000, "text": "edge"}, {"ts": NOW - 5001, "text": "older"}]
     got = text(db, admin=items, stale_ms=5000)
     assert "edge" in got and "older" not in got and "1 stale admin item ignored" in got, got
+
+
+def test_summary_failure_streak_and_overdue_marks(ext):
+    # "N consecutive failures" from a streak of 2 (not 1); "(overdue)" for
+    # a trigger due at or before now (not one ms after)
+    db = connect(ext)
+    add(db, "f", agent_id="a1", display_name="Flaky", interval_ms=MIN)
+    loops = []
+    for k in (1, 2):
+        [r] = tick(db, T0 + k * MIN)
+        finish(db, r["run_id"], "failed", "boom", T0 + k * MIN + 1)
+        loops.append(payload(db, admin=[])["loopSummary"])
+    assert "consecutive" not in loops[0], loops[0]
+    assert "; 2 consecutive failures; error: boom" in loops[1], loops[1]
+    due = trig(db, "f")["next_due_at"]
+    pend = lambda now: one(db, "SELECT trigger_state_summary('a1', ?)", now).split("\n\n")[2]
+    assert pend(due).endswith("Flaky (f) (overdue)"), pend(due)
+    assert pend(due - 1).endswith("Flaky (f)"), pend(due - 1)
