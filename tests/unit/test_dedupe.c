@@ -42,6 +42,10 @@ int main(void) {
       buf,
       "[\"tdk1\",\"say \\\"hi\\\"\",\"once\",\"1767225600000\",\"room-1\"]",
       "canonical text");
+  /* fields other than the instructions are kept as given, escaped */
+  dedupe_canonical_text("x", "once", "1", "a\tb\rc\nd", buf, sizeof buf);
+  CHECK_STR(buf, "[\"tdk1\",\"x\",\"once\",\"1\",\"a\\tb\\rc\\nd\"]",
+            "control characters escaped in the scope");
   canon_cron("0 9 * * MON-FRI", buf);
   CHECK_STR(buf, "0 0 9 * * 1-5", "cron canonical");
 
