@@ -1,11 +1,14 @@
 """tests/py/test_host_renewal.py -- what trigger-host does when the
-database stops cooperating while runs are out: a lease renewal refused
+database or the operator stops cooperating while runs are out: a second
+stop signal (running commands killed at once, reported failed), a lease
+renewal refused
 (the run was finished or reclaimed by someone else: the command goes on,
 its report is refused, tick exits 1), a renewal that finds the database
 locked (tried again within the lease, then renewed), renewals through
 --via, and stdout closed in print mode (the claimed runs are released
 'deferred', exit 3)."""
 import os
+import signal
 import sqlite3
 import subprocess
 import time
@@ -86,3 +89,23 @@ def test_stdout_closed_releases_the_claimed_runs(ext):
         assert len(subprocess.run([host_bin(ext), "tick", path, "--extension", ext],
                                   capture_output=True, text=True, timeout=10)
                    .stdout.splitlines()) == 3
+
+
+def test_second_stop_signal_kills_at_once(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_once(db, "long", now_ms() - 200)
+        proc = subprocess.Popen([host_bin(ext), "run", path, "--extension", ext,
+                                 "--exec", "sleep 30", "--grace", "60"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert wait_for(lambda: runs(db), 3)
+        time.sleep(0.2)
+        t0 = time.time()
+        proc.send_signal(signal.SIGTERM)  # waits up to --grace (60 s) ...
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGTERM)  # ... unless asked twice
+        _, err = proc.communicate(timeout=10)
+        assert proc.returncode == 0, err
+        assert time.time() - t0 < 5
+        [r] = runs(db)
+        assert (r["status"], r["error"]) == ("failed", "killed: host stopped (second stop signal)"), r
