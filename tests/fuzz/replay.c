@@ -92,13 +92,13 @@ static int replay_one(const char *path, char *why, size_t whylen) {
   else if (WIFSIGNALED(status))
     snprintf(why, whylen, "killed by signal %d (%s)", WTERMSIG(status),
              strsignal(WTERMSIG(status)));
-  else
-    snprintf(why, whylen, "exit status %d", WEXITSTATUS(status));
+  else snprintf(why, whylen, "exit status %d", WEXITSTATUS(status));
   return 1;
 }
 
 int main(int argc, char **argv) {
-  const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+  const char *name =
+      strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
   int failed = 0;
   if (argc < 2) {
     fprintf(stderr, "usage: %s FILE...\n", argv[0]);
