@@ -1,5 +1,5 @@
 # sqlite-triggers build. `make` -> build/triggers.so (+ host); `make test`;
-# `make demo`; `make test-asan`; `make fuzz`; `make bench`. See README.md.
+# `make demo`; `make test-asan`; `make coverage`; `make fuzz`; `make bench`. See README.md.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -53,7 +53,7 @@ HDRS     = $(wildcard ext/*.h)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
-.PHONY: preload-bin test-dqlite
+.PHONY: preload-bin test-dqlite replay-bins test-seeds coverage
 .PHONY: all test test-unit test-sql test-py test-fault test-asan test-valgrind demo deps clean fuzz bench lint fault-bin
 
 all: $(EXT_SO) $(B)/trigger-host $(B)/triggers-preload.so
@@ -114,7 +114,7 @@ $(B):
 deps:
 	@sh tests/deps.sh
 
-test: deps all $(UNIT_BIN) $(B)/fault_oom dist-bins $(B)/plain-sqlite
+test: deps all $(UNIT_BIN) $(B)/fault_oom dist-bins $(B)/plain-sqlite replay-bins
 	@sh tests/run_all.sh
 
 test-unit: $(UNIT_BIN)
@@ -129,10 +129,14 @@ test-py: all $(B)/plain-sqlite
 test-fault: all $(B)/fault_oom
 	@sh tests/run_all.sh fault
 
+# Every fuzz seed once through its target (tests/fuzz/seeds.sh).
+test-seeds: replay-bins
+	@sh tests/run_all.sh fuzz_seeds
+
 # ASan + UBSan (gcc, no recover): unit tests linked directly, the extension
 # loaded into Debian's sqlite3 and python3 with gcc's runtimes preloaded.
 test-asan: deps
-	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all unit-bins fault-bin preload-bin
+	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all unit-bins fault-bin preload-bin replay-bins
 	@ASAN=1 B=build/asan sh tests/run_all.sh
 
 unit-bins: $(UNIT_BIN)
@@ -245,3 +249,28 @@ test-dist: deps dist-bins
 test-bindings: deps all
 	@sh tests/run_all.sh bindings
 # ---- end of the distribution rules ----
+
+# ---- Test strength (issue #21): fuzz seeds as a test layer, coverage ----
+# The fuzz targets without libFuzzer: each tests/fuzz/fuzz_NAME.c
+# with the standalone driver tests/fuzz/replay.c, linked with the
+# extension's objects (the static archive's, $(B)/static/) and the system
+# libsqlite3; tests/fuzz/seeds.sh runs every seed corpus through them.
+FUZZ_SRC    = $(wildcard tests/fuzz/fuzz_*.c)
+REPLAY_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/replay/%)
+
+$(B)/replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(STATIC_OBJ)
+	@mkdir -p $(B)/replay
+	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $< tests/fuzz/replay.c $(STATIC_OBJ) \
+	  -lsqlite3 $(XML_LIBS) -lm
+
+replay-bins: $(REPLAY_BIN)
+
+# `make coverage`: everything built with --coverage into build/cov (the
+# host's forked children write their counters before exec: -DCOVERAGE),
+# the `make test` layers run against it, then tests/coverage.sh prints a
+# per-file line and branch table and the totals of ext/, host/ and the pure
+# modules (gcovr).
+COV_CFLAGS = -O0 -g --coverage -DCOVERAGE
+coverage: deps
+	$(MAKE) B=build/cov CFLAGS="$(COV_CFLAGS)" all unit-bins fault-bin preload-bin replay-bins
+	@B=build/cov PURE_SRC="$(PURE_SRC)" sh tests/coverage.sh

@@ -99,6 +99,7 @@ static void child_exec(const children *cs, const host_run *r, int in_rd,
   setenv("TRIGGER_DB", r->db->path, 1);
   set_env_ll("TRIGGER_ATTEMPT", r->attempt);
   set_env_ll("TRIGGER_SCHEDULED_FOR", r->scheduled_for);
+  before_exec();
   execl("/bin/sh", "sh", "-c", cs->cmd, (char *)NULL);
   _exit(127);
 }

@@ -248,7 +248,9 @@ static int add_dir(host_opts *o, const char *dir) {
     free(p);
   }
   closedir(d);
-  qsort(o->dbs + first, (size_t)(o->ndbs - first), sizeof(char *), cmp_str);
+  /* none found: o->dbs may still be NULL, which qsort must not be given */
+  if (o->ndbs > first)
+    qsort(o->dbs + first, (size_t)(o->ndbs - first), sizeof(char *), cmp_str);
   return o->ndbs - first;
 }
 

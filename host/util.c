@@ -1,6 +1,7 @@
 /*
-** util.c -- allocation, the monotonic clock and close-on-exec pipes (see
-** util.h). The log functions declared in util.h are in log.c.
+** util.c -- allocation, the monotonic clock, close-on-exec pipes and the
+** coverage flush before exec (see util.h). The log functions declared in
+** util.h are in log.c.
 */
 #include "util.h"
 
@@ -75,4 +76,14 @@ int pipes_cloexec(int a[2], int b[2]) {
   close(a[1]);
   errno = saved;
   return -1;
+}
+
+#ifdef COVERAGE
+void __gcov_dump(void); /* libgcov, linked in by --coverage */
+#endif
+
+void before_exec(void) {
+#ifdef COVERAGE
+  __gcov_dump();
+#endif
 }

@@ -2,7 +2,8 @@
 ** util.h -- process-wide helpers of trigger-host: logging to stderr
 ** (log.c: warnings unless -q, the rest with --verbose), allocation that
 ** exits on out-of-memory, the monotonic clock the loop sleeps by, and the
-** close-on-exec pipes of the children (exec.c, via.c).
+** close-on-exec pipes of the children (exec.c, via.c) and what a child
+** does just before exec.
 */
 #ifndef HOST_UTIL_H
 #define HOST_UTIL_H
@@ -30,5 +31,10 @@ int64_t wall_ms(void); /* CLOCK_REALTIME: Unix time in milliseconds */
 /* pipe() with FD_CLOEXEC on both ends: 0, or -1 with errno. */
 int pipe_cloexec(int fds[2]);
 int pipes_cloexec(int a[2], int b[2]);
+
+/* Called in a forked child just before exec: in a coverage build
+** (-DCOVERAGE, `make coverage`) it writes the child's gcov counters, which
+** exec would otherwise discard; a no-op otherwise. */
+void before_exec(void);
 
 #endif

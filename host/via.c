@@ -56,6 +56,7 @@ static void child(const char *script, const char *db, const char *sql,
   if (null < 0 || dup2(null, 0) < 0 || dup2(out_wr, 1) < 0 ||
       dup2(err_wr, 2) < 0)
     _exit(127);
+  before_exec();
   execl("/bin/sh", "sh", "-c", script, "trigger-host", sql, (char *)NULL);
   _exit(127);
 }

@@ -40,6 +40,8 @@ command -v dqlite-demo >/dev/null 2>&1 || want="$want go-dqlite"
 # Headless Chromium renders the --http status page for a screenshot
 # (tests/py/test_host_http.py; that test prints SKIP without it).
 command -v chromium >/dev/null 2>&1 || want="$want chromium"
+# `make coverage` only (tests/coverage.sh): gcovr reads gcc's counters.
+command -v gcovr >/dev/null 2>&1 || want="$want gcovr"
 [ -z "$need$want" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive

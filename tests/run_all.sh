@@ -5,7 +5,8 @@
 # adds them up and ends with the line CI reads: "N passed, M failed".
 # A program that exits non-zero without reporting a failure (a crash)
 # counts as one failure.
-#   sh tests/run_all.sh [unit|sql|py|fault|dqlite|dist|bindings]...  (default: all)
+#   sh tests/run_all.sh [unit|sql|py|fault|fuzz_seeds|dqlite|dist|bindings]...
+#   (default: all)
 # ASAN=1 runs the extension under gcc's ASan/UBSan runtimes (preloaded
 # into sqlite3 and python3; the dist and bindings layers, which test
 # packaging and other clients rather than the extension's memory use, are
@@ -13,9 +14,9 @@
 B=${B:-build}
 export B
 if [ -n "$ASAN" ]; then
-  layers=${*:-unit sql py fault dqlite}
+  layers=${*:-unit sql py fault fuzz_seeds dqlite}
 else
-  layers=${*:-unit sql py fault dqlite dist bindings}
+  layers=${*:-unit sql py fault fuzz_seeds dqlite dist bindings}
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -59,6 +60,9 @@ for layer in $layers; do
       run py env LD_PRELOAD="$PRELOAD" /usr/bin/python3 tests/py/run.py "$B/triggers" ;;
     fault)
       run fault_oom "$B/fault_oom" "$B/triggers.so" ;;
+    fuzz_seeds)
+      # every fuzz seed once through its target, without libFuzzer
+      run fuzz_seeds sh tests/fuzz/seeds.sh ;;
     dqlite)
       # a 3-node dqlite cluster on 127.0.0.1 (tests/dqlite/run.py); under
       # ASAN=1 the nodes run the sanitizer-built preload library with the

@@ -210,6 +210,9 @@ static void test_rejected(void) {
   rej("0 0 * ? *",
       "cron field 4 (month): '?' is only allowed in day-of-month and "
       "day-of-week");
+  rej("1,? * * * *",
+      "cron field 1 (minute): '?' is only allowed in day-of-month and "
+      "day-of-week");
   rej("* * ?,* * *",
       "cron field 3 (day-of-month): '?' must be the whole field: '?'");
   rej("0 0 * * 1,?",

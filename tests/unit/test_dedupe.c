@@ -31,6 +31,9 @@ int main(void) {
   CHECK_STR(buf, "check the build", "whitespace and ASCII case");
   dedupe_normalize("Ärger ÜBER Straße", buf, sizeof buf);
   CHECK_STR(buf, "Ärger Über straße", "Unicode kept, only ASCII lowered");
+  /* exactly A..Z are lowered: the ends, and their neighbours kept */
+  dedupe_normalize("AZ az @[`{", buf, sizeof buf);
+  CHECK_STR(buf, "az az @[`{", "A and Z lowered, @ [ ` { kept");
 
   /* The canonical text. */
   dedupe_canonical_text(" Say \"hi\"\n", "once", "1767225600000", "room-1", buf,
@@ -39,6 +42,10 @@ int main(void) {
       buf,
       "[\"tdk1\",\"say \\\"hi\\\"\",\"once\",\"1767225600000\",\"room-1\"]",
       "canonical text");
+  /* fields other than the instructions are kept as given, escaped */
+  dedupe_canonical_text("x", "once", "1", "a\tb\rc\nd", buf, sizeof buf);
+  CHECK_STR(buf, "[\"tdk1\",\"x\",\"once\",\"1\",\"a\\tb\\rc\\nd\"]",
+            "control characters escaped in the scope");
   canon_cron("0 9 * * MON-FRI", buf);
   CHECK_STR(buf, "0 0 9 * * 1-5", "cron canonical");
 
@@ -77,6 +84,17 @@ int main(void) {
   dedupe_key("Check the build", "interval", "900000", "", k1);
   dedupe_key("  check   THE build\n", "interval", "900000", "", k2);
   CHECK_STR(k1, k2, "instruction variants");
+  /* the key lowers exactly A..Z too (its own pass over the text) */
+  dedupe_key("AZ", "interval", "900000", "", k1);
+  dedupe_key("az", "interval", "900000", "", k2);
+  CHECK_STR(k1, k2, "A and Z lowered in the key");
+  dedupe_key("@", "interval", "900000", "", k1);
+  dedupe_key("`", "interval", "900000", "", k2);
+  CHECK(strcmp(k1, k2) != 0, "@ (before A) is kept");
+  dedupe_key("[", "interval", "900000", "", k1);
+  dedupe_key("{", "interval", "900000", "", k2);
+  CHECK(strcmp(k1, k2) != 0, "[ (after Z) is kept");
+  dedupe_key("Check the build", "interval", "900000", "", k1);
 
   /* Different scope, schedule, type or text give another key. */
   dedupe_key("Check the build", "interval", "900000", "room", k2);

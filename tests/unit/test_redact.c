@@ -78,6 +78,9 @@ static const redact_case positives[] = {
     {"key-value", "the password: swordfish", "the password: " R},
     {"key-value", "password: Swordfish.", "password: " R},
     {"key-value", "token: abcdefghijkl", "token: " R}, /* 12 letters */
+    /* for a password only a whole status word is prose, not a part of one */
+    {"key-value", "password: rese", "password: " R},
+    {"key-value", "password: resets", "password: " R},
     {"key-value", "export GITHUB_TOKEN=ghp_abc", "export GITHUB_TOKEN=" R},
     {"key-value", "xoxb-abcdefghijkl_token=s3cret", R "_token=" R},
     {"key-value", "{\\\"password\\\": \\\"a b\\\"}",
@@ -205,6 +208,8 @@ static const redact_case near_misses[] = {
     {"key-value", "Token: expired. Secret: keep calm. password: reset", NULL},
     {"key-value", "Password: required! passwd: unavailable", NULL},
     {"key-value", "token: abcdefghijk", NULL}, /* 11 letters */
+    /* a status word may end a sentence with several marks */
+    {"key-value", "password: unavailable....", NULL},
     {"key-value", "max_tokens=500, token_count=3, tokens: 12", NULL},
     {"key-value", "bypass=1, compass: north, pass: 12 of 14", NULL},
     {"key-value", "cwd=/tmp and pwdx=1 and passwords: many", NULL},

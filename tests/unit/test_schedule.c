@@ -4,7 +4,10 @@
 ** missed for a long time (it scans SCHED_CRON_SCAN occurrences, then
 ** jumps to the latest by a backward search: checked here against a
 ** brute-force walk), and the instant / duration bounds that keep every
-** schedule sum inside int64 (found by tests/fuzz/fuzz_sql.c).
+** schedule sum inside int64 (found by tests/fuzz/fuzz_sql.c), and the
+** boundaries of a schedule on both sides: an occurrence exactly at end_at
+** is the last one (inclusive, one ms earlier it is not), a once trigger
+** is next only strictly after `after`.
 */
 #include "civil.h"
 #include "cron.h"
@@ -121,10 +124,72 @@ static void check_bounds(void) {
         (long long)c.count, c.has_next);
 }
 
+/* end_at is inclusive: an occurrence at end_at runs, one after does not;
+** the catch-up stops at end_at (not at now) when end_at comes first. */
+static void check_end_at(void) {
+  const int64_t a = 1767225600000, iv = 60000; /* 2026-01-01T00:00:00Z */
+  int64_t v = 0;
+  sched_spec s;
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_INTERVAL;
+  s.zone = tz_utc();
+  s.interval_ms = iv;
+  s.start_at = a;
+  s.end_at = a + 2 * iv; /* exactly the third occurrence */
+  CHECK(sched_next(&s, a + iv, &v) && v == a + 2 * iv,
+        "interval: the occurrence at end_at is kept");
+  CHECK(!sched_next(&s, a + 2 * iv, &v), "interval: none after end_at");
+  sched_catchup c;
+  sched_catch_up(&s, a, a + 10 * iv, 100, &c);
+  CHECK(c.count == 3 && c.latest == a + 2 * iv && !c.has_next,
+        "catch-up up to end_at inclusive: count %lld, latest %lld",
+        (long long)c.count, (long long)c.latest);
+  s.end_at = a + 2 * iv - 1; /* one ms before it */
+  CHECK(!sched_next(&s, a + iv, &v), "interval: end_at 1 ms before: none");
+  sched_catch_up(&s, a, a + 10 * iv, 100, &c);
+  CHECK(c.count == 2 && c.latest == a + iv, "catch-up: end_at - 1 ms: %lld",
+        (long long)c.count);
+  s.end_at = a; /* the anchor itself */
+  CHECK(sched_first(&s, a - 5, &v) && v == a, "first at end_at");
+  s.end_at = a - 1;
+  CHECK(!sched_first(&s, a - 5, &v), "first after end_at: none");
+  /* end_at after now: the catch-up counts up to now */
+  s.end_at = a + 100 * iv;
+  sched_catch_up(&s, a, a + 3 * iv + 5, 100, &c);
+  CHECK(c.count == 4 && c.latest == a + 3 * iv && c.has_next &&
+            c.next_after == a + 4 * iv,
+        "end_at later than now: count %lld", (long long)c.count);
+
+  char err[CRON_ERR_MAX];
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_CRON;
+  s.zone = tz_utc();
+  s.start_at = SCHED_NONE;
+  CHECK(cron_parse("0 * * * *", &s.cron, err, sizeof err) == 0, "%s", err);
+  s.end_at = a + 3600000; /* 01:00, an occurrence */
+  CHECK(sched_next(&s, a, &v) && v == a + 3600000,
+        "cron: the occurrence at end_at is kept");
+  s.end_at = a + 3600000 - 1;
+  CHECK(!sched_next(&s, a, &v), "cron: end_at 1 ms before it: none");
+
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_ONCE;
+  s.zone = tz_utc();
+  s.start_at = s.end_at = SCHED_NONE;
+  s.scheduled_at = a;
+  CHECK(sched_next(&s, a - 1, &v) && v == a, "once: next 1 ms before it");
+  CHECK(!sched_next(&s, a, &v), "once: not next at its own instant");
+  s.end_at = a;
+  CHECK(sched_first(&s, a + 5, &v) && v == a, "once: at end_at is kept");
+  s.end_at = a - 1;
+  CHECK(!sched_first(&s, a + 5, &v), "once: after end_at: none");
+}
+
 int main(void) {
   db = tzdb_new(NULL);
   check_catch_up();
   check_bounds();
+  check_end_at();
   tzdb_free(db);
   return check_report("schedule");
 }

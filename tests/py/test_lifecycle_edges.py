@@ -1,0 +1,235 @@
+"""tests/py/test_lifecycle_edges.py -- the lifecycle's edge cases that the
+main suites pass by: a cancelled trigger refused every way back
+(reschedule, resume, fire, pause); a trigger out of occurrences when it is
+re-armed or resumed (max_runs reached, a once trigger whose instant passed
+while paused, an end_at that passed); the tick's agents filter over the
+expired leases and the retries; runs whose trigger was deleted; `limit`
+cutting an 'all' catch-up; the virtual tables refusing ALTER TABLE RENAME
+and another name or schema; the schema checks when a connection attaches
+(newer version, damaged) and install beside a foreign shadow-named
+table. Each refusal names what was wrong and changes nothing."""
+import json
+import os
+import sqlite3
+import tempfile
+
+from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig
+
+
+def retry_at(db, trigger_id, attempt):
+    """The run's pending retry instant (a shadow column, not in trigger_runs)."""
+    return one(db, "SELECT retry_at FROM triggers_rundata WHERE trigger_id = ? AND attempt = ?",
+               trigger_id, attempt)
+
+
+def refused(db, sql, args, message, snapshot=dump):
+    before = snapshot(db)
+    try:
+        db.execute(sql, args)
+    except sqlite3.Error as e:
+        assert message in str(e), (sql, str(e))
+    else:
+        raise AssertionError(f"not refused: {sql}")
+    assert snapshot(db) == before, sql
+
+
+def state(db, trigger_id):
+    t = trig(db, trigger_id)
+    return t["status"], t["next_due_at"]
+
+
+def test_cancelled_trigger_stays_cancelled(ext):
+    db = connect(ext)
+    add(db, "c")
+    one(db, "SELECT trigger_cancel('c', ?)", T0 + 1)
+    why = "trigger 'c' is cancelled and cannot be rescheduled or resumed"
+    refused(db, "UPDATE triggers SET interval_ms = 120000 WHERE trigger_id = 'c'", (), why)
+    refused(db, "UPDATE triggers SET cron_expression = '* * * * *', trigger_type = 'cron',"
+                " interval_ms = NULL WHERE trigger_id = 'c'", (), why)
+    refused(db, "UPDATE triggers SET enabled = 0 WHERE trigger_id = 'c'", (), why)
+    refused(db, "SELECT trigger_fire('c', ?)", (T0 + 2,), "trigger 'c' is cancelled")
+    refused(db, "SELECT trigger_resume('c', ?)", (T0 + 2,),
+            "trigger 'c' is cancelled and cannot be resumed")
+    refused(db, "SELECT trigger_pause('c', ?)", (T0 + 2,),
+            "trigger 'c' is cancelled and cannot be paused")
+    # what does not schedule may still change, and it stays cancelled
+    db.execute("UPDATE triggers SET display_name = 'old job' WHERE trigger_id = 'c'")
+    assert state(db, "c") == ("cancelled", None)
+    assert trig(db, "c")["display_name"] == "old job"
+    assert one(db, "SELECT trigger_cancel('c', ?)", T0 + 3) is not None  # idempotent
+    assert tick(db, T0 + 10 * MIN) == []
+
+
+def test_completed_by_max_runs_stays_completed_until_raised(ext):
+    db = connect(ext)
+    add(db, "m", max_runs=1)
+    [r] = tick(db, T0 + MIN)
+    finish(db, r["run_id"], "success", None, T0 + MIN + 5)
+    assert state(db, "m") == ("completed", None)
+    # a new schedule does not revive it: its runs are spent
+    db.execute("UPDATE triggers SET interval_ms = 120000 WHERE trigger_id = 'm'")
+    assert state(db, "m") == ("completed", None)
+    assert tick(db, T0 + 10 * MIN) == []
+    # raising max_runs does: the next occurrence of the new schedule
+    db.execute("UPDATE triggers SET max_runs = 2 WHERE trigger_id = 'm'")
+    status, nxt = state(db, "m")
+    assert status == "scheduled" and nxt is not None, (status, nxt)
+    assert len(tick(db, nxt)) == 1
+
+
+def test_resume_after_max_runs_completes(ext):
+    # paused while its last allowed run ran; that run finished; resuming
+    # finds no occurrence left
+    db = connect(ext)
+    add(db, "m", max_runs=1)
+    [r] = tick(db, T0 + MIN)
+    one(db, "SELECT trigger_pause('m', ?)", T0 + MIN + 1)
+    finish(db, r["run_id"], "success", None, T0 + MIN + 2)
+    assert state(db, "m") == ("paused", None)
+    one(db, "SELECT trigger_resume('m', ?)", T0 + MIN + 3)
+    t = trig(db, "m")
+    assert (t["status"], t["next_due_at"], t["enabled"], t["run_count"]) == ("completed", None, 1, 1)
+
+
+def test_once_whose_instant_passed_while_paused_expires(ext):
+    for resume in ("function", "update"):
+        db = connect(ext)
+        add(db, "o", trigger_type="once", scheduled_at=T0 + MIN)
+        one(db, "SELECT trigger_pause('o', ?)", T0 + 1)
+        if resume == "function":
+            one(db, "SELECT trigger_resume('o', ?)", T0 + 2 * MIN)
+        else:
+            db.execute("UPDATE triggers SET enabled = 1 WHERE trigger_id = 'o'")
+        assert state(db, "o") == ("expired", None), resume
+        assert tick(db, T0 + 3 * MIN) == [] and runs(db, "o") == []
+    # resumed before its instant it is simply scheduled again
+    db = connect(ext)
+    add(db, "o", trigger_type="once", scheduled_at=T0 + MIN)
+    one(db, "SELECT trigger_pause('o', ?)", T0 + 1)
+    one(db, "SELECT trigger_resume('o', ?)", T0 + MIN - 1)
+    assert state(db, "o") == ("scheduled", T0 + MIN)
+
+
+def test_interval_whose_end_passed_while_paused_completes(ext):
+    db = connect(ext)
+    add(db, "e", end_at=T0 + 3 * MIN)
+    one(db, "SELECT trigger_pause('e', ?)", T0 + 1)
+    one(db, "SELECT trigger_resume('e', ?)", T0 + 5 * MIN)
+    assert state(db, "e") == ("completed", None)
+    # resumed in time it goes on from the next occurrence after now
+    db = connect(ext)
+    add(db, "e", end_at=T0 + 3 * MIN)
+    one(db, "SELECT trigger_pause('e', ?)", T0 + 1)
+    one(db, "SELECT trigger_resume('e', ?)", T0 + 2 * MIN + 5)
+    assert state(db, "e") == ("scheduled", T0 + 3 * MIN)
+
+
+def test_agents_filter_over_leases_and_retries(ext):
+    db = connect(ext)
+    for agent in ("a", "b"):
+        add(db, agent, agent_id=agent, interval_ms=3600000, max_attempts=3, backoff_ms=1000)
+    due = T0 + 3600000
+    assert len(tick(db, due, lease_ms=10000)) == 2
+    # both leases have passed; a tick for agent a reclaims a's run only
+    got = tick(db, due + 10000, agents=["a"])
+    assert [(r["trigger_id"], r["attempt"]) for r in got] == [("a", 2)], got
+    st = {(r["trigger_id"], r["attempt"]): r["status"] for r in runs(db)}
+    assert st == {("a", 1): "failed", ("a", 2): "running", ("b", 1): "running"}, st
+    got = tick(db, due + 10001, agents=["b"])
+    assert [(r["trigger_id"], r["attempt"]) for r in got] == [("b", 2)], got
+    # both fail; a tick for b re-offers b's retry only
+    for r in runs(db):
+        if r["status"] == "running":
+            finish(db, r["run_id"], "failed", "boom", due + 20000)
+    got = tick(db, due + 40000, agents=["b"])
+    assert [(r["trigger_id"], r["attempt"]) for r in got] == [("b", 3)], got
+    a_retry = [r for r in runs(db, "a") if r["attempt"] == 2][0]
+    assert a_retry["status"] == "failed" and retry_at(db, "a", 2) == due + 20000 + 2000, a_retry
+    assert [(r["trigger_id"], r["attempt"]) for r in tick(db, due + 40000)] == [("a", 3)]
+
+
+def test_runs_of_a_deleted_trigger_are_closed(ext):
+    db = connect(ext)
+    add(db, "l", interval_ms=3600000, max_attempts=3)
+    add(db, "r", interval_ms=3600000, max_attempts=3, backoff_ms=1000)
+    add(db, "d", interval_ms=3600000)
+    due = T0 + 3600000
+    got = {r["trigger_id"]: r for r in tick(db, due, lease_ms=10000)}
+    finish(db, got["r"]["run_id"], "failed", "boom", due + 1)
+    finish(db, got["d"]["run_id"], "deferred", None, due + 1)
+    db.execute("DELETE FROM triggers")
+    assert one(db, "SELECT count(*) FROM triggers") == 0
+    # the lease passes, the retry and the deferral come due: nothing is
+    # offered again, each run is closed
+    assert retry_at(db, "r", 1) == due + 1 + 1000
+    assert tick(db, due + 20000) == []
+    st = {r["trigger_id"]: (r["status"], r["error"], retry_at(db, r["trigger_id"], 1))
+          for r in runs(db)}
+    assert st == {"l": ("failed", "lease expired", None),
+                  "r": ("failed", "boom", None),
+                  "d": ("skipped", "trigger was deleted", None)}, st
+    assert tick(db, due + 30000) == []
+
+
+def test_limit_cuts_an_all_catch_up(ext):
+    db = connect(ext)
+    add(db, "a", misfire_policy="all", interval_ms=MIN, start_at=T0 + MIN)
+    now = T0 + 5 * MIN  # occurrences at 1..5 min
+    got = tick(db, now, limit=2, ack=False)
+    assert [r["scheduled_for"] for r in got] == [T0 + MIN, T0 + 2 * MIN]
+    assert trig(db, "a")["next_due_at"] == T0 + 3 * MIN, "the rest stays due"
+    assert [r["scheduled_for"] for r in tick(db, now, ack=False)] == [T0 + k * MIN for k in (3, 4, 5)]
+    assert not [r for r in runs(db, "a") if r["status"] == "skipped"]
+
+
+def test_vtabs_refuse_rename_and_other_names(ext):
+    db = connect(ext)
+    for table in ("triggers", "trigger_runs"):
+        refused(db, f"ALTER TABLE {table} RENAME TO {table}_old", (),
+                f"{table}: cannot be renamed to '{table}_old'")
+    assert one(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('triggers', 'trigger_runs')") == 2
+    refused(db, "CREATE VIRTUAL TABLE temp.triggers USING triggers", (),
+            "triggers: create it as main.triggers with no arguments (got temp.triggers)")
+    refused(db, "CREATE VIRTUAL TABLE main.jobs USING trigger_runs", (),
+            "trigger_runs: create it as main.trigger_runs with no arguments (got main.jobs)")
+    bare = connect(ext, install=False)
+    try:
+        bare.execute("CREATE VIRTUAL TABLE main.trigger_runs USING trigger_runs")
+        raise AssertionError("trigger_runs created without triggers")
+    except sqlite3.Error as e:
+        assert "trigger_runs: create the triggers table first" in str(e), e
+    assert one(bare, "SELECT count(*) FROM sqlite_schema") == 0
+
+
+def test_schema_checked_when_a_connection_attaches(ext):
+    # a database whose schema_version a newer extension wrote, then one
+    # whose schema_version is gone: a new connection refuses to read it
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "t.db")
+        db = connect(ext, path)
+        add(db, "t")
+        for change, message in (
+                ("UPDATE triggers_config SET value = '99' WHERE key = 'schema_version'",
+                 "schema version 99 is newer than this extension"),
+                ("DELETE FROM triggers_config WHERE key = 'schema_version'",
+                 "shadow tables missing or damaged")):
+            db.execute(change)
+            db.close()
+            db = connect(ext, path, install=False)
+            try:
+                db.execute("SELECT count(*) FROM triggers").fetchone()
+                raise AssertionError(f"read after: {change}")
+            except sqlite3.Error as e:
+                assert message in str(e), e
+        assert one(db, "SELECT count(*) FROM triggers_data") == 1, "nothing was changed"
+
+
+def test_install_beside_a_foreign_shadow_named_table(ext):
+    db = connect(ext, install=False)
+    db.execute("CREATE TABLE triggers_rundata(x)")
+    db.execute("INSERT INTO triggers_rundata VALUES (42)")
+    schema = lambda d: d.execute("SELECT name, sql FROM sqlite_schema").fetchall()
+    refused(db, "SELECT trigger_install()", (),
+            "table 'triggers_rundata' already exists; nothing was changed", schema)
+    assert [r[0] for r in schema(db)] == ["triggers_rundata"]
+    assert one(db, "SELECT x FROM triggers_rundata") == 42
