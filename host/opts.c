@@ -492,9 +492,7 @@ static int parse_positional(host_opts *o, int n, char **args) {
       if (add_dir(o, args[i]) <= 0)
         return usage_error("no *.db file in %s", args[i]);
     } else {
-      int rc = check_exists(o, args[i]);
-      if (rc >= 0) return rc;
-      add_db(o, args[i]);
+      add_db(o, args[i]); /* checked after the flags (opts_parse) */
     }
   }
   return -1;
@@ -550,6 +548,11 @@ int opts_parse(host_opts *o, int argc, char **argv) {
   if (o->nenv_pass && !o->clean_env)
     return usage_error("%s", "--env needs --clean-env (without it the "
                              "command gets the host's whole environment)");
+  /* a usage error is reported before a missing file */
+  for (int i = 0; i < o->ndbs; i++) {
+    rc = check_exists(o, o->dbs[i]);
+    if (rc >= 0) return rc;
+  }
   return -1;
 }
 

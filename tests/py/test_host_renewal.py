@@ -34,7 +34,7 @@ def test_refused_renewal_lets_the_command_finish_unreported(ext):
         _, err = proc.communicate(timeout=10)
         assert proc.returncode == 1, err  # its report was refused
         assert "the command goes on without a lease" in err, err
-        assert f"report {r['run_id']} success refused" in err, err
+        assert f"run {r['run_id']}: report success refused" in err, err
         [after] = runs(db)
         assert (after["status"], after["error"]) == ("failed", "taken over"), after
 

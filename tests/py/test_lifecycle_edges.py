@@ -209,7 +209,7 @@ def test_schema_checked_when_a_connection_attaches(ext):
         db = connect(ext, path)
         add(db, "t")
         for change, message in (
-                ("UPDATE triggers_config SET value = '99' WHERE key = 'schema_version'",
+                ("UPDATE triggers_config SET value = 99 WHERE key = 'schema_version'",
                  "schema version 99 is newer than this extension"),
                 ("DELETE FROM triggers_config WHERE key = 'schema_version'",
                  "shadow tables missing or damaged")):
