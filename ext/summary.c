@@ -33,8 +33,9 @@
 ** admin, then the footer, and pending items get what is left of
 ** max_total (6 bytes are reserved for the separators). Within a segment
 ** items are taken in priority order and the first one that does not fit
-** ends the segment, so the oldest are dropped first; only the first admin
-** item is cut to fit rather than dropped. A note "(+N more admin items
+** ends the segment, so the oldest are dropped first; an admin item longer
+** than SUM_ITEM_MAX is cut to it and later items are still shown while
+** they fit; only the first admin item is cut to fit rather than dropped. A note "(+N more admin items
 ** omitted)" tells the agent what was left out.
 **
 ** Conflicts: an admin item whose text starts with "topic: " (a letter,
@@ -699,7 +700,9 @@ static int seg_admin(summary *s, sqlite3_str *out, int cap) {
       s->truncated |= cut;
     }
     sqlite3_free(line);
-    if (!ok || cut) break; /* nothing older is shown after a cut item */
+    /* The first item that does not fit ends the segment (the dropped ones
+    ** are the tail of the order); one cut to SUM_ITEM_MAX does not. */
+    if (!ok) break;
   }
   if (shown < s->norder) {
     char note[NOTE_RESERVE + 8];

@@ -165,7 +165,11 @@ def test_truncation_order(ext):
     long = [item(T0 + 9 * MIN, "deploy the new release " * 20), item(T0, "older")]
     seg = segments(summary(db, admin=long, max_admin=120))["Admin"]
     assert blen(seg) <= 120 and seg.split("\n")[1].endswith("...")
-    assert seg.endswith("(+1 more admin item omitted)"), seg
+    # (cut to leave room for an omission note; the older item fits there,
+    # so it is shown: later items are shown while they fit)
+    assert seg.endswith("] older"), seg
+    seg = segments(summary(db, admin=long + [item(T0 - 1, "oldest")], max_admin=120))["Admin"]
+    assert blen(seg) <= 120 and seg.endswith("(+2 more admin items omitted)"), seg
     # ties on ts: the later array element counts as newer
     tie = [item(T0, "first given"), item(T0, "second given")]
     assert segments(summary(db, admin=tie))["Admin"].split("\n")[1].endswith("second given")
@@ -481,3 +485,60 @@ def test_cost_does_not_grow_with_runs(ext):
     assert texts[1000] == texts[100000]
     assert steps[1000] == steps[100000], steps
     assert steps[1000] < 5000, steps
+
+
+# ---- the cut rule and the cap boundaries (issue #17 item 6) ----------------
+
+def test_cut_item_does_not_hide_later_items(ext):
+    """An item longer than SUM_ITEM_MAX is cut to it and the items after it
+    are still shown while they fit (DESIGN.md §9)."""
+    db = connect(ext)
+    admin = [item(T0 + 4, "short one"), item(T0 + 3, "long " + "y" * 341),
+             item(T0 + 2, "short two"), item(T0 + 1, "short three")]
+    assert blen(admin[1]["text"]) == 346
+    seg = segments(summary(db, admin=admin))["Admin"]
+    lines = seg.split("\n")[1:]
+    assert [l.split("] ", 1)[1][:9] for l in lines] == [
+        "short one", "long yyyy", "short two", "short thr"], seg
+    assert blen(lines[1].split("] ", 1)[1]) == 280 and lines[1].endswith("...")
+    assert "omitted" not in seg
+    # ten 300-byte items: each cut to 280 and as many shown as fit in 900
+    ten = [item(T0 + i, f"{i} " + "z" * 298) for i in range(10)]
+    seg = segments(summary(db, admin=ten))["Admin"]
+    lines = seg.split("\n")
+    assert len(lines) == 1 + 2 + 1 and lines[-1] == "(+8 more admin items omitted)", seg
+    assert all(blen(l.split("] ", 1)[1]) == 280 for l in lines[1:3])
+    assert blen(seg) <= 900 and blen(seg) + 315 + 40 > 900  # a third would not fit
+
+
+def cap_cases(db, admin):
+    """(cap option, segment key, the full segment) for every cap."""
+    full = summary(db, admin=admin)
+    seg = segments(full)
+    return full, [("max_admin", "Admin", seg["Admin"]), ("max_loop", "Loop", seg["Loop"]),
+                  ("max_footer", "As", seg["As"])]
+
+
+def test_each_cap_boundary_both_sides(ext):
+    """A segment exactly as long as its cap is shown whole; one byte less
+    and it loses its last item (so `len + n > cap` is the test, not >=)."""
+    db = connect(ext)
+    scenario(db)
+    admin = [item(T0 + 2, "first directive"), item(T0 + 1, "second directive")]
+    full, cases = cap_cases(db, admin)
+    for key, name, whole in cases:
+        n = blen(whole)
+        assert segments(summary(db, admin=admin, **{key: n}))[name] == whole, key
+        shorter = segments(summary(db, admin=admin, **{key: n - 1})).get(name, "")
+        assert shorter != whole and blen(shorter) <= n - 1, (key, shorter)
+    # the admin segment that exactly fills its cap with every item shown
+    two = segments(full)["Admin"]
+    got = segments(summary(db, admin=admin, max_admin=blen(two) - 1))["Admin"]
+    assert got.split("\n")[1:] == [two.split("\n")[1], "(+1 more admin item omitted)"], got
+    # the total: exactly its length shows everything, one byte less drops
+    # the last pending item
+    n = blen(full)
+    assert summary(db, admin=admin, max_total=n) == full
+    less = summary(db, admin=admin, max_total=n - 1)
+    assert blen(less) < n and segments(less)["Pending"] == \
+        "\n".join(segments(full)["Pending"].split("\n")[:-1]), less
