@@ -10,7 +10,11 @@
 **              "stale_ms":86400000, "max_total":1000}');
 **   SELECT trigger_state_payload('agent-1', 1772960400000, '{}');
 **
-** The text has four segments, in this order, separated by blank lines:
+** The text has up to five segments, in this order, separated by blank
+** lines:
+**   Hints    "Hints: continue, resume, pause, await_admin_confirmation":
+**            the execution hints the state calls for, in that fixed
+**            order, or no line when there are none (see below).
 **   Admin    options.admin items ({ts, text, resolved}): items older than
 **            now - stale_ms dropped; open items before resolved ones, each
 **            group newest first; conflicting directives collapsed.
@@ -23,18 +27,29 @@
 **   Footer   freshness: now, newest admin item, newest finished run.
 ** trigger_state_payload returns {"mode":"autonomous", "adminSummary",
 ** "loopSummary", "pendingItems":[{triggerId, displayName, nextDueAt,
-** nextDueIso}], "confidence"} with exactly the segments and items the
-** text shows.
+** nextDueIso}], "hints":[..], "confidence"} with exactly the segments,
+** items and hints the text shows.
+**
+** Hints, derived from the state: continue -- a run of the agent is
+** running; resume -- a trigger of the agent is paused or a run of it is
+** deferred; pause -- the latest failure's trigger has failed more than
+** once in a row and is still scheduled; await_admin_confirmation -- a
+** current open admin item is a question (its text ends in '?'). (A create
+** refused with CONFIRMATION_REQUIRED leaves no row yet: that source comes
+** with the events log.)
 **
 ** Caps (bytes of UTF-8): max_total 1500, max_admin 900, max_loop 400,
 ** max_footer 200. Options may lower them; larger values are clamped (the
-** defaults are the hard limits). Budget order: the loop segment is built
-** first (its latest failure is always kept, cut if it must be), then
+** defaults are the hard limits). Budget order: the Hints line first, from
+** max_total (hints dropped from the end of their order when it does not
+** fit), then the loop segment (its latest failure is always kept, cut if
+** it must be), then
 ** admin, then the footer, and pending items get what is left of
 ** max_total (6 bytes are reserved for the separators). Within a segment
 ** items are taken in priority order and the first one that does not fit
-** ends the segment, so the oldest are dropped first; only the first admin
-** item is cut to fit rather than dropped. A note "(+N more admin items
+** ends the segment, so the oldest are dropped first; an admin item longer
+** than SUM_ITEM_MAX is cut to it and later items are still shown while
+** they fit; only the first admin item is cut to fit rather than dropped. A note "(+N more admin items
 ** omitted)" tells the agent what was left out.
 **
 ** Conflicts: an admin item whose text starts with "topic: " (a letter,
@@ -55,9 +70,10 @@
 ** now or options, a missing install, out of memory) the summary is
 ** SUM_FALLBACK and the payload is SUM_FALLBACK_PAYLOAD (confidence "low").
 **
-** Cost: three indexed queries with LIMIT (triggers_rundata_outcome twice,
-** triggers_state_agent once, plus id and trigger_id probes), whatever the number
-** of runs; the admin array is the caller's own input and is parsed once.
+** Cost: four indexed queries with LIMIT (triggers_rundata_outcome twice,
+** triggers_state_agent once, plus id and trigger_id probes; the hints'
+** probes of triggers_rundata_lease, triggers_rundata_retry and
+** triggers_data_status), whatever the number of finished runs; the admin array is the caller's own input and is parsed once.
 ** Call it inside a transaction to read all three from one snapshot.
 */
 #include <stdio.h>
@@ -75,7 +91,7 @@ SQLITE_EXTENSION_INIT3
 
 /* ---- SQL: every statement of this module ------------------------------ */
 
-enum { Q_OPTIONS, Q_FAILURE, Q_SUCCESSES, Q_PENDING, Q_COUNT };
+enum { Q_OPTIONS, Q_FAILURE, Q_SUCCESSES, Q_PENDING, Q_HINTS, Q_COUNT };
 
 static const char *const sum_sql[Q_COUNT] = {
     /* Q_OPTIONS: ?1 options -> every node: id, parent, key, type, atom */
@@ -111,7 +127,25 @@ static const char *const sum_sql[Q_COUNT] = {
     " WHERE ?1 = '' AND s.agent_id = '' AND d.status = 'scheduled'"
     " AND s.next_due_at IS NOT NULL"
     " ORDER BY 4, 1 LIMIT ?2",
+    /* Q_HINTS: ?1 agent -> a run of it running, a deferral of it pending,
+    ** a trigger of it paused (each a probe of a partial or status index:
+    ** work in proportion to running runs, pending retries, paused
+    ** triggers -- never to all runs) */
+    "SELECT EXISTS(SELECT 1 FROM main.triggers_rundata"
+    " INDEXED BY triggers_rundata_lease WHERE status = 'running'"
+    " AND lease_until >= -9223372036854775808 AND agent_id = ?1 LIMIT 1),"
+    " EXISTS(SELECT 1 FROM main.triggers_rundata"
+    " INDEXED BY triggers_rundata_retry"
+    " WHERE retry_at >= -9223372036854775808 AND status = 'deferred'"
+    " AND agent_id = ?1 LIMIT 1),"
+    " EXISTS(SELECT 1 FROM main.triggers_data INDEXED BY triggers_data_status"
+    " WHERE status = 'paused' AND agent_id = ?1 LIMIT 1)",
 };
+
+/* Execution hints: a fixed vocabulary, shown in this order. */
+enum { H_CONTINUE = 1, H_RESUME = 2, H_PAUSE = 4, H_AWAIT = 8, H_ALL = 15 };
+static const char *const hint_names[] = {"continue", "resume", "pause",
+                                         "await_admin_confirmation"};
 
 /* ---- state ------------------------------------------------------------ */
 
@@ -146,12 +180,14 @@ typedef struct summary {
   i64 newest_run;
   char *pend_lines[SUM_PENDING], *pend_json[SUM_PENDING];
   int npend, pend_shown;
+  unsigned hints;       /* H_* derived from the state */
+  unsigned hints_shown; /* those the Hints: line holds */
   /* output */
-  sqlite3_str *seg[4]; /* admin, loop, pending, footer */
+  sqlite3_str *seg[5]; /* hints, admin, loop, pending, footer */
   int truncated;
 } summary;
 
-enum { SEG_ADMIN, SEG_LOOP, SEG_PENDING, SEG_FOOTER };
+enum { SEG_HINTS, SEG_ADMIN, SEG_LOOP, SEG_PENDING, SEG_FOOTER, SEG_COUNT };
 
 static void summary_free(summary *s) {
   for (int i = 0; i < s->nitems; i++) sqlite3_free(s->items[i].text);
@@ -163,7 +199,8 @@ static void summary_free(summary *s) {
     sqlite3_free(s->pend_lines[i]);
     sqlite3_free(s->pend_json[i]);
   }
-  for (int i = 0; i < 4; i++) sqlite3_free(sqlite3_str_finish(s->seg[i]));
+  for (int i = 0; i < SEG_COUNT; i++)
+    sqlite3_free(sqlite3_str_finish(s->seg[i]));
   memset(s, 0, sizeof *s);
 }
 
@@ -433,6 +470,16 @@ static int is_stale(i64 ts, i64 now, i64 stale_ms) {
   return ts < now && (uint64_t)now - (uint64_t)ts > (uint64_t)stale_ms;
 }
 
+/* An admin question: the text, trailing white space ignored, ends in '?'
+** (or the full-width U+FF1F). */
+static int is_question(const char *t) {
+  size_t n = strlen(t);
+  while (n > 0 && (t[n - 1] == ' ' || (t[n - 1] >= '\t' && t[n - 1] <= '\r')))
+    n--;
+  if (n > 0 && t[n - 1] == '?') return 1;
+  return n >= 3 && memcmp(t + n - 3, "\xEF\xBC\x9F", 3) == 0;
+}
+
 /* Drop stale items, resolve conflicts, order the rest by priority. */
 static int admin_resolve(summary *s) {
   if (!s->nitems) return SQLITE_OK;
@@ -469,6 +516,10 @@ static int admin_resolve(summary *s) {
   }
   /* NOLINTNEXTLINE(bugprone-sizeof-expression) */
   qsort(s->order, (size_t)s->norder, sizeof *s->order, cmp_priority);
+  for (int i = 0; i < s->norder; i++) {
+    if (!s->order[i]->resolved && is_question(s->order[i]->text))
+      s->hints |= H_AWAIT; /* an unresolved admin question */
+  }
   return SQLITE_OK;
 }
 
@@ -536,6 +587,10 @@ static int read_failure(summary *s) {
         streak > 1
             ? sqlite3_mprintf("; %lld consecutive failures", (long long)streak)
             : sqlite3_mprintf("%s", "");
+    /* repeated failures of a trigger that still runs: pause it */
+    const char *status = (const char *)sqlite3_column_text(st, 7);
+    if (streak > 1 && status && strcmp(status, "scheduled") == 0)
+      s->hints |= H_PAUSE;
     if (obj && cd && err && streak_txt) {
       s->fail_line =
           sqlite3_mprintf("\n- last failure %s %s; cooldown: %s%s; error: %s",
@@ -581,6 +636,26 @@ static int read_successes(summary *s) {
   }
   if (rc == SQLITE_OK && s->nok < SUM_SUCCESSES && step != SQLITE_DONE)
     rc = step;
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* continue (a run in progress), resume (a paused trigger or a deferred
+** run). pause and await_admin_confirmation come from the latest failure
+** and the admin items. */
+static int read_hints(summary *s) {
+  sqlite3_stmt *st = NULL;
+  int rc = prepare(s, Q_HINTS, &st);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, s->agent, -1, SQLITE_STATIC);
+  int step = sqlite3_step(st);
+  if (step == SQLITE_ROW) {
+    if (sqlite3_column_int(st, 0)) s->hints |= H_CONTINUE;
+    if (sqlite3_column_int(st, 1) || sqlite3_column_int(st, 2))
+      s->hints |= H_RESUME;
+  } else {
+    rc = step == SQLITE_DONE ? SQLITE_ERROR : step;
+  }
   sqlite3_finalize(st);
   return rc;
 }
@@ -699,7 +774,9 @@ static int seg_admin(summary *s, sqlite3_str *out, int cap) {
       s->truncated |= cut;
     }
     sqlite3_free(line);
-    if (!ok || cut) break; /* nothing older is shown after a cut item */
+    /* The first item that does not fit ends the segment (the dropped ones
+    ** are the tail of the order); one cut to SUM_ITEM_MAX does not. */
+    if (!ok) break;
   }
   if (shown < s->norder) {
     char note[NOTE_RESERVE + 8];
@@ -791,13 +868,46 @@ static int seg_footer(summary *s, sqlite3_str *out, int cap) {
   return SQLITE_OK;
 }
 
-/* Build the four segments within the caps (see the header comment). */
-static int build_segments(summary *s) {
+/*
+** "Hints: continue, pause": the derived hints in vocabulary order. It is
+** built first, from max_total (it is at most 56 bytes plus its separator);
+** when even that does not fit, hints are dropped from the end of the
+** vocabulary order until it does (none shown: no line).
+*/
+static void seg_hints(summary *s, sqlite3_str *out, int room) {
+  unsigned shown = s->hints;
+  for (;;) {
+    int len = 0;
+    for (int i = 0; i < 4; i++) {
+      if (shown & (1u << i))
+        len += (int)strlen(hint_names[i]) + (len ? 2 : (int)strlen("Hints: "));
+    }
+    if (shown == 0 || len + 2 <= room) break;
+    unsigned top = H_AWAIT;
+    while (!(shown & top)) top >>= 1;
+    shown &= ~top; /* the last in vocabulary order goes first */
+  }
+  if (shown != s->hints) s->truncated = 1;
+  s->hints_shown = shown;
+  const char *sep = "Hints: ";
   for (int i = 0; i < 4; i++) {
+    if (!(shown & (1u << i))) continue;
+    sqlite3_str_appendall(out, sep);
+    sqlite3_str_appendall(out, hint_names[i]);
+    sep = ", ";
+  }
+}
+
+/* Build the segments within the caps (see the header comment). */
+static int build_segments(summary *s) {
+  for (int i = 0; i < SEG_COUNT; i++) {
     s->seg[i] = sqlite3_str_new(s->db);
   }
   int rest = s->cap_total - 6;
   if (rest < 0) rest = 0;
+  seg_hints(s, s->seg[SEG_HINTS], rest);
+  if (sqlite3_str_length(s->seg[SEG_HINTS]) > 0)
+    rest -= sqlite3_str_length(s->seg[SEG_HINTS]) + 2; /* its separator */
   int rc =
       seg_loop(s, s->seg[SEG_LOOP], s->cap_loop < rest ? s->cap_loop : rest);
   rest -= sqlite3_str_length(s->seg[SEG_LOOP]);
@@ -812,7 +922,7 @@ static int build_segments(summary *s) {
   }
   rest -= sqlite3_str_length(s->seg[SEG_FOOTER]);
   if (rc == SQLITE_OK) rc = seg_pending(s, s->seg[SEG_PENDING], rest);
-  for (int i = 0; i < 4 && rc == SQLITE_OK; i++)
+  for (int i = 0; i < SEG_COUNT && rc == SQLITE_OK; i++)
     rc = sqlite3_str_errcode(s->seg[i]);
   return rc;
 }
@@ -836,6 +946,7 @@ static int read_all(summary *s) {
   if (rc == SQLITE_OK) rc = read_failure(s);
   if (rc == SQLITE_OK) rc = read_successes(s);
   if (rc == SQLITE_OK) rc = read_pending(s);
+  if (rc == SQLITE_OK) rc = read_hints(s);
   return rc;
 }
 
@@ -882,7 +993,7 @@ static void fn_summary(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int rc = summary_build(&s, ctx, argc, argv);
   sqlite3_str *out = sqlite3_str_new(s.db);
   int first = 1;
-  for (int i = 0; i < 4 && rc == SQLITE_OK; i++) {
+  for (int i = 0; i < SEG_COUNT && rc == SQLITE_OK; i++) {
     if (sqlite3_str_length(s.seg[i]) == 0) continue;
     if (!first) sqlite3_str_appendall(out, "\n\n");
     sqlite3_str_append(out, sqlite3_str_value(s.seg[i]),
@@ -917,6 +1028,11 @@ static void fn_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_str_appendall(out, ",\"pendingItems\":[");
     for (int i = 0; i < s.pend_shown; i++) {
       sqlite3_str_appendf(out, "%s%s", i ? "," : "", s.pend_json[i]);
+    }
+    sqlite3_str_appendall(out, "],\"hints\":[");
+    for (int i = 0, n = 0; i < 4; i++) {
+      if (s.hints_shown & (1u << i))
+        sqlite3_str_appendf(out, "%s\"%s\"", n++ ? "," : "", hint_names[i]);
     }
     sqlite3_str_appendf(out, "],\"confidence\":\"%s\"}", confidence(&s));
     rc = sqlite3_str_errcode(out);

@@ -33,7 +33,8 @@
   "Admin context temporarily unavailable; continue with latest autonomous objective."
 #define SUM_FALLBACK_PAYLOAD                                        \
   "{\"mode\":\"autonomous\",\"adminSummary\":\"" SUM_FALLBACK "\"," \
-  "\"loopSummary\":\"\",\"pendingItems\":[],\"confidence\":\"low\"}"
+  "\"loopSummary\":\"\",\"pendingItems\":[],\"hints\":[],"       \
+  "\"confidence\":\"low\"}"
 
 int summary_register(sqlite3 *db, trg_ctx *ctx);
 

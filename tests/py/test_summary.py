@@ -69,7 +69,9 @@ def test_segments_and_payload(ext):
     assert seg["As"] == ("As of 2026-01-01T00:10:00Z; newest admin item 2026-01-01T00:01:00Z;"
                          " newest run 2026-01-01T00:03:00.500Z.")
     p = payload(db, admin=[item(T0 + MIN, "Review PR 42")])
-    assert list(p) == ["mode", "adminSummary", "loopSummary", "pendingItems", "confidence"]
+    assert list(p) == ["mode", "adminSummary", "loopSummary", "pendingItems", "hints",
+                       "confidence"]
+    assert p["hints"] == [] and "Hints" not in seg
     assert p["mode"] == "autonomous" and p["confidence"] == "high"
     assert p["adminSummary"] == seg["Admin"] and p["loopSummary"] == seg["Loop"]
     assert [x["triggerId"] for x in p["pendingItems"]] == ["build", "market"]
@@ -165,7 +167,11 @@ def test_truncation_order(ext):
     long = [item(T0 + 9 * MIN, "deploy the new release " * 20), item(T0, "older")]
     seg = segments(summary(db, admin=long, max_admin=120))["Admin"]
     assert blen(seg) <= 120 and seg.split("\n")[1].endswith("...")
-    assert seg.endswith("(+1 more admin item omitted)"), seg
+    # (cut to leave room for an omission note; the older item fits there,
+    # so it is shown: later items are shown while they fit)
+    assert seg.endswith("] older"), seg
+    seg = segments(summary(db, admin=long + [item(T0 - 1, "oldest")], max_admin=120))["Admin"]
+    assert blen(seg) <= 120 and seg.endswith("(+2 more admin items omitted)"), seg
     # ties on ts: the later array element counts as newer
     tie = [item(T0, "first given"), item(T0, "second given")]
     assert segments(summary(db, admin=tie))["Admin"].split("\n")[1].endswith("second given")
@@ -364,7 +370,7 @@ def test_fallback_on_any_failure(ext):
         assert one(db, "SELECT trigger_state_summary('a1', ?, ?)", NOW, opts) == FALLBACK, opts
         p = json.loads(one(db, "SELECT trigger_state_payload('a1', ?, ?)", NOW, opts))
         assert p == {"mode": "autonomous", "adminSummary": FALLBACK, "loopSummary": "",
-                     "pendingItems": [], "confidence": "low"}, opts
+                     "pendingItems": [], "hints": [], "confidence": "low"}, opts
     for agent, now, opts in [(None, NOW, "{}"), ("a1", "not a time", "{}"), ("a1", NOW, b"{}"),
                              ("a1", NOW, 42), ("a1", b"\x00", None)]:
         got = one(db, "SELECT trigger_state_summary(?, ?, ?)", agent, now, opts)
@@ -453,20 +459,22 @@ def test_stress_within_caps_and_bounded(ext):
     # every statement it runs reads through an index (json_tree walks the
     # options, the caller's own input, once)
     stmts = statements_run(db, "SELECT trigger_state_summary('a1', ?, ?)", NOW, opts)
-    assert len(stmts) == 4, stmts
+    assert len(stmts) == 5, stmts
     used = set()
     for sql in stmts:
         nparams = max([int(x) for x in re.findall(r"\?(\d+)", sql)] or [0])
         plan = [r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql, [None] * nparams)]
         for step in plan:
-            assert not step.startswith("SCAN") or \
+            assert not step.startswith("SCAN") or step == "SCAN CONSTANT ROW" or \
                 step.startswith("SCAN json_tree VIRTUAL TABLE"), (sql, plan)
             assert "TEMP B-TREE" not in step, (sql, plan)
             used.update(re.findall(r"USING (?:COVERING )?INDEX (\w+)", step))
         if "triggers_" in sql:
             assert "LIMIT" in sql, sql
     assert {"triggers_rundata_outcome", "triggers_state_agent",
-            "triggers_state_due", "sqlite_autoindex_triggers_data_1"} <= used, used
+            "triggers_state_due", "sqlite_autoindex_triggers_data_1",
+            "triggers_rundata_lease", "triggers_rundata_retry",
+            "triggers_data_status"} <= used, used
 
 
 def test_cost_does_not_grow_with_runs(ext):
@@ -481,3 +489,160 @@ def test_cost_does_not_grow_with_runs(ext):
     assert texts[1000] == texts[100000]
     assert steps[1000] == steps[100000], steps
     assert steps[1000] < 5000, steps
+
+
+# ---- the cut rule and the cap boundaries (issue #17 item 6) ----------------
+
+def test_cut_item_does_not_hide_later_items(ext):
+    """An item longer than SUM_ITEM_MAX is cut to it and the items after it
+    are still shown while they fit (DESIGN.md §9)."""
+    db = connect(ext)
+    admin = [item(T0 + 4, "short one"), item(T0 + 3, "long " + "y" * 341),
+             item(T0 + 2, "short two"), item(T0 + 1, "short three")]
+    assert blen(admin[1]["text"]) == 346
+    seg = segments(summary(db, admin=admin))["Admin"]
+    lines = seg.split("\n")[1:]
+    assert [l.split("] ", 1)[1][:9] for l in lines] == [
+        "short one", "long yyyy", "short two", "short thr"], seg
+    assert blen(lines[1].split("] ", 1)[1]) == 280 and lines[1].endswith("...")
+    assert "omitted" not in seg
+    # ten 300-byte items: each cut to 280 and as many shown as fit in 900
+    ten = [item(T0 + i, f"{i} " + "z" * 298) for i in range(10)]
+    seg = segments(summary(db, admin=ten))["Admin"]
+    lines = seg.split("\n")
+    assert len(lines) == 1 + 2 + 1 and lines[-1] == "(+8 more admin items omitted)", seg
+    assert all(blen(l.split("] ", 1)[1]) == 280 for l in lines[1:3])
+    assert blen(seg) <= 900 and blen(seg) + 315 + 40 > 900  # a third would not fit
+
+
+def cap_cases(db, admin):
+    """(cap option, segment key, the full segment) for every cap."""
+    full = summary(db, admin=admin)
+    seg = segments(full)
+    return full, [("max_admin", "Admin", seg["Admin"]), ("max_loop", "Loop", seg["Loop"]),
+                  ("max_footer", "As", seg["As"])]
+
+
+def test_each_cap_boundary_both_sides(ext):
+    """A segment exactly as long as its cap is shown whole; one byte less
+    and it loses its last item (so `len + n > cap` is the test, not >=)."""
+    db = connect(ext)
+    scenario(db)
+    admin = [item(T0 + 2, "first directive"), item(T0 + 1, "second directive")]
+    full, cases = cap_cases(db, admin)
+    for key, name, whole in cases:
+        n = blen(whole)
+        assert segments(summary(db, admin=admin, **{key: n}))[name] == whole, key
+        shorter = segments(summary(db, admin=admin, **{key: n - 1})).get(name, "")
+        assert shorter != whole and blen(shorter) <= n - 1, (key, shorter)
+    # the admin segment that exactly fills its cap with every item shown
+    two = segments(full)["Admin"]
+    got = segments(summary(db, admin=admin, max_admin=blen(two) - 1))["Admin"]
+    assert got.split("\n")[1:] == [two.split("\n")[1], "(+1 more admin item omitted)"], got
+    # the total: exactly its length shows everything, one byte less drops
+    # the last pending item
+    n = blen(full)
+    assert summary(db, admin=admin, max_total=n) == full
+    less = summary(db, admin=admin, max_total=n - 1)
+    assert blen(less) < n and segments(less)["Pending"] == \
+        "\n".join(segments(full)["Pending"].split("\n")[:-1]), less
+
+
+# ---- execution hints (issue #17 item 5) -------------------------------------
+
+def hints(db, **opts):
+    """(the Hints: line or None, the payload's hints) for agent a1."""
+    line = segments(summary(db, **opts)).get("Hints")
+    return line, payload(db, **opts)["hints"]
+
+
+def test_hint_continue_while_a_run_is_in_progress(ext):
+    db = connect(ext)
+    add(db, "t", agent_id="a1")
+    add(db, "u", agent_id="a2")
+    assert hints(db) == (None, [])
+    runs = tick(db, T0 + MIN)
+    ra = [r for r in runs if r["trigger_id"] == "t"][0]
+    assert hints(db) == ("Hints: continue", ["continue"])
+    assert hints(db, agent="a2") == ("Hints: continue", ["continue"])
+    finish(db, ra["run_id"], "success", None, T0 + MIN + 1)
+    assert hints(db) == (None, [])  # finished: nothing in progress
+    assert summary(db).startswith("Admin:")
+
+
+def test_hint_resume_for_a_paused_trigger_or_a_deferred_run(ext):
+    db = connect(ext)
+    add(db, "t", agent_id="a1")
+    db.execute("SELECT trigger_pause('t', ?)", (T0,))
+    assert hints(db) == ("Hints: resume", ["resume"])
+    assert hints(db, agent="a2") == (None, [])  # another agent's pause
+    db.execute("SELECT trigger_resume('t', ?)", (T0,))
+    assert hints(db) == (None, [])
+    [r] = tick(db, T0 + MIN)
+    finish(db, r["run_id"], "deferred", None, T0 + MIN + 1)
+    assert hints(db) == ("Hints: resume", ["resume"])  # re-offered by the next tick
+    [r] = tick(db, T0 + MIN + 2)
+    finish(db, r["run_id"], "success", None, T0 + MIN + 3)
+    assert hints(db) == (None, [])
+
+
+def test_hint_pause_after_repeated_failures(ext):
+    db = connect(ext)
+    add(db, "t", agent_id="a1")
+    [r] = tick(db, T0 + MIN)
+    finish(db, r["run_id"], "failed", "boom", T0 + MIN + 1)
+    assert hints(db) == (None, [])  # one failure is not a streak
+    [r] = tick(db, T0 + 2 * MIN)
+    finish(db, r["run_id"], "failed", "boom", T0 + 2 * MIN + 1)
+    text = summary(db)
+    assert "; 2 consecutive failures" in text and text.startswith("Hints: pause\n\nAdmin:")
+    assert hints(db) == ("Hints: pause", ["pause"])
+    # paused after them: the hint is resume, not pause
+    db.execute("SELECT trigger_pause('t', ?)", (T0 + 2 * MIN + 2,))
+    assert hints(db) == ("Hints: resume", ["resume"])
+    db.execute("SELECT trigger_resume('t', ?)", (T0 + 3 * MIN,))
+    [r] = tick(db, T0 + 5 * MIN)
+    finish(db, r["run_id"], "success", None, T0 + 5 * MIN + 1)
+    assert hints(db) == (None, [])  # the streak ended
+
+
+def test_hint_await_admin_confirmation_for_an_open_question(ext):
+    db = connect(ext)
+    q = [item(T0, "deploy: may I ship the release?  ")]
+    assert hints(db, admin=q) == ("Hints: await_admin_confirmation", ["await_admin_confirmation"])
+    assert hints(db, admin=[item(T0, "ship it\uff1f")])[1] == ["await_admin_confirmation"]
+    for absent in ([item(T0, "may I ship?", True)],              # resolved
+                   [item(T0, "ship it. why? because QA passed")],  # not a question
+                   [item(T0, "deploy: may I ship?"), item(T0 + 1, "deploy: ship it")]):  # superseded
+        assert hints(db, admin=absent) == (None, []), absent
+    assert hints(db, admin=[item(NOW - 3 * MIN, "ok?")], stale_ms=MIN) == (None, [])  # stale
+
+
+def test_hints_order_budget_and_space(ext):
+    db = connect(ext)
+    add(db, "f", agent_id="a1")
+    add(db, "p", agent_id="a1")
+    add(db, "r", agent_id="a1", created_at=T0 + MIN)
+    db.execute("SELECT trigger_pause('p', ?)", (T0,))
+    for k in (1, 2):
+        for r in tick(db, T0 + k * MIN):
+            if r["trigger_id"] == "f":
+                finish(db, r["run_id"], "failed", "boom", T0 + k * MIN + 1)
+    # 'r' was claimed at minute 2 and is still running
+    admin = [item(T0, "ok to delete the old branch?")]
+    want = ["continue", "resume", "pause", "await_admin_confirmation"]
+    line = "Hints: " + ", ".join(want)
+    full = summary(db, admin=admin)
+    assert full.startswith(line + "\n\nAdmin:"), full
+    assert payload(db, admin=admin)["hints"] == want
+    # from max_total, before the other segments: the text stays in the cap
+    for total in (len(line) + 8, len(line) + 7, 40, 20, 6):
+        t = summary(db, admin=admin, max_total=total)
+        p = payload(db, admin=admin, max_total=total)
+        assert blen(t) <= total, (total, t)
+        room = total - 6
+        # dropped from the end of the vocabulary until the line fits
+        shown = [h for k, h in enumerate(want) if len("Hints: " + ", ".join(want[:k + 1])) + 2 <= room]
+        assert p["hints"] == shown, (total, p)
+        assert (segments(t) if t else {}).get("Hints") == ("Hints: " + ", ".join(shown) if shown else None), t
+        assert p["confidence"] == "medium"

@@ -1,6 +1,6 @@
 -- summary.sql: trigger_state_summary / trigger_state_payload through the
 -- shell (docs/summary.md): segments, redaction, a directive conflict,
--- stale items, lowered caps, the fallback, and the index plans of the
+-- stale items, lowered caps, the fallback, execution hints, and the index plans of the
 -- summary's run and pending reads (the same shape as ext/summary.c's).
 .load @EXT@
 .headers off
@@ -28,6 +28,13 @@ SELECT length(trigger_state_summary('agent-1', '2026-03-08T06:20:00Z', '{"max_to
 -- malformed options: the fixed fallback, never an error
 SELECT trigger_state_summary('agent-1', '2026-03-08T06:20:00Z', '{"admin":"not an array"}');
 SELECT trigger_state_payload('agent-1', '2026-03-08T06:20:00Z', '{"max_total":-1}');
+-- execution hints: a paused trigger (resume) and an open admin question
+-- (await_admin_confirmation), first line of the text and "hints" in the payload
+SELECT trigger_pause('market-am', '2026-03-08T06:21:00Z') IS NOT NULL;
+SELECT trigger_state_summary('agent-1', '2026-03-08T06:22:00Z', '{"admin":[
+  {"ts":"2026-03-08T06:21:30Z","text":"Can I roll back the release?"}],"max_loop":0,"max_footer":0}');
+SELECT json_extract(trigger_state_payload('agent-1', '2026-03-08T06:22:00Z', '{"admin":[
+  {"ts":"2026-03-08T06:21:30Z","text":"Can I roll back the release?"}]}'), '$.hints');
 -- the reads behind the summary are bounded index searches
 EXPLAIN QUERY PLAN SELECT r.trigger_id, d.display_name FROM triggers_rundata AS r
   LEFT JOIN triggers_data AS d ON d.trigger_id = r.trigger_id
