@@ -33,7 +33,7 @@
   "Admin context temporarily unavailable; continue with latest autonomous objective."
 #define SUM_FALLBACK_PAYLOAD                                        \
   "{\"mode\":\"autonomous\",\"adminSummary\":\"" SUM_FALLBACK "\"," \
-  "\"loopSummary\":\"\",\"pendingItems\":[],\"hints\":[],"       \
+  "\"loopSummary\":\"\",\"pendingItems\":[],\"hints\":[],"          \
   "\"confidence\":\"low\"}"
 
 int summary_register(sqlite3 *db, trg_ctx *ctx);
