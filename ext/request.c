@@ -205,9 +205,9 @@ static int read_request(create_req *q, const char *json) {
     if (strcmp(k, "when") == 0 || strcmp(k, "when_text") == 0) {
       const char *phrase = (const char *)sqlite3_column_text(st, 1);
       if (sqlite3_column_type(st, 1) != SQLITE_TEXT) {
-        sqlite3_finalize(st);
-        return fail(q, "INVALID_REQUEST",
-                    sqlite3_mprintf("field '%s' must be text", k));
+        char *why = sqlite3_mprintf("field '%s' must be text", k);
+        sqlite3_finalize(st); /* k is freed with it */
+        return fail(q, "INVALID_REQUEST", why);
       }
       if (q->when) {
         sqlite3_finalize(st);

@@ -1739,6 +1739,12 @@ static int guarded_after(const char *t, size_t len, size_t e) {
   return word_in(t + b, x - b, guard_after, COUNT(guard_after));
 }
 
+/* "on the 3rd" alone: not when a word follows ("the 3rd floor"). */
+static int day_of_month_alone(const when_form *ph) {
+  return ph->form == F_GENERAL && ph->day.kind == D_DOM && !ph->clock.has &&
+         ph->part_hour < 0;
+}
+
 /* Readings the grammar accepts alone but a message does not support:
 ** "walk 5 m", "i sat down", "eat 1/2", "the 3rd floor". */
 static int weak_in_message(const parser *p, const when_form *ph) {
@@ -1750,15 +1756,10 @@ static int weak_in_message(const parser *p, const when_form *ph) {
   if (p->n == 3 && tok_int(p, 0, 2) && tok_punct(p, 1, '/') &&
       tok_int(p, 2, 2))
     return 1;
-  if (p->n == 2 && tok_word(p, 0, "the")) return 1;
+  if (day_of_month_alone(ph) && tok_word(p, 0, "the")) return 1;
   return 0;
 }
 
-/* "on the 3rd" alone: not when a word follows ("the 3rd floor"). */
-static int day_of_month_alone(const when_form *ph) {
-  return ph->form == F_GENERAL && ph->day.kind == D_DOM && !ph->clock.has &&
-         ph->part_hour < 0;
-}
 
 static size_t code_points(const char *t, size_t n) {
   size_t c = 0;

@@ -194,6 +194,10 @@ static const fcase cases[] = {
     F("walk 5 m in 10 minutes", "in 10 minutes", "walk 5 m"),
     F("it takes 2 hours, start in 30 minutes", "in 30 minutes",
       "it takes 2 hours, start"),
+    /* "on the 3rd" followed by a connective, or at the end */
+    F("pay rent on the 3rd to avoid fees", "on the 3rd", "pay rent to avoid fees"),
+    F("pay rent on the 3rd", "on the 3rd", "pay rent"),
+    F("pay rent on the 3rd at 9am sharp", "on the 3rd at 9am", "pay rent sharp"),
     /* "sun" and "sat" with more words are weekdays */
     F("brunch on sun at 11am", "on sun at 11am", "brunch"),
     F("chores sat 9am", "sat 9am", "chores"),
@@ -253,6 +257,8 @@ static const fcase cases[] = {
     NONE("日本語のテキスト"),
     NONE("%%%% ---- ++++ ::::"),
     NONE("tomorrow before noon"),
+    NONE("meet at 5 past 9"),
+    NONE("pay rent the 3rd"),
 };
 
 /* The phrase as written in text[start..end), compared to want. */
