@@ -1675,7 +1675,7 @@ static size_t chunk_next(const char *t, size_t len, size_t i) {
 /* Between two words of one phrase: only what the parser reads. */
 static int gap_ok(const char *t, size_t a, size_t b) {
   for (size_t i = a; i < b; i++)
-    if (!is_blank(t[i]) && !strchr(",.+-", t[i])) return 0;
+    if (!is_blank(t[i]) && (!t[i] || !strchr(",.+-", t[i]))) return 0;
   return 1;
 }
 
@@ -1847,7 +1847,9 @@ int when_find(const char *text, size_t len, int64_t now_ms,
   return 0;
 }
 
-static int cut_char(char ch) { return is_blank(ch) || strchr(",;:", ch); }
+static int cut_char(char ch) {
+  return is_blank(ch) || (ch && strchr(",;:", ch));
+}
 
 size_t when_find_rest(const char *text, size_t len, size_t start, size_t end,
                       char *buf) {

@@ -334,6 +334,12 @@ static void check_spans(void) {
   CHECK(when_find(t, 18, NOW_MS, NULL, &f) == 0 && span_is(t, &f, "tomorrow"),
         "len bounds the text");
   CHECK(when_find(NULL, 0, NOW_MS, NULL, &f) == -1, "NULL text");
+  /* a NUL byte separates like punctuation (fuzzer: it was let into a
+  ** phrase, which the parser then read only up to the NUL) */
+  static const char nul[] = "in 2 hours \0 tomorrow";
+  CHECK(when_find(nul, sizeof nul - 1, NOW_MS, NULL, &f) == 0 &&
+            span_is(nul, &f, "in 2 hours"),
+        "NUL: found [%zu, %zu)", f.start, f.end);
 }
 
 /* Bounds: text size, words per phrase; a 4 KiB message is fast. */
