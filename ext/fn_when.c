@@ -1,7 +1,9 @@
 /*
 ** fn_when.c -- trigger_parse_when(phrase [, now [, tz]]): an English time
 ** phrase read by the when module (ext/when.h, docs/when.md), as the
-** JSON of DESIGN.md §8.
+** JSON of DESIGN.md §8; trigger_find_when(text [, now [, tz]]): the same
+** for the phrase found inside a message, plus "phrase", "span" (code
+** points) and "rest".
 **
 **   SELECT trigger_parse_when('tomorrow at 9am', '2025-03-08T15:00:00Z',
 **                             'America/New_York');

@@ -21,6 +21,9 @@
 **      cron line whose first firing comes from cron_next.
 **   5. Confidence is the minimum over the constructs used (§5), kept as
 **      integer hundredths so the table values are exact.
+**   6. when_find (the end of this file) reads runs of words of a message
+**      through the same steps and keeps the longest accepted one, refusing
+**      readings that running text does not support (when.h).
 */
 #include "when.h"
 
