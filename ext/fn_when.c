@@ -1,7 +1,9 @@
 /*
 ** fn_when.c -- trigger_parse_when(phrase [, now [, tz]]): an English time
 ** phrase read by the when module (ext/when.h, docs/when.md), as the
-** JSON of DESIGN.md §8.
+** JSON of DESIGN.md §8; trigger_find_when(text [, now [, tz]]): the same
+** for the phrase found inside a message, plus "phrase", "span" (code
+** points) and "rest".
 **
 **   SELECT trigger_parse_when('tomorrow at 9am', '2025-03-08T15:00:00Z',
 **                             'America/New_York');
@@ -39,7 +41,8 @@ static void json_i64_or_null(sqlite3_str *out, const char *key, int has,
   else sqlite3_str_appendf(out, ",\"%s\":null", key);
 }
 
-/* DESIGN.md §8: every key present, null where it does not apply. */
+/* DESIGN.md §8: every key present, null where it does not apply. The
+** object is left open for trigger_find_when's keys. */
 static void when_json(sqlite3_str *out, const when_result *r,
                       const tz_zone *z) {
   int ok = r->kind != WHEN_NONE;
@@ -68,14 +71,30 @@ static void when_json(sqlite3_str *out, const when_result *r,
   json_str(out, ok ? r->matched : NULL);
   sqlite3_str_appendall(out, ",\"reason\":");
   json_str(out, ok ? NULL : r->reason);
-  sqlite3_str_appendchar(out, 1, '}');
+}
+
+/* Arguments 2 and 3 (now, tz) of both functions. 0 or -1 (error set). */
+static int when_args(sqlite3_context *ctx, const char *fname, int argc,
+                     sqlite3_value **argv, i64 *now, const tz_zone **z) {
+  trg_ctx *c = sqlite3_user_data(ctx);
+  *z = tz_utc();
+  if (arg_instant(ctx, fname, argc, argv, 1, "now", 1, now) != 0) return -1;
+  if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
+    const char *name = arg_text(ctx, fname, argv, 2, "tz");
+    char msg[160];
+    if (!name) return -1;
+    if (trg_zone(c, name, z, msg, sizeof msg) != 0) {
+      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (tz): %s", msg);
+      return -1;
+    }
+  }
+  return 0;
 }
 
 static void fn_parse_when(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
   const char *fname = "trigger_parse_when";
-  trg_ctx *c = sqlite3_user_data(ctx);
-  const tz_zone *z = tz_utc();
+  const tz_zone *z;
   i64 now;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
     sqlite3_result_null(ctx);
@@ -83,20 +102,53 @@ static void fn_parse_when(sqlite3_context *ctx, int argc,
   }
   const char *phrase = arg_text(ctx, fname, argv, 0, "phrase");
   if (!phrase) return;
-  if (arg_instant(ctx, fname, argc, argv, 1, "now", 1, &now) != 0) return;
-  if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
-    const char *name = arg_text(ctx, fname, argv, 2, "tz");
-    char msg[160];
-    if (!name) return;
-    if (trg_zone(c, name, &z, msg, sizeof msg) != 0) {
-      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (tz): %s", msg);
-      return;
-    }
-  }
+  if (when_args(ctx, fname, argc, argv, &now, &z) != 0) return;
   when_result r;
   when_parse(phrase, now, z, &r);
   sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
   when_json(out, &r, z);
+  sqlite3_str_appendchar(out, 1, '}');
+  result_str(ctx, out);
+}
+
+/* trigger_find_when(text [, now [, tz]]): trigger_parse_when's keys for the
+** best phrase in text, plus "phrase" (as written in text), "span" ([start,
+** end) in code points) and "rest" (text without it); all three null when
+** no phrase was found. */
+static void fn_find_when(sqlite3_context *ctx, int argc,
+                         sqlite3_value **argv) {
+  const char *fname = "trigger_find_when";
+  const tz_zone *z;
+  i64 now;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const char *text = arg_text(ctx, fname, argv, 0, "text");
+  if (!text) return;
+  size_t len = (size_t)sqlite3_value_bytes(argv[0]);
+  if (when_args(ctx, fname, argc, argv, &now, &z) != 0) return;
+  when_found f;
+  char *rest = NULL;
+  int ok = when_find(text, len, now, z, &f) == 0;
+  if (ok && !(rest = sqlite3_malloc64(len + 1))) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+  when_json(out, &f.r, z);
+  if (ok) {
+    when_find_rest(text, len, f.start, f.end, rest);
+    sqlite3_str_appendf(out, ",\"phrase\":\"");
+    sqlite3_str_append(out, text + f.start, (int)(f.end - f.start));
+    sqlite3_str_appendf(out, "\",\"span\":[%lld,%lld],\"rest\":",
+                        (long long)f.cp_start, (long long)f.cp_end);
+    json_str(out, rest);
+  } else {
+    sqlite3_str_appendall(out, ",\"phrase\":null,\"span\":null,\"rest\":null");
+  }
+  sqlite3_str_appendchar(out, 1, '}');
+  sqlite3_free(rest);
   result_str(ctx, out);
 }
 
@@ -107,6 +159,10 @@ int when_register(sqlite3 *db, trg_ctx *ctx) {
     rc = sqlite3_create_function_v2(db, "trigger_parse_when", n,
                                     SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
                                     fn_parse_when, 0, 0, 0);
+    if (rc == SQLITE_OK)
+      rc = sqlite3_create_function_v2(db, "trigger_find_when", n,
+                                      SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
+                                      fn_find_when, 0, 0, 0);
   }
   return rc;
 }

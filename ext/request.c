@@ -45,7 +45,8 @@ typedef struct create_req {
   trg_row row;
   sched_spec spec;
   char *role;
-  char *when; /* the request's "when" phrase, if any */
+  char *when; /* the request's "when" phrase (or "when_text"), if any */
+  int when_text; /* when is a message to find the phrase in (§8) */
   int autonomy, confirmed;
   /* outcome */
   const char *code;
@@ -201,14 +202,20 @@ static int read_request(create_req *q, const char *json) {
     for (int i = 0; i < TC_NPUBLIC; i++) {
       if (strcmp(trg_cols[i].name, k) == 0) col = i;
     }
-    if (strcmp(k, "when") == 0) {
+    if (strcmp(k, "when") == 0 || strcmp(k, "when_text") == 0) {
       const char *phrase = (const char *)sqlite3_column_text(st, 1);
       if (sqlite3_column_type(st, 1) != SQLITE_TEXT) {
+        char *why = sqlite3_mprintf("field '%s' must be text", k);
+        sqlite3_finalize(st); /* k is freed with it */
+        return fail(q, "INVALID_REQUEST", why);
+      }
+      if (q->when) {
         sqlite3_finalize(st);
         return fail(q, "INVALID_REQUEST",
-                    sqlite3_mprintf("field 'when' must be text"));
+                    sqlite3_mprintf("give either \"when\" or \"when_text\", "
+                                    "not both"));
       }
-      sqlite3_free(q->when);
+      q->when_text = k[4] == '_';
       q->when = phrase ? sqlite3_mprintf("%s", phrase) : NULL;
       if (!q->when) {
         sqlite3_finalize(st);
@@ -240,6 +247,29 @@ static int read_request(create_req *q, const char *json) {
 /* A "when" phrase (WHEN.md) becomes the schedule columns, when the
 ** parser's confidence reaches min_confidence; the phrase, confidence,
 ** flags and implied parts go into metadata.when. */
+/* "when_text": the phrase found in the message replaces q->when (so that
+** metadata.when keeps the phrase), and the rest of the message becomes the
+** instructions when the request gave none. -1 when no phrase was found. */
+static int when_find_text(create_req *q, const tz_zone *z, when_found *f) {
+  size_t len = strlen(q->when);
+  if (when_find(q->when, len, q->now, z, f) != 0) return -1;
+  char *phrase = sqlite3_mprintf("%.*s", (int)(f->end - f->start),
+                                 q->when + f->start);
+  char *rest = sqlite3_malloc64(len + 1);
+  int rc = phrase && rest ? SQLITE_OK : SQLITE_NOMEM;
+  if (rc == SQLITE_OK && q->row.v[TC_INSTRUCTIONS].null &&
+      when_find_rest(q->when, len, f->start, f->end, rest) > 0)
+    rc = val_set_text(&q->row.v[TC_INSTRUCTIONS], rest);
+  sqlite3_free(rest);
+  if (rc != SQLITE_OK) {
+    sqlite3_free(phrase);
+    return rc;
+  }
+  sqlite3_free(q->when);
+  q->when = phrase;
+  return SQLITE_OK;
+}
+
 static int apply_when(create_req *q) {
   static const int sched_cols[] = {TC_TRIGGER_TYPE, TC_INTERVAL_MS,
                                    TC_SCHEDULED_AT, TC_CRON_EXPRESSION};
@@ -259,43 +289,48 @@ static int apply_when(create_req *q) {
     return fail(q, "INVALID_SCHEDULE",
                 sqlite3_mprintf("triggers.timezone: %s", msg));
   }
-  when_result w;
+  when_found f;
+  when_result *w = &f.r;
   double min_conf = config_real(&q->st, "min_confidence");
-  if (when_parse(q->when, q->now, z, &w) != 0) {
-    return fail(
-        q, "INVALID_SCHEDULE",
-        sqlite3_mprintf("when '%s': %s (confidence 0)", q->when, w.reason));
+  const char *key = q->when_text ? "when_text" : "when";
+  int rc = q->when_text ? when_find_text(q, z, &f)
+                        : when_parse(q->when, q->now, z, w) ? -1 : SQLITE_OK;
+  if (rc < 0) {
+    return fail(q, "INVALID_SCHEDULE",
+                sqlite3_mprintf("%s '%s': %s (confidence 0)", key, q->when,
+                                w->reason));
   }
-  if (w.confidence < min_conf) {
+  if (rc) return rc;
+  if (w->confidence < min_conf) {
     return fail(q, "INVALID_SCHEDULE",
                 sqlite3_mprintf(
-                    "when '%s': confidence %.2f is below min_confidence %.2f",
-                    q->when, w.confidence, min_conf));
+                    "%s '%s': confidence %.2f is below min_confidence %.2f",
+                    key, q->when, w->confidence, min_conf));
   }
-  int rc = val_set_text(&q->row.v[TC_TRIGGER_TYPE], when_kind_name(w.kind));
-  if (w.kind == WHEN_ONCE) {
-    val_set_int(&q->row.v[TC_SCHEDULED_AT], w.due_at);
-  } else if (w.kind == WHEN_INTERVAL) {
-    val_set_int(&q->row.v[TC_INTERVAL_MS], w.interval_ms);
-    val_set_int(&q->row.v[TC_START_AT], w.due_at);
+  rc = val_set_text(&q->row.v[TC_TRIGGER_TYPE], when_kind_name(w->kind));
+  if (w->kind == WHEN_ONCE) {
+    val_set_int(&q->row.v[TC_SCHEDULED_AT], w->due_at);
+  } else if (w->kind == WHEN_INTERVAL) {
+    val_set_int(&q->row.v[TC_INTERVAL_MS], w->interval_ms);
+    val_set_int(&q->row.v[TC_START_AT], w->due_at);
   } else {
     if (rc == SQLITE_OK)
-      rc = val_set_text(&q->row.v[TC_CRON_EXPRESSION], w.cron);
-    if (rc == SQLITE_OK) rc = val_set_text(&q->row.v[TC_TIMEZONE], w.tz);
+      rc = val_set_text(&q->row.v[TC_CRON_EXPRESSION], w->cron);
+    if (rc == SQLITE_OK) rc = val_set_text(&q->row.v[TC_TIMEZONE], w->tz);
   }
   /* metadata.when = {phrase, confidence, flags, implied} */
   sqlite3_str *j = sqlite3_str_new(q->db);
   sqlite3_str_appendall(j, "{\"phrase\":");
   json_str(j, q->when);
-  sqlite3_str_appendf(j, ",\"confidence\":%.2f,\"flags\":[", w.confidence);
-  for (int i = 0; i < w.n_flags; i++) {
+  sqlite3_str_appendf(j, ",\"confidence\":%.2f,\"flags\":[", w->confidence);
+  for (int i = 0; i < w->n_flags; i++) {
     if (i) sqlite3_str_appendchar(j, 1, ',');
-    json_str(j, w.flags[i]);
+    json_str(j, w->flags[i]);
   }
   sqlite3_str_appendall(j, "],\"implied\":[");
-  for (int i = 0; i < w.n_implied; i++) {
+  for (int i = 0; i < w->n_implied; i++) {
     if (i) sqlite3_str_appendchar(j, 1, ',');
-    json_str(j, w.implied[i]);
+    json_str(j, w->implied[i]);
   }
   sqlite3_str_appendall(j, "]}");
   char *when_json = sqlite3_str_finish(j);

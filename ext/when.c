@@ -21,6 +21,9 @@
 **      cron line whose first firing comes from cron_next.
 **   5. Confidence is the minimum over the constructs used (§5), kept as
 **      integer hundredths so the table values are exact.
+**   6. when_find (the end of this file) reads runs of words of a message
+**      through the same steps and keeps the longest accepted one, refusing
+**      readings that running text does not support (when.h).
 */
 #include "when.h"
 
@@ -1555,14 +1558,26 @@ static int trim(const char *phrase, const char **s, size_t *n) {
   return 0;
 }
 
-int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
-               when_result *out) {
+static int rejected_as(when_result *out, parser *p) {
+  if (!p->fatal) explain_failure(p);
+  snprintf(out->reason, sizeof out->reason, "%s", p->reason);
+  return rejected(out);
+}
+
+/* when_parse, also telling the finder what was read: the form (-1 for
+** ISO-8601) and the tokens, so that it can refuse readings a message
+** does not support, and whether a refused phrase was understood (an
+** invalid field, a time in the past: *refused = 1). */
+static int read_phrase(const char *phrase, int64_t now_ms, const tz_zone *zone,
+                       when_result *out, parser *p, when_form *ph,
+                       int *refused) {
   when_ctx c;
-  parser p;
-  when_form ph;
   const char *s;
   size_t n;
   memset(out, 0, sizeof *out);
+  memset(p, 0, sizeof *p);
+  ph->form = -1;
+  *refused = 0;
   if (!zone) zone = tz_utc();
   snprintf(out->tz, sizeof out->tz, "%s", tz_name(zone));
   if (!phrase) phrase = "";
@@ -1582,15 +1597,292 @@ int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
     memcpy(out->matched, s, n);
     out->matched[n] = 0;
   } else {
-    memset(&p, 0, sizeof p);
-    if (tokenize(&p, phrase) != 0 || !parse_phrase(&p, &ph)) {
-      if (!p.fatal) explain_failure(&p);
-      snprintf(out->reason, sizeof out->reason, "%s", p.reason);
-      return rejected(out);
+    if (tokenize(p, phrase) != 0) return rejected_as(out, p);
+    if (!parse_phrase(p, ph)) {
+      *refused = p->fatal; /* an invalid field: the phrase was read */
+      return rejected_as(out, p);
     }
-    if (resolve(&c, &ph) != 0) return rejected(out);
-    snprintf(out->matched, sizeof out->matched, "%s", p.norm);
+    *refused = 1;
+    if (resolve(&c, ph) != 0) return rejected(out);
+    snprintf(out->matched, sizeof out->matched, "%s", p->norm);
   }
   out->confidence = c.conf / 100.0;
   return 0;
+}
+
+int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
+               when_result *out) {
+  parser p;
+  when_form ph;
+  int refused;
+  return read_phrase(phrase, now_ms, zone, out, &p, &ph, &refused);
+}
+
+/* ---- finding a phrase in a message --------------------------------------- */
+
+/* Bytes of words: ASCII letters and digits, and non-ASCII characters (so
+** a word with accents is never cut) except the punctuation blocks U+00A0..
+** U+00BF, U+2000..U+206F and U+3000..U+303F ("«", "—", smart quotes). */
+static size_t sep_len(const char *t, size_t len, size_t i) {
+  unsigned char a = (unsigned char)t[i];
+  unsigned char b = i + 1 < len ? (unsigned char)t[i + 1] : 0;
+  if (a < 0x80) return is_digit((char)a) || is_alpha((char)a) ? 0 : 1;
+  if (a == 0xc2 && b >= 0xa0 && b <= 0xbf) return 2;
+  if (i + 2 < len && ((a == 0xe2 && (b == 0x80 || b == 0x81)) ||
+                      (a == 0xe3 && b == 0x80)))
+    return 3;
+  return 0;
+}
+
+/* A byte of a word, seen alone (neighbours of a joiner, guard words). */
+static int word_byte(unsigned char ch) {
+  return ch >= 0x80 || is_digit((char)ch) || is_alpha((char)ch);
+}
+
+/* Does a joiner at text[i] glue the word bytes around it into one chunk
+** ("9:30", "12/25", "2.5", "a.m", "tomorrow's", "9am-5pm")? */
+static int joins(const char *t, size_t len, size_t i) {
+  if (i == 0 || i + 1 >= len) return 0;
+  unsigned char a = (unsigned char)t[i - 1], b = (unsigned char)t[i + 1];
+  if (!word_byte(a) || !word_byte(b)) return 0;
+  switch (t[i]) {
+    case '/': case '-': case '+': case '\'':
+      return 1;
+    case ':': /* "9:30", not "reminder:tomorrow" */
+      return is_digit((char)a) && is_digit((char)b);
+    case '.': /* decimals and versions; initialisms "a.m", "e.g" */
+      return (is_digit((char)a) && is_digit((char)b)) ||
+             (is_alpha((char)a) && (i < 2 || !word_byte((unsigned char)t[i - 2])));
+    default:
+      return 0;
+  }
+}
+
+/* End of the chunk that starts at i; a final "." of an initialism
+** ("p.m.") belongs to it. */
+static size_t chunk_end(const char *t, size_t len, size_t i) {
+  while (i < len && (sep_len(t, len, i) == 0 || joins(t, len, i))) i++;
+  if (i >= 2 && i < len && t[i] == '.' && t[i - 2] == '.' &&
+      is_alpha(t[i - 1]))
+    i++;
+  return i;
+}
+
+/* Start of the next chunk at or after i, or len. */
+static size_t chunk_next(const char *t, size_t len, size_t i) {
+  size_t n;
+  while (i < len && (n = sep_len(t, len, i)) > 0) i += n;
+  return i;
+}
+
+/* Between two words of one phrase: only what the parser reads. */
+static int gap_ok(const char *t, size_t a, size_t b) {
+  for (size_t i = a; i < b; i++)
+    if (!is_blank(t[i]) && (!t[i] || !strchr(",.+-", t[i]))) return 0;
+  return 1;
+}
+
+/* Words that tie a phrase next to them to something else: "after the
+** meeting tomorrow", "last friday", "every other friday", "2 hours ago". */
+static const char *const guard_before[] = {
+    "after", "before", "around", "about", "approximately", "maybe",
+    "perhaps", "until", "till", "since", "last", "past", "previous",
+    "every", "each", "other", "not", "times", "twice", "thrice"};
+static const char *const guard_after[] = {"ago", "before", "after",
+                                          "earlier", "past"};
+
+static int word_in(const char *w, size_t n, const char *const *list,
+                   size_t count) {
+  for (size_t k = 0; k < count; k++) {
+    size_t m = strlen(list[k]);
+    if (m != n) continue;
+    size_t i = 0;
+    while (i < n && lower(w[i]) == list[k][i]) i++;
+    if (i == n) return 1;
+  }
+  return 0;
+}
+
+static const char *const guard_event[] = {"after", "before", "until", "till"};
+
+/* The word right before byte a (blanks between) is a guard, or one of
+** "after", "before", "until", "till" is among the 3 words before it
+** ("after the meeting tomorrow")? */
+static int guarded_before(const char *t, size_t a) {
+  size_t e = a;
+  for (int k = 0; k < 3; k++) {
+    while (e > 0 && is_blank(t[e - 1])) e--;
+    size_t b = e;
+    while (b > 0 && is_alpha(t[b - 1])) b--;
+    if (b == e || (b > 0 && word_byte((unsigned char)t[b - 1]))) return 0;
+    if (k == 0 && word_in(t + b, e - b, guard_before, COUNT(guard_before)))
+      return 1;
+    if (word_in(t + b, e - b, guard_event, COUNT(guard_event))) return 1;
+    e = b;
+  }
+  return 0;
+}
+
+/* A word follows at e (blanks between) that is not a connective? */
+static int word_follows(const char *t, size_t len, size_t e) {
+  static const char *const conn[] = {"to", "and", "then", "please", "or"};
+  size_t b = e;
+  while (b < len && is_blank(t[b])) b++;
+  size_t x = b;
+  while (x < len && sep_len(t, len, x) == 0) x++;
+  return x > b && !word_in(t + b, x - b, conn, COUNT(conn));
+}
+
+static int guarded_after(const char *t, size_t len, size_t e) {
+  size_t b = e;
+  while (b < len && is_blank(t[b])) b++;
+  size_t x = b;
+  while (x < len && is_alpha(t[x])) x++;
+  if (x == b || (x < len && word_byte((unsigned char)t[x]))) return 0;
+  return word_in(t + b, x - b, guard_after, COUNT(guard_after));
+}
+
+/* "on the 3rd" alone: not when a word follows ("the 3rd floor"). */
+static int day_of_month_alone(const when_form *ph) {
+  return ph->form == F_GENERAL && ph->day.kind == D_DOM && !ph->clock.has &&
+         ph->part_hour < 0;
+}
+
+/* Readings the grammar accepts alone but a message does not support:
+** "walk 5 m", "i sat down", "eat 1/2", "the 3rd floor". */
+static int weak_in_message(const parser *p, const when_form *ph) {
+  int v;
+  if (ph->form == F_DURATION && !ph->dur.marker) return 1;
+  if (p->n == 1 && p->t[0].len <= 4 &&
+      lookup_at(p, 0, weekday_names, COUNT(weekday_names), &v))
+    return 1;
+  if (p->n == 3 && tok_int(p, 0, 2) && tok_punct(p, 1, '/') &&
+      tok_int(p, 2, 2))
+    return 1;
+  if (day_of_month_alone(ph) && tok_word(p, 0, "the")) return 1;
+  return 0;
+}
+
+
+static size_t code_points(const char *t, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++)
+    if (((unsigned char)t[i] & 0xc0) != 0x80) c++;
+  return c;
+}
+
+/* Read text[a..b) as a phrase: 0 when it is a phrase the message holds,
+** 1 when it was understood but refused (past, invalid field), else -1. */
+static int try_span(const char *t, size_t len, size_t a, size_t b,
+                    int64_t now, const tz_zone *zone, when_result *r) {
+  char buf[WHEN_PHRASE_MAX + 1];
+  parser p;
+  when_form ph;
+  int refused;
+  memcpy(buf, t + a, b - a);
+  buf[b - a] = 0;
+  if (read_phrase(buf, now, zone, r, &p, &ph, &refused) != 0)
+    return refused ? 1 : -1;
+  if (ph.form >= 0 && weak_in_message(&p, &ph)) return -1;
+  if (ph.form >= 0 && day_of_month_alone(&ph) && word_follows(t, len, b))
+    return -1;
+  return 0;
+}
+
+int when_find(const char *text, size_t len, int64_t now_ms,
+              const tz_zone *zone, when_found *out) {
+  size_t ends[WHEN_FIND_WORDS_MAX];
+  when_result r;
+  int found = 0;
+  memset(out, 0, sizeof *out);
+  if (!text) text = "", len = 0;
+  if (len > WHEN_FIND_TEXT_MAX) {
+    when_parse("", now_ms, zone, &out->r);
+    snprintf(out->r.reason, sizeof out->r.reason,
+             "text is longer than %d bytes", WHEN_FIND_TEXT_MAX);
+    return -1;
+  }
+  size_t blocked = 0; /* no phrase starts before: part of a refused one */
+  for (size_t a = chunk_next(text, len, 0); a < len;
+       a = chunk_next(text, len, chunk_end(text, len, a))) {
+    size_t s = a; /* "+2h": the sign belongs to the phrase */
+    if (s > 0 && text[s - 1] == '+' &&
+        (s == 1 || !word_byte((unsigned char)text[s - 2])))
+      s--;
+    if (s < blocked) continue;
+    int guarded = guarded_before(text, s), n = 0;
+    for (size_t e = chunk_end(text, len, a);;) {
+      if (e - s > WHEN_PHRASE_MAX) break;
+      ends[n++] = e;
+      size_t next = chunk_next(text, len, e);
+      if (n == WHEN_FIND_WORDS_MAX || next >= len || !gap_ok(text, e, next))
+        break;
+      e = chunk_end(text, len, next);
+    }
+    while (n-- > 0) {
+      size_t e = ends[n];
+      int rc = try_span(text, len, s, e, now_ms, zone, &r);
+      if (rc < 0) continue;
+      if (rc > 0 || guarded || guarded_after(text, len, e)) {
+        blocked = e; /* neither it nor a part of it */
+        break;
+      }
+      if (!found || e - s > out->end - out->start ||
+          (e - s == out->end - out->start &&
+           r.confidence > out->r.confidence)) {
+        out->r = r;
+        out->start = s;
+        out->end = e;
+        found = 1;
+      }
+      break;
+    }
+  }
+  if (!found) {
+    when_parse("", now_ms, zone, &out->r);
+    snprintf(out->r.reason, sizeof out->r.reason,
+             "no time phrase found in the text");
+    return -1;
+  }
+  out->cp_start = code_points(text, out->start);
+  out->cp_end = out->cp_start + code_points(text + out->start,
+                                            out->end - out->start);
+  return 0;
+}
+
+static int cut_char(char ch) {
+  return is_blank(ch) || (ch && strchr(",;:", ch));
+}
+
+size_t when_find_rest(const char *text, size_t len, size_t start, size_t end,
+                      char *buf) {
+  size_t a = start, b = end, o = 0;
+  while (a > 0 && cut_char(text[a - 1])) a--;
+  while (b < len && cut_char(text[b])) b++;
+  /* "(tomorrow at 9am)", "\"at noon\"": the emptied pair goes too */
+  static const char *const pairs[] = {"()", "[]", "{}", "\"\"", "''"};
+  for (int k = 0; k < COUNT(pairs); k++) {
+    if (start > 0 && end < len && text[start - 1] == pairs[k][0] &&
+        text[end] == pairs[k][1]) {
+      a = start - 1, b = end + 1;
+      while (a > 0 && cut_char(text[a - 1])) a--;
+      while (b < len && cut_char(text[b])) b++;
+      break;
+    }
+  }
+  size_t lo = 0, hi = len;
+  while (lo < a && cut_char(text[lo])) lo++;
+  while (hi > b && is_blank(text[hi - 1])) hi--;
+  memcpy(buf, text + lo, a - lo);
+  o = a - lo;
+  if (o > 0 && b < hi && text[b] != '.' && text[b] != '!' && text[b] != '?')
+    buf[o++] = ' ';
+  memcpy(buf + o, text + b, hi - b);
+  o += hi - b;
+  while (o > 0 && cut_char(buf[o - 1])) o--;
+  size_t w = 0; /* no word left ("(tomorrow at 9am)."): empty */
+  while (w < o && sep_len(buf, o, w) > 0) w += sep_len(buf, o, w);
+  if (w >= o) o = 0;
+  buf[o] = 0;
+  return o;
 }

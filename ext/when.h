@@ -67,6 +67,48 @@ typedef struct when_result {
 int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
                when_result *out);
 
+/*
+** Finding a phrase inside a message ("remind me tomorrow at 9am to call
+** Anna"): trigger_find_when, docs/when.md "Finding a phrase in a message".
+** Candidates are runs of 1..WHEN_FIND_WORDS_MAX words starting and ending
+** at word boundaries, each read by when_parse; the longest accepted one
+** wins (then the higher confidence, then the earliest). Some readings are
+** not taken inside a message: a duration without a marker ("2 hours"), a
+** lone weekday abbreviation ("sat"), a bare M/D ("1/2"), "the 3rd" alone,
+** and a phrase right after a word that ties it to something else ("after",
+** "before", "around", "last", "every", "until", ...) or right before "ago",
+** "before", "after", "earlier". Work is bounded: at most
+** WHEN_FIND_TEXT_MAX bytes, WHEN_FIND_WORDS_MAX words and WHEN_PHRASE_MAX
+** bytes per candidate, so at most (words x WHEN_FIND_WORDS_MAX) parses.
+*/
+#define WHEN_FIND_TEXT_MAX 16384 /* longer text: confidence 0, reason */
+#define WHEN_FIND_WORDS_MAX 12
+
+typedef struct when_found {
+  when_result r;   /* the best phrase's reading, or WHEN_NONE + reason */
+  size_t start;    /* byte offsets [start, end) of the phrase in text */
+  size_t end;
+  size_t cp_start; /* the same as Unicode code point offsets */
+  size_t cp_end;
+} when_found;
+
+/*
+** Find the best phrase in text[0..len) (any bytes; the phrase itself is
+** ASCII). Returns 0 when found (out->r accepted, span set), -1 when not
+** (out->r.kind WHEN_NONE, confidence 0, reason; span 0, 0).
+*/
+int when_find(const char *text, size_t len, int64_t now_ms,
+              const tz_zone *zone, when_found *out);
+
+/*
+** The message without text[start..end): the two sides joined by one blank,
+** with blanks, commas, semicolons and colons at the cut, an emptied pair of
+** brackets or quotes around the phrase, and blanks at both ends dropped.
+** buf must hold len + 1 bytes; returns the length written (NUL added).
+*/
+size_t when_find_rest(const char *text, size_t len, size_t start, size_t end,
+                      char *buf);
+
 /* "once", "interval", "cron" or NULL for WHEN_NONE. */
 const char *when_kind_name(when_kind k);
 

@@ -7,7 +7,9 @@
 ** half-hour DST when the first byte is odd), both loaded once through
 ** tzdb. Every result must be self-consistent: a rejection has kind NONE,
 ** confidence 0 and a reason; an acceptance has a confidence in 0.5..1, a
-** due instant not before now, no reason, and its cron line parses. Seeds:
+** due instant not before now, no reason, and its cron line parses. The
+** input is also a message for when_find: a phrase found lies inside it,
+** reads the same through when_parse, and the rest is no longer. Seeds:
 ** tests/fuzz/corpus/when/ (one phrase per file).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
@@ -52,6 +54,33 @@ static void check(const char *phrase, int64_t now, const tz_zone *z) {
   if (strlen(r.matched) > WHEN_PHRASE_MAX) __builtin_trap();
 }
 
+/* when_find on the raw bytes (not NUL-terminated). */
+static void check_find(const uint8_t *data, size_t size, int64_t now,
+                       const tz_zone *z) {
+  when_found f;
+  when_result r;
+  char *rest = malloc(size + 1), phrase[WHEN_PHRASE_MAX + 1];
+  if (!rest) return;
+  if (when_find((const char *)data, size, now, z, &f) != 0) {
+    if (f.r.kind != WHEN_NONE || f.r.confidence != 0.0 || !f.r.reason[0])
+      __builtin_trap();
+  } else {
+    if (f.start >= f.end || f.end > size ||
+        f.end - f.start > WHEN_PHRASE_MAX || f.cp_start > f.start ||
+        f.cp_end - f.cp_start != f.end - f.start) /* the phrase is ASCII */
+      __builtin_trap();
+    memcpy(phrase, data + f.start, f.end - f.start);
+    phrase[f.end - f.start] = 0;
+    if (when_parse(phrase, now, z, &r) != 0 ||
+        memcmp(&r, &f.r, sizeof r) != 0)
+      __builtin_trap();
+    if (when_find_rest((const char *)data, size, f.start, f.end, rest) >
+        size - (f.end - f.start) + 1)
+      __builtin_trap();
+  }
+  free(rest);
+}
+
 static tzdb *zones;
 static const tz_zone *ny, *lh;
 
@@ -87,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   phrase[size] = 0;
   check(phrase, NOW_A, tz_utc());
   check(phrase, NOW_B, (size && (data[0] & 1)) ? lh : ny);
+  check_find(data, size, NOW_A, tz_utc());
   free(phrase);
   return 0;
 }

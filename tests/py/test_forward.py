@@ -52,6 +52,56 @@ def test_when_refusals_and_min_confidence(ext):
     assert one(db, "SELECT count(*) FROM triggers") == 1
 
 
+def test_when_text_finds_the_phrase(ext):
+    """"when_text": the phrase found in a message (trigger_find_when) is the
+    schedule, the rest of the message the instructions unless given."""
+    db = connect(ext)
+    r = create(db, {"when_text": "Remind me tomorrow at 9am to call Anna."})
+    assert r["created"], r
+    t = trig(db, r["triggerId"])
+    assert (t["trigger_type"], t["scheduled_at"]) == ("once", T0 + 33 * 3600000)
+    assert t["instructions"] == "Remind me to call Anna."
+    meta = json.loads(t["metadata"])["when"]
+    assert meta["phrase"] == "tomorrow at 9am" and meta["confidence"] == 0.95, meta
+    # explicit instructions win; a recurring phrase in the middle
+    r = create(db, {"when_text": "water the plants every day at 7am please",
+                    "instructions": "Water the plants", "timezone": "Europe/Berlin"})
+    t = trig(db, r["triggerId"])
+    assert (t["instructions"], t["cron_expression"], t["timezone"]) == \
+        ("Water the plants", "0 7 * * *", "Europe/Berlin")
+    # the same reading as trigger_find_when gives
+    f = json.loads(one(db, "SELECT trigger_find_when(?, ?, 'Europe/Berlin')",
+                       "water the plants every day at 7am please", T0))
+    assert f["cron"] == "0 7 * * *" and f["rest"] == "water the plants please", f
+    assert one(db, "SELECT count(*) FROM triggers") == 2
+
+
+def test_when_text_refusals_change_nothing(ext):
+    db = connect(ext)
+    for text in ["call 3 people", "room 101", "version 2.5", "call Anna after the meeting tomorrow",
+                 "remind me soon", ""]:
+        r = create(db, {"when_text": text, "instructions": "x"})
+        assert r["error"] == "INVALID_SCHEDULE", (text, r)
+        assert "no time phrase found" in r["reason"] and "confidence 0" in r["reason"], r
+        assert r["reason"].startswith("when_text '"), r
+    # the phrase alone leaves no instructions: the request still needs them
+    r = create(db, {"when_text": "tomorrow at 9am"})
+    assert r["error"] and "instructions" in r["reason"], r
+    # min_confidence applies to the phrase found
+    one(db, "SELECT trigger_config('min_confidence', '0.9')")
+    r = create(db, {"when_text": "restart the server at 7"})
+    assert r["error"] == "INVALID_SCHEDULE" and "below min_confidence 0.90" in r["reason"], r
+    assert "when_text 'at 7'" in r["reason"], r
+    one(db, "SELECT trigger_config('min_confidence', '0.5')")
+    for bad, why in [({"when_text": "at 9am", "when": "at 9am"}, "not both"),
+                     ({"when_text": 5}, "'when_text' must be text"),
+                     ({"when_text": "in 2 hours", "interval_ms": 60000}, "not both")]:
+        r = create(db, dict(bad, instructions="x"))
+        assert r["error"] == "INVALID_REQUEST" and why in r["reason"], (bad, r)
+    assert one(db, "SELECT count(*) FROM triggers") == 0
+    assert create(db, {"when_text": "restart the server at 7"})["created"]
+
+
 def test_when_through_xml(ext):
     db = connect(ext)
     r = json.loads(one(db, "SELECT trigger_create_xml(?, ?)",

@@ -40,3 +40,23 @@ SELECT trigger_parse_when();
 -- innocuous, not deterministic (it reads the clock when now is omitted)
 SELECT narg, (flags & 0x800) != 0 AS deterministic, (flags & 0x200000) != 0 AS innocuous
   FROM pragma_function_list WHERE name = 'trigger_parse_when' ORDER BY narg;
+-- trigger_find_when(text [, now [, tz]]): the phrase inside a message, with
+-- phrase, span (code points) and rest
+SELECT trigger_find_when('remind me tomorrow at 9am to call Anna', '2025-03-08T15:00:00Z', 'America/New_York') AS found;
+SELECT trigger_find_when('call 3 people in room 101 about version 2.5', '2025-03-08T15:00:00Z') AS none;
+SELECT json_extract(j, '$.phrase') AS phrase, json_extract(j, '$.span') AS span,
+       json_extract(j, '$.rest') AS rest, json_extract(j, '$.confidence') AS confidence
+  FROM (SELECT trigger_find_when(m, '2025-03-05T10:00:00Z', 'UTC') AS j
+          FROM (SELECT '«Zürich» call (at 5pm).' AS m UNION ALL SELECT 'Every weekday at 8:30: stand-up'
+                UNION ALL SELECT 'call Anna in 20 minutes' UNION ALL SELECT 'after the meeting tomorrow'
+                UNION ALL SELECT 'today at 9am' UNION ALL SELECT 'walk 5 m'));
+-- the text substring at the span is the phrase
+SELECT substr(m, json_extract(j, '$.span[0]') + 1,
+              json_extract(j, '$.span[1]') - json_extract(j, '$.span[0]')) = json_extract(j, '$.phrase') AS span_ok
+  FROM (SELECT m, trigger_find_when(m, 0) AS j FROM (SELECT 'Tâche: «tomorrow at 9am» ✓' AS m));
+SELECT trigger_find_when(NULL) AS null_text;
+SELECT trigger_find_when(5);
+SELECT trigger_find_when('at noon', 'soonish');
+SELECT trigger_find_when('at noon', 0, 'Mars/Olympus');
+SELECT narg, (flags & 0x800) != 0 AS deterministic, (flags & 0x200000) != 0 AS innocuous
+  FROM pragma_function_list WHERE name = 'trigger_find_when' ORDER BY narg;

@@ -1,0 +1,389 @@
+/*
+** test_find_when.c -- unit tests for when_find / when_find_rest (ext/when.c,
+** docs/when.md "Finding a phrase in a message"): the phrase found inside a
+** message, its span, and the rest of the message.
+**
+** One table: a message, the phrase that must be found (as written in the
+** message; NULL when none may be found), the rest that must remain (NULL:
+** not checked) and, for some, the due instant. The reference instant is
+** Wednesday 2025-03-05 10:00 UTC, zone UTC. Messages without a time phrase
+** include numbers that are not times ("call 3 people", "room 101",
+** "version 2.5"). Expected values were worked out from the rules in
+** docs/when.md, not copied from the output. Also: code point spans, the
+** longest-phrase rule, the size bounds and a 4 KiB message.
+*/
+#include "civil.h"
+#include "when.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "check.h"
+
+#define NOW_MS 1741168800000LL /* 2025-03-05T10:00:00Z, a Wednesday */
+
+typedef struct fcase {
+  int line;
+  const char *text;
+  const char *phrase; /* NULL: no phrase may be found */
+  const char *rest;   /* NULL: not checked */
+  const char *due;    /* ISO-8601 UTC, NULL: not checked */
+} fcase;
+
+#define F(text, phrase, rest) {__LINE__, text, phrase, rest, NULL}
+#define FD(text, phrase, rest, due) {__LINE__, text, phrase, rest, due}
+#define NONE(text) {__LINE__, text, NULL, NULL, NULL}
+
+static const fcase cases[] = {
+    /* at the start */
+    FD("tomorrow at 9am call Anna", "tomorrow at 9am", "call Anna",
+       "2025-03-06T09:00:00Z"),
+    F("Tomorrow at 9am, call Anna", "Tomorrow at 9am", "call Anna"),
+    F("In 2 hours: check the oven", "In 2 hours", "check the oven"),
+    F("at noon - lunch with Bob", "at noon", "- lunch with Bob"),
+    F("Friday 3pm: demo", "Friday 3pm", "demo"),
+    F("every monday at 9am send the report", "every monday at 9am",
+      "send the report"),
+    F("Every weekday at 8:30 stand-up", "Every weekday at 8:30", "stand-up"),
+    F("now: restart the worker", "now", "restart the worker"),
+    F("tonight take out the trash", "tonight", "take out the trash"),
+    F("2025-12-31T23:00:00Z new year call", "2025-12-31T23:00:00Z",
+      "new year call"),
+    F("9am tomorrow standup", "9am tomorrow", "standup"),
+    F("next friday at 9am review", "next friday at 9am", "review"),
+    F("+45 min check build", "+45 min", "check build"),
+    F("+2h ping me", "+2h", "ping me"),
+    F("end of day: send summary", "end of day", "send summary"),
+    F("Daily at 7am water the plants", "Daily at 7am", "water the plants"),
+    /* at the end */
+    FD("remind me to call Anna tomorrow at 9am", "tomorrow at 9am",
+       "remind me to call Anna", "2025-03-06T09:00:00Z"),
+    F("call Anna in 20 minutes", "in 20 minutes", "call Anna"),
+    F("call Anna in 20 minutes.", "in 20 minutes", "call Anna."),
+    F("call Anna in 20 minutes!", "in 20 minutes", "call Anna!"),
+    F("Is the build green? Check in 1 hour", "in 1 hour",
+      "Is the build green? Check"),
+    F("water the plants every day at 7am", "every day at 7am",
+      "water the plants"),
+    F("standup every weekday at 9:15", "every weekday at 9:15", "standup"),
+    F("pay rent on the 1st of every month at 9am",
+      "on the 1st of every month at 9am", "pay rent"),
+    F("check the logs every 15 minutes", "every 15 minutes", "check the logs"),
+    F("backup every 2 hours", "every 2 hours", "backup"),
+    F("call mom on friday", "on friday", "call mom"),
+    F("call mom this friday", "this friday", "call mom"),
+    F("send the invoice on march 10th", "on march 10th", "send the invoice"),
+    FD("send the invoice on march 10th at 9am", "on march 10th at 9am",
+       "send the invoice", "2025-03-10T09:00:00Z"),
+    F("renew the domain on 12/25/2026 at 9am", "on 12/25/2026 at 9am",
+      "renew the domain"),
+    F("renew the domain on 12/25", "on 12/25", "renew the domain"),
+    F("Ship it at 5:30 pm", "at 5:30 pm", "Ship it"),
+    F("Ship it at 5:30 p.m.", "at 5:30 p.m.", "Ship it"),
+    F("Ship it at 17:45", "at 17:45", "Ship it"),
+    F("deploy 3pm EST", "3pm EST", "deploy"),
+    F("deploy tomorrow 8am JST", "tomorrow 8am JST", "deploy"),
+    F("deploy at 10:00 +0530", "at 10:00 +0530", "deploy"),
+    F("deploy at 9am -08:00", "at 9am -08:00", "deploy"),
+    F("stretch in half an hour", "in half an hour", "stretch"),
+    F("follow up in a fortnight", "in a fortnight", "follow up"),
+    F("follow up in two days", "in two days", "follow up"),
+    F("follow up 3 days from now", "3 days from now", "follow up"),
+    F("follow up 2 weeks later", "2 weeks later", "follow up"),
+    F("rotate keys in 1 year and 2 months", "in 1 year and 2 months",
+      "rotate keys"),
+    F("call in 1h30m", "in 1h30m", "call"),
+    F("dentist the day after tomorrow", "the day after tomorrow", "dentist"),
+    F("dentist the day after tomorrow at 10am",
+      "the day after tomorrow at 10am", "dentist"),
+    F("close the sprint at end of the week", "end of the week",
+      "close the sprint at"),
+    F("plan next month", "next month", "plan"),
+    F("read the news this evening", "this evening", "read the news"),
+    F("call the bank tomorrow morning", "tomorrow morning", "call the bank"),
+    F("jog friday afternoon", "friday afternoon", "jog"),
+    F("party at midnight", "at midnight", "party"),
+    F("lunch at midday", "at midday", "lunch"),
+    F("restart the server at 7", "at 7", "restart the server"),
+    F("ping 2026-01-15 09:00", "2026-01-15 09:00", "ping"),
+    F("taxes due 2026-01-15", "2026-01-15", "taxes due"),
+    F("book the hall for march 3rd", "march 3rd", "book the hall for"),
+    F("book the hall for 3 march", "3 march", "book the hall for"),
+    F("book the hall for the 3rd of march", "the 3rd of march",
+      "book the hall for"),
+    F("book the hall for march 3, 2026", "march 3, 2026", "book the hall for"),
+    F("yoga each tuesday and thursday at 18:30",
+      "each tuesday and thursday at 18:30", "yoga"),
+    F("yoga every mon, wed and fri at 9am", "every mon, wed and fri at 9am",
+      "yoga"),
+    F("clean up every weekend at 10am", "every weekend at 10am", "clean up"),
+    F("run every half an hour", "every half an hour", "run"),
+    /* in the middle */
+    FD("remind me tomorrow at 9am to call Anna", "tomorrow at 9am",
+       "remind me to call Anna", "2025-03-06T09:00:00Z"),
+    F("please, in 2 hours, check the oven", "in 2 hours",
+      "please check the oven"),
+    F("remind me on friday at 3pm to submit the form", "on friday at 3pm",
+      "remind me to submit the form"),
+    F("ask in 10 minutes whether the job finished", "in 10 minutes",
+      "ask whether the job finished"),
+    F("we meet next friday at 9am in room 101", "next friday at 9am",
+      "we meet in room 101"),
+    F("call 3 people tomorrow at 9am", "tomorrow at 9am", "call 3 people"),
+    F("send version 2.5 at noon to QA", "at noon", "send version 2.5 to QA"),
+    F("Book room 101 for tomorrow at 2pm please", "tomorrow at 2pm",
+      "Book room 101 for please"),
+    F("Hey! Tomorrow at 9am we ship.", "Tomorrow at 9am", "Hey! we ship."),
+    F("take pills every day at 8am and 8pm", "every day at 8am",
+      "take pills and 8pm"),
+    F("the report, due friday at 5pm, must be sent", "friday at 5pm",
+      "the report, due must be sent"),
+    F("line one\ntomorrow at 9am\nline three", "tomorrow at 9am",
+      "line one line three"),
+    F("tab\ttomorrow\tat\t9am\tend", "tomorrow\tat\t9am", "tab end"),
+    F("multiple   blanks   in 5 minutes   here", "in 5 minutes",
+      "multiple   blanks here"),
+    /* inside punctuation, quotes, brackets */
+    F("Call Anna (tomorrow at 9am).", "tomorrow at 9am", "Call Anna."),
+    F("Call Anna [at 5pm]", "at 5pm", "Call Anna"),
+    F("Call Anna {at 5pm} now-ish", "at 5pm", "Call Anna now-ish"),
+    F("Say \"in 2 hours\" to the bot", "in 2 hours", "Say to the bot"),
+    F("Say 'at noon' to the bot", "at noon", "Say to the bot"),
+    F("(tomorrow at 9am)", "tomorrow at 9am", ""),
+    F("\"every day at 9am\" water plants", "every day at 9am",
+      "water plants"),
+    F("call Anna -- tomorrow at 9am -- about the lease", "tomorrow at 9am",
+      "call Anna -- -- about the lease"),
+    F("call Anna; tomorrow at 9am; about the lease", "tomorrow at 9am",
+      "call Anna about the lease"),
+    F("reminder:tomorrow at 9am", "tomorrow at 9am", "reminder"),
+    F("ETA? 10:30 pm", "10:30 pm", "ETA?"),
+    F("«tomorrow at 9am» rendez-vous", "tomorrow at 9am",
+      "« » rendez-vous"),
+    F("café ☕ at 5pm", "at 5pm", "café ☕"),
+    F("Zürich call at 8am", "at 8am", "Zürich call"),
+    F("— in 3 hours — check", "in 3 hours", "— — check"),
+    /* the whole message */
+    F("tomorrow at 9am", "tomorrow at 9am", ""),
+    F("  in 2 hours  ", "in 2 hours", ""),
+    F("every day at 9am.", "every day at 9am", ""),
+    /* the longest phrase wins */
+    F("tomorrow at 7 check", "tomorrow at 7", "check"),
+    F("at 7 tomorrow check", "at 7 tomorrow", "check"),
+    F("in 1 hour and 30 minutes call", "in 1 hour and 30 minutes", "call"),
+    F("today or tomorrow at 9am", "tomorrow at 9am", "today or"),
+    F("in 2 hours or tomorrow at 9am", "tomorrow at 9am", "in 2 hours or"),
+    F("tomorrow at 9am or in 2 hours", "tomorrow at 9am", "or in 2 hours"),
+    F("at 9am on march 10th call", "at 9am on march 10th", "call"),
+    /* same length: the higher confidence, then the earliest */
+    F("at 7 or at 9am", "at 9am", "at 7 or"),
+    F("friday or monday", "friday", "or monday"),
+    F("at 9am or at 8pm", "at 9am", "or at 8pm"),
+    /* a time next to a word that ties it to something else is not taken;
+    ** another phrase in the message still is */
+    NONE("call after the meeting at 5pm"),
+    F("not friday, on saturday", "on saturday", "not friday"),
+    F("I called 2 hours ago, call again in 1 hour", "in 1 hour",
+      "I called 2 hours ago, call again"),
+    F("last friday was fun, next friday at 9am too", "next friday at 9am",
+      "last friday was fun too"),
+    NONE("around 9am or maybe at noon tomorrow"),
+    F("call at 5pm, not after the meeting", "at 5pm",
+      "call not after the meeting"),
+    /* a duration needs its marker inside a message */
+    F("walk 5 m in 10 minutes", "in 10 minutes", "walk 5 m"),
+    F("it takes 2 hours, start in 30 minutes", "in 30 minutes",
+      "it takes 2 hours, start"),
+    /* "on the 3rd" followed by a connective, or at the end */
+    F("pay rent on the 3rd to avoid fees", "on the 3rd", "pay rent to avoid fees"),
+    F("pay rent on the 3rd", "on the 3rd", "pay rent"),
+    F("pay rent on the 3rd at 9am sharp", "on the 3rd at 9am", "pay rent sharp"),
+    /* "sun" and "sat" with more words are weekdays */
+    F("brunch on sun at 11am", "on sun at 11am", "brunch"),
+    F("chores sat 9am", "sat 9am", "chores"),
+    /* no time phrase: confidence 0 */
+    NONE(""),
+    NONE("   "),
+    NONE("call 3 people"),
+    NONE("room 101"),
+    NONE("version 2.5"),
+    NONE("release version 2.5.1 of the app"),
+    NONE("the server at 192.168.0.1 is down"),
+    NONE("call Anna"),
+    NONE("buy 12 eggs and 2 liters of milk"),
+    NONE("I have 3 kids and 2 cats"),
+    NONE("order #123456"),
+    NONE("pi is 3.14159"),
+    NONE("score was 3-2"),
+    NONE("page 42 of 300"),
+    NONE("walk 5 m"),
+    NONE("it takes 2 hours"),
+    NONE("stay for a day"),
+    NONE("eat 1/2 of the cake"),
+    NONE("mix 3/4 cup of flour"),
+    NONE("meet on the 3rd floor"),
+    NONE("the 15th century"),
+    NONE("I sat down"),
+    NONE("the sun is out"),
+    NONE("they wed in june"),
+    NONE("remind me soon"),
+    NONE("do it later"),
+    NONE("someday we will fix it"),
+    NONE("asap please"),
+    NONE("in a while"),
+    NONE("in a few minutes"),
+    NONE("after the meeting tomorrow"),
+    NONE("call before lunch tomorrow"),
+    NONE("around 9am"),
+    NONE("maybe tomorrow"),
+    NONE("yesterday was hard"),
+    NONE("2 hours ago"),
+    NONE("last friday we shipped"),
+    NONE("every other friday at 9am"),
+    NONE("twice a day"),
+    NONE("3 times a day"),
+    NONE("every 2 days"),
+    NONE("hourly backups"),
+    NONE("the 9am-5pm shift"),
+    NONE("tomorrow's plan"),
+    NONE("9 o'clock"),
+    NONE("at 25 Main Street"),
+    NONE("february 30"),
+    NONE("today at 9am"), /* 09:00 has passed at 10:00 */
+    NONE("this morning"),
+    NONE("until friday"),
+    NONE("since monday"),
+    NONE("¿qué? ¡nada!"),
+    NONE("日本語のテキスト"),
+    NONE("%%%% ---- ++++ ::::"),
+    NONE("tomorrow before noon"),
+    NONE("meet at 5 past 9"),
+    NONE("pay rent the 3rd"),
+};
+
+/* The phrase as written in text[start..end), compared to want. */
+static int span_is(const char *text, const when_found *f, const char *want) {
+  size_t n = strlen(want);
+  return f->end - f->start == n && memcmp(text + f->start, want, n) == 0;
+}
+
+static int64_t iso_ms(const char *s) {
+  civil_time t;
+  int has_off = 0;
+  int32_t off = 0;
+  char err[160];
+  if (civil_parse_iso(s, strlen(s), &t, &has_off, &off, err, sizeof err) != 0)
+    return INT64_MIN;
+  return civil_to_ms(&t) - (int64_t)off * 1000;
+}
+
+static void run_table(int *n_found, int *n_none) {
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const fcase *c = &cases[i];
+    when_found f;
+    size_t len = strlen(c->text);
+    int rc = when_find(c->text, len, NOW_MS, NULL, &f);
+    if (!c->phrase) {
+      (*n_none)++;
+      CHECK(rc == -1 && f.r.kind == WHEN_NONE && f.r.confidence == 0 &&
+                f.r.reason[0],
+            "line %d: '%s' must give no phrase, found '%.*s'", c->line,
+            c->text, (int)(f.end - f.start), c->text + f.start);
+      continue;
+    }
+    (*n_found)++;
+    CHECK(rc == 0 && f.r.kind != WHEN_NONE && f.r.confidence > 0,
+          "line %d: '%s': no phrase (%s)", c->line, c->text, f.r.reason);
+    if (rc != 0) continue;
+    CHECK(span_is(c->text, &f, c->phrase), "line %d: '%s': found '%.*s', want '%s'",
+          c->line, c->text, (int)(f.end - f.start), c->text + f.start,
+          c->phrase);
+    if (c->rest) {
+      char *rest = malloc(len + 1);
+      if (!rest) abort();
+      when_find_rest(c->text, len, f.start, f.end, rest);
+      CHECK_STR(rest, c->rest, c->text);
+      free(rest);
+    }
+    if (c->due) CHECK_EQ_I64(f.r.due_at, iso_ms(c->due), c->text);
+  }
+}
+
+/* Spans count code points, not bytes; the reading equals when_parse's. */
+static void check_spans(void) {
+  when_found f;
+  when_result r;
+  const char *t = "«Zürich» at 5pm";
+  CHECK(when_find(t, strlen(t), NOW_MS, NULL, &f) == 0, "zurich");
+  CHECK_EQ_I64(f.start, 12, "byte start");
+  CHECK_EQ_I64(f.cp_start, 9, "code point start");
+  CHECK_EQ_I64(f.cp_end, 15, "code point end");
+  t = "remind me tomorrow at 9am to call Anna";
+  CHECK(when_find(t, strlen(t), NOW_MS, NULL, &f) == 0, "anna");
+  CHECK_EQ_I64(f.cp_start, 10, "ascii start");
+  CHECK_EQ_I64(f.cp_end, 25, "ascii end");
+  when_parse("tomorrow at 9am", NOW_MS, NULL, &r);
+  CHECK(memcmp(&r, &f.r, sizeof r) == 0, "same reading as when_parse");
+  /* a phrase may not cross a character the parser does not read */
+  t = "at 5pm! tomorrow";
+  CHECK(when_find(t, strlen(t), NOW_MS, NULL, &f) == 0 &&
+            span_is(t, &f, "tomorrow"),
+        "'!' ends a phrase");
+  /* only len bytes are read */
+  t = "call Anna tomorrow at 9am";
+  CHECK(when_find(t, 18, NOW_MS, NULL, &f) == 0 && span_is(t, &f, "tomorrow"),
+        "len bounds the text");
+  CHECK(when_find(NULL, 0, NOW_MS, NULL, &f) == -1, "NULL text");
+  /* a NUL byte separates like punctuation (fuzzer: it was let into a
+  ** phrase, which the parser then read only up to the NUL) */
+  static const char nul[] = "in 2 hours \0 tomorrow";
+  CHECK(when_find(nul, sizeof nul - 1, NOW_MS, NULL, &f) == 0 &&
+            span_is(nul, &f, "in 2 hours"),
+        "NUL: found [%zu, %zu)", f.start, f.end);
+}
+
+/* Bounds: text size, words per phrase; a 4 KiB message is fast. */
+static void check_bounds(void) {
+  static char big[WHEN_FIND_TEXT_MAX + 2];
+  when_found f;
+  memset(big, 'a', sizeof big - 1);
+  CHECK(when_find(big, WHEN_FIND_TEXT_MAX + 1, NOW_MS, NULL, &f) == -1 &&
+            strstr(f.r.reason, "longer than"),
+        "too long: %s", f.r.reason);
+  /* 4 KiB of words and numbers, the phrase at the very end */
+  static char msg[4097];
+  size_t o = 0;
+  const char *words[] = {"call ", "3 ", "people ", "room ", "101 ", "on ",
+                         "the ", "version ", "2.5 ", "and ", "at ", "then "};
+  for (int i = 0; o + 16 < 4096 - 20; i++) {
+    size_t n = strlen(words[i % 12]);
+    memcpy(msg + o, words[i % 12], n);
+    o += n;
+  }
+  memcpy(msg + o, "tomorrow at 9am", 15);
+  o += 15;
+  msg[o] = 0;
+  clock_t t0 = clock();
+  int rc = when_find(msg, o, NOW_MS, NULL, &f);
+  double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  CHECK(rc == 0 && span_is(msg, &f, "tomorrow at 9am"), "4 KiB message");
+  CHECK(secs < 0.5, "4 KiB message took %.3f s", secs);
+  printf("find_when: a %zu-byte message in %.1f ms\n", o, secs * 1000);
+  /* 13 words of one phrase: longer than a candidate may be */
+  const char *t = "in 1 hour and 1 minute and 1 second and 1 day and 1 week";
+  CHECK(when_find(t, strlen(t), NOW_MS, NULL, &f) == 0 &&
+            span_is(t, &f, "in 1 hour and 1 minute and 1 second and 1 day"),
+        "at most %d words: found '%.*s'", WHEN_FIND_WORDS_MAX,
+        (int)(f.end - f.start), t + f.start);
+}
+
+int main(void) {
+  int n_found = 0, n_none = 0;
+  run_table(&n_found, &n_none);
+  check_spans();
+  check_bounds();
+  printf("find_when: %d messages (%d with a phrase, %d without)\n",
+         n_found + n_none, n_found, n_none);
+  CHECK(n_found + n_none >= 150 && n_none >= 40, "table size");
+  return check_report("find_when");
+}
