@@ -939,6 +939,19 @@ static void cache_give(tick *t, store *cache) {
   }
 }
 
+/* Begin the call's transaction with the cached statements if it has them. */
+static int txn_begin(tick *t, store *cache, store_txn *txn) {
+  return cache ? store_txn_begin_cached(&t->st, txn)
+               : store_txn_begin(t->db, txn);
+}
+
+/* Before COMMIT no statement may stay active: reset the cached ones, or
+** finalize the call's own. */
+static void stmts_done(tick *t, store *cache) {
+  if (cache) stmts_reset(&t->st);
+  else store_close(&t->st);
+}
+
 /* Arguments 1 (now) and 2 (options) of trigger_run_due and
 ** trigger_next_wakeup into t. A host passes the same options every call:
 ** the last text parsed and its result are kept on the connection
@@ -984,8 +997,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   store_txn txn;
   t.narrow = 1;
-  rc =
-      cache ? store_txn_begin_cached(&t.st, &txn) : store_txn_begin(t.db, &txn);
+  rc = txn_begin(&t, cache, &txn);
   if (rc == SQLITE_OK) {
     t.grace_ms = -1;             /* read when first needed (grace_ms()) */
     int runs = runs_pending(&t); /* nothing to re-offer: skip two sorts */
@@ -997,8 +1009,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
     if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
     record_cost(&t);
-    if (cache) stmts_reset(&t.st); /* statements done before COMMIT */
-    else store_close(&t.st);
+    stmts_done(&t, cache);
     rc = txn_end(&t, &txn, rc);
   }
   if (rc != SQLITE_OK) {
@@ -1087,9 +1098,12 @@ static int clean_detail(const char *detail, size_t n, int is_result,
   return SQLITE_OK;
 }
 
+/* A host finishes its runs one call each, often many in one transaction
+** of its own: the connection's cached statements (and SAVEPOINT) serve. */
 static void fn_run_finish(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
   tick t;
+  store *cache = NULL;
   if (tick_begin(&t, ctx, "trigger_run_finish") != 0) return;
   run_row run;
   trg_row r;
@@ -1132,8 +1146,9 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     goto out;
   }
   t.out = sqlite3_str_new(t.db);
+  cache = cache_take(&t);
   store_txn txn;
-  int rc = store_txn_begin(t.db, &txn);
+  int rc = txn_begin(&t, cache, &txn);
   if (rc == SQLITE_OK) {
     int found = store_run_load(&t.st, run_id, &run);
     if (found == SQLITE_DONE) {
@@ -1152,6 +1167,8 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
       ** id) is finished alone: the result is JSON null. */
       found = run_trigger_load(&t.st, &run, &r);
       int have = found == SQLITE_ROW;
+      t.narrow = 1; /* only the columns a run's end changes: as the tick */
+      if (have) snapshot(&t, &r);
       if (found != SQLITE_ROW && found != SQLITE_DONE) rc = found;
       if (rc == SQLITE_OK && failed && have) {
         rc = fail_run(&t.st, &r, &run, t.now, error ? error : "failed", 1);
@@ -1180,7 +1197,7 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
         else sqlite3_str_appendall(t.out, "null");
       }
     }
-    store_close(&t.st);
+    stmts_done(&t, cache);
     rc = txn_end(&t, &txn, rc);
   }
   if (rc != SQLITE_OK) {
@@ -1190,6 +1207,7 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     result_str(ctx, t.out);
   }
 out:
+  cache_give(&t, cache);
   sqlite3_free(error);
   sqlite3_free(result);
   run_clear(&run);
@@ -1359,6 +1377,7 @@ static int renew_lease(tick *t, run_row *run, const char *run_id,
 static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
                              sqlite3_value **argv) {
   tick t;
+  store *cache = NULL;
   if (tick_begin(&t, ctx, "trigger_run_heartbeat") != 0) return;
   run_row run;
   memset(&run, 0, sizeof run);
@@ -1377,17 +1396,19 @@ static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
   }
   if (arg_instant(ctx, t.fname, argc, argv, 2, "now", 1, &t.now) != 0) goto out;
   t.out = sqlite3_str_new(t.db);
+  cache = cache_take(&t);
   store_txn txn;
-  int rc = store_txn_begin(t.db, &txn);
+  int rc = txn_begin(&t, cache, &txn);
   if (rc == SQLITE_OK) {
     rc = run_find(&t, run_id, &run);
     if (rc == SQLITE_OK) rc = renew_lease(&t, &run, run_id, lease_ms);
     if (rc == SQLITE_OK) run_json(t.out, &run);
-    store_close(&t.st);
+    stmts_done(&t, cache);
     rc = txn_end(&t, &txn, rc);
   }
   call_result(&t, ctx, rc);
 out:
+  cache_give(&t, cache);
   run_clear(&run);
   tick_end(&t);
 }
