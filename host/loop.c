@@ -9,6 +9,9 @@
 ** the wakeup is recomputed, so a newly inserted trigger is seen within
 ** poll_ms. Our own reports (trigger_run_finish) do not change our
 ** data_version, so they mark the database for a wakeup refresh instead.
+** Reports are written in batches (reports.h): a database's pending ones
+** before each claim from it, the others when their window ends, all of
+** them before the loop exits.
 **
 ** The wakeup is asked with the claim options, so a filtered host (--agents,
 ** --wake-mode) is not woken for work of other agents or modes. Should a
@@ -25,8 +28,8 @@
 **
 ** One poll() waits for everything: the self-pipe (signals, SIGCHLD), the
 ** children's pipes, and a timeout = the earliest of the next tick, the
-** next data_version read, a child's deadline or lease renewal (lease.h)
-** and the grace deadline.
+** next data_version read, a child's deadline or lease renewal (lease.h),
+** the end of a report batch's window and the grace deadline.
 */
 #include "loop.h"
 
@@ -36,6 +39,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "reports.h"
 #include "sig.h"
 #include "util.h"
 
@@ -47,6 +51,7 @@ typedef struct loop {
   hostdb *dbs;
   int ndbs;
   dispatcher d;
+  reports rep;  /* outcomes waiting to be written */
   int claiming; /* still claims new runs */
   int stopping; /* a stop signal arrived */
   int killed;   /* children were killed */
@@ -59,22 +64,12 @@ typedef struct loop {
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* The dispatcher's callback: report one outcome. */
+/* The dispatcher's callback: queue one outcome's report (reports.h). */
 static void on_done(void *ctx, host_run *run, const char *status,
                     const char *detail) {
   loop *l = ctx;
-  char *err = NULL;
-  int failed = strcmp(status, "failed") == 0;
-  if (failed) l->failures++;
-  if (hostdb_finish(run->db, run->run_id, status, detail, &err) != 0) {
-    log_warn("report %s %s refused: %s", run->run_id, status, err);
-    free(err);
-    l->failures++;
-    return;
-  }
-  /* a failure's error; a result (up to 4 KiB) is in trigger_runs */
-  log_info("%s: reported %s %s%s%s", run->db->path, run->run_id, status,
-           failed && detail ? ": " : "", failed && detail ? detail : "");
+  if (strcmp(status, "failed") == 0) l->failures++;
+  reports_add(&l->rep, run, status, detail);
 }
 
 /* tick_at from trigger_next_wakeup(), never before the idle backoff. */
@@ -108,6 +103,7 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   int n = 0;
   char *err = NULL;
   long long limit = claim_limit(l, h);
+  reports_write(&l->rep, h); /* the claim sees every run we finished */
   if (hostdb_claim(h, limit, &runs, &n, &err) != 0) {
     log_warn("%s", err);
     free(err);
@@ -185,6 +181,9 @@ static void handle_signals(loop *l, int64_t now) {
   l->seen_stops = s;
 }
 
+/* Nothing more to claim or run: only reports are left to write. */
+static int finishing(const loop *l) { return !l->claiming && disp_idle(&l->d); }
+
 /* Sleep in poll() until the earliest thing the loop has to do. */
 static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
   int64_t t = INT64_MAX;
@@ -197,6 +196,7 @@ static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
     }
   }
   t = min64(t, disp_deadline(&l->d));
+  t = min64(t, reports_deadline(&l->rep, finishing(l)));
   if (l->stopping && !l->killed) t = min64(t, l->kill_at);
   int64_t wait = t <= now ? 0 : min64(t - now, l->o->max_sleep_ms);
   fds[0] = (struct pollfd){sig_fd(), POLLIN, 0};
@@ -208,7 +208,7 @@ static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
 
 static int exit_status(const loop *l) {
   if (l->fatal || l->d.stdout_lost) return 3;
-  if (l->o->mode == MODE_TICK && l->failures) return 1;
+  if (l->o->mode == MODE_TICK && (l->failures || l->rep.refused)) return 1;
   return 0;
 }
 
@@ -221,6 +221,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   l.claiming = 1;
   l.kill_at = INT64_MAX;
   disp_init(&l.d, o, on_done, &l);
+  reports_init(&l.rep, dbs, ndbs, o->report_ms);
   int64_t now = mono_ms();
   for (int i = 0; i < ndbs; i++) dbs[i].tick_at = now;
   l.check_at = now + o->poll_ms;
@@ -231,7 +232,8 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
     handle_signals(&l, now);
     disp_service(&l.d);
     if (l.claiming) claim_pass(&l, mono_ms());
-    if (!l.claiming && disp_idle(&l.d)) break;
+    reports_service(&l.rep, finishing(&l));
+    if (finishing(&l) && !reports_pending(&l.rep)) break;
     now = mono_ms();
     if (l.stopping && !l.killed && now >= l.kill_at) {
       disp_kill(&l.d, "killed: host stopped (grace period over)");
@@ -241,6 +243,9 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   }
   free(fds);
   disp_free(&l.d);
-  log_info("exiting: %d failure(s)", l.failures);
+  log_info("exiting: %d failure(s), %d report(s) refused; %lld report(s) "
+           "written in %lld transaction(s)",
+           l.failures, l.rep.refused, l.rep.written, l.rep.batches);
+  reports_free(&l.rep);
   return exit_status(&l);
 }

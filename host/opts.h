@@ -6,6 +6,8 @@
 #define HOST_OPTS_H
 
 typedef enum { MODE_RUN, MODE_SERVE, MODE_TICK } host_mode;
+/* --synchronous: DEFAULT is NORMAL in WAL mode, FULL otherwise (hostdb.h) */
+typedef enum { SYNC_DEFAULT, SYNC_NORMAL, SYNC_FULL } host_sync;
 
 typedef struct host_opts {
   host_mode mode;
@@ -28,6 +30,8 @@ typedef struct host_opts {
   int max_sleep_ms;      /* sleep cap when nothing is scheduled */
   long long grace_ms;    /* --grace SEC after SIGTERM */
   int busy_ms;           /* --busy-timeout MS */
+  host_sync synchronous; /* --synchronous full|normal */
+  int report_ms;         /* --report-ms: how long a report may wait (reports.h) */
   const char *via;       /* --via CMD: statements run by CMD (via.h) */
 } host_opts;
 
