@@ -776,13 +776,16 @@ static int claim_due(tick *t) {
       rc = store_err(&t->st);
       break;
     }
+    /* No more rows than the budget can claim: a host with one free slot
+    ** asks for one run, and each row read is a whole trigger. */
+    int want = t->budget > 0 && t->budget < batch ? (int)t->budget : batch;
     sqlite3_bind_int64(st, 1, t->now);
-    sqlite3_bind_int64(st, 2, batch);
+    sqlite3_bind_int64(st, 2, want);
     if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, after_due);
     sqlite3_bind_text(st, 5, after_id ? after_id : "", -1, SQLITE_STATIC);
     int n = 0;
-    while (n < batch && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while (n < want && (rc = sqlite3_step(st)) == SQLITE_ROW) {
       t->rows++;
       rc = store_row_read(st, 0, &rows[n]);
       n++;
@@ -811,7 +814,7 @@ static int claim_due(tick *t) {
     }
     for (int i = 0; i < n; i++) row_clear(&rows[i]);
     arena_reset(&t->mem); /* nothing kept or borrowed refers to it now */
-    if (rc != SQLITE_OK || n < batch) break;
+    if (rc != SQLITE_OK || n < want) break;
   }
   sqlite3_free(after_id);
   sqlite3_free(rows);

@@ -190,9 +190,11 @@ static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
   if (l->claiming) {
     if (l->o->mode != MODE_TICK) t = l->check_at;
     int can_claim = disp_slots(&l->d) > 0;
+    /* a wakeup to recompute (run, serve); tick mode has none to plan */
+    int plans = l->o->mode != MODE_TICK;
     for (int i = 0; i < l->ndbs; i++) {
       if (can_claim) t = min64(t, l->dbs[i].tick_at);
-      if (l->dbs[i].refresh) t = now;
+      if (plans && l->dbs[i].refresh) t = now;
     }
   }
   t = min64(t, disp_deadline(&l->d));

@@ -318,6 +318,24 @@ def test_tick_exit_status(ext):
         assert rc == 2, err
 
 
+def test_tick_exec_does_not_spin_while_commands_run(ext):
+    # Regression: after a report, tick mode with --exec polled with a zero
+    # timeout until the next command ended (a wakeup "refresh" that tick
+    # mode never clears): 0.3 s of host CPU per second of command. Now it
+    # sleeps in poll().
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_due(db, 3)
+        p = subprocess.Popen([host_bin(ext), "tick", path, "--extension", ext,
+                              "--exec", "sleep 0.5", "--jobs", "1"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(p.pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0, p.stderr.read()
+        cpu = usage.ru_utime + usage.ru_stime  # the host (and its sleeps)
+        assert cpu < 0.1, cpu
+        assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'success'") == 3
+
+
 def test_tick_jobs_bound_concurrency(ext):
     with Tmp() as t:
         path, db = t.db(ext)
