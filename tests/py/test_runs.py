@@ -453,3 +453,18 @@ def test_install_migrates_version_3(ext):
         db.close()
     finally:
         shutil.rmtree(tmp)
+
+
+def test_claim_reads_no_more_rows_than_its_limit(ext):
+    # A host with one free slot claims with limit 1: the tick read a first
+    # batch of 16 whole trigger rows anyway (15 of them for nothing). Now
+    # it reads as many as the limit lets it claim, then the next ones.
+    db = connect(ext)
+    for k in range(20):
+        add(db, f"t{k:02d}")
+    for want in (1, 3):
+        claimed = tick(db, T0 + MIN, limit=want)
+        assert len(claimed) == want
+        assert json.loads(one(db, "SELECT trigger_last_tick()"))["rows_read"] == want
+    rest = tick(db, T0 + MIN)
+    assert len(rest) == 16 and json.loads(one(db, "SELECT trigger_last_tick()"))["rows_read"] == 16
