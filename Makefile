@@ -67,7 +67,7 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 $(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/utf8.c ext/utf8.h $(B)/install-dirs | $(B)
 	$(CC) $(CFLAGS) $(WARN) -Iext -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
 	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
-	  -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3
+	  -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3 -pthread
 
 # The preload library (ext/preload.c): the extension compiled into SQLite's
 # core API (-DSQLITE_CORE) plus wrappers of sqlite3_open*, for programs

@@ -417,9 +417,9 @@ static const int hot_cols[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,    TC_CLAIMS,
 ** leaves the indexes on them alone (two of them unique and in random
 ** order: a page each per finished run otherwise). */
 static const int run_state_cols[] = {
-    RC_STATUS,  RC_OWNER,  RC_CLAIMED_AT, RC_LEASE_UNTIL, RC_FINISHED_AT,
-    RC_LATENCY_MS, RC_ERROR, RC_RESULT, RC_RETRY_AT, RC_DEFERRALS,
-    RC_LEASE_MS};
+    RC_STATUS,      RC_OWNER,      RC_CLAIMED_AT, RC_LEASE_UNTIL,
+    RC_FINISHED_AT, RC_LATENCY_MS, RC_ERROR,      RC_RESULT,
+    RC_RETRY_AT,    RC_DEFERRALS,  RC_LEASE_MS};
 #define RUN_STATE_NCOL ((int)(sizeof run_state_cols / sizeof run_state_cols[0]))
 
 /* The multi-row INSERT is OR IGNORE, never plain: a statement that writes

@@ -943,14 +943,14 @@ static void cache_give(tick *t, store *cache) {
 }
 
 /* Begin the call's transaction with the cached statements if it has them. */
-static int txn_begin(tick *t, store *cache, store_txn *txn) {
+static int txn_begin(tick *t, const store *cache, store_txn *txn) {
   return cache ? store_txn_begin_cached(&t->st, txn)
                : store_txn_begin(t->db, txn);
 }
 
 /* Before COMMIT no statement may stay active: reset the cached ones, or
 ** finalize the call's own. */
-static void stmts_done(tick *t, store *cache) {
+static void stmts_done(tick *t, const store *cache) {
   if (cache) stmts_reset(&t->st);
   else store_close(&t->st);
 }
@@ -1144,7 +1144,8 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
   }
   if (arg_instant(ctx, t.fname, argc, argv, 3, "now", 1, &t.now) != 0) goto out;
   int failed = strcmp(status, "failed") == 0;
-  if (clean_detail(detail, detail_len, !failed, failed ? &error : &result) != SQLITE_OK) {
+  if (clean_detail(detail, detail_len, !failed, failed ? &error : &result) !=
+      SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
     goto out;
   }

@@ -205,7 +205,6 @@ int64_t children_deadline(const children *cs) {
 
 host_run *children_run(const children *cs, int i) { return cs->v[i]->run; }
 
-
 /* Keep only the last t->max bytes of everything read. */
 static void keep_tail(tail *t, const char *p, size_t n) {
   if (n >= t->max) {

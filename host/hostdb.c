@@ -182,13 +182,15 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
   char *mode = NULL;
   if (exec_text(h, "PRAGMA journal_mode=WAL", &mode, err)) return -1;
   int wal = mode && strcmp(mode, "wal") == 0;
-  if (!wal) log_info("%s: journal_mode is %s, not wal", path, mode ? mode : "?");
+  if (!wal)
+    log_info("%s: journal_mode is %s, not wal", path, mode ? mode : "?");
   free(mode);
   /* NORMAL is safe from corruption only in WAL mode: FULL otherwise */
   int full =
       o->synchronous == SYNC_FULL || (o->synchronous == SYNC_DEFAULT && !wal);
   char *sync = NULL;
-  if (exec_text(h, full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL",
+  if (exec_text(h,
+                full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL",
                 NULL, err) ||
       exec_text(h, "PRAGMA synchronous", &sync, err))
     return -1;
@@ -338,8 +340,8 @@ int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
 ** else -1, *code (the primary SQLite code; with --via, where it is not
 ** known, SQLITE_ERROR) and *err. Our own writes change the wakeup (a
 ** retry, a completed trigger, a lease's expiry): it is asked again. */
-static int write_call(hostdb *h, sqlite3_stmt *st, const char *what,
-                      int *code, char **err) {
+static int write_call(hostdb *h, sqlite3_stmt *st, const char *what, int *code,
+                      char **err) {
   h->refresh = 1;
   if (h->via) {
     char *out = NULL;

@@ -48,8 +48,8 @@ struct hostdb {
   sqlite3 *db;
   const char *via; /* --via CMD, or NULL: a local file */
   char *options;   /* trigger_run_due options, JSON text */
-  sqlite3_stmt *st_claim, *st_finish, *st_heartbeat, *st_wakeup,
-      *st_version, *st_begin, *st_commit, *st_rollback;
+  sqlite3_stmt *st_claim, *st_finish, *st_heartbeat, *st_wakeup, *st_version,
+      *st_begin, *st_commit, *st_rollback;
   long long data_version;
   /* scheduling state, owned by loop.c */
   int64_t tick_at; /* monotonic ms of the next tick */

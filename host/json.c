@@ -15,8 +15,7 @@
 enum { IT_START, IT_IN, IT_DONE };
 
 static const char *skip_ws(const char *p, const char *end) {
-  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-    p++;
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
   return p;
 }
 

@@ -10,8 +10,8 @@
 ** poll_ms. Our own reports (trigger_run_finish) do not change our
 ** data_version, so they mark the database for a wakeup refresh instead.
 ** Reports are written in batches (reports.h): a database's pending ones
-** before each claim from it, the others when their window ends, all of
-** them before the loop exits.
+** in the transaction of the next claim from it, the others when their
+** window ends, all of them before the loop exits.
 **
 ** The wakeup is asked with the claim options, so a filtered host (--agents,
 ** --wake-mode) is not woken for work of other agents or modes. Should a
@@ -26,6 +26,9 @@
 ** pass has caught up with what is due; --limit bounds the whole pass),
 ** then waits for its commands.
 **
+** WAL checkpoints run on a thread of their own (ckpt.h), never inside
+** the loop's commits.
+**
 ** One poll() waits for everything: the self-pipe (signals, SIGCHLD), the
 ** children's pipes, and a timeout = the earliest of the next tick, the
 ** next data_version read, a child's deadline or lease renewal (lease.h),
@@ -38,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ckpt.h"
 #include "dispatch.h"
 #include "reports.h"
 #include "sig.h"
@@ -103,8 +107,20 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   int n = 0;
   char *err = NULL;
   long long limit = claim_limit(l, h);
-  reports_write(&l->rep, h); /* the claim sees every run we finished */
-  if (hostdb_claim(h, limit, &runs, &n, &err) != 0) {
+  /* the pending reports and the claim in one transaction: the claim sees
+  ** every run we finished */
+  int joined = reports_begin(&l->rep, h);
+  int rc = hostdb_claim(h, limit, &runs, &n, &err);
+  if (joined && reports_commit(&l->rep, h) != 0 && rc == 0) {
+    for (int i = 0; i < n; i++) run_free(runs[i]); /* undone: never ours */
+    free(runs);
+    runs = NULL;
+    n = 0;
+    rc = -1;
+    err = xprintf("%s: the claim was undone with its reports' transaction",
+                  h->path);
+  }
+  if (rc != 0) {
     log_warn("%s", err);
     free(err);
     if (l->o->mode == MODE_TICK) l->fatal = 1;
@@ -184,8 +200,8 @@ static void handle_signals(loop *l, int64_t now) {
 /* Nothing more to claim or run: only reports are left to write. */
 static int finishing(const loop *l) { return !l->claiming && disp_idle(&l->d); }
 
-/* Sleep in poll() until the earliest thing the loop has to do. */
-static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
+/* When the loop has something to do next (monotonic ms). */
+static int64_t next_event(loop *l, int64_t now) {
   int64_t t = INT64_MAX;
   if (l->claiming) {
     if (l->o->mode != MODE_TICK) t = l->check_at;
@@ -200,6 +216,12 @@ static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
   t = min64(t, disp_deadline(&l->d));
   t = min64(t, reports_deadline(&l->rep, finishing(l)));
   if (l->stopping && !l->killed) t = min64(t, l->kill_at);
+  return t;
+}
+
+/* Sleep in poll() until the earliest thing the loop has to do. */
+static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
+  int64_t t = next_event(l, now);
   int64_t wait = t <= now ? 0 : min64(t - now, l->o->max_sleep_ms);
   fds[0] = (struct pollfd){sig_fd(), POLLIN, 0};
   int n = 1 + disp_pollfds(&l->d, fds + 1, max - 1);
@@ -224,6 +246,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   l.kill_at = INT64_MAX;
   disp_init(&l.d, o, on_done, &l);
   reports_init(&l.rep, dbs, ndbs, o->report_ms);
+  ckpt *checkpointer = ckpt_start(dbs, ndbs);
   int64_t now = mono_ms();
   for (int i = 0; i < ndbs; i++) dbs[i].tick_at = now;
   l.check_at = now + o->poll_ms;
@@ -244,6 +267,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
     wait_events(&l, fds, max, now);
   }
   free(fds);
+  ckpt_stop(checkpointer);
   disp_free(&l.d);
   log_info("exiting: %d failure(s), %d report(s) refused; %lld report(s) "
            "written in %lld transaction(s)",

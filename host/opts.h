@@ -13,16 +13,16 @@ typedef struct host_opts {
   host_mode mode;
   char **dbs; /* database paths (directories expanded) */
   int ndbs;
-  char *extension;      /* --extension, default: see default_extension */
-  const char *exec_cmd; /* --exec CMD, NULL = print mode */
+  char *extension;       /* --extension, default: see default_extension */
+  const char *exec_cmd;  /* --exec CMD, NULL = print mode */
   int clean_env;         /* --clean-env: children get a minimal environment */
   const char **env_pass; /* --env NAME (repeatable): passed through */
   int nenv_pass;
-  double timeout_s;     /* --timeout SEC, 0 = none */
-  long long timeout_ms; /* the same in ms */
-  int jobs;             /* --jobs N: concurrent --exec children */
-  char *owner;          /* --owner, default trigger-host@HOST:PID */
-  long long lease_ms;   /* --lease-ms, default 60000 (or --timeout + 30 s) */
+  double timeout_s;      /* --timeout SEC, 0 = none */
+  long long timeout_ms;  /* the same in ms */
+  int jobs;              /* --jobs N: concurrent --exec children */
+  char *owner;           /* --owner, default trigger-host@HOST:PID */
+  long long lease_ms;    /* --lease-ms, default 60000 (or --timeout + 30 s) */
   const char *wake_mode; /* --wake-mode */
   long long limit;       /* --limit, 0 = none */
   const char *agents;    /* --agents a,b */
@@ -31,8 +31,8 @@ typedef struct host_opts {
   long long grace_ms;    /* --grace SEC after SIGTERM */
   int busy_ms;           /* --busy-timeout MS */
   host_sync synchronous; /* --synchronous full|normal */
-  int report_ms;         /* --report-ms: how long a report may wait (reports.h) */
-  const char *via;       /* --via CMD: statements run by CMD (via.h) */
+  int report_ms;   /* --report-ms: how long a report may wait (reports.h) */
+  const char *via; /* --via CMD: statements run by CMD (via.h) */
 } host_opts;
 
 /* Parse argv. Returns -1 to continue, else an exit status (0 for --help,

@@ -17,8 +17,8 @@
 
 struct report {
   char *run_id, *status, *detail;
-  int64_t added;     /* monotonic ms */
-  int64_t lease_end; /* the run's lease as the host keeps it (lease.h) */
+  int64_t added;      /* monotonic ms */
+  int64_t lease_end;  /* the run's lease as the host keeps it (lease.h) */
   long long lease_ms; /* its length: a busy retry waits a tenth of it */
 };
 
@@ -64,7 +64,8 @@ static void log_written(const hostdb *h, const report *e) {
   int failed = strcmp(e->status, "failed") == 0;
   /* a failure's error; a result (up to 4 KiB) is in trigger_runs */
   log_info("%s: reported %s %s%s%s", h->path, e->run_id, e->status,
-           failed && e->detail ? ": " : "", failed && e->detail ? e->detail : "");
+           failed && e->detail ? ": " : "",
+           failed && e->detail ? e->detail : "");
 }
 
 /* The batch could not be written (code, err): keep what a busy database
@@ -92,54 +93,86 @@ static void batch_failed(reports *r, report_queue *q, char *keep, int code,
   if (kept) {
     q->retry_at = now + retry + 1;
     log_warn("%s; %d report(s) tried again in %lld ms", err, kept,
-             (long long)(retry + 1));
+             (long long)retry + 1);
   }
 }
 
-/* Write q's reports in one transaction. */
-static void write_queue(reports *r, report_queue *q) {
-  if (!q->n) return;
+/* The end of q's batch: bookkeeping after a COMMIT (ok) or a failure
+** (code, err: everything in the transaction was undone). */
+static void batch_end(reports *r, report_queue *q, int ok, int code,
+                      char *err) {
   hostdb *h = q->db;
-  char *keep = xmalloc((size_t)q->n); /* 0: refused, done with */
-  memset(keep, 1, (size_t)q->n);
-  int code = SQLITE_OK, refused = 0;
+  int refused = 0;
+  for (int i = 0; i < q->n; i++) refused += !q->keep[i];
+  r->refused += refused;
+  if (ok) {
+    for (int i = 0; i < q->n; i++)
+      if (q->keep[i]) log_written(h, &q->v[i]);
+    r->batches++;
+    r->written += q->n - refused;
+    log_info("%s: %d report(s) in one transaction, %d refused", h->path,
+             q->n - refused, refused);
+    memset(q->keep, 0, (size_t)q->n);
+    q->retry_at = 0;
+  } else {
+    batch_failed(r, q, q->keep, code, err ? err : "?");
+  }
+  queue_drop(q, q->keep);
+  free(q->keep);
+  q->keep = NULL;
+  free(err);
+}
+
+/* BEGIN IMMEDIATE and q's reports, left open: 1, or 0 when the batch
+** could not be written (nothing open; batch_end has run). */
+static int batch_begin(reports *r, report_queue *q) {
+  hostdb *h = q->db;
+  q->keep = xmalloc((size_t)q->n); /* 0: refused, done with */
+  memset(q->keep, 1, (size_t)q->n);
+  int code = SQLITE_OK;
   char *err = NULL;
-  int ok = hostdb_begin(h, &code, &err) == 0;
-  for (int i = 0; ok && i < q->n; i++) {
+  if (hostdb_begin(h, &code, &err) != 0) {
+    batch_end(r, q, 0, code, err);
+    return 0;
+  }
+  for (int i = 0; i < q->n; i++) {
     report *e = &q->v[i];
     char *why = NULL;
     int c;
     if (hostdb_finish(h, e->run_id, e->status, e->detail, &c, &why) == 0)
       continue;
-    if (hostdb_in_txn(h)) { /* undone alone: the others go on */
-      log_warn("report %s %s refused: %s", e->run_id, e->status, why);
-      free(why);
-      keep[i] = 0;
-      refused++;
-      continue;
+    if (!hostdb_in_txn(h)) { /* the failure took the transaction with it */
+      batch_end(r, q, 0, c, why);
+      return 0;
     }
-    code = c; /* the failure took the transaction with it */
-    err = why;
-    ok = 0;
+    log_warn("report %s %s refused: %s", e->run_id, e->status, why);
+    free(why); /* undone alone (its SAVEPOINT): the others go on */
+    q->keep[i] = 0;
   }
-  if (ok) ok = hostdb_commit(h, &code, &err) == 0;
-  else hostdb_rollback(h);
-  r->refused += refused;
-  if (ok) {
-    for (int i = 0; i < q->n; i++)
-      if (keep[i]) log_written(h, &q->v[i]);
-    r->batches++;
-    r->written += q->n - refused;
-    log_info("%s: %d report(s) in one transaction, %d refused", h->path,
-             q->n - refused, refused);
-    memset(keep, 0, (size_t)q->n);
-    q->retry_at = 0;
-  } else {
-    batch_failed(r, q, keep, code, err ? err : "?");
-  }
-  queue_drop(q, keep);
-  free(keep);
-  free(err);
+  return 1;
+}
+
+/* COMMIT what batch_begin opened: 0, or -1 when it was undone. */
+static int batch_commit(reports *r, report_queue *q) {
+  int code = SQLITE_OK;
+  char *err = NULL;
+  int ok = hostdb_commit(q->db, &code, &err) == 0;
+  batch_end(r, q, ok, code, err);
+  return ok ? 0 : -1;
+}
+
+/* Write q's reports in one transaction. */
+static void write_queue(reports *r, report_queue *q) {
+  if (q->n && batch_begin(r, q)) batch_commit(r, q);
+}
+
+int reports_begin(reports *r, hostdb *h) {
+  report_queue *q = queue_of(r, h);
+  return q && q->n && batch_begin(r, q);
+}
+
+int reports_commit(reports *r, hostdb *h) {
+  return batch_commit(r, queue_of(r, h));
 }
 
 void reports_add(reports *r, const host_run *run, const char *status,
@@ -150,15 +183,10 @@ void reports_add(reports *r, const host_run *run, const char *status,
     q->v = xrealloc(q->v, sizeof *q->v * (size_t)q->cap);
   }
   int64_t now = mono_ms();
-  q->v[q->n++] = (report){xstrdup(run->run_id), xstrdup(status),
-                          xstrdup(detail),      now,
-                          run->lease_end,       run->db->lease_ms};
+  q->v[q->n++] =
+      (report){xstrdup(run->run_id), xstrdup(status),  xstrdup(detail), now,
+               run->lease_end,       run->db->lease_ms};
   if (q->n >= REPORTS_BATCH_MAX && now >= q->retry_at) write_queue(r, q);
-}
-
-void reports_write(reports *r, hostdb *h) {
-  report_queue *q = queue_of(r, h);
-  if (q) write_queue(r, q);
 }
 
 /* When q is due (INT64_MAX: empty). */

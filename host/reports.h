@@ -7,9 +7,10 @@
 **   - when its oldest report has waited the window (--report-ms, default
 **     5 ms),
 **   - as soon as it holds REPORTS_BATCH_MAX reports,
-**   - before the host claims from that database (so a claim never finds
-**     a run the host has finished still running: an overlap policy or a
-**     once trigger's completion sees what the host knows),
+**   - with the next claim from that database, in the claim's own
+**     transaction (so a claim never finds a run the host has finished
+**     still running: an overlap policy or a once trigger's completion sees
+**     what the host knows; and a claim with reports is one commit),
 **   - and before the host exits.
 ** Inside the batch each trigger_run_finish runs in its own SAVEPOINT (the
 ** extension's transaction rule): a refused report (unknown run, already
@@ -44,15 +45,16 @@ typedef struct report_queue {
   report *v; /* oldest first */
   int n, cap;
   int64_t retry_at; /* busy: not written again before then */
+  char *keep;       /* the open batch: 0 for a report refused in it */
 } report_queue;
 
 typedef struct reports {
   report_queue *q; /* one per database, in the order of dbs */
   int nq;
   int window_ms;
-  int refused;          /* reports refused or dropped (tick: exit 1) */
-  long long batches;    /* transactions written */
-  long long written;    /* reports committed */
+  int refused;       /* reports refused or dropped (tick: exit 1) */
+  long long batches; /* transactions written */
+  long long written; /* reports committed */
 } reports;
 
 void reports_init(reports *r, hostdb *dbs, int ndbs, int window_ms);
@@ -61,8 +63,14 @@ void reports_free(reports *r);
 ** written at once when it is full. */
 void reports_add(reports *r, const host_run *run, const char *status,
                  const char *detail);
-/* Write h's queue now (before a claim from h). */
-void reports_write(reports *r, hostdb *h);
+/* Begin a transaction on h holding its pending reports, for the claim to
+** join: 1 when one is open (end it with reports_commit), 0 when nothing
+** was pending or the batch could not be written (then none is open). */
+int reports_begin(reports *r, hostdb *h);
+/* COMMIT what reports_begin opened, with whatever ran in it since: 0, or
+** -1 when the commit failed and all of it was undone (the reports wait
+** by the busy rule above; what was claimed in it was never claimed). */
+int reports_commit(reports *r, hostdb *h);
 /* Write every queue whose oldest report waited the window, or with all
 ** every non-empty one (the host is about to exit); a busy database's
 ** queue waits for its retry time either way. */

@@ -22,11 +22,13 @@ static void vlog(const char *fmt, va_list ap) {
   struct tm tm;
   clock_gettime(CLOCK_REALTIME, &ts);
   gmtime_r(&ts.tv_sec, &tm);
+  flockfile(stderr); /* one line at a time: the checkpointer logs too */
   fprintf(stderr, "trigger-host: %02d:%02d:%02d.%03ldZ ", tm.tm_hour, tm.tm_min,
           tm.tm_sec, ts.tv_nsec / 1000000L);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   fflush(stderr);
+  funlockfile(stderr);
 }
 
 void log_info(const char *fmt, ...) {
