@@ -660,7 +660,7 @@ def test_trigger_host_installs_and_migrates_with_defensive_on(ext):
     try:
         host = os.path.join(os.path.dirname(ext), "trigger-host")
         fresh = os.path.join(tmp, "fresh.db")
-        p = subprocess.run([host, "tick", fresh, "--extension", ext, "-v"],
+        p = subprocess.run([host, "tick", fresh, "--create", "--extension", ext, "-v"],
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 0 and "open (defensive)" in p.stderr, p.stderr
         old = os.path.join(tmp, "v2.db")
