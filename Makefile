@@ -72,7 +72,7 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 $(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/utf8.c ext/utf8.h VERSION $(B)/install-dirs | $(B)
 	$(CC) $(CFLAGS) $(WARN) -pthread -Iext $(MHD_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
 	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
-	  -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3 $(MHD_LIBS)
+	  -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3 $(MHD_LIBS) -pthread
 
 # The preload library (ext/preload.c): the extension compiled into SQLite's
 # core API (-DSQLITE_CORE) plus wrappers of sqlite3_open*, for programs

@@ -27,6 +27,11 @@ done
 $CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
   ext/civil.c ext/tz.c ext/tzdb.c ext/tzdb_names.c ext/cron.c -lsqlite3 -lm
 [ -f bench/summary.c ] && $CC $CFLAGS -o "$OUT/summary" bench/summary.c bench/bench.c -lsqlite3 -lm
+for p in host_print host_exec host_latency; do
+  $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/hostbench.c bench/bench.c -lsqlite3
+done
+[ -x build/trigger-host ] || { echo "bench: build/trigger-host missing (run make)" >&2; exit 1; }
+export TRIGGER_HOST="$PWD/build/trigger-host"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/triggers-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
@@ -95,6 +100,11 @@ run "peak memory" "$OUT/peak_mem" "$TMP/ours_1000.db" "$TMP/ours_$BIG.db" 1000 "
 
 step "two processes"
 run "two processes" "$OUT/two_procs" "$TMP/ours_100000.db" "$TMP" "$REPS" 2
+
+step "trigger-host: print mode, exec mode, run-mode latency"
+run "host print" "$OUT/host_print" "$TMP" 20000 "$REPS"
+run "host exec" "$OUT/host_exec" "$TMP" 200 4 "$REPS"
+run "host latency" "$OUT/host_latency" "$TMP" 200 3 "$REPS"
 
 if [ -x "$OUT/summary" ]; then # bench/summary.c (the state summary), information only
   step "state summary"

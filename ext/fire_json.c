@@ -64,18 +64,7 @@ static piece lit(const char *s) {
 
 /* Decimal digits of v into buf[24]. */
 static piece num(i64 v, char *buf) {
-  char tmp[24];
-  int n = 0;
-  unsigned long long u =
-      v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-  do {
-    tmp[n++] = (char)('0' + u % 10);
-    u /= 10;
-  } while (u);
-  size_t len = 0;
-  if (v < 0) buf[len++] = '-';
-  while (n) buf[len++] = tmp[--n];
-  piece p = {buf, len};
+  piece p = {buf, (size_t)fmt_int(buf, (long long)v)};
   return p;
 }
 

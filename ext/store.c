@@ -436,6 +436,17 @@ static const int hot_cols[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,    TC_CLAIMS,
                                TC_FAIL_STREAK};
 #define HOT_NCOL ((int)(sizeof hot_cols / sizeof hot_cols[0]))
 
+/* The columns of a run that change after its insert (ST_RUN_UPDATE). Its
+** identity (run_id, trigger_id, agent_id, scheduled_for, attempt,
+** incarnation) and payload never do: an UPDATE that does not name them
+** leaves the indexes on them alone (two of them unique and in random
+** order: a page each per finished run otherwise). */
+static const int run_state_cols[] = {
+    RC_STATUS,      RC_OWNER,      RC_CLAIMED_AT, RC_LEASE_UNTIL,
+    RC_FINISHED_AT, RC_LATENCY_MS, RC_ERROR,      RC_RESULT,
+    RC_RETRY_AT,    RC_DEFERRALS,  RC_LEASE_MS};
+#define RUN_STATE_NCOL ((int)(sizeof run_state_cols / sizeof run_state_cols[0]))
+
 /* The multi-row INSERT is OR IGNORE, never plain: a statement that writes
 ** several rows and may abort (a NOT NULL or UNIQUE failure) makes SQLite
 ** copy every page it changes into a statement journal first, which cost
@@ -555,11 +566,11 @@ static char *sql_text(store_sql which) {
     case ST_RUN_UPDATE: {
       sqlite3_str *s = sqlite3_str_new(NULL);
       sqlite3_str_appendall(s, "UPDATE main.triggers_rundata SET ");
-      for (int i = 0; i < RC_NCOL; i++) {
-        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", run_cols[i].name,
-                            i + 1);
+      for (int i = 0; i < RUN_STATE_NCOL; i++) {
+        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "",
+                            run_cols[run_state_cols[i]].name, i + 1);
       }
-      sqlite3_str_appendf(s, " WHERE id = ?%d", RC_NCOL + 1);
+      sqlite3_str_appendf(s, " WHERE id = ?%d", RUN_STATE_NCOL + 1);
       out = sqlite3_str_finish(s);
       break;
     }
@@ -698,6 +709,11 @@ static char *sql_text(store_sql which) {
           "UPDATE main.triggers_rundata SET status = ?2, error = ?3,"
           " finished_at = ?4, retry_at = NULL WHERE id = ?1");
       break;
+    case ST_SAVEPOINT: out = sqlite3_mprintf("SAVEPOINT triggers_txn"); break;
+    case ST_ROLLBACK_TO:
+      out = sqlite3_mprintf("ROLLBACK TO triggers_txn");
+      break;
+    case ST_RELEASE: out = sqlite3_mprintf("RELEASE triggers_txn"); break;
     case ST_CONFIG_GET:
       out = sqlite3_mprintf(
           "SELECT value FROM main.triggers_config WHERE key = ?1");
@@ -1343,8 +1359,12 @@ int store_tick_hot_all(store *s, trg_row *const *rows, int n) {
 int store_run_save(store *s, const run_row *r) {
   sqlite3_stmt *st = store_stmt(s, ST_RUN_UPDATE);
   if (!st) return store_err(s);
-  int rc = vals_bind(st, 1, run_cols, RC_NCOL, r->v);
-  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, RC_NCOL + 1, r->id);
+  int rc = vals_poisoned(r->v, RC_NCOL) ? SQLITE_NOMEM : SQLITE_OK;
+  for (int i = 0; i < RUN_STATE_NCOL && rc == SQLITE_OK; i++) {
+    int c = run_state_cols[i];
+    rc = val_bind(st, i + 1, run_cols[c].kind, &r->v[c]);
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, RUN_STATE_NCOL + 1, r->id);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
@@ -1432,14 +1452,22 @@ static int step_done(store *s, store_sql which) {
 
 int store_txn_begin_cached(store *s, store_txn *t) {
   s->err = 0;
-  if (!sqlite3_get_autocommit(s->db)) return store_txn_begin(s->db, t);
   t->msg[0] = 0;
   t->s = s;
-  t->undo[1] = NULL;
+  t->undo[0] = t->undo[1] = NULL;
   t->own_undo = 0;
-  t->undo[0] = store_stmt(s, ST_ROLLBACK); /* before BEGIN: see store_txn */
-  int rc = t->undo[0] ? step_done(s, ST_BEGIN) : store_err(s);
-  t->mode = rc == SQLITE_OK ? TXN_BEGIN : TXN_NONE;
+  int rc;
+  if (sqlite3_get_autocommit(s->db)) { /* undo prepared first: store_txn */
+    t->undo[0] = store_stmt(s, ST_ROLLBACK);
+    rc = t->undo[0] ? step_done(s, ST_BEGIN) : store_err(s);
+    t->mode = TXN_BEGIN;
+  } else {
+    t->undo[0] = store_stmt(s, ST_ROLLBACK_TO);
+    if (t->undo[0]) t->undo[1] = store_stmt(s, ST_RELEASE);
+    rc = t->undo[1] ? step_done(s, ST_SAVEPOINT) : store_err(s);
+    t->mode = TXN_SAVEPOINT;
+  }
+  if (rc != SQLITE_OK) t->mode = TXN_NONE;
   return rc;
 }
 

@@ -37,7 +37,8 @@ typedef enum store_sql {
   ST_RUNS_MARK,       /* -> max(id) of the runs (NULL: none) */
   ST_RUNS_DROP_AFTER, /* ?1 mark: delete the runs with id > mark */
   ST_RUN_BY_ID,       /* ?1 run_id -> rowid, run columns */
-  ST_RUN_UPDATE,      /* run columns ?1..?RC_NCOL, ?RC_NCOL+1 rowid */
+  ST_RUN_UPDATE,      /* a run's changing columns (status, lease, end,
+                         retry...: run_state_cols) ?1.., then the rowid */
   ST_RUN_RUNNING,     /* ?1 rowid -> run_id if that run is running */
   ST_RUN_DELETE,      /* ?1 rowid */
   ST_RUNS_LEASED,     /* ?1 now ?2 limit -> running runs past lease */
@@ -67,8 +68,11 @@ typedef enum store_sql {
   ST_QUARANTINE_DATA,       /* ?1 id ?2 status ?3 enabled (NULL: kept) */
   ST_QUARANTINE_STATE, /* ?1 id ?2 last_error ?3 now ?4 running (NULL: kept) */
   ST_RUN_CLOSE,        /* ?1 rowid ?2 status ?3 error ?4 finished_at */
-  ST_CONFIG_GET,       /* ?1 key -> value */
-  ST_CONFIG_SET,       /* ?1 key ?2 value */
+  ST_SAVEPOINT,             /* SAVEPOINT triggers_txn (inside a caller's txn) */
+  ST_ROLLBACK_TO,           /* ROLLBACK TO triggers_txn */
+  ST_RELEASE,               /* RELEASE triggers_txn */
+  ST_CONFIG_GET,            /* ?1 key -> value */
+  ST_CONFIG_SET,            /* ?1 key ?2 value */
   ST_COUNT
 } store_sql;
 
@@ -148,6 +152,7 @@ int store_run_insert(store *s, const run_row *r); /* changes() 0 = existed */
 /* The incarnation of a trigger (re)created under trigger_id: one more than
 ** the highest of the runs in its history (an index probe), 1 without. */
 int store_next_incarnation(store *s, const char *trigger_id, i64 *inc);
+/* UPDATE of a run's changing columns (never its identity or payload). */
 int store_run_save(store *s, const run_row *r);
 /* DELETE of one run by rowid (trigger_runs): a running run is refused,
 ** its run_id in *running (sqlite3_malloc'd), SQLITE_CONSTRAINT_CHECK. */
@@ -185,7 +190,8 @@ typedef struct store_txn {
   char msg[256];         /* the connection's error message when end() failed */
 } store_txn;
 int store_txn_begin(sqlite3 *db, store_txn *t);
-/* The same, with BEGIN IMMEDIATE and COMMIT prepared once in s. */
+/* The same, with BEGIN IMMEDIATE and COMMIT (or SAVEPOINT, ROLLBACK TO and
+** RELEASE) prepared once in s. */
 int store_txn_begin_cached(store *s, store_txn *t);
 int store_txn_end(sqlite3 *db, store_txn *t, int rc);
 /* The message of the failure end() rolled back, else sqlite3_errmsg(db). */

@@ -965,14 +965,17 @@ static int claim_due(tick *t) {
       rc = store_err(&t->st);
       break;
     }
+    /* No more rows than the budget can claim: a host with one free slot
+    ** asks for one run, and each row read is a whole trigger. */
+    int want = t->budget > 0 && t->budget < batch ? (int)t->budget : batch;
     sqlite3_bind_int64(st, 1, t->now);
-    sqlite3_bind_int64(st, 2, batch);
+    sqlite3_bind_int64(st, 2, want);
     if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, after_due);
     sqlite3_bind_text(st, 5, after_id ? after_id : "", -1, SQLITE_STATIC);
     int n = 0, key_row = -1;
     char *key = NULL; /* the probe's key of row key_row, when not its id */
-    while (n < batch && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while (n < want && (rc = sqlite3_step(st)) == SQLITE_ROW) {
       t->rows++;
       int key_differs = 0;
       rc = store_row_read(st, 0, &rows[n]);
@@ -1014,7 +1017,7 @@ static int claim_due(tick *t) {
     }
     for (int i = 0; i < n; i++) row_clear(&rows[i]);
     arena_reset(&t->mem); /* nothing kept or borrowed refers to it now */
-    if (rc != SQLITE_OK || n < batch) break;
+    if (rc != SQLITE_OK || n < want) break;
   }
   sqlite3_free(after_id);
   sqlite3_free(rows);
@@ -1147,6 +1150,19 @@ static void cache_give(tick *t, store *cache) {
   }
 }
 
+/* Begin the call's transaction with the cached statements if it has them. */
+static int txn_begin(tick *t, const store *cache, store_txn *txn) {
+  return cache ? store_txn_begin_cached(&t->st, txn)
+               : store_txn_begin(t->db, txn);
+}
+
+/* Before COMMIT no statement may stay active: reset the cached ones, or
+** finalize the call's own. */
+static void stmts_done(tick *t, const store *cache) {
+  if (cache) stmts_reset(&t->st);
+  else store_close(&t->st);
+}
+
 /* Arguments 1 (now) and 2 (options) of trigger_run_due and
 ** trigger_next_wakeup into t. A host passes the same options every call:
 ** the last text parsed and its result are kept on the connection
@@ -1192,8 +1208,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   store_txn txn;
   t.narrow = 1;
-  rc =
-      cache ? store_txn_begin_cached(&t.st, &txn) : store_txn_begin(t.db, &txn);
+  rc = txn_begin(&t, cache, &txn);
   if (rc == SQLITE_OK) {
     t.grace_ms = -1;             /* read when first needed (grace_ms()) */
     int runs = runs_pending(&t); /* nothing to re-offer: skip two sorts */
@@ -1207,8 +1222,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
     if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
     record_cost(&t);
-    if (cache) stmts_reset(&t.st); /* statements done before COMMIT */
-    else store_close(&t.st);
+    stmts_done(&t, cache);
     rc = txn_end(&t, &txn, rc);
   }
   if (rc != SQLITE_OK) {
@@ -1372,9 +1386,12 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
   return rc;
 }
 
+/* A host finishes its runs one call each, often many in one transaction
+** of its own: the connection's cached statements (and SAVEPOINT) serve. */
 static void fn_run_finish(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
   tick t;
+  store *cache = NULL;
   if (tick_begin(&t, ctx, "trigger_run_finish") != 0) return;
   run_row run;
   trg_row r;
@@ -1418,8 +1435,9 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     goto out;
   }
   t.out = sqlite3_str_new(t.db);
+  cache = cache_take(&t);
   store_txn txn;
-  int rc = store_txn_begin(t.db, &txn);
+  int rc = txn_begin(&t, cache, &txn);
   if (rc == SQLITE_OK) {
     int found = store_run_load(&t.st, run_id, &run);
     char *why = NULL; /* what is wrong with the run as stored */
@@ -1443,6 +1461,8 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
       ** id) is finished alone: the result is JSON null. */
       found = run_trigger_load(&t.st, &run, &r);
       int have = found == SQLITE_ROW;
+      t.narrow = 1; /* only the columns a run's end changes: as the tick */
+      if (have) snapshot(&t, &r);
       if (found != SQLITE_ROW && found != SQLITE_DONE) rc = found;
       if (rc == SQLITE_OK) {
         rc = finish_run(&t, &run, have ? &r : NULL, why, status, error, result);
@@ -1454,11 +1474,12 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
       }
     }
     sqlite3_free(why);
-    store_close(&t.st);
+    stmts_done(&t, cache);
     rc = txn_end(&t, &txn, rc);
   }
   call_result(&t, ctx, rc);
 out:
+  cache_give(&t, cache);
   sqlite3_free(error);
   sqlite3_free(result);
   run_clear(&run);
@@ -1631,6 +1652,7 @@ static int renew_lease(tick *t, run_row *run, const char *run_id,
 static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
                              sqlite3_value **argv) {
   tick t;
+  store *cache = NULL;
   if (tick_begin(&t, ctx, "trigger_run_heartbeat") != 0) return;
   run_row run;
   memset(&run, 0, sizeof run);
@@ -1649,17 +1671,19 @@ static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
   }
   if (arg_instant(ctx, t.fname, argc, argv, 2, "now", 1, &t.now) != 0) goto out;
   t.out = sqlite3_str_new(t.db);
+  cache = cache_take(&t);
   store_txn txn;
-  int rc = store_txn_begin(t.db, &txn);
+  int rc = txn_begin(&t, cache, &txn);
   if (rc == SQLITE_OK) {
     rc = run_find(&t, run_id, &run);
     if (rc == SQLITE_OK) rc = renew_lease(&t, &run, run_id, lease_ms);
     if (rc == SQLITE_OK) run_json(t.out, &run);
-    store_close(&t.st);
+    stmts_done(&t, cache);
     rc = txn_end(&t, &txn, rc);
   }
   call_result(&t, ctx, rc);
 out:
+  cache_give(&t, cache);
   run_clear(&run);
   tick_end(&t);
 }

@@ -119,6 +119,26 @@ static void close_pipes(int (*p)[2], int n) {
   }
 }
 
+static void close_fd(int *fd) {
+  if (*fd >= 0) close(*fd);
+  *fd = -1;
+}
+
+static void feed_stdin(child *c) {
+  while (c->in_fd >= 0 && c->inoff < c->inlen) {
+    ssize_t w = write(c->in_fd, c->input + c->inoff, c->inlen - c->inoff);
+    if (w > 0) {
+      c->inoff += (size_t)w;
+    } else if (w < 0 && errno == EINTR) {
+      continue;
+    } else {
+      if (w < 0 && errno == EAGAIN) return;
+      close_fd(&c->in_fd); /* EPIPE: the command does not read its stdin */
+    }
+  }
+  if (c->inoff >= c->inlen) close_fd(&c->in_fd);
+}
+
 int child_start(children *cs, host_run *run, char **err) {
   int p[3][2]; /* stdin, stdout, stderr */
   for (int i = 0; i < 3; i++) {
@@ -155,6 +175,7 @@ int child_start(children *cs, host_run *run, char **err) {
   c->input = xprintf("%s\n", run->payload);
   c->inlen = strlen(c->input);
   c->deadline = cs->timeout_ms ? mono_ms() + cs->timeout_ms : INT64_MAX;
+  feed_stdin(c); /* now: a command reading its stdin need not wait a loop */
   push(cs, c);
   log_info("started pid %ld for %s", (long)pid, run->run_id);
   return 0;
@@ -184,26 +205,6 @@ int64_t children_deadline(const children *cs) {
 }
 
 host_run *children_run(const children *cs, int i) { return cs->v[i]->run; }
-
-static void close_fd(int *fd) {
-  if (*fd >= 0) close(*fd);
-  *fd = -1;
-}
-
-static void feed_stdin(child *c) {
-  while (c->in_fd >= 0 && c->inoff < c->inlen) {
-    ssize_t w = write(c->in_fd, c->input + c->inoff, c->inlen - c->inoff);
-    if (w > 0) {
-      c->inoff += (size_t)w;
-    } else if (w < 0 && errno == EINTR) {
-      continue;
-    } else {
-      if (w < 0 && errno == EAGAIN) return;
-      close_fd(&c->in_fd); /* EPIPE: the command does not read its stdin */
-    }
-  }
-  if (c->inoff >= c->inlen) close_fd(&c->in_fd);
-}
 
 /* Keep only the last t->max bytes of everything read. */
 static void keep_tail(tail *t, const char *p, size_t n) {

@@ -3,6 +3,7 @@
 ** Open order matters: busy_timeout is set before any statement runs, so
 ** that even the journal_mode change waits for a busy database instead of
 ** failing; then WAL (readers never block the claim's write transaction),
+** then synchronous (hostdb.h: NORMAL with WAL unless --synchronous full),
 ** then the extension is loaded with loading enabled only for that call.
 ** The connection is SQLITE_DBCONFIG_DEFENSIVE: no SQL of its own can write
 ** the shadow tables directly (the extension's functions still do; see
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "lease.h"
 #include "util.h"
 #include "via.h"
@@ -127,15 +129,6 @@ static int prepare_all(hostdb *h, char **err) {
               : "SELECT trigger_run_due(NULL, " CLAIM_OPTS ")",
           &h->st_claim, err))
     return -1;
-  if (prepare(
-          h,
-          "SELECT value, json_extract(value, '$.run_id'),"
-          " json_extract(value, '$.trigger_id'), json_extract(value, '$.agent_id'),"
-          " json_extract(value, '$.wake_mode'), json_extract(value, '$.payload'),"
-          " json_extract(value, '$.scheduled_for'), json_extract(value, '$.attempt')"
-          " FROM json_each(?1)",
-          &h->st_parse, err))
-    return -1;
   if (prepare(h,
               via ? "SELECT format('SELECT trigger_run_finish(%Q, %Q, %Q)',"
                     " ?1, ?2, ?3)"
@@ -154,6 +147,10 @@ static int prepare_all(hostdb *h, char **err) {
                     " %Q), -1)', ?1)"
                   : "SELECT coalesce(trigger_next_wakeup(NULL, ?1), -1)",
               &h->st_wakeup, err))
+    return -1;
+  if (!via && (prepare(h, "BEGIN IMMEDIATE", &h->st_begin, err) ||
+               prepare(h, "COMMIT", &h->st_commit, err) ||
+               prepare(h, "ROLLBACK", &h->st_rollback, err)))
     return -1;
   return prepare(h, "PRAGMA data_version", &h->st_version, err);
 }
@@ -197,10 +194,25 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
   }
   char *mode = NULL;
   if (exec_text(h, "PRAGMA journal_mode=WAL", &mode, err)) return -1;
-  if (!mode || strcmp(mode, "wal") != 0) {
+  int wal = mode && strcmp(mode, "wal") == 0;
+  if (!wal)
     log_info("%s: journal_mode is %s, not wal", path, mode ? mode : "?");
-  }
   free(mode);
+  /* NORMAL is safe from corruption only in WAL mode: FULL otherwise */
+  int full =
+      o->synchronous == SYNC_FULL || (o->synchronous == SYNC_DEFAULT && !wal);
+  char *sync = NULL;
+  if (exec_text(h,
+                full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL",
+                NULL, err) ||
+      exec_text(h, "PRAGMA synchronous", &sync, err))
+    return -1;
+  /* read back: 1 NORMAL, 2 FULL */
+  log_info("%s: synchronous %s", path,
+           sync && strcmp(sync, "2") == 0   ? "full"
+           : sync && strcmp(sync, "1") == 0 ? "normal"
+                                            : (sync ? sync : "?"));
+  free(sync);
   if (hostdb_load_extension(h->db, o->extension, err)) return -1;
   return exec_text(h, "SELECT trigger_install()", NULL, err);
 }
@@ -223,11 +235,13 @@ int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
 
 void hostdb_close(hostdb *h) {
   sqlite3_finalize(h->st_claim);
-  sqlite3_finalize(h->st_parse);
   sqlite3_finalize(h->st_finish);
   sqlite3_finalize(h->st_heartbeat);
   sqlite3_finalize(h->st_wakeup);
   sqlite3_finalize(h->st_version);
+  sqlite3_finalize(h->st_begin);
+  sqlite3_finalize(h->st_commit);
+  sqlite3_finalize(h->st_rollback);
   sqlite3_close(h->db);
   free(h->options);
   free(h->path);
@@ -238,18 +252,35 @@ static char *col_dup(sqlite3_stmt *st, int i) {
   return xstrdup((const char *)sqlite3_column_text(st, i));
 }
 
-static host_run *parse_row(hostdb *h, sqlite3_stmt *st) {
+static char *span_dup(json_span v) {
+  char *s = xmalloc(v.n + 1);
+  memcpy(s, v.p, v.n);
+  s[v.n] = 0;
+  return s;
+}
+
+/* One claimed element (a run object) -> a run; NULL without a run_id
+** string or a payload object. */
+static host_run *parse_run(hostdb *h, json_span elem) {
   host_run *r = xmalloc(sizeof *r);
+  memset(r, 0, sizeof *r);
   r->db = h;
-  r->element = col_dup(st, 0);
-  r->run_id = col_dup(st, 1);
-  r->trigger_id = col_dup(st, 2);
-  r->agent_id = col_dup(st, 3);
-  r->wake_mode = col_dup(st, 4);
-  r->payload = col_dup(st, 5);
-  r->scheduled_for = sqlite3_column_int64(st, 6);
-  r->attempt = sqlite3_column_int64(st, 7);
+  r->element = span_dup(elem);
   r->lease_end = r->renew_at = INT64_MAX; /* set by the claim: lease.h */
+  json_iter it;
+  json_span key, val;
+  json_iter_init(&it, elem);
+  while (json_next_member(&it, &key, &val) == 1) {
+    if (json_key_is(key, "run_id")) r->run_id = json_string(val);
+    else if (json_key_is(key, "trigger_id")) r->trigger_id = json_string(val);
+    else if (json_key_is(key, "agent_id")) r->agent_id = json_string(val);
+    else if (json_key_is(key, "wake_mode")) r->wake_mode = json_string(val);
+    else if (json_key_is(key, "payload") && val.p[0] == '{')
+      r->payload = span_dup(val);
+    else if (json_key_is(key, "scheduled_for"))
+      json_int64(val, &r->scheduled_for);
+    else if (json_key_is(key, "attempt")) json_int64(val, &r->attempt);
+  }
   if (!r->run_id || !r->payload) {
     run_free(r);
     return NULL;
@@ -257,14 +288,15 @@ static host_run *parse_row(hostdb *h, sqlite3_stmt *st) {
   return r;
 }
 
-/* The claimed array -> runs, with json_each. */
+/* The claimed array -> runs (json.h). */
 static int parse_runs(hostdb *h, const char *json, host_run ***runs, int *n,
                       char **err) {
-  sqlite3_stmt *st = h->st_parse;
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  json_iter it;
+  json_span elem;
   int rc, cap = 0;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    host_run *r = parse_row(h, st);
+  json_iter_init(&it, (json_span){json, strlen(json)});
+  while ((rc = json_next_element(&it, &elem)) == 1) {
+    host_run *r = parse_run(h, elem);
     if (!r) {
       log_warn("%s: claimed element without run_id or payload ignored",
                h->path);
@@ -276,10 +308,11 @@ static int parse_runs(hostdb *h, const char *json, host_run ***runs, int *n,
     }
     (*runs)[(*n)++] = r;
   }
-  if (rc != SQLITE_DONE) *err = db_error(h, "json_each");
-  sqlite3_reset(st);
-  sqlite3_clear_bindings(st);
-  return rc == SQLITE_DONE ? 0 : -1;
+  if (rc < 0)
+    *err = xprintf("%s: trigger_run_due: the answer is not a JSON array of "
+                   "runs: %.60s",
+                   h->path, json);
+  return rc < 0 ? -1 : 0;
 }
 
 /* Step a bound statement for its answer: the first column, or with --via
@@ -318,29 +351,18 @@ int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
   return res;
 }
 
-int hostdb_finish(hostdb *h, const char *run_id, const char *status,
-                  const char *detail, char **err) {
-  sqlite3_stmt *st = h->st_finish;
-  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
-  if (detail) sqlite3_bind_text(st, 3, detail, -1, SQLITE_STATIC);
-  char *out = NULL;
-  int res = answer(h, st, "trigger_run_finish", &out, err);
-  free(out);
-  h->refresh = 1; /* a retry or a completed trigger changes the wakeup */
-  return res;
-}
-
-int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err) {
-  sqlite3_stmt *st = h->st_heartbeat;
-  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 2, h->lease_ms);
-  if (h->via) { /* the code is not known there: any failure is a refusal */
+/* Step a bound write whose answer is not needed (finish, heartbeat): 0 ok;
+** else -1, *code (the primary SQLite code; with --via, where it is not
+** known, SQLITE_ERROR) and *err. Our own writes change the wakeup (a
+** retry, a completed trigger, a lease's expiry): it is asked again. */
+static int write_call(hostdb *h, sqlite3_stmt *st, const char *what, int *code,
+                      char **err) {
+  h->refresh = 1;
+  if (h->via) {
     char *out = NULL;
-    int res = answer(h, st, "trigger_run_heartbeat", &out, err);
+    int res = answer(h, st, what, &out, err);
     free(out);
     *code = res ? SQLITE_ERROR : SQLITE_OK;
-    h->refresh = 1;
     return res;
   }
   int rc = sqlite3_step(st);
@@ -350,8 +372,56 @@ int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err) {
     *err = xprintf("%s: %s", h->path, sqlite3_errmsg(h->db));
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
-  h->refresh = 1; /* our own lease expiry is part of the wakeup */
   return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int hostdb_finish(hostdb *h, const char *run_id, const char *status,
+                  const char *detail, int *code, char **err) {
+  sqlite3_stmt *st = h->st_finish;
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
+  if (detail) sqlite3_bind_text(st, 3, detail, -1, SQLITE_STATIC);
+  return write_call(h, st, "trigger_run_finish", code, err);
+}
+
+int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err) {
+  sqlite3_stmt *st = h->st_heartbeat;
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, h->lease_ms);
+  return write_call(h, st, "trigger_run_heartbeat", code, err);
+}
+
+/* Step a statement without rows (BEGIN, COMMIT): 0, or -1, *code, *err. */
+static int step_txn(hostdb *h, sqlite3_stmt *st, const char *what, int *code,
+                    char **err) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  *code = rc == SQLITE_DONE ? SQLITE_OK : rc & 0xff;
+  if (rc == SQLITE_DONE) return 0;
+  *err = db_error(h, what);
+  return -1;
+}
+
+int hostdb_begin(hostdb *h, int *code, char **err) {
+  *code = SQLITE_OK;
+  return h->via ? 0 : step_txn(h, h->st_begin, "BEGIN IMMEDIATE", code, err);
+}
+
+int hostdb_commit(hostdb *h, int *code, char **err) {
+  *code = SQLITE_OK;
+  if (h->via || step_txn(h, h->st_commit, "COMMIT", code, err) == 0) return 0;
+  hostdb_rollback(h);
+  return -1;
+}
+
+void hostdb_rollback(hostdb *h) {
+  if (h->via || sqlite3_get_autocommit(h->db)) return;
+  sqlite3_step(h->st_rollback);
+  sqlite3_reset(h->st_rollback);
+}
+
+int hostdb_in_txn(hostdb *h) {
+  return h->via || !sqlite3_get_autocommit(h->db);
 }
 
 int hostdb_wakeup(hostdb *h, long long *ms, char **err) {

@@ -1,15 +1,21 @@
 /*
 ** hostdb.h -- one database as trigger-host sees it: a connection with the
 ** extension loaded and the schema installed, and the six statements the
-** loop needs (claim, parse the claimed runs, finish, heartbeat, next
-** wakeup, data_version). Everything goes through the extension's SQL
-** functions; the claimed JSON array is taken apart with SQLite's json_each.
+** loop needs (claim, finish, heartbeat, next wakeup, data_version), and
+** the transaction that holds a batch of reports (reports.h). Everything
+** goes through the extension's SQL functions; the claimed JSON array is
+** taken apart by json.h.
+**
+** Durability: journal_mode=WAL, then synchronous NORMAL (--synchronous
+** normal, the default when WAL took effect): a committed claim or report
+** survives a crash of the host (its process), not a power loss or an OS
+** crash, which may lose the last transactions. FULL (--synchronous full,
+** and the default when the journal mode is not WAL) fsyncs every commit.
 **
 ** With --via CMD the database is elsewhere (a dqlite cluster): the
 ** connection is a local :memory: one without the extension, whose claim,
 ** finish and wakeup statements write the text of the statement CMD runs
-** (format('%Q') quotes every value); json_each still parses the answer
-** here. data_version cannot be read there, so every poll asks the wakeup.
+** (format('%Q') quotes every value); json.h reads the answer here too. data_version cannot be read there, so every poll asks the wakeup.
 */
 #ifndef HOST_HOSTDB_H
 #define HOST_HOSTDB_H
@@ -42,8 +48,8 @@ struct hostdb {
   sqlite3 *db;
   const char *via; /* --via CMD, or NULL: a local file */
   char *options;   /* trigger_run_due options, JSON text */
-  sqlite3_stmt *st_claim, *st_parse, *st_finish, *st_heartbeat, *st_wakeup,
-      *st_version;
+  sqlite3_stmt *st_claim, *st_finish, *st_heartbeat, *st_wakeup, *st_version,
+      *st_begin, *st_commit, *st_rollback;
   long long data_version;
   /* scheduling state, owned by loop.c */
   int64_t tick_at; /* monotonic ms of the next tick */
@@ -69,9 +75,21 @@ int hostdb_load_extension(sqlite3 *db, const char *ext, char **err);
 int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
                  char **err);
 /* trigger_run_finish(run_id, status, detail): detail is a failure's error
-** or another run's result (NULL: none). */
+** or another run's result (NULL: none). 0 ok; else -1, *err (free()) and
+** *code (SQLITE_ERROR: refused, e.g. the run is already finished; with
+** --via every failure is SQLITE_ERROR). */
 int hostdb_finish(hostdb *h, const char *run_id, const char *status,
-                  const char *detail, char **err);
+                  const char *detail, int *code, char **err);
+/* The transaction of a batch of reports: BEGIN IMMEDIATE (busy_timeout
+** applies), COMMIT (rolled back when it fails), ROLLBACK if one is open.
+** 0 ok; else -1, *code and *err. With --via each is a no-op: every
+** statement there is its own transaction. */
+int hostdb_begin(hostdb *h, int *code, char **err);
+int hostdb_commit(hostdb *h, int *code, char **err);
+void hostdb_rollback(hostdb *h);
+/* 1 while the transaction begun by hostdb_begin is open (a failure such as
+** SQLITE_FULL may have rolled it back); always 1 with --via. */
+int hostdb_in_txn(hostdb *h);
 /* Renew run_id's lease by lease_ms (trigger_run_heartbeat). 0 ok; else
 ** -1, *err (free()) and *code the SQLite error code (SQLITE_BUSY: the
 ** database was busy; SQLITE_ERROR: refused, the run is no longer ours). */

@@ -9,6 +9,9 @@
 ** the wakeup is recomputed, so a newly inserted trigger is seen within
 ** poll_ms. Our own reports (trigger_run_finish) do not change our
 ** data_version, so they mark the database for a wakeup refresh instead.
+** Reports are written in batches (reports.h): a database's pending ones
+** in the transaction of the next claim from it, the others when their
+** window ends, all of them before the loop exits.
 **
 ** The wakeup is asked with the claim options, so a filtered host (--agents,
 ** --wake-mode) is not woken for work of other agents or modes. Should a
@@ -23,11 +26,15 @@
 ** pass has caught up with what is due; --limit bounds the whole pass),
 ** then waits for its commands.
 **
+** WAL checkpoints run on a thread of their own (ckpt.h), never inside
+** the loop's commits.
+**
 ** One poll() waits for everything: the self-pipe (signals, SIGCHLD), the
 ** children's pipes, and a timeout = the earliest of the next tick, the
 ** next data_version read, a child's deadline or lease renewal (lease.h),
-** the next retention batch of run and serve (prune.h) and the grace
-** deadline. Each reported run is logged (log.h).
+** the next retention batch of run and serve (prune.h), the end of a
+** report batch's window and the grace deadline. Each reported run is
+** logged when its batch's result is known (reports.h, log.h).
 */
 #include "loop.h"
 
@@ -36,9 +43,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ckpt.h"
 #include "dispatch.h"
 #include "log.h"
 #include "prune.h"
+#include "reports.h"
 #include "sig.h"
 #include "stats.h"
 #include "util.h"
@@ -51,6 +60,7 @@ typedef struct loop {
   hostdb *dbs;
   int ndbs;
   dispatcher d;
+  reports rep;  /* outcomes waiting to be written */
   int claiming; /* still claims new runs */
   int stopping; /* a stop signal arrived */
   int killed;   /* children were killed */
@@ -59,32 +69,17 @@ typedef struct loop {
   int64_t check_at; /* next PRAGMA data_version read */
   int failures;     /* failed runs and refused reports */
   int fatal;        /* exit status 3 */
-  int reported;     /* runs reported (the stop line) */
-  int failed_runs;  /* of them 'failed' */
   prunes pr;        /* retention (run and serve; none in tick mode) */
 } loop;
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* The dispatcher's callback: report one outcome. */
+/* The dispatcher's callback: queue one outcome's report (reports.h). */
 static void on_done(void *ctx, host_run *run, const char *status,
                     const char *detail) {
   loop *l = ctx;
-  char *err = NULL;
-  int failed = strcmp(status, "failed") == 0;
-  if (failed) l->failures++;
-  int refused = hostdb_finish(run->db, run->run_id, status, detail, &err);
-  if (l->o->http) stats_reported(run->db->path, run->agent_id, status, refused);
-  if (refused) {
-    log_refused(run, status, err);
-    free(err);
-    l->failures++;
-    return;
-  }
-  l->reported++;
-  l->failed_runs += failed;
-  /* a failure's error; a result (up to 4 KiB) is in trigger_runs */
-  log_run(run, status, detail);
+  if (strcmp(status, "failed") == 0) l->failures++;
+  reports_add(&l->rep, run, status, detail);
 }
 
 /* tick_at from trigger_next_wakeup(), never before the idle backoff. */
@@ -118,7 +113,20 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   int n = 0;
   char *err = NULL;
   long long limit = claim_limit(l, h);
-  if (hostdb_claim(h, limit, &runs, &n, &err) != 0) {
+  /* the pending reports and the claim in one transaction: the claim sees
+  ** every run we finished */
+  int joined = reports_begin(&l->rep, h);
+  int rc = hostdb_claim(h, limit, &runs, &n, &err);
+  if (joined && reports_commit(&l->rep, h) != 0 && rc == 0) {
+    for (int i = 0; i < n; i++) run_free(runs[i]); /* undone: never ours */
+    free(runs);
+    runs = NULL;
+    n = 0;
+    rc = -1;
+    err = xprintf("%s: the claim was undone with its reports' transaction",
+                  h->path);
+  }
+  if (rc != 0) {
     if (l->o->mode == MODE_TICK) log_fatal("%s", err); /* exit status 3 */
     else log_warn("%s", err);
     free(err);
@@ -201,20 +209,32 @@ static void handle_signals(loop *l, int64_t now) {
   l->seen_stops = s;
 }
 
-/* Sleep in poll() until the earliest thing the loop has to do. */
-static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
+/* Nothing more to claim or run: only reports are left to write. */
+static int finishing(const loop *l) { return !l->claiming && disp_idle(&l->d); }
+
+/* When the loop has something to do next (monotonic ms). */
+static int64_t next_event(loop *l, int64_t now) {
   int64_t t = INT64_MAX;
   if (l->claiming) {
     if (l->o->mode != MODE_TICK) t = l->check_at;
     int can_claim = disp_slots(&l->d) > 0;
+    /* a wakeup to recompute (run, serve); tick mode has none to plan */
+    int plans = l->o->mode != MODE_TICK;
     for (int i = 0; i < l->ndbs; i++) {
       if (can_claim) t = min64(t, l->dbs[i].tick_at);
-      if (l->dbs[i].refresh) t = now;
+      if (plans && l->dbs[i].refresh) t = now;
     }
   }
   if (l->claiming) t = min64(t, prunes_deadline(&l->pr));
   t = min64(t, disp_deadline(&l->d));
+  t = min64(t, reports_deadline(&l->rep, finishing(l)));
   if (l->stopping && !l->killed) t = min64(t, l->kill_at);
+  return t;
+}
+
+/* Sleep in poll() until the earliest thing the loop has to do. */
+static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
+  int64_t t = next_event(l, now);
   int64_t wait = t <= now ? 0 : min64(t - now, l->o->max_sleep_ms);
   fds[0] = (struct pollfd){sig_fd(), POLLIN, 0};
   int n = 1 + disp_pollfds(&l->d, fds + 1, max - 1);
@@ -225,7 +245,7 @@ static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
 
 static int exit_status(const loop *l) {
   if (l->fatal || l->d.stdout_lost) return 3;
-  if (l->o->mode == MODE_TICK && l->failures) return 1;
+  if (l->o->mode == MODE_TICK && (l->failures || l->rep.refused)) return 1;
   return 0;
 }
 
@@ -238,6 +258,9 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   l.claiming = 1;
   l.kill_at = INT64_MAX;
   disp_init(&l.d, o, on_done, &l);
+  reports_init(&l.rep, dbs, ndbs, o->report_ms);
+  l.rep.stats = o->http != NULL;
+  ckpt *checkpointer = ckpt_start(dbs, ndbs);
   int64_t now = mono_ms();
   for (int i = 0; i < ndbs; i++) dbs[i].tick_at = now;
   prunes_init(&l.pr, dbs, o->mode == MODE_TICK ? 0 : ndbs, now);
@@ -250,7 +273,8 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
     disp_service(&l.d);
     if (l.claiming) claim_pass(&l, mono_ms());
     if (l.claiming) prunes_step(&l.pr, mono_ms());
-    if (!l.claiming && disp_idle(&l.d)) break;
+    reports_service(&l.rep, finishing(&l));
+    if (finishing(&l) && !reports_pending(&l.rep)) break;
     now = mono_ms();
     if (l.stopping && !l.killed && now >= l.kill_at) {
       disp_kill(&l.d, "killed: host stopped (grace period over)");
@@ -259,8 +283,13 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
     wait_events(&l, fds, max, now);
   }
   free(fds);
+  ckpt_stop(checkpointer);
   disp_free(&l.d);
   prunes_free(&l.pr);
-  log_stop(l.reported, l.failed_runs);
+  log_info("exiting: %d failure(s), %d report(s) refused; %lld report(s) "
+           "written in %lld transaction(s)",
+           l.failures, l.rep.refused, l.rep.written, l.rep.batches);
+  log_stop((int)l.rep.written, (int)l.rep.failed);
+  reports_free(&l.rep);
   return exit_status(&l);
 }

@@ -41,9 +41,10 @@ static const char usage_text[] =
     "       trigger-host --version | --help\n"
     "\n"
     "The reference host loop of sqlite-triggers. It opens each database\n"
-    "(busy_timeout first, then journal_mode=WAL), loads the extension, runs\n"
-    "trigger_install() (idempotent), claims due runs with trigger_run_due(),\n"
-    "dispatches each one and reports it with trigger_run_finish().\n"
+    "(busy_timeout first, then journal_mode=WAL, then synchronous), loads the\n"
+    "extension, runs trigger_install() (idempotent), claims due runs with\n"
+    "trigger_run_due(), dispatches each one and reports it with\n"
+    "trigger_run_finish(), many reports in one transaction (see Reports).\n"
     "\n"
     "Modes:\n"
     "  run DB      Local loop for one database. Sleeps until trigger_next_wakeup()\n"
@@ -111,6 +112,23 @@ static const char usage_text[] =
     "reported 'deferred' instead (re-offered by the next tick, same run_id and\n"
     "attempt). If a renewal is refused (the run was reclaimed), the command goes\n"
     "on and its report is refused.\n"
+    "\n"
+    "Reports: the reports ready within --report-ms (or 256 of them) are\n"
+    "written in one transaction (BEGIN IMMEDIATE, a trigger_run_finish each,\n"
+    "COMMIT); a refused report (e.g. its run was reclaimed) undoes only itself.\n"
+    "Pending reports are also written in the transaction of the next claim\n"
+    "from their database, and before exiting.\n"
+    "A host killed with SIGKILL loses the reports not yet written (one window\n"
+    "at most): their runs stay 'running' and are reclaimed after their lease.\n"
+    "  --report-ms MS    how long a report may wait for others (0..1000,\n"
+    "                    default 5; 0: written at the end of the loop pass)\n"
+    "  --synchronous full|normal\n"
+    "                    PRAGMA synchronous of the host's connections (default\n"
+    "                    normal in WAL mode, else full). normal: a committed\n"
+    "                    claim or report survives a crash of the host, but a\n"
+    "                    power loss or OS crash may undo the last ones (a claim\n"
+    "                    undone is claimed again: its run may execute twice).\n"
+    "                    full: an fsync per commit, durable through power loss.\n"
     "\n"
     "Claim options (passed to trigger_run_due):\n"
     "  --owner NAME      claimant recorded in trigger_runs.owner\n"
@@ -316,7 +334,9 @@ enum {
   O_CREATE,
   O_VERSION,
   O_JSON,
-  O_HTTP
+  O_HTTP,
+  O_SYNC,
+  O_REPORT_MS
 };
 
 static const struct option long_opts[] = {
@@ -341,6 +361,8 @@ static const struct option long_opts[] = {
     {"json", no_argument, 0, O_JSON},
     {"quiet", no_argument, 0, 'q'},
     {"http", required_argument, 0, O_HTTP},
+    {"synchronous", required_argument, 0, O_SYNC},
+    {"report-ms", required_argument, 0, O_REPORT_MS},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -422,6 +444,17 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
     case O_BUSY:
       if ((rc = num_flag("--busy-timeout", arg, 0, 3600000, &v)) < 0)
         o->busy_ms = (int)v;
+      break;
+    case O_REPORT_MS:
+      if ((rc = num_flag("--report-ms", arg, 0, 1000, &v)) < 0)
+        o->report_ms = (int)v;
+      break;
+    case O_SYNC:
+      if (strcmp(arg, "full") == 0) o->synchronous = SYNC_FULL;
+      else if (strcmp(arg, "normal") == 0) o->synchronous = SYNC_NORMAL;
+      else
+        return usage_error("--synchronous: expected full or normal, not %s",
+                           arg);
       break;
     case O_WAKE:
       if (strcmp(arg, "inject_now") != 0 &&
@@ -505,6 +538,7 @@ int opts_parse(host_opts *o, int argc, char **argv) {
   o->max_sleep_ms = 60000;
   o->grace_ms = 10000;
   o->busy_ms = 5000;
+  o->report_ms = 5;
   int c;
   opterr = 1;
   while ((c = getopt_long(argc, argv, "vqh", long_opts, NULL)) != -1) {
@@ -530,6 +564,9 @@ int opts_parse(host_opts *o, int argc, char **argv) {
   }
   if (o->timeout_ms && !o->exec_cmd)
     return usage_error("%s", "--timeout needs --exec");
+  if (o->synchronous != SYNC_DEFAULT && o->via)
+    return usage_error("%s", "--synchronous is for a local database, not "
+                             "--via (the far side's engine decides)");
   if (o->clean_env && !o->exec_cmd)
     return usage_error("%s", "--clean-env needs --exec");
   if (o->http) { /* the syntax now; the address is bound at start */

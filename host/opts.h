@@ -6,6 +6,8 @@
 #define HOST_OPTS_H
 
 typedef enum { MODE_RUN, MODE_SERVE, MODE_TICK, MODE_STATUS } host_mode;
+/* --synchronous: DEFAULT is NORMAL in WAL mode, FULL otherwise (hostdb.h) */
+typedef enum { SYNC_DEFAULT, SYNC_NORMAL, SYNC_FULL } host_sync;
 
 typedef struct host_opts {
   host_mode mode;
@@ -35,6 +37,8 @@ typedef struct host_opts {
   int json;              /* status --json */
   int version;           /* --version */
   const char *http;      /* --http ADDR: the status server (http.h) */
+  host_sync synchronous; /* --synchronous full|normal */
+  int report_ms;         /* --report-ms: how long a report may wait (reports.h) */
 } host_opts;
 
 /* Parse argv. Returns -1 to continue, else an exit status (0 for --help

@@ -6,9 +6,13 @@ over a directory and --agents, two hosts on one database never running the
 same occurrence, SIGTERM (waits, or kills after --grace), lease reclaim
 after SIGKILL, and leases: a tick claims only what its slots start, a
 long command's lease is renewed, a run whose lease ran out before it could
-start is released (deferred)."""
+start is released (deferred). Reports in batches: 3000 printed runs
+reported in a dozen transactions, a SIGKILL mid-batch losing only
+reports (their runs reclaimed after the lease), a refused report leaving
+the rest of its batch; --synchronous."""
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -314,6 +318,24 @@ def test_tick_exit_status(ext):
         assert rc == 2, err
 
 
+def test_tick_exec_does_not_spin_while_commands_run(ext):
+    # Regression: after a report, tick mode with --exec polled with a zero
+    # timeout until the next command ended (a wakeup "refresh" that tick
+    # mode never clears): 0.3 s of host CPU per second of command. Now it
+    # sleeps in poll().
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_due(db, 3)
+        p = subprocess.Popen([host_bin(ext), "tick", path, "--extension", ext,
+                              "--exec", "sleep 0.5", "--jobs", "1"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(p.pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0, p.stderr.read()
+        cpu = usage.ru_utime + usage.ru_stime  # the host (and its sleeps)
+        assert cpu < 0.1, cpu
+        assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'success'") == 3
+
+
 def test_tick_jobs_bound_concurrency(ext):
     with Tmp() as t:
         path, db = t.db(ext)
@@ -547,6 +569,131 @@ def test_print_mode_defers_runs_whose_lease_ran_out(ext):
         rc, out, err = tick(ext, path)
         assert rc == 0, err
         assert sorted(json.loads(x)["run_id"] for x in out.splitlines()) == deferred
+
+
+# ---- reports in batches (host/reports.c) ----------------------------------
+
+BATCH_MAX = 256  # REPORTS_BATCH_MAX
+
+
+def add_due(db, n, prefix="d", **cols):
+    """n interval triggers due now (hourly), in one transaction."""
+    due = now_ms() - 500
+    db.execute("BEGIN")
+    for i in range(n):
+        add_interval(db, f"{prefix}{i:05d}", due, interval_ms=3600000, **cols)
+    db.execute("COMMIT")
+
+
+def batches(err):
+    """(written, refused) of each report transaction in a -v log."""
+    return [(int(a), int(b)) for a, b in
+            re.findall(r"(\d+) report\(s\) in one transaction, (\d+) refused", err)]
+
+
+def test_print_tick_reports_in_batches(ext):
+    # 3000 due runs, print mode: every run printed once and reported
+    # 'success' exactly once, none left running, in a dozen transactions
+    # (one per 256 reports), not 3000.
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_due(db, 3000)
+        p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext, "-v"],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr[-2000:]
+        printed = [json.loads(x)["run_id"] for x in p.stdout.splitlines()]
+        assert len(printed) == 3000 == len(set(printed))
+        status = dict(db.execute("SELECT run_id, status FROM trigger_runs"))
+        assert sorted(status) == sorted(printed)
+        assert set(status.values()) == {"success"}, set(status.values())
+        assert one(db, "SELECT sum(run_count) FROM triggers") == 3000
+        b = batches(p.stderr)
+        assert sum(w for w, _ in b) == 3000 and all(r == 0 for _, r in b), b
+        assert len(b) <= 3000 // BATCH_MAX + 2, len(b)
+        assert max(w for w, _ in b) == BATCH_MAX, b
+        assert "3000 report(s) written in %d transaction(s)" % len(b) in p.stderr
+        # the WAL passed 1000 pages: checkpointed by the host's own thread
+        # (host/ckpt.c), not inside a commit; the database is whole
+        done = [int(x) for x in re.findall(r"checkpoint: (\d+) of \d+ WAL frames", p.stderr)]
+        assert done and max(done) > 0, p.stderr[-2000:]
+        assert one(db, "PRAGMA integrity_check") == "ok"
+
+
+def test_sigkill_mid_batch_loses_no_run(ext):
+    # SIGKILL while reports wait for their window (--report-ms 1000): the
+    # reports written before are kept, the pending ones are lost, at most a
+    # batch; their runs stay 'running' and the first tick after the lease
+    # reclaims them ('failed: lease expired'). No run is lost, none is
+    # finished twice, and a run printed but not reported is never 'success'.
+    for attempt in range(3):
+        with Tmp() as t:
+            path, db = t.db(ext)
+            add_due(db, 3000)
+            proc = subprocess.Popen([host_bin(ext), "tick", path, "--extension", ext,
+                                     "--lease-ms", "3000", "--report-ms", "1000"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    text=True)
+            printed = [json.loads(proc.stdout.readline())["run_id"] for _ in range(1500)]
+            proc.kill()
+            rest = proc.stdout.read()  # what was in the pipe
+            proc.wait(timeout=5)
+            printed += [json.loads(x)["run_id"] for x in rest.splitlines() if x.endswith("}")]
+            status = dict(db.execute("SELECT run_id, status FROM trigger_runs"))
+            assert len(status) == 3000, len(status)  # the whole claim is there
+            done = {r for r, s in status.items() if s == "success"}
+            assert set(status.values()) <= {"success", "running"}, set(status.values())
+            assert done <= set(printed), done - set(printed)
+            lost = len(set(printed) - done)
+            assert lost <= BATCH_MAX, lost
+            time.sleep(3.2)  # the lease passes
+            assert json.loads(one(db, "SELECT trigger_run_due()")) == []  # reclaims only
+            after = {r: (s, e) for r, s, e in
+                     db.execute("SELECT run_id, status, error FROM trigger_runs")}
+            assert len(after) == 3000
+            assert {r for r, (s, _) in after.items() if s == "success"} == done
+            failed = {r for r, (s, e) in after.items() if (s, e) == ("failed", "lease expired")}
+            assert len(failed) == 3000 - len(done), set(after.values())
+            assert one(db, "SELECT sum(run_count) FROM triggers") == 3000
+            if lost:
+                return  # the kill landed inside a batch's window
+    raise AssertionError("the kill never landed while reports were pending")
+
+
+def test_refused_report_in_batch_keeps_the_others(ext):
+    # run mode, --report-ms 1000: 10 runs printed, their reports wait.
+    # Meanwhile another connection finishes 3 of them ('skipped'). The batch
+    # is one transaction: those 3 reports are refused (already finished) and
+    # undo only themselves; the other 7 commit.
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_due(db, 10)
+        proc = start(ext, "run", path, "--report-ms", "1000")
+        lines = [json.loads(proc.stdout.readline()) for _ in range(10)]
+        mine = [r["run_id"] for r in lines[:3]]
+        for r in mine:
+            one(db, "SELECT trigger_run_finish(?, 'skipped', 'done elsewhere')", r)
+        assert wait_for(lambda: one(db, "SELECT count(*) FROM trigger_runs"
+                                        " WHERE status = 'success'") == 7, 3)
+        rc, _, err = stop(proc)
+        assert rc == 0, err
+        assert batches(err) == [(7, 3)], batches(err)
+        assert err.count("already finished") == 3, err
+        got = dict(db.execute("SELECT run_id, status FROM trigger_runs"))
+        assert got == {r["run_id"]: "skipped" if r["run_id"] in mine else "success"
+                       for r in lines}, got
+
+
+def test_synchronous_option(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        for flags, want in (((), "normal"), (("--synchronous", "full"), "full"),
+                            (("--synchronous", "normal"), "normal")):
+            rc, _, err = tick(ext, path, "-v", *flags)
+            assert rc == 0 and f"synchronous {want}" in err, (flags, err)
+        rc, _, err = tick(ext, path, "--synchronous", "fast")
+        assert rc == 2 and "--synchronous: expected full or normal, not fast" in err, err
+        rc, _, err = tick(ext, path, "--report-ms", "5000")
+        assert rc == 2 and "--report-ms 5000: expected 0..1000" in err, err
 
 
 if __name__ == "__main__":

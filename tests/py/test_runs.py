@@ -332,6 +332,76 @@ def test_no_ack_success_keeps_last_error(ext):
     assert (t["last_status"], t["last_error"], t["run_count"]) == ("success", "boom", 2), t
 
 
+# ---- many reports in one transaction of the caller -----------------------
+
+def test_finish_many_in_one_transaction(ext):
+    # A host writes many reports in one transaction of its own (trigger-host
+    # does: host/reports.c). Each trigger_run_finish runs in its own
+    # SAVEPOINT (statements cached on the connection): a refused one undoes
+    # only itself, the others commit with the caller's COMMIT, and every run
+    # and trigger ends as if each had been finished alone.
+    def setup():
+        db = connect(ext)
+        for k in range(6):
+            add(db, f"t{k}", max_attempts=2)
+        claimed = tick(db, T0 + MIN, lease_ms=10 * MIN)
+        assert len(claimed) == 6
+        return db, claimed
+
+    outcomes = [("success", "ok"), ("failed", "boom"), ("skipped", None),
+                ("deferred", None), ("success", None), ("failed", None)]
+    alone, claimed = setup()
+    ids = [r["run_id"] for r in claimed]
+    for rid, (status, detail) in zip(ids, outcomes):
+        finish(alone, rid, status, detail, now=T0 + MIN + 5)
+    batch, claimed2 = setup()
+    assert claimed2 == claimed
+    finish(batch, ids[2], "skipped", None, now=T0 + MIN + 1)  # finished before
+    batch.execute("BEGIN IMMEDIATE")
+    refused = []
+    for i, (rid, (status, detail)) in enumerate(zip(ids, outcomes)):
+        try:
+            finish(batch, rid, status, detail, now=T0 + MIN + 5)
+        except sqlite3.Error as e:
+            refused.append((i, str(e)))
+        if i == 3:  # an unknown run, refused, in the middle of the batch
+            try:
+                finish(batch, "nope@1#1", "success", now=T0 + MIN + 5)
+            except sqlite3.Error as e:
+                refused.append(("nope", str(e)))
+    assert batch.in_transaction
+    batch.execute("COMMIT")
+    assert [i for i, _ in refused] == [2, "nope"], refused
+    assert "already finished" in refused[0][1] and "unknown run_id" in refused[1][1]
+    state = "SELECT trigger_id, status, run_count, last_status, last_error, " \
+            "next_due_at, enabled FROM triggers ORDER BY trigger_id"
+    run_state = "SELECT run_id, trigger_id, agent_id, scheduled_for, attempt, status, " \
+                "error, result, finished_at, payload FROM trigger_runs ORDER BY run_id"
+    got, want = batch.execute(state).fetchall(), alone.execute(state).fetchall()
+    # t2 was finished at T0+MIN+1 in the batch database, at +5 alone
+    assert got == want, (got, want)
+    got_runs = [r for r in batch.execute(run_state).fetchall() if r[1] != "t2"]
+    want_runs = [r for r in alone.execute(run_state).fetchall() if r[1] != "t2"]
+    assert got_runs == want_runs, (got_runs, want_runs)
+    # the narrow run UPDATE left each run's identity and payload as claimed
+    payloads = {r["run_id"]: r["payload"] for r in claimed}
+    for (rid, tid, _agent, sched, attempt, *_rest, payload) in got_runs:
+        assert rid == f"{tid}@{sched}#{attempt}", rid
+        assert json.loads(payload) == payloads[rid], (payload, payloads[rid])
+    # a heartbeat inside the caller's transaction: its own SAVEPOINT too
+    [again] = [r for r in tick(batch, T0 + MIN + 6, lease_ms=10 * MIN) if r["trigger_id"] == "t3"]
+    batch.execute("BEGIN IMMEDIATE")
+    one(batch, "SELECT trigger_run_heartbeat(?, 1000, ?)", again["run_id"], T0 + MIN + 7)
+    try:
+        one(batch, "SELECT trigger_run_heartbeat(?, 1000, ?)", ids[0], T0 + MIN + 7)
+        raise AssertionError("a finished run's heartbeat was accepted")
+    except sqlite3.Error as e:
+        assert "not running" in str(e) or "finished" in str(e), e
+    batch.execute("COMMIT")
+    assert one(batch, "SELECT lease_until FROM trigger_runs WHERE run_id = ?",
+               again["run_id"]) == T0 + MIN + 7 + 1000
+
+
 # ---- migration 3 -> 4 -----------------------------------------------------
 
 def test_install_migrates_version_3(ext):
@@ -383,3 +453,18 @@ def test_install_migrates_version_3(ext):
         db.close()
     finally:
         shutil.rmtree(tmp)
+
+
+def test_claim_reads_no_more_rows_than_its_limit(ext):
+    # A host with one free slot claims with limit 1: the tick read a first
+    # batch of 16 whole trigger rows anyway (15 of them for nothing). Now
+    # it reads as many as the limit lets it claim, then the next ones.
+    db = connect(ext)
+    for k in range(20):
+        add(db, f"t{k:02d}")
+    for want in (1, 3):
+        claimed = tick(db, T0 + MIN, limit=want)
+        assert len(claimed) == want
+        assert json.loads(one(db, "SELECT trigger_last_tick()"))["rows_read"] == want
+    rest = tick(db, T0 + MIN)
+    assert len(rest) == 16 and json.loads(one(db, "SELECT trigger_last_tick()"))["rows_read"] == 16

@@ -1,0 +1,243 @@
+/*
+** reports.c -- the batches of pending reports (see reports.h). One queue
+** per database; a queue is written whole in one transaction. A report is
+** refused alone when trigger_run_finish fails and the batch's transaction
+** is still open (its SAVEPOINT undid it); the batch fails as a whole when
+** BEGIN or COMMIT fails or a failure took the transaction with it.
+*/
+#include "reports.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "stats.h"
+#include "util.h"
+
+#define BUSY_RETRY_MAX_MS 1000
+
+struct report {
+  char *run_id, *status, *detail;
+  char *trigger_id, *agent_id; /* for its log line and the stats */
+  long long attempt;
+  int64_t added;      /* monotonic ms */
+  int64_t lease_end;  /* the run's lease as the host keeps it (lease.h) */
+  long long lease_ms; /* its length: a busy retry waits a tenth of it */
+};
+
+static void report_clear(report *e) {
+  free(e->run_id);
+  free(e->status);
+  free(e->detail);
+  free(e->trigger_id);
+  free(e->agent_id);
+}
+
+void reports_init(reports *r, hostdb *dbs, int ndbs, int window_ms) {
+  memset(r, 0, sizeof *r);
+  r->q = xmalloc(sizeof *r->q * (size_t)(ndbs > 0 ? ndbs : 1));
+  memset(r->q, 0, sizeof *r->q * (size_t)(ndbs > 0 ? ndbs : 1));
+  for (int i = 0; i < ndbs; i++) r->q[i].db = &dbs[i];
+  r->nq = ndbs;
+  r->window_ms = window_ms;
+}
+
+void reports_free(reports *r) {
+  for (int i = 0; i < r->nq; i++) {
+    for (int j = 0; j < r->q[i].n; j++) report_clear(&r->q[i].v[j]);
+    free(r->q[i].v);
+  }
+  free(r->q);
+  memset(r, 0, sizeof *r);
+}
+
+static report_queue *queue_of(reports *r, const hostdb *h) {
+  return r->nq ? &r->q[h - r->q[0].db] : NULL;
+}
+
+/* Drop the reports of q not kept, keeping the order of the others. */
+static void queue_drop(report_queue *q, const char *keep) {
+  int k = 0;
+  for (int i = 0; i < q->n; i++) {
+    if (keep[i]) q->v[k++] = q->v[i];
+    else report_clear(&q->v[i]);
+  }
+  q->n = k;
+}
+
+/* The outcome e of a run of h is known: written (why NULL) or refused
+** (why: the reason). Log it and count it. */
+static void outcome(const reports *r, hostdb *h, const report *e,
+                    const char *why) {
+  host_run run = {0};
+  run.db = h;
+  run.run_id = e->run_id;
+  run.trigger_id = e->trigger_id;
+  run.agent_id = e->agent_id;
+  run.attempt = e->attempt;
+  if (why) log_refused(&run, e->status, why);
+  else log_run(&run, e->status, e->detail);
+  if (r->stats) stats_reported(h->path, e->agent_id, e->status, why != NULL);
+}
+
+/* The batch could not be written (code, err): keep what a busy database
+** may take later while its lease holds, drop (warn, count) the rest. */
+static void batch_failed(reports *r, report_queue *q, char *keep, int code,
+                         const char *err) {
+  int64_t now = mono_ms();
+  int busy = code == SQLITE_BUSY || code == SQLITE_LOCKED;
+  int kept = 0, dropped = 0;
+  int64_t retry = BUSY_RETRY_MAX_MS;
+  for (int i = 0; i < q->n; i++) {
+    if (!keep[i]) continue;
+    const report *e = &q->v[i];
+    if (busy && now < e->lease_end) {
+      kept++;
+      if (e->lease_ms / 10 < retry) retry = e->lease_ms / 10;
+      continue;
+    }
+    keep[i] = 0;
+    dropped++;
+    char *why = xprintf("not written: %s%s", err,
+                        busy ? " (its lease has passed)" : "");
+    outcome(r, q->db, e, why);
+    free(why);
+  }
+  r->refused += dropped;
+  if (kept) {
+    q->retry_at = now + retry + 1;
+    log_warn("%s; %d report(s) tried again in %lld ms", err, kept,
+             (long long)retry + 1);
+  }
+}
+
+/* The end of q's batch: bookkeeping after a COMMIT (ok) or a failure
+** (code, err: everything in the transaction was undone). */
+static void batch_end(reports *r, report_queue *q, int ok, int code,
+                      char *err) {
+  hostdb *h = q->db;
+  int refused = 0;
+  for (int i = 0; i < q->n; i++) refused += !q->keep[i];
+  r->refused += refused;
+  if (ok) {
+    for (int i = 0; i < q->n; i++) {
+      if (!q->keep[i]) continue;
+      outcome(r, h, &q->v[i], NULL);
+      r->failed += strcmp(q->v[i].status, "failed") == 0;
+    }
+    r->batches++;
+    r->written += q->n - refused;
+    log_info("%s: %d report(s) in one transaction, %d refused", h->path,
+             q->n - refused, refused);
+    memset(q->keep, 0, (size_t)q->n);
+    q->retry_at = 0;
+  } else {
+    batch_failed(r, q, q->keep, code, err ? err : "?");
+  }
+  queue_drop(q, q->keep);
+  free(q->keep);
+  q->keep = NULL;
+  free(err);
+}
+
+/* BEGIN IMMEDIATE and q's reports, left open: 1, or 0 when the batch
+** could not be written (nothing open; batch_end has run). */
+static int batch_begin(reports *r, report_queue *q) {
+  hostdb *h = q->db;
+  q->keep = xmalloc((size_t)q->n); /* 0: refused, done with */
+  memset(q->keep, 1, (size_t)q->n);
+  int code = SQLITE_OK;
+  char *err = NULL;
+  if (hostdb_begin(h, &code, &err) != 0) {
+    batch_end(r, q, 0, code, err);
+    return 0;
+  }
+  for (int i = 0; i < q->n; i++) {
+    report *e = &q->v[i];
+    char *why = NULL;
+    int c;
+    if (hostdb_finish(h, e->run_id, e->status, e->detail, &c, &why) == 0)
+      continue;
+    if (!hostdb_in_txn(h)) { /* the failure took the transaction with it */
+      batch_end(r, q, 0, c, why);
+      return 0;
+    }
+    outcome(r, h, e, why);
+    free(why); /* undone alone (its SAVEPOINT): the others go on */
+    q->keep[i] = 0;
+  }
+  return 1;
+}
+
+/* COMMIT what batch_begin opened: 0, or -1 when it was undone. */
+static int batch_commit(reports *r, report_queue *q) {
+  int code = SQLITE_OK;
+  char *err = NULL;
+  int ok = hostdb_commit(q->db, &code, &err) == 0;
+  batch_end(r, q, ok, code, err);
+  return ok ? 0 : -1;
+}
+
+/* Write q's reports in one transaction. */
+static void write_queue(reports *r, report_queue *q) {
+  if (q->n && batch_begin(r, q)) batch_commit(r, q);
+}
+
+int reports_begin(reports *r, hostdb *h) {
+  report_queue *q = queue_of(r, h);
+  return q && q->n && batch_begin(r, q);
+}
+
+int reports_commit(reports *r, hostdb *h) {
+  return batch_commit(r, queue_of(r, h));
+}
+
+void reports_add(reports *r, const host_run *run, const char *status,
+                 const char *detail) {
+  report_queue *q = queue_of(r, run->db);
+  if (q->n == q->cap) {
+    q->cap = q->cap ? q->cap * 2 : 16;
+    q->v = xrealloc(q->v, sizeof *q->v * (size_t)q->cap);
+  }
+  int64_t now = mono_ms();
+  q->v[q->n++] = (report){xstrdup(run->run_id),
+                          xstrdup(status),
+                          xstrdup(detail),
+                          xstrdup(run->trigger_id),
+                          xstrdup(run->agent_id),
+                          run->attempt,
+                          now,
+                          run->lease_end,
+                          run->db->lease_ms};
+  if (q->n >= REPORTS_BATCH_MAX && now >= q->retry_at) write_queue(r, q);
+}
+
+/* When q is due (INT64_MAX: empty). */
+static int64_t queue_due(const reports *r, const report_queue *q, int all) {
+  if (!q->n) return INT64_MAX;
+  int64_t t = all ? 0 : q->v[0].added + r->window_ms;
+  return t > q->retry_at ? t : q->retry_at;
+}
+
+void reports_service(reports *r, int all) {
+  int64_t now = mono_ms();
+  for (int i = 0; i < r->nq; i++) {
+    if (queue_due(r, &r->q[i], all) <= now) write_queue(r, &r->q[i]);
+  }
+}
+
+int64_t reports_deadline(const reports *r, int all) {
+  int64_t t = INT64_MAX;
+  for (int i = 0; i < r->nq; i++) {
+    int64_t due = queue_due(r, &r->q[i], all);
+    if (due < t) t = due;
+  }
+  return t;
+}
+
+int reports_pending(const reports *r) {
+  int n = 0;
+  for (int i = 0; i < r->nq; i++) n += r->q[i].n;
+  return n;
+}
