@@ -290,6 +290,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
            "written in %lld transaction(s)",
            l.failures, l.rep.refused, l.rep.written, l.rep.batches);
   log_stop((int)l.rep.written, (int)l.rep.failed);
+  int status = exit_status(&l); /* before reports_free clears the counts */
   reports_free(&l.rep);
-  return exit_status(&l);
+  return status;
 }

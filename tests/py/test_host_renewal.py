@@ -32,7 +32,7 @@ def test_refused_renewal_lets_the_command_finish_unreported(ext):
         # someone else settles the run while its command still works
         one(db, "SELECT trigger_run_finish(?, 'failed', 'taken over')", r["run_id"])
         _, err = proc.communicate(timeout=10)
-        assert proc.returncode == 1, err  # its report was refused
+        assert proc.returncode == 1, (proc.returncode, err)  # its report was refused
         assert "the command goes on without a lease" in err, err
         assert f"run {r['run_id']}: report success refused" in err, err
         [after] = runs(db)
