@@ -41,14 +41,16 @@ EXTDIR   = $(LIBDIR)/sqlite-triggers
 EXTDIR_REL = $(if $(and $(filter $(PREFIX)/bin,$(BINDIR)),$(filter $(PREFIX)/%,$(EXTDIR))),..$(patsubst $(PREFIX)%,%,$(EXTDIR)))
 # ---- end of the distribution variables ----
 
-# Pure modules: no SQLite; unit-tested and fuzzed alone.
-PURE_SRC = ext/civil.c ext/tz.c ext/tzdb.c ext/tzdb_names.c ext/cron.c ext/sha256.c ext/dedupe.c \
-           ext/schedule.c ext/when.c ext/redact.c ext/run_text.c ext/utf8.c ext/describe.c
-# SQLite-facing modules.
-SQL_SRC  = ext/arena.c ext/fire_json.c ext/args.c ext/config.c ext/store.c ext/stored.c ext/trigger.c ext/vtab_scan.c ext/vtab_triggers.c ext/vtab_runs.c \
-           ext/tick.c ext/tick_opts.c ext/funcs.c ext/spec_id.c ext/preview.c ext/request.c ext/xml_request.c ext/fn_when.c ext/fn_describe.c ext/summary.c ext/ext.c
-EXT_SRC  = $(PURE_SRC) $(SQL_SRC)
-HDRS     = $(wildcard ext/*.h)
+# ext/ is laid out by layer (docs/ARCHITECTURE.md); every file includes
+# its headers by their path under ext/ ("time/cron.h"), hence -Iext.
+# Pure layers: no SQLite; unit-tested and fuzzed alone.
+PURE_DIRS = ext/time ext/text
+PURE_SRC  = $(sort $(wildcard $(addsuffix /*.c,$(PURE_DIRS))))
+# SQLite-facing layers, from the bottom up, and the entry point.
+SQL_DIRS  = ext/base ext/trigger ext/store ext/tick ext/agent ext/sql
+SQL_SRC   = $(sort $(wildcard $(addsuffix /*.c,$(SQL_DIRS)))) ext/ext.c
+EXT_SRC   = $(PURE_SRC) $(SQL_SRC)
+HDRS      = $(wildcard ext/*.h ext/*/*.h)
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
@@ -59,27 +61,27 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 all: $(EXT_SO) $(B)/trigger-host $(B)/triggers-preload.so
 
 $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
-	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' \
+	$(CC) $(CFLAGS) $(WARN) -Iext $(XML_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' \
 	  -fPIC -fvisibility=hidden $(SO_LDFLAGS) -o $@ $(EXT_SRC) $(XML_LIBS) -lm
 
 # The reference host loop (host/): links the system libsqlite3 and loads
 # the extension at run time, as a user would. Its default extension path
 # includes the installed one, compiled in from PREFIX ($(B)/install-dirs changes
 # when PREFIX does, so the host is rebuilt). It compiles the pure
-# ext/utf8.c too, to repair a command's output as the extension would;
+# ext/text/utf8.c too, to repair a command's output as the extension would;
 # VERSION is its --version, as it is the extension's trigger_version().
 # libmicrohttpd serves --http on a thread of its own (-pthread).
-$(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/utf8.c ext/utf8.h VERSION $(B)/install-dirs | $(B)
+$(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/text/utf8.c ext/text/utf8.h VERSION $(B)/install-dirs | $(B)
 	$(CC) $(CFLAGS) $(WARN) -pthread -Iext $(MHD_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
 	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
-	  -o $@ $(wildcard host/*.c) ext/utf8.c -lsqlite3 $(MHD_LIBS) -pthread
+	  -o $@ $(wildcard host/*.c) ext/text/utf8.c -lsqlite3 $(MHD_LIBS) -pthread
 
 # The preload library (ext/preload.c): the extension compiled into SQLite's
 # core API (-DSQLITE_CORE) plus wrappers of sqlite3_open*, for programs
 # that cannot load extensions (dqlite nodes, apps linking -lsqlite3):
 #   LD_PRELOAD=build/triggers-preload.so PROGRAM
 $(B)/triggers-preload.so: $(EXT_SRC) ext/preload.c $(HDRS) | $(B)
-	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -DSQLITE_CORE -DTRIGGERS_VERSION='"$(VERSION)"' \
+	$(CC) $(CFLAGS) $(WARN) -Iext $(XML_CFLAGS) -DSQLITE_CORE -DTRIGGERS_VERSION='"$(VERSION)"' \
 	  -fPIC -fvisibility=hidden -shared -Wl,-z,defs -Wl,-z,now -Wl,-z,relro -o $@ $(EXT_SRC) ext/preload.c \
 	  $(XML_LIBS) -lsqlite3 -ldl -lm
 
@@ -204,8 +206,8 @@ endif
 static: $(STATIC_A) $(B)/sqlite-triggers.h
 
 $(B)/static/%.o: ext/%.c $(HDRS) VERSION
-	@mkdir -p $(B)/static
-	$(CC) $(CFLAGS) $(WARN) $(XML_CFLAGS) -DSQLITE_CORE \
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -Iext $(XML_CFLAGS) -DSQLITE_CORE \
 	  -DTRIGGERS_VERSION='"$(VERSION)"' -fPIC -fvisibility=hidden -c -o $@ $<
 
 $(STATIC_A): $(STATIC_OBJ)

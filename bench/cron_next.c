@@ -6,7 +6,7 @@
 **
 ** ours (C)    cron_parse and tzdb_get once per expression / zone (as croner
 **             builds its Cron objects once), then cron_next() for every
-**             (expression, zone, start) -- ext/cron.h, ext/tzdb.h, linked
+**             (expression, zone, start) -- ext/time/cron.h, ext/time/tzdb.h, linked
 **             directly, no SQLite.
 ** ours (SQL)  SELECT trigger_next_due(?expr, ?start, ?zone), one prepared
 **             statement: parses the expression on every call (zones are
@@ -24,8 +24,8 @@
 #include <string.h>
 
 #include "bench.h"
-#include "cron.h"
-#include "tzdb.h"
+#include "time/cron.h"
+#include "time/tzdb.h"
 
 #define MAXN 64
 

@@ -13,7 +13,7 @@
 ** entry point for both).
 */
 #include "sqlite-triggers.h"
-#include "triggers_int.h"
+#include "base/triggers_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "sig.h"
-#include "utf8.h"
+#include "text/utf8.h"
 #include "util.h"
 
 #define ERR_TAIL_MAX 500

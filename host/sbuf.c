@@ -1,6 +1,6 @@
 /*
 ** sbuf.c -- the growing text buffer and its JSON and one-line writers
-** (see sbuf.h). Bytes that are not UTF-8 are found with ext/utf8.c, the
+** (see sbuf.h). Bytes that are not UTF-8 are found with ext/text/utf8.c, the
 ** same decoder the extension repairs text with.
 */
 #include "sbuf.h"
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "text/utf8.h"
 
 static const char fffd[] = "\xef\xbf\xbd"; /* U+FFFD */
 

@@ -13,7 +13,7 @@
 #include "hostdb.h"
 #include "log.h"
 #include "sbuf.h"
-#include "utf8.h"
+#include "text/utf8.h"
 #include "util.h"
 
 #define DAY_MS 86400000LL

@@ -7,7 +7,7 @@
 -- needs (triggers, trigger_runs and the shadow tables triggers_data,
 -- triggers_rundata, triggers_config) are free or already ours, then
 -- creates the two virtual tables; creating `triggers` creates its shadow
--- tables, their indexes and the schema version (ext/store.c holds the
+-- tables, their indexes and the schema version (ext/store/store.c holds the
 -- DDL). Running it again changes nothing. If a name is taken by something
 -- else it fails with a message and changes nothing.
 SELECT trigger_install();

@@ -70,7 +70,7 @@ result() {
 }
 
 # ---- clang-format ---------------------------------------------------------
-c_files=$(ls ext/*.[ch] host/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c \
+c_files=$(ls ext/*.[ch] ext/*/*.[ch] host/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c \
   tests/fault/*.c tests/dist/*.c tests/preload/*.c bench/*.[ch] 2>/dev/null)
 nfiles=$(echo "$c_files" | wc -l)
 t0=$(date +%s)
@@ -148,7 +148,7 @@ if [ "${LINT_TIDY:-1}" != 0 ]; then
     xml=$(pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
     # The build's flags (Makefile WARN), one job per group of files.
     k=0
-    for f in ext/*.c host/*.c; do
+    for f in ext/*.c ext/*/*.c host/*.c; do
       echo "$f" >>"$tmp/tidy.list.$((k % jobs))"
       k=$((k + 1))
     done
@@ -160,7 +160,7 @@ if [ "${LINT_TIDY:-1}" != 0 ]; then
         while read -r f; do
           # shellcheck disable=SC2086  # $xml is several flags
           clang-tidy -quiet --checks="$checks" --warnings-as-errors='*' \
-            --header-filter='(ext|host)/[^/]*\.h$' "$f" -- \
+            --header-filter='(ext|host)/.*\.h$' "$f" -- \
             -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
             -Iext -Ihost $xml || st=1
         done <"$tmp/tidy.list.$i"

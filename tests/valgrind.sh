@@ -24,7 +24,7 @@ PYTHONMALLOC=malloc $VG --log-file="$logdir/pycreate.%p" /usr/bin/python3 tests/
 [ $? -eq 99 ] && { echo "FAIL valgrind py create"; status=1; }
 # leaks with our frames in the allocation stack
 # (a stack frame in one of ext/*.c: "fn (tick.c:712)")
-files=$(cd ext && ls *.c | sed 's/\.c$//' | paste -sd'|')
+files=$(cd ext && ls *.c */*.c | sed "s,.*/,," | sed 's/\.c$//' | paste -sd'|')
 ours=$(awk -v pat="\\\\((${files})\\\\.c:[0-9]+\\\\)" '/(definitely|indirectly) lost in/ {blk=1; buf=$0; next}
             blk && /^==[0-9]+== *$/ {if (buf ~ pat) print buf; blk=0; next}
             blk {buf = buf "\n" $0}' "$logdir"/* 2>/dev/null)

@@ -27,8 +27,8 @@ MK="make -s --no-print-directory B=$B"
 # --- version
 got=$(printf '.load %s\nSELECT trigger_version();\n' "$B/triggers" | sqlite3 -batch :memory: 2>&1)
 [ "$got" = "$V" ] && ok || bad version "trigger_version() is '$got', VERSION is '$V'"
-grep -q "^#define TRIGGERS_VERSION \"$V\"$" ext/triggers_int.h && ok ||
-  bad version-fallback "ext/triggers_int.h's fallback TRIGGERS_VERSION is not \"$V\""
+grep -q "^#define TRIGGERS_VERSION \"$V\"$" ext/base/triggers_int.h && ok ||
+  bad version-fallback "ext/base/triggers_int.h's fallback TRIGGERS_VERSION is not \"$V\""
 grep -q "^  \"version\": \"$V\",$" bindings/node/package.json && ok ||
   bad version-node "bindings/node/package.json's version is not \"$V\""
 

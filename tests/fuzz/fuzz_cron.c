@@ -1,5 +1,5 @@
 /*
-** fuzz_cron.c -- libFuzzer target for ext/cron.c.
+** fuzz_cron.c -- libFuzzer target for ext/time/cron.c.
 **
 ** Input: expression text (bounded, NUL-terminated copy). On a successful
 ** parse: cron_next() is iterated a few times in UTC and in a DST zone
@@ -9,14 +9,14 @@
 ** must fit DESCRIBE_MAX and read the same for the canonical spelling.
 ** Build and run (from the repo root):
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
-**     tests/fuzz/fuzz_cron.c ext/cron.c ext/tz.c ext/tzdb.c ext/tzdb_names.c \
-**     ext/civil.c ext/describe.c ext/schedule.c \
+**     tests/fuzz/fuzz_cron.c ext/time/cron.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c \
+**     ext/time/civil.c ext/time/describe.c ext/time/schedule.c \
 **     -o build/fuzz_cron && ./build/fuzz_cron -max_total_time=60 \
 **     tests/fuzz/corpus/cron
 */
-#include "cron.h"
-#include "describe.h"
-#include "tzdb.h"
+#include "time/cron.h"
+#include "time/describe.h"
+#include "time/tzdb.h"
 
 #include <stdint.h>
 #include <stdlib.h>

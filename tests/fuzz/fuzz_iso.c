@@ -1,18 +1,18 @@
 /*
-** fuzz_iso.c -- libFuzzer target for the ISO-8601 parser (ext/civil.c).
+** fuzz_iso.c -- libFuzzer target for the ISO-8601 parser (ext/time/civil.c).
 **
 ** Every accepted text must have in-range fields, and formatting the
 ** instant it names and parsing that again must give the same instant.
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
-**     tests/fuzz/fuzz_iso.c ext/civil.c -o build/fuzz_iso
+**     tests/fuzz/fuzz_iso.c ext/time/civil.c -o build/fuzz_iso
 **   ./build/fuzz_iso -max_total_time=30 tests/fuzz/corpus/iso
 */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "civil.h"
+#include "time/civil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

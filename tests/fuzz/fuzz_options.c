@@ -2,8 +2,8 @@
 ** fuzz_options.c -- libFuzzer target for the JSON option/request readers
 ** that go through SQLite's JSON functions: trigger_run_due's options
 ** (tick.c), trigger_state_summary/_payload's options (summary.c),
-** trigger_create's request and context (request.c) and trigger_next_due's
-** JSON spec form (funcs.c).
+** trigger_create's request and context (create.c) and trigger_next_due's
+** JSON spec form (fn_admin.c).
 **
 ** FUZZ_NEEDS_SQLITE -- run.sh links this target with the extension's
 ** sources and the system libsqlite3; the extension is registered with
@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "text/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int sqlite3_triggers_init(sqlite3 *db, char **err,

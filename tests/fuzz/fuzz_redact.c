@@ -1,5 +1,5 @@
 /*
-** fuzz_redact.c -- libFuzzer target for secret redaction (ext/redact.c).
+** fuzz_redact.c -- libFuzzer target for secret redaction (ext/text/redact.c).
 **
 ** For any input: the measured length equals the written one and the
 ** output is terminated; a small buffer gets a terminated prefix of it; a
@@ -8,7 +8,7 @@
 ** byte (a superlinear input traps instead of merely timing out).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
-**     tests/fuzz/fuzz_redact.c ext/redact.c -o build/fuzz_redact
+**     tests/fuzz/fuzz_redact.c ext/text/redact.c -o build/fuzz_redact
 **   ./build/fuzz_redact -max_total_time=30 tests/fuzz/corpus/redact
 */
 #include <stddef.h>
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redact.h"
+#include "text/redact.h"
 
 /* Must match the bound of tests/unit/test_redact.c. */
 #define REDACT_STEPS_PER_BYTE 64

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "civil.h"
+#include "time/civil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int sqlite3_triggers_init(sqlite3 *db, char **err,

@@ -1,5 +1,5 @@
 /*
-** fuzz_tzif.c -- libFuzzer target for the TZif reader (ext/tz.c).
+** fuzz_tzif.c -- libFuzzer target for the TZif reader (ext/time/tz.c).
 **
 ** Feeds arbitrary bytes to tz_parse; when they parse, exercises every
 ** lookup at instants taken from the input's last bytes, around the zone's
@@ -7,14 +7,14 @@
 ** zic outputs, fat and slim).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
-**     tests/fuzz/fuzz_tzif.c ext/tz.c ext/civil.c -o build/fuzz_tzif
+**     tests/fuzz/fuzz_tzif.c ext/time/tz.c ext/time/civil.c -o build/fuzz_tzif
 **   ./build/fuzz_tzif -max_total_time=30 tests/fuzz/corpus/tzif
 */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "tz.h"
+#include "time/tz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

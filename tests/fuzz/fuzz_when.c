@@ -1,6 +1,6 @@
 /*
 ** fuzz_when.c -- libFuzzer target for the English time phrase parser
-** (ext/when.c).
+** (ext/time/when.c).
 **
 ** The input becomes a NUL-terminated phrase, read at a fixed reference
 ** instant in UTC and in a DST zone (America/New_York, or Lord Howe's
@@ -13,8 +13,8 @@
 ** tests/fuzz/corpus/when/ (one phrase per file).
 **
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \
-**     tests/fuzz/fuzz_when.c ext/when.c ext/cron.c ext/tz.c ext/tzdb.c ext/tzdb_names.c \
-**     ext/civil.c ext/schedule.c -o build/fuzz_when
+**     tests/fuzz/fuzz_when.c ext/time/when.c ext/time/cron.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c \
+**     ext/time/civil.c ext/time/schedule.c -o build/fuzz_when
 **   ./build/fuzz_when -max_total_time=60 tests/fuzz/corpus/when
 */
 #include <stddef.h>
@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cron.h"
-#include "tzdb.h"
-#include "when.h"
+#include "time/cron.h"
+#include "time/tzdb.h"
+#include "time/when.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xml_request.h"
+#include "agent/xml_request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -28,7 +28,7 @@ fi
 mkdir -p build/fuzz
 cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iext"
 pure=""
-for f in ext/civil.c ext/tz.c ext/tzdb.c ext/tzdb_names.c ext/cron.c ext/sha256.c ext/dedupe.c ext/schedule.c ext/when.c ext/redact.c ext/run_text.c ext/utf8.c ext/describe.c; do
+for f in ext/time/civil.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c ext/time/cron.c ext/text/sha256.c ext/text/dedupe.c ext/time/schedule.c ext/time/when.c ext/text/redact.c ext/text/run_text.c ext/text/utf8.c ext/time/describe.c; do
   [ -f "$f" ] && pure="$pure $f"
 done
 xml_cflags=$(pkg-config --cflags libxml-2.0)
@@ -38,13 +38,13 @@ xml_libs=$(pkg-config --libs libxml-2.0)
 # that cannot be read), compiled once for the SQLite-level targets.
 ext_src=$(printf 'fuzz-print-ext-src:\n\t@echo $(EXT_SRC)\n' |
   make -s --no-print-directory -f Makefile -f - fuzz-print-ext-src 2>/dev/null) || ext_src=""
-[ -n "$ext_src" ] || ext_src=$(ls ext/*.c)
+[ -n "$ext_src" ] || ext_src=$(ls ext/*.c ext/*/*.c)
 ext_objs=""
 build_ext_objs() {
   mkdir -p build/fuzz/obj
   for f in $ext_src; do
-    o=build/fuzz/obj/$(basename "$f" .c).o
-    if [ ! -f "$o" ] || [ -n "$(find "$f" ext/*.h -newer "$o" 2>/dev/null | head -1)" ]; then
+    o=build/fuzz/obj/$(echo "${f#ext/}" | tr / _ | sed "s/\.c$//").o
+    if [ ! -f "$o" ] || [ -n "$(find "$f" ext/*.h ext/*/*.h -newer "$o" 2>/dev/null | head -1)" ]; then
       clang $cflags $xml_cflags -c -o "$o" "$f"
     fi
     ext_objs="$ext_objs $o"
@@ -61,7 +61,7 @@ for src in tests/fuzz/fuzz_*.c; do
     [ -n "$ext_objs" ] || build_ext_objs
     clang $cflags $xml_cflags -o "$bin" "$src" $ext_objs -lsqlite3 $xml_libs -lm
   else
-    clang $cflags -o "$bin" "$src" $pure ext/xml_request.c $xml_cflags $xml_libs -lm
+    clang $cflags -o "$bin" "$src" $pure ext/agent/xml_request.c $xml_cflags $xml_libs -lm
   fi
   work=build/fuzz/corpus-$name
   art=build/fuzz/artifacts-$name

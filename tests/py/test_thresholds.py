@@ -9,16 +9,16 @@ the redaction word rule, dedupe's ASCII lower-casing).
     misfire_grace_ms (skip)          tick.c, process_due
     window_ms (run and once trigger) tick.c, take_occurrence, process_due
     lease expiry (lease_until)       store.c ST_RUNS_LEASED / ST_RUNS_ANY,
-                                     tick.c renew_lease, funcs.c health
+                                     tick.c renew_lease, fn_admin.c health
     retry instant (backoff_ms)       store.c ST_RUNS_RETRY
     100 runs per 'all' catch-up      schedule.c sched_catch_up
     100 deferrals                    tick.c on_retry
     confirm_below_ms, min/max_interval_ms, once in the future
-                                     request.c check_policy
+                                     create.c check_policy
     max_active_per_scope, max_creations_per_window (creation_window_ms)
-                                     request.c check_quota
-    min_confidence                   request.c apply_when
-    trigger_prune(before)            funcs.c fn_prune
+                                     create.c check_quota
+    min_confidence                   create.c apply_when
+    trigger_prune(before)            fn_admin.c fn_prune
     summary caps, stale_ms           summary.c fit / fit_cut / seg_admin
 """
 import json

@@ -1,9 +1,9 @@
 /*
-** test_civil.c -- unit tests for ext/civil.c: day counting, weekdays,
+** test_civil.c -- unit tests for ext/time/civil.c: day counting, weekdays,
 ** ms <-> fields (negative instants included), ISO-8601 parsing (accepted
 ** forms and the messages of rejected ones) and formatting.
 */
-#include "civil.h"
+#include "time/civil.h"
 
 #include "check.h"
 

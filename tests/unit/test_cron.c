@@ -1,5 +1,5 @@
 /*
-** test_cron.c -- unit tests for ext/cron.c: every rejected form of CRON.md
+** test_cron.c -- unit tests for ext/time/cron.c: every rejected form of CRON.md
 ** with its message, every accepted form with its canonical text, next()
 ** in UTC (steps, lists, L, L-n, LW, nW, nL, n#k, leap years, years past
 ** 2038, impossible expressions), the DST rules in five zones (New York,
@@ -9,9 +9,9 @@
 **
 ** Zones come from the system zoneinfo through tzdb.
 */
-#include "civil.h"
-#include "cron.h"
-#include "tzdb.h"
+#include "time/civil.h"
+#include "time/cron.h"
+#include "time/tzdb.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /*
 ** test_cron_vectors.c -- the cron conformance vectors (tests/vectors,
-** or $VECTORS_DIR) run against ext/cron.c.
+** or $VECTORS_DIR) run against ext/time/cron.c.
 **
 ** Each *.jsonl line carries `cronmd` (see tests/vectors/README.md):
 **   expect  -- asserted: schedule lines iterate next() from `start` and
@@ -21,9 +21,9 @@
 ** top-level object, keeps the raw text of the keys it needs and skips
 ** nested values (peers_got, options) by bracket depth.
 */
-#include "civil.h"
-#include "cron.h"
-#include "tzdb.h"
+#include "time/civil.h"
+#include "time/cron.h"
+#include "time/tzdb.h"
 
 #include <dirent.h>
 #include <stddef.h>

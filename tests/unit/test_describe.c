@@ -1,5 +1,5 @@
 /*
-** test_describe.c -- unit tests for ext/describe.c: a table of cron
+** test_describe.c -- unit tests for ext/time/describe.c: a table of cron
 ** expressions and their English, then intervals, once instants, bounds,
 ** zones and buffer limits.
 **
@@ -15,8 +15,8 @@
 ** through ("1-31", "0-6"), and from ranges that end at their last value.
 */
 #include "check.h"
-#include "describe.h"
-#include "tzdb.h"
+#include "time/describe.h"
+#include "time/tzdb.h"
 
 #define SAME NULL
 #define REJECTS "(cronstrue rejects it)"

@@ -1,5 +1,5 @@
 /*
-** test_find_when.c -- unit tests for when_find / when_find_rest (ext/when.c,
+** test_find_when.c -- unit tests for when_find / when_find_rest (ext/time/when.c,
 ** docs/when.md "Finding a phrase in a message"): the phrase found inside a
 ** message, its span, and the rest of the message.
 **
@@ -12,8 +12,8 @@
 ** docs/when.md, not copied from the output. Also: code point spans, the
 ** longest-phrase rule, the size bounds and a 4 KiB message.
 */
-#include "civil.h"
-#include "when.h"
+#include "time/civil.h"
+#include "time/when.h"
 
 #include <stdlib.h>
 #include <time.h>

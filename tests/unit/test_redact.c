@@ -1,5 +1,5 @@
 /*
-** test_redact.c -- the redaction rules of ext/redact.c, one table row per
+** test_redact.c -- the redaction rules of ext/text/redact.c, one table row per
 ** case: for every rule positives (the secret replaced, exact output, and
 ** that rule is the one that fired) and near misses (text that looks like
 ** the rule but must survive unchanged); a check that no rule is left
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "redact.h"
+#include "text/redact.h"
 
 #define R REDACT_MARKER
 /* Full-width forms and zero-width characters, as UTF-8. */

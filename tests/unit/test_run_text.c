@@ -3,7 +3,7 @@
 ** subsequences replaced by U+FFFD (one per maximal subpart, as Python's
 ** errors="replace"), the bound kept on a character boundary.
 */
-#include "../../ext/run_text.h"
+#include "../../ext/text/run_text.h"
 
 #include "check.h"
 

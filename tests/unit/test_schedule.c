@@ -1,5 +1,5 @@
 /*
-** test_schedule.c -- unit tests of ext/schedule.c that the cron and SQL
+** test_schedule.c -- unit tests of ext/time/schedule.c that the cron and SQL
 ** tests do not reach directly: the misfire catch-up of a cron schedule
 ** missed for a long time (it scans SCHED_CRON_SCAN occurrences, then
 ** jumps to the latest by a backward search: checked here against a
@@ -9,11 +9,11 @@
 ** is the last one (inclusive, one ms earlier it is not), a once trigger
 ** is next only strictly after `after`.
 */
-#include "civil.h"
-#include "cron.h"
-#include "schedule.h"
-#include "tz.h"
-#include "tzdb.h"
+#include "time/civil.h"
+#include "time/cron.h"
+#include "time/schedule.h"
+#include "time/tz.h"
+#include "time/tzdb.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 ** empty string, plus streaming in odd-sized pieces.
 */
 #include "check.h"
-#include "sha256.h"
+#include "text/sha256.h"
 
 static void hex_of(const char *msg, size_t n, char out[65]) {
   unsigned char d[32];

@@ -1,5 +1,5 @@
 /*
-** test_tz.c -- unit tests for ext/tz.c and ext/tzdb.c.
+** test_tz.c -- unit tests for ext/time/tz.c and ext/time/tzdb.c.
 **
 ** Zone fixtures are compiled at test time: the zone source below is written
 ** to <dir of this binary>/tzfix/ and run through `zic -b fat` and
@@ -10,10 +10,10 @@
 ** zoneinfo through tzdb_get. Hand-built TZif buffers cover footer rules
 ** (J/n/M forms, odd times, DST all year) and corrupt input.
 */
-#include "civil.h"
-#include "tz.h"
-#include "tzdb.h"
-#include "tzdb_names.h"
+#include "time/civil.h"
+#include "time/tz.h"
+#include "time/tzdb.h"
+#include "time/tzdb_names.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
-** test_utf8.c -- ext/utf8.c: the table of valid and invalid sequences
+** test_utf8.c -- ext/text/utf8.c: the table of valid and invalid sequences
 ** (overlongs, surrogates U+D800..DFFF encoded in UTF-8, values above
 ** U+10FFFF, truncated sequences, stray continuation bytes, NUL) with the
 ** problem, its offset and length and the repaired text; every 1-, 2- and
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "utf8.h"
+#include "text/utf8.h"
 
 #define FFFD "\xEF\xBF\xBD"
 

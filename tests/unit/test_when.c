@@ -1,5 +1,5 @@
 /*
-** test_when.c -- unit tests for ext/when.c, the English time phrase parser
+** test_when.c -- unit tests for ext/time/when.c, the English time phrase parser
 ** (docs/when.md: the forms, the resolution rules, the confidence table and
 ** the recurring phrases).
 **
@@ -13,9 +13,9 @@
 ** month and year ends and leap days are covered. Expected values were
 ** worked out by hand from the rules, not copied from the parser's output.
 */
-#include "civil.h"
-#include "tzdb.h"
-#include "when.h"
+#include "time/civil.h"
+#include "time/tzdb.h"
+#include "time/when.h"
 
 #include <stdlib.h>
 

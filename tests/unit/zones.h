@@ -7,8 +7,8 @@
 #ifndef TRIGGERS_TEST_ZONES_H
 #define TRIGGERS_TEST_ZONES_H
 
-#include "tz.h"
-#include "tzdb.h"
+#include "time/tz.h"
+#include "time/tzdb.h"
 
 static tzdb *db;
 

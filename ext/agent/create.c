@@ -1,0 +1,867 @@
+/*
+** create.c -- the agent-facing create action (DESIGN.md §7):
+** trigger_create(request_json [, context_json]),
+** trigger_create_xml(xml [, context_json]) and
+** trigger_dedupe_key(instructions, trigger_type, schedule, scope).
+**
+** One path for both forms: the XML is parsed (xml_request.c) into the
+** same request as the JSON form. Then, in one transaction:
+**   1. request and context must be JSON objects      -> INVALID_REQUEST
+**   2. context.autonomy_available false               -> AUTONOMY_UNAVAILABLE
+**   3. context.role not in creator_roles (default user) -> PERMISSION_DENIED
+**   4. the row is read and validated like an INSERT  -> INVALID_REQUEST
+**      (schedule columns: INVALID_SCHEDULE); a "when" phrase is read by
+**      when.c and must reach min_confidence           -> INVALID_SCHEDULE
+**   5. policy bounds: interval (or a cron's shortest gap) within
+**      min_interval_ms..max_interval_ms, once instants in the future and
+**      at most max_interval_ms ahead                  -> INVALID_SCHEDULE
+**   6. an active trigger of the agent with the same dedupe key
+**      -> success:true, created:false, existingTriggerId
+**   7. period below confirm_below_ms without context.confirmed
+**                                                     -> CONFIRMATION_REQUIRED
+**   8. max_active_per_scope / max_creations_per_window per (agent, scope)
+**                                                     -> TRIGGER_QUOTA_EXCEEDED
+**   9. INSERT through the `triggers` table.
+** Failures return the result JSON (never an SQL error) and change nothing.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/args.h"
+#include "time/civil.h"
+#include "store/config.h"
+#include "text/dedupe.h"
+#include "trigger/trigger.h"
+#include "time/when.h"
+#include "agent/xml_request.h"
+
+SQLITE_EXTENSION_INIT3
+
+typedef struct create_req {
+  sqlite3 *db;
+  trg_ctx *ctx;
+  store st;
+  i64 now;
+  trg_row row;
+  sched_spec spec;
+  char *role;
+  char *when; /* the request's "when" phrase (or "when_text"), if any */
+  int when_text; /* when is a message to find the phrase in (§8) */
+  int autonomy, confirmed;
+  /* outcome */
+  const char *code;
+  char *reason;
+  char *trigger_id;
+  char *existing;
+  int created;
+} create_req;
+
+/* Columns a request may not set: they come from the context or policy. */
+static int request_may_set(int col) {
+  return !trg_cols[col].ro && col != TC_AGENT_ID && col != TC_SCOPE &&
+         col != TC_CREATED_BY && col != TC_CREATED_AT;
+}
+
+/* A refusal with its reason; no reason (out of memory) is an error. */
+static int fail(create_req *q, const char *code, char *reason) {
+  if (!reason) return SQLITE_NOMEM;
+  q->code = code;
+  sqlite3_free(q->reason);
+  q->reason = reason;
+  return SQLITE_ERROR;
+}
+
+/* 1 object, 0 not, or a negative SQLite error code. */
+static int json_object_type(create_req *q, const char *json) {
+  int ok = json ? store_json_is_object(q->db, json) : 0;
+  return ok < 0 ? -store_err(&q->st) : ok;
+}
+
+/* Read the context object: agent_id, scope, user_id, role,
+** autonomy_available, confirmed, now. */
+static int read_context(create_req *q, const char *json) {
+  q->autonomy = 1;
+  q->role = sqlite3_mprintf("user");
+  q->now = trg_wall_clock_ms();
+  if (!q->role || val_set_text(&q->row.v[TC_AGENT_ID], "") ||
+      val_set_text(&q->row.v[TC_SCOPE], "")) {
+    return SQLITE_NOMEM;
+  }
+  if (!json) return SQLITE_OK;
+  int ob = json_object_type(q, json);
+  if (ob < 0) return -ob;
+  if (ob != 1) {
+    return fail(q, "INVALID_REQUEST",
+                sqlite3_mprintf("context must be a JSON object"));
+  }
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(
+      q->db, "SELECT key, value, type FROM json_each(?1)", -1, &st, NULL);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *k = (const char *)sqlite3_column_text(st, 0);
+    const char *type = (const char *)sqlite3_column_text(st, 2);
+    const char *text = (const char *)sqlite3_column_text(st, 1);
+    if (!k || !type || (!text && sqlite3_column_type(st, 1) != SQLITE_NULL)) {
+      sqlite3_finalize(st);
+      return SQLITE_NOMEM;
+    }
+    int is_text = strcmp(type, "text") == 0;
+    int is_bool = strcmp(type, "true") == 0 || strcmp(type, "false") == 0;
+    int truth = strcmp(type, "true") == 0;
+    if ((strcmp(k, "agent_id") == 0 || strcmp(k, "scope") == 0) && is_text) {
+      rc = val_set_text(&q->row.v[k[0] == 'a' ? TC_AGENT_ID : TC_SCOPE], text);
+    } else if (strcmp(k, "role") == 0 && is_text) {
+      sqlite3_free(q->role);
+      q->role = sqlite3_mprintf("%s", text);
+      if (!q->role) rc = SQLITE_NOMEM;
+    } else if (strcmp(k, "user_id") == 0 &&
+               (is_text || strcmp(type, "null") == 0)) {
+      /* informational */
+    } else if (strcmp(k, "autonomy_available") == 0 && is_bool) {
+      q->autonomy = truth;
+    } else if (strcmp(k, "confirmed") == 0 && is_bool) {
+      q->confirmed = truth;
+    } else if (strcmp(k, "now") == 0 && !is_bool) {
+      char *err;
+      if (instant_from_value(sqlite3_column_value(st, 1), 1, "context.now",
+                             &q->now, &err) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return fail(q, "INVALID_REQUEST", err); /* NULL err: out of memory */
+      }
+    } else {
+      char *why = sqlite3_mprintf("context.%s: unknown key or wrong type "
+                                  "(known: agent_id, scope, user_id, role, "
+                                  "autonomy_available, confirmed, now)",
+                                  k);
+      sqlite3_finalize(st);
+      return fail(q, "INVALID_REQUEST", why);
+    }
+    if (rc == SQLITE_NOMEM) break;
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int role_allowed(create_req *q) {
+  char *roles = config_text(&q->st, "creator_roles");
+  int ok = 0;
+  if (roles) {
+    size_t n = strlen(q->role);
+    for (char *p = roles; *p && !ok;) {
+      char *end = strchr(p, ',');
+      size_t len = end ? (size_t)(end - p) : strlen(p);
+      while (len && *p == ' ') {
+        p++;
+        len--;
+      }
+      while (len && p[len - 1] == ' ') len--;
+      ok = n && len == n && strncmp(p, q->role, n) == 0;
+      p = end ? end + 1 : p + strlen(p);
+    }
+  }
+  sqlite3_free(roles);
+  return ok;
+}
+
+/* Validation messages are "triggers.<column>: ..."; schedule columns
+** make it INVALID_SCHEDULE. */
+static const char *code_for_column_error(const char *msg) {
+  static const char *const sched[] = {
+      "trigger_type", "interval_ms", "scheduled_at", "cron_expression",
+      "timezone",     "start_at",    "end_at",       0};
+  const char *p = strstr(msg, "triggers.");
+  for (int i = 0; p && sched[i]; i++) {
+    size_t n = strlen(sched[i]);
+    if (strncmp(p + 9, sched[i], n) == 0 && p[9 + n] == ':')
+      return "INVALID_SCHEDULE";
+  }
+  return "INVALID_REQUEST";
+}
+
+static int read_request(create_req *q, const char *json) {
+  int ob = json_object_type(q, json);
+  if (ob < 0) return -ob;
+  if (ob != 1) {
+    return fail(q, "INVALID_REQUEST",
+                sqlite3_mprintf("request must be a JSON object"));
+  }
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(q->db, "SELECT key, value FROM json_each(?1)", -1,
+                              &st, NULL);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *k = (const char *)sqlite3_column_text(st, 0);
+    if (!k) {
+      sqlite3_finalize(st);
+      return SQLITE_NOMEM;
+    }
+    int col = -1;
+    for (int i = 0; i < TC_NPUBLIC; i++) {
+      if (strcmp(trg_cols[i].name, k) == 0) col = i;
+    }
+    if (strcmp(k, "when") == 0 || strcmp(k, "when_text") == 0) {
+      const char *phrase = (const char *)sqlite3_column_text(st, 1);
+      if (sqlite3_column_type(st, 1) != SQLITE_TEXT) {
+        char *why = sqlite3_mprintf("field '%s' must be text", k);
+        sqlite3_finalize(st); /* k is freed with it */
+        return fail(q, "INVALID_REQUEST", why);
+      }
+      if (q->when) {
+        sqlite3_finalize(st);
+        return fail(q, "INVALID_REQUEST",
+                    sqlite3_mprintf("give either \"when\" or \"when_text\", "
+                                    "not both"));
+      }
+      q->when_text = k[4] == '_';
+      q->when = phrase ? sqlite3_mprintf("%s", phrase) : NULL;
+      if (!q->when) {
+        sqlite3_finalize(st);
+        return SQLITE_NOMEM;
+      }
+      continue;
+    }
+    if (col < 0 || !request_may_set(col)) {
+      char *why = col < 0 ? sqlite3_mprintf("unknown field '%s'", k)
+                          : sqlite3_mprintf("field '%s' cannot be set by a "
+                                            "request (it comes from the "
+                                            "context or is computed)",
+                                            k);
+      sqlite3_finalize(st);
+      return fail(q, "INVALID_REQUEST", why);
+    }
+    char *err = NULL;
+    int vrc =
+        trg_read_value(col, sqlite3_column_value(st, 1), &q->row.v[col], &err);
+    if (vrc) {
+      sqlite3_finalize(st);
+      return err ? fail(q, code_for_column_error(err), err) : vrc;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* A "when" phrase (WHEN.md) becomes the schedule columns, when the
+** parser's confidence reaches min_confidence; the phrase, confidence,
+** flags and implied parts go into metadata.when. */
+/* "when_text": the phrase found in the message replaces q->when (so that
+** metadata.when keeps the phrase), and the rest of the message becomes the
+** instructions when the request gave none. -1 when no phrase was found. */
+static int when_find_text(create_req *q, const tz_zone *z, when_found *f) {
+  size_t len = strlen(q->when);
+  if (when_find(q->when, len, q->now, z, f) != 0) return -1;
+  char *phrase = sqlite3_mprintf("%.*s", (int)(f->end - f->start),
+                                 q->when + f->start);
+  char *rest = sqlite3_malloc64(len + 1);
+  int rc = phrase && rest ? SQLITE_OK : SQLITE_NOMEM;
+  if (rc == SQLITE_OK && q->row.v[TC_INSTRUCTIONS].null &&
+      when_find_rest(q->when, len, f->start, f->end, rest) > 0)
+    rc = val_set_text(&q->row.v[TC_INSTRUCTIONS], rest);
+  sqlite3_free(rest);
+  if (rc != SQLITE_OK) {
+    sqlite3_free(phrase);
+    return rc;
+  }
+  sqlite3_free(q->when);
+  q->when = phrase;
+  return SQLITE_OK;
+}
+
+static int apply_when(create_req *q) {
+  static const int sched_cols[] = {TC_TRIGGER_TYPE, TC_INTERVAL_MS,
+                                   TC_SCHEDULED_AT, TC_CRON_EXPRESSION};
+  for (size_t i = 0; i < sizeof sched_cols / sizeof sched_cols[0]; i++) {
+    if (!q->row.v[sched_cols[i]].null) {
+      return fail(
+          q, "INVALID_REQUEST",
+          sqlite3_mprintf("give either \"when\" or a schedule (%s), not both",
+                          trg_cols[sched_cols[i]].name));
+    }
+  }
+  const tz_zone *z;
+  char msg[200];
+  const char *tzname =
+      q->row.v[TC_TIMEZONE].null ? "UTC" : q->row.v[TC_TIMEZONE].t;
+  if (trg_zone(q->ctx, tzname, &z, msg, sizeof msg) != 0) {
+    return fail(q, "INVALID_SCHEDULE",
+                sqlite3_mprintf("triggers.timezone: %s", msg));
+  }
+  when_found f;
+  when_result *w = &f.r;
+  double min_conf = config_real(&q->st, "min_confidence");
+  const char *key = q->when_text ? "when_text" : "when";
+  int rc = q->when_text ? when_find_text(q, z, &f)
+                        : when_parse(q->when, q->now, z, w) ? -1 : SQLITE_OK;
+  if (rc < 0) {
+    return fail(q, "INVALID_SCHEDULE",
+                sqlite3_mprintf("%s '%s': %s (confidence 0)", key, q->when,
+                                w->reason));
+  }
+  if (rc) return rc;
+  if (w->confidence < min_conf) {
+    return fail(q, "INVALID_SCHEDULE",
+                sqlite3_mprintf(
+                    "%s '%s': confidence %.2f is below min_confidence %.2f",
+                    key, q->when, w->confidence, min_conf));
+  }
+  rc = val_set_text(&q->row.v[TC_TRIGGER_TYPE], when_kind_name(w->kind));
+  if (w->kind == WHEN_ONCE) {
+    val_set_int(&q->row.v[TC_SCHEDULED_AT], w->due_at);
+  } else if (w->kind == WHEN_INTERVAL) {
+    val_set_int(&q->row.v[TC_INTERVAL_MS], w->interval_ms);
+    val_set_int(&q->row.v[TC_START_AT], w->due_at);
+  } else {
+    if (rc == SQLITE_OK)
+      rc = val_set_text(&q->row.v[TC_CRON_EXPRESSION], w->cron);
+    if (rc == SQLITE_OK) rc = val_set_text(&q->row.v[TC_TIMEZONE], w->tz);
+  }
+  /* metadata.when = {phrase, confidence, flags, implied} */
+  sqlite3_str *j = sqlite3_str_new(q->db);
+  sqlite3_str_appendall(j, "{\"phrase\":");
+  json_str(j, q->when);
+  sqlite3_str_appendf(j, ",\"confidence\":%.2f,\"flags\":[", w->confidence);
+  for (int i = 0; i < w->n_flags; i++) {
+    if (i) sqlite3_str_appendchar(j, 1, ',');
+    json_str(j, w->flags[i]);
+  }
+  sqlite3_str_appendall(j, "],\"implied\":[");
+  for (int i = 0; i < w->n_implied; i++) {
+    if (i) sqlite3_str_appendchar(j, 1, ',');
+    json_str(j, w->implied[i]);
+  }
+  sqlite3_str_appendall(j, "]}");
+  char *when_json = sqlite3_str_finish(j);
+  if (!when_json || rc != SQLITE_OK) {
+    sqlite3_free(when_json);
+    return SQLITE_NOMEM;
+  }
+  sqlite3_stmt *st = NULL;
+  rc = sqlite3_prepare_v2(
+      q->db,
+      "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
+      " 'object' THEN ?1 ELSE '{}' END, '$.when', json(?2))",
+      -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    if (q->row.v[TC_METADATA].null) sqlite3_bind_null(st, 1);
+    else sqlite3_bind_text(st, 1, q->row.v[TC_METADATA].t, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, when_json, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+      rc = val_set_text(&q->row.v[TC_METADATA],
+                        (const char *)sqlite3_column_text(st, 0));
+    } else {
+      rc = sqlite3_errcode(q->db);
+    }
+  }
+  sqlite3_finalize(st);
+  sqlite3_free(when_json);
+  return rc;
+}
+
+/* Shortest gap between the next occurrences of a cron schedule (sampled
+** over the next 200 occurrences), or -1 when it never fires. */
+static i64 cron_shortest_gap(const sched_spec *s, i64 now) {
+  i64 prev, next, best = -1;
+  if (!sched_next(s, now, &prev)) return -1;
+  for (int i = 0; i < 200 && sched_next(s, prev, &next); i++) {
+    if (best < 0 || next - prev < best) best = next - prev;
+    prev = next;
+  }
+  return best < 0 ? INT64_MAX : best;
+}
+
+static int check_policy(create_req *q) {
+  i64 min_iv = config_int(&q->st, "min_interval_ms");
+  i64 max_iv = config_int(&q->st, "max_interval_ms");
+  i64 confirm = config_int(&q->st, "confirm_below_ms");
+  i64 period = INT64_MAX;
+  const sched_spec *s = &q->spec;
+  char a[CIVIL_ISO_MAX];
+  if (s->type == SCHED_INTERVAL) {
+    period = s->interval_ms;
+  } else if (s->type == SCHED_CRON) {
+    period = cron_shortest_gap(s, q->now);
+    if (period < 0) {
+      return fail(q, "INVALID_SCHEDULE",
+                  sqlite3_mprintf("cron_expression '%s' never fires after now",
+                                  val_text(&q->row.v[TC_CRON_EXPRESSION])));
+    }
+  } else if (s->type == SCHED_ONCE) {
+    civil_format_iso(s->scheduled_at, 0, 1, a);
+    if (s->scheduled_at <= q->now) {
+      return fail(q, "INVALID_SCHEDULE",
+                  sqlite3_mprintf("scheduled_at %s is not in the future", a));
+    }
+    if (s->scheduled_at - q->now > max_iv) {
+      return fail(
+          q, "INVALID_SCHEDULE",
+          sqlite3_mprintf(
+              "scheduled_at %s is further ahead than max_interval_ms %lld", a,
+              (long long)max_iv));
+    }
+  }
+  if (period != INT64_MAX && period < min_iv) {
+    return fail(q, "INVALID_SCHEDULE",
+                sqlite3_mprintf(
+                    "%s every %lld ms is more often than min_interval_ms %lld",
+                    s->type == SCHED_CRON ? "cron_expression fires"
+                                          : "interval_ms: runs",
+                    (long long)period, (long long)min_iv));
+  }
+  if (s->type == SCHED_INTERVAL && period > max_iv) {
+    return fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("interval_ms %lld is above max_interval_ms %lld",
+                        (long long)period, (long long)max_iv));
+  }
+  if (period != INT64_MAX && period < confirm && !q->confirmed) {
+    return fail(
+        q, "CONFIRMATION_REQUIRED",
+        sqlite3_mprintf("runs every %lld ms, below confirm_below_ms %lld: "
+                        "repeat with context.confirmed = true",
+                        (long long)period, (long long)confirm));
+  }
+  return SQLITE_OK;
+}
+
+static i64 count_rows(create_req *q, const char *sql, i64 since) {
+  sqlite3_stmt *st = NULL;
+  i64 n = -1;
+  if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, val_text(&q->row.v[TC_AGENT_ID]), -1,
+                      SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, val_text(&q->row.v[TC_SCOPE]), -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, since);
+    if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
+  }
+  sqlite3_finalize(st);
+  return n;
+}
+
+static int check_quota(create_req *q) {
+  i64 max_active = config_int(&q->st, "max_active_per_scope");
+  i64 max_new = config_int(&q->st, "max_creations_per_window");
+  i64 window = config_int(&q->st, "creation_window_ms");
+  i64 active = count_rows(
+      q,
+      "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
+      " WHERE agent_id = ?1 AND scope = ?2 AND status IN ('scheduled', 'paused')"
+      " AND ?3 = ?3",
+      0);
+  i64 recent = count_rows(
+      q,
+      "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
+      " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3",
+      q->now - window);
+  if (active < 0 || recent < 0) return store_err(&q->st);
+  if (active >= max_active) {
+    return fail(
+        q, "TRIGGER_QUOTA_EXCEEDED",
+        sqlite3_mprintf(
+            "%lld active triggers in this agent and scope (max_active_per_scope %lld)",
+            (long long)active, (long long)max_active));
+  }
+  if (recent >= max_new) {
+    return fail(
+        q, "TRIGGER_QUOTA_EXCEEDED",
+        sqlite3_mprintf(
+            "%lld triggers created in the last %lld ms (max_creations_per_window %lld)",
+            (long long)recent, (long long)window, (long long)max_new));
+  }
+  return SQLITE_OK;
+}
+
+/* An error of the engine or the machine, not of the request. */
+static int is_system_error(int rc) {
+  switch (rc & 0xff) {
+    case SQLITE_NOMEM:
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_READONLY:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PROTOCOL:
+    case SQLITE_INTERRUPT:
+    case SQLITE_ABORT:
+    case SQLITE_PERM:
+    case SQLITE_NOLFS: return 1;
+    default: return 0;
+  }
+}
+
+/* INSERT through the virtual table, so the row gets the same checks and
+** derived columns as a direct insert. */
+static int insert_row(create_req *q) {
+  sqlite3_str *cols = sqlite3_str_new(NULL), *params = sqlite3_str_new(NULL);
+  int n = 0;
+  for (int i = 0; i < TC_NPUBLIC; i++) {
+    if (trg_cols[i].ro || q->row.v[i].null) continue;
+    sqlite3_str_appendf(cols, "%s%s", n ? ", " : "", trg_cols[i].name);
+    sqlite3_str_appendf(params, "%s?%d", n ? ", " : "", i + 1);
+    n++;
+  }
+  char *c = sqlite3_str_finish(cols), *p = sqlite3_str_finish(params);
+  char *sql =
+      (c && p)
+          ? sqlite3_mprintf("INSERT INTO main.triggers(%s) VALUES(%s)", c, p)
+          : NULL;
+  sqlite3_free(c);
+  sqlite3_free(p);
+  if (!sql) return SQLITE_NOMEM;
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(q->db, sql, -1, &st, NULL);
+  sqlite3_free(sql);
+  for (int i = 0; i < TC_NPUBLIC && rc == SQLITE_OK; i++) {
+    const trg_val *v = &q->row.v[i];
+    if (trg_cols[i].ro || v->null) continue;
+    rc = v->t ? sqlite3_bind_text(st, i + 1, v->t, -1, SQLITE_STATIC)
+              : sqlite3_bind_int64(st, i + 1, v->i);
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE && is_system_error(rc)) {
+    /* Not a refusal: out of memory, disk full, I/O, busy... an SQL error. */
+    return rc;
+  }
+  if (rc != SQLITE_DONE) {
+    return fail(q, code_for_column_error(sqlite3_errmsg(q->db)),
+                sqlite3_mprintf("%s", sqlite3_errmsg(q->db)));
+  }
+  sqlite3_stmt *get = NULL;
+  rc = sqlite3_prepare_v2(
+      q->db, "SELECT trigger_id FROM main.triggers_data WHERE id = ?1", -1,
+      &get, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_int64(get, 1, sqlite3_last_insert_rowid(q->db));
+    if (sqlite3_step(get) == SQLITE_ROW) {
+      q->trigger_id = sqlite3_mprintf("%s", sqlite3_column_text(get, 0));
+    }
+  }
+  sqlite3_finalize(get);
+  q->created = 1;
+  return q->trigger_id ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/* Steps 2-9 in one transaction; q->code set on a refusal. */
+static int create_in_txn(create_req *q, const char *request,
+                         const char *context) {
+  int rc = read_context(q, context);
+  if (rc) return rc;
+  if (!q->autonomy) {
+    return fail(
+        q, "AUTONOMY_UNAVAILABLE",
+        sqlite3_mprintf(
+            "autonomy is not available, so a trigger could not run; nothing was created"));
+  }
+  if (!role_allowed(q)) {
+    char *roles = config_text(&q->st, "creator_roles");
+    rc = fail(
+        q, "PERMISSION_DENIED",
+        sqlite3_mprintf("role '%s' may not create triggers (creator_roles: %s)",
+                        q->role, roles ? roles : ""));
+    sqlite3_free(roles);
+    return rc;
+  }
+  if ((rc = read_request(q, request))) return rc;
+  if (q->when && (rc = apply_when(q))) return rc;
+  rc = val_set_text(&q->row.v[TC_CREATED_BY],
+                    strcmp(q->role, "agent") == 0 ? "agent" : "user");
+  if (rc) return rc;
+  val_set_int(&q->row.v[TC_CREATED_AT], q->now);
+  char *err = NULL;
+  if ((rc = trg_validate(q->ctx, &q->st, &q->row, &q->spec, q->now, &err))) {
+    return err ? fail(q, code_for_column_error(err), err) : rc;
+  }
+  if ((rc = check_policy(q))) {
+    if (q->code && strcmp(q->code, "CONFIRMATION_REQUIRED") == 0) {
+      /* A duplicate still answers with the existing trigger. */
+      const char *code = q->code;
+      char *reason = q->reason;
+      q->code = NULL;
+      q->reason = NULL;
+      int frc = trg_dedupe(&q->row, &q->spec);
+      if (frc == SQLITE_OK)
+        frc = val_set_text(&q->row.v[TC_STATUS], "scheduled");
+      if (frc == SQLITE_OK)
+        frc = trg_find_duplicate(&q->st, &q->row, &q->existing);
+      if (frc != SQLITE_OK || q->existing) {
+        sqlite3_free(reason);
+        return frc;
+      }
+      q->code = code;
+      q->reason = reason;
+    }
+    return rc;
+  }
+  if ((rc = trg_dedupe(&q->row, &q->spec))) return rc;
+  if ((rc = val_set_text(&q->row.v[TC_STATUS], "scheduled"))) return rc;
+  if ((rc = trg_find_duplicate(&q->st, &q->row, &q->existing))) return rc;
+  if (q->existing) return SQLITE_OK;
+  if ((rc = check_quota(q))) return rc;
+  val_set_null(&q->row.v[TC_STATUS]);
+  return insert_row(q);
+}
+
+/* The action result as JSON text, or NULL when out of memory. */
+static char *result_text(create_req *q) {
+  sqlite3_str *s = sqlite3_str_new(q->db);
+  int ok = q->code == NULL;
+  sqlite3_str_appendf(
+      s, "{\"actionName\":\"CREATE_TASK\",\"success\":%s,\"created\":%s",
+      ok ? "true" : "false", q->created ? "true" : "false");
+  if (q->trigger_id) {
+    sqlite3_str_appendall(s, ",\"triggerId\":");
+    json_str(s, q->trigger_id);
+  }
+  if (q->existing) {
+    sqlite3_str_appendall(s, ",\"existingTriggerId\":");
+    json_str(s, q->existing);
+  }
+  if (ok && !q->row.v[TC_DEDUPE_KEY].null) {
+    sqlite3_str_appendall(s, ",\"dedupeKey\":");
+    json_str(s, q->row.v[TC_DEDUPE_KEY].t);
+  }
+  if (!ok) {
+    sqlite3_str_appendall(s, ",\"error\":");
+    json_str(s, q->code);
+    sqlite3_str_appendall(s, ",\"reason\":");
+    json_str(s, q->reason ? q->reason : "");
+  }
+  sqlite3_str_appendchar(s, 1, '}');
+  if (sqlite3_str_errcode(s) != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(s));
+    return NULL;
+  }
+  return sqlite3_str_finish(s);
+}
+
+static void run_create(sqlite3_context *ctx, const char *request,
+                       const char *context) {
+  create_req q;
+  memset(&q, 0, sizeof q);
+  q.db = sqlite3_context_db_handle(ctx);
+  q.ctx = sqlite3_user_data(ctx);
+  row_init(&q.row);
+  store_init(&q.st, q.db);
+  if (!store_installed(q.db)) {
+    trg_result_error(ctx, SQLITE_ERROR, "trigger_create",
+                     "sqlite-triggers is not "
+                     "installed in this database (run sql/install.sql)");
+    return;
+  }
+  store_txn txn;
+  char *json = NULL;
+  int rc = store_txn_begin(q.db, &txn);
+  if (rc == SQLITE_OK) {
+    rc = create_in_txn(&q, request, context);
+    store_close(&q.st);
+    if (q.st.err) { /* a setting could not be read: an error, not a refusal */
+      rc = q.st.err;
+      q.code = NULL;
+    }
+    if (rc == SQLITE_OK || q.code) {
+      /* The answer is built before COMMIT: after it nothing may fail. */
+      if (q.code) q.created = 0;
+      if (!(json = result_text(&q))) {
+        rc = SQLITE_NOMEM;
+        q.code = NULL;
+      }
+    }
+    rc = store_txn_end(q.db, &txn, q.code ? SQLITE_ERROR : rc);
+  }
+  if (rc != SQLITE_OK && !q.code) {
+    sqlite3_free(json);
+    if (rc == SQLITE_NOMEM) {
+      sqlite3_result_error_nomem(ctx);
+    } else {
+      trg_result_error(ctx, rc, "trigger_create", "%s",
+                       store_txn_errmsg(&txn, q.db));
+    }
+  } else {
+    sqlite3_result_text(ctx, json, -1, sqlite3_free);
+  }
+  store_close(&q.st);
+  row_clear(&q.row);
+  sqlite3_free(q.role);
+  sqlite3_free(q.when);
+  sqlite3_free(q.reason);
+  sqlite3_free(q.trigger_id);
+  sqlite3_free(q.existing);
+}
+
+static const char *opt_text(sqlite3_value **argv, int argc, int pos) {
+  if (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL) return NULL;
+  return (const char *)sqlite3_value_text(argv[pos]);
+}
+
+/* A refusal before any work: the result JSON with a code and reason. */
+static void early_refusal(sqlite3_context *ctx, const char *code,
+                          const char *reason) {
+  sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+  sqlite3_str_appendall(s, "{\"actionName\":\"CREATE_TASK\",\"success\":false,"
+                           "\"created\":false,\"error\":");
+  json_str(s, code);
+  sqlite3_str_appendall(s, ",\"reason\":");
+  json_str(s, reason);
+  sqlite3_str_appendchar(s, 1, '}');
+  result_str(ctx, s);
+}
+
+/* The JSON text at argv[pos] (absent or NULL: fine) must be valid
+** UTF-8 without NUL, its escapes included (utf8.h); otherwise the refusal
+** names the member, e.g. "request.instructions: the escape \udc80 at
+** byte 17 is a lone surrogate". 0 fine, -1 answered. */
+static int refuse_bad_text(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                           int pos, const char *what) {
+  if (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL) return 0;
+  const char *t;
+  char *err;
+  int rc = value_text(argv[pos], 1, what, &t, &err);
+  if (rc == SQLITE_OK) return 0;
+  if (err) early_refusal(ctx, "INVALID_REQUEST", err);
+  else sqlite3_result_error_nomem(ctx);
+  sqlite3_free(err);
+  return -1;
+}
+
+static void fn_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
+    early_refusal(ctx, "INVALID_REQUEST", "request must be JSON text");
+    return;
+  }
+  if (refuse_bad_text(ctx, argc, argv, 0, "request") ||
+      refuse_bad_text(ctx, argc, argv, 1, "context")) {
+    return;
+  }
+  run_create(ctx, (const char *)sqlite3_value_text(argv[0]),
+             opt_text(argv, argc, 1));
+}
+
+static void fn_create_xml(sqlite3_context *ctx, int argc,
+                          sqlite3_value **argv) {
+  int t = sqlite3_value_type(argv[0]);
+  if (t != SQLITE_TEXT && t != SQLITE_BLOB) {
+    early_refusal(ctx, "INVALID_REQUEST", "xml must be text");
+    return;
+  }
+  if (refuse_bad_text(ctx, argc, argv, 1, "context")) return;
+  const char *xml = t == SQLITE_TEXT
+                        ? (const char *)sqlite3_value_text(argv[0])
+                        : (const char *)sqlite3_value_blob(argv[0]);
+  size_t len = (size_t)sqlite3_value_bytes(argv[0]);
+  xml_request r;
+  const char *code = NULL;
+  char err[300];
+  if (xml_request_parse(xml ? xml : "", len, &r, &code, err, sizeof err) != 0) {
+    early_refusal(ctx, code, err);
+    return;
+  }
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendchar(s, 1, '{');
+  int n = 0;
+  for (int i = 0; i < XF_COUNT; i++) {
+    if (!r.value[i]) continue;
+    sqlite3_str_appendf(s, "%s\"%s\":", n++ ? "," : "", xml_fields[i].column);
+    if (xml_fields[i].is_number) sqlite3_str_appendall(s, r.value[i]);
+    else json_str(s, r.value[i]);
+  }
+  sqlite3_str_appendchar(s, 1, '}');
+  xml_request_free(&r);
+  char *json = sqlite3_str_finish(s);
+  if (!json) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  run_create(ctx, json, opt_text(argv, argc, 1));
+  sqlite3_free(json);
+}
+
+static void fn_dedupe_key(sqlite3_context *ctx, int argc,
+                          sqlite3_value **argv) {
+  (void)argc;
+  const char *fname = "trigger_dedupe_key";
+  const char *instructions = arg_text(ctx, fname, argv, 0, "instructions");
+  const char *type =
+      instructions ? arg_text(ctx, fname, argv, 1, "trigger_type") : NULL;
+  if (!type) return;
+  const char *scope = "";
+  if (sqlite3_value_type(argv[3]) != SQLITE_NULL &&
+      !(scope = arg_text(ctx, fname, argv, 3, "scope"))) {
+    return;
+  }
+  char canon[CRON_CANON_MAX];
+  sched_type st = sched_type_parse(type);
+  if (st == SCHED_CRON) {
+    const char *expr = arg_text(ctx, fname, argv, 2, "schedule");
+    cron_expr c;
+    char msg[CRON_ERR_MAX];
+    if (!expr) return;
+    if (cron_parse(expr, &c, msg, sizeof msg) != 0) {
+      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (schedule): %s",
+                       msg);
+      return;
+    }
+    cron_canonical(&c, canon, sizeof canon);
+  } else if (st == SCHED_INTERVAL || st == SCHED_ONCE) {
+    i64 v;
+    int vt = sqlite3_value_type(argv[2]);
+    int isint = st == SCHED_INTERVAL ? trg_int_of(argv[2], &v) : 0;
+    if (isint < 0) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    if (st == SCHED_INTERVAL && !isint && vt != SQLITE_NULL) {
+      /* "60000" as text is the same interval */
+      const char *z = vt == SQLITE_TEXT
+                          ? arg_text(ctx, fname, argv, 2, "schedule")
+                          : (const char *)sqlite3_value_text(argv[2]);
+      if (vt == SQLITE_TEXT && !z) return; /* not UTF-8: reported */
+      char buf[TRG_ECHO_MAX];
+      trg_result_error(ctx, SQLITE_ERROR, fname,
+                       "argument 3 (schedule): '%s' is not an integer number "
+                       "of milliseconds",
+                       z ? trg_echo(z, buf) : "");
+      return;
+    } else if (!isint &&
+               arg_instant(ctx, fname, argc, argv, 2, "schedule", 0, &v) != 0) {
+      return;
+    }
+    sqlite3_snprintf(sizeof canon, canon, "%lld", (long long)v);
+  } else {
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "argument 2 (trigger_type): '%s' "
+                     "is not one of 'interval', 'once', 'cron'",
+                     type);
+    return;
+  }
+  char key[DEDUPE_KEY_LEN + 1];
+  dedupe_key(instructions, type, canon, scope, key);
+  sqlite3_result_text(ctx, key, -1, SQLITE_TRANSIENT);
+}
+
+int request_register(sqlite3 *db, trg_ctx *ctx);
+int request_register(sqlite3 *db, trg_ctx *ctx) {
+  int rc = SQLITE_OK;
+  for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
+    rc = sqlite3_create_function_v2(db, "trigger_create", n,
+                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
+                                    fn_create, 0, 0, 0);
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_create_function_v2(db, "trigger_create_xml", n,
+                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
+                                      fn_create_xml, 0, 0, 0);
+    }
+  }
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_function_v2(db, "trigger_dedupe_key", 4,
+                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC |
+                                        SQLITE_INNOCUOUS,
+                                    ctx, fn_dedupe_key, 0, 0, 0);
+  }
+  return rc;
+}

@@ -1,0 +1,1067 @@
+/*
+** summary.c -- bounded autonomous-state context for an agent's next
+** autonomous turn (DESIGN.md §9; user guide: docs/summary.md).
+**
+**   SELECT trigger_state_summary('agent-1');
+**   SELECT trigger_state_summary('agent-1', '2026-03-08T09:00:00Z',
+**            '{"admin":[{"ts":"2026-03-08T08:55:00Z",
+**                        "text":"deploy: hold until QA signs off",
+**                        "resolved":false}],
+**              "stale_ms":86400000, "max_total":1000}');
+**   SELECT trigger_state_payload('agent-1', 1772960400000, '{}');
+**
+** The text has up to five segments, in this order, separated by blank
+** lines:
+**   Hints    "Hints: continue, resume, pause, await_admin_confirmation":
+**            the execution hints the state calls for, in that fixed
+**            order, or no line when there are none (see below).
+**   Admin    options.admin items ({ts, text, resolved}): items older than
+**            now - stale_ms dropped; open items before resolved ones, each
+**            group newest first; conflicting directives collapsed.
+**   Loop     from trigger_runs: the latest failure (its cooldown, streak
+**            and error) and the latest SUM_SUCCESSES successes (objective
+**            = display name, and the note the host passed to
+**            trigger_run_finish, the run's `result`, if any).
+**   Pending  up to SUM_PENDING scheduled triggers of the agent, by
+**            next_due_at.
+**   Footer   freshness: now, newest admin item, newest finished run.
+** trigger_state_payload returns {"mode":"autonomous", "adminSummary",
+** "loopSummary", "pendingItems":[{triggerId, displayName, nextDueAt,
+** nextDueIso}], "hints":[..], "confidence"} with exactly the segments,
+** items and hints the text shows.
+**
+** Hints, derived from the state: continue -- a run of the agent is
+** running; resume -- a trigger of the agent is paused or a run of it is
+** deferred; pause -- the latest failure's trigger has failed more than
+** once in a row and is still scheduled; await_admin_confirmation -- a
+** current open admin item is a question (its text ends in '?'). (A create
+** refused with CONFIRMATION_REQUIRED leaves no row yet: that source comes
+** with the events log.)
+**
+** Caps (bytes of UTF-8): max_total 1500, max_admin 900, max_loop 400,
+** max_footer 200. Options may lower them; larger values are clamped (the
+** defaults are the hard limits). Budget order: the Hints line first, from
+** max_total (hints dropped from the end of their order when it does not
+** fit), then the loop segment (its latest failure is always kept, cut if
+** it must be), then
+** admin, then the footer, and pending items get what is left of
+** max_total (6 bytes are reserved for the separators). Within a segment
+** items are taken in priority order and the first one that does not fit
+** ends the segment, so the oldest are dropped first; an admin item longer
+** than SUM_ITEM_MAX is cut to it and later items are still shown while
+** they fit; only the first admin item is cut to fit rather than dropped. A note "(+N more admin items
+** omitted)" tells the agent what was left out.
+**
+** Conflicts: an admin item whose text starts with "topic: " (a letter,
+** then up to 31 letters, digits, spaces or _ . / -, then ':' and a space
+** or the end) is a directive on that topic (case-insensitive). Among
+** current items with one topic the newest (by ts, then position in the
+** array) wins -- last write wins; older ones are dropped, and when their
+** text differs the winner carries " [conflict: overrides N earlier]".
+**
+** Confidence: "low" when the fallback was returned, a conflict was
+** resolved, or every admin item given was stale; "medium" when anything
+** was cut or left out (an item, a line, a footer clause) or some admin
+** items were stale; "high" otherwise.
+**
+** Every text taken from the database or the options is redacted
+** (redact.h) before it is cut or shown. Nothing here raises an error
+** except SQLite's own argument-count check: on any failure (bad agent_id,
+** now or options, a missing install, out of memory) the summary is
+** SUM_FALLBACK and the payload is SUM_FALLBACK_PAYLOAD (confidence "low").
+**
+** Cost: four indexed queries with LIMIT (triggers_rundata_outcome twice,
+** triggers_state_agent once, plus id and trigger_id probes; the hints'
+** probes of triggers_rundata_lease, triggers_rundata_retry and
+** triggers_data_status), whatever the number of finished runs; the admin array is the caller's own input and is parsed once.
+** Call it inside a transaction to read all three from one snapshot.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/args.h"
+#include "time/civil.h"
+#include "text/redact.h"
+#include "agent/summary.h"
+#include "trigger/trigger.h"
+#include "text/utf8.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* ---- SQL: every statement of this module ------------------------------ */
+
+enum { Q_OPTIONS, Q_FAILURE, Q_SUCCESSES, Q_PENDING, Q_HINTS, Q_COUNT };
+
+static const char *const sum_sql[Q_COUNT] = {
+    /* Q_OPTIONS: ?1 options -> every node: id, parent, key, type, atom */
+    "SELECT id, parent, key, type, atom FROM json_tree(?1)",
+    /* Q_FAILURE: ?1 agent ?2 now -> the latest failed run and its trigger */
+    "SELECT r.trigger_id, r.finished_at, r.error, r.retry_at, d.trigger_id,"
+    " d.display_name, d.instructions, d.status, s.next_due_at, s.fail_streak"
+    " FROM main.triggers_rundata AS r"
+    " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
+    " AND d.incarnation = r.incarnation"
+    " LEFT JOIN main.triggers_state AS s ON s.id = d.id"
+    " WHERE r.agent_id = ?1 AND r.status = 'failed' AND r.finished_at <= ?2"
+    " ORDER BY r.finished_at DESC, r.id DESC LIMIT 1",
+    /* Q_SUCCESSES: ?1 agent ?2 now ?3 limit -> latest successful runs */
+    "SELECT r.trigger_id, r.finished_at, r.result, d.trigger_id,"
+    " d.display_name, d.instructions"
+    " FROM main.triggers_rundata AS r"
+    " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
+    " AND d.incarnation = r.incarnation"
+    " WHERE r.agent_id = ?1 AND r.status = 'success' AND r.finished_at <= ?2"
+    " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?3",
+    /* Q_PENDING: ?1 agent ?2 limit -> scheduled triggers by next due */
+    /* agent '' is not in triggers_state_agent (store.c): the due index */
+    "SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
+    " FROM main.triggers_state AS s INDEXED BY triggers_state_agent"
+    " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
+    " WHERE s.agent_id = ?1 AND s.agent_id <> '' AND d.status = 'scheduled'"
+    " AND s.next_due_at IS NOT NULL"
+    " UNION ALL"
+    " SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
+    " FROM main.triggers_state AS s INDEXED BY triggers_state_due"
+    " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
+    " WHERE ?1 = '' AND s.agent_id = '' AND d.status = 'scheduled'"
+    " AND s.next_due_at IS NOT NULL"
+    " ORDER BY 4, 1 LIMIT ?2",
+    /* Q_HINTS: ?1 agent -> a run of it running, a deferral of it pending,
+    ** a trigger of it paused (each a probe of a partial or status index:
+    ** work in proportion to running runs, pending retries, paused
+    ** triggers -- never to all runs) */
+    "SELECT EXISTS(SELECT 1 FROM main.triggers_rundata"
+    " INDEXED BY triggers_rundata_lease WHERE status = 'running'"
+    " AND lease_until >= -9223372036854775808 AND agent_id = ?1 LIMIT 1),"
+    " EXISTS(SELECT 1 FROM main.triggers_rundata"
+    " INDEXED BY triggers_rundata_retry"
+    " WHERE retry_at >= -9223372036854775808 AND status = 'deferred'"
+    " AND agent_id = ?1 LIMIT 1),"
+    " EXISTS(SELECT 1 FROM main.triggers_data INDEXED BY triggers_data_status"
+    " WHERE status = 'paused' AND agent_id = ?1 LIMIT 1)",
+};
+
+/* Execution hints: a fixed vocabulary, shown in this order. */
+enum { H_CONTINUE = 1, H_RESUME = 2, H_PAUSE = 4, H_AWAIT = 8, H_ALL = 15 };
+static const char *const hint_names[] = {"continue", "resume", "pause",
+                                         "await_admin_confirmation"};
+
+/* ---- state ------------------------------------------------------------ */
+
+typedef struct adm_item {
+  i64 ts;
+  int idx; /* position in options.admin: later wins a tie */
+  int resolved;
+  int overrides; /* older same-topic items with other text it replaced */
+  int dropped;   /* stale or superseded */
+  char *text;    /* as given (sqlite3_malloc) */
+  char topic[SUM_TOPIC_MAX + 1];
+} adm_item;
+
+typedef struct summary {
+  sqlite3 *db;
+  i64 now;
+  const char *agent;
+  /* options */
+  int cap_total, cap_admin, cap_loop, cap_footer;
+  int has_stale;
+  i64 stale_ms;
+  /* admin items: all given, and the current ones in priority order */
+  adm_item *items;
+  int nitems, nstale, nconflicts;
+  adm_item **order;
+  int norder;
+  /* loop and pending, formatted lines */
+  char *fail_line;
+  char *ok_lines[SUM_SUCCESSES];
+  int nok;
+  int has_run;
+  i64 newest_run;
+  char *pend_lines[SUM_PENDING], *pend_json[SUM_PENDING];
+  int npend, pend_shown;
+  unsigned hints;       /* H_* derived from the state */
+  unsigned hints_shown; /* those the Hints: line holds */
+  /* output */
+  sqlite3_str *seg[5]; /* hints, admin, loop, pending, footer */
+  int truncated;
+} summary;
+
+enum { SEG_HINTS, SEG_ADMIN, SEG_LOOP, SEG_PENDING, SEG_FOOTER, SEG_COUNT };
+
+static void summary_free(summary *s) {
+  for (int i = 0; i < s->nitems; i++) sqlite3_free(s->items[i].text);
+  sqlite3_free(s->items);
+  sqlite3_free(s->order);
+  sqlite3_free(s->fail_line);
+  for (int i = 0; i < s->nok; i++) sqlite3_free(s->ok_lines[i]);
+  for (int i = 0; i < s->npend; i++) {
+    sqlite3_free(s->pend_lines[i]);
+    sqlite3_free(s->pend_json[i]);
+  }
+  for (int i = 0; i < SEG_COUNT; i++)
+    sqlite3_free(sqlite3_str_finish(s->seg[i]));
+  memset(s, 0, sizeof *s);
+}
+
+/* ---- text helpers ----------------------------------------------------- */
+
+/* Largest k <= n that does not split a UTF-8 sequence of z. */
+static int utf8_floor(const char *z, int n) {
+  while (n > 0 && ((unsigned char)z[n] & 0xC0) == 0x80) n--;
+  return n;
+}
+
+/* Cut z (in place) to at most max bytes, ending in "..." when cut. */
+static int cut_text(char *z, int max) {
+  int n = (int)strlen(z);
+  if (n <= max) return 0;
+  int dots = max >= 3 ? 3 : 0;
+  int k = utf8_floor(z, max - dots);
+  memcpy(z + k, "...", (size_t)dots);
+  z[k + dots] = '\0';
+  return 1;
+}
+
+/*
+** Text from outside, made safe to show: redacted first (so no secret is
+** ever cut into an unrecognizable prefix), then control characters and
+** runs of white space collapsed to one space, trimmed, cut to max bytes.
+** *cut set when it was cut. NULL on OOM.
+*/
+static char *clean_text(const char *raw, int max, int *cut) {
+  size_t n = strlen(raw);
+  char *fixed = NULL; /* a row written before bytes were checked */
+  if (!utf8_check(raw, n, NULL)) {
+    if (!(raw = fixed = text_repair(raw, n, 0))) return NULL;
+    n = strlen(raw);
+  }
+  size_t len = redact(raw, n, NULL, 0);
+  char *z = sqlite3_malloc64(len + 1);
+  if (z) redact(raw, n, z, len + 1);
+  sqlite3_free(fixed);
+  if (!z) return NULL;
+  size_t w = 0;
+  for (size_t r = 0; r < len; r++) {
+    unsigned char c = (unsigned char)z[r];
+    int blank = c <= ' ' || c == 0x7f;
+    if (blank && (w == 0 || z[w - 1] == ' ')) continue;
+    z[w++] = blank ? ' ' : (char)c;
+  }
+  while (w > 0 && z[w - 1] == ' ') w--;
+  z[w] = '\0';
+  if (cut_text(z, max) && cut) *cut = 1;
+  return z;
+}
+
+static const char *iso(i64 ms, char buf[CIVIL_ISO_MAX]) {
+  civil_format_iso(ms, 0, 1, buf);
+  return buf;
+}
+
+/* Append z when the segment stays within cap: 1 appended, 0 not. */
+static int fit(sqlite3_str *s, int cap, const char *z) {
+  int n = (int)strlen(z);
+  if (sqlite3_str_length(s) + n > cap) return 0;
+  sqlite3_str_append(s, z, n);
+  return 1;
+}
+
+/* Append as much of z as fits, cut at a UTF-8 boundary with "...". */
+static void fit_cut(sqlite3_str *s, int cap, const char *z) {
+  int room = cap - sqlite3_str_length(s);
+  int n = (int)strlen(z);
+  if (n <= room) {
+    sqlite3_str_append(s, z, n);
+  } else if (room > 3) {
+    sqlite3_str_append(s, z, utf8_floor(z, room - 3));
+    sqlite3_str_append(s, "...", 3);
+  }
+}
+
+/* ---- options and admin items ------------------------------------------ */
+
+static int prepare(summary *s, int q, sqlite3_stmt **st) {
+  return sqlite3_prepare_v2(s->db, sum_sql[q], -1, st, NULL);
+}
+
+/* A top-level key of the options object; SQLITE_ERROR when unknown or bad.
+** (admin is handled by the caller.) Caps above the hard limits clamp. */
+static int opt_key(summary *s, const char *k, const char *type,
+                   sqlite3_value *atom) {
+  const struct {
+    const char *key;
+    int hard;
+    int *slot;
+  } caps[] = {
+      {"max_total", SUM_MAX_TOTAL, &s->cap_total},
+      {"max_admin", SUM_MAX_ADMIN, &s->cap_admin},
+      {"max_loop", SUM_MAX_LOOP, &s->cap_loop},
+      {"max_footer", SUM_MAX_FOOTER, &s->cap_footer},
+  };
+  /* numbers, and integer-valued strings ("max_total":"800") */
+  i64 v = 0;
+  int is_int = strcmp(type, "integer") == 0 || strcmp(type, "real") == 0 ||
+                       strcmp(type, "text") == 0
+                   ? trg_int_of(atom, &v)
+                   : 0;
+  if (is_int < 0) return SQLITE_NOMEM;
+  if (strcmp(k, "stale_ms") == 0) {
+    if (!is_int || v < 0) return SQLITE_ERROR;
+    s->has_stale = 1;
+    s->stale_ms = v;
+    return SQLITE_OK;
+  }
+  for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+    if (strcmp(k, caps[i].key) != 0) continue;
+    if (!is_int || v < 0) return SQLITE_ERROR;
+    *caps[i].slot = v < caps[i].hard ? (int)v : caps[i].hard;
+    return SQLITE_OK;
+  }
+  return SQLITE_ERROR; /* unknown key */
+}
+
+/* "topic: ..." -> lower-cased topic in out, else "". */
+static void topic_of(const char *t, char out[SUM_TOPIC_MAX + 1]) {
+  out[0] = '\0';
+  while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
+  int n = 0;
+  if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z'))) return;
+  while (n < SUM_TOPIC_MAX && t[n] && t[n] != ':') {
+    unsigned char c = (unsigned char)t[n];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+             (c >= '0' && c <= '9') || c == ' ' || c == '_' || c == '.' ||
+             c == '/' || c == '-';
+    if (!ok) return;
+    n++;
+  }
+  if (t[n] != ':') return;
+  char after = t[n + 1];
+  if (after && after != ' ' && after != '\t' && after != '\n' && after != '\r')
+    return;
+  while (n > 0 && t[n - 1] == ' ') n--;
+  for (int i = 0; i < n; i++) {
+    char c = t[i];
+    out[i] = (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;
+  }
+  out[n] = '\0';
+}
+
+/* A new admin item (an element of options.admin). */
+static int item_new(summary *s, int *cap) {
+  if (s->nitems == *cap) {
+    *cap = *cap ? *cap * 2 : 16;
+    adm_item *grown =
+        sqlite3_realloc64(s->items, (sqlite3_uint64)*cap * sizeof *grown);
+    if (!grown) return SQLITE_NOMEM;
+    s->items = grown;
+  }
+  adm_item *it = &s->items[s->nitems];
+  memset(it, 0, sizeof *it);
+  it->idx = s->nitems++;
+  return SQLITE_OK;
+}
+
+/* A member of an admin item: ts, text, resolved (others are ignored).
+** seen: bit 1 ts, bit 2 text. */
+static int item_field(adm_item *it, const char *k, const char *type,
+                      sqlite3_value *atom, int *seen) {
+  if (strcmp(k, "ts") == 0) {
+    if (strcmp(type, "integer") != 0 && strcmp(type, "real") != 0 &&
+        strcmp(type, "text") != 0) {
+      return SQLITE_ERROR;
+    }
+    char *err;
+    int rc = instant_from_value(atom, 0, "ts", &it->ts, &err);
+    sqlite3_free(err);
+    *seen |= 1;
+    return rc;
+  }
+  if (strcmp(k, "text") == 0) {
+    if (strcmp(type, "text") != 0) return SQLITE_ERROR;
+    const char *t = (const char *)sqlite3_value_text(atom);
+    sqlite3_free(it->text);
+    it->text = t ? sqlite3_mprintf("%s", t) : NULL;
+    if (!it->text) return SQLITE_NOMEM;
+    topic_of(it->text, it->topic);
+    *seen |= 2;
+    return SQLITE_OK;
+  }
+  if (strcmp(k, "resolved") == 0) {
+    if (strcmp(type, "true") == 0) it->resolved = 1;
+    else if (strcmp(type, "false") == 0 || strcmp(type, "null") == 0)
+      it->resolved = 0;
+    else if (strcmp(type, "integer") == 0)
+      it->resolved = sqlite3_value_int64(atom) != 0;
+    else return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+/*
+** Options in one pass over json_tree (one parse, whatever the size): the
+** root must be an object; its members are options; the elements of
+** `admin` (an array) must be objects with a ts and a text. Nodes deeper
+** than an item's members are skipped. Anything else is SQLITE_ERROR.
+*/
+static int opts_read(summary *s, const char *json) {
+  s->cap_total = SUM_MAX_TOTAL;
+  s->cap_admin = SUM_MAX_ADMIN;
+  s->cap_loop = SUM_MAX_LOOP;
+  s->cap_footer = SUM_MAX_FOOTER;
+  if (!json) return SQLITE_OK;
+  sqlite3_stmt *st = NULL;
+  int rc = prepare(s, Q_OPTIONS, &st), step = SQLITE_DONE, cap = 0, seen = 3;
+  i64 root = -1, admin = -1, item = -1;
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  while (rc == SQLITE_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+    i64 id = sqlite3_column_int64(st, 0), parent = sqlite3_column_int64(st, 1);
+    int top = sqlite3_column_type(st, 1) == SQLITE_NULL;
+    const char *k = (const char *)sqlite3_column_text(st, 2);
+    const char *type = (const char *)sqlite3_column_text(st, 3);
+    sqlite3_value *atom = sqlite3_column_value(st, 4);
+    if (!type) {
+      rc = SQLITE_NOMEM;
+    } else if (top) {
+      root = id;
+      if (strcmp(type, "object") != 0) rc = SQLITE_ERROR;
+    } else if (parent == root) {
+      if (!k) rc = SQLITE_NOMEM;
+      else if (strcmp(k, "admin") != 0) rc = opt_key(s, k, type, atom);
+      else if (admin >= 0 || strcmp(type, "array") != 0) rc = SQLITE_ERROR;
+      else admin = id;
+    } else if (parent == admin) {
+      if (seen != 3 || strcmp(type, "object") != 0) rc = SQLITE_ERROR;
+      else rc = item_new(s, &cap);
+      item = id;
+      seen = 0;
+    } else if (parent == item) {
+      rc = k ? item_field(&s->items[s->nitems - 1], k, type, atom, &seen)
+             : SQLITE_NOMEM;
+    }
+  }
+  if (rc == SQLITE_OK && step != SQLITE_DONE) rc = step;
+  if (rc == SQLITE_OK && seen != 3) rc = SQLITE_ERROR; /* the last item */
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Newer first: ts descending, then later position first. */
+static int newer_first(const adm_item *a, const adm_item *b) {
+  if (a->ts != b->ts) return a->ts > b->ts ? -1 : 1;
+  return a->idx > b->idx ? -1 : a->idx < b->idx;
+}
+
+static int cmp_topic(const void *pa, const void *pb) {
+  const adm_item *a = *(adm_item *const *)pa, *b = *(adm_item *const *)pb;
+  int c = strcmp(a->topic, b->topic);
+  return c ? c : newer_first(a, b);
+}
+
+static int cmp_priority(const void *pa, const void *pb) {
+  const adm_item *a = *(adm_item *const *)pa, *b = *(adm_item *const *)pb;
+  if (a->resolved != b->resolved) return a->resolved - b->resolved;
+  return newer_first(a, b);
+}
+
+/* ts < now - stale_ms, without overflow. */
+static int is_stale(i64 ts, i64 now, i64 stale_ms) {
+  return ts < now && (uint64_t)now - (uint64_t)ts > (uint64_t)stale_ms;
+}
+
+/* An admin question: the text, trailing white space ignored, ends in '?'
+** (or the full-width U+FF1F). */
+static int is_question(const char *t) {
+  size_t n = strlen(t);
+  while (n > 0 && (t[n - 1] == ' ' || (t[n - 1] >= '\t' && t[n - 1] <= '\r')))
+    n--;
+  if (n > 0 && t[n - 1] == '?') return 1;
+  return n >= 3 && memcmp(t + n - 3, "\xEF\xBC\x9F", 3) == 0;
+}
+
+/* Drop stale items, resolve conflicts, order the rest by priority. */
+static int admin_resolve(summary *s) {
+  if (!s->nitems) return SQLITE_OK;
+  /* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
+  s->order = sqlite3_malloc64((sqlite3_uint64)s->nitems * sizeof *s->order);
+  if (!s->order) return SQLITE_NOMEM;
+  int n = 0;
+  for (int i = 0; i < s->nitems; i++) {
+    adm_item *it = &s->items[i];
+    if (s->has_stale && is_stale(it->ts, s->now, s->stale_ms)) {
+      it->dropped = 1;
+      s->nstale++;
+    } else if (it->topic[0]) {
+      s->order[n++] = it;
+    }
+  }
+  /* Same topic: the newest wins, the others are superseded. */
+  /* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+  qsort(s->order, (size_t)n, sizeof *s->order, cmp_topic);
+  for (int i = 0, w = 0; i < n; i++) {
+    if (i > 0 && strcmp(s->order[i]->topic, s->order[w]->topic) == 0) {
+      s->order[i]->dropped = 1;
+      if (strcmp(s->order[i]->text, s->order[w]->text) != 0) {
+        s->order[w]->overrides++;
+        s->nconflicts++;
+      }
+    } else {
+      w = i;
+    }
+  }
+  s->norder = 0;
+  for (int i = 0; i < s->nitems; i++) {
+    if (!s->items[i].dropped) s->order[s->norder++] = &s->items[i];
+  }
+  /* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+  qsort(s->order, (size_t)s->norder, sizeof *s->order, cmp_priority);
+  for (int i = 0; i < s->norder; i++) {
+    if (!s->order[i]->resolved && is_question(s->order[i]->text))
+      s->hints |= H_AWAIT; /* an unresolved admin question */
+  }
+  return SQLITE_OK;
+}
+
+/* ---- loop and pending rows --------------------------------------------- */
+
+/* "<name> (<id>)", or "<id> (deleted trigger)" when the trigger is gone. */
+static char *objective(sqlite3_stmt *st, int id_col, int have_col, int name_col,
+                       int instr_col, int *cut) {
+  const char *id = (const char *)sqlite3_column_text(st, id_col);
+  const char *name = (const char *)sqlite3_column_text(st, name_col);
+  if (!name || !*name) name = (const char *)sqlite3_column_text(st, instr_col);
+  char *cid = clean_text(id ? id : "", SUM_ID_MAX, cut);
+  char *cname = name ? clean_text(name, SUM_NAME_MAX, cut) : NULL;
+  char *out = NULL;
+  if (cid && (cname || !name)) {
+    out = sqlite3_column_type(st, have_col) == SQLITE_NULL
+              ? sqlite3_mprintf("%s (deleted trigger)", cid)
+              : sqlite3_mprintf("%s (%s)", cname ? cname : cid, cid);
+  }
+  sqlite3_free(cid);
+  sqlite3_free(cname);
+  return out;
+}
+
+static void note_run(summary *s, i64 finished) {
+  if (!s->has_run || finished > s->newest_run) s->newest_run = finished;
+  s->has_run = 1;
+}
+
+/* The cooldown of the latest failure (columns of Q_FAILURE). */
+static char *cooldown(summary *s, sqlite3_stmt *st) {
+  char buf[CIVIL_ISO_MAX];
+  const char *status = (const char *)sqlite3_column_text(st, 7);
+  if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+    i64 at = sqlite3_column_int64(st, 3);
+    return at > s->now ? sqlite3_mprintf("retry at %s", iso(at, buf))
+                       : sqlite3_mprintf("retry due now");
+  }
+  if (sqlite3_column_type(st, 4) == SQLITE_NULL) return sqlite3_mprintf("none");
+  if (status && strcmp(status, "paused") == 0)
+    return sqlite3_mprintf("trigger paused");
+  if (sqlite3_column_type(st, 8) != SQLITE_NULL) {
+    return sqlite3_mprintf("next run %s",
+                           iso(sqlite3_column_int64(st, 8), buf));
+  }
+  return sqlite3_mprintf("no further runs (%s)", status ? status : "?");
+}
+
+static int read_failure(summary *s) {
+  sqlite3_stmt *st = NULL;
+  int rc = prepare(s, Q_FAILURE, &st);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, s->agent, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, s->now);
+  int step = sqlite3_step(st);
+  if (step == SQLITE_ROW) {
+    char buf[CIVIL_ISO_MAX];
+    i64 at = sqlite3_column_int64(st, 1);
+    const char *e = (const char *)sqlite3_column_text(st, 2);
+    i64 streak = sqlite3_column_int64(st, 9);
+    char *obj = objective(st, 0, 4, 5, 6, &s->truncated);
+    char *cd = cooldown(s, st);
+    char *err = clean_text(e ? e : "failed", SUM_ERROR_MAX, &s->truncated);
+    char *streak_txt =
+        streak > 1
+            ? sqlite3_mprintf("; %lld consecutive failures", (long long)streak)
+            : sqlite3_mprintf("%s", "");
+    /* repeated failures of a trigger that still runs: pause it */
+    const char *status = (const char *)sqlite3_column_text(st, 7);
+    if (streak > 1 && status && strcmp(status, "scheduled") == 0)
+      s->hints |= H_PAUSE;
+    if (obj && cd && err && streak_txt) {
+      s->fail_line =
+          sqlite3_mprintf("\n- last failure %s %s; cooldown: %s%s; error: %s",
+                          iso(at, buf), obj, cd, streak_txt, err);
+    }
+    if (!s->fail_line) rc = SQLITE_NOMEM;
+    note_run(s, at);
+    sqlite3_free(obj);
+    sqlite3_free(cd);
+    sqlite3_free(err);
+    sqlite3_free(streak_txt);
+  } else if (step != SQLITE_DONE) {
+    rc = step;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+static int read_successes(summary *s) {
+  sqlite3_stmt *st = NULL;
+  int rc = prepare(s, Q_SUCCESSES, &st), step = SQLITE_DONE;
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, s->agent, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, s->now);
+  sqlite3_bind_int(st, 3, SUM_SUCCESSES);
+  while (rc == SQLITE_OK && s->nok < SUM_SUCCESSES &&
+         (step = sqlite3_step(st)) == SQLITE_ROW) {
+    char buf[CIVIL_ISO_MAX];
+    i64 at = sqlite3_column_int64(st, 1);
+    const char *note = (const char *)sqlite3_column_text(st, 2);
+    char *obj = objective(st, 0, 3, 4, 5, &s->truncated);
+    char *cnote = note ? clean_text(note, SUM_ERROR_MAX, &s->truncated) : NULL;
+    char *line = NULL;
+    if (obj && (cnote || !note)) {
+      line = sqlite3_mprintf("\n- ok %s %s%s%s", iso(at, buf), obj,
+                             cnote && *cnote ? ": " : "", cnote ? cnote : "");
+    }
+    sqlite3_free(obj);
+    sqlite3_free(cnote);
+    if (!line) rc = SQLITE_NOMEM;
+    else s->ok_lines[s->nok++] = line;
+    note_run(s, at);
+  }
+  if (rc == SQLITE_OK && s->nok < SUM_SUCCESSES && step != SQLITE_DONE)
+    rc = step;
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* continue (a run in progress), resume (a paused trigger or a deferred
+** run). pause and await_admin_confirmation come from the latest failure
+** and the admin items. */
+static int read_hints(summary *s) {
+  sqlite3_stmt *st = NULL;
+  int rc = prepare(s, Q_HINTS, &st);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, s->agent, -1, SQLITE_STATIC);
+  int step = sqlite3_step(st);
+  if (step == SQLITE_ROW) {
+    if (sqlite3_column_int(st, 0)) s->hints |= H_CONTINUE;
+    if (sqlite3_column_int(st, 1) || sqlite3_column_int(st, 2))
+      s->hints |= H_RESUME;
+  } else {
+    rc = step == SQLITE_DONE ? SQLITE_ERROR : step;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+static int read_pending(summary *s) {
+  sqlite3_stmt *st = NULL;
+  int rc = prepare(s, Q_PENDING, &st), step = SQLITE_DONE;
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, s->agent, -1, SQLITE_STATIC);
+  sqlite3_bind_int(st, 2, SUM_PENDING);
+  while (rc == SQLITE_OK && s->npend < SUM_PENDING &&
+         (step = sqlite3_step(st)) == SQLITE_ROW) {
+    char buf[CIVIL_ISO_MAX];
+    i64 due = sqlite3_column_int64(st, 3);
+    iso(due, buf);
+    const char *id = (const char *)sqlite3_column_text(st, 0);
+    const char *name = (const char *)sqlite3_column_text(st, 1);
+    if (!name || !*name) name = (const char *)sqlite3_column_text(st, 2);
+    char *obj = objective(st, 0, 0, 1, 2, &s->truncated);
+    char *cid = clean_text(id ? id : "", SUM_ID_MAX, &s->truncated);
+    char *cname = clean_text(name ? name : "", SUM_NAME_MAX, &s->truncated);
+    sqlite3_str *js = sqlite3_str_new(s->db);
+    sqlite3_str_appendall(js, "{\"triggerId\":");
+    json_str(js, cid);
+    sqlite3_str_appendall(js, ",\"displayName\":");
+    json_str(js, cname);
+    sqlite3_str_appendf(js, ",\"nextDueAt\":%lld,\"nextDueIso\":\"%s\"}",
+                        (long long)due, buf);
+    int jerr = sqlite3_str_errcode(js);
+    char *json = sqlite3_str_finish(js);
+    if (jerr != SQLITE_OK) {
+      sqlite3_free(json);
+      json = NULL;
+    }
+    char *line = obj ? sqlite3_mprintf("\n- %s %s%s", buf, obj,
+                                       due <= s->now ? " (overdue)" : "")
+                     : NULL;
+    if (line && json && cid && cname) {
+      s->pend_lines[s->npend] = line;
+      s->pend_json[s->npend++] = json;
+    } else {
+      sqlite3_free(line);
+      sqlite3_free(json);
+      rc = SQLITE_NOMEM;
+    }
+    sqlite3_free(obj);
+    sqlite3_free(cid);
+    sqlite3_free(cname);
+  }
+  if (rc == SQLITE_OK && s->npend < SUM_PENDING && step != SQLITE_DONE)
+    rc = step;
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* ---- segments ---------------------------------------------------------- */
+
+/* Room left for the omission note: "\n(+N more admin items omitted)". */
+#define NOTE_RESERVE 40
+
+static char *admin_line(const adm_item *it, int text_max, int *cut) {
+  char buf[CIVIL_ISO_MAX];
+  char *text = clean_text(it->text, text_max, cut);
+  char *marker =
+      it->overrides
+          ? sqlite3_mprintf(" [conflict: overrides %d earlier]", it->overrides)
+          : sqlite3_mprintf("%s", "");
+  char *line = NULL;
+  if (text && marker) {
+    line =
+        sqlite3_mprintf("\n- [%s %s] %s%s", it->resolved ? "resolved" : "open",
+                        iso(it->ts, buf), text, marker);
+  }
+  sqlite3_free(text);
+  sqlite3_free(marker);
+  return line;
+}
+
+static int seg_admin(summary *s, sqlite3_str *out, int cap) {
+  if (s->norder == 0) {
+    if (!fit(out, cap, "Admin: no current directives."))
+      s->truncated |= s->nitems > 0;
+    return SQLITE_OK;
+  }
+  if (!fit(out, cap, "Admin:")) {
+    s->truncated = 1;
+    return SQLITE_OK;
+  }
+  int shown = 0;
+  for (int i = 0; i < s->norder; i++) {
+    int reserve = i + 1 < s->norder ? NOTE_RESERVE : 0;
+    int cut = 0;
+    char *line = admin_line(s->order[i], SUM_ITEM_MAX, &cut);
+    if (!line) return SQLITE_NOMEM;
+    int room = cap - reserve - sqlite3_str_length(out);
+    int ok = (int)strlen(line) <= room;
+    if (!ok && shown == 0) {
+      /* the most important item is cut to fit rather than dropped */
+      int ignored = 0;
+      char *bare = admin_line(s->order[i], 0, &ignored);
+      int fixed = bare ? (int)strlen(bare) : 0;
+      sqlite3_free(bare);
+      sqlite3_free(line);
+      line = NULL;
+      if (!bare) return SQLITE_NOMEM;
+      if (room - fixed >= 16) {
+        line = admin_line(s->order[i], room - fixed, &cut);
+        if (!line) return SQLITE_NOMEM;
+        ok = (int)strlen(line) <= room;
+        cut = 1;
+      }
+    }
+    if (ok) {
+      sqlite3_str_appendall(out, line);
+      shown++;
+      s->truncated |= cut;
+    }
+    sqlite3_free(line);
+    /* The first item that does not fit ends the segment (the dropped ones
+    ** are the tail of the order); one cut to SUM_ITEM_MAX does not. */
+    if (!ok) break;
+  }
+  if (shown < s->norder) {
+    char note[NOTE_RESERVE + 8];
+    int more = s->norder - shown;
+    snprintf(note, sizeof note, "\n(+%d more admin item%s omitted)", more,
+             more == 1 ? "" : "s");
+    fit(out, cap, note);
+    s->truncated = 1;
+  }
+  return SQLITE_OK;
+}
+
+static int seg_loop(summary *s, sqlite3_str *out, int cap) {
+  if (!s->fail_line && s->nok == 0) {
+    fit(out, cap, "Loop: no finished runs yet.");
+    return SQLITE_OK;
+  }
+  if (!fit(out, cap, "Loop:")) {
+    s->truncated = 1;
+    return SQLITE_OK;
+  }
+  if (s->fail_line && !fit(out, cap, s->fail_line)) {
+    fit_cut(out, cap, s->fail_line); /* the latest failure is always kept */
+    s->truncated = 1;
+  }
+  for (int i = 0; i < s->nok; i++) {
+    if (!fit(out, cap, s->ok_lines[i])) {
+      s->truncated = 1;
+      break;
+    }
+  }
+  return SQLITE_OK;
+}
+
+static int seg_pending(summary *s, sqlite3_str *out, int cap) {
+  if (s->npend == 0) {
+    fit(out, cap, "Pending: nothing scheduled.");
+    return SQLITE_OK;
+  }
+  if (!fit(out, cap, "Pending:")) {
+    s->truncated = 1;
+    return SQLITE_OK;
+  }
+  for (int i = 0; i < s->npend; i++) {
+    if (!fit(out, cap, s->pend_lines[i])) {
+      s->truncated = 1;
+      break;
+    }
+    s->pend_shown++;
+  }
+  return SQLITE_OK;
+}
+
+static int seg_footer(summary *s, sqlite3_str *out, int cap) {
+  char a[CIVIL_ISO_MAX];
+  char clause[4][96];
+  int n = 0;
+  snprintf(clause[n++], sizeof clause[0], "As of %s", iso(s->now, a));
+  if (s->nitems > 0) {
+    i64 newest = s->items[0].ts;
+    for (int i = 1; i < s->nitems; i++) {
+      if (s->items[i].ts > newest) newest = s->items[i].ts;
+    }
+    snprintf(clause[n++], sizeof clause[0], "; newest admin item %s",
+             iso(newest, a));
+  }
+  if (s->has_run) {
+    snprintf(clause[n++], sizeof clause[0], "; newest run %s",
+             iso(s->newest_run, a));
+  } else {
+    snprintf(clause[n++], sizeof clause[0], "; no finished runs");
+  }
+  if (s->nstale > 0) {
+    snprintf(clause[n++], sizeof clause[0], "; %d stale admin item%s ignored",
+             s->nstale, s->nstale == 1 ? "" : "s");
+  }
+  if (cap < 1) {
+    s->truncated = 1;
+    return SQLITE_OK;
+  }
+  fit_cut(out, cap - 1, clause[0]);
+  for (int i = 1; i < n; i++) {
+    if (!fit(out, cap - 1, clause[i])) {
+      s->truncated = 1;
+      break;
+    }
+  }
+  if (sqlite3_str_length(out) > 0) sqlite3_str_appendchar(out, 1, '.');
+  return SQLITE_OK;
+}
+
+/*
+** "Hints: continue, pause": the derived hints in vocabulary order. It is
+** built first, from max_total (it is at most 56 bytes plus its separator);
+** when even that does not fit, hints are dropped from the end of the
+** vocabulary order until it does (none shown: no line).
+*/
+static void seg_hints(summary *s, sqlite3_str *out, int room) {
+  unsigned shown = s->hints;
+  for (;;) {
+    int len = 0;
+    for (int i = 0; i < 4; i++) {
+      if (shown & (1u << i))
+        len += (int)strlen(hint_names[i]) + (len ? 2 : (int)strlen("Hints: "));
+    }
+    if (shown == 0 || len + 2 <= room) break;
+    unsigned top = H_AWAIT;
+    while (!(shown & top)) top >>= 1;
+    shown &= ~top; /* the last in vocabulary order goes first */
+  }
+  if (shown != s->hints) s->truncated = 1;
+  s->hints_shown = shown;
+  const char *sep = "Hints: ";
+  for (int i = 0; i < 4; i++) {
+    if (!(shown & (1u << i))) continue;
+    sqlite3_str_appendall(out, sep);
+    sqlite3_str_appendall(out, hint_names[i]);
+    sep = ", ";
+  }
+}
+
+/* Build the segments within the caps (see the header comment). */
+static int build_segments(summary *s) {
+  for (int i = 0; i < SEG_COUNT; i++) {
+    s->seg[i] = sqlite3_str_new(s->db);
+  }
+  int rest = s->cap_total - 6;
+  if (rest < 0) rest = 0;
+  seg_hints(s, s->seg[SEG_HINTS], rest);
+  if (sqlite3_str_length(s->seg[SEG_HINTS]) > 0)
+    rest -= sqlite3_str_length(s->seg[SEG_HINTS]) + 2; /* its separator */
+  int rc =
+      seg_loop(s, s->seg[SEG_LOOP], s->cap_loop < rest ? s->cap_loop : rest);
+  rest -= sqlite3_str_length(s->seg[SEG_LOOP]);
+  if (rc == SQLITE_OK) {
+    rc = seg_admin(s, s->seg[SEG_ADMIN],
+                   s->cap_admin < rest ? s->cap_admin : rest);
+  }
+  rest -= sqlite3_str_length(s->seg[SEG_ADMIN]);
+  if (rc == SQLITE_OK) {
+    rc = seg_footer(s, s->seg[SEG_FOOTER],
+                    s->cap_footer < rest ? s->cap_footer : rest);
+  }
+  rest -= sqlite3_str_length(s->seg[SEG_FOOTER]);
+  if (rc == SQLITE_OK) rc = seg_pending(s, s->seg[SEG_PENDING], rest);
+  for (int i = 0; i < SEG_COUNT && rc == SQLITE_OK; i++)
+    rc = sqlite3_str_errcode(s->seg[i]);
+  return rc;
+}
+
+static const char *confidence(const summary *s) {
+  if (s->nconflicts > 0 || (s->nitems > 0 && s->nstale == s->nitems))
+    return "low";
+  if (s->truncated || s->nstale > 0) return "medium";
+  return "high";
+}
+
+/* ---- the functions ----------------------------------------------------- */
+
+/*
+** No transaction of its own: a SAVEPOINT here could not be released while
+** a calling INSERT .. SELECT runs. Inside the caller's transaction the
+** three reads share its snapshot.
+*/
+static int read_all(summary *s) {
+  int rc = admin_resolve(s);
+  if (rc == SQLITE_OK) rc = read_failure(s);
+  if (rc == SQLITE_OK) rc = read_successes(s);
+  if (rc == SQLITE_OK) rc = read_pending(s);
+  if (rc == SQLITE_OK) rc = read_hints(s);
+  return rc;
+}
+
+/* Everything but the output; any failure means the fallback. */
+static int summary_build(summary *s, sqlite3_context *ctx, int argc,
+                         sqlite3_value **argv) {
+  memset(s, 0, sizeof *s);
+  s->db = sqlite3_context_db_handle(ctx);
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_ERROR;
+  s->agent = (const char *)sqlite3_value_text(argv[0]);
+  if (!s->agent) return SQLITE_NOMEM;
+  if (!utf8_check(s->agent, (size_t)sqlite3_value_bytes(argv[0]), NULL))
+    return SQLITE_ERROR; /* no stored agent id is like it */
+  if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    char *err;
+    int rc = instant_from_value(argv[1], 1, "now", &s->now, &err);
+    sqlite3_free(err);
+    if (rc != SQLITE_OK) return rc;
+  } else {
+    s->now = trg_wall_clock_ms();
+  }
+  const char *json = NULL;
+  char *repaired = NULL;
+  if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
+    if (sqlite3_value_type(argv[2]) != SQLITE_TEXT) return SQLITE_ERROR;
+    json = (const char *)sqlite3_value_text(argv[2]);
+    if (!json) return SQLITE_NOMEM;
+    /* The admin items come from a chat: bad bytes and escapes (\u0000, a
+    ** lone surrogate) become U+FFFD rather than losing the summary. */
+    size_t n = (size_t)sqlite3_value_bytes(argv[2]);
+    if (!utf8_json_check(json, n, NULL)) {
+      if (!(json = repaired = text_repair(json, n, 1))) return SQLITE_NOMEM;
+    }
+  }
+  int rc = opts_read(s, json);
+  sqlite3_free(repaired);
+  if (rc == SQLITE_OK) rc = read_all(s);
+  if (rc == SQLITE_OK) rc = build_segments(s);
+  return rc;
+}
+
+static void fn_summary(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  summary s;
+  int rc = summary_build(&s, ctx, argc, argv);
+  sqlite3_str *out = sqlite3_str_new(s.db);
+  int first = 1;
+  for (int i = 0; i < SEG_COUNT && rc == SQLITE_OK; i++) {
+    if (sqlite3_str_length(s.seg[i]) == 0) continue;
+    if (!first) sqlite3_str_appendall(out, "\n\n");
+    sqlite3_str_append(out, sqlite3_str_value(s.seg[i]),
+                       sqlite3_str_length(s.seg[i]));
+    first = 0;
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_str_errcode(out);
+  char *z = sqlite3_str_finish(out);
+  if (rc == SQLITE_OK && (int)strlen(z ? z : "") <= s.cap_total) {
+    sqlite3_result_text(ctx, z ? z : "", -1, SQLITE_TRANSIENT);
+  } else {
+    sqlite3_result_text(ctx, SUM_FALLBACK, -1, SQLITE_STATIC);
+  }
+  sqlite3_free(z);
+  summary_free(&s);
+}
+
+static void json_seg(sqlite3_str *out, sqlite3_str *seg) {
+  const char *v = sqlite3_str_value(seg);
+  json_str(out, v ? v : "");
+}
+
+static void fn_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  summary s;
+  int rc = summary_build(&s, ctx, argc, argv);
+  sqlite3_str *out = sqlite3_str_new(s.db);
+  if (rc == SQLITE_OK) {
+    sqlite3_str_appendall(out, "{\"mode\":\"autonomous\",\"adminSummary\":");
+    json_seg(out, s.seg[SEG_ADMIN]);
+    sqlite3_str_appendall(out, ",\"loopSummary\":");
+    json_seg(out, s.seg[SEG_LOOP]);
+    sqlite3_str_appendall(out, ",\"pendingItems\":[");
+    for (int i = 0; i < s.pend_shown; i++) {
+      sqlite3_str_appendf(out, "%s%s", i ? "," : "", s.pend_json[i]);
+    }
+    sqlite3_str_appendall(out, "],\"hints\":[");
+    for (int i = 0, n = 0; i < 4; i++) {
+      if (s.hints_shown & (1u << i))
+        sqlite3_str_appendf(out, "%s\"%s\"", n++ ? "," : "", hint_names[i]);
+    }
+    sqlite3_str_appendf(out, "],\"confidence\":\"%s\"}", confidence(&s));
+    rc = sqlite3_str_errcode(out);
+  }
+  char *z = sqlite3_str_finish(out);
+  if (rc == SQLITE_OK && z) {
+    sqlite3_result_text(ctx, z, -1, SQLITE_TRANSIENT);
+  } else {
+    sqlite3_result_text(ctx, SUM_FALLBACK_PAYLOAD, -1, SQLITE_STATIC);
+  }
+  sqlite3_free(z);
+  summary_free(&s);
+}
+
+int summary_register(sqlite3 *db, trg_ctx *ctx) {
+  static const struct {
+    const char *name;
+    void (*fn)(sqlite3_context *, int, sqlite3_value **);
+  } fns[] = {
+      {"trigger_state_summary", fn_summary},
+      {"trigger_state_payload", fn_payload},
+  };
+  int rc = SQLITE_OK;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {
+    for (int n = 1; n <= 3 && rc == SQLITE_OK; n++) {
+      rc = sqlite3_create_function_v2(db, fns[i].name, n,
+                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
+                                      fns[i].fn, 0, 0, 0);
+    }
+  }
+  return rc;
+}

@@ -1,0 +1,57 @@
+/*
+** fn_describe.c -- trigger_describe(spec [, tz]): a schedule in plain
+** English (describe.c has the wording).
+**
+**   SELECT trigger_describe('0 7 * * MON-FRI', 'Europe/Berlin');
+**   -- At 07:00, Monday through Friday (Europe/Berlin)
+**   SELECT trigger_describe('{"interval_ms":900000}');   -- Every 15 minutes
+**   SELECT trigger_id, trigger_describe(trigger_id) FROM triggers;
+**
+** spec is cron text, a JSON spec (as for trigger_next_due) or a trigger_id
+** (spec_id.c: a valid cron expression wins); NULL gives NULL. INNOCUOUS,
+** not DETERMINISTIC: a trigger_id reads the table.
+*/
+#include "base/args.h"
+#include "time/describe.h"
+
+SQLITE_EXTENSION_INIT3
+
+static void fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *fname = "trigger_describe";
+  sched_spec spec;
+  char *err = NULL;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  int rc = spec_from_values_or_id(sqlite3_context_db_handle(ctx),
+                                  sqlite3_user_data(ctx), argv[0],
+                                  argc > 1 ? argv[1] : NULL, 2, 0, &spec, &err);
+  if (rc != SQLITE_OK) {
+    trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
+    sqlite3_free(err);
+    return;
+  }
+  char *out = sqlite3_malloc(DESCRIBE_MAX);
+  if (!out) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (describe_schedule(&spec, out, DESCRIBE_MAX) < 0) {
+    sqlite3_free(out); /* cannot happen: DESCRIBE_MAX is the bound */
+    trg_result_error(ctx, SQLITE_ERROR, fname, "description too long");
+    return;
+  }
+  sqlite3_result_text(ctx, out, -1, sqlite3_free);
+}
+
+int describe_register(sqlite3 *db, trg_ctx *ctx);
+int describe_register(sqlite3 *db, trg_ctx *ctx) {
+  int rc = SQLITE_OK;
+  for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
+    rc = sqlite3_create_function_v2(db, "trigger_describe", n,
+                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
+                                    fn_describe, 0, 0, 0);
+  }
+  return rc;
+}

@@ -1,0 +1,168 @@
+/*
+** fn_when.c -- trigger_parse_when(phrase [, now [, tz]]): an English time
+** phrase read by the when module (ext/time/when.h, docs/when.md), as the
+** JSON of DESIGN.md §8; trigger_find_when(text [, now [, tz]]): the same
+** for the phrase found inside a message, plus "phrase", "span" (code
+** points) and "rest".
+**
+**   SELECT trigger_parse_when('tomorrow at 9am', '2025-03-08T15:00:00Z',
+**                             'America/New_York');
+**   -- {"kind":"once","due_at":1741525200000,
+**   --  "due_at_iso":"2025-03-09T09:00:00-04:00","interval_ms":null,
+**   --  "cron":null,"tz":"America/New_York","confidence":0.95,"implied":[],
+**   --  "flags":[],"matched":"tomorrow at 9am","reason":null}
+**
+** now: INTEGER ms or ISO-8601 text; NULL or absent reads the wall clock
+** (so the function is not DETERMINISTIC). tz: an IANA name, default UTC.
+** A phrase that is vague, past or not understood is not an SQL error: it
+** gives kind null, confidence 0 and a reason. A NULL phrase gives NULL.
+** Argument errors are SQL errors naming the argument.
+*/
+#include "base/args.h"
+#include "time/civil.h"
+#include "trigger/trigger.h"
+#include "time/when.h"
+
+SQLITE_EXTENSION_INIT3
+
+static void json_tags(sqlite3_str *out, const char *key,
+                      const char *const *tags, int n) {
+  sqlite3_str_appendf(out, ",\"%s\":[", key);
+  for (int i = 0; i < n; i++) {
+    if (i) sqlite3_str_appendchar(out, 1, ',');
+    json_str(out, tags[i]);
+  }
+  sqlite3_str_appendchar(out, 1, ']');
+}
+
+static void json_i64_or_null(sqlite3_str *out, const char *key, int has,
+                             i64 v) {
+  if (has) sqlite3_str_appendf(out, ",\"%s\":%lld", key, (long long)v);
+  else sqlite3_str_appendf(out, ",\"%s\":null", key);
+}
+
+/* DESIGN.md §8: every key present, null where it does not apply. The
+** object is left open for trigger_find_when's keys. */
+static void when_json(sqlite3_str *out, const when_result *r,
+                      const tz_zone *z) {
+  int ok = r->kind != WHEN_NONE;
+  sqlite3_str_appendall(out, "{\"kind\":");
+  json_str(out, when_kind_name(r->kind));
+  json_i64_or_null(out, "due_at", ok, r->due_at);
+  sqlite3_str_appendall(out, ",\"due_at_iso\":");
+  if (ok) {
+    char iso[CIVIL_ISO_MAX];
+    i64 s = r->due_at >= 0 ? r->due_at / 1000 : -((-r->due_at + 999) / 1000);
+    civil_format_iso(r->due_at, tz_offset_at(z, s), z == tz_utc(), iso);
+    json_str(out, iso);
+  } else {
+    sqlite3_str_appendall(out, "null");
+  }
+  json_i64_or_null(out, "interval_ms", r->kind == WHEN_INTERVAL,
+                   r->interval_ms);
+  sqlite3_str_appendall(out, ",\"cron\":");
+  json_str(out, r->kind == WHEN_CRON ? r->cron : NULL);
+  sqlite3_str_appendall(out, ",\"tz\":");
+  json_str(out, r->tz);
+  sqlite3_str_appendf(out, ",\"confidence\":%.2f", r->confidence);
+  json_tags(out, "implied", r->implied, r->n_implied);
+  json_tags(out, "flags", r->flags, r->n_flags);
+  sqlite3_str_appendall(out, ",\"matched\":");
+  json_str(out, ok ? r->matched : NULL);
+  sqlite3_str_appendall(out, ",\"reason\":");
+  json_str(out, ok ? NULL : r->reason);
+}
+
+/* Arguments 2 and 3 (now, tz) of both functions. 0 or -1 (error set). */
+static int when_args(sqlite3_context *ctx, const char *fname, int argc,
+                     sqlite3_value **argv, i64 *now, const tz_zone **z) {
+  trg_ctx *c = sqlite3_user_data(ctx);
+  *z = tz_utc();
+  if (arg_instant(ctx, fname, argc, argv, 1, "now", 1, now) != 0) return -1;
+  if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
+    const char *name = arg_text(ctx, fname, argv, 2, "tz");
+    char msg[160];
+    if (!name) return -1;
+    if (trg_zone(c, name, z, msg, sizeof msg) != 0) {
+      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (tz): %s", msg);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void fn_parse_when(sqlite3_context *ctx, int argc,
+                          sqlite3_value **argv) {
+  const char *fname = "trigger_parse_when";
+  const tz_zone *z;
+  i64 now;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const char *phrase = arg_text(ctx, fname, argv, 0, "phrase");
+  if (!phrase) return;
+  if (when_args(ctx, fname, argc, argv, &now, &z) != 0) return;
+  when_result r;
+  when_parse(phrase, now, z, &r);
+  sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+  when_json(out, &r, z);
+  sqlite3_str_appendchar(out, 1, '}');
+  result_str(ctx, out);
+}
+
+/* trigger_find_when(text [, now [, tz]]): trigger_parse_when's keys for the
+** best phrase in text, plus "phrase" (as written in text), "span" ([start,
+** end) in code points) and "rest" (text without it); all three null when
+** no phrase was found. */
+static void fn_find_when(sqlite3_context *ctx, int argc,
+                         sqlite3_value **argv) {
+  const char *fname = "trigger_find_when";
+  const tz_zone *z;
+  i64 now;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const char *text = arg_text(ctx, fname, argv, 0, "text");
+  if (!text) return;
+  size_t len = (size_t)sqlite3_value_bytes(argv[0]);
+  if (when_args(ctx, fname, argc, argv, &now, &z) != 0) return;
+  when_found f;
+  char *rest = NULL;
+  int ok = when_find(text, len, now, z, &f) == 0;
+  if (ok && !(rest = sqlite3_malloc64(len + 1))) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+  when_json(out, &f.r, z);
+  if (ok) {
+    when_find_rest(text, len, f.start, f.end, rest);
+    sqlite3_str_appendf(out, ",\"phrase\":\"");
+    sqlite3_str_append(out, text + f.start, (int)(f.end - f.start));
+    sqlite3_str_appendf(out, "\",\"span\":[%lld,%lld],\"rest\":",
+                        (long long)f.cp_start, (long long)f.cp_end);
+    json_str(out, rest);
+  } else {
+    sqlite3_str_appendall(out, ",\"phrase\":null,\"span\":null,\"rest\":null");
+  }
+  sqlite3_str_appendchar(out, 1, '}');
+  sqlite3_free(rest);
+  result_str(ctx, out);
+}
+
+int when_register(sqlite3 *db, trg_ctx *ctx);
+int when_register(sqlite3 *db, trg_ctx *ctx) {
+  int rc = SQLITE_OK;
+  for (int n = 1; n <= 3 && rc == SQLITE_OK; n++) {
+    rc = sqlite3_create_function_v2(db, "trigger_parse_when", n,
+                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
+                                    fn_parse_when, 0, 0, 0);
+    if (rc == SQLITE_OK)
+      rc = sqlite3_create_function_v2(db, "trigger_find_when", n,
+                                      SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
+                                      fn_find_when, 0, 0, 0);
+  }
+  return rc;
+}

@@ -1,0 +1,88 @@
+/*
+** config.c -- trigger_config keys and defaults; values live in the
+** triggers_config shadow table (store.c) and fall back to these defaults.
+** A value that cannot be read (out of memory, I/O) is not a default: the
+** error is kept in store.err and fails the caller's transaction. A stored
+** value that trigger_config(key, value) would refuse (changed outside the
+** extension, DESIGN.md §4) is not used either: the default is, and
+** trigger_config(key) reports it.
+*/
+#include "store/config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+SQLITE_EXTENSION_INIT3
+
+static const config_key keys[] = {
+    {"min_interval_ms", "60000", 1},
+    {"max_interval_ms", "31622400000", 1}, /* 366 days */
+    {"confirm_below_ms", "300000", 1},
+    {"max_active_per_scope", "50", 1},
+    {"max_creations_per_window", "20", 1},
+    {"creation_window_ms", "3600000", 1},
+    {"creator_roles", "owner,admin", 0},
+    {"run_retention_ms", "2592000000", 1}, /* 30 days */
+    {"misfire_grace_ms", "60000", 1},
+    {"min_confidence", "0.5", 0},
+};
+
+const config_key *config_find(const char *key) {
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    if (strcmp(keys[i].key, key) == 0) return &keys[i];
+  }
+  return NULL;
+}
+
+int config_value_ok(const config_key *k, const char *text) {
+  if (k->integer) {
+    size_t n = strspn(text, "0123456789");
+    return n > 0 && n <= 15 && text[n] == 0 &&
+           strtoll(text, NULL, 10) <= SCHED_SPAN_MAX;
+  }
+  if (strcmp(k->key, "min_confidence") == 0) {
+    char *end;
+    double x = strtod(text, &end);
+    return end != text && *end == 0 && isfinite(x) && x >= 0 && x <= 1;
+  }
+  return 1;
+}
+
+void config_rule(const config_key *k, char *buf, size_t n) {
+  if (k->integer) {
+    sqlite3_snprintf((int)n, buf, "an integer 0..%lld",
+                     (long long)SCHED_SPAN_MAX);
+  } else {
+    sqlite3_snprintf((int)n, buf, "%s",
+                     strcmp(k->key, "min_confidence") == 0 ? "a number 0..1"
+                                                           : "text");
+  }
+}
+
+char *config_text(store *s, const char *key) {
+  char *v = store_config_get(s, key);
+  const config_key *k = config_find(key);
+  if (v && k && !config_value_ok(k, v)) {
+    sqlite3_free(v); /* changed outside the extension: the default */
+    v = NULL;
+  }
+  if (v) return v;
+  v = sqlite3_mprintf("%s", k ? k->def : "");
+  if (!v && !s->err) s->err = SQLITE_NOMEM; /* not the default: an error */
+  return v;
+}
+
+i64 config_int(store *s, const char *key) {
+  char *v = config_text(s, key);
+  i64 out = v ? (i64)strtoll(v, NULL, 10) : 0;
+  sqlite3_free(v);
+  return out;
+}
+
+double config_real(store *s, const char *key) {
+  char *v = config_text(s, key);
+  double out = v ? strtod(v, NULL) : 0;
+  sqlite3_free(v);
+  return out;
+}

@@ -1,0 +1,30 @@
+/*
+** config.h -- the trigger_config keys (DESIGN.md §7), their defaults and
+** typed reads of the values stored in triggers_config.
+*/
+#ifndef TRIGGERS_CONFIG_H
+#define TRIGGERS_CONFIG_H
+
+#include "store/store.h"
+
+typedef struct config_key {
+  const char *key;
+  const char *def; /* default, as text */
+  int integer;     /* the value is an integer >= 0 */
+} config_key;
+
+const config_key *config_find(const char *key); /* NULL: unknown key */
+/* 1 when text is a value key k may hold, what trigger_config(key, value)
+** accepts: an integer key's digits of 0..SCHED_SPAN_MAX, min_confidence a
+** number 0..1, other keys any text. A stored value that is not (changed
+** outside the extension) reads as the default. */
+int config_value_ok(const config_key *k, const char *text);
+/* The rule of config_value_ok in words ("an integer 0..315537897599999"). */
+void config_rule(const config_key *k, char *buf, size_t n);
+i64 config_int(store *s, const char *key); /* stored or default */
+double config_real(store *s, const char *key);
+/* The stored value, or the default when there is none or it is not one
+** config_value_ok allows; sqlite3_free it. */
+char *config_text(store *s, const char *key);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+** stored.c -- values read back from the shadow tables (see stored.h):
+** messages for a value of the wrong type or range, and the check of a
+** run row before the tick or trigger_run_finish uses it.
+**
+** A run row is never written through a virtual table (trigger_runs takes
+** only DELETE), so its check is the one place that says what a run may
+** hold: the values the tick itself writes (tick.c).
+*/
+#include "store/stored.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+SQLITE_EXTENSION_INIT3
+
+const char *stored_shown(const char *t, char buf[STORED_SHOWN + 4]) {
+  size_t n = strlen(t);
+  if (n <= STORED_SHOWN) return t;
+  n = STORED_SHOWN;
+  while (n > 0 && ((unsigned char)t[n] & 0xC0) == 0x80) n--;
+  sqlite3_snprintf(STORED_SHOWN + 4, buf, "%.*s...", (int)n, t);
+  return buf;
+}
+
+int stored_err(char **err, const char *table, const char *column,
+               const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  *err = msg ? sqlite3_mprintf("%s.%s: %s", table, column, msg) : NULL;
+  sqlite3_free(msg);
+  return *err ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
+}
+
+static const char *type_word(int t) {
+  switch (t) {
+    case SQLITE_INTEGER: return "an integer";
+    case SQLITE_FLOAT: return "a real";
+    case SQLITE_TEXT: return "text";
+    case SQLITE_BLOB: return "a blob";
+    default: return "NULL";
+  }
+}
+
+int stored_type_error(char **err, const char *table, const trg_coldef *d,
+                      int type, const char *text, int stored) {
+  char buf[STORED_SHOWN + 4];
+  const char *want = d->kind == 'T' || d->kind == 'J' ? "text"
+                     : d->kind != 'S'                 ? "an integer"
+                     : stored                         ? "an integer (ms)"
+                              : "an integer (ms) or ISO-8601 text";
+  if (!text || (type != SQLITE_TEXT && type != SQLITE_FLOAT)) {
+    return stored_err(err, table, d->name, "must be %s, got %s", want,
+                      type_word(type));
+  }
+  return stored_err(err, table, d->name,
+                    type == SQLITE_TEXT ? "must be %s, got %s '%s'"
+                                        : "must be %s, got %s %s",
+                    want, type_word(type), stored_shown(text, buf));
+}
+
+/* ---- run rows ---------------------------------------------------------- */
+
+#define RUNS "triggers_rundata"
+
+static const char *const run_statuses[] = {"running", "success",  "failed",
+                                           "skipped", "deferred", "expired"};
+
+int run_status_known(const char *status) {
+  for (size_t i = 0; i < sizeof run_statuses / sizeof run_statuses[0]; i++) {
+    if (strcmp(status, run_statuses[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+/* A counter of the run within min..TRG_COUNT_MAX (adding one is safe). */
+static int run_count_check(const run_row *run, int col, i64 min, char **err) {
+  i64 n = run->v[col].i;
+  if (n >= min && n <= TRG_COUNT_MAX) return SQLITE_OK;
+  return stored_err(err, RUNS, run_cols[col].name,
+                    "must be within %lld..%lld, got %lld", (long long)min,
+                    (long long)TRG_COUNT_MAX, (long long)n);
+}
+
+int run_check(store *s, const run_row *run, char **err) {
+  static const int required[] = {RC_RUN_ID,  RC_TRIGGER_ID, RC_AGENT_ID,
+                                 RC_STATUS,  RC_PAYLOAD,    RC_SCHEDULED_FOR,
+                                 RC_ATTEMPT, RC_DEFERRALS,  RC_INCARNATION};
+  static const int instants[] = {RC_SCHEDULED_FOR, RC_CLAIMED_AT,
+                                 RC_LEASE_UNTIL, RC_FINISHED_AT, RC_RETRY_AT};
+  const trg_val *v = run->v;
+  *err = NULL;
+  for (int i = 0; i < RC_NCOL; i++) {
+    if (v[i].bad) {
+      return stored_type_error(err, RUNS, &run_cols[i], v[i].bad, v[i].t, 1);
+    }
+  }
+  for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+    if (v[required[i]].null) {
+      return stored_err(err, RUNS, run_cols[required[i]].name,
+                        "must not be NULL");
+    }
+  }
+  for (size_t i = 0; i < sizeof instants / sizeof instants[0]; i++) {
+    const trg_val *x = &v[instants[i]];
+    char msg[SCHED_ERR_MAX];
+    if (!x->null && sched_instant_check(x->i, msg, sizeof msg) != 0) {
+      return stored_err(err, RUNS, run_cols[instants[i]].name, "%s", msg);
+    }
+  }
+  int rc = run_count_check(run, RC_ATTEMPT, 1, err);
+  if (rc == SQLITE_OK) rc = run_count_check(run, RC_DEFERRALS, 0, err);
+  if (rc == SQLITE_OK) rc = run_count_check(run, RC_INCARNATION, 1, err);
+  if (rc != SQLITE_OK) return rc;
+  /* NULL: claimed before schema version 4 (a heartbeat then renews by
+  ** lease_until - claimed_at); else what a claim's lease_ms option takes */
+  const trg_val *lease = &v[RC_LEASE_MS];
+  if (!lease->null && (lease->i < 1 || lease->i > SCHED_SPAN_MAX)) {
+    return stored_err(err, RUNS, "lease_ms", "must be within 1..%lld, got %lld",
+                      (long long)SCHED_SPAN_MAX, (long long)lease->i);
+  }
+  const char *st = v[RC_STATUS].t;
+  if (!run_status_known(st)) {
+    char buf[STORED_SHOWN + 4];
+    return stored_err(err, RUNS, "status",
+                      "'%s' is not one of 'running', 'success', 'failed', "
+                      "'skipped', 'deferred', 'expired'",
+                      stored_shown(st, buf));
+  }
+  if (strcmp(st, "running") == 0) { /* claimed, with a lease */
+    if (v[RC_CLAIMED_AT].null)
+      return stored_err(err, RUNS, "claimed_at", "NULL on a running run");
+    if (v[RC_LEASE_UNTIL].null)
+      return stored_err(err, RUNS, "lease_until", "NULL on a running run");
+  }
+  int ok = store_json_is_object(s->db, v[RC_PAYLOAD].t);
+  if (ok < 0) return SQLITE_NOMEM;
+  if (!ok) return stored_err(err, RUNS, "payload", "must be a JSON object");
+  return SQLITE_OK;
+}

@@ -1,0 +1,42 @@
+/*
+** stored.h -- values read back from the shadow tables, which an
+** application can change outside the extension (SQL with
+** SQLITE_DBCONFIG_DEFENSIVE off; DESIGN.md §4): the messages that say
+** what is wrong with a value (shared with the write path, so a stored
+** value and a written one get the same words), and the check of a
+** triggers_rundata row. A trigger row is checked by trigger.c's own
+** validator (trg_check with TRG_STORED), the one INSERT uses.
+*/
+#ifndef TRIGGERS_STORED_H
+#define TRIGGERS_STORED_H
+
+#include "store/store.h"
+
+/* At most STORED_SHOWN bytes of text t for a message, cut before a UTF-8
+** continuation byte, "..." when cut; buf holds the cut copy. */
+#define STORED_SHOWN 40
+const char *stored_shown(const char *t, char buf[STORED_SHOWN + 4]);
+
+/* "<table>.<column>: <printf message>" into *err: SQLITE_CONSTRAINT_CHECK,
+** or SQLITE_NOMEM with *err NULL. */
+int stored_err(char **err, const char *table, const char *column,
+               const char *fmt, ...);
+
+/* A value of SQLite type `type` (its text, when it has one) that column d
+** of `table` cannot hold: "must be an integer, got text 'soon'". stored:
+** the column as stored (instants as ms only), else as written (ms or ISO
+** text). */
+int stored_type_error(char **err, const char *table, const trg_coldef *d,
+                      int type, const char *text, int stored);
+
+/* A run row as read back: every value of the type and range the tick
+** writes (trg_val.bad, instants, attempt >= 1, status, counters,
+** incarnation >= 1, lease_ms NULL or 1..SCHED_SPAN_MAX), the
+** times a running run needs, payload a JSON object. SQLITE_OK, or
+** SQLITE_CONSTRAINT_CHECK and "triggers_rundata.<column>: ..." in *err,
+** or another error (out of memory) with *err NULL. */
+int run_check(store *s, const run_row *run, char **err);
+/* 1 when status is one of the run statuses ('running', 'success', ...). */
+int run_status_known(const char *status);
+
+#endif

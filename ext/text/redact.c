@@ -1,0 +1,922 @@
+/*
+** redact.c -- secret redaction for the autonomous state summary
+** (DESIGN.md §9). The rules are the table `rules` below, one row per rule:
+** its name (docs/summary.md lists the same names), the matcher with its
+** parameters (what it matches), and the label that replaces the secret.
+**
+** One left-to-right pass (`pass`) drives them. At each position the rows
+** are tried in table order; the first match wins. A match is a range
+** [i, ve) of the input whose tail [vs, ve) is the secret: the head [i, vs)
+** (a key and its `=`, a URL's `://user:`, `Bearer `) goes through the
+** rules again (it may hold a token itself) and the tail becomes the label.
+** With no match one character is copied.
+**
+** Matchers read characters through `rd`, which normalizes: full-width
+** forms (U+FF01..U+FF5E) read as their ASCII twins and U+3000 as a space,
+** zero-width characters (U+200B..U+200D, U+2060, U+FEFF) are skipped. So
+** an obfuscated key matches like the plain one, while the ranges -- and
+** the bytes redacted -- are those of the original text.
+**
+** Rules that start a token only fire at an edge judged on the output
+** written so far (a label ends a word), which makes a second pass a no-op.
+** Time is linear in the input: every failing scan either has a bounded
+** length or ends where no later start of the same rule could succeed (the
+** `skip` positions); `redact_probe` counts the characters read so the
+** tests can hold that bound.
+*/
+#include "text/redact.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* ---- reading: the normalized view of the input ------------------------ */
+
+typedef struct src {
+  const char *in;
+  size_t n;
+  size_t *steps; /* characters read, for redact_probe */
+} src;
+
+/* U+200B..U+200D, U+2060, U+FEFF at i (3 bytes each in UTF-8). */
+static int zero_width(const src *s, size_t i) {
+  const unsigned char *p = (const unsigned char *)s->in + i;
+  if (s->n - i < 3) return 0;
+  if (p[0] == 0xE2 && p[1] == 0x80) return p[2] >= 0x8B && p[2] <= 0x8D;
+  if (p[0] == 0xE2 && p[1] == 0x81) return p[2] == 0xA0;
+  return p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF;
+}
+
+/* The character at i (not a zero-width one), *next set past it: U+FF01..
+** U+FF3F are EF BC 81..BF, U+FF40..U+FF5E are EF BD 80..9E, U+3000 is
+** E3 80 80; any other byte reads as itself. */
+static int decode(const src *s, size_t i, size_t *next) {
+  const unsigned char *p = (const unsigned char *)s->in + i;
+  (*s->steps)++;
+  if (s->n - i >= 3) {
+    if (p[0] == 0xEF && p[1] == 0xBC && p[2] >= 0x81 && p[2] <= 0xBF) {
+      *next = i + 3;
+      return 0x21 + (p[2] - 0x81);
+    }
+    if (p[0] == 0xEF && p[1] == 0xBD && p[2] >= 0x80 && p[2] <= 0x9E) {
+      *next = i + 3;
+      return 0x60 + (p[2] - 0x80);
+    }
+    if (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x80) {
+      *next = i + 3;
+      return ' ';
+    }
+  }
+  *next = i + 1;
+  return p[0];
+}
+
+/* The next visible character from i (zero-width ones skipped), or -1 at
+** the end; *next is set past it (to n at the end). */
+static int rd(const src *s, size_t i, size_t *next) {
+  while (i < s->n && zero_width(s, i)) {
+    (*s->steps)++;
+    i += 3;
+  }
+  if (i >= s->n) {
+    *next = s->n;
+    return -1;
+  }
+  return decode(s, i, next);
+}
+
+/* ---- character classes ------------------------------------------------ */
+
+enum {
+  CS_ALNUM = 1,
+  CS_WORD,       /* letters, digits, _ */
+  CS_URLSAFE,    /* base64url: letters, digits, _ - */
+  CS_ALNUM_DASH, /* letters, digits, - */
+  CS_UPPER_DIGIT,
+  CS_HEX,
+  CS_B64,     /* base64: letters, digits, + / */
+  CS_TOKEN68, /* RFC 7235 token68 */
+  CS_PATH     /* URL path: letters, digits, _ - / */
+};
+
+static int is_digit(int c) { return c >= '0' && c <= '9'; }
+static int is_upper(int c) { return c >= 'A' && c <= 'Z'; }
+static int is_lower(int c) { return c >= 'a' && c <= 'z'; }
+static int is_alpha(int c) { return is_upper(c) || is_lower(c); }
+static int is_alnum(int c) { return is_alpha(c) || is_digit(c); }
+static int to_lower(int c) { return is_upper(c) ? c + ('a' - 'A') : c; }
+static int is_space(int c) { return c == ' ' || c == '\t'; }
+
+static int in_class(int cs, int c) {
+  switch (cs) {
+    case CS_ALNUM: return is_alnum(c);
+    case CS_WORD: return is_alnum(c) || c == '_';
+    case CS_URLSAFE: return is_alnum(c) || c == '_' || c == '-';
+    case CS_ALNUM_DASH: return is_alnum(c) || c == '-';
+    case CS_UPPER_DIGIT: return is_upper(c) || is_digit(c);
+    case CS_HEX:
+      return is_digit(c) || (to_lower(c) >= 'a' && to_lower(c) <= 'f');
+    case CS_B64: return is_alnum(c) || c == '+' || c == '/';
+    case CS_TOKEN68:
+      return is_alnum(c) || c == '-' || c == '.' || c == '_' || c == '~' ||
+             c == '+' || c == '/' || c == '=';
+    case CS_PATH: return is_alnum(c) || c == '_' || c == '-' || c == '/';
+    default: return 0;
+  }
+}
+
+static int key_char(int c) {
+  return is_alnum(c) || c == '_' || c == '.' || c == '-';
+}
+
+/* Characters of class cs from i, counting at most cap; *end is after the
+** last one counted. */
+static size_t span(const src *s, size_t i, int cs, size_t cap, size_t *end) {
+  size_t k = 0, nx;
+  while (k < cap && in_class(cs, rd(s, i, &nx))) {
+    i = nx;
+    k++;
+  }
+  *end = i;
+  return k;
+}
+
+/* Does one of the '|'-separated alternatives of lit start at i? Sets
+** *end past it. With nocase, lit is lower case and matches any case. */
+static int lit_at(const src *s, size_t i, const char *lit, int nocase,
+                  size_t *end) {
+  while (*lit) {
+    size_t j = i, nx;
+    const char *p = lit;
+    for (; *p && *p != '|'; p++) {
+      int c = rd(s, j, &nx);
+      if ((nocase ? to_lower(c) : c) != (unsigned char)*p) break;
+      j = nx;
+    }
+    if (!*p || *p == '|') {
+      *end = j;
+      return 1;
+    }
+    while (*p && *p != '|') p++;
+    lit = *p ? p + 1 : p;
+  }
+  return 0;
+}
+
+/* Spaces and tabs from i: the position after them. */
+static size_t skip_spaces(const src *s, size_t i) {
+  size_t nx;
+  while (is_space(rd(s, i, &nx))) i = nx;
+  return i;
+}
+
+/* Base64 (standard or url alphabet, '=' ends it) decoded from [a, b):
+** how many bytes, how many of them are ':', control bytes, non-digits. */
+typedef struct b64_info {
+  size_t bytes, colons, controls, nondigits;
+} b64_info;
+
+static int b64_value(int c) {
+  if (is_upper(c)) return c - 'A';
+  if (is_lower(c)) return c - 'a' + 26;
+  if (is_digit(c)) return c - '0' + 52;
+  if (c == '+' || c == '-') return 62;
+  if (c == '/' || c == '_') return 63;
+  return -1;
+}
+
+static b64_info b64_scan(const src *s, size_t a, size_t b) {
+  b64_info o = {0, 0, 0, 0};
+  unsigned acc = 0;
+  int bits = 0;
+  size_t nx;
+  while (a < b) {
+    int v = b64_value(rd(s, a, &nx));
+    if (v < 0) break;
+    acc = (acc << 6 | (unsigned)v) & 0xFFFu;
+    bits += 6;
+    if (bits >= 8) {
+      int byte = (int)(acc >> (bits - 8)) & 0xFF;
+      bits -= 8;
+      o.bytes++;
+      o.colons += byte == ':';
+      o.controls += byte < 0x20 || byte == 0x7F;
+      o.nondigits += !is_digit(byte);
+    }
+    a = nx;
+  }
+  return o;
+}
+
+/* ---- the rule table ---------------------------------------------------- */
+
+typedef struct hit {
+  size_t vs, ve; /* the secret: [vs, ve); [i, vs) goes through the rules */
+} hit;
+
+typedef struct rule rule;
+
+/* A matcher: does r match at i? On a failure it may raise *skip to a
+** position before which r cannot match either. */
+typedef int (*rule_fn)(const rule *r, const src *s, size_t i, hit *h,
+                       size_t *skip);
+
+/* What the character before a match must not be (judged on the output). */
+enum { EDGE_NONE, EDGE_ALNUM, EDGE_WORD, EDGE_KEY };
+
+enum { R_NOCASE = 1, R_MIXED = 2 };
+
+typedef struct seglen {
+  unsigned short min, max; /* max 0: unbounded */
+} seglen;
+
+struct rule {
+  const char *name;        /* as listed in docs/summary.md */
+  rule_fn match;           /* what it matches, with the fields below */
+  unsigned char edge;      /* EDGE_*: what may not come before */
+  unsigned char flags;     /* R_NOCASE: lit in any case; R_MIXED: m_pair */
+  const char *lit;         /* starts with one of these ('|'), NULL: any */
+  unsigned char cls, cls2; /* character classes of the body (and pair) */
+  unsigned char nseg;      /* '.'-separated segments (m_segments) */
+  seglen seg[3];           /* body / segment lengths */
+  const char *label;       /* what replaces the secret */
+};
+
+/* ---- PEM private key blocks ------------------------------------------- */
+
+/* At i, word ("-----BEGIN " / "-----END ") then a label of upper-case
+** letters, digits and spaces holding "PRIVATE KEY", then "-----": the
+** position after it, or 0. */
+static size_t pem_line(const src *s, size_t i, const char *word) {
+  size_t j, nx, e;
+  int priv = 0, c;
+  if (!lit_at(s, i, word, 0, &j)) return 0;
+  while (is_upper(c = rd(s, j, &nx)) || is_digit(c) || c == ' ') {
+    if (c == 'P' && !priv) priv = lit_at(s, j, "PRIVATE KEY", 0, &e);
+    j = nx;
+  }
+  return priv && lit_at(s, j, "-----", 0, &e) ? e : 0;
+}
+
+/* The whole block to its END line (to the end of the text without one). */
+static int m_pem(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
+  (void)r;
+  (void)skip;
+  size_t j = pem_line(s, i, "-----BEGIN "), nx, e;
+  if (!j) return 0;
+  int c;
+  while ((c = rd(s, j, &nx)) >= 0) {
+    if (c == '-' && (e = pem_line(s, j, "-----END ")) > 0) {
+      nx = e;
+      break;
+    }
+    j = nx;
+  }
+  h->vs = i;
+  h->ve = nx;
+  return 1;
+}
+
+/* ---- key = value ------------------------------------------------------ */
+
+/* A longer run of key characters is not a key (and scanning stops). */
+#define KEY_MAX 64
+
+enum { K_PASSWORD = 1, K_TOKEN };
+enum { KW_WORD = 1, KW_COMPOUND = 2 };
+
+/* Key names, matched at the end of a key in any case with _ - . ignored.
+** KW_WORD: the name starts a word of the key (at its start, after _ - .,
+** or at a camelCase hump); KW_COMPOUND: something comes before it. */
+static const struct key_word {
+  const char *word;
+  unsigned char kind, flags;
+} key_words[] = {
+    {"password", K_PASSWORD, 0},   {"passwd", K_PASSWORD, 0},
+    {"passphrase", K_PASSWORD, 0}, {"secret", K_PASSWORD, 0},
+    {"pwd", K_PASSWORD, KW_WORD},  {"pass", K_PASSWORD, KW_WORD | KW_COMPOUND},
+    {"token", K_TOKEN, 0},         {"apikey", K_TOKEN, 0},
+    {"secretkey", K_TOKEN, 0},     {"accesskey", K_TOKEN, 0},
+    {"privatekey", K_TOKEN, 0},    {"accountkey", K_TOKEN, 0},
+};
+
+static int key_sep(int c) { return c == '_' || c == '-' || c == '.'; }
+
+/* The kind of secret key[0..k) names, or 0. */
+static int key_kind(const char *key, size_t k) {
+  for (size_t w = 0; w < sizeof key_words / sizeof key_words[0]; w++) {
+    const struct key_word *kw = &key_words[w];
+    size_t left = strlen(kw->word), p = k;
+    while (left > 0 && p > 0) {
+      int c = (unsigned char)key[p - 1];
+      if (key_sep(c)) {
+        p--;
+        continue;
+      }
+      if (to_lower(c) != kw->word[left - 1]) break;
+      p--;
+      left--;
+    }
+    if (left > 0) continue;
+    if ((kw->flags & KW_COMPOUND) && p == 0) continue;
+    if ((kw->flags & KW_WORD) && p > 0 && !key_sep((unsigned char)key[p - 1]) &&
+        !(is_upper((unsigned char)key[p]) &&
+          is_lower((unsigned char)key[p - 1])))
+      continue;
+    return kw->kind;
+  }
+  return 0;
+}
+
+/* After a password-like key and ':', these single words are prose
+** ("password: reset"), not the password. All shorter than 12 letters. */
+static const char *const prose_words[] = {
+    "expired",   "reset",     "required",    "missing",  "invalid", "incorrect",
+    "wrong",     "changed",   "updated",     "rotated",  "revoked", "removed",
+    "deleted",   "disabled",  "enabled",     "unknown",  "unset",   "empty",
+    "none",      "null",      "hidden",      "redacted", "masked",  "omitted",
+    "pending",   "sent",      "saved",       "stored",   "needed",  "optional",
+    "protected", "encrypted", "unavailable", "see",      "ask",     "keep",
+    "use",       "check",     "same",        "new",      "yes",     "no",
+    "true",      "false",     "not",         "never",    "below",   "above",
+    "set",       "ok",        "okay",
+};
+
+#define PLAIN_WORD_MAX 12
+
+/* Is the value [a, b) after ':' prose? One plain word (letters only,
+** shorter than PLAIN_WORD_MAX, maybe ending a sentence): for a token-like
+** key any such word; for a password-like one only a prose_words entry. */
+static int prose_value(const src *s, size_t a, size_t b, int kind) {
+  char w[PLAIN_WORD_MAX + 4];
+  size_t k = 0, nx;
+  while (a < b) {
+    int c = rd(s, a, &nx);
+    if (k == sizeof w) return 0;
+    w[k++] = (char)to_lower(c);
+    a = nx;
+  }
+  while (k > 0 && (w[k - 1] == '.' || w[k - 1] == '!' || w[k - 1] == '?')) k--;
+  if (k == 0 || k >= PLAIN_WORD_MAX) return 0;
+  for (size_t j = 0; j < k; j++) {
+    if (!is_lower((unsigned char)w[j])) return 0;
+  }
+  if (kind == K_TOKEN) return 1;
+  for (size_t p = 0; p < sizeof prose_words / sizeof prose_words[0]; p++) {
+    if (strlen(prose_words[p]) == k && memcmp(prose_words[p], w, k) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+static int value_stop(int c) {
+  return c <= ' ' || c == ',' || c == ';' || c == '&' || c == ')' || c == '}' ||
+         c == ']' || c == '"' || c == '\'' || c == '<' || c == '>';
+}
+
+/* At most this many backslashes before a quote (JSON escaped 4 times). */
+#define ESC_MAX 15
+
+/* At i, a quote opened by 2^L - 1 backslashes (L levels of JSON string
+** escaping: ", \", \\\"): *q the quote, *esc the backslashes, *end after
+** it. */
+static int open_quote(const src *s, size_t i, int *q, size_t *esc,
+                      size_t *end) {
+  size_t k = 0, nx;
+  int c;
+  while ((c = rd(s, i, &nx)) == '\\' && k <= ESC_MAX) {
+    i = nx;
+    k++;
+  }
+  if ((c != '"' && c != '\'') || (k & (k + 1)) != 0) return 0;
+  *q = c;
+  *esc = k;
+  *end = nx;
+  return 1;
+}
+
+/* From i, inside a quote q opened with esc backslashes: the position where
+** its closing delimiter (or the line, or the text) starts. A quote closes
+** when the backslashes before it number esc modulo 2 * (esc + 1): for
+** esc = 0 an even count, for \" one, five, nine... */
+static size_t close_quote(const src *s, size_t i, int q, size_t esc) {
+  size_t run = 0, run_at = i, nx;
+  int c;
+  while ((c = rd(s, i, &nx)) >= 0 && c != '\n') {
+    if (c == q && run % (2 * (esc + 1)) == esc) return run ? run_at : i;
+    if (c == '\\') {
+      if (!run) run_at = i;
+      run++;
+    } else {
+      run = 0;
+    }
+    i = nx;
+  }
+  return i;
+}
+
+/* At i (a key edge): a secret key, '=' or ':', its value. */
+static int m_kv(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
+  (void)r;
+  (void)skip;
+  char key[KEY_MAX];
+  size_t k = 0, j = i, nx, e, esc;
+  int c, q, kind;
+  while (k <= KEY_MAX && key_char(c = rd(s, j, &nx))) {
+    if (k < KEY_MAX) key[k] = (char)c;
+    k++;
+    j = nx;
+  }
+  if (k == 0 || k > KEY_MAX || !(kind = key_kind(key, k))) return 0;
+  if (open_quote(s, j, &q, &esc, &e)) j = e; /* "key": or \"key\": */
+  c = rd(s, skip_spaces(s, j), &nx);
+  if (c != '=' && c != ':') return 0;
+  int sep = c;
+  c = rd(s, nx, &e);
+  if (c == '=' || (sep == ':' && c == ':')) return 0; /* == and :: */
+  j = skip_spaces(s, nx);
+  if (open_quote(s, j, &q, &esc, &e)) {
+    h->vs = e;
+    h->ve = close_quote(s, e, q, esc);
+  } else {
+    h->vs = e = j;
+    while (!value_stop(rd(s, e, &nx))) e = nx;
+    h->ve = e;
+    if (lit_at(s, j, "bearer|basic", 1, &nx) && nx == e) return 0;
+    if (sep == ':' && prose_value(s, j, e, kind)) return 0;
+  }
+  if (rd(s, h->vs, &nx) < 0 || h->vs >= h->ve) return 0;
+  if (lit_at(s, h->vs, REDACT_MARKER, 0, &nx) && nx >= h->ve) return 0;
+  return 1;
+}
+
+/* ---- user:password@ in URLs ------------------------------------------- */
+
+static int url_stop(int c) {
+  return c <= ' ' || c == '/' || c == '?' || c == '#' || c == '"' ||
+         c == '\'' || c == '<' || c == '>';
+}
+
+/* At i, "://user:password@host": the password runs from the first ':' to
+** the last '@' of the authority, so "p@ss" and an empty user are fine. */
+static int m_userinfo(const rule *r, const src *s, size_t i, hit *h,
+                      size_t *skip) {
+  (void)skip;
+  size_t j, nx, colon = 0, at = 0;
+  int c;
+  if (!lit_at(s, i, r->lit, 0, &j)) return 0;
+  while (!url_stop(c = rd(s, j, &nx))) {
+    if (c == ':' && !colon) colon = nx;
+    if (c == '@') at = j;
+    j = nx;
+  }
+  if (!colon || colon >= at) return 0;
+  /* A marker inside means a rule already fired there (a value that held
+  ** a '/' ended the authority before): leave it, for a stable result. */
+  for (j = colon; j < at; j = nx) {
+    if (rd(s, j, &nx) == '[' && lit_at(s, j, REDACT_MARKER, 0, &nx)) return 0;
+  }
+  h->vs = colon;
+  h->ve = at;
+  return 1;
+}
+
+/* ---- Authorization schemes -------------------------------------------- */
+
+/* At i, the scheme r->lit (any case) and at least one space: *cred is
+** where the credentials start. */
+static int scheme_at(const rule *r, const src *s, size_t i, size_t *cred) {
+  size_t j, nx;
+  if (!lit_at(s, i, r->lit, 1, &j) || !is_space(rd(s, j, &nx))) return 0;
+  *cred = skip_spaces(s, j);
+  return 1;
+}
+
+/* At i, "Bearer <token>" (any case); the token needs a digit or symbol,
+** or 20+ characters. */
+static int m_bearer(const rule *r, const src *s, size_t i, hit *h,
+                    size_t *skip) {
+  (void)skip;
+  size_t j, nx, e;
+  if (!scheme_at(r, s, i, &j)) return 0;
+  size_t k = span(s, j, CS_TOKEN68, SIZE_MAX, &e), letters = 0;
+  for (size_t m = j; m < e; m = nx) letters += is_alpha(rd(s, m, &nx));
+  if (k < 8 || (letters == k && k < 20)) return 0;
+  h->vs = j;
+  h->ve = e;
+  return 1;
+}
+
+/* At i, "Basic <base64>" (any case) whose decoding is "user:password":
+** printable, with a ':'. */
+static int m_basic(const rule *r, const src *s, size_t i, hit *h,
+                   size_t *skip) {
+  (void)skip;
+  size_t j, nx, e;
+  if (!scheme_at(r, s, i, &j)) return 0;
+  size_t k = span(s, j, CS_B64, SIZE_MAX, &e);
+  if (k < 4 || k % 4 == 1) return 0;
+  b64_info d = b64_scan(s, j, e);
+  if (!d.colons || d.controls) return 0;
+  for (int pad = 0; pad < 2 && rd(s, e, &nx) == '='; pad++) e = nx;
+  h->vs = j;
+  h->ve = e;
+  return 1;
+}
+
+/* ---- tokens by prefix -------------------------------------------------- */
+
+/* At i, lit then seg[0] characters of cls. A bounded body must not be
+** followed by a letter or digit. *end is set after the body. */
+static int token_at(const rule *r, const src *s, size_t i, int cls, seglen len,
+                    size_t *end) {
+  size_t j, nx;
+  if (r->lit && !lit_at(s, i, r->lit, 0, &j)) return 0;
+  if (!r->lit) j = i;
+  size_t k = span(s, j, cls, len.max ? (size_t)len.max + 1 : SIZE_MAX, end);
+  if (k < len.min || (len.max && k > len.max)) return 0;
+  return !len.max || !is_alnum(rd(s, *end, &nx));
+}
+
+static int m_token(const rule *r, const src *s, size_t i, hit *h,
+                   size_t *skip) {
+  (void)skip;
+  if (!token_at(r, s, i, r->cls, r->seg[0], &h->ve)) return 0;
+  h->vs = i;
+  return 1;
+}
+
+/* lit kept, then a path of cls (a webhook's secret part). */
+static int m_after(const rule *r, const src *s, size_t i, hit *h,
+                   size_t *skip) {
+  (void)skip;
+  if (!lit_at(s, i, r->lit, 0, &h->vs)) return 0;
+  size_t k = span(s, h->vs, r->cls, SIZE_MAX, &h->ve);
+  return k >= r->seg[0].min;
+}
+
+static int pair_sep(int c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' ||
+         c == ':' || c == ';' || c == '|' || c == '=' || c == '"' || c == '\'';
+}
+
+#define PAIR_SEP_MAX 16
+
+/* At i, an id (lit + seg[0] of cls), 1..PAIR_SEP_MAX separators, then its
+** secret (exactly seg[1] of cls2; with R_MIXED holding upper and lower
+** case and a digit or symbol). The id goes through the rules, the secret
+** is replaced. */
+static int m_pair(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
+  (void)skip;
+  size_t j, k = 0, nx, e;
+  if (!token_at(r, s, i, r->cls, r->seg[0], &j)) return 0;
+  while (k < PAIR_SEP_MAX && pair_sep(rd(s, j, &nx))) {
+    j = nx;
+    k++;
+  }
+  if (!k) return 0;
+  size_t len = span(s, j, r->cls2, (size_t)r->seg[1].max + 1, &e);
+  int after = rd(s, e, &nx);
+  if (len != r->seg[1].max || is_alnum(after) || after == '=') return 0;
+  if (r->flags & R_MIXED) {
+    int up = 0, low = 0, other = 0;
+    for (size_t m = j; m < e; m = nx) {
+      int c = rd(s, m, &nx);
+      up |= is_upper(c);
+      low |= is_lower(c);
+      other |= !is_alpha(c);
+    }
+    if (!(up && low && other)) return 0;
+  }
+  h->vs = j;
+  h->ve = e;
+  return 1;
+}
+
+/* At i, lit then nseg '.'-separated base64url segments with the lengths
+** of seg[] (a last segment of min 0 may be empty). When the first segment
+** was measured whole, a start inside it ends it at the same place and so
+** fails the same way: *skip moves past it (else "eyJa-eyJa-..." would be
+** quadratic). *seg0 is set after the first segment. */
+static int segments_at(const rule *r, const src *s, size_t i, size_t *end,
+                       size_t *seg0, size_t *skip) {
+  size_t j, nx;
+  if (!lit_at(s, i, r->lit, 0, &j)) return 0;
+  *seg0 = j;
+  for (size_t k = 0; k < r->nseg; k++) {
+    seglen len = r->seg[k];
+    if (k > 0 && rd(s, j, &nx) != '.') return 0;
+    if (k > 0) j = nx;
+    size_t got =
+        span(s, j, CS_URLSAFE, len.max ? (size_t)len.max + 1 : SIZE_MAX, &j);
+    if (k == 0) {
+      *seg0 = j;
+      if (!len.max || got <= len.max) *skip = j;
+    }
+    if (got < len.min || (len.max && got > len.max)) return 0;
+  }
+  *end = j;
+  return 1;
+}
+
+static int m_segments(const rule *r, const src *s, size_t i, hit *h,
+                      size_t *skip) {
+  size_t seg0;
+  h->vs = i;
+  return segments_at(r, s, i, &h->ve, &seg0, skip);
+}
+
+/* A Discord bot token: its first segment is a user id in base64, which
+** decodes to 17+ digits. */
+static int m_discord(const rule *r, const src *s, size_t i, hit *h,
+                     size_t *skip) {
+  size_t seg0, no_skip = 0;
+  (void)skip; /* the digit check depends on the start */
+  h->vs = i;
+  if (!segments_at(r, s, i, &h->ve, &seg0, &no_skip)) return 0;
+  b64_info d = b64_scan(s, i, seg0);
+  return d.bytes >= 17 && d.nondigits == 0;
+}
+
+#define L REDACT_MARKER
+
+/* Tried in this order at every position; the first match wins. The pair
+** rules come before the single-token rule of the same prefix. */
+static const rule rules[] = {
+    {.name = "pem-private-key",
+     .match = m_pem,
+     .lit = "-----BEGIN ",
+     .label = L},
+    {.name = "key-value", .match = m_kv, .edge = EDGE_KEY, .label = L},
+    {.name = "url-credentials", .match = m_userinfo, .lit = "://", .label = L},
+    {.name = "slack-webhook",
+     .match = m_after,
+     .edge = EDGE_ALNUM,
+     .lit = "hooks.slack.com/services/|hooks.slack.com/workflows/|"
+            "hooks.slack.com/triggers/",
+     .cls = CS_PATH,
+     .seg = {{8, 0}},
+     .label = L},
+    {.name = "discord-webhook",
+     .match = m_after,
+     .edge = EDGE_ALNUM,
+     .lit = "discord.com/api/webhooks/|discordapp.com/api/webhooks/",
+     .cls = CS_PATH,
+     .seg = {{8, 0}},
+     .label = L},
+    {.name = "basic-auth",
+     .match = m_basic,
+     .edge = EDGE_WORD,
+     .flags = R_NOCASE,
+     .lit = "basic",
+     .label = L},
+    {.name = "bearer-token",
+     .match = m_bearer,
+     .edge = EDGE_WORD,
+     .flags = R_NOCASE,
+     .lit = "bearer",
+     .label = L},
+    {.name = "aws-secret-key",
+     .match = m_pair,
+     .edge = EDGE_ALNUM,
+     .flags = R_MIXED,
+     .lit = "AKIA|ASIA",
+     .cls = CS_UPPER_DIGIT,
+     .cls2 = CS_B64,
+     .seg = {{16, 16}, {40, 40}},
+     .label = L},
+    {.name = "twilio-auth-token",
+     .match = m_pair,
+     .edge = EDGE_ALNUM,
+     .lit = "AC",
+     .cls = CS_HEX,
+     .cls2 = CS_HEX,
+     .seg = {{32, 32}, {32, 32}},
+     .label = L},
+    {.name = "openai-key",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "sk-",
+     .cls = CS_URLSAFE,
+     .seg = {{20, 0}},
+     .label = L},
+    {.name = "stripe-key",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "sk_live_|sk_test_|rk_live_|rk_test_",
+     .cls = CS_ALNUM,
+     .seg = {{10, 0}},
+     .label = L},
+    {.name = "github-token",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "ghp_|gho_|ghs_|ghu_|ghr_",
+     .cls = CS_ALNUM,
+     .seg = {{20, 0}},
+     .label = L},
+    {.name = "github-pat",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "github_pat_",
+     .cls = CS_WORD,
+     .seg = {{20, 0}},
+     .label = L},
+    {.name = "gitlab-token",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "glpat-",
+     .cls = CS_URLSAFE,
+     .seg = {{20, 0}},
+     .label = L},
+    {.name = "slack-token",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "xoxa-|xoxb-|xoxe-|xoxo-|xoxp-|xoxr-|xoxs-|xapp-",
+     .cls = CS_ALNUM_DASH,
+     .seg = {{10, 0}},
+     .label = L},
+    {.name = "google-api-key",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "AIza",
+     .cls = CS_URLSAFE,
+     .seg = {{30, 0}},
+     .label = L},
+    {.name = "aws-access-key-id",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "AKIA|ASIA",
+     .cls = CS_UPPER_DIGIT,
+     .seg = {{16, 16}},
+     .label = L},
+    {.name = "huggingface-token",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "hf_",
+     .cls = CS_ALNUM,
+     .seg = {{30, 0}},
+     .label = L},
+    {.name = "npm-token",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "npm_",
+     .cls = CS_ALNUM,
+     .seg = {{36, 0}},
+     .label = L},
+    {.name = "twilio-api-key",
+     .match = m_token,
+     .edge = EDGE_ALNUM,
+     .lit = "SK",
+     .cls = CS_HEX,
+     .seg = {{32, 32}},
+     .label = L},
+    {.name = "sendgrid-key",
+     .match = m_segments,
+     .edge = EDGE_ALNUM,
+     .lit = "SG.",
+     .nseg = 2,
+     .seg = {{16, 32}, {32, 64}},
+     .label = L},
+    {.name = "jwt",
+     .match = m_segments,
+     .edge = EDGE_ALNUM,
+     .lit = "eyJ",
+     .nseg = 3,
+     .seg = {{7, 0}, {2, 0}, {0, 0}},
+     .label = L},
+    {.name = "discord-bot-token",
+     .match = m_discord,
+     .edge = EDGE_ALNUM,
+     .lit = "M|N|O",
+     .nseg = 3,
+     .seg = {{22, 27}, {6, 7}, {27, 40}},
+     .label = L},
+};
+
+#undef L
+
+#define NRULES (sizeof rules / sizeof rules[0])
+
+/* ---- the pass ---------------------------------------------------------- */
+
+/* One redaction: the output (snprintf semantics: len counts everything,
+** out gets what fits in cap - 1 bytes), the last character written, and
+** for each ASCII character the rules that can start with it (bit r). */
+typedef struct rstate {
+  char *out;
+  size_t cap, len;
+  int last;        /* the last visible character written (normalized), -1 */
+  const char *hit; /* the first rule that fired, for redact_probe */
+  uint32_t starts[128];
+} rstate;
+
+_Static_assert(NRULES <= 32, "rstate.starts holds a bit per rule");
+
+static void put(rstate *b, const char *s, size_t n) {
+  if (b->cap && b->len < b->cap - 1) {
+    size_t room = b->cap - 1 - b->len;
+    memcpy(b->out + b->len, s, n < room ? n : room);
+  }
+  b->len += n;
+}
+
+static int edge_ok(int edge, int last) {
+  if (last < 0) return 1;
+  switch (edge) {
+    case EDGE_ALNUM: return !is_alnum(last);
+    case EDGE_WORD: return !in_class(CS_WORD, last);
+    case EDGE_KEY: return !key_char(last);
+    default: return 1;
+  }
+}
+
+/* starts[]: a rule starts with the first character of an alternative of
+** its literal (either case with R_NOCASE), key=value with any key
+** character. */
+static void index_starts(rstate *b) {
+  memset(b->starts, 0, sizeof b->starts);
+  for (size_t r = 0; r < NRULES; r++) {
+    const char *p = rules[r].lit;
+    uint32_t bit = (uint32_t)1 << r;
+    for (int c = 0; !p && c < 128; c++) {
+      if (key_char(c)) b->starts[c] |= bit;
+    }
+    while (p && *p) {
+      int c = (unsigned char)*p;
+      b->starts[c] |= bit;
+      if ((rules[r].flags & R_NOCASE) && is_lower(c)) b->starts[c - 32] |= bit;
+      while (*p && *p != '|') p++;
+      if (*p) p++;
+    }
+  }
+}
+
+/* Heads nest at most twice in practice (a key=value inside the user of
+** URL credentials); past this depth a match is replaced whole, head
+** included, so the recursion is bounded whatever the input. */
+#define DEPTH_MAX 3
+
+static void pass(rstate *b, const src *s, int depth) {
+  size_t skip[NRULES] = {0};
+  size_t i = 0;
+  while (i < s->n) {
+    size_t next, r = NRULES;
+    hit h = {0, 0};
+    if (zero_width(s, i)) { /* invisible: copied, starts nothing */
+      (*s->steps)++;
+      put(b, s->in + i, 3);
+      i += 3;
+      continue;
+    }
+    int c = decode(s, i, &next);
+    uint32_t can = c < 128 ? b->starts[c] : 0;
+    for (r = 0; can && r < NRULES; r++) {
+      const rule *ru = &rules[r];
+      if (!(can & (uint32_t)1 << r) || i < skip[r] ||
+          !edge_ok(ru->edge, b->last))
+        continue;
+      if (ru->match(ru, s, i, &h, &skip[r]) && h.ve > i && h.vs <= h.ve &&
+          h.vs >= i)
+        break;
+    }
+    if (!can || r == NRULES) {
+      put(b, s->in + i, next - i);
+      b->last = c;
+      i = next;
+      continue;
+    }
+    if (!b->hit) b->hit = rules[r].name;
+    if (h.vs > i && depth < DEPTH_MAX) {
+      src head = {s->in + i, h.vs - i, s->steps};
+      pass(b, &head, depth + 1);
+    }
+    put(b, rules[r].label, strlen(rules[r].label));
+    b->last = (unsigned char)rules[r].label[strlen(rules[r].label) - 1];
+    i = h.ve;
+  }
+}
+
+static size_t redact_run(const char *in, size_t n, char *out, size_t cap,
+                         const char **first, size_t *steps) {
+  rstate b = {.out = out, .cap = cap, .last = -1};
+  src s = {in, n, steps};
+  index_starts(&b);
+  pass(&b, &s, 0);
+  if (cap) out[b.len < cap ? b.len : cap - 1] = '\0';
+  if (first) *first = b.hit;
+  return b.len;
+}
+
+size_t redact(const char *in, size_t n, char *out, size_t cap) {
+  size_t steps = 0;
+  return redact_run(in, n, out, cap, NULL, &steps);
+}
+
+const char *redact_rule_name(size_t i) {
+  return i < NRULES ? rules[i].name : NULL;
+}
+
+size_t redact_probe(const char *in, size_t n, const char **rule_name) {
+  size_t steps = 0;
+  redact_run(in, n, NULL, 0, rule_name, &steps);
+  return steps;
+}

@@ -1,0 +1,252 @@
+/*
+** schedule.c -- next occurrences of interval, once and cron schedules,
+** catch-up counting after a gap, and reading instants. See schedule.h.
+*/
+#include "time/schedule.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "time/civil.h"
+
+sched_type sched_type_parse(const char *s) {
+  if (!s) return SCHED_INVALID;
+  if (strcmp(s, "interval") == 0) return SCHED_INTERVAL;
+  if (strcmp(s, "once") == 0) return SCHED_ONCE;
+  if (strcmp(s, "cron") == 0) return SCHED_CRON;
+  return SCHED_INVALID;
+}
+
+const char *sched_type_name(sched_type t) {
+  switch (t) {
+    case SCHED_INTERVAL: return "interval";
+    case SCHED_ONCE: return "once";
+    case SCHED_CRON: return "cron";
+    default: return "invalid";
+  }
+}
+
+static int64_t interval_anchor(const sched_spec *s) {
+  return s->start_at != SCHED_NONE ? s->start_at
+                                   : s->created_at + s->interval_ms;
+}
+
+/* Floor division for possibly negative numerators. */
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+
+/* Within end_at, and an instant we can store and print: an occurrence
+** after 9999-12-31 is none (the trigger completes). */
+static int within_end(const sched_spec *s, int64_t t) {
+  return (s->end_at == SCHED_NONE || t <= s->end_at) && t <= SCHED_MS_MAX;
+}
+
+/* Raw next occurrence, ignoring end_at but honouring start_at. */
+static int raw_next(const sched_spec *s, int64_t after, int64_t *out) {
+  switch (s->type) {
+    case SCHED_INTERVAL: {
+      int64_t anchor = interval_anchor(s);
+      if (after < anchor) {
+        *out = anchor;
+      } else {
+        *out = anchor +
+               (floor_div(after - anchor, s->interval_ms) + 1) * s->interval_ms;
+      }
+      return 1;
+    }
+    case SCHED_ONCE:
+      if (s->scheduled_at > after) {
+        *out = s->scheduled_at;
+        return 1;
+      }
+      return 0;
+    case SCHED_CRON: {
+      int64_t from = after;
+      if (s->start_at != SCHED_NONE && from < s->start_at - 1) {
+        from = s->start_at - 1;
+      }
+      return cron_next(&s->cron, s->zone, from, out);
+    }
+    default: return 0;
+  }
+}
+
+int sched_next(const sched_spec *s, int64_t after, int64_t *out) {
+  int64_t t;
+  if (!raw_next(s, after, &t) || !within_end(s, t)) return 0;
+  *out = t;
+  return 1;
+}
+
+int sched_first(const sched_spec *s, int64_t now, int64_t *out) {
+  int64_t t;
+  switch (s->type) {
+    case SCHED_ONCE: t = s->scheduled_at; break;
+    case SCHED_INTERVAL: {
+      int64_t anchor = interval_anchor(s);
+      if (anchor >= now) {
+        t = anchor;
+      } else if (!raw_next(s, now - 1, &t)) {
+        return 0;
+      }
+      break;
+    }
+    case SCHED_CRON: {
+      int64_t from = now - 1;
+      if (s->start_at != SCHED_NONE && s->start_at - 1 > from) {
+        from = s->start_at - 1;
+      }
+      if (!raw_next(s, from, &t)) return 0;
+      break;
+    }
+    default: return 0;
+  }
+  if (!within_end(s, t)) return 0;
+  *out = t;
+  return 1;
+}
+
+/* Cron occurrences stepped through one by one before the catch-up jumps
+** to the latest (a trigger created long ago must not make a tick walk a
+** million occurrences while it holds the write lock). */
+#define SCHED_CRON_SCAN 1000
+
+/* The last occurrence in (lo, hi], given that one exists: look back from
+** hi in windows that double until one holds an occurrence, then step
+** through that window. The previous (half) window was empty, so the walk
+** covers at most the occurrences of one half window. */
+static int64_t last_in(const sched_spec *s, int64_t lo, int64_t hi) {
+  int64_t best = lo, w = 1000, nx;
+  for (;;) {
+    int64_t from = (hi - lo > w) ? hi - w : lo;
+    if (raw_next(s, from, &nx) && nx <= hi) {
+      while (nx <= hi) {
+        best = nx;
+        if (!raw_next(s, nx, &nx)) break;
+      }
+      return best;
+    }
+    if (from == lo) return best; /* none after all */
+    w *= 2;
+  }
+}
+
+void sched_catch_up(const sched_spec *s, int64_t due, int64_t now,
+                    int64_t max_count, sched_catchup *out) {
+  memset(out, 0, sizeof *out);
+  out->latest = due;
+  out->count = 1;
+  if (s->type == SCHED_INTERVAL) {
+    int64_t last = now;
+    if (s->end_at != SCHED_NONE && s->end_at < last) last = s->end_at;
+    int64_t n = last >= due ? floor_div(last - due, s->interval_ms) + 1 : 1;
+    out->latest = due + (n - 1) * s->interval_ms;
+    out->before_latest = out->latest - s->interval_ms;
+    out->count = n;
+    if (n > max_count) {
+      out->count = max_count;
+      out->more = 1;
+    }
+  } else if (s->type == SCHED_CRON) {
+    int64_t t = due, nx, steps = 0;
+    /* Iterate: work proportional to the occurrences missed, capped. */
+    while (sched_next(s, t, &nx) && nx <= now) {
+      if (steps++ == SCHED_CRON_SCAN) {
+        /* More than the scan: jump to the latest (within end_at). */
+        int64_t hi = now;
+        if (s->end_at != SCHED_NONE && s->end_at < hi) hi = s->end_at;
+        int64_t latest = last_in(s, t, hi);
+        out->before_latest = last_in(s, t, latest - 1);
+        t = latest;
+        out->more = 1; /* count stays the lower bound it reached */
+        break;
+      }
+      out->before_latest = t;
+      t = nx;
+      if (out->count < max_count) {
+        out->count++;
+      } else {
+        out->more = 1;
+      }
+    }
+    out->latest = t;
+  }
+  int64_t nxt;
+  if (sched_next(s, now, &nxt)) {
+    out->has_next = 1;
+    out->next_after = nxt;
+  }
+}
+
+int sched_instant_ok(int64_t ms) {
+  return ms >= SCHED_MS_MIN && ms <= SCHED_MS_MAX;
+}
+
+int sched_instant_check(int64_t ms, char *err, size_t errlen) {
+  if (sched_instant_ok(ms)) return 0;
+  snprintf(err, errlen, "%lld ms is outside the years %d-%d", (long long)ms,
+           CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
+  return -1;
+}
+
+int sched_ms_from_double(double x, int64_t *out) {
+  /* The comparisons are false for NaN; the cast is defined in range. */
+  if (!(x >= (double)SCHED_MS_MIN && x <= (double)SCHED_MS_MAX)) return 0;
+  int64_t i = (int64_t)x;
+  if ((double)i != x) return 0;
+  *out = i;
+  return 1;
+}
+
+int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
+                        char *err, size_t errlen) {
+  size_t n = strlen(text);
+  size_t i = (n > 0 && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+  int digits = n > i;
+  for (size_t k = i; k < n; k++) {
+    if (text[k] < '0' || text[k] > '9') digits = 0;
+  }
+  if (digits && n - i <= 15) {
+    *out = strtoll(text, NULL, 10);
+    return sched_instant_check(*out, err, errlen);
+  }
+  civil_time t;
+  int has_offset = 0;
+  int32_t off = 0;
+  if (civil_parse_iso(text, n, &t, &has_offset, &off, err, errlen) != 0) {
+    return -1;
+  }
+  if (t.year < CIVIL_MIN_YEAR || t.year > CIVIL_MAX_YEAR) {
+    snprintf(err, errlen, "year %d is out of range %d-%d", t.year,
+             CIVIL_MIN_YEAR, CIVIL_MAX_YEAR);
+    return -1;
+  }
+  int64_t local_ms = civil_to_ms(&t);
+  if (has_offset) {
+    *out = local_ms - (int64_t)off * 1000;
+    return 0;
+  }
+  int64_t ms = ((local_ms % 1000) + 1000) % 1000;
+  int64_t local_s = (local_ms - ms) / 1000;
+  *out = tz_local_to_utc(zone, local_s) * 1000 + ms;
+  return 0;
+}
+
+int sched_canonical(const sched_spec *s, char *buf, size_t n) {
+  int len;
+  switch (s->type) {
+    case SCHED_CRON: return cron_canonical(&s->cron, buf, n);
+    case SCHED_INTERVAL:
+      len = snprintf(buf, n, "%lld", (long long)s->interval_ms);
+      break;
+    case SCHED_ONCE:
+      len = snprintf(buf, n, "%lld", (long long)s->scheduled_at);
+      break;
+    default: return -1;
+  }
+  return (len < 0 || (size_t)len >= n) ? -1 : len;
+}

@@ -1,0 +1,110 @@
+/*
+** schedule.h -- one trigger's schedule: validation of the schedule
+** columns, the first and next occurrence, catching up after a gap, and
+** reading instants (INTEGER ms or ISO-8601, local in the trigger's zone).
+**
+** Pure: the caller passes the zone (from tzdb) and every instant; nothing
+** here reads the clock. Interval schedules are anchored: occurrences are
+** anchor + k * interval_ms (k >= 0) where anchor = start_at, or
+** created_at + interval_ms; they never drift with execution time.
+*/
+#ifndef TRIGGERS_SCHEDULE_H
+#define TRIGGERS_SCHEDULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "time/cron.h"
+#include "time/tz.h"
+
+#define SCHED_ERR_MAX 200
+#define SCHED_NONE INT64_MIN /* "no value" for optional instants */
+/* Instants are bounded to the years 1-9999 (0001-01-01T00:00:00Z ..
+** 9999-12-31T23:59:59.999Z) and durations to that span, so that no sum of
+** an instant and a duration (next occurrence, jitter, lease, backoff)
+** can overflow. */
+#define SCHED_MS_MIN (-62135596800000LL)
+#define SCHED_MS_MAX 253402300799999LL
+#define SCHED_SPAN_MAX (SCHED_MS_MAX - SCHED_MS_MIN)
+/* 1 when ms is within SCHED_MS_MIN..SCHED_MS_MAX. */
+int sched_instant_ok(int64_t ms);
+/* The same as a check: 0, or -1 and "N ms is outside the years 1-9999". */
+int sched_instant_check(int64_t ms, char *err, size_t errlen);
+/* A double that is an exact integer within the instant range -> 1 and
+** *out; otherwise 0 (NaN, infinities, fractions, huge values). */
+int sched_ms_from_double(double x, int64_t *out);
+
+typedef enum sched_type {
+  SCHED_INVALID = 0,
+  SCHED_INTERVAL = 1,
+  SCHED_ONCE = 2,
+  SCHED_CRON = 3
+} sched_type;
+
+typedef struct sched_spec {
+  sched_type type;
+  int64_t interval_ms;  /* SCHED_INTERVAL */
+  int64_t scheduled_at; /* SCHED_ONCE, UTC ms */
+  cron_expr cron;       /* SCHED_CRON */
+  const tz_zone *zone;  /* never NULL */
+  int64_t start_at;     /* SCHED_NONE when absent */
+  int64_t end_at;       /* SCHED_NONE when absent */
+  int64_t created_at;   /* interval anchor default: created_at + interval */
+} sched_spec;
+
+/* "interval" | "once" | "cron" -> type; SCHED_INVALID otherwise. */
+sched_type sched_type_parse(const char *s);
+const char *sched_type_name(sched_type t);
+
+/*
+** First occurrence strictly after `after` that lies within start_at ..
+** end_at. For once triggers that is scheduled_at when it is > after.
+** Returns 1 and *out, or 0 when there is none (an occurrence after
+** SCHED_MS_MAX, 9999-12-31, is none: it could not be stored or printed).
+*/
+int sched_next(const sched_spec *s, int64_t after, int64_t *out);
+
+/*
+** The initial next_due_at of a new (or rescheduled) trigger at time `now`:
+** once -> scheduled_at (even when already past: it is simply overdue);
+** interval -> the anchor, or the first grid point at or after now when
+** the anchor is already past;
+** cron -> first occurrence at or after max(start_at, now).
+*/
+int sched_first(const sched_spec *s, int64_t now, int64_t *out);
+
+/*
+** Occurrences from `due` (an occurrence, <= now) up to now inclusive:
+** *count (capped at max_count; *more set when the cap cut it), *latest,
+** and *next_after, the first occurrence > now (0 return value = none).
+** Interval schedules are computed arithmetically; cron ones iterate, so
+** callers pass a cap.
+*/
+typedef struct sched_catchup {
+  int64_t count;
+  int more;
+  int64_t latest;
+  int64_t before_latest; /* the occurrence before latest (count >= 2) */
+  int has_next;
+  int64_t next_after;
+} sched_catchup;
+void sched_catch_up(const sched_spec *s, int64_t due, int64_t now,
+                    int64_t max_count, sched_catchup *out);
+
+/*
+** Read an instant given as text: ISO-8601 with an offset or 'Z' is exact;
+** without one it is local time in `zone` (gaps move forward by the gap
+** length, repeated times take the earlier instant: CRON.md last section).
+** A string of digits (optionally signed) is ms. Returns 0 or -1 + message.
+*/
+int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
+                        char *err, size_t errlen);
+
+/*
+** Canonical schedule text for dedupe keys: the cron canonical form, the
+** interval in ms ("60000") or the once instant in UTC ms. Returns length
+** or -1 when buf is too small.
+*/
+int sched_canonical(const sched_spec *s, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+** tzdb.c -- finding IANA zones by name and caching them per connection.
+**
+** Owns: zone name validation, building the path under the zoneinfo
+** directory ($TZDIR when set, else /usr/share/zoneinfo), reading one TZif
+** file with a size cap, and the cache: an open-addressing hash table from
+** name to parsed zone. Zones stay until tzdb_free, so pointers handed out
+** remain valid for the cache's life. The cache holds at most
+** TZDB_MAX_ZONES zones (more than the IANA database has names); past that,
+** lookups of new names fail with a message rather than evicting.
+**
+** A name not found as given is looked up again by its canonical spelling
+** in the directory's name list (tzdb_names.c, listed once per cache), so
+** "europe/berlin" finds "Europe/Berlin"; an unknown or invalid name gets
+** the list's closest name as "did you mean" in the message.
+**
+** This is the only pure-side module that touches files; tz.c parses.
+*/
+#include "time/tzdb.h"
+#include "time/tzdb_names.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TZDB_DEFAULT_DIR "/usr/share/zoneinfo"
+#define TZDB_MAX_NAME 64
+#define TZDB_MAX_FILE (1024 * 1024)
+#define TZDB_MAX_ZONES 1024
+#define TZDB_MIN_SLOTS 16
+
+typedef struct tzdb_slot {
+  char *name; /* NULL: empty slot */
+  tz_zone *zone;
+} tzdb_slot;
+
+/* Why a lookup failed: the name, the file, or anything else. */
+enum { TZDB_OK = 0, TZDB_INVALID = -1, TZDB_UNKNOWN = -2, TZDB_FAILED = -3 };
+
+struct tzdb {
+  char *dir;
+  tzdb_names *names; /* listed on the first miss; NULL before */
+  tzdb_slot *slots;
+  size_t nslot; /* power of two, or 0 before the first insert */
+  size_t count;
+};
+
+static int tzdb_fail(char *err, size_t errlen, const char *what,
+                     const char *name, const char *detail) {
+  char shown[TZDB_MAX_NAME + 1];
+  size_t k;
+  /* cppcheck-suppress arrayIndexOutOfBoundsCond ; stops at name's NUL */
+  for (k = 0; k < TZDB_MAX_NAME && name[k]; k++) {
+    unsigned char ch = (unsigned char)name[k];
+    shown[k] = ch >= 0x20 && ch < 0x7f && ch != '\'' ? (char)ch : '?';
+  }
+  shown[k] = '\0';
+  if (err && errlen)
+    snprintf(err, errlen, "%s '%s%s'%s%s", what, shown, name[k] ? "..." : "",
+             detail ? ": " : "", detail ? detail : "");
+  return -1;
+}
+
+static char *dup_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = malloc(n);
+  if (p) memcpy(p, s, n);
+  return p;
+}
+
+tzdb *tzdb_new(const char *dir) {
+  tzdb *db = calloc(1, sizeof *db);
+  if (!db) return NULL;
+  if (!dir) {
+    const char *env = getenv("TZDIR");
+    dir = env && env[0] ? env : TZDB_DEFAULT_DIR;
+  }
+  db->dir = dup_string(dir);
+  if (!db->dir) {
+    free(db);
+    return NULL;
+  }
+  return db;
+}
+
+void tzdb_free(tzdb *db) {
+  size_t k;
+  if (!db) return;
+  for (k = 0; k < db->nslot; k++) {
+    free(db->slots[k].name);
+    tz_free(db->slots[k].zone);
+  }
+  free(db->slots);
+  free(db->dir);
+  tzdb_names_free(db->names);
+  free(db);
+}
+
+/* ASCII letters, digits, '_', '+', '-', '/'; no "..", no leading '/',
+** no empty component, 1..64 bytes. */
+static int name_valid(const char *name) {
+  size_t k, n = strlen(name);
+  if (n == 0 || n > TZDB_MAX_NAME || name[0] == '/' || name[n - 1] == '/')
+    return 0;
+  if (strstr(name, "..") || strstr(name, "//")) return 0;
+  for (k = 0; k < n; k++) {
+    char ch = name[k];
+    int ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+             (ch >= '0' && ch <= '9') || ch == '_' || ch == '+' || ch == '-' ||
+             ch == '/';
+    if (!ok) return 0;
+  }
+  return 1;
+}
+
+/* Files of the zoneinfo directory that are not IANA zones but this
+** machine's setting (a link to /etc/localtime, the POSIX TZ default): a
+** trigger in them would change meaning from machine to machine. */
+static int is_machine_name(const char *name) {
+  return strcmp(name, "localtime") == 0 || strcmp(name, "posixrules") == 0;
+}
+
+static int is_utc_name(const char *name) {
+  return strcmp(name, "UTC") == 0 || strcmp(name, "Etc/UTC") == 0 ||
+         strcmp(name, "Z") == 0;
+}
+
+/* ---- the hash table ---------------------------------------------------- */
+
+static size_t name_hash(const char *s) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+static tzdb_slot *slot_find(tzdb_slot *slots, size_t nslot, const char *name) {
+  size_t k = name_hash(name) & (nslot - 1);
+  while (slots[k].name && strcmp(slots[k].name, name) != 0)
+    k = (k + 1) & (nslot - 1);
+  return &slots[k];
+}
+
+/* Keeps the load factor at or below one half. */
+static int table_grow(tzdb *db) {
+  size_t nslot = db->nslot ? db->nslot * 2 : TZDB_MIN_SLOTS, k;
+  tzdb_slot *slots;
+  if ((db->count + 1) * 2 <= db->nslot) return 0;
+  slots = calloc(nslot, sizeof *slots);
+  if (!slots) return -1;
+  for (k = 0; k < db->nslot; k++)
+    if (db->slots[k].name)
+      *slot_find(slots, nslot, db->slots[k].name) = db->slots[k];
+  free(db->slots);
+  db->slots = slots;
+  db->nslot = nslot;
+  return 0;
+}
+
+/* ---- reading a zone file ----------------------------------------------- */
+
+/* Reads the whole regular file at path (at most TZDB_MAX_FILE bytes).
+** Returns 0, -1 (missing or not a regular file) or -2 (too large / OOM). */
+static int file_read(const char *path, unsigned char **out, size_t *len) {
+  struct stat st;
+  unsigned char *buf;
+  size_t got = 0, cap;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return -1;
+  }
+  /* One byte more than fstat reports, so a file that grew is noticed. */
+  cap = (size_t)st.st_size + 1;
+  if (st.st_size > TZDB_MAX_FILE || !(buf = malloc(cap))) {
+    close(fd);
+    return -2;
+  }
+  for (;;) {
+    ssize_t r = read(fd, buf + got, cap - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += (size_t)r;
+    if (got == cap) break;
+  }
+  close(fd);
+  if (got == cap) {
+    free(buf);
+    return -2;
+  }
+  *out = buf;
+  *len = got;
+  return 0;
+}
+
+static int zone_load(const tzdb *db, const char *name, tz_zone **out, char *err,
+                     size_t errlen) {
+  char path[4096], perr[160];
+  unsigned char *buf = NULL;
+  size_t len = 0;
+  int rc;
+  if ((size_t)snprintf(path, sizeof path, "%s/%s", db->dir, name) >=
+      sizeof path) {
+    tzdb_fail(err, errlen, "unknown time zone", name, NULL);
+    return TZDB_UNKNOWN;
+  }
+  rc = file_read(path, &buf, &len);
+  if (rc == -1) {
+    tzdb_fail(err, errlen, "unknown time zone", name, NULL);
+    return TZDB_UNKNOWN;
+  }
+  if (rc == -2) {
+    tzdb_fail(err, errlen, "cannot load time zone", name,
+              "file too large or out of memory");
+    return TZDB_FAILED;
+  }
+  rc = tz_parse(buf, len, name, out, perr, sizeof perr);
+  free(buf);
+  if (rc) {
+    tzdb_fail(err, errlen, "bad time zone file for", name, perr);
+    return TZDB_FAILED;
+  }
+  return TZDB_OK;
+}
+
+/* The zone of name as spelled; *canon is the cache's copy of the name. */
+static int zone_get(tzdb *db, const char *name, const tz_zone **out,
+                    const char **canon, char *err, size_t errlen) {
+  tzdb_slot *slot;
+  tz_zone *z = NULL;
+  int rc;
+  *out = NULL;
+  if (!name || !name_valid(name)) {
+    tzdb_fail(err, errlen, "invalid time zone name", name ? name : "", NULL);
+    return TZDB_INVALID;
+  }
+  if (is_machine_name(name)) {
+    tzdb_fail(err, errlen, "not an IANA time zone", name,
+              "it names this machine's setting; give an IANA name "
+              "such as Europe/Berlin");
+    return TZDB_INVALID;
+  }
+  if (is_utc_name(name)) {
+    *out = tz_utc();
+    *canon = name;
+    return TZDB_OK;
+  }
+  if (db->nslot) {
+    slot = slot_find(db->slots, db->nslot, name);
+    if (slot->name) {
+      *out = slot->zone;
+      *canon = slot->name;
+      return TZDB_OK;
+    }
+  }
+  if (db->count >= TZDB_MAX_ZONES) {
+    tzdb_fail(err, errlen, "cannot load time zone", name,
+              "too many time zones in use");
+    return TZDB_FAILED;
+  }
+  if ((rc = zone_load(db, name, &z, err, errlen)) != TZDB_OK) return rc;
+  if (table_grow(db)) {
+    tz_free(z);
+    tzdb_fail(err, errlen, "cannot load time zone", name, "out of memory");
+    return TZDB_FAILED;
+  }
+  slot = slot_find(db->slots, db->nslot, name);
+  slot->name = dup_string(name);
+  if (!slot->name) {
+    tz_free(z);
+    tzdb_fail(err, errlen, "cannot load time zone", name, "out of memory");
+    return TZDB_FAILED;
+  }
+  slot->zone = z;
+  db->count++;
+  *out = z;
+  *canon = slot->name;
+  return TZDB_OK;
+}
+
+/* The directory's names, listed on first use. NULL when out of memory. */
+static const tzdb_names *names_of(tzdb *db) {
+  if (!db->names) db->names = tzdb_names_load(db->dir);
+  return db->names;
+}
+
+int tzdb_lookup(tzdb *db, const char *name, const tz_zone **out,
+                const char **canon, char *err, size_t errlen) {
+  const char *spelled = NULL;
+  int rc = zone_get(db, name, out, &spelled, err, errlen);
+  if (rc == TZDB_UNKNOWN) { /* another case: the listed spelling */
+    const char *fix = tzdb_names_canonical(names_of(db), name);
+    if (fix && strcmp(fix, name) != 0)
+      rc = zone_get(db, fix, out, &spelled, err, errlen);
+  }
+  if (rc == TZDB_UNKNOWN || (rc == TZDB_INVALID && name)) {
+    const char *near = tzdb_names_suggest(names_of(db), name);
+    size_t used = err && errlen ? strlen(err) : 0;
+    if (near && used < errlen)
+      snprintf(err + used, errlen - used, "; did you mean '%s'?", near);
+  }
+  if (canon) *canon = rc == TZDB_OK ? spelled : NULL;
+  return rc == TZDB_OK ? 0 : -1;
+}
+
+int tzdb_get(tzdb *db, const char *name, const tz_zone **out, char *err,
+             size_t errlen) {
+  return tzdb_lookup(db, name, out, NULL, err, errlen);
+}

@@ -1,0 +1,115 @@
+/*
+** when.h -- English temporal phrases ("tomorrow at 9am", "in 2 hours",
+** "every weekday at 8:30") -> a schedule plus a confidence, following the
+** grammar, resolution rules, confidence table and recurring table
+** of docs/when.md.
+**
+** Pure: no SQLite, no clock (the caller passes `now`), no files, no
+** allocation; everything lands in the caller's when_result. Deterministic:
+** the same phrase, now and zone give the same result.
+**
+** The whole phrase must be understood. Nothing is extracted from the
+** middle of a sentence: "after the meeting tomorrow" is rejected, not read
+** as "tomorrow". A rejected phrase (vague, in the past, invalid fields,
+** words the grammar does not know) gets kind WHEN_NONE, confidence 0 and a
+** reason that says why.
+*/
+#ifndef TRIGGERS_WHEN_H
+#define TRIGGERS_WHEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "time/tz.h"
+
+#define WHEN_PHRASE_MAX 200 /* longer input is rejected */
+#define WHEN_REASON_MAX 200
+#define WHEN_CRON_MAX 48
+#define WHEN_TZ_MAX 72
+#define WHEN_TAGS_MAX 8
+
+typedef enum when_kind {
+  WHEN_NONE = 0,     /* rejected: see reason */
+  WHEN_ONCE = 1,     /* one instant: due_at */
+  WHEN_INTERVAL = 2, /* every interval_ms, first at due_at = now + interval */
+  WHEN_CRON = 3      /* cron text evaluated in tz; due_at = first firing */
+} when_kind;
+
+typedef struct when_result {
+  when_kind kind;
+  int64_t due_at;           /* UTC ms (kind != WHEN_NONE) */
+  int64_t interval_ms;      /* WHEN_INTERVAL, else 0 */
+  char cron[WHEN_CRON_MAX]; /* WHEN_CRON: 5 fields, or 6 when seconds != 0 */
+  char tz[WHEN_TZ_MAX];     /* the zone the phrase was read in (tz_name) */
+  double confidence;        /* 0 when rejected, else 0.5 .. 1 (WHEN.md §5) */
+  /* Components not stated in the phrase but filled in: "year", "month",
+  ** "day", "time" (R8's time_implied), "meridiem" (bare hour after "at"). */
+  const char *implied[WHEN_TAGS_MAX];
+  int n_implied;
+  /* What happened on the way: "dst_shifted", "dst_repeated",
+  ** "rolled_forward", "month_clamped", "zone_named",
+  ** "next_weekday_ambiguous", "this_weekday_today",
+  ** "midnight_start_of_day", "short_months_skipped". */
+  const char *flags[WHEN_TAGS_MAX];
+  int n_flags;
+  /* The normalized phrase (lower-case, blanks collapsed, dots after words
+  ** dropped) when accepted; "" when rejected. */
+  char matched[WHEN_PHRASE_MAX + 1];
+  char reason[WHEN_REASON_MAX]; /* "" when accepted */
+} when_result;
+
+/*
+** Read `phrase` at reference instant now_ms (UTC ms) in zone `zone` (NULL
+** means UTC). Returns 0 when the phrase was understood (out->kind set,
+** confidence > 0), -1 when rejected (kind WHEN_NONE, confidence 0, reason
+** set). Never reads anything but its arguments.
+*/
+int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
+               when_result *out);
+
+/*
+** Finding a phrase inside a message ("remind me tomorrow at 9am to call
+** Anna"): trigger_find_when, docs/when.md "Finding a phrase in a message".
+** Candidates are runs of 1..WHEN_FIND_WORDS_MAX words starting and ending
+** at word boundaries, each read by when_parse; the longest accepted one
+** wins (then the higher confidence, then the earliest). Some readings are
+** not taken inside a message: a duration without a marker ("2 hours"), a
+** lone weekday abbreviation ("sat"), a bare M/D ("1/2"), "the 3rd" alone,
+** and a phrase right after a word that ties it to something else ("after",
+** "before", "around", "last", "every", "until", ...) or right before "ago",
+** "before", "after", "earlier". Work is bounded: at most
+** WHEN_FIND_TEXT_MAX bytes, WHEN_FIND_WORDS_MAX words and WHEN_PHRASE_MAX
+** bytes per candidate, so at most (words x WHEN_FIND_WORDS_MAX) parses.
+*/
+#define WHEN_FIND_TEXT_MAX 16384 /* longer text: confidence 0, reason */
+#define WHEN_FIND_WORDS_MAX 12
+
+typedef struct when_found {
+  when_result r;   /* the best phrase's reading, or WHEN_NONE + reason */
+  size_t start;    /* byte offsets [start, end) of the phrase in text */
+  size_t end;
+  size_t cp_start; /* the same as Unicode code point offsets */
+  size_t cp_end;
+} when_found;
+
+/*
+** Find the best phrase in text[0..len) (any bytes; the phrase itself is
+** ASCII). Returns 0 when found (out->r accepted, span set), -1 when not
+** (out->r.kind WHEN_NONE, confidence 0, reason; span 0, 0).
+*/
+int when_find(const char *text, size_t len, int64_t now_ms,
+              const tz_zone *zone, when_found *out);
+
+/*
+** The message without text[start..end): the two sides joined by one blank,
+** with blanks, commas, semicolons and colons at the cut, an emptied pair of
+** brackets or quotes around the phrase, and blanks at both ends dropped.
+** buf must hold len + 1 bytes; returns the length written (NUL added).
+*/
+size_t when_find_rest(const char *text, size_t len, size_t start, size_t end,
+                      char *buf);
+
+/* "once", "interval", "cron" or NULL for WHEN_NONE. */
+const char *when_kind_name(when_kind k);
+
+#endif

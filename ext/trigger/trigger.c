@@ -1,0 +1,734 @@
+/*
+** trigger.c -- the meaning of one `triggers` row: value checks, defaults,
+** the schedule spec, lifecycle transitions and JSON. See trigger.h.
+*/
+#include "trigger/trigger.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/args.h"
+#include "time/civil.h"
+#include "text/dedupe.h"
+#include "text/sha256.h"
+#include "store/stored.h"
+
+SQLITE_EXTENSION_INIT3
+
+#define ERR(...)                                                   \
+  ((*err = sqlite3_mprintf(__VA_ARGS__)) ? SQLITE_CONSTRAINT_CHECK \
+                                         : SQLITE_NOMEM)
+
+static const char *const wake_modes[] = {"inject_now", "next_autonomy_cycle",
+                                         0};
+static const char *const creators[] = {"user", "agent", "system", 0};
+static const char *const misfires[] = {"coalesce", "all", "skip", 0};
+static const char *const overlaps[] = {"skip", "allow", "queue", 0};
+const char *const trg_statuses[] = {"scheduled", "paused",  "completed",
+                                    "cancelled", "expired", 0};
+
+static int in_set(const char *v, const char *const *set) {
+  for (int i = 0; set[i]; i++) {
+    if (strcmp(v, set[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+/* The table a message names for column col: the virtual table's for a
+** value written through it, the shadow table holding the column for a
+** row read back (TRG_STORED) and for the internal columns. */
+static const char *col_table(int flags, int col) {
+  if (!(flags & TRG_STORED) && col < TC_NPUBLIC) return "triggers";
+  return store_col_in_state(col) ? "triggers_state" : "triggers_data";
+}
+
+/* "<table>.<column>: <message>", SQLITE_CONSTRAINT_CHECK. */
+static int col_err(char **err, int flags, int col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  int rc = msg ? stored_err(err, col_table(flags, col), trg_cols[col].name,
+                            "%s", msg)
+               : (*err = NULL, SQLITE_NOMEM);
+  sqlite3_free(msg);
+  return rc;
+}
+
+static int type_error(char **err, int flags, int col, int type,
+                      const char *text) {
+  return stored_type_error(err, col_table(flags, col), &trg_cols[col], type,
+                           text, flags & TRG_STORED);
+}
+
+/* One SQL value into a column, by the column's kind. Integer columns
+** take integer-valued text as SQLite's INTEGER affinity does ('300000'),
+** instant columns too (ms); other text in an instant column is ISO-8601,
+** converted in the row's zone by trg_validate. */
+int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
+  const trg_coldef *d = &trg_cols[col];
+  int t = sqlite3_value_type(v);
+  if (t == SQLITE_NULL) {
+    val_set_null(out);
+    return SQLITE_OK;
+  }
+  if (d->kind == 'I' || d->kind == 'S') {
+    i64 i;
+    int num = trg_int_of(v, &i);
+    if (num < 0) return SQLITE_NOMEM;
+    if (num) {
+      val_set_int(out, i);
+      return SQLITE_OK;
+    }
+    if (d->kind == 'I' && (t == SQLITE_TEXT || t == SQLITE_FLOAT)) {
+      char buf[TRG_ECHO_MAX];
+      const char *text = (const char *)sqlite3_value_text(v);
+      if (!text) return SQLITE_NOMEM;
+      return ERR("triggers.%s: %s%s%s is not an integer%s", d->name,
+                 t == SQLITE_TEXT ? "'" : "", trg_echo(text, buf),
+                 t == SQLITE_TEXT ? "'" : "", trg_int_unit(d->name));
+    }
+    if (t != SQLITE_TEXT) return type_error(err, 0, col, t, NULL);
+  } else if (t != SQLITE_TEXT) {
+    return type_error(err, 0, col, t, NULL);
+  }
+  const char *text;
+  char what[48];
+  sqlite3_snprintf(sizeof what, what, "triggers.%s", d->name);
+  int rc = value_text(v, d->kind == 'J', what, &text, err);
+  if (rc == SQLITE_ERROR) return SQLITE_CONSTRAINT_CHECK;
+  return rc == SQLITE_OK ? val_set_text(out, text) : rc;
+}
+
+int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
+                    uint64_t *changed, char **err) {
+  for (int i = 0; i < TC_NPUBLIC; i++) {
+    if (only_changed && sqlite3_value_nochange(vals[i])) continue;
+    if (trg_cols[i].ro) {
+      if (!only_changed && sqlite3_value_type(vals[i]) == SQLITE_NULL) continue;
+      return ERR("triggers.%s: is computed and cannot be written",
+                 trg_cols[i].name);
+    }
+    int rc = trg_read_value(i, vals[i], &r->v[i], err);
+    if (rc != SQLITE_OK) return rc;
+    if (changed) *changed |= (uint64_t)1 << i;
+  }
+  return SQLITE_OK;
+}
+
+/* ---- validation ------------------------------------------------------ */
+
+/*
+** One validator for a row written through the table and for a row read
+** back from the shadow tables (flags & TRG_STORED, DESIGN.md §4). A write
+** fills the defaults of columns left NULL and reads ISO text in instant
+** columns; a stored row must hold what a write leaves: every value of
+** the right type, defaulted columns not NULL, instants as ms, and the
+** computed columns in their ranges. The messages are the same, naming the
+** virtual table for a write and the shadow table for a stored row.
+*/
+
+/* A NULL in a column that must have a value. */
+static int not_null(char **err, int flags, int col) {
+  if (flags & TRG_STORED) return col_err(err, flags, col, "must not be NULL");
+  *err = sqlite3_mprintf("NOT NULL constraint failed: triggers.%s",
+                         trg_cols[col].name);
+  return *err ? SQLITE_CONSTRAINT_NOTNULL : SQLITE_NOMEM;
+}
+
+/* A column a write fills when NULL; stored, it must not be NULL. */
+static int text_default(trg_row *r, int col, const char *def, int flags,
+                        char **err) {
+  if (!r->v[col].null) return SQLITE_OK;
+  if (flags & TRG_STORED) return not_null(err, flags, col);
+  return val_set_text(&r->v[col], def);
+}
+
+static int int_default(trg_row *r, int col, i64 def, int flags, char **err) {
+  if (!r->v[col].null) return SQLITE_OK;
+  if (flags & TRG_STORED) return not_null(err, flags, col);
+  val_set_int(&r->v[col], def);
+  return SQLITE_OK;
+}
+
+static int check_enum(trg_row *r, int col, const char *const *set,
+                      const char *def, int flags, char **err) {
+  int rc = text_default(r, col, def, flags, err);
+  if (rc != SQLITE_OK) return rc;
+  if (!in_set(r->v[col].t, set)) {
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    for (int i = 0; set[i]; i++)
+      sqlite3_str_appendf(s, "%s'%s'", i ? ", " : "", set[i]);
+    char *list = sqlite3_str_finish(s);
+    char buf[STORED_SHOWN + 4];
+    rc = col_err(err, flags, col, "'%s' is not one of %s",
+                 stored_shown(r->v[col].t, buf), list ? list : "");
+    sqlite3_free(list);
+    return rc;
+  }
+  return SQLITE_OK;
+}
+
+/* An integer column within min..max (when not NULL); max SCHED_SPAN_MAX
+** is the span of the instant range, so adding it to an instant cannot
+** overflow. */
+static int check_range(trg_row *r, int col, i64 min, i64 max, int flags,
+                       char **err) {
+  const trg_val *v = &r->v[col];
+  if (v->null) return SQLITE_OK;
+  if (v->i < min) {
+    return col_err(err, flags, col, "must be >= %lld, got %lld", (long long)min,
+                   (long long)v->i);
+  }
+  if (v->i > max) {
+    return col_err(
+        err, flags, col, "must be <= %lld%s, got %lld", (long long)max,
+        max == SCHED_SPAN_MAX ? " (10,000 years)" : "", (long long)v->i);
+  }
+  return SQLITE_OK;
+}
+
+#define check_min(r, col, min, flags, err) \
+  check_range(r, col, min, INT64_MAX, flags, err)
+#define check_duration(r, col, min, flags, err) \
+  check_range(r, col, min, SCHED_SPAN_MAX, flags, err)
+
+/* An instant column: ISO text (written) -> ms in the row's zone, and ms
+** within the years 1-9999. */
+static int convert_instant(trg_row *r, int col, const tz_zone *z, int flags,
+                           char **err) {
+  trg_val *v = &r->v[col];
+  if (v->null) return SQLITE_OK;
+  char msg[SCHED_ERR_MAX], buf[STORED_SHOWN + 4];
+  i64 ms;
+  if (v->t && sched_parse_instant(v->t, z, &ms, msg, sizeof msg) != 0) {
+    return col_err(err, flags, col, "cannot read '%s' as an instant: %s",
+                   stored_shown(v->t, buf), msg);
+  }
+  if (!v->t) ms = v->i;
+  if (sched_instant_check(ms, msg, sizeof msg) != 0) {
+    return col_err(err, flags, col, "%s", msg);
+  }
+  val_set_int(v, ms);
+  return SQLITE_OK;
+}
+
+/* First words of the instructions, at most 6 words / 60 bytes. */
+static int default_display_name(trg_row *r) {
+  const char *s = r->v[TC_INSTRUCTIONS].t;
+  char buf[64];
+  size_t n = 0;
+  int words = 0;
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+  while (*s && n < 60) {
+    int blank = (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r');
+    if (blank) {
+      if (++words == 6) break;
+      while (s[1] == ' ' || s[1] == '\t' || s[1] == '\n' || s[1] == '\r') s++;
+      buf[n++] = ' ';
+    } else {
+      buf[n++] = *s;
+    }
+    s++;
+  }
+  /* Do not cut a UTF-8 sequence in half. */
+  /* cppcheck-suppress uninitvar ; buf[0..n-1] were all written above */
+  while (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0x80) n--;
+  if (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0xC0) n--;
+  while (n > 0 && buf[n - 1] == ' ') n--;
+  buf[n] = 0;
+  return val_set_text(&r->v[TC_DISPLAY_NAME], buf);
+}
+
+static int is_blank(const char *s) {
+  for (; s && *s; s++) {
+    if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') return 0;
+  }
+  return 1;
+}
+
+/* Columns that belong to one schedule type only. */
+static int check_type_columns(trg_row *r, sched_type t, int flags, char **err) {
+  static const struct {
+    int col;
+    sched_type type;
+  } own[] = {{TC_INTERVAL_MS, SCHED_INTERVAL},
+             {TC_SCHEDULED_AT, SCHED_ONCE},
+             {TC_CRON_EXPRESSION, SCHED_CRON}};
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+    int given = !r->v[own[i].col].null;
+    if (own[i].type == t && !given) {
+      return col_err(err, flags, own[i].col, "required for trigger_type '%s'",
+                     sched_type_name(t));
+    }
+    if (own[i].type != t && given) {
+      return col_err(err, flags, own[i].col,
+                     "only allowed for trigger_type '%s' (this trigger is "
+                     "'%s')",
+                     sched_type_name(own[i].type), sched_type_name(t));
+    }
+  }
+  return SQLITE_OK;
+}
+
+/* The schedule of a checked row: its zone (through the connection's cache)
+** and, for cron, the parsed expression. */
+static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
+                   char **err) {
+  char msg[CRON_ERR_MAX + 64];
+  memset(spec, 0, sizeof *spec);
+  spec->type = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
+  spec->start_at = r->v[TC_START_AT].null ? SCHED_NONE : r->v[TC_START_AT].i;
+  spec->end_at = r->v[TC_END_AT].null ? SCHED_NONE : r->v[TC_END_AT].i;
+  spec->created_at = r->v[TC_CREATED_AT].i;
+  spec->interval_ms = r->v[TC_INTERVAL_MS].i;
+  spec->scheduled_at = r->v[TC_SCHEDULED_AT].i;
+  if (trg_zone(c, val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg, sizeof msg) !=
+      0) {
+    return col_err(err, flags, TC_TIMEZONE, "%s", msg);
+  }
+  if (spec->type == SCHED_CRON &&
+      cron_parse(val_text(&r->v[TC_CRON_EXPRESSION]), &spec->cron, msg,
+                 sizeof msg) != 0) {
+    return col_err(err, flags, TC_CRON_EXPRESSION, "%s", msg);
+  }
+  return SQLITE_OK;
+}
+
+/* A value marked bad when it was read (trg_val.bad). */
+static int bad_value(trg_row *r, int col, int flags, char **err) {
+  const trg_val *v = &r->v[col];
+  if (v->bad == TRG_BAD_JSON) {
+    return col_err(err, flags, col, "must be a JSON object");
+  }
+  if (v->bad == TRG_BAD_COPY) {
+    char buf[STORED_SHOWN + 4];
+    return ERR("triggers_state.%s: differs from triggers_data.%s '%s' (it "
+               "is a copy)",
+               trg_cols[col].name, trg_cols[col].name,
+               stored_shown(val_text(v), buf));
+  }
+  return type_error(err, flags, col, v->bad, v->t);
+}
+
+/* The computed columns of a stored row: status, counters, incarnation,
+** instants, and what makes a row due (only a scheduled, enabled trigger is). */
+static int check_state(trg_row *r, int flags, char **err) {
+  static const int counters[] = {TC_RUN_COUNT, TC_CLAIMS, TC_RUNNING,
+                                 TC_FAIL_STREAK};
+  static const int instants[] = {TC_NEXT_DUE_AT, TC_FIRE_AT, TC_LAST_RUN_AT,
+                                 TC_UPDATED_AT};
+  int rc = check_enum(r, TC_STATUS, trg_statuses, NULL, flags, err);
+  for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
+    rc = int_default(r, counters[i], 0, flags, err);
+    if (rc == SQLITE_OK)
+      rc = check_range(r, counters[i], 0, TRG_COUNT_MAX, flags, err);
+  }
+  /* the incarnation a run carries and compares (tick.c run_trigger_load) */
+  if (rc == SQLITE_OK) rc = int_default(r, TC_INCARNATION, 1, flags, err);
+  if (rc == SQLITE_OK)
+    rc = check_range(r, TC_INCARNATION, 1, TRG_COUNT_MAX, flags, err);
+  for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
+    rc = convert_instant(r, instants[i], NULL, flags, err);
+  }
+  if (rc == SQLITE_OK && !r->v[TC_NEXT_DUE_AT].null) {
+    const char *st = r->v[TC_STATUS].t;
+    if (strcmp(st, "scheduled") != 0) {
+      rc = col_err(err, flags, TC_STATUS,
+                   "'%s' but next_due_at is set (only a scheduled trigger "
+                   "is due)",
+                   st);
+    } else if (r->v[TC_ENABLED].i != 1) {
+      rc = col_err(err, flags, TC_ENABLED,
+                   "%lld but the trigger is scheduled (0 means paused)",
+                   (long long)r->v[TC_ENABLED].i);
+    } else if (r->v[TC_FIRE_AT].null && r->v[TC_RUNNING].i == 0) {
+      rc = col_err(err, flags, TC_FIRE_AT,
+                   "NULL but no run is running (it holds a due trigger "
+                   "only while one does)");
+    }
+  }
+  return rc;
+}
+
+int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+              int flags, char **err) {
+  int rc;
+  for (int i = 0; i < TC_NCOL; i++) {
+    if (r->v[i].bad) return bad_value(r, i, flags, err);
+  }
+  if (r->v[TC_INSTRUCTIONS].null) return not_null(err, flags, TC_INSTRUCTIONS);
+  if (is_blank(r->v[TC_INSTRUCTIONS].t)) {
+    return col_err(err, flags, TC_INSTRUCTIONS, "must not be empty");
+  }
+  if (r->v[TC_TRIGGER_TYPE].null) return not_null(err, flags, TC_TRIGGER_TYPE);
+  sched_type t = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
+  if (t == SCHED_INVALID) {
+    char buf[STORED_SHOWN + 4];
+    return col_err(err, flags, TC_TRIGGER_TYPE,
+                   "'%s' is not one of 'interval', 'once', 'cron'",
+                   stored_shown(r->v[TC_TRIGGER_TYPE].t, buf));
+  }
+  if ((rc = check_type_columns(r, t, flags, err)) != SQLITE_OK) return rc;
+  if ((flags & TRG_STORED) && r->v[TC_TRIGGER_ID].null) {
+    return not_null(err, flags, TC_TRIGGER_ID);
+  }
+  if (!r->v[TC_TRIGGER_ID].null && is_blank(r->v[TC_TRIGGER_ID].t)) {
+    return col_err(err, flags, TC_TRIGGER_ID, "must not be empty");
+  }
+  if ((rc = text_default(r, TC_AGENT_ID, "", flags, err))) return rc;
+  if ((rc = text_default(r, TC_SCOPE, "", flags, err))) return rc;
+  if ((rc = text_default(r, TC_TIMEZONE, "UTC", flags, err))) return rc;
+  if (r->v[TC_DISPLAY_NAME].null) {
+    if (flags & TRG_STORED) return not_null(err, flags, TC_DISPLAY_NAME);
+    if ((rc = default_display_name(r)) != SQLITE_OK) return rc;
+  }
+  if ((rc = check_enum(r, TC_WAKE_MODE, wake_modes, "next_autonomy_cycle",
+                       flags, err)))
+    return rc;
+  if ((rc = check_enum(r, TC_CREATED_BY, creators, "user", flags, err)))
+    return rc;
+  if ((rc = check_enum(r, TC_MISFIRE_POLICY, misfires, "coalesce", flags, err)))
+    return rc;
+  if ((rc = check_enum(r, TC_OVERLAP_POLICY, overlaps, "skip", flags, err)))
+    return rc;
+  if ((rc = int_default(r, TC_ENABLED, 1, flags, err))) return rc;
+  if (r->v[TC_ENABLED].i != 0 && r->v[TC_ENABLED].i != 1) {
+    return col_err(err, flags, TC_ENABLED, "must be 0 or 1, got %lld",
+                   (long long)r->v[TC_ENABLED].i);
+  }
+  if ((rc = int_default(r, TC_MAX_ATTEMPTS, 1, flags, err))) return rc;
+  if ((rc = int_default(r, TC_BACKOFF_MS, TRG_DEFAULT_BACKOFF_MS, flags, err)))
+    return rc;
+  if ((rc = int_default(r, TC_JITTER_MS, 0, flags, err))) return rc;
+  if ((rc = check_duration(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, flags, err)))
+    return rc;
+  if ((rc = check_min(r, TC_MAX_RUNS, 1, flags, err))) return rc;
+  if ((rc = check_min(r, TC_MAX_ATTEMPTS, 1, flags, err))) return rc;
+  if ((rc = check_duration(r, TC_BACKOFF_MS, 0, flags, err))) return rc;
+  if ((rc = check_duration(r, TC_JITTER_MS, 0, flags, err))) return rc;
+  if ((rc = check_duration(r, TC_WINDOW_MS, 1, flags, err))) return rc;
+  if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, flags, err))) return rc;
+  if (!r->v[TC_METADATA].null && !(flags & TRG_NO_JSON)) {
+    int ok = store_json_is_object(s->db, r->v[TC_METADATA].t);
+    if (ok < 0) return SQLITE_NOMEM;
+    if (!ok) {
+      /* trg_json shows it as a string from now on */
+      if (flags & TRG_STORED) r->v[TC_METADATA].bad = TRG_BAD_JSON;
+      return col_err(err, flags, TC_METADATA, "must be a JSON object");
+    }
+  }
+  /* The zone first: local ISO instants are read in it. Written, it is
+  ** stored in its canonical spelling ('europe/berlin' -> 'Europe/Berlin');
+  ** a stored row has no ISO instants (spec_of reads its zone). */
+  char msg[CRON_ERR_MAX + 64];
+  const tz_zone *z = NULL;
+  if (!(flags & TRG_STORED)) {
+    const char *canon;
+    if (trg_zone_canon(c, r->v[TC_TIMEZONE].t, &z, &canon, msg, sizeof msg) !=
+        0) {
+      return col_err(err, flags, TC_TIMEZONE, "%s", msg);
+    }
+    if (strcmp(canon, r->v[TC_TIMEZONE].t) != 0 &&
+        (rc = val_set_text(&r->v[TC_TIMEZONE], canon)) != SQLITE_OK) {
+      return rc;
+    }
+  }
+  static const int instants[] = {TC_SCHEDULED_AT, TC_START_AT, TC_END_AT,
+                                 TC_CREATED_AT};
+  for (size_t i = 0; i < sizeof instants / sizeof instants[0]; i++) {
+    if ((rc = convert_instant(r, instants[i], z, flags, err))) return rc;
+  }
+  if ((rc = int_default(r, TC_CREATED_AT, now, flags, err))) return rc;
+  if (!r->v[TC_START_AT].null && !r->v[TC_END_AT].null &&
+      r->v[TC_END_AT].i < r->v[TC_START_AT].i) {
+    return col_err(err, flags, TC_END_AT, "%lld is before start_at %lld",
+                   (long long)r->v[TC_END_AT].i,
+                   (long long)r->v[TC_START_AT].i);
+  }
+  if ((flags & TRG_STORED) && (rc = check_state(r, flags, err))) return rc;
+  return spec_of(c, r, spec, flags, err);
+}
+
+int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+                 char **err) {
+  return trg_check(c, s, r, spec, now, 0, err);
+}
+
+/* ---- lifecycle ------------------------------------------------------- */
+
+i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms) {
+  if (jitter_ms <= 1) return 0;
+  char buf[32];
+  unsigned char d[32];
+  sha256_ctx h;
+  sha256_init(&h);
+  sha256_update(&h, trigger_id, strlen(trigger_id) + 1);
+  snprintf(buf, sizeof buf, "%lld", (long long)occurrence);
+  sha256_update(&h, buf, strlen(buf));
+  sha256_final(&h, d);
+  uint64_t x = 0;
+  for (int i = 0; i < 8; i++) x = (x << 8) | d[i];
+  return (i64)(x % (uint64_t)jitter_ms);
+}
+
+void trg_set_next(trg_row *r, int has_next, i64 next) {
+  if (!has_next) {
+    val_set_null(&r->v[TC_NEXT_DUE_AT]);
+    val_set_null(&r->v[TC_FIRE_AT]);
+    return;
+  }
+  val_set_int(&r->v[TC_NEXT_DUE_AT], next);
+  i64 j = r->v[TC_JITTER_MS].null ? 0 : r->v[TC_JITTER_MS].i;
+  val_set_int(&r->v[TC_FIRE_AT],
+              next + trg_jitter(val_text(&r->v[TC_TRIGGER_ID]), next, j));
+}
+
+static void set_status(trg_row *r, const char *st) {
+  val_set_text(&r->v[TC_STATUS], st);
+}
+
+int trg_is_active(const trg_row *r) {
+  const char *st = val_text(&r->v[TC_STATUS]);
+  return strcmp(st, "scheduled") == 0 || strcmp(st, "paused") == 0;
+}
+
+/* No occurrence left: completed once nothing is in flight. */
+static void set_exhausted(trg_row *r) {
+  trg_set_next(r, 0, 0);
+  set_status(r, "completed");
+}
+
+void trg_arm(trg_row *r, const sched_spec *spec, i64 now) {
+  if (!r->v[TC_ENABLED].i) {
+    trg_pause(r);
+    return;
+  }
+  i64 next;
+  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
+    set_exhausted(r);
+  } else if (sched_first(spec, now, &next)) {
+    set_status(r, "scheduled");
+    trg_set_next(r, 1, next);
+  } else {
+    set_exhausted(r);
+  }
+}
+
+void trg_pause(trg_row *r) {
+  val_set_int(&r->v[TC_ENABLED], 0);
+  set_status(r, "paused");
+  trg_set_next(r, 0, 0);
+}
+
+void trg_resume(trg_row *r, const sched_spec *spec, i64 now) {
+  val_set_int(&r->v[TC_ENABLED], 1);
+  i64 next;
+  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
+    set_exhausted(r);
+  } else if (sched_next(spec, now, &next)) {
+    set_status(r, "scheduled");
+    trg_set_next(r, 1, next);
+  } else if (spec->type == SCHED_ONCE && r->v[TC_CLAIMS].i == 0) {
+    /* Its instant passed while paused: it will never run. */
+    trg_set_next(r, 0, 0);
+    set_status(r, "expired");
+  } else {
+    set_exhausted(r);
+  }
+}
+
+int trg_dedupe(trg_row *r, const sched_spec *spec) {
+  char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
+  if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
+  dedupe_key(val_text(&r->v[TC_INSTRUCTIONS]), val_text(&r->v[TC_TRIGGER_TYPE]),
+             canon, val_text(&r->v[TC_SCOPE]), key);
+  return val_set_text(&r->v[TC_DEDUPE_KEY], key);
+}
+
+int trg_find_duplicate(store *s, const trg_row *r, char **existing) {
+  *existing = NULL;
+  if (!trg_is_active(r) || r->v[TC_DEDUPE_KEY].null) return SQLITE_OK;
+  sqlite3_stmt *st = store_stmt(s, ST_TRIG_DUPLICATE);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, val_text(&r->v[TC_AGENT_ID]), -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, val_text(&r->v[TC_DEDUPE_KEY]), -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, r->id);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *existing = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+    rc = *existing ? SQLITE_OK : SQLITE_NOMEM;
+  } else if (rc == SQLITE_DONE) {
+    rc = SQLITE_OK;
+  }
+  sqlite3_reset(st);
+  return rc;
+}
+
+/* ---- ids and JSON ---------------------------------------------------- */
+
+int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
+  char canon[CRON_CANON_MAX];
+  if (sched_canonical(spec, canon, sizeof canon) < 0) canon[0] = 0;
+  for (int seq = 0; seq < 1000; seq++) {
+    sha256_ctx h;
+    unsigned char d[32];
+    char num[48], hex[17];
+    const char *parts[] = {val_text(&r->v[TC_AGENT_ID]),
+                           val_text(&r->v[TC_SCOPE]),
+                           val_text(&r->v[TC_INSTRUCTIONS]),
+                           val_text(&r->v[TC_TRIGGER_TYPE]), canon};
+    sha256_init(&h);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+      sha256_update(&h, parts[i], strlen(parts[i]) + 1);
+    }
+    snprintf(num, sizeof num, "%lld/%d", (long long)r->v[TC_CREATED_AT].i, seq);
+    sha256_update(&h, num, strlen(num));
+    sha256_final(&h, d);
+    sha256_hex(d, 8, hex);
+    char id[24];
+    snprintf(id, sizeof id, "trg-%s", hex);
+    sqlite3_stmt *st = store_stmt(s, ST_TRIG_EXISTS);
+    if (!st) return store_err(s);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE) return val_set_text(&r->v[TC_TRIGGER_ID], id);
+    if (rc != SQLITE_ROW) return rc;
+  }
+  return SQLITE_CONSTRAINT_UNIQUE;
+}
+
+/* Bytes that stand as themselves inside a JSON string. */
+static int json_plain(unsigned char ch) {
+  return ch >= 0x20 && ch != '"' && ch != '\\';
+}
+
+/* How byte ch is written inside a JSON string: NULL as itself, else its
+** escape (\u00XX ones are formatted into buf). */
+static const char *json_escape(unsigned char ch, char buf[8]) {
+  if (json_plain(ch)) return NULL;
+  switch (ch) {
+    case '"': return "\\\"";
+    case '\\': return "\\\\";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    default: {
+      static const char hex[] = "0123456789abcdef";
+      memcpy(buf, "\\u00", 4);
+      buf[4] = hex[ch >> 4];
+      buf[5] = hex[ch & 15];
+      buf[6] = 0;
+      return buf;
+    }
+  }
+}
+
+void json_str(sqlite3_str *out, const char *s) {
+  if (!s) {
+    sqlite3_str_appendall(out, "null");
+    return;
+  }
+  sqlite3_str_appendchar(out, 1, '"');
+  const char *run = s;
+  char buf[8];
+  for (; *s; s++) {
+    if (json_plain((unsigned char)*s)) continue;
+    const char *esc = json_escape((unsigned char)*s, buf);
+    sqlite3_str_append(out, run, (int)(s - run));
+    sqlite3_str_appendall(out, esc);
+    run = s + 1;
+  }
+  sqlite3_str_append(out, run, (int)(s - run));
+  sqlite3_str_appendchar(out, 1, '"');
+}
+
+size_t json_quoted_len(const char *s) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t n = 2;
+  char buf[8];
+  for (; *p; p++) n += json_plain(*p) ? 1 : strlen(json_escape(*p, buf));
+  return n;
+}
+
+char *json_quote_to(char *dst, const char *s) {
+  const unsigned char *p = (const unsigned char *)s;
+  char buf[8];
+  *dst++ = '"';
+  while (*p) {
+    const unsigned char *run = p;
+    while (json_plain(*p)) p++;
+    memcpy(dst, run, (size_t)(p - run));
+    dst += p - run;
+    if (!*p) break;
+    const char *esc = json_escape(*p++, buf);
+    size_t n = strlen(esc);
+    /* not a C string: the quoted text has no NUL (see trigger.h) */
+    memcpy(dst, esc, n); /* NOLINT(bugprone-not-null-terminated-result) */
+    dst += n;
+  }
+  *dst++ = '"';
+  return dst;
+}
+
+/* The decimal digits of x into buf (no NUL); their count. */
+int fmt_int(char *buf, long long x) {
+  char tmp[24];
+  int n = 0, k = 0;
+  unsigned long long u =
+      x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+  do {
+    tmp[n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (x < 0) buf[k++] = '-';
+  while (n) buf[k++] = tmp[--n];
+  return k;
+}
+
+/* JSON object of the first n values, named by cols. */
+static void vals_json(sqlite3_str *out, const trg_coldef *cols,
+                      const trg_val *v, int n) {
+  /* The member names and integers are formatted here: sqlite3_str_appendf
+  ** and snprintf cost more than the rest of trigger_run_finish's answer (a
+  ** host reports every run). Column names are short ASCII constants. */
+  char buf[96];
+  for (int i = 0; i < n; i++) {
+    const trg_val *x = &v[i];
+    char kind = cols[i].kind;
+    size_t len = strlen(cols[i].name), k = 0;
+    if (len > sizeof buf - 32) len = sizeof buf - 32; /* never: names */
+    buf[k++] = i ? ',' : '{';
+    buf[k++] = '"';
+    /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): not a string */
+    memcpy(buf + k, cols[i].name, len);
+    k += len;
+    buf[k++] = '"';
+    buf[k++] = ':';
+    int plain_int = !x->null && !x->bad && (kind == 'I' || kind == 'S');
+    if (plain_int) k += (size_t)fmt_int(buf + k, (long long)x->i);
+    sqlite3_str_append(out, buf, (int)k);
+    if (plain_int) continue;
+    if (x->null || x->bad == SQLITE_BLOB || (x->bad && !x->t)) {
+      sqlite3_str_appendall(out, "null");
+    } else if (kind == 'J' && !x->bad) {
+      sqlite3_str_appendall(out, x->t);
+    } else {
+      /* text; a stored value that is not JSON, or an integer column's text
+      ** as read: a string */
+      json_str(out, x->t);
+    }
+  }
+  sqlite3_str_appendchar(out, 1, n ? '}' : '{');
+  if (!n) sqlite3_str_appendchar(out, 1, '}');
+}
+
+void trg_json(sqlite3_str *out, const trg_row *r) {
+  vals_json(out, trg_cols, r->v, TC_NPUBLIC);
+}
+
+void run_json(sqlite3_str *out, const run_row *run) {
+  vals_json(out, run_cols, run->v, RC_NPUBLIC);
+}

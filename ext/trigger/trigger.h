@@ -1,0 +1,87 @@
+/*
+** trigger.h -- what a `triggers` row means: reading and validating column
+** values, defaults (derived trigger_id, display_name), the schedule spec
+** of a row, lifecycle transitions (schedule, pause, resume, complete) and
+** the row's JSON. Shared by the virtual table and the functions so that a
+** rule lives in one place.
+*/
+#ifndef TRIGGERS_TRIGGER_H
+#define TRIGGERS_TRIGGER_H
+
+#include "store/store.h"
+
+/*
+** Copy SQL values into row columns. vals[i] is column i of the virtual
+** table (TC_NPUBLIC of them). With only_changed, columns whose value is
+** sqlite3_value_nochange() are left alone and *changed gets bit i set for
+** each column written. Writes to computed columns and values of the wrong
+** type fail with "triggers.<column>: ..." in *err.
+*/
+int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
+                    uint64_t *changed, char **err);
+
+/* One value into column col (same checks as trg_read_values). */
+int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err);
+
+/*
+** Validate and normalize a row (defaults filled, ISO instants converted
+** in the row's zone, enums and ranges checked) and build its schedule.
+** now is used for the created_at default. Errors: "triggers.<col>: ...".
+*/
+int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+                 char **err);
+
+/*
+** The same validator with flags: TRG_STORED checks a row read back from
+** the shadow tables (DESIGN.md §4: it may have been changed outside the
+** extension) instead of one being written: no defaults are filled (a
+** NULL where a write leaves a value is an error), the computed columns
+** are checked too (status, counters, instants, due only when scheduled),
+** and the messages name the shadow table ("triggers_data.interval_ms:
+** must be >= 1000, got 0"). TRG_NO_JSON leaves out the metadata check,
+** a query (the tick's claims never show metadata). Returns
+** SQLITE_CONSTRAINT_CHECK (or _NOTNULL) with *err, or SQLITE_NOMEM.
+*/
+#define TRG_STORED 1
+#define TRG_NO_JSON 2
+int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+              int flags, char **err);
+/* The values of `status`, NULL-terminated. */
+extern const char *const trg_statuses[];
+
+/* Lifecycle: set status / next_due_at / fire_at / enabled. */
+void trg_arm(trg_row *r, const sched_spec *spec, i64 now); /* (re)schedule */
+void trg_pause(trg_row *r);
+void trg_resume(trg_row *r, const sched_spec *spec,
+                i64 now);                              /* strictly after now */
+void trg_set_next(trg_row *r, int has_next, i64 next); /* + jitter */
+int trg_is_active(const trg_row *r);                   /* scheduled or paused */
+
+/* Deterministic jitter in [0, jitter_ms) from (trigger_id, occurrence). */
+i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms);
+
+/* dedupe_key of the row (DESIGN §7, dedupe.h). */
+int trg_dedupe(trg_row *r, const sched_spec *spec);
+/* trigger_id of another active trigger of the same agent with the same
+** dedupe_key (sqlite3_malloc'd into *existing), or NULL. */
+int trg_find_duplicate(store *s, const trg_row *r, char **existing);
+
+/* Derived default trigger_id (unique in the table). */
+int trg_default_id(store *s, trg_row *r, const sched_spec *spec);
+
+/* JSON object of the public columns. */
+void trg_json(sqlite3_str *out, const trg_row *r);
+/* JSON object of a run's public columns (a trigger_runs row). */
+void run_json(sqlite3_str *out, const run_row *run);
+
+/* JSON string literal (escaped) or null. */
+void json_str(sqlite3_str *out, const char *s);
+/* The decimal digits of x into buf (at least 21 bytes; no NUL); their
+** count. */
+int fmt_int(char *buf, long long x);
+/* The same literal of s (not NULL) into a buffer: its length, and writing
+** it at dst (no NUL) returning the end. */
+size_t json_quoted_len(const char *s);
+char *json_quote_to(char *dst, const char *s);
+
+#endif
