@@ -1,10 +1,9 @@
 """tests/py/test_ergo.py -- what makes the extension easy to adopt from
 an application: integer-valued text where integers go (as PHP and HTML
 forms send numbers), time zone names in any case with a "did you mean",
-trigger_preview's bounds and trigger_id specs, trigger_describe, and the
-README's first example run through the sqlite3 shell."""
+trigger_preview's bounds and trigger_id specs, trigger_describe. (The
+README's quick start is run by test_docs.py.)"""
 import json
-import os
 import re
 import sqlite3
 import subprocess
@@ -263,27 +262,3 @@ def test_describe(ext):
          "trigger_describe: argument 1 (spec): triggers.interval_ms: must be >= 1000, got 10"),
     ]:
         assert err_of(db, sql) == want, (sql, err_of(db, sql))
-
-
-def test_readme_first_example_returns_a_run(ext):
-    """The README's first SQL block, as a user pastes it into the shell."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    text = open(os.path.join(root, "README.md"), encoding="utf-8").read()
-    block = re.search(r"```sql\n(.*?)```", text, re.S).group(1)
-    assert block.startswith(".load ./build/triggers\n.read sql/install.sql\n"), block
-    # the extension under test (build/asan/... under make test-asan)
-    script = block.replace(".load ./build/triggers", f".load {os.path.abspath(ext)}", 1)
-    p = subprocess.run(["sqlite3", "-batch", ":memory:"], input=script, cwd=root,
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0 and p.stderr == "", p.stderr
-    lines = p.stdout.splitlines()
-    assert lines[0] == "4", lines                       # trigger_install(): the schema version
-    assert lines[1] == ("market-am|At 07:00, Monday through Friday (Europe/Berlin)"
-                        "|2026-03-09T07:00:00+01:00"), lines
-    run = json.loads(lines[2])                          # the claimed run
-    assert run["run_id"] == "market-am@1773036000000#1", run
-    assert run["payload"]["text"] == "Summarize overnight market moves", run
-    after = json.loads(lines[3])                        # the trigger after the report
-    assert after["run_count"] == 1 and after["last_status"] == "success", after
-    assert after["next_due_at"] == 1773122400000, after  # Tuesday 07:00 CET
-    assert len(lines) == 4, lines
