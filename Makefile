@@ -1,5 +1,5 @@
 # sqlite-triggers build. `make` -> build/triggers.so (+ host); `make test`;
-# `make demo`; `make test-asan`; `make coverage`; `make fuzz`; `make bench`. See README.md.
+# `make demo`; `make test-asan`; `make coverage`; `make fuzz`; `make bench`. See docs/testing.md.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g

@@ -16,7 +16,7 @@
 **          {"ack":false}: that also fills the trigger's last_run_at and
 **          last_status, which on a trigger's first fire (every fire here)
 **          grows its row and splits ~2.8 table pages per fire instead of
-**          ~1 (see README) -- work the baseline does not do.
+**          ~1 (see bench/README.md) -- work the baseline does not do.
 **   plain  BEGIN IMMEDIATE;
 **          INSERT INTO runs(run_id, trigger_id, agent_id, scheduled_for,
 **            attempt, status, owner, claimed_at, finished_at, latency_ms,

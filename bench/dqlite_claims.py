@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """bench/dqlite_claims.py -- claims per second through a 3-node dqlite
 cluster (127.0.0.1, tests/dqlite/cluster.py, the preload library on every
-node) against a local SQLite file, for the README's "Scaling out".
+node) against a local SQLite file, for docs/scaling.md.
 
     /usr/bin/python3 bench/dqlite_claims.py [BUILD_DIR]     (about a minute)
 

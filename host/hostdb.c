@@ -7,7 +7,7 @@
 ** then the extension is loaded with loading enabled only for that call.
 ** The connection is SQLITE_DBCONFIG_DEFENSIVE: no SQL of its own can write
 ** the shadow tables directly (the extension's functions still do; see
-** README "Changed shadow tables").
+** docs/tables.md "Changed shadow tables").
 */
 #include "hostdb.h"
 

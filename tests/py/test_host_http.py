@@ -517,7 +517,7 @@ def chromium(*args, timeout=60):
         shutil.rmtree(profile, ignore_errors=True)
 
 
-# The scenario of the screenshot (also the picture in the README).
+# The scenario of the screenshot (also the picture in docs/host.md).
 CHROMIUM_EXEC = ('case "$TRIGGER_ID" in flaky-sync) echo "CRM API returned 503" >&2; exit 1;;'
                  ' *) echo "done: $TRIGGER_ID";; esac')
 

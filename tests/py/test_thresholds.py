@@ -5,7 +5,7 @@ is flipped (`>` for `>=`, `<=` for `<`): issue #21, item 3. The pure
 modules' thresholds are in their unit tests (tests/unit/: schedule end_at,
 the redaction word rule, dedupe's ASCII lower-casing).
 
-    threshold (README)               where
+    threshold (docs/)                where
     misfire_grace_ms (skip)          tick.c, process_due
     window_ms (run and once trigger) tick.c, take_occurrence, process_due
     lease expiry (lease_until)       store.c ST_RUNS_LEASED / ST_RUNS_ANY,
