@@ -12,6 +12,7 @@
 #include "time/civil.h"
 #include "text/dedupe.h"
 #include "text/sha256.h"
+#include "text/spelling.h"
 #include "store/stored.h"
 
 SQLITE_EXTENSION_INIT3
@@ -27,6 +28,19 @@ static const char *const misfires[] = {"coalesce", "all", "skip", 0};
 static const char *const overlaps[] = {"skip", "allow", "queue", 0};
 const char *const trg_statuses[] = {"scheduled", "paused",  "completed",
                                     "cancelled", "expired", 0};
+static const char *const trigger_types[] = {"interval", "once", "cron", 0};
+
+/* The values of an enum column a write may set, or NULL. */
+static const char *const *enum_values(int col) {
+  switch (col) {
+    case TC_TRIGGER_TYPE: return trigger_types;
+    case TC_WAKE_MODE: return wake_modes;
+    case TC_CREATED_BY: return creators;
+    case TC_MISFIRE_POLICY: return misfires;
+    case TC_OVERLAP_POLICY: return overlaps;
+    default: return NULL;
+  }
+}
 
 static int in_set(const char *v, const char *const *set) {
   for (int i = 0; set[i]; i++) {
@@ -65,7 +79,9 @@ static int type_error(char **err, int flags, int col, int type,
 /* One SQL value into a column, by the column's kind. Integer columns
 ** take integer-valued text as SQLite's INTEGER affinity does ('300000'),
 ** instant columns too (ms); other text in an instant column is ISO-8601,
-** converted in the row's zone by trg_validate. */
+** converted in the row's zone by trg_validate. An enum column's value in
+** another spelling of one of its values ('INTERVAL', 'Inject-Now',
+** 'injectNow': spelling.h) is stored as that value. */
 int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   const trg_coldef *d = &trg_cols[col];
   int t = sqlite3_value_type(v);
@@ -98,7 +114,10 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   sqlite3_snprintf(sizeof what, what, "triggers.%s", d->name);
   int rc = value_text(v, d->kind == 'J', what, &text, err);
   if (rc == SQLITE_ERROR) return SQLITE_CONSTRAINT_CHECK;
-  return rc == SQLITE_OK ? val_set_text(out, text) : rc;
+  if (rc != SQLITE_OK) return rc;
+  const char *const *set = enum_values(col);
+  int k = set ? spelling_find(text, set) : -1;
+  return val_set_text(out, k >= 0 ? set[k] : text);
 }
 
 int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
