@@ -12,6 +12,8 @@
 **   4. the row is read and validated like an INSERT  -> INVALID_REQUEST
 **      (schedule columns: INVALID_SCHEDULE); a "when" phrase is read by
 **      when.c and must reach min_confidence           -> INVALID_SCHEDULE
+**      Keys are matched in any spelling (request_field.h); a key that is
+**      no field is listed in the result's "ignored", never dropped.
 **   5. policy bounds: interval (or a cron's shortest gap) within
 **      min_interval_ms..max_interval_ms, once instants in the future and
 **      at most max_interval_ms ahead                  -> INVALID_SCHEDULE
@@ -33,6 +35,7 @@
 #include "text/dedupe.h"
 #include "trigger/trigger.h"
 #include "time/when.h"
+#include "agent/request_field.h"
 #include "agent/xml_request.h"
 
 SQLITE_EXTENSION_INIT3
@@ -48,6 +51,7 @@ typedef struct create_req {
   char *when; /* the request's "when" phrase (or "when_text"), if any */
   int when_text; /* when is a message to find the phrase in (§8) */
   int autonomy, confirmed;
+  sqlite3_str *ignored; /* names that are no field (request_field.h) */
   /* outcome */
   const char *code;
   char *reason;
@@ -180,6 +184,15 @@ static const char *code_for_column_error(const char *msg) {
   return "INVALID_REQUEST";
 }
 
+/* A request's agent_id or scope that is the context's: the same, so not
+** set by the request. */
+static int same_as_context(create_req *q, int col, sqlite3_value *v) {
+  if (col != TC_AGENT_ID && col != TC_SCOPE) return 0;
+  const char *t = (const char *)sqlite3_value_text(v);
+  return sqlite3_value_type(v) == SQLITE_TEXT && t &&
+         strcmp(t, val_text(&q->row.v[col])) == 0;
+}
+
 static int read_request(create_req *q, const char *json) {
   int ob = json_object_type(q, json);
   if (ob < 0) return -ob;
@@ -192,17 +205,15 @@ static int read_request(create_req *q, const char *json) {
                               &st, NULL);
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  uint64_t seen = 0; /* columns given */
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     const char *k = (const char *)sqlite3_column_text(st, 0);
     if (!k) {
       sqlite3_finalize(st);
       return SQLITE_NOMEM;
     }
-    int col = -1;
-    for (int i = 0; i < TC_NPUBLIC; i++) {
-      if (strcmp(trg_cols[i].name, k) == 0) col = i;
-    }
-    if (strcmp(k, "when") == 0 || strcmp(k, "when_text") == 0) {
+    int col = request_field(k);
+    if (col == RF_WHEN || col == RF_WHEN_TEXT) {
       const char *phrase = (const char *)sqlite3_column_text(st, 1);
       if (sqlite3_column_type(st, 1) != SQLITE_TEXT) {
         char *why = sqlite3_mprintf("field '%s' must be text", k);
@@ -215,7 +226,7 @@ static int read_request(create_req *q, const char *json) {
                     sqlite3_mprintf("give either \"when\" or \"when_text\", "
                                     "not both"));
       }
-      q->when_text = k[4] == '_';
+      q->when_text = col == RF_WHEN_TEXT;
       q->when = phrase ? sqlite3_mprintf("%s", phrase) : NULL;
       if (!q->when) {
         sqlite3_finalize(st);
@@ -223,24 +234,36 @@ static int read_request(create_req *q, const char *json) {
       }
       continue;
     }
-    if (col < 0 || !request_may_set(col)) {
-      char *why = col < 0 ? sqlite3_mprintf("unknown field '%s'", k)
-                          : sqlite3_mprintf("field '%s' cannot be set by a "
-                                            "request (it comes from the "
-                                            "context or is computed)",
-                                            k);
+    if (col < 0) { /* not dropped: listed in the result */
+      if (request_ignore(q->ignored, k)) break;
+      continue;
+    }
+    sqlite3_value *v = sqlite3_column_value(st, 1);
+    if (!request_may_set(col) && !same_as_context(q, col, v)) {
+      char *why = sqlite3_mprintf("field '%s' cannot be set by a request (it "
+                                  "comes from the context or is computed)",
+                                  k);
       sqlite3_finalize(st);
       return fail(q, "INVALID_REQUEST", why);
     }
+    if (seen & ((uint64_t)1 << col)) {
+      char *why = sqlite3_mprintf("field '%s' is given twice (another key "
+                                  "also names %s)",
+                                  k, trg_cols[col].name);
+      sqlite3_finalize(st);
+      return fail(q, "INVALID_REQUEST", why);
+    }
+    seen |= (uint64_t)1 << col;
+    if (!request_may_set(col)) continue; /* the context's value, echoed */
     char *err = NULL;
-    int vrc =
-        trg_read_value(col, sqlite3_column_value(st, 1), &q->row.v[col], &err);
+    int vrc = trg_read_value(col, v, &q->row.v[col], &err);
     if (vrc) {
       sqlite3_finalize(st);
       return err ? fail(q, code_for_column_error(err), err) : vrc;
     }
   }
   sqlite3_finalize(st);
+  if (rc == SQLITE_ROW) rc = SQLITE_NOMEM; /* request_ignore */
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -632,6 +655,9 @@ static char *result_text(create_req *q) {
     sqlite3_str_appendall(s, ",\"reason\":");
     json_str(s, q->reason ? q->reason : "");
   }
+  if (sqlite3_str_length(q->ignored)) {
+    sqlite3_str_appendf(s, ",\"ignored\":[%s]", sqlite3_str_value(q->ignored));
+  }
   sqlite3_str_appendchar(s, 1, '}');
   if (sqlite3_str_errcode(s) != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(s));
@@ -654,6 +680,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
                      "installed in this database (run sql/install.sql)");
     return;
   }
+  q.ignored = sqlite3_str_new(NULL);
   store_txn txn;
   char *json = NULL;
   int rc = store_txn_begin(q.db, &txn);
@@ -692,6 +719,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
   sqlite3_free(q.reason);
   sqlite3_free(q.trigger_id);
   sqlite3_free(q.existing);
+  sqlite3_free(sqlite3_str_finish(q.ignored));
 }
 
 static const char *opt_text(sqlite3_value **argv, int argc, int pos) {
@@ -763,12 +791,12 @@ static void fn_create_xml(sqlite3_context *ctx, int argc,
   }
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendchar(s, 1, '{');
-  int n = 0;
-  for (int i = 0; i < XF_COUNT; i++) {
-    if (!r.value[i]) continue;
-    sqlite3_str_appendf(s, "%s\"%s\":", n++ ? "," : "", xml_fields[i].column);
-    if (xml_fields[i].is_number) sqlite3_str_appendall(s, r.value[i]);
-    else json_str(s, r.value[i]);
+  for (int i = 0; i < r.n; i++) {
+    if (i) sqlite3_str_appendchar(s, 1, ',');
+    json_str(s, r.item[i].key);
+    sqlite3_str_appendchar(s, 1, ':');
+    if (r.item[i].is_number) sqlite3_str_appendall(s, r.item[i].value);
+    else json_str(s, r.item[i].value); /* NULL: null, an ignored element */
   }
   sqlite3_str_appendchar(s, 1, '}');
   xml_request_free(&r);

@@ -3,21 +3,36 @@
 **
 **   <response><displayName/><instructions/><triggerType/><intervalMs/>
 **     <scheduledAtIso/><cronExpression/><timezone/><wakeMode/><when/>
+**     <whenText/><startAt/><endAt/><maxRuns/><misfirePolicy/>
+**     <overlapPolicy/><maxAttempts/><backoffMs/><jitterMs/><windowMs/>
+**     <pauseAfterFailures/><enabled/><metadata/><triggerId/><scope/>
 **   </response>
 **
-** parsed safely with libxml2 into plain strings. The only file that sees
+** one element per field of a JSON request (create.c), in camelCase;
+** xml_request.c's table maps each to its request key. It is parsed
+** safely with libxml2 into plain strings. The only file that sees
 ** libxml2. Safety, in order: input over 64 KiB, an embedded NUL or bytes
 ** that are not UTF-8 (utf8.h) are refused before parsing; any "<!" that
 ** is not a comment or CDATA (so every DOCTYPE, ENTITY or other DTD
-** declaration) is refused before parsing, reading the document
-** structurally (text inside a comment, CDATA section or processing
-** instruction is not markup); libxml2 then runs with network access off, no
-** DTD loading, no entity substitution, its default depth limit, and the
-** document is checked once more for a DTD. Elements: the root must be
-** <response>; a known element must hold text only (no child elements),
-** appear at most once, and is trimmed; an empty one means "not given";
-** unknown elements are ignored. <intervalMs> must be a whole number of
-** ms that fits in 53 bits (JSON-safe).
+** declaration) is refused before parsing, anywhere in the input, reading
+** it structurally (text inside a comment, CDATA section or processing
+** instruction is not markup); libxml2 then runs with network access off,
+** no DTD loading, no entity substitution, its default depth limit, and the
+** document is checked once more for a DTD.
+**
+** A model's reply is untidy (DESIGN.md §7, "Normalization"): what is
+** parsed is the first <response> element of the input, from its start tag
+** to the end tag that closes it (read structurally, so a "</response>" in
+** a comment or CDATA does not end it), leaving out the prose or code fence
+** around it; without one the whole input is parsed. Element names, the
+** root's included, are matched in any spelling (spelling.h: <Response>,
+** <MaxRuns>, <max_runs>, <max-runs>). Elements: a field's element must
+** hold text only (no child elements), appear at most once, and is
+** trimmed; an empty element means "not given"; an element that is no
+** field is passed on under its own name (the create action lists what it
+** does not know as "ignored"). <intervalMs> must be a whole number of ms
+** that fits in 53 bits (JSON-safe); <enabled> takes true/false/yes/no as
+** 1/0. Attributes are not read.
 */
 #ifndef TRIGGERS_XML_REQUEST_H
 #define TRIGGERS_XML_REQUEST_H
@@ -26,28 +41,17 @@
 
 #define XML_REQUEST_MAX_BYTES 65536
 
-enum {
-  XF_DISPLAY_NAME,
-  XF_INSTRUCTIONS,
-  XF_TRIGGER_TYPE,
-  XF_INTERVAL_MS,
-  XF_SCHEDULED_AT,
-  XF_CRON_EXPRESSION,
-  XF_TIMEZONE,
-  XF_WAKE_MODE,
-  XF_WHEN,
-  XF_COUNT
-};
-
-typedef struct xml_field {
-  const char *element; /* XML element name */
-  const char *column;  /* request key (a triggers column, or "when") */
-  int is_number;       /* the value is a JSON number */
-} xml_field;
-extern const xml_field xml_fields[XF_COUNT];
+/* One element of <response>, in document order. */
+typedef struct xml_item {
+  char *key;     /* the field's request key, or the element's own name */
+  char *value;   /* trimmed text (never empty); NULL: an element that is
+                 ** no field and holds elements */
+  int is_number; /* value is a JSON number (<intervalMs>) */
+} xml_item;
 
 typedef struct xml_request {
-  char *value[XF_COUNT]; /* malloc'd, NULL = not given */
+  xml_item *item; /* malloc'd, with every key and value */
+  int n;
 } xml_request;
 
 /* Error classes, as DESIGN.md §7 codes. */

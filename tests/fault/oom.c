@@ -363,6 +363,16 @@ static const scenario *scenarios(int *n) {
        "\"when\":\"every day at 9am\",\"timezone\":\"Europe/Berlin\"}',"
        " '{\"agent_id\":\"y\",\"role\":\"owner\",\"now\":1767225600000}')",
        0, 0, "delete", 3, 0},
+      /* a model's untidy reply: prose and a fence around the XML, names
+      ** and values in other spellings, an element that is listed as
+      ** ignored */
+      {"create-xml",
+       "SELECT trigger_create_xml('Sure:\n```xml\n<Response><Instructions>"
+       "Rotate the logs</Instructions><trigger_type>INTERVAL</trigger_type>"
+       "<intervalMs>3600000</intervalMs><wakeMode>injectNow</wakeMode>"
+       "<thoughts>hourly</thoughts></Response>\n```',"
+       " '{\"agent_id\":\"y\",\"role\":\"owner\",\"now\":1767225600000}')",
+       0, 0, "wal", 3, 0},
       {"insert",
        "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type,"
        " cron_expression, timezone, created_at) VALUES ('new', 'x', 'Standup',"

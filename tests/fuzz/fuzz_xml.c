@@ -16,8 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char err[300];
   if (xml_request_parse((const char *)data, size, &r, &code, err, sizeof err) ==
       0) {
-    for (int i = 0; i < XF_COUNT; i++) {
-      if (r.value[i] && !r.value[i][0]) abort(); /* empty means not given */
+    for (int i = 0; i < r.n; i++) {
+      if (!r.item[i].key[0]) abort();
+      if (r.item[i].value && !r.item[i].value[0])
+        abort(); /* empty: not given */
     }
     xml_request_free(&r);
   } else if (!code || !err[0]) {

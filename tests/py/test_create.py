@@ -93,7 +93,7 @@ def test_create_refusals(ext):
         (iv, dict(OWNER, colour=1), "INVALID_REQUEST", "context.colour"),
         ({"instructions": "x"}, OWNER, "INVALID_REQUEST", "trigger_type"),
         ({"trigger_type": "interval", "interval_ms": 900000}, OWNER, "INVALID_REQUEST", "instructions"),
-        (dict(iv, colour=1), OWNER, "INVALID_REQUEST", "unknown field 'colour'"),
+        (dict(iv, createdBy="agent"), OWNER, "INVALID_REQUEST", "field 'createdBy' cannot be set"),
         (dict(iv, agent_id="someone-else"), OWNER, "INVALID_REQUEST", "field 'agent_id' cannot be set"),
         (dict(iv, status="completed"), OWNER, "INVALID_REQUEST", "field 'status' cannot be set"),
         (dict(iv, interval_ms=30000), OWNER, "INVALID_SCHEDULE", "min_interval_ms 60000"),
