@@ -324,3 +324,24 @@ def test_direct_insert_stores_canonical_values(ext):
     except sqlite3.IntegrityError as e:
         assert "triggers.trigger_type: 'hourly' is not one of" in str(e), str(e)
 
+
+def test_docs_example(ext):
+    # docs/create-action.md, "Untidy replies": the reply shown there gives
+    # the result and the row shown there
+    import os
+    import re
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs",
+                            "create-action.md"), encoding="utf-8").read()
+    section = doc[doc.index("## Untidy replies"):doc.index("## Error codes")]
+    reply = re.search(r"~~~text\n(.*?)~~~", section, re.S).group(1)
+    db = connect(ext)
+    ctx = {"agent_id": "agent-1", "role": "owner", "now": T0}
+    r = create_xml(db, reply, ctx)
+    created(db, r, {"instructions": "Send the weekly report to Anna & Ben",
+                    "trigger_type": "cron", "cron_expression": "0 9 * * MON",
+                    "timezone": "Europe/Berlin", "wake_mode": "inject_now", "max_runs": 10},
+            ["reasoning"])
+    assert "Send the weekly report to Anna & Ben|cron|0 9 * * MON|Europe/Berlin|inject_now|10" in section
+    req = re.search(r"SELECT trigger_create\('(\{.*?\})',", section, re.S).group(1)
+    r = create(db, json.loads(req), ctx)
+    created(db, r, {"trigger_type": "interval", "misfire_policy": "skip"}, ["priority"])
