@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "base/args.h"
-#include "time/civil.h"
 #include "store/config.h"
 #include "store/stored.h"
+#include "time/civil.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -207,8 +207,7 @@ static void fn_iso(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (arg_instant(ctx, fname, argc, argv, 0, "ms", 0, &ms) != 0) return;
   if (arg_zone(ctx, fname, argc, argv, 1, "UTC", &z) != 0) return;
   char buf[CIVIL_ISO_MAX];
-  i64 s = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
-  int32_t off = tz_offset_at(z, s);
+  int32_t off = tz_offset_at(z, civil_floor_div(ms, 1000));
   int is_utc = z == tz_utc();
   civil_format_iso(ms, off, is_utc, buf);
   sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);

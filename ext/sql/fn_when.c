@@ -20,8 +20,8 @@
 */
 #include "base/args.h"
 #include "time/civil.h"
-#include "trigger/trigger.h"
 #include "time/when.h"
+#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -52,7 +52,7 @@ static void when_json(sqlite3_str *out, const when_result *r,
   sqlite3_str_appendall(out, ",\"due_at_iso\":");
   if (ok) {
     char iso[CIVIL_ISO_MAX];
-    i64 s = r->due_at >= 0 ? r->due_at / 1000 : -((-r->due_at + 999) / 1000);
+    i64 s = civil_floor_div(r->due_at, 1000);
     civil_format_iso(r->due_at, tz_offset_at(z, s), z == tz_utc(), iso);
     json_str(out, iso);
   } else {
@@ -115,8 +115,7 @@ static void fn_parse_when(sqlite3_context *ctx, int argc,
 ** best phrase in text, plus "phrase" (as written in text), "span" ([start,
 ** end) in code points) and "rest" (text without it); all three null when
 ** no phrase was found. */
-static void fn_find_when(sqlite3_context *ctx, int argc,
-                         sqlite3_value **argv) {
+static void fn_find_when(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_find_when";
   const tz_zone *z;
   i64 now;

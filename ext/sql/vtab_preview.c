@@ -257,7 +257,7 @@ static int pvColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
     sqlite3_result_int64(ctx, c->due);
   } else if (i == PV_DUE_ISO) {
     char buf[CIVIL_ISO_MAX];
-    i64 s = c->due >= 0 ? c->due / 1000 : -((-c->due + 999) / 1000);
+    i64 s = civil_floor_div(c->due, 1000);
     civil_format_iso(c->due, tz_offset_at(c->spec.zone, s),
                      c->spec.zone == tz_utc(), buf);
     sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
