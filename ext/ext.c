@@ -12,8 +12,8 @@
 ** and the calls link to SQLite directly (sqlite-triggers.h declares the
 ** entry point for both).
 */
-#include "sqlite-triggers.h"
 #include "base/triggers_int.h"
+#include "sqlite-triggers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +29,6 @@ int request_register(sqlite3 *db, trg_ctx *ctx);
 int when_register(sqlite3 *db, trg_ctx *ctx);
 int summary_register(sqlite3 *db, trg_ctx *ctx);
 int describe_register(sqlite3 *db, trg_ctx *ctx);
-
-void trg_ctx_release(void *p) {
-  trg_ctx *c = p;
-  if (c && --c->refs == 0) {
-    tzdb_free(c->zones);
-    if (c->tick_opts_free) c->tick_opts_free(c->tick_opts);
-    sqlite3_free(c->tick_opts_json);
-    sqlite3_free(c);
-  }
-}
 
 /* Functions share one reference, released when the connection closes
 ** through this destructor-only function. */
@@ -57,15 +47,8 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
                            sqlite3_libversion());
     return SQLITE_ERROR;
   }
-  trg_ctx *c = sqlite3_malloc(sizeof *c);
+  trg_ctx *c = trg_ctx_new();
   if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  c->refs = 1;
-  c->zones = tzdb_new(NULL);
-  if (!c->zones) {
-    sqlite3_free(c);
-    return SQLITE_NOMEM;
-  }
   /* The functions' reference: dropped when this function is destroyed. */
   int rc = sqlite3_create_function_v2(db, "trigger_internal_ctx", 0,
                                       SQLITE_UTF8 | SQLITE_DIRECTONLY, c, noop,

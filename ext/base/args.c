@@ -4,14 +4,13 @@
 */
 #include "base/args.h"
 
-#include "time/civil.h"
 #include "text/run_text.h"
 #include "text/utf8.h"
+#include "time/civil.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 SQLITE_EXTENSION_INIT3
 
@@ -30,12 +29,6 @@ void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
   }
   sqlite3_free(msg);
   sqlite3_free(full);
-}
-
-i64 trg_wall_clock_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (i64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int trg_int_of(sqlite3_value *v, i64 *out) {
@@ -75,16 +68,6 @@ const char *trg_echo(const char *text, char *buf) {
   size_t len = run_text_clean(text, n, 60, buf);
   if (utf8_repair(text, n, NULL) > len) memcpy(buf + len, "...", 4);
   return buf;
-}
-
-int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,
-             size_t n) {
-  return tzdb_get(c->zones, name, z, err, n);
-}
-
-int trg_zone_canon(trg_ctx *c, const char *name, const tz_zone **z,
-                   const char **canon, char *err, size_t n) {
-  return tzdb_lookup(c->zones, name, z, canon, err, n);
 }
 
 int trg_errf(char **err, const char *fmt, ...) {

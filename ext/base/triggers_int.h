@@ -1,7 +1,8 @@
 /*
 ** triggers_int.h -- the internal header shared by the SQLite-facing files
 ** (as fts5Int.h is for FTS5): version, the per-connection context, the
-** column map of the `triggers` table, limits, and the error helper.
+** column map of the `triggers` table, the row of values, limits, and
+** the error helper; the per-connection context is context.h.
 **
 ** Included only by files that talk to SQLite; the pure modules (civil, tz,
 ** tzdb, cron, schedule, sha256) never include it.
@@ -12,8 +13,8 @@
 #include <sqlite3ext.h>
 #include <stdint.h>
 
+#include "base/context.h"
 #include "time/schedule.h"
-#include "time/tzdb.h"
 
 typedef int64_t i64;
 
@@ -24,35 +25,6 @@ typedef int64_t i64;
 #define TRIGGERS_VERSION "0.1.0"
 #endif
 #define TRIGGERS_SCHEMA_VERSION 4
-
-/*
-** Per-connection context: handed to every function and module as client
-** data, reference-counted because each registration releases it once.
-*/
-typedef struct trg_ctx {
-  int refs;
-  tzdb *zones;
-  /* Cost of the last trigger_run_due on this connection (diagnostics,
-  ** trigger_last_tick()): VM steps and full-scan steps of its statements,
-  ** rows it read, runs it returned. */
-  i64 tick_vm_steps, tick_fullscan_steps, tick_rows, tick_claimed;
-  /* trigger_run_due's prepared statements live between calls in the
-  ** store of the connected main.triggers table (vtab_triggers.c sets and
-  ** clears tick_store), so they are finalized when the table disconnects,
-  ** before sqlite3_close() looks for unfinalized statements. While a tick
-  ** uses them (tick_busy) a disconnect leaves the table to the tick to
-  ** free when it ends (tick_orphan) instead of finalizing them. */
-  struct store *tick_store;
-  int tick_busy;
-  struct vt_tab *tick_orphan;
-  /* The last options text trigger_run_due parsed, and the result (tick.c
-  ** owns the type; freed with the context through tick_opts_free). */
-  char *tick_opts_json;
-  void *tick_opts;
-  void (*tick_opts_free)(void *);
-} trg_ctx;
-
-void trg_ctx_release(void *p);
 
 /* Columns of the `triggers` virtual table, in declaration order. The
 ** shadow table triggers_data stores them in the same order after `id`,
@@ -212,16 +184,5 @@ const char *trg_int_unit(const char *name);
 ** boundary, "..." when cut. buf holds TRG_ECHO_MAX bytes. */
 #define TRG_ECHO_MAX 72
 const char *trg_echo(const char *text, char *buf);
-
-/* The wall clock in ms (only used when a caller omits `now`). */
-i64 trg_wall_clock_ms(void);
-
-/* Read a zone by name through the connection's cache. */
-int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,
-             size_t n);
-/* The same, and the name's canonical spelling ("europe/berlin" ->
-** "Europe/Berlin", tzdb_lookup). */
-int trg_zone_canon(trg_ctx *c, const char *name, const tz_zone **z,
-                   const char **canon, char *err, size_t n);
 
 #endif

@@ -58,7 +58,7 @@ static int pvConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   memset(t, 0, sizeof *t);
   t->db = db;
   t->ctx = aux;
-  ((trg_ctx *)aux)->refs++;
+  trg_ctx_retain(aux);
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
   *out = &t->base;
   return SQLITE_OK;
@@ -299,7 +299,7 @@ static sqlite3_module preview_module = {
 
 int preview_register(sqlite3 *db, trg_ctx *ctx);
 int preview_register(sqlite3 *db, trg_ctx *ctx) {
-  ctx->refs++;
+  trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "trigger_preview", &preview_module, ctx,
                                   trg_ctx_release);
 }

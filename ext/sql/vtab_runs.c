@@ -56,7 +56,7 @@ static int runsConnect(sqlite3 *db, void *aux, int argc,
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
   vt_tab *t = vt_new(db, ctx, &runs_desc);
   if (!t) return SQLITE_NOMEM;
-  ctx->refs++;
+  trg_ctx_retain(ctx);
   *out = &t->base;
   return SQLITE_OK;
 }
@@ -116,7 +116,7 @@ static sqlite3_module runs_module = {
 
 int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_runs_register(sqlite3 *db, trg_ctx *ctx) {
-  ctx->refs++;
+  trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "trigger_runs", &runs_module, ctx,
                                   trg_ctx_release);
 }

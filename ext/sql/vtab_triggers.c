@@ -67,7 +67,7 @@ static int triggers_connect_impl(sqlite3 *db, void *aux, int argc,
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
   vt_tab *t = vt_new(db, ctx, &triggers_desc);
   if (!t) return SQLITE_NOMEM;
-  ctx->refs++;
+  trg_ctx_retain(ctx);
   if (!ctx->tick_busy) ctx->tick_store = &t->st; /* trg_ctx: tick cache */
   *out = &t->base;
   return SQLITE_OK;
@@ -342,7 +342,7 @@ static sqlite3_module triggers_module = {
 
 int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx) {
-  ctx->refs++;
+  trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "triggers", &triggers_module, ctx,
                                   trg_ctx_release);
 }

@@ -1077,16 +1077,16 @@ static void report(tick *t, sqlite3_context *ctx, int rc) {
 /* Keep what this tick cost for trigger_last_tick(). */
 static void record_cost(tick *t) {
   trg_ctx *c = t->ctx;
-  c->tick_vm_steps = c->tick_fullscan_steps = 0;
+  c->last_tick.vm_steps = c->last_tick.fullscan_steps = 0;
   for (int i = 0; i < ST_COUNT; i++) {
     if (!t->st.st[i]) continue;
-    c->tick_vm_steps +=
+    c->last_tick.vm_steps +=
         sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_VM_STEP, 0);
-    c->tick_fullscan_steps +=
+    c->last_tick.fullscan_steps +=
         sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 0);
   }
-  c->tick_rows = t->rows;
-  c->tick_claimed = t->nout;
+  c->last_tick.rows = t->rows;
+  c->last_tick.claimed = t->nout;
 }
 
 /* What the probes of ST_RUNS_ANY found: bit 0, some run's lease passed or
@@ -1166,7 +1166,7 @@ static void stmts_done(tick *t, const store *cache) {
 /* Arguments 1 (now) and 2 (options) of trigger_run_due and
 ** trigger_next_wakeup into t. A host passes the same options every call:
 ** the last text parsed and its result are kept on the connection
-** (trg_ctx.tick_opts). 0 ok, -1 error already reported. */
+** (trg_ctx.last_opts). 0 ok, -1 error already reported. */
 static int read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
                                 sqlite3_value **argv) {
   if (argc > 0 &&
@@ -1243,8 +1243,8 @@ static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   char *z = sqlite3_mprintf(
       "{\"vm_steps\":%lld,\"fullscan_steps\":%lld,"
       "\"rows_read\":%lld,\"claimed\":%lld}",
-      (long long)c->tick_vm_steps, (long long)c->tick_fullscan_steps,
-      (long long)c->tick_rows, (long long)c->tick_claimed);
+      (long long)c->last_tick.vm_steps, (long long)c->last_tick.fullscan_steps,
+      (long long)c->last_tick.rows, (long long)c->last_tick.claimed);
   if (!z) {
     sqlite3_result_error_nomem(ctx);
     return;

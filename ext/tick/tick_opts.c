@@ -1,7 +1,7 @@
 /*
 ** tick_opts.c -- see tick_opts.h: parsing the options object (json_each,
 ** unknown keys and bad values refused with the key named), the parse kept
-** on the connection (trg_ctx.tick_opts) for a host that passes the same
+** on the connection (trg_ctx.last_opts) for a host that passes the same
 ** text every tick, and the agents filter.
 */
 #include "tick/tick_opts.h"
@@ -132,19 +132,19 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
 int tick_opts_read(store *s, trg_ctx *c, const char *json, tick_opts *o,
                    char **err) {
   int rc;
-  if (json && c->tick_opts && strcmp(json, c->tick_opts_json) == 0) {
-    rc = opts_copy(o, c->tick_opts);
+  if (json && c->last_opts.parsed && strcmp(json, c->last_opts.json) == 0) {
+    rc = opts_copy(o, c->last_opts.parsed);
   } else {
     rc = opts_parse(s, json, o, err);
     tick_opts *keep =
         rc == SQLITE_OK && json ? sqlite3_malloc(sizeof *keep) : NULL;
     char *text = keep ? sqlite3_mprintf("%s", json) : NULL;
     if (text && opts_copy(keep, o) == SQLITE_OK) {
-      if (c->tick_opts_free) c->tick_opts_free(c->tick_opts);
-      sqlite3_free(c->tick_opts_json);
-      c->tick_opts = keep;
-      c->tick_opts_json = text;
-      c->tick_opts_free = opts_destroy;
+      if (c->last_opts.destroy) c->last_opts.destroy(c->last_opts.parsed);
+      sqlite3_free(c->last_opts.json);
+      c->last_opts.parsed = keep;
+      c->last_opts.json = text;
+      c->last_opts.destroy = opts_destroy;
     } else {
       sqlite3_free(keep);
       sqlite3_free(text);
