@@ -214,7 +214,7 @@ static void fn_iso(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 /* One count or min over an indexed query, appended as "key":value. */
-static int health_field(sqlite3 *db, sqlite3_str *out, const char *key,
+static int health_count(sqlite3 *db, sqlite3_str *out, const char *key,
                         const char *sql, i64 bind, int first) {
   i64 v = 0;
   int isnull = 1;
@@ -297,7 +297,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int rc = SQLITE_OK;
   for (size_t i = 0; i < sizeof fields / sizeof fields[0] && rc == SQLITE_OK;
        i++) {
-    rc = health_field(db, out, fields[i].key, fields[i].sql,
+    rc = health_count(db, out, fields[i].key, fields[i].sql,
                       fields[i].minus_day ? now - 86400000 : now, i == 0);
   }
   sqlite3_str_appendall(out, ",\"last_create_error\":null}");

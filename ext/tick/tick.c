@@ -1049,7 +1049,7 @@ static void tick_end(tick *t) {
   sqlite3_free(t->err);
 }
 
-/* End the transaction; on failure keep its message for report(), since
+/* End the transaction; on failure keep its message for tick_fail(), since
 ** the rollback resets the connection's error. */
 static int txn_end(tick *t, store_txn *txn, int rc) {
   if (rc == SQLITE_OK && t->st.err) rc = t->st.err; /* e.g. a config read */
@@ -1064,7 +1064,7 @@ static int txn_end(tick *t, store_txn *txn, int rc) {
 }
 
 /* Report rc/err of a failed transaction body as the function's error. */
-static void report(tick *t, sqlite3_context *ctx, int rc) {
+static void tick_fail(tick *t, sqlite3_context *ctx, int rc) {
   if (t->err) {
     trg_result_error(ctx, rc, t->fname, "%s", t->err);
   } else if (rc == SQLITE_NOMEM) {
@@ -1187,7 +1187,7 @@ static int read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
   if (rc == SQLITE_OK)
     rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);
   if (rc != SQLITE_OK) {
-    report(t, ctx, rc);
+    tick_fail(t, ctx, rc);
     return -1;
   }
   return 0;
@@ -1227,7 +1227,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(t.out));
-    report(&t, ctx, rc);
+    tick_fail(&t, ctx, rc);
     goto out;
   }
   result_str(ctx, t.out);
@@ -1256,7 +1256,7 @@ static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void call_result(tick *t, sqlite3_context *ctx, int rc) {
   if (rc != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(t->out));
-    report(t, ctx, rc);
+    tick_fail(t, ctx, rc);
   } else {
     result_str(ctx, t->out);
   }
@@ -1789,7 +1789,7 @@ static void fn_next_wakeup(sqlite3_context *ctx, int argc,
     }
     sqlite3_reset(st);
   }
-  if (rc != SQLITE_OK) report(&t, ctx, rc);
+  if (rc != SQLITE_OK) tick_fail(&t, ctx, rc);
   else if (!have) sqlite3_result_null(ctx);
   else sqlite3_result_int64(ctx, best > t.now ? best - t.now : 0);
 out:

@@ -40,7 +40,7 @@ static void opts_destroy(void *p) {
 }
 
 /* Parse the options object through json_each; unknown keys are errors. */
-static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
+static int opts_read_json(store *s, const char *json, tick_opts *o, char **err) {
   o->limit = -1;
   o->lease_ms = TRG_DEFAULT_LEASE_MS;
   o->ack = 1;
@@ -135,7 +135,7 @@ int tick_opts_read(store *s, trg_ctx *c, const char *json, tick_opts *o,
   if (json && c->last_opts.parsed && strcmp(json, c->last_opts.json) == 0) {
     rc = opts_copy(o, c->last_opts.parsed);
   } else {
-    rc = opts_parse(s, json, o, err);
+    rc = opts_read_json(s, json, o, err);
     tick_opts *keep =
         rc == SQLITE_OK && json ? sqlite3_malloc(sizeof *keep) : NULL;
     char *text = keep ? sqlite3_mprintf("%s", json) : NULL;
