@@ -12,23 +12,11 @@
 ** and the calls link to SQLite directly (sqlite-triggers.h declares the
 ** entry point for both).
 */
-#include "base/triggers_int.h"
+#include "base/register.h"
 #include "sqlite-triggers.h"
 
-#include <stdlib.h>
-#include <string.h>
 
 SQLITE_EXTENSION_INIT1
-
-int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
-int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
-int tick_register(sqlite3 *db, trg_ctx *ctx);
-int funcs_register(sqlite3 *db, trg_ctx *ctx);
-int preview_register(sqlite3 *db, trg_ctx *ctx);
-int request_register(sqlite3 *db, trg_ctx *ctx);
-int when_register(sqlite3 *db, trg_ctx *ctx);
-int summary_register(sqlite3 *db, trg_ctx *ctx);
-int describe_register(sqlite3 *db, trg_ctx *ctx);
 
 /* Functions share one reference, released when the connection closes
 ** through this destructor-only function. */
@@ -37,6 +25,13 @@ static void noop(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argv;
   sqlite3_result_null(ctx);
 }
+
+/* Each file of functions or a module, in the order they are added. */
+static int (*const registers[])(sqlite3 *, trg_ctx *) = {
+    vtab_triggers_register, vtab_runs_register,    tick_register,
+    fn_admin_register,      vtab_preview_register, create_register,
+    fn_when_register,       summary_register,      fn_describe_register,
+};
 
 __attribute__((visibility("default"))) int sqlite3_triggers_init(
     sqlite3 *db, char **err, const sqlite3_api_routines *api) {
@@ -57,15 +52,9 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
     trg_ctx_release(c);
     return rc;
   }
-  if (rc == SQLITE_OK) rc = vtab_triggers_register(db, c);
-  if (rc == SQLITE_OK) rc = vtab_runs_register(db, c);
-  if (rc == SQLITE_OK) rc = tick_register(db, c);
-  if (rc == SQLITE_OK) rc = funcs_register(db, c);
-  if (rc == SQLITE_OK) rc = preview_register(db, c);
-  if (rc == SQLITE_OK) rc = request_register(db, c);
-  if (rc == SQLITE_OK) rc = when_register(db, c);
-  if (rc == SQLITE_OK) rc = summary_register(db, c);
-  if (rc == SQLITE_OK) rc = describe_register(db, c);
+  for (size_t i = 0; i < sizeof registers / sizeof registers[0]; i++) {
+    if (rc == SQLITE_OK) rc = registers[i](db, c);
+  }
   if (rc != SQLITE_OK)
     *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
   return rc;

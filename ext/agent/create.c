@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/register.h"
 #include "time/civil.h"
 #include "store/config.h"
 #include "text/dedupe.h"
@@ -844,8 +845,7 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, key, -1, SQLITE_TRANSIENT);
 }
 
-int request_register(sqlite3 *db, trg_ctx *ctx);
-int request_register(sqlite3 *db, trg_ctx *ctx) {
+int create_register(sqlite3 *db, trg_ctx *ctx) {
   int rc = SQLITE_OK;
   for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
     rc = sqlite3_create_function_v2(db, "trigger_create", n,

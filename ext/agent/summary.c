@@ -81,6 +81,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/register.h"
 #include "time/civil.h"
 #include "text/redact.h"
 #include "agent/summary.h"

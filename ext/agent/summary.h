@@ -36,6 +36,4 @@
   "\"loopSummary\":\"\",\"pendingItems\":[],\"hints\":[],"          \
   "\"confidence\":\"low\"}"
 
-int summary_register(sqlite3 *db, trg_ctx *ctx);
-
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/register.h"
 #include "store/config.h"
 #include "store/stored.h"
 #include "time/civil.h"
@@ -490,8 +491,7 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_free(v);
 }
 
-int funcs_register(sqlite3 *db, trg_ctx *ctx);
-int funcs_register(sqlite3 *db, trg_ctx *ctx) {
+int fn_admin_register(sqlite3 *db, trg_ctx *ctx) {
   enum {
     PURE = SQLITE_UTF8 | SQLITE_INNOCUOUS,
     SIDE = SQLITE_UTF8 | SQLITE_DIRECTONLY

@@ -12,6 +12,7 @@
 ** not DETERMINISTIC: a trigger_id reads the table.
 */
 #include "base/args.h"
+#include "base/register.h"
 #include "time/describe.h"
 
 SQLITE_EXTENSION_INIT3
@@ -45,8 +46,7 @@ static void fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, out, -1, sqlite3_free);
 }
 
-int describe_register(sqlite3 *db, trg_ctx *ctx);
-int describe_register(sqlite3 *db, trg_ctx *ctx) {
+int fn_describe_register(sqlite3 *db, trg_ctx *ctx) {
   int rc = SQLITE_OK;
   for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
     rc = sqlite3_create_function_v2(db, "trigger_describe", n,

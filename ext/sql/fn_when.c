@@ -19,6 +19,7 @@
 ** Argument errors are SQL errors naming the argument.
 */
 #include "base/args.h"
+#include "base/register.h"
 #include "time/civil.h"
 #include "time/when.h"
 #include "trigger/trigger.h"
@@ -151,8 +152,7 @@ static void fn_find_when(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   result_str(ctx, out);
 }
 
-int when_register(sqlite3 *db, trg_ctx *ctx);
-int when_register(sqlite3 *db, trg_ctx *ctx) {
+int fn_when_register(sqlite3 *db, trg_ctx *ctx) {
   int rc = SQLITE_OK;
   for (int n = 1; n <= 3 && rc == SQLITE_OK; n++) {
     rc = sqlite3_create_function_v2(db, "trigger_parse_when", n,

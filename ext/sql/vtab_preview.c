@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/register.h"
 #include "time/civil.h"
 
 SQLITE_EXTENSION_INIT3
@@ -297,8 +298,7 @@ static sqlite3_module preview_module = {
     0,
 };
 
-int preview_register(sqlite3 *db, trg_ctx *ctx);
-int preview_register(sqlite3 *db, trg_ctx *ctx) {
+int vtab_preview_register(sqlite3 *db, trg_ctx *ctx) {
   trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "trigger_preview", &preview_module, ctx,
                                   trg_ctx_release);

@@ -17,6 +17,7 @@
 */
 #include <string.h>
 
+#include "base/register.h"
 #include "sql/vtab_scan.h"
 
 SQLITE_EXTENSION_INIT3
@@ -114,7 +115,6 @@ static sqlite3_module runs_module = {
     /* xShadowName */ 0,
 };
 
-int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_runs_register(sqlite3 *db, trg_ctx *ctx) {
   trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "trigger_runs", &runs_module, ctx,

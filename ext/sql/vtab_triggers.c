@@ -27,6 +27,7 @@
 */
 #include <string.h>
 
+#include "base/register.h"
 #include "trigger/trigger.h"
 #include "sql/vtab_scan.h"
 
@@ -340,7 +341,6 @@ static sqlite3_module triggers_module = {
     /* xShadowName */ triggersShadowName,
 };
 
-int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx) {
   trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "triggers", &triggers_module, ctx,

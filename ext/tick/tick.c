@@ -21,7 +21,8 @@
 ** deleted trigger (finished, reclaimed or re-offered) never touches a
 ** trigger created later under the same id (run_trigger_load).
 */
-#include "tick/tick.h"
+#include "base/register.h"
+#include "base/triggers_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
