@@ -27,10 +27,43 @@ void trg_ctx_retain(trg_ctx *c) { c->refs++; }
 void trg_ctx_release(void *p) {
   trg_ctx *c = p;
   if (!c || --c->refs > 0) return;
+  trg_ctx_stmts_drop(c);
   tzdb_free(c->zones);
   if (c->last_opts.destroy) c->last_opts.destroy(c->last_opts.parsed);
   sqlite3_free(c->last_opts.json);
   sqlite3_free(c);
+}
+
+void trg_ctx_table_connect(trg_ctx *c) { c->stmts.tables++; }
+
+void trg_ctx_table_disconnect(trg_ctx *c) {
+  if (c->stmts.tables > 0) c->stmts.tables--;
+  if (c->stmts.tables == 0) trg_ctx_stmts_drop(c);
+}
+
+int trg_ctx_has_table(const trg_ctx *c) { return c->stmts.tables > 0; }
+
+void trg_ctx_stmts_drop(trg_ctx *c) {
+  if (c->stmts.busy || !c->stmts.kept) return;
+  c->stmts.destroy(c->stmts.kept);
+  c->stmts.kept = NULL;
+}
+
+int trg_ctx_stmts_begin(trg_ctx *c, void **kept) {
+  *kept = NULL;
+  if (c->stmts.busy || c->stmts.tables == 0) return 0;
+  c->stmts.busy = 1;
+  *kept = c->stmts.kept;
+  c->stmts.kept = NULL;
+  return 1;
+}
+
+void trg_ctx_stmts_end(trg_ctx *c, void *stmts, void (*destroy)(void *)) {
+  c->stmts.busy = 0;
+  if (!stmts) return;
+  c->stmts.kept = stmts;
+  c->stmts.destroy = destroy;
+  if (c->stmts.tables == 0) trg_ctx_stmts_drop(c);
 }
 
 int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,

@@ -4,7 +4,8 @@
 ** module as client data, and reference-counted because each registration
 ** and each connected virtual table releases it once. It holds what lives
 ** as long as the connection: the zone cache, what the last tick cost, the
-** last tick options parsed, and the tick's prepared statements.
+** last tick options parsed, and the tick's prepared statements (kept while
+** the `triggers` table is connected: see stmts).
 **
 ** No globals anywhere else: whatever one call leaves for the next is
 ** here.
@@ -33,15 +34,18 @@ typedef struct trg_ctx {
     void *parsed;
     void (*destroy)(void *);
   } last_opts;
-  /* trigger_run_due's prepared statements live between calls in the
-  ** store of the connected main.triggers table (vtab_triggers.c sets and
-  ** clears tick_store), so they are finalized when the table disconnects,
-  ** before sqlite3_close() looks for unfinalized statements. While a tick
-  ** uses them (tick_busy) a disconnect leaves the table to the tick to
-  ** free when it ends (tick_orphan) instead of finalizing them. */
-  struct store *tick_store;
-  int tick_busy;
-  struct vt_tab *tick_orphan;
+  /* The tick's prepared statements, kept between calls (a store that the
+  ** tick makes, freed through destroy). sqlite3_close() refuses while a
+  ** statement is unfinalized, and what it calls before that check is the
+  ** xDisconnect of each connected virtual table: so statements are kept
+  ** only while a `triggers` table is connected (tables counts them), and
+  ** the last disconnect frees them, or, while a call uses them (busy),
+  ** the end of that call does. */
+  struct {
+    void *kept;
+    void (*destroy)(void *);
+    int tables, busy;
+  } stmts;
 } trg_ctx;
 
 /* A context with one reference, or NULL when out of memory. */
@@ -50,6 +54,22 @@ trg_ctx *trg_ctx_new(void);
 void trg_ctx_retain(trg_ctx *c);
 /* Drop a reference (the destructor given to SQLite); the last one frees. */
 void trg_ctx_release(void *p);
+
+/* A `triggers` table was connected / disconnected on the connection. */
+void trg_ctx_table_connect(trg_ctx *c);
+void trg_ctx_table_disconnect(trg_ctx *c);
+/* 1 while a `triggers` table is connected (the schema is installed). */
+int trg_ctx_has_table(const trg_ctx *c);
+/* Free the kept statements now, unless a call uses them (the table is
+** about to drop the tables they read). */
+void trg_ctx_stmts_drop(trg_ctx *c);
+/* Begin a call that may use the kept statements: 0 when it may not (an
+** outer call uses them, or no table is connected); else 1, with *kept the
+** statements kept (NULL: none yet, the call makes them). */
+int trg_ctx_stmts_begin(trg_ctx *c, void **kept);
+/* End such a call: keep stmts (NULL: none) for the next call while a
+** table is connected, else free them now with destroy. */
+void trg_ctx_stmts_end(trg_ctx *c, void *stmts, void (*destroy)(void *));
 
 /* Read a zone by name through the connection's cache. */
 int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,

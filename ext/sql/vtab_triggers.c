@@ -69,7 +69,7 @@ static int triggers_connect_impl(sqlite3 *db, void *aux, int argc,
   vt_tab *t = vt_new(db, ctx, &triggers_desc);
   if (!t) return SQLITE_NOMEM;
   trg_ctx_retain(ctx);
-  if (!ctx->tick_busy) ctx->tick_store = &t->st; /* trg_ctx: tick cache */
+  trg_ctx_table_connect(ctx); /* the tick's statements: context.h */
   *out = &t->base;
   return SQLITE_OK;
 }
@@ -86,27 +86,17 @@ static int triggersConnect(sqlite3 *db, void *aux, int argc,
   return triggers_connect_impl(db, aux, argc, argv, out, err, 0);
 }
 
-/* The tick may be using this table's statements (trg_ctx.tick_store):
-** then it frees the table itself when it ends. */
 static int triggersDisconnect(sqlite3_vtab *tab) {
-  vt_tab *t = (vt_tab *)tab;
-  trg_ctx *c = t->ctx;
-  if (c->tick_store == &t->st) {
-    c->tick_store = NULL;
-    if (c->tick_busy) {
-      c->tick_orphan = t;
-      return SQLITE_OK;
-    }
-  }
+  trg_ctx_table_disconnect(((vt_tab *)tab)->ctx);
   return vt_disconnect(tab);
 }
 
 static int triggersDestroy(sqlite3_vtab *tab) {
   vt_tab *t = (vt_tab *)tab;
-  if (t->ctx->tick_store == &t->st) t->ctx->tick_store = NULL;
+  trg_ctx_stmts_drop(t->ctx); /* they read the tables dropped here */
   store_close(&t->st);
   int rc = store_drop(t->db);
-  if (rc == SQLITE_OK) vt_disconnect(tab);
+  if (rc == SQLITE_OK) triggersDisconnect(tab);
   return rc;
 }
 

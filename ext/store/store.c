@@ -51,8 +51,8 @@
 
 #include <string.h>
 
-#include "text/run_text.h"
 #include "store/stored.h"
+#include "text/run_text.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -742,6 +742,41 @@ void store_close(store *s) {
   }
 }
 
+store *store_new(sqlite3 *db) {
+  store *s = sqlite3_malloc(sizeof *s);
+  if (s) store_init(s, db);
+  return s;
+}
+
+void store_free(void *s) {
+  store_close(s);
+  sqlite3_free(s);
+}
+
+void store_reset_all(store *s) {
+  for (int i = 0; i < ST_COUNT; i++) {
+    if (s->st[i] && sqlite3_stmt_busy(s->st[i])) sqlite3_reset(s->st[i]);
+  }
+}
+
+void store_cost_start(store *s) {
+  for (int i = 0; i < ST_COUNT; i++) {
+    if (!s->st[i]) continue;
+    sqlite3_stmt_status(s->st[i], SQLITE_STMTSTATUS_VM_STEP, 1);
+    sqlite3_stmt_status(s->st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 1);
+  }
+}
+
+void store_cost(const store *s, i64 *vm_steps, i64 *fullscan_steps) {
+  *vm_steps = *fullscan_steps = 0;
+  for (int i = 0; i < ST_COUNT; i++) {
+    if (!s->st[i]) continue;
+    *vm_steps += sqlite3_stmt_status(s->st[i], SQLITE_STMTSTATUS_VM_STEP, 0);
+    *fullscan_steps +=
+        sqlite3_stmt_status(s->st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 0);
+  }
+}
+
 sqlite3_stmt *store_stmt(store *s, store_sql which) {
   if (!s->st[which]) {
     char *sql = sql_text(which);
@@ -1068,7 +1103,7 @@ int store_installed(sqlite3 *db) {
   return rc == SQLITE_OK && v == 1;
 }
 
-void store_connect_vtab(sqlite3 *db) {
+void store_connect_table(sqlite3 *db) {
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.triggers WHERE 0", -1, &st,
                          NULL) == SQLITE_OK) {

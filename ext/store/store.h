@@ -68,11 +68,11 @@ typedef enum store_sql {
   ST_QUARANTINE_DATA,       /* ?1 id ?2 status ?3 enabled (NULL: kept) */
   ST_QUARANTINE_STATE, /* ?1 id ?2 last_error ?3 now ?4 running (NULL: kept) */
   ST_RUN_CLOSE,        /* ?1 rowid ?2 status ?3 error ?4 finished_at */
-  ST_SAVEPOINT,             /* SAVEPOINT triggers_txn (inside a caller's txn) */
-  ST_ROLLBACK_TO,           /* ROLLBACK TO triggers_txn */
-  ST_RELEASE,               /* RELEASE triggers_txn */
-  ST_CONFIG_GET,            /* ?1 key -> value */
-  ST_CONFIG_SET,            /* ?1 key ?2 value */
+  ST_SAVEPOINT,        /* SAVEPOINT triggers_txn (inside a caller's txn) */
+  ST_ROLLBACK_TO,      /* ROLLBACK TO triggers_txn */
+  ST_RELEASE,          /* RELEASE triggers_txn */
+  ST_CONFIG_GET,       /* ?1 key -> value */
+  ST_CONFIG_SET,       /* ?1 key ?2 value */
   ST_COUNT
 } store_sql;
 
@@ -92,6 +92,16 @@ typedef struct store {
 
 void store_init(store *s, sqlite3 *db);
 void store_close(store *s); /* finalizes every cached statement */
+/* A store of its own (NULL: out of memory), and its destructor: the
+** tick's statements that the connection keeps (context.h). */
+store *store_new(sqlite3 *db);
+void store_free(void *s);
+/* Reset every statement: none stays active across COMMIT or calls. */
+void store_reset_all(store *s);
+/* What the statements cost from store_cost_start() on: VM steps and
+** full-scan steps (trigger_last_tick). */
+void store_cost_start(store *s);
+void store_cost(const store *s, i64 *vm_steps, i64 *fullscan_steps);
 /* A reset, cleared statement ready to bind; NULL on error (see db errmsg). */
 sqlite3_stmt *store_stmt(store *s, store_sql which);
 
@@ -103,9 +113,9 @@ int store_check(sqlite3 *db, char **err);
 int store_migrate(sqlite3 *db, char **err);
 int store_drop(sqlite3 *db);
 int store_installed(sqlite3 *db); /* 1 when triggers_data exists in main */
-/* Connect main.triggers on this connection if it is not yet (its xConnect
-** registers the tick's statement cache, see trg_ctx). */
-void store_connect_vtab(sqlite3 *db);
+/* Connect main.triggers on this connection (the context keeps the tick's
+** statements only while it is connected: context.h). */
+void store_connect_table(sqlite3 *db);
 /* trigger_install(): checks names, creates both virtual tables. */
 int store_install(sqlite3 *db, char **err);
 

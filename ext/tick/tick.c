@@ -29,14 +29,13 @@
 #include <string.h>
 
 #include "base/args.h"
-#include "time/civil.h"
 #include "store/config.h"
-#include "tick/fire_json.h"
-#include "text/run_text.h"
 #include "store/stored.h"
+#include "text/run_text.h"
+#include "tick/fire_json.h"
 #include "tick/tick_opts.h"
+#include "time/civil.h"
 #include "trigger/trigger.h"
-#include "sql/vtab_scan.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -1034,7 +1033,7 @@ static int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
   t->ctx = sqlite3_user_data(ctx);
   t->fname = fname;
   store_init(&t->st, t->db);
-  if (!t->ctx->tick_store && !store_installed(t->db)) {
+  if (!trg_ctx_has_table(t->ctx) && !store_installed(t->db)) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "sqlite-triggers is not installed in this database "
                      "(run sql/install.sql)");
@@ -1078,14 +1077,7 @@ static void tick_fail(tick *t, sqlite3_context *ctx, int rc) {
 /* Keep what this tick cost for trigger_last_tick(). */
 static void record_cost(tick *t) {
   trg_ctx *c = t->ctx;
-  c->last_tick.vm_steps = c->last_tick.fullscan_steps = 0;
-  for (int i = 0; i < ST_COUNT; i++) {
-    if (!t->st.st[i]) continue;
-    c->last_tick.vm_steps +=
-        sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_VM_STEP, 0);
-    c->last_tick.fullscan_steps +=
-        sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 0);
-  }
+  store_cost(&t->st, &c->last_tick.vm_steps, &c->last_tick.fullscan_steps);
   c->last_tick.rows = t->rows;
   c->last_tick.claimed = t->nout;
 }
@@ -1107,48 +1099,34 @@ static int runs_pending(tick *t) {
   return any;
 }
 
-/* ---- the tick's statement cache (trg_ctx.tick_store) ------------------ */
+/* ---- the tick's statement cache (trg_ctx.stmts) ----------------------- */
 
-/* Reset every statement: none stays active across COMMIT or calls. */
-static void stmts_reset(store *s) {
-  for (int i = 0; i < ST_COUNT; i++) {
-    if (s->st[i] && sqlite3_stmt_busy(s->st[i])) sqlite3_reset(s->st[i]);
-  }
-}
-
-/* Borrow the connection's prepared statements for this tick (connecting
-** main.triggers first if needed). NULL: none, the tick prepares its own. */
+/* Borrow the statements the connection keeps for this call (connecting
+** main.triggers first if needed: they are kept only while it is). NULL:
+** none, the call prepares its own. */
 static store *cache_take(tick *t) {
-  trg_ctx *c = t->ctx;
-  if (!c->tick_store) store_connect_vtab(t->db);
-  store *cache = c->tick_store;
-  if (!cache || c->tick_busy) return NULL;
-  c->tick_busy = 1;
+  void *kept;
+  if (!trg_ctx_has_table(t->ctx)) store_connect_table(t->db);
+  if (!trg_ctx_stmts_begin(t->ctx, &kept)) return NULL;
+  store *cache = kept ? kept : store_new(t->db);
+  if (!cache) {
+    trg_ctx_stmts_end(t->ctx, NULL, NULL);
+    return NULL;
+  }
+  store_cost_start(cache); /* per-call cost, record_cost() */
   t->st = *cache;
   t->st.err = 0; /* store.err is per call: never carried between users */
-  for (int i = 0; i < ST_COUNT; i++) { /* per-tick cost, record_cost() */
-    if (!t->st.st[i]) continue;
-    sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_VM_STEP, 1);
-    sqlite3_stmt_status(t->st.st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 1);
-  }
   return cache;
 }
 
-/* Hand them back (with any prepared meanwhile); if the table was
-** disconnected during the tick, free it now, statements included. */
+/* Hand them back (with any prepared meanwhile) for the next call. */
 static void cache_give(tick *t, store *cache) {
-  trg_ctx *c = t->ctx;
   if (!cache) return;
-  stmts_reset(&t->st);
+  store_reset_all(&t->st);
   t->st.err = 0;
   *cache = t->st;
   store_init(&t->st, t->db);
-  c->tick_busy = 0;
-  if (c->tick_orphan) {
-    vt_tab *orphan = c->tick_orphan;
-    c->tick_orphan = NULL;
-    vt_disconnect(&orphan->base);
-  }
+  trg_ctx_stmts_end(t->ctx, cache, store_free);
 }
 
 /* Begin the call's transaction with the cached statements if it has them. */
@@ -1160,7 +1138,7 @@ static int txn_begin(tick *t, const store *cache, store_txn *txn) {
 /* Before COMMIT no statement may stay active: reset the cached ones, or
 ** finalize the call's own. */
 static void stmts_done(tick *t, const store *cache) {
-  if (cache) stmts_reset(&t->st);
+  if (cache) store_reset_all(&t->st);
   else store_close(&t->st);
 }
 
