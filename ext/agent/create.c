@@ -74,7 +74,7 @@ static int fail(create_req *q, const char *code, char *reason) {
 
 /* 1 object, 0 not, or a negative SQLite error code. */
 static int json_object_type(create_req *q, const char *json) {
-  int ok = json ? store_json_is_object(q->db, json) : 0;
+  int ok = json ? store_json_is_object(&q->st, json) : 0;
   return ok < 0 ? -store_err(&q->st) : ok;
 }
 

@@ -180,13 +180,6 @@ static int copy_row(trg_row *dst, const trg_row *src) {
   return SQLITE_OK;
 }
 
-static int load_by(vt_tab *t, store_sql which, sqlite3_value *key, trg_row *r) {
-  sqlite3_stmt *st = store_stmt(&t->st, which);
-  if (!st) return store_err(&t->st);
-  sqlite3_bind_value(st, 1, key);
-  return store_row_step(st, r);
-}
-
 static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
                      char **err) {
   trg_row r, old;
@@ -198,7 +191,7 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
   int created_given = !r.v[TC_CREATED_AT].null;
   if (rc != SQLITE_OK) goto done;
   if (!r.v[TC_TRIGGER_ID].null) {
-    rc = load_by(t, ST_TRIG_BY_TID, vals[TC_TRIGGER_ID], &old);
+    rc = store_trigger_load(&t->st, val_text(&r.v[TC_TRIGGER_ID]), &old);
     if (rc == SQLITE_ROW) {
       if (sqlite3_vtab_on_conflict(t->db) != SQLITE_REPLACE) {
         *err = sqlite3_mprintf("UNIQUE constraint failed: triggers.trigger_id");
@@ -260,7 +253,7 @@ static int do_update(vt_tab *t, sqlite3_value *rowid, sqlite3_value **vals,
   row_init(&old);
   row_init(&next);
   uint64_t changed = 0;
-  int rc = load_by(t, ST_TRIG_BY_ROWID, rowid, &old);
+  int rc = store_trigger_load_id(&t->st, sqlite3_value_int64(rowid), &old);
   if (rc == SQLITE_DONE) {
     rc = SQLITE_OK; /* row vanished: nothing to update */
     goto done;

@@ -373,10 +373,11 @@ static char *param_list(int n) {
 ** ST_DUE_STRAY, ST_RUNS_STRAY_*), so that they are paused, not lost. */
 #define STRAY ((long long)SCHED_MS_MAX)
 
-/* After the row, the due probes (ST_DUE, ST_DUE_AGENTS) select the state
-** row's copies of trigger_id and agent_id, the keys of its indexes, at
-** STORE_DUE_COPIES and STORE_DUE_COPIES + 1. */
+/* After the row, the due probes (ST_DUE, ST_DUE_AGENTS, ST_DUE_STRAY)
+** select the state row's copies of trigger_id and agent_id, the keys of
+** its indexes, at DUE_COPIES and DUE_COPIES + 1. */
 #define STATE_COPIES "s.trigger_id, s.agent_id"
+#define DUE_COPIES (TC_NCOL + 1)
 
 /* "d.trigger_id, ..., s.next_due_at, ...": every trigger column, each
 ** from the table that holds it. */
@@ -529,7 +530,7 @@ static char *sql_text(store_sql which) {
                                                                 " AND s.next_due_at <= ?1"
                                                                 " AND (s.next_due_at, s.trigger_id) > (?4, ?5)"
                                                                 " ORDER BY %d, %d LIMIT ?2",
-          tc, tc, TC_NEXT_DUE_AT + 2, STORE_DUE_COPIES + 1);
+          tc, tc, TC_NEXT_DUE_AT + 2, DUE_COPIES + 1);
       break;
     case ST_TICK_STATUS:
       out = sqlite3_mprintf(
@@ -629,11 +630,13 @@ static char *sql_text(store_sql which) {
           " WHERE retry_at > %lld AND ?1 = ?1 LIMIT ?2",
           rc, STRAY);
       break;
-    case ST_OPTS_TYPE:
-      out = sqlite3_mprintf(
-          "SELECT CASE WHEN json_valid(?1) THEN json_type(?1) ELSE 'invalid' END");
+    case ST_JSON_IS_OBJECT:
+      /* Not json_valid(): it answers 0 when it runs out of memory.
+      ** json_type() fails with SQLITE_ERROR on malformed JSON and
+      ** SQLITE_NOMEM on that. */
+      out = sqlite3_mprintf("SELECT json_type(?1) = 'object'");
       break;
-    case ST_OPTS_EACH:
+    case ST_JSON_EACH:
       out = sqlite3_mprintf(
           "SELECT key, type, value, CASE WHEN type IN ('array', 'object')"
           " THEN value ELSE json_quote(value) END FROM json_each(?1)");
@@ -1391,6 +1394,231 @@ int store_tick_hot_all(store *s, trg_row *const *rows, int n) {
   return rc;
 }
 
+/* ---- the tick's reads -------------------------------------------------- */
+
+/* The state row's copies of trigger_id and agent_id (DUE_COPIES, after
+** the row) against the row's own: a copy that differs marks the value
+** TRG_BAD_COPY. *key_differs: the trigger_id copy, the key the probe
+** walks in, is not the row's id. */
+static int check_copies(sqlite3_stmt *st, trg_row *r, int *key_differs) {
+  static const int cols[] = {TC_TRIGGER_ID, TC_AGENT_ID};
+  *key_differs = 0;
+  for (int k = 0; k < 2; k++) {
+    trg_val *v = &r->v[cols[k]];
+    int type = sqlite3_column_type(st, DUE_COPIES + k);
+    const char *copy = (const char *)sqlite3_column_text(st, DUE_COPIES + k);
+    if (!copy && type != SQLITE_NULL) return SQLITE_NOMEM;
+    if (type == SQLITE_TEXT && v->t && strcmp(copy, v->t) == 0) continue;
+    if (!v->bad) v->bad = TRG_BAD_COPY;
+    if (k == 0) *key_differs = 1;
+  }
+  return SQLITE_OK;
+}
+
+/* Step a due probe into rows[0..*n) (at most max); *key: a copy of the
+** probe's key of the last row when it differs from the row's trigger_id,
+** else NULL. The statement is reset. */
+static int due_rows(sqlite3_stmt *st, trg_row *rows, int max, int *n,
+                    char **key) {
+  int rc = SQLITE_OK;
+  *n = 0;
+  *key = NULL;
+  while (*n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int key_differs = 0;
+    rc = store_row_read(st, 0, &rows[*n]);
+    if (rc == SQLITE_OK) rc = check_copies(st, &rows[*n], &key_differs);
+    sqlite3_free(*key);
+    *key = NULL;
+    if (rc == SQLITE_OK && key_differs) {
+      *key = sqlite3_mprintf("%s", sqlite3_column_text(st, DUE_COPIES));
+      if (!*key) rc = SQLITE_NOMEM;
+    }
+    ++*n;
+    if (rc != SQLITE_OK) break;
+  }
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+int store_due_read(store *s, i64 now, const char *agents, store_due_pos *pos,
+                   trg_row *rows, int want, int *n) {
+  sqlite3_stmt *st = store_stmt(s, agents ? ST_DUE_AGENTS : ST_DUE);
+  *n = 0;
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 1, now);
+  sqlite3_bind_int64(st, 2, want);
+  if (agents) sqlite3_bind_text(st, 3, agents, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 4, pos->due);
+  sqlite3_bind_text(st, 5, pos->key ? pos->key : "", -1, SQLITE_STATIC);
+  char *key;
+  int rc = due_rows(st, rows, want, n, &key);
+  if (rc == SQLITE_OK && *n > 0) { /* the next batch starts after it */
+    const trg_row *last = &rows[*n - 1];
+    sqlite3_free(pos->key);
+    pos->due = last->v[TC_NEXT_DUE_AT].i;
+    pos->key =
+        key ? key : sqlite3_mprintf("%s", val_text(&last->v[TC_TRIGGER_ID]));
+    key = NULL;
+    if (!pos->key) rc = SQLITE_NOMEM;
+  }
+  sqlite3_free(key);
+  return rc;
+}
+
+void store_due_pos_free(store_due_pos *pos) {
+  sqlite3_free(pos->key);
+  pos->key = NULL;
+}
+
+int store_due_strays(store *s, trg_row *rows, int max, int *n) {
+  sqlite3_stmt *st = store_stmt(s, ST_DUE_STRAY);
+  *n = 0;
+  if (!st) return store_err(s);
+  sqlite3_bind_int(st, 2, max);
+  char *key;
+  int rc = due_rows(st, rows, max, n, &key);
+  sqlite3_free(key);
+  return rc;
+}
+
+int store_runs_read(store *s, store_runs_kind kind, i64 now,
+                    int (*keep)(void *arg, const run_row *run), void *arg,
+                    run_row **runs, int *n, i64 *read) {
+  static const store_sql probes[] = {ST_RUNS_LEASED, ST_RUNS_RETRY,
+                                     ST_RUNS_STRAY_LEASE, ST_RUNS_STRAY_RETRY};
+  sqlite3_stmt *st = store_stmt(s, probes[kind]);
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 1, now);
+  sqlite3_bind_int64(st, 2, -1);
+  int rc, cap = *n;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (*n == cap) {
+      cap = cap ? cap * 2 : 16;
+      run_row *grown =
+          sqlite3_realloc64(*runs, (sqlite3_uint64)cap * sizeof *grown);
+      if (!grown) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      *runs = grown;
+    }
+    run_row *run = &(*runs)[*n];
+    memset(run, 0, sizeof *run);
+    ++*read;
+    /* Read whole before keep() looks at it: reading a value as text
+    ** first would hide its stored type from the run's check. */
+    rc = store_run_read(st, 0, run);
+    ++*n;
+    if (rc != SQLITE_OK) break;
+    if (keep && !keep(arg, run)) run_clear(&(*runs)[--*n]);
+  }
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_runs_any(store *s, i64 now, int *due, int *strays) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUNS_ANY);
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 1, now);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *due = sqlite3_column_int(st, 0);
+    *strays = sqlite3_column_int(st, 1);
+    rc = SQLITE_OK;
+  }
+  sqlite3_reset(st);
+  return rc == SQLITE_OK ? rc : store_err(s);
+}
+
+int store_run_pending(store *s, const char *trigger_id, i64 incarnation) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_PENDING_FOR);
+  if (!st) return -1;
+  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, incarnation);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* ---- trigger_next_wakeup's reads --------------------------------------- */
+
+int store_wake_walk(store *s, const char *agent,
+                    int (*visit)(void *arg, const store_wake_row *w),
+                    void *arg) {
+  /* Agent '' is not in triggers_state_agent (see the header). */
+  store_sql which = !agent   ? ST_WAKE_TRIGGERS
+                    : *agent ? ST_WAKE_TRIGGERS_AGENT
+                             : ST_WAKE_TRIGGERS_NOAGENT;
+  sqlite3_stmt *st = store_stmt(s, which);
+  if (!st) return store_err(s);
+  if (agent && *agent) sqlite3_bind_text(st, 1, agent, -1, SQLITE_STATIC);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    store_wake_row w;
+    w.due_type = sqlite3_column_type(st, 0);
+    w.due = sqlite3_column_int64(st, 0);
+    w.fire_type = sqlite3_column_type(st, 1);
+    w.fire = sqlite3_column_int64(st, 1);
+    w.wake_mode = (const char *)sqlite3_column_text(st, 2);
+    if (visit(arg, &w)) break;
+  }
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_wake_runs(store *s, const char *agents, const char *wake_mode,
+                    int *have, i64 *at) {
+  static const store_sql probes[] = {ST_WAKE_RETRY, ST_WAKE_LEASE};
+  int rc = SQLITE_OK;
+  *have = 0;
+  for (size_t i = 0; i < 2 && rc == SQLITE_OK; i++) {
+    sqlite3_stmt *st = store_stmt(s, probes[i]);
+    if (!st) return store_err(s);
+    if (agents) sqlite3_bind_text(st, 1, agents, -1, SQLITE_STATIC);
+    if (wake_mode) sqlite3_bind_text(st, 2, wake_mode, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+      i64 v = sqlite3_column_int64(st, 0);
+      if (!*have || v < *at) *at = v;
+      *have = 1;
+    } else if (step != SQLITE_DONE) {
+      rc = step;
+    }
+    sqlite3_reset(st);
+  }
+  return rc;
+}
+
+/* ---- trigger rows: lookups --------------------------------------------- */
+
+int store_trigger_exists(store *s, const char *trigger_id) {
+  sqlite3_stmt *st = store_stmt(s, ST_TRIG_EXISTS);
+  if (!st) return -store_err(s);
+  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -rc;
+}
+
+int store_trigger_duplicate(store *s, const char *agent_id,
+                            const char *dedupe_key, i64 id, char **existing) {
+  *existing = NULL;
+  sqlite3_stmt *st = store_stmt(s, ST_TRIG_DUPLICATE);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, agent_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, dedupe_key, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, id);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *existing = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+    rc = *existing ? SQLITE_OK : SQLITE_NOMEM;
+  } else if (rc == SQLITE_DONE) {
+    rc = SQLITE_OK;
+  }
+  sqlite3_reset(st);
+  return rc;
+}
+
 int store_run_save(store *s, const run_row *r) {
   sqlite3_stmt *st = store_stmt(s, ST_RUN_UPDATE);
   if (!st) return store_err(s);
@@ -1599,18 +1827,45 @@ int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind, i64 *out,
   return rc;
 }
 
-int store_json_is_object(sqlite3 *db, const char *text) {
-  /* Not json_valid(): it answers 0 when it runs out of memory. json_type()
-  ** fails with SQLITE_ERROR on malformed JSON and SQLITE_NOMEM on that. */
-  sqlite3_stmt *st = NULL;
-  int rc =
-      sqlite3_prepare_v2(db, "SELECT json_type(?1) = 'object'", -1, &st, NULL);
-  if (rc != SQLITE_OK) return -1;
+int store_json_is_object(store *s, const char *text) {
+  sqlite3_stmt *st = store_stmt(s, ST_JSON_IS_OBJECT);
+  if (!st) return -1;
   sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-  rc = sqlite3_step(st);
+  int rc = sqlite3_step(st);
   int ok = rc == SQLITE_ROW     ? sqlite3_column_int(st, 0)
            : rc == SQLITE_ERROR ? 0
                                 : -1;
-  sqlite3_finalize(st);
+  sqlite3_reset(st);
   return ok;
+}
+
+int store_json_each_open(store *s, const char *json, store_json_each *it) {
+  memset(it, 0, sizeof *it);
+  it->s = s;
+  it->st = store_stmt(s, ST_JSON_EACH);
+  if (!it->st) return store_err(s);
+  return sqlite3_bind_text(it->st, 1, json, -1, SQLITE_STATIC);
+}
+
+int store_json_each_next(store_json_each *it) {
+  sqlite3_stmt *st = it->st;
+  int rc = st ? sqlite3_step(st) : SQLITE_MISUSE;
+  if (rc != SQLITE_ROW) return rc;
+  store_json_member *m = &it->m;
+  m->key = (const char *)sqlite3_column_text(st, 0);
+  m->type = (const char *)sqlite3_column_text(st, 1);
+  m->value = sqlite3_column_value(st, 2);
+  m->text = (const char *)sqlite3_column_text(st, 2);
+  m->json = (const char *)sqlite3_column_text(st, 3);
+  /* Every column but a null value has text: NULL is out of memory. */
+  if (!m->key || !m->type || !m->json ||
+      (!m->text && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_ROW;
+}
+
+void store_json_each_close(store_json_each *it) {
+  if (it->st) sqlite3_reset(it->st);
+  it->st = NULL;
 }

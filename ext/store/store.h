@@ -51,8 +51,8 @@ typedef enum store_sql {
                           past the range or not a number */
   ST_RUNS_STRAY_RETRY, /* ?2 limit -> runs whose retry_at is past the range
                           or not a number */
-  ST_OPTS_TYPE,        /* ?1 text -> its JSON type, or 'invalid' */
-  ST_OPTS_EACH,        /* ?1 JSON object -> key, type, value, JSON text */
+  ST_JSON_IS_OBJECT,   /* ?1 text -> 1 a JSON object, 0 other JSON */
+  ST_JSON_EACH,        /* ?1 JSON -> key, type, value, JSON text */
   ST_RUN_PENDING_FOR,  /* ?1 trigger_id ?2 incarnation -> 1 if a run is running
                          or a retry/deferral is pending */
   ST_RUN_LAST_INCARNATION, /* ?1 trigger_id -> the highest incarnation of
@@ -75,10 +75,6 @@ typedef enum store_sql {
   ST_CONFIG_SET,       /* ?1 key ?2 value */
   ST_COUNT
 } store_sql;
-
-/* Columns of ST_DUE / ST_DUE_AGENTS after the row: triggers_state's
-** trigger_id (the key the probe walks in) and agent_id. */
-#define STORE_DUE_COPIES (TC_NCOL + 1)
 
 /* Rows per multi-row statement (the tick's write-behind, tick.c). */
 #define STORE_MANY 16
@@ -182,6 +178,80 @@ int store_run_insert_all(store *s, const run_row *runs, int n, int *all_new);
 int store_runs_drop_after(store *s, i64 mark);
 int store_tick_hot_all(store *s, trg_row *const *rows, int n);
 
+/* ---- the tick's reads (the probes of DESIGN.md §6) ----------------------
+**
+** A pass over the due triggers reads them in claim order, (next_due_at,
+** the state row's trigger_id), in batches: pos is where it stands (start:
+** {INT64_MIN, NULL}; store_due_pos_free when done). */
+typedef struct store_due_pos {
+  i64 due;
+  char *key; /* sqlite3_malloc'd; NULL: before every trigger_id */
+} store_due_pos;
+/* Up to want triggers due at now (next_due_at <= now) after pos, of the
+** agents in the JSON array `agents` (NULL: all), into rows[0..*n), pos
+** moved past them. A row whose state row's copy of trigger_id or
+** agent_id differs from its own (changed outside the extension) has the
+** value marked TRG_BAD_COPY, so that its check pauses it. */
+int store_due_read(store *s, i64 now, const char *agents, store_due_pos *pos,
+                   trg_row *rows, int want, int *n);
+void store_due_pos_free(store_due_pos *pos);
+/* Up to max triggers the due probe never reaches (next_due_at past the
+** instant range or not a number: changed outside the extension), as
+** store_due_read reads them. */
+int store_due_strays(store *s, trg_row *rows, int max, int *n);
+
+/* The runs the tick takes up before the due triggers. */
+typedef enum store_runs_kind {
+  STORE_RUNS_LEASED,      /* running, lease_until <= now */
+  STORE_RUNS_RETRY,       /* retry_at <= now: to re-offer */
+  STORE_RUNS_STRAY_LEASE, /* running, lease_until NULL or out of range */
+  STORE_RUNS_STRAY_RETRY  /* retry_at out of range or not a number */
+} store_runs_kind;
+/* Every run of that kind at now, in the probe's order, that keep(arg, run)
+** accepts (NULL: all), appended to *runs (sqlite3_realloc'd, *n of them;
+** the caller run_clears and frees them). *read counts the rows read. */
+int store_runs_read(store *s, store_runs_kind kind, i64 now,
+                    int (*keep)(void *arg, const run_row *run), void *arg,
+                    run_row **runs, int *n, i64 *read);
+/* Whether the run probes would find anything at now: *due, a lease passed
+** or a run waits to be re-offered (STORE_RUNS_LEASED / _RETRY); *strays,
+** a row the probes never reach (STORE_RUNS_STRAY_*, store_due_strays). */
+int store_runs_any(store *s, i64 now, int *due, int *strays);
+/* 1 when a run of (trigger_id, incarnation) is running or a retry or
+** deferral of it is pending, 0 when none, <0 an error. */
+int store_run_pending(store *s, const char *trigger_id, i64 incarnation);
+
+/* ---- trigger_next_wakeup's reads ---------------------------------------- */
+
+/* One trigger as the wakeup walk sees it: next_due_at and fire_at with
+** their SQLite types (a value changed outside the extension may not be an
+** integer), and wake_mode (NULL when NULL). */
+typedef struct store_wake_row {
+  int due_type, fire_type;
+  i64 due, fire;
+  const char *wake_mode;
+} store_wake_row;
+/* Walk the triggers with a next_due_at (agent NULL: all; else that
+** agent's, '' included) in next_due_at order, calling visit until it
+** returns nonzero or none are left. */
+int store_wake_walk(store *s, const char *agent,
+                    int (*visit)(void *arg, const store_wake_row *w),
+                    void *arg);
+/* The earliest retry_at (a retry or deferral pending) and lease_until (a
+** running run) among the runs a tick with agents (JSON array; NULL: all)
+** and wake_mode (NULL: any) would take: *have 0 when there is none. */
+int store_wake_runs(store *s, const char *agents, const char *wake_mode,
+                    int *have, i64 *at);
+
+/* ---- trigger rows: lookups of trigger.c -------------------------------- */
+
+/* 1 when a trigger has this trigger_id, 0 when none, <0 an error. */
+int store_trigger_exists(store *s, const char *trigger_id);
+/* The trigger_id (sqlite3_malloc'd) of an active trigger of agent_id other
+** than row id with this dedupe_key, or NULL when there is none. */
+int store_trigger_duplicate(store *s, const char *agent_id,
+                            const char *dedupe_key, i64 id, char **existing);
+
 /* Transactions: BEGIN IMMEDIATE in autocommit mode (the write lock up
 ** front, so WAL snapshot upgrades cannot fail), else a SAVEPOINT inside
 ** the caller's transaction. end() commits on rc==SQLITE_OK, else rolls
@@ -217,7 +287,28 @@ int store_config_set(store *s, const char *key, const char *value);
 int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind, i64 *out,
                    int *isnull);
 
-/* JSON helpers run through SQLite's json1. */
-int store_json_is_object(sqlite3 *db, const char *text); /* 1/0, <0 err */
+/* ---- JSON through SQLite's json1 ----------------------------------------- */
+
+/* 1 when text is a JSON object, 0 when it is other JSON or not JSON, <0
+** an error (out of memory). */
+int store_json_is_object(store *s, const char *text);
+/* The members of a JSON object (elements of an array) in order: open,
+** then next until it returns SQLITE_DONE (SQLITE_ROW: the member in m,
+** valid until the next call), then close. One at a time per store. */
+typedef struct store_json_member {
+  const char *key;      /* the key; an array element's index as text */
+  const char *type;     /* json_type: "text", "integer", "object", ... */
+  sqlite3_value *value; /* the SQL value: NULL, text, number, JSON text */
+  const char *text;     /* that value as text; NULL for null */
+  const char *json;     /* the member as JSON text */
+} store_json_member;
+typedef struct store_json_each {
+  store *s;
+  sqlite3_stmt *st;
+  store_json_member m;
+} store_json_each;
+int store_json_each_open(store *s, const char *json, store_json_each *it);
+int store_json_each_next(store_json_each *it);
+void store_json_each_close(store_json_each *it);
 
 #endif

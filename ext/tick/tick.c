@@ -284,16 +284,6 @@ static void note_claim(tick *t, trg_row *r) {
   }
 }
 
-static int pending_for(store *s, const trg_row *r) {
-  sqlite3_stmt *st = store_stmt(s, ST_RUN_PENDING_FOR);
-  if (!st) return -1;
-  sqlite3_bind_text(st, 1, val_text(&r->v[TC_TRIGGER_ID]), -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 2, r->v[TC_INCARNATION].i);
-  int rc = sqlite3_step(st);
-  sqlite3_reset(st);
-  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
-}
-
 /*
 ** After a run ended or a claim: restore a queued trigger, and complete
 ** one whose schedule is exhausted once nothing is in flight any more.
@@ -307,7 +297,8 @@ static int settle(store *s, trg_row *r) {
     return SQLITE_OK;
   }
   if (r->v[TC_RUNNING].i > 0) return SQLITE_OK;
-  int p = pending_for(s, r);
+  int p = store_run_pending(s, val_text(&r->v[TC_TRIGGER_ID]),
+                            r->v[TC_INCARNATION].i);
   if (p < 0) return store_err(s);
   if (!p) val_set_text(&r->v[TC_STATUS], "completed");
   return SQLITE_OK;
@@ -442,28 +433,7 @@ static int run_row_check(tick *t, const run_row *run, char **why) {
   return *why ? SQLITE_OK : SQLITE_NOMEM;
 }
 
-/* The state row's copies of trigger_id and agent_id (after the row in
-** ST_DUE's result) against the row's own: a copy that differs, changed
-** outside the extension, marks the value (TRG_BAD_COPY) so that the row's
-** check pauses it. *key_differs: the trigger_id copy, the key the probe
-** walks in, is not the row's id. */
-static int check_copies(sqlite3_stmt *st, trg_row *r, int *key_differs) {
-  static const int cols[] = {TC_TRIGGER_ID, TC_AGENT_ID};
-  *key_differs = 0;
-  for (int k = 0; k < 2; k++) {
-    trg_val *v = &r->v[cols[k]];
-    int type = sqlite3_column_type(st, STORE_DUE_COPIES + k);
-    const char *copy =
-        (const char *)sqlite3_column_text(st, STORE_DUE_COPIES + k);
-    if (!copy && type != SQLITE_NULL) return SQLITE_NOMEM;
-    if (type == SQLITE_TEXT && v->t && strcmp(copy, v->t) == 0) continue;
-    if (!v->bad) v->bad = TRG_BAD_COPY;
-    if (k == 0) *key_differs = 1;
-  }
-  return SQLITE_OK;
-}
-
-static int for_each_run(tick *t, store_sql which,
+static int for_each_run(tick *t, store_runs_kind kind,
                         int (*fn)(tick *, trg_row *, run_row *));
 
 /* A stray run that passes its check after all is left alone. */
@@ -480,21 +450,13 @@ static int leave_run(tick *t, trg_row *r, run_row *run) {
 ** tick. */
 #define STRAY_BATCH 8
 static int pause_strays(tick *t) {
-  int rc = for_each_run(t, ST_RUNS_STRAY_LEASE, leave_run);
-  if (rc == SQLITE_OK) rc = for_each_run(t, ST_RUNS_STRAY_RETRY, leave_run);
-  sqlite3_stmt *st = rc == SQLITE_OK ? store_stmt(&t->st, ST_DUE_STRAY) : NULL;
-  if (rc != SQLITE_OK || !st) return rc != SQLITE_OK ? rc : store_err(&t->st);
+  int rc = for_each_run(t, STORE_RUNS_STRAY_LEASE, leave_run);
+  if (rc == SQLITE_OK) rc = for_each_run(t, STORE_RUNS_STRAY_RETRY, leave_run);
+  if (rc != SQLITE_OK) return rc;
   trg_row rows[STRAY_BATCH];
-  int n = 0, key_differs;
-  sqlite3_bind_int(st, 2, STRAY_BATCH);
-  while (rc == SQLITE_OK && n < STRAY_BATCH &&
-         (rc = sqlite3_step(st)) == SQLITE_ROW) {
-    row_init(&rows[n]);
-    rc = store_row_read(st, 0, &rows[n++]);
-    if (rc == SQLITE_OK) rc = check_copies(st, &rows[n - 1], &key_differs);
-  }
-  sqlite3_reset(st);
-  if (rc == SQLITE_DONE || rc == SQLITE_ROW) rc = SQLITE_OK;
+  int n = 0;
+  for (int i = 0; i < STRAY_BATCH; i++) row_init(&rows[i]);
+  rc = store_due_strays(&t->st, rows, STRAY_BATCH, &n);
   for (int i = 0; i < n; i++) {
     sched_spec spec;
     char *why = NULL;
@@ -567,36 +529,18 @@ static int unusable(tick *t, trg_row *r, run_row *run, int counted, int *how) {
   return rc;
 }
 
-static int for_each_run(tick *t, store_sql which,
+/* A run the tick's options let it take (store_runs_read's keep). */
+static int allowed_run(void *arg, const run_row *run) {
+  return tick_opts_allow_agent(arg, val_text(&run->v[RC_AGENT_ID]));
+}
+
+static int for_each_run(tick *t, store_runs_kind kind,
                         int (*fn)(tick *, trg_row *, run_row *)) {
-  sqlite3_stmt *st = store_stmt(&t->st, which);
-  if (!st) return store_err(&t->st);
   /* Collect first: the callbacks write to the table being read. */
-  sqlite3_bind_int64(st, 1, t->now);
-  sqlite3_bind_int64(st, 2, -1);
-  int rc, n = 0, cap = 0;
+  int n = 0;
   run_row *runs = NULL;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (n == cap) {
-      cap = cap ? cap * 2 : 16;
-      run_row *grown =
-          sqlite3_realloc64(runs, (sqlite3_uint64)cap * sizeof *runs);
-      if (!grown) {
-        rc = SQLITE_NOMEM;
-        break;
-      }
-      runs = grown;
-    }
-    memset(&runs[n], 0, sizeof runs[n]);
-    t->rows++;
-    /* Read before the agent filter looks at it: reading a value as text
-    ** first would hide its stored type from the run's check. */
-    if ((rc = store_run_read(st, 0, &runs[n++])) != SQLITE_OK) break;
-    if (!tick_opts_allow_agent(&t->o, val_text(&runs[n - 1].v[RC_AGENT_ID])))
-      run_clear(&runs[--n]);
-  }
-  sqlite3_reset(st);
-  if (rc == SQLITE_DONE) rc = SQLITE_OK;
+  int rc = store_runs_read(&t->st, kind, t->now, allowed_run, &t->o, &runs, &n,
+                           &t->rows);
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
     trg_row r;
     row_init(&r);
@@ -604,7 +548,7 @@ static int for_each_run(tick *t, store_sql which,
     int how = USABLE;
     if (found == SQLITE_ROW || found == SQLITE_DONE) {
       rc = unusable(t, found == SQLITE_ROW ? &r : NULL, &runs[i],
-                    which == ST_RUNS_LEASED || which == ST_RUNS_STRAY_LEASE,
+                    kind == STORE_RUNS_LEASED || kind == STORE_RUNS_STRAY_LEASE,
                     &how);
     } else {
       rc = found;
@@ -932,7 +876,6 @@ static void wb_free(tick *t) {
 #define CLAIM_BATCH_MAX 4096
 
 static int claim_due(tick *t) {
-  store_sql which = t->o.agents ? ST_DUE_AGENTS : ST_DUE;
   int rc = SQLITE_OK, batch = CLAIM_BATCH_FIRST, cap = 0;
   trg_row *rows = NULL;
   t->wb = t->narrow ? wb_new(t) : NULL;
@@ -942,8 +885,7 @@ static int claim_due(tick *t) {
   ** passed over (another wake_mode; jitter not yet over, fire_at > now; a
   ** queue holding the trigger, fire_at NULL) never hide the ones behind
   ** them, and every due row is read at most once per pass. */
-  i64 after_due = INT64_MIN;
-  char *after_id = NULL;
+  store_due_pos pos = {INT64_MIN, NULL};
   for (;; batch = batch < CLAIM_BATCH_MAX ? 2 * batch : batch) {
     if (t->budget == 0) break;
     if (cap < batch) {
@@ -960,48 +902,12 @@ static int claim_due(tick *t) {
         break;
       }
     }
-    sqlite3_stmt *st = store_stmt(&t->st, which);
-    if (!st) {
-      rc = store_err(&t->st);
-      break;
-    }
     /* No more rows than the budget can claim: a host with one free slot
     ** asks for one run, and each row read is a whole trigger. */
     int want = t->budget > 0 && t->budget < batch ? (int)t->budget : batch;
-    sqlite3_bind_int64(st, 1, t->now);
-    sqlite3_bind_int64(st, 2, want);
-    if (t->o.agents) sqlite3_bind_text(st, 3, t->o.agents, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, after_due);
-    sqlite3_bind_text(st, 5, after_id ? after_id : "", -1, SQLITE_STATIC);
-    int n = 0, key_row = -1;
-    char *key = NULL; /* the probe's key of row key_row, when not its id */
-    while (n < want && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-      t->rows++;
-      int key_differs = 0;
-      rc = store_row_read(st, 0, &rows[n]);
-      if (rc == SQLITE_OK) rc = check_copies(st, &rows[n], &key_differs);
-      if (rc == SQLITE_OK && key_differs) {
-        sqlite3_free(key);
-        key = sqlite3_mprintf("%s", sqlite3_column_text(st, STORE_DUE_COPIES));
-        key_row = n;
-        if (!key) rc = SQLITE_NOMEM;
-      }
-      n++;
-      if (rc != SQLITE_OK) break;
-    }
-    sqlite3_reset(st);
-    if (rc == SQLITE_DONE || rc == SQLITE_ROW) rc = SQLITE_OK;
-    if (rc == SQLITE_OK && n > 0) {
-      after_due = rows[n - 1].v[TC_NEXT_DUE_AT].i;
-      sqlite3_free(after_id);
-      after_id =
-          key_row == n - 1
-              ? key
-              : sqlite3_mprintf("%s", val_text(&rows[n - 1].v[TC_TRIGGER_ID]));
-      if (key_row == n - 1) key = NULL;
-      if (!after_id) rc = SQLITE_NOMEM;
-    }
-    sqlite3_free(key);
+    int n = 0;
+    rc = store_due_read(&t->st, t->now, t->o.agents, &pos, rows, want, &n);
+    t->rows += n;
     int first = 0; /* rows before it are written (or none kept) */
     for (int i = 0; i < n && rc == SQLITE_OK; i++) {
       t->wb_on = t->wb != NULL;
@@ -1019,7 +925,7 @@ static int claim_due(tick *t) {
     arena_reset(&t->mem); /* nothing kept or borrowed refers to it now */
     if (rc != SQLITE_OK || n < want) break;
   }
-  sqlite3_free(after_id);
+  store_due_pos_free(&pos);
   sqlite3_free(rows);
   wb_free(t);
   return rc;
@@ -1080,23 +986,6 @@ static void record_cost(tick *t) {
   store_cost(&t->st, &c->last_tick.vm_steps, &c->last_tick.fullscan_steps);
   c->last_tick.rows = t->rows;
   c->last_tick.claimed = t->nout;
-}
-
-/* What the probes of ST_RUNS_ANY found: bit 0, some run's lease passed or
-** a run waits to be re-offered (the probes of step 1 and 2 would find
-** something); bit 1, a stray row (store.c); -1 error. */
-#define RUNS_DUE 1
-#define STRAYS 2
-static int runs_pending(tick *t) {
-  sqlite3_stmt *st = store_stmt(&t->st, ST_RUNS_ANY);
-  if (!st) return -1;
-  sqlite3_bind_int64(st, 1, t->now);
-  int rc = sqlite3_step(st);
-  int any = rc == SQLITE_ROW ? (sqlite3_column_int(st, 0) ? RUNS_DUE : 0) |
-                                   (sqlite3_column_int(st, 1) ? STRAYS : 0)
-                             : -1;
-  sqlite3_reset(st);
-  return any;
 }
 
 /* ---- the tick's statement cache (trg_ctx.stmts) ----------------------- */
@@ -1189,14 +1078,14 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   t.narrow = 1;
   rc = txn_begin(&t, cache, &txn);
   if (rc == SQLITE_OK) {
-    t.grace_ms = -1;             /* read when first needed (grace_ms()) */
-    int runs = runs_pending(&t); /* nothing to re-offer: skip two sorts */
-    if (runs < 0) rc = store_err(&t.st);
-    if (rc == SQLITE_OK && runs > 0 && (runs & STRAYS)) rc = pause_strays(&t);
-    if (rc == SQLITE_OK && runs > 0 && (runs & RUNS_DUE))
-      rc = for_each_run(&t, ST_RUNS_LEASED, on_lease_expired);
-    if (rc == SQLITE_OK && runs > 0 && (runs & RUNS_DUE))
-      rc = for_each_run(&t, ST_RUNS_RETRY, on_retry);
+    t.grace_ms = -1;         /* read when first needed (grace_ms()) */
+    int due = 0, strays = 0; /* nothing to re-offer: skip two sorts */
+    rc = store_runs_any(&t.st, t.now, &due, &strays);
+    if (rc == SQLITE_OK && strays) rc = pause_strays(&t);
+    if (rc == SQLITE_OK && due)
+      rc = for_each_run(&t, STORE_RUNS_LEASED, on_lease_expired);
+    if (rc == SQLITE_OK && due)
+      rc = for_each_run(&t, STORE_RUNS_RETRY, on_retry);
     if (rc == SQLITE_OK) rc = claim_due(&t);
     if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
     if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
@@ -1667,70 +1556,52 @@ out:
   tick_end(&t);
 }
 
-/* The earliest fire_at among the triggers read by st (next_due_at,
-** fire_at, wake_mode in next_due_at order) that the tick's wake_mode
-** filter lets through. fire_at >= next_due_at, so the walk stops once
-** next_due_at reaches the best fire_at seen: it reads only rows due before
-** the earliest fire (held by a queue, inside their jitter, or of another
-** wake_mode), however many triggers there are. */
-static int earliest_fire(tick *t, sqlite3_stmt *st, int *have, i64 *best) {
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    /* Values changed outside the extension (DESIGN.md §4) must not wake
-    ** a host for nothing, over and over: a next_due_at that is not a
-    ** number sorts after every number and is never due, so the walk ends
-    ** there; the tick reads a row only once next_due_at has come, so a
-    ** fire_at before it counts as next_due_at (as does one that is not a
-    ** number: the tick pauses that row when it reads it). */
-    int due_type = sqlite3_column_type(st, 0);
-    if (due_type != SQLITE_INTEGER && due_type != SQLITE_FLOAT) break;
-    i64 due = sqlite3_column_int64(st, 0);
-    if (*have && due >= *best) break;
-    int fire_type = sqlite3_column_type(st, 1);
-    if (fire_type == SQLITE_NULL) continue;
-    i64 fire = fire_type == SQLITE_INTEGER ? sqlite3_column_int64(st, 1) : due;
-    const char *mode = (const char *)sqlite3_column_text(st, 2);
-    if (t->o.wake_mode && (!mode || strcmp(mode, t->o.wake_mode) != 0))
-      continue;
-    if (fire < due) fire = due;
-    if (!*have || fire < *best) *best = fire;
-    *have = 1;
-  }
-  sqlite3_reset(st);
-  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+/* The earliest fire of the triggers a wakeup walk visits (store_wake_walk
+** in next_due_at order) that the tick's wake_mode filter lets through.
+** fire_at >= next_due_at, so the walk stops once next_due_at reaches the
+** best fire_at seen: it reads only rows due before the earliest fire (held
+** by a queue, inside their jitter, or of another wake_mode), however many
+** triggers there are. */
+typedef struct earliest {
+  const char *wake_mode; /* the tick's filter; NULL: any */
+  int have;
+  i64 best;
+} earliest;
+
+static int earliest_fire(void *arg, const store_wake_row *w) {
+  earliest *e = arg;
+  /* Values changed outside the extension (DESIGN.md §4) must not wake a
+  ** host for nothing, over and over: a next_due_at that is not a number
+  ** sorts after every number and is never due, so the walk ends there;
+  ** the tick reads a row only once next_due_at has come, so a fire_at
+  ** before it counts as next_due_at (as does one that is not a number:
+  ** the tick pauses that row when it reads it). */
+  if (w->due_type != SQLITE_INTEGER && w->due_type != SQLITE_FLOAT) return 1;
+  if (e->have && w->due >= e->best) return 1;
+  if (w->fire_type == SQLITE_NULL) return 0;
+  i64 fire = w->fire_type == SQLITE_INTEGER ? w->fire : w->due;
+  if (e->wake_mode &&
+      (!w->wake_mode || strcmp(w->wake_mode, e->wake_mode) != 0))
+    return 0;
+  if (fire < w->due) fire = w->due;
+  if (!e->have || fire < e->best) e->best = fire;
+  e->have = 1;
+  return 0;
 }
 
 /* The earliest fire of the triggers the tick's options may claim: all,
 ** or one index walk per agent of options.agents. */
-static int earliest_claimable(tick *t, int *have, i64 *best) {
-  if (!t->o.agents) {
-    sqlite3_stmt *st = store_stmt(&t->st, ST_WAKE_TRIGGERS);
-    return st ? earliest_fire(t, st, have, best) : store_err(&t->st);
+static int earliest_claimable(tick *t, earliest *e) {
+  if (!t->o.agents) return store_wake_walk(&t->st, NULL, earliest_fire, e);
+  store_json_each it;
+  int step = SQLITE_DONE;
+  int rc = store_json_each_open(&t->st, t->o.agents, &it);
+  while (rc == SQLITE_OK && (step = store_json_each_next(&it)) == SQLITE_ROW) {
+    if (strcmp(it.m.type, "text") != 0) continue; /* matches no agent */
+    rc = store_wake_walk(&t->st, it.m.text, earliest_fire, e);
   }
-  sqlite3_stmt *each = store_stmt(&t->st, ST_OPTS_EACH);
-  if (!each) return store_err(&t->st);
-  sqlite3_bind_text(each, 1, t->o.agents, -1, SQLITE_STATIC);
-  int rc = SQLITE_OK, step;
-  while (rc == SQLITE_OK && (step = sqlite3_step(each)) == SQLITE_ROW) {
-    const char *type = (const char *)sqlite3_column_text(each, 1);
-    if (!type || strcmp(type, "text") != 0) continue; /* matches no agent */
-    const char *agent = (const char *)sqlite3_column_text(each, 2);
-    if (!agent) {
-      rc = SQLITE_NOMEM;
-      break;
-    }
-    /* Agent '' is not in triggers_state_agent: see store.c. */
-    sqlite3_stmt *st = store_stmt(&t->st, agent[0] ? ST_WAKE_TRIGGERS_AGENT
-                                                   : ST_WAKE_TRIGGERS_NOAGENT);
-    if (!st) {
-      rc = store_err(&t->st);
-      break;
-    }
-    if (agent[0]) sqlite3_bind_value(st, 1, sqlite3_column_value(each, 2));
-    rc = earliest_fire(t, st, have, best);
-  }
-  if (rc == SQLITE_OK && step != SQLITE_DONE && step != SQLITE_ROW) rc = step;
-  sqlite3_reset(each);
+  if (rc == SQLITE_OK && step != SQLITE_DONE) rc = step;
+  store_json_each_close(&it);
   return rc;
 }
 
@@ -1738,9 +1609,6 @@ static void fn_next_wakeup(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   /* Only what a tick with the same options would take: its agents and
   ** wake_mode (a host serving some agents is not woken for others). */
-  static const store_sql probes[] = {ST_WAKE_RETRY, ST_WAKE_LEASE};
-  int have = 0, rc;
-  i64 best = 0;
   tick t;
   if (tick_begin(&t, ctx, "trigger_next_wakeup") != 0) return;
   if (read_now_and_options(&t, ctx, argc, argv) != 0) goto out;
@@ -1748,29 +1616,17 @@ static void fn_next_wakeup(sqlite3_context *ctx, int argc,
     sqlite3_result_null(ctx);
     goto out;
   }
-  rc = earliest_claimable(&t, &have, &best);
-  for (size_t i = 0; i < 2 && rc == SQLITE_OK; i++) {
-    sqlite3_stmt *st = store_stmt(&t.st, probes[i]);
-    if (!st) {
-      rc = store_err(&t.st);
-      break;
-    }
-    if (t.o.agents) sqlite3_bind_text(st, 1, t.o.agents, -1, SQLITE_STATIC);
-    if (t.o.wake_mode)
-      sqlite3_bind_text(st, 2, t.o.wake_mode, -1, SQLITE_STATIC);
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
-      i64 v = sqlite3_column_int64(st, 0);
-      if (!have || v < best) best = v;
-      have = 1;
-    } else if (step != SQLITE_DONE) {
-      rc = step;
-    }
-    sqlite3_reset(st);
-  }
+  earliest e = {t.o.wake_mode, 0, 0};
+  int have = 0;
+  i64 at = 0;
+  int rc = earliest_claimable(&t, &e);
+  if (rc == SQLITE_OK)
+    rc = store_wake_runs(&t.st, t.o.agents, t.o.wake_mode, &have, &at);
+  if (have && (!e.have || at < e.best)) e.best = at;
+  e.have |= have;
   if (rc != SQLITE_OK) tick_fail(&t, ctx, rc);
-  else if (!have) sqlite3_result_null(ctx);
-  else sqlite3_result_int64(ctx, best > t.now ? best - t.now : 0);
+  else if (!e.have) sqlite3_result_null(ctx);
+  else sqlite3_result_int64(ctx, e.best > t.now ? e.best - t.now : 0);
 out:
   tick_end(&t);
 }
