@@ -115,7 +115,7 @@ static const char *const sum_sql[Q_COUNT] = {
     " WHERE r.agent_id = ?1 AND r.status = 'success' AND r.finished_at <= ?2"
     " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?3",
     /* Q_PENDING: ?1 agent ?2 limit -> scheduled triggers by next due */
-    /* agent '' is not in triggers_state_agent (store.c): the due index */
+    /* agent '' is not in triggers_state_agent (schema.c): the due index */
     "SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
     " FROM main.triggers_state AS s INDEXED BY triggers_state_agent"
     " CROSS JOIN main.triggers_data AS d ON d.id = s.id"

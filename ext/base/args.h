@@ -9,6 +9,27 @@
 
 #include "base/triggers_int.h"
 
+/* Error text for a function call: "fname: message", then the code (the
+** order matters: a later sqlite3_result_error resets the code). */
+void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
+                      const char *fmt, ...);
+
+/*
+** An integer-valued SQL value, as SQLite's INTEGER affinity reads one: an
+** INTEGER, a REAL that is a whole number within the instant range, or
+** TEXT that the affinity turns into either ('300000', ' 300000 ', '3e5';
+** not '0x10', '5 min', '300000.5'). 1 and *out; 0 when it is not one; -1
+** out of memory.
+*/
+int trg_int_of(sqlite3_value *v, i64 *out);
+/* What "not an integer" names for a column or key: " number of
+** milliseconds" for names ending in _ms, else "". */
+const char *trg_int_unit(const char *name);
+/* A value's text for a message: at most 60 bytes, cut on a UTF-8
+** boundary, "..." when cut. buf holds TRG_ECHO_MAX bytes. */
+#define TRG_ECHO_MAX 72
+const char *trg_echo(const char *text, char *buf);
+
 /* Instant argument: INTEGER ms or ISO-8601 text (no offset = UTC), NULL
 ** or absent -> the wall clock when allow_default. 0 ok, -1 error set. */
 int arg_instant(sqlite3_context *ctx, const char *fname, int argc,

@@ -10,6 +10,8 @@
 #include "base/args.h"
 #include "base/register.h"
 #include "store/config.h"
+#include "store/install.h"
+#include "store/schema.h"
 #include "store/stored.h"
 #include "time/civil.h"
 #include "trigger/trigger.h"

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "store/schema.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "base/register.h"
+#include "store/run_rows.h"
+#include "store/schema.h"
 #include "sql/vtab_scan.h"
 
 SQLITE_EXTENSION_INIT3

@@ -9,6 +9,7 @@
 #ifndef TRIGGERS_VTAB_SCAN_H
 #define TRIGGERS_VTAB_SCAN_H
 
+#include "store/columns.h"
 #include "store/store.h"
 
 typedef struct vt_key {
@@ -20,7 +21,7 @@ typedef struct vt_key {
 typedef struct vt_desc {
   const char *name; /* virtual table name */
   const char *from; /* FROM clause of the shadow table(s) holding the rows */
-  int split;        /* 1: trg_cols over STORE_TRIGGER_FROM (store.h), each
+  int split;        /* 1: trg_cols over STORE_TRIGGER_FROM (columns.h), each
                        column qualified by the table that holds it */
   const trg_coldef *cols;
   int ncol; /* public columns */

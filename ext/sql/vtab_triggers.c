@@ -7,7 +7,7 @@
 **   SELECT * FROM triggers WHERE agent_id = 'a1';   -- index probe
 **
 ** Rows live in the shadow tables triggers_data and triggers_state (a
-** trigger is one row of each, see store.c). Reads go through
+** trigger is one row of each, see store/schema.c). Reads go through
 ** vtab_scan.c: constraints on trigger_id, agent_id, status and
 ** next_due_at are answered from indexes. Writes (xUpdate) are validated
 ** completely before anything is written, so a rejected row changes
@@ -28,6 +28,8 @@
 #include <string.h>
 
 #include "base/register.h"
+#include "store/run_rows.h"
+#include "store/schema.h"
 #include "trigger/trigger.h"
 #include "sql/vtab_scan.h"
 

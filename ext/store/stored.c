@@ -9,6 +9,8 @@
 */
 #include "store/stored.h"
 
+#include "store/json.h"
+
 #include <stdarg.h>
 #include <string.h>
 

@@ -30,6 +30,12 @@
 
 #include "base/args.h"
 #include "store/config.h"
+#include "store/due.h"
+#include "store/json.h"
+#include "store/run_rows.h"
+#include "store/schema.h"
+#include "store/txn.h"
+#include "store/wake.h"
 #include "store/stored.h"
 #include "text/run_text.h"
 #include "tick/fire_json.h"
@@ -70,7 +76,7 @@ typedef struct tick {
 /*
 ** While claim_due processes a batch of due rows, a fire's two writes, its
 ** run row and its trigger's state row (status unchanged), are kept and
-** written when the batch ends by a few multi-row statements (store.c,
+** written when the batch ends by a few multi-row statements (run_rows.c,
 ** STORE_MANY rows each) instead of two statements per fire: the per-
 ** statement cost was half of a fire's (bench/README.md).
 **
@@ -445,7 +451,7 @@ static int leave_run(tick *t, trg_row *r, run_row *run) {
 }
 
 /* Rows the probes never reach (a time that is not a number or is past
-** the instant range, store.c STRAY): each fails its check, so it is
+** the instant range, due.c STRAY): each fails its check, so it is
 ** paused (a run closed) instead of lost, STRAY_BATCH of each kind per
 ** tick. */
 #define STRAY_BATCH 8

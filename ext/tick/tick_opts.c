@@ -5,6 +5,8 @@
 ** text every tick, and the agents filter.
 */
 #include "tick/tick_opts.h"
+#include "base/args.h"
+#include "store/json.h"
 
 #include <string.h>
 

@@ -13,6 +13,7 @@
 #include "text/dedupe.h"
 #include "text/sha256.h"
 #include "store/stored.h"
+#include "store/json.h"
 
 SQLITE_EXTENSION_INIT3
 

@@ -1,0 +1,33 @@
+/*
+** json.h -- JSON read through SQLite's json1: whether a text is a JSON
+** object, and the members of one.
+*/
+#ifndef TRIGGERS_JSON_H
+#define TRIGGERS_JSON_H
+
+#include "store/store.h"
+
+/* 1 when text is a JSON object, 0 when it is other JSON or not JSON, <0
+** an error (out of memory). */
+int store_json_is_object(store *s, const char *text);
+
+/* The members of a JSON object (elements of an array) in order: open,
+** then next until it returns SQLITE_DONE (SQLITE_ROW: the member in m,
+** valid until the next call), then close. One at a time per store. */
+typedef struct store_json_member {
+  const char *key;      /* the key; an array element's index as text */
+  const char *type;     /* json_type: "text", "integer", "object", ... */
+  sqlite3_value *value; /* the SQL value: NULL, text, number, JSON text */
+  const char *text;     /* that value as text; NULL for null */
+  const char *json;     /* the member as JSON text */
+} store_json_member;
+typedef struct store_json_each {
+  store *s;
+  sqlite3_stmt *st;
+  store_json_member m;
+} store_json_each;
+int store_json_each_open(store *s, const char *json, store_json_each *it);
+int store_json_each_next(store_json_each *it);
+void store_json_each_close(store_json_each *it);
+
+#endif
