@@ -10,7 +10,9 @@
 #include "base/args.h"
 #include "base/register.h"
 #include "store/config.h"
+#include "store/health.h"
 #include "store/install.h"
+#include "store/prune.h"
 #include "store/schema.h"
 #include "store/stored.h"
 #include "time/civil.h"
@@ -216,45 +218,6 @@ static void fn_iso(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
-/* One count or min over an indexed query, appended as "key":value. */
-static int health_count(sqlite3 *db, sqlite3_str *out, const char *key,
-                        const char *sql, i64 bind, int first) {
-  i64 v = 0;
-  int isnull = 1;
-  int rc = store_exec_i64(db, sql, bind, 1, &v, &isnull);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_str_appendf(out, "%s\"%s\":", first ? "" : ",", key);
-  if (isnull) sqlite3_str_appendall(out, "null");
-  else sqlite3_str_appendf(out, "%lld", (long long)v);
-  return SQLITE_OK;
-}
-
-/*
-** The active triggers that are stalled at ?1: held back by a run whose
-** lease has passed (skip records their occurrences skipped, queue holds
-** them: until a tick reclaims the run, which no host may be doing), or
-** held by queue (fire_at NULL) with no live run behind the hold (an
-** inconsistent state, e.g. a run row removed from the shadow table). The
-** first part walks the lease index over the expired leases, the second
-** the due index over the triggers due by ?1 (a hold is always due), each
-** with one probe per row: never a scan over all triggers.
-*/
-#define HEALTH_STALLED_IDS                                                \
-  "SELECT d.id FROM main.triggers_rundata AS r"                           \
-  " INDEXED BY triggers_rundata_lease"                                    \
-  " JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"          \
-  " AND d.incarnation = r.incarnation"                                    \
-  " WHERE r.status = 'running' AND r.lease_until <= ?1"                   \
-  " AND d.status = 'scheduled' AND d.overlap_policy IN ('skip', 'queue')" \
-  " UNION SELECT s.id FROM main.triggers_state AS s"                      \
-  " INDEXED BY triggers_state_due"                                        \
-  " JOIN main.triggers_data AS d ON d.id = s.id"                          \
-  " WHERE s.next_due_at <= ?1 AND s.fire_at IS NULL"                      \
-  " AND d.status = 'scheduled' AND NOT EXISTS (SELECT 1"                  \
-  " FROM main.triggers_rundata AS r WHERE r.trigger_id = d.trigger_id"    \
-  " AND r.incarnation = d.incarnation AND r.status = 'running'"           \
-  " AND r.lease_until > ?1)"
-
 static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_health";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
@@ -266,49 +229,28 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   if (arg_instant(ctx, fname, argc, argv, 0, "now", 1, &now) != 0) return;
-  static const struct {
-    const char *key, *sql;
-    int minus_day;
-  } fields[] = {
-      {"active",
-       "SELECT count(*) FROM main.triggers_data WHERE status = 'scheduled' AND ?1 = ?1",
-       0},
-      {"paused",
-       "SELECT count(*) FROM main.triggers_data WHERE status = 'paused' AND ?1 = ?1",
-       0},
-      {"overdue", /* due and claimable, or stalled */
-       "SELECT count(*) FROM (SELECT id FROM main.triggers_state"
-       " WHERE next_due_at <= ?1 AND fire_at <= ?1 UNION " HEALTH_STALLED_IDS
-       ")",
-       0},
-      {"running",
-       "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND ?1 = ?1",
-       0},
-      {"expired_leases",
-       "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND lease_until <= ?1",
-       0},
-      {"failures_24h",
-       "SELECT count(*) FROM main.triggers_rundata WHERE status = 'failed' AND finished_at > ?1",
-       1},
-      {"next_due_at",
-       "SELECT min(next_due_at) FROM main.triggers_state WHERE next_due_at IS NOT NULL AND ?1 = ?1",
-       0},
-      {"stalled", "SELECT count(*) FROM (" HEALTH_STALLED_IDS ")", 0},
-  };
-  sqlite3_str *out = sqlite3_str_new(db);
-  sqlite3_str_appendchar(out, 1, '{');
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0] && rc == SQLITE_OK;
-       i++) {
-    rc = health_count(db, out, fields[i].key, fields[i].sql,
-                      fields[i].minus_day ? now - 86400000 : now, i == 0);
-  }
-  sqlite3_str_appendall(out, ",\"last_create_error\":null}");
+  store s;
+  store_health h;
+  store_init(&s, db);
+  int rc = store_health_counts(&s, now, &h);
+  store_close(&s);
   if (rc != SQLITE_OK) {
-    sqlite3_free(sqlite3_str_finish(out));
     trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
     return;
   }
+  sqlite3_str *out = sqlite3_str_new(db);
+  sqlite3_str_appendf(out,
+                      "{\"active\":%lld,\"paused\":%lld,\"overdue\":%lld,"
+                      "\"running\":%lld,\"expired_leases\":%lld,"
+                      "\"failures_24h\":%lld,\"next_due_at\":",
+                      (long long)h.active, (long long)h.paused,
+                      (long long)h.overdue, (long long)h.running,
+                      (long long)h.expired_leases, (long long)h.failures_24h);
+  if (h.has_next_due)
+    sqlite3_str_appendf(out, "%lld", (long long)h.next_due_at);
+  else sqlite3_str_appendall(out, "null");
+  sqlite3_str_appendf(out, ",\"stalled\":%lld,\"last_create_error\":null}",
+                      (long long)h.stalled);
   result_str(ctx, out);
 }
 
@@ -327,27 +269,6 @@ static int prune_limit(sqlite3_context *ctx, sqlite3_value *v, i64 *limit) {
   return -1;
 }
 
-/* The finished runs trigger_prune deletes, through the (status,
-** finished_at) index: finished before ?1, no retry pending, at most ?2
-** (-1: all), so a bounded batch is a bounded write transaction. */
-#define PRUNE_ROWS                                                  \
-  "SELECT id FROM main.triggers_rundata WHERE finished_at < ?1 AND" \
-  " status IN ('success', 'failed', 'skipped', 'expired') AND"      \
-  " retry_at IS NULL LIMIT ?2"
-
-/* Step sql(?1 before, ?2 limit) once: its first step's code. */
-static int prune_stmt(sqlite3 *db, const char *sql, i64 before, i64 limit) {
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    sqlite3_bind_int64(st, 1, before);
-    sqlite3_bind_int64(st, 2, limit);
-    rc = sqlite3_step(st);
-  }
-  sqlite3_finalize(st);
-  return rc;
-}
-
 static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_prune";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
@@ -361,22 +282,16 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0) return;
   i64 limit = -1; /* none */
   if (argc > 1 && prune_limit(ctx, argv[1], &limit) != 0) return;
-  /* Nothing to delete: no write transaction at all (an idle host prunes
-  ** once a minute and must not take the write lock for nothing). */
-  int rc = prune_stmt(db, PRUNE_ROWS, before, 1);
-  if (rc == SQLITE_ROW) {
-    rc = prune_stmt(
-        db, "DELETE FROM main.triggers_rundata WHERE id IN (" PRUNE_ROWS ")",
-        before, limit);
-  } else if (rc == SQLITE_DONE) {
-    sqlite3_result_int64(ctx, 0);
-    return;
-  }
-  if (rc != SQLITE_DONE) {
+  store s;
+  i64 deleted;
+  store_init(&s, db);
+  int rc = store_prune_runs(&s, before, limit, &deleted);
+  store_close(&s);
+  if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
     return;
   }
-  sqlite3_result_int64(ctx, sqlite3_changes64(db));
+  sqlite3_result_int64(ctx, deleted);
 }
 
 /*

@@ -211,13 +211,16 @@ int store_drop(sqlite3 *db) {
 }
 
 int store_installed(sqlite3 *db) {
-  i64 v = 0;
-  int isnull = 1;
-  int rc = store_exec_i64(db,
-                          "SELECT count(*) FROM main.sqlite_schema WHERE"
-                          " type = 'table' AND name = 'triggers_data'",
-                          0, 0, &v, &isnull);
-  return rc == SQLITE_OK && v == 1;
+  sqlite3_stmt *st = NULL;
+  int found = 0;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT 1 FROM main.sqlite_schema WHERE"
+                         " type = 'table' AND name = 'triggers_data'",
+                         -1, &st, NULL) == SQLITE_OK) {
+    found = sqlite3_step(st) == SQLITE_ROW;
+  }
+  sqlite3_finalize(st);
+  return found;
 }
 
 void store_connect_table(sqlite3 *db) {

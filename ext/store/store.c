@@ -82,22 +82,3 @@ int store_step_done(sqlite3_stmt *st, int rc) {
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
-
-int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind, i64 *out,
-                   int *isnull) {
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-  if (rc != SQLITE_OK) return rc;
-  if (nbind) sqlite3_bind_int64(st, 1, bind1);
-  rc = sqlite3_step(st);
-  *isnull = 1;
-  if (rc == SQLITE_ROW) {
-    *isnull = sqlite3_column_type(st, 0) == SQLITE_NULL;
-    *out = sqlite3_column_int64(st, 0);
-    rc = SQLITE_OK;
-  } else if (rc == SQLITE_DONE) {
-    rc = SQLITE_OK;
-  }
-  sqlite3_finalize(st);
-  return rc;
-}

@@ -83,6 +83,18 @@ typedef enum store_sql {
   /* config.c */
   ST_CONFIG_GET, /* ?1 key -> value */
   ST_CONFIG_SET, /* ?1 key ?2 value */
+  /* health.c: each ?1 now (failures: now - 24h) -> a count or min */
+  ST_HEALTH_ACTIVE,
+  ST_HEALTH_PAUSED,
+  ST_HEALTH_OVERDUE,
+  ST_HEALTH_RUNNING,
+  ST_HEALTH_EXPIRED_LEASES,
+  ST_HEALTH_FAILURES,
+  ST_HEALTH_NEXT_DUE,
+  ST_HEALTH_STALLED,
+  /* prune.c */
+  ST_PRUNE_ANY,    /* ?1 before -> 1 if a run is prunable */
+  ST_PRUNE_DELETE, /* ?1 before ?2 limit: delete prunable runs */
   /* json.c */
   ST_JSON_IS_OBJECT, /* ?1 text -> 1 a JSON object, 0 other JSON */
   ST_JSON_EACH,      /* ?1 JSON -> key, type, value, JSON text */
@@ -123,9 +135,5 @@ sqlite3_stmt *store_stmt(store *s, store_sql which, store_text_fn text);
 /* Step a bound statement that returns no rows (rc: what binding it
 ** returned) and reset it: SQLITE_OK or the error. */
 int store_step_done(sqlite3_stmt *st, int rc);
-
-/* Small one-off queries used by functions (prepared per call). */
-int store_exec_i64(sqlite3 *db, const char *sql, i64 bind1, int nbind, i64 *out,
-                   int *isnull);
 
 #endif
