@@ -42,20 +42,6 @@ int trg_errf(char **err, const char *fmt, ...);
 /* The instant check without a context. */
 int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
                        char **err);
-/* A schedule argument: cron text or a JSON object of triggers columns,
-** with an optional zone value (may be NULL) that is argument tz_pos
-** (1-based, for messages). */
-int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                     sqlite3_value *tzv, int tz_pos, i64 after,
-                     sched_spec *spec, char **err);
-/* The same, where text that is not a cron expression may also be a
-** trigger_id: that trigger's schedule (spec_id.c has the precedence). */
-int spec_from_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                           sqlite3_value *tzv, int tz_pos, i64 after,
-                           sched_spec *spec, char **err);
-/* A zone argument's text: *tz NULL when absent or NULL; an error naming
-** argument tz_pos when it is not text. */
-int spec_tz_arg(sqlite3_value *tzv, int tz_pos, const char **tz, char **err);
 /* Required non-NULL text argument, valid UTF-8 without NUL (utf8.h).
 ** NULL on error (already reported, naming the argument). */
 const char *arg_text(sqlite3_context *ctx, const char *fname,

@@ -9,6 +9,7 @@
 
 #include "base/args.h"
 #include "base/register.h"
+#include "sql/spec_arg.h"
 #include "store/config.h"
 #include "store/health.h"
 #include "store/install.h"
@@ -59,136 +60,15 @@ static int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
   return 0;
 }
 
-/*
-** A schedule given as a JSON object of `triggers` columns. Keys that are
-** not columns are errors; instants may be ms or ISO text (local in the
-** spec's zone).
-*/
-static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
-                          const char *tz_arg, i64 after, sched_spec *spec,
-                          char **err) {
-  trg_row r;
-  row_init(&r);
-  sqlite3_stmt *st = NULL;
-  *err = NULL;
-  int rc = sqlite3_prepare_v2(
-      db,
-      "SELECT key, value, type FROM json_each(CASE WHEN json_valid(?1) AND"
-      " json_type(?1) = 'object' THEN ?1 ELSE '{\"?\":0}' END)",
-      -1, &st, NULL);
-  if (rc != SQLITE_OK) return trg_errf(err, "%s", sqlite3_errmsg(db));
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  int step = SQLITE_DONE;
-  while (rc == SQLITE_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *k = (const char *)sqlite3_column_text(st, 0);
-    if (!k) {
-      rc = SQLITE_NOMEM;
-      break;
-    }
-    int col = -1;
-    for (int i = 0; i < TC_NPUBLIC; i++) {
-      if (strcmp(trg_cols[i].name, k) == 0) col = i;
-    }
-    if (strcmp(k, "?") == 0) {
-      rc = trg_errf(err, "argument 1 (spec): not a JSON object");
-    } else if (col < 0 || trg_cols[col].ro) {
-      rc = trg_errf(err, "argument 1 (spec): unknown key '%s'", k);
-    } else {
-      /* As an INSERT reads it: integer-valued text for integer columns. */
-      char *verr = NULL;
-      rc = trg_read_value(col, sqlite3_column_value(st, 1), &r.v[col], &verr);
-      if (verr) {
-        rc = trg_errf(err, "argument 1 (spec): %s", verr);
-        sqlite3_free(verr);
-      }
-    }
-  }
-  /* A failed step: the row is incomplete. */
-  if (rc == SQLITE_OK && step != SQLITE_DONE) {
-    rc = trg_errf(err, "%s", sqlite3_errmsg(db));
-  }
-  sqlite3_finalize(st);
-  if (rc == SQLITE_OK && tz_arg) rc = val_set_text(&r.v[TC_TIMEZONE], tz_arg);
-  if (rc == SQLITE_OK && r.v[TC_TRIGGER_TYPE].null) {
-    rc = val_set_text(&r.v[TC_TRIGGER_TYPE],
-                      !r.v[TC_CRON_EXPRESSION].null ? "cron"
-                      : !r.v[TC_SCHEDULED_AT].null  ? "once"
-                                                    : "interval");
-  }
-  if (rc == SQLITE_OK) rc = val_set_text(&r.v[TC_INSTRUCTIONS], "-");
-  if (rc == SQLITE_OK) {
-    int no_anchor = r.v[TC_START_AT].null && r.v[TC_CREATED_AT].null;
-    char *verr = NULL;
-    store s;
-    store_init(&s, db);
-    rc = trg_validate(c, &s, &r, spec, after, &verr);
-    store_close(&s);
-    if (verr) {
-      rc = trg_errf(err, "argument 1 (spec): %s", verr);
-      sqlite3_free(verr);
-    } else if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
-      rc = trg_errf(err, "%s", sqlite3_errstr(rc));
-    }
-    /* Interval without start_at/created_at: the grid starts at `after`. */
-    if (rc == SQLITE_OK && spec->type == SCHED_INTERVAL && no_anchor) {
-      spec->created_at = after;
-    }
-  }
-  row_clear(&r);
-  return rc;
-}
-
-int spec_tz_arg(sqlite3_value *tzv, int tz_pos, const char **tz, char **err) {
-  *tz = NULL;
-  if (!tzv || sqlite3_value_type(tzv) == SQLITE_NULL) return SQLITE_OK;
-  if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
-    return trg_errf(err, "argument %d (tz) must be text", tz_pos);
-  }
-  char what[32];
-  sqlite3_snprintf(sizeof what, what, "argument %d (tz)", tz_pos);
-  return value_text(tzv, 0, what, tz, err);
-}
-
-int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                     sqlite3_value *tzv, int tz_pos, i64 after,
-                     sched_spec *spec, char **err) {
-  *err = NULL;
-  if (sqlite3_value_type(specv) != SQLITE_TEXT) {
-    return trg_errf(err, "argument 1 (spec) must be text (a cron "
-                         "expression or a JSON object)");
-  }
-  /* Cron text or JSON: checked as JSON (cron text has no strings). */
-  const char *text;
-  int rc = value_text(specv, 1, "argument 1 (spec)", &text, err);
-  if (rc != SQLITE_OK) return rc;
-  const char *tz;
-  rc = spec_tz_arg(tzv, tz_pos, &tz, err);
-  if (rc != SQLITE_OK) return rc;
-  const char *p = text;
-  while (*p == ' ' || *p == '\t' || *p == '\n') p++;
-  if (*p == '{') return spec_from_json(db, c, text, tz, after, spec, err);
-  memset(spec, 0, sizeof *spec);
-  spec->type = SCHED_CRON;
-  spec->start_at = spec->end_at = SCHED_NONE;
-  char msg[CRON_ERR_MAX];
-  if (trg_zone(c, tz ? tz : "UTC", &spec->zone, msg, sizeof msg) != 0) {
-    return trg_errf(err, "argument %d (tz): %s", tz_pos, msg);
-  }
-  if (cron_parse(text, &spec->cron, msg, sizeof msg) != 0) {
-    return trg_errf(err, "%s", msg);
-  }
-  return SQLITE_OK;
-}
-
 static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_next_due";
   i64 after, next;
   sched_spec spec;
   if (arg_instant(ctx, fname, argc, argv, 1, "after", 0, &after) != 0) return;
   char *err;
-  int rc = spec_from_values(sqlite3_context_db_handle(ctx),
-                            sqlite3_user_data(ctx), argv[0],
-                            argc > 2 ? argv[2] : NULL, 3, after, &spec, &err);
+  int rc = spec_arg_values(sqlite3_context_db_handle(ctx),
+                           sqlite3_user_data(ctx), argv[0],
+                           argc > 2 ? argv[2] : NULL, 3, after, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);

@@ -8,11 +8,12 @@
 **   SELECT trigger_id, trigger_describe(trigger_id) FROM triggers;
 **
 ** spec is cron text, a JSON spec (as for trigger_next_due) or a trigger_id
-** (spec_id.c: a valid cron expression wins); NULL gives NULL. INNOCUOUS,
+** (spec_arg.c: a valid cron expression wins); NULL gives NULL. INNOCUOUS,
 ** not DETERMINISTIC: a trigger_id reads the table.
 */
 #include "base/args.h"
 #include "base/register.h"
+#include "sql/spec_arg.h"
 #include "time/describe.h"
 
 SQLITE_EXTENSION_INIT3
@@ -25,9 +26,9 @@ static void fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_null(ctx);
     return;
   }
-  int rc = spec_from_values_or_id(sqlite3_context_db_handle(ctx),
-                                  sqlite3_user_data(ctx), argv[0],
-                                  argc > 1 ? argv[1] : NULL, 2, 0, &spec, &err);
+  int rc = spec_arg_values_or_id(sqlite3_context_db_handle(ctx),
+                                 sqlite3_user_data(ctx), argv[0],
+                                 argc > 1 ? argv[1] : NULL, 2, 0, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);

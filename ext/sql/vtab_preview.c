@@ -10,7 +10,7 @@
 **          trigger_preview(t.trigger_id, 1767225600000) p WHERE p.n <= 3;
 **
 ** spec is what trigger_next_due takes (cron text or a JSON schedule) or a
-** trigger_id (spec_id.c: a valid cron expression wins). Rows are produced
+** trigger_id (spec_arg.c: a valid cron expression wins). Rows are produced
 ** lazily, one next-occurrence computation each, in n (and due_at) order;
 ** the series ends when the schedule has no further occurrence, and after
 ** PV_MAX_ROWS rows whatever the query, so no query over it runs unbounded.
@@ -22,6 +22,7 @@
 
 #include "base/args.h"
 #include "base/register.h"
+#include "sql/spec_arg.h"
 #include "time/civil.h"
 
 SQLITE_EXTENSION_INIT3
@@ -221,8 +222,8 @@ static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   char *err;
   int rc = instant_from_value(argv[1], 1, "after", &after, &err);
   if (rc == SQLITE_OK) {
-    rc = spec_from_values_or_id(t->db, t->ctx, argv[0], tz, 3, after, &c->spec,
-                                &err);
+    rc = spec_arg_values_or_id(t->db, t->ctx, argv[0], tz, 3, after, &c->spec,
+                               &err);
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(t->base.zErrMsg);
