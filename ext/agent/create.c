@@ -30,6 +30,7 @@
 #include "base/args.h"
 #include "base/register.h"
 #include "time/civil.h"
+#include "store/agent.h"
 #include "store/config.h"
 #include "store/json.h"
 #include "store/schema.h"
@@ -430,36 +431,15 @@ static int check_policy(create_req *q) {
   return SQLITE_OK;
 }
 
-static i64 count_rows(create_req *q, const char *sql, i64 since) {
-  sqlite3_stmt *st = NULL;
-  i64 n = -1;
-  if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) == SQLITE_OK) {
-    sqlite3_bind_text(st, 1, val_text(&q->row.v[TC_AGENT_ID]), -1,
-                      SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, val_text(&q->row.v[TC_SCOPE]), -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, since);
-    if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
-  }
-  sqlite3_finalize(st);
-  return n;
-}
-
 static int check_quota(create_req *q) {
   i64 max_active = config_int(&q->st, "max_active_per_scope");
   i64 max_new = config_int(&q->st, "max_creations_per_window");
   i64 window = config_int(&q->st, "creation_window_ms");
-  i64 active = count_rows(
-      q,
-      "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
-      " WHERE agent_id = ?1 AND scope = ?2 AND status IN ('scheduled', 'paused')"
-      " AND ?3 = ?3",
-      0);
-  i64 recent = count_rows(
-      q,
-      "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
-      " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3",
-      q->now - window);
-  if (active < 0 || recent < 0) return store_err(&q->st);
+  i64 active, recent;
+  int rc = store_agent_quota(&q->st, val_text(&q->row.v[TC_AGENT_ID]),
+                             val_text(&q->row.v[TC_SCOPE]), q->now - window,
+                             &active, &recent);
+  if (rc != SQLITE_OK) return rc;
   if (active >= max_active) {
     return fail(
         q, "TRIGGER_QUOTA_EXCEEDED",

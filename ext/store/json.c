@@ -22,7 +22,12 @@ static char *sql_text(store_sql which) {
     case ST_JSON_EACH:
       out = sqlite3_mprintf(
           "SELECT key, type, value, CASE WHEN type IN ('array', 'object')"
-          " THEN value ELSE json_quote(value) END FROM json_each(?1)");
+          " THEN value ELSE json_quote(value) END, id, parent"
+          " FROM json_each(?1)");
+      break;
+    case ST_JSON_TREE:
+      out = sqlite3_mprintf(
+          "SELECT key, type, atom, NULL, id, parent FROM json_tree(?1)");
       break;
     default: break;
   }
@@ -41,12 +46,22 @@ int store_json_is_object(store *s, const char *text) {
   return ok;
 }
 
-int store_json_each_open(store *s, const char *json, store_json_each *it) {
+static int walk_open(store *s, store_sql which, const char *json,
+                     store_json_each *it) {
   memset(it, 0, sizeof *it);
   it->s = s;
-  it->st = store_stmt(s, ST_JSON_EACH, sql_text);
+  it->tree = which == ST_JSON_TREE;
+  it->st = store_stmt(s, which, sql_text);
   if (!it->st) return store_err(s);
   return sqlite3_bind_text(it->st, 1, json, -1, SQLITE_STATIC);
+}
+
+int store_json_each_open(store *s, const char *json, store_json_each *it) {
+  return walk_open(s, ST_JSON_EACH, json, it);
+}
+
+int store_json_tree_open(store *s, const char *json, store_json_each *it) {
+  return walk_open(s, ST_JSON_TREE, json, it);
 }
 
 int store_json_each_next(store_json_each *it) {
@@ -59,8 +74,13 @@ int store_json_each_next(store_json_each *it) {
   m->value = sqlite3_column_value(st, 2);
   m->text = (const char *)sqlite3_column_text(st, 2);
   m->json = (const char *)sqlite3_column_text(st, 3);
-  /* Every column but a null value has text: NULL is out of memory. */
-  if (!m->key || !m->type || !m->json ||
+  m->id = sqlite3_column_int64(st, 4);
+  m->top = it->tree && sqlite3_column_type(st, 5) == SQLITE_NULL;
+  m->parent = sqlite3_column_int64(st, 5);
+  /* Every column but a null value (and a tree's root key, and its JSON
+  ** text) has text: NULL is out of memory. */
+  if ((!m->key && !m->top) || !m->type ||
+      (!m->json && sqlite3_column_type(st, 3) != SQLITE_NULL) ||
       (!m->text && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
     return SQLITE_NOMEM;
   }

@@ -77,6 +77,11 @@ int store_err(store *s) {
                                                                   : rc;
 }
 
+void store_cursor_close(store_cursor *c) {
+  if (c->st) sqlite3_reset(c->st);
+  c->st = NULL;
+}
+
 int store_step_done(sqlite3_stmt *st, int rc) {
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   sqlite3_reset(st);

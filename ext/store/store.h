@@ -97,7 +97,15 @@ typedef enum store_sql {
   ST_PRUNE_DELETE, /* ?1 before ?2 limit: delete prunable runs */
   /* json.c */
   ST_JSON_IS_OBJECT, /* ?1 text -> 1 a JSON object, 0 other JSON */
-  ST_JSON_EACH,      /* ?1 JSON -> key, type, value, JSON text */
+  ST_JSON_EACH,      /* ?1 JSON -> key, type, value, JSON text, id, parent */
+  ST_JSON_TREE,      /* every node: key, type, atom, NULL, id, parent */
+  /* agent.c */
+  ST_AGENT_FAILURE,   /* ?1 agent ?2 now -> its latest failed run */
+  ST_AGENT_SUCCESSES, /* ?1 agent ?2 now ?3 limit -> its latest successes */
+  ST_AGENT_PENDING,   /* ?1 agent ?2 limit -> its scheduled triggers */
+  ST_AGENT_HINTS,     /* ?1 agent -> running, deferred, paused (0/1) */
+  ST_AGENT_ACTIVE,    /* ?1 agent ?2 scope -> active triggers */
+  ST_AGENT_CREATED,   /* ?1 agent ?2 scope ?3 since -> created after it */
   ST_COUNT
 } store_sql;
 
@@ -125,6 +133,15 @@ void store_cost_start(store *s);
 void store_cost(const store *s, i64 *vm_steps, i64 *fullscan_steps);
 /* The error behind a failed store call (never OK, ROW or DONE). */
 int store_err(store *s);
+
+/* A read of several rows in progress: opened by a typed function, read by
+** its typed next function, closed by store_cursor_close (which resets the
+** statement; the texts of a row read are valid until then or the next). */
+typedef struct store_cursor {
+  sqlite3_stmt *st;
+  store_sql which;
+} store_cursor;
+void store_cursor_close(store_cursor *c);
 
 /* ---- for the files of ext/store/ ----------------------------------------
 ** The text of a statement: sqlite3_malloc'd, NULL when out of memory. */
