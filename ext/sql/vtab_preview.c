@@ -23,6 +23,7 @@
 #include "base/args.h"
 #include "base/register.h"
 #include "sql/spec_arg.h"
+#include "store/schema.h"
 #include "time/civil.h"
 
 SQLITE_EXTENSION_INIT3
@@ -51,9 +52,7 @@ static int pvConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   (void)argc;
   (void)argv;
   (void)err;
-  int rc = sqlite3_declare_vtab(
-      db, "CREATE TABLE x(n INTEGER, due_at INTEGER, due_iso TEXT,"
-          " spec HIDDEN, after HIDDEN, tz HIDDEN)");
+  int rc = store_declare_vtab(db, STORE_VTAB_PREVIEW);
   if (rc != SQLITE_OK) return rc;
   pv_tab *t = sqlite3_malloc(sizeof *t);
   if (!t) return SQLITE_NOMEM;

@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "base/register.h"
+#include "sql/vtab_scan.h"
 #include "store/run_rows.h"
 #include "store/schema.h"
-#include "sql/vtab_scan.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -30,13 +30,9 @@ static const vt_key run_keys[] = {
     {RC_STATUS, 0, 200.0},
 };
 
-static const vt_desc runs_desc = {"trigger_runs",
-                                  "main.triggers_rundata",
-                                  0,
-                                  run_cols,
-                                  RC_NPUBLIC,
-                                  run_keys,
-                                  sizeof run_keys / sizeof run_keys[0]};
+static const vt_desc runs_desc = {
+    "trigger_runs", STORE_VTAB_RUNS, run_cols,
+    RC_NPUBLIC,     run_keys,        sizeof run_keys / sizeof run_keys[0]};
 
 static int runsConnect(sqlite3 *db, void *aux, int argc,
                        const char *const *argv, sqlite3_vtab **out,

@@ -13,8 +13,7 @@ SQLITE_EXTENSION_INIT3
 
 typedef struct vt_cursor {
   sqlite3_vtab_cursor base;
-  sqlite3_stmt *stmt;
-  int eof;
+  store_scan scan;
 } vt_cursor;
 
 static const char *op_text(unsigned char op) {
@@ -29,19 +28,7 @@ static const char *op_text(unsigned char op) {
 }
 
 int vt_declare(sqlite3 *db, const vt_desc *d) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  sqlite3_str_appendall(s, "CREATE TABLE x(");
-  for (int i = 0; i < d->ncol; i++) {
-    const char *ty =
-        (d->cols[i].kind == 'I' || d->cols[i].kind == 'S') ? "INTEGER" : "TEXT";
-    sqlite3_str_appendf(s, "%s%s %s", i ? ", " : "", d->cols[i].name, ty);
-  }
-  sqlite3_str_appendall(s, ")");
-  char *sql = sqlite3_str_finish(s);
-  if (!sql) return SQLITE_NOMEM;
-  int rc = sqlite3_declare_vtab(db, sql);
-  sqlite3_free(sql);
-  return rc;
+  return store_declare_vtab(db, d->table);
 }
 
 vt_tab *vt_new(sqlite3 *db, trg_ctx *ctx, const vt_desc *d) {
@@ -103,21 +90,16 @@ int vt_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out) {
   vt_cursor *c = sqlite3_malloc(sizeof *c);
   if (!c) return SQLITE_NOMEM;
   memset(c, 0, sizeof *c);
+  c->scan.eof = 1;
   *out = &c->base;
   return SQLITE_OK;
 }
 
 int vt_close(sqlite3_vtab_cursor *cur) {
   vt_cursor *c = (vt_cursor *)cur;
-  sqlite3_finalize(c->stmt);
+  store_scan_close(&c->scan);
   sqlite3_free(c);
   return SQLITE_OK;
-}
-
-/* A column as the SELECT over d->from names it. */
-static const char *col_prefix(const vt_desc *d, int col) {
-  if (!d->split) return "";
-  return store_col_in_state(col) ? "s." : "d.";
 }
 
 /* The column named by the first len bytes of name (idxStr), or -1. */
@@ -131,69 +113,73 @@ static int col_named(const vt_desc *d, const char *name, int len) {
   return -1;
 }
 
+/* The operator text of idxStr at p (n bytes) as one of op_text's. */
+static const char *op_named(const char *p, int n) {
+  static const unsigned char ops[] = {
+      SQLITE_INDEX_CONSTRAINT_EQ, SQLITE_INDEX_CONSTRAINT_GT,
+      SQLITE_INDEX_CONSTRAINT_GE, SQLITE_INDEX_CONSTRAINT_LT,
+      SQLITE_INDEX_CONSTRAINT_LE};
+  for (size_t i = 0; i < sizeof ops; i++) {
+    const char *t = op_text(ops[i]);
+    if ((int)strlen(t) == n && strncmp(t, p, (size_t)n) == 0) return t;
+  }
+  return NULL;
+}
+
 int vt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
               int argc, sqlite3_value **argv) {
   (void)idxNum;
   vt_cursor *c = (vt_cursor *)cur;
   vt_tab *t = (vt_tab *)cur->pVtab;
   const vt_desc *d = t->desc;
-  sqlite3_finalize(c->stmt);
-  c->stmt = NULL;
-  c->eof = 1;
+  store_scan_close(&c->scan);
   for (int i = 0; i < argc; i++) {
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return SQLITE_OK;
   }
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  const char *id = d->split ? "d.id" : "id";
-  sqlite3_str_appendf(s, "SELECT %s", id);
-  for (int i = 0; i < d->ncol; i++)
-    sqlite3_str_appendf(s, ", %s%s", col_prefix(d, i), d->cols[i].name);
-  sqlite3_str_appendf(s, " FROM %s", d->from);
-  /* idxStr was written by vt_best_index: "col op,col op". */
+  /* idxStr was written by vt_best_index: "col op,col op", in argv order. */
+  store_term *terms = sqlite3_malloc64(sizeof *terms * (size_t)(argc + 1));
+  if (!terms) return SQLITE_NOMEM;
   const char *p = idxStr ? idxStr : "";
-  for (int n = 1; *p; n++) {
+  int n = 0;
+  while (*p && n < argc) {
     const char *end = strchr(p, ',');
     int len = end ? (int)(end - p) : (int)strlen(p);
     int namelen = (int)strcspn(p, "=<>");
-    int col = col_named(d, p, namelen < len ? namelen : len);
-    sqlite3_str_appendf(s, "%s%s%.*s ?%d", n == 1 ? " WHERE " : " AND ",
-                        col >= 0 ? col_prefix(d, col) : "", len, p, n);
+    if (namelen > len) namelen = len;
+    terms[n].col = col_named(d, p, namelen);
+    terms[n].op = op_named(p + namelen, len - namelen);
+    n++;
     p += len + (end ? 1 : 0);
   }
-  sqlite3_str_appendf(s, " ORDER BY %s", id);
-  char *sql = sqlite3_str_finish(s);
-  if (!sql) return SQLITE_NOMEM;
-  int rc = sqlite3_prepare_v3(t->db, sql, -1, 0, &c->stmt, NULL);
-  sqlite3_free(sql);
-  if (rc != SQLITE_OK) {
+  int rc = store_scan_open(t->db, d->table, terms, n, argv, &c->scan);
+  sqlite3_free(terms);
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
     return vt_error(cur->pVtab, rc,
                     sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
   }
-  for (int i = 0; i < argc; i++) sqlite3_bind_value(c->stmt, i + 1, argv[i]);
-  return vt_next(cur);
+  return rc;
 }
 
 int vt_next(sqlite3_vtab_cursor *cur) {
   vt_cursor *c = (vt_cursor *)cur;
-  int rc = sqlite3_step(c->stmt);
-  c->eof = rc != SQLITE_ROW;
-  if (rc == SQLITE_ROW || rc == SQLITE_DONE) return SQLITE_OK;
+  int rc = store_scan_next(&c->scan);
+  if (rc == SQLITE_OK) return SQLITE_OK;
   vt_tab *t = (vt_tab *)cur->pVtab;
   return vt_error(cur->pVtab, rc, sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
 }
 
-int vt_eof(sqlite3_vtab_cursor *cur) { return ((vt_cursor *)cur)->eof; }
+int vt_eof(sqlite3_vtab_cursor *cur) { return ((vt_cursor *)cur)->scan.eof; }
 
 int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   vt_cursor *c = (vt_cursor *)cur;
   /* UPDATE: unchanged columns stay "nochange" so xUpdate can tell. */
   if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
-  sqlite3_result_value(ctx, sqlite3_column_value(c->stmt, i + 1));
+  sqlite3_result_value(ctx, store_scan_column(&c->scan, i));
   return SQLITE_OK;
 }
 
 int vt_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
-  *rowid = sqlite3_column_int64(((vt_cursor *)cur)->stmt, 0);
+  *rowid = store_scan_rowid(&((vt_cursor *)cur)->scan);
   return SQLITE_OK;
 }
 

@@ -2,7 +2,7 @@
 ** vtab_scan.h -- the read side shared by the two virtual tables
 ** (`triggers`, `trigger_runs`): xBestIndex turns usable constraints on
 ** indexed columns into an idxStr such as "agent_id=,next_due_at<=", and
-** xFilter runs one SELECT over the shadow table with those terms, so the
+** xFilter reads the shadow table with those terms (store/scan.c), so the
 ** lookup is answered by the shadow table's real indexes (never a scan
 ** when a key column is constrained). EXPLAIN QUERY PLAN shows the idxStr.
 */
@@ -10,7 +10,7 @@
 #define TRIGGERS_VTAB_SCAN_H
 
 #include "store/columns.h"
-#include "store/store.h"
+#include "store/scan.h"
 
 typedef struct vt_key {
   int col;     /* column number in the virtual table */
@@ -20,9 +20,7 @@ typedef struct vt_key {
 
 typedef struct vt_desc {
   const char *name; /* virtual table name */
-  const char *from; /* FROM clause of the shadow table(s) holding the rows */
-  int split;        /* 1: trg_cols over STORE_TRIGGER_FROM (columns.h), each
-                       column qualified by the table that holds it */
+  store_vtab table; /* which one, for the store's declaration and reads */
   const trg_coldef *cols;
   int ncol; /* public columns */
   const vt_key *keys;

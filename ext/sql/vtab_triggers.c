@@ -43,8 +43,7 @@ static const vt_key trigger_keys[] = {
 };
 
 static const vt_desc triggers_desc = {"triggers",
-                                      STORE_TRIGGER_FROM,
-                                      1,
+                                      STORE_VTAB_TRIGGERS,
                                       trg_cols,
                                       TC_NPUBLIC,
                                       trigger_keys,

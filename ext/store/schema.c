@@ -210,6 +210,29 @@ int store_drop(sqlite3 *db) {
                       0, 0, 0);
 }
 
+int store_declare_vtab(sqlite3 *db, store_vtab t) {
+  if (t == STORE_VTAB_PREVIEW) {
+    return sqlite3_declare_vtab(
+        db, "CREATE TABLE x(n INTEGER, due_at INTEGER, due_iso TEXT,"
+            " spec HIDDEN, after HIDDEN, tz HIDDEN)");
+  }
+  const trg_coldef *cols = t == STORE_VTAB_TRIGGERS ? trg_cols : run_cols;
+  int ncol = t == STORE_VTAB_TRIGGERS ? TC_NPUBLIC : RC_NPUBLIC;
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(s, "CREATE TABLE x(");
+  for (int i = 0; i < ncol; i++) {
+    const char *ty =
+        (cols[i].kind == 'I' || cols[i].kind == 'S') ? "INTEGER" : "TEXT";
+    sqlite3_str_appendf(s, "%s%s %s", i ? ", " : "", cols[i].name, ty);
+  }
+  sqlite3_str_appendall(s, ")");
+  char *sql = sqlite3_str_finish(s);
+  if (!sql) return SQLITE_NOMEM;
+  int rc = sqlite3_declare_vtab(db, sql);
+  sqlite3_free(sql);
+  return rc;
+}
+
 int store_installed(sqlite3 *db) {
   sqlite3_stmt *st = NULL;
   int found = 0;

@@ -13,6 +13,16 @@ int store_create(sqlite3 *db, char **err);
 int store_check(sqlite3 *db, char **err);
 int store_drop(sqlite3 *db);
 int store_installed(sqlite3 *db); /* 1 when triggers_data exists in main */
+
+/* The extension's virtual tables. */
+typedef enum store_vtab {
+  STORE_VTAB_TRIGGERS, /* triggers: trg_cols' public columns */
+  STORE_VTAB_RUNS,     /* trigger_runs: run_cols' public columns */
+  STORE_VTAB_PREVIEW   /* trigger_preview: n, due_at, due_iso, then the
+                          hidden spec, after, tz (vtab_preview.c's order) */
+} store_vtab;
+/* sqlite3_declare_vtab of table t's columns (in its xConnect). */
+int store_declare_vtab(sqlite3 *db, store_vtab t);
 /* Connect main.triggers on this connection (the context keeps the tick's
 ** statements only while it is connected: context.h). */
 void store_connect_table(sqlite3 *db);
