@@ -99,19 +99,10 @@ static int read_context(create_req *q, const char *json) {
     return fail(q, "INVALID_REQUEST",
                 sqlite3_mprintf("context must be a JSON object"));
   }
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(
-      q->db, "SELECT key, value, type FROM json_each(?1)", -1, &st, NULL);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *k = (const char *)sqlite3_column_text(st, 0);
-    const char *type = (const char *)sqlite3_column_text(st, 2);
-    const char *text = (const char *)sqlite3_column_text(st, 1);
-    if (!k || !type || (!text && sqlite3_column_type(st, 1) != SQLITE_NULL)) {
-      sqlite3_finalize(st);
-      return SQLITE_NOMEM;
-    }
+  store_json_each st;
+  int rc = store_json_each_open(&q->st, json, &st);
+  while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
+    const char *k = st.m.key, *type = st.m.type, *text = st.m.text;
     int is_text = strcmp(type, "text") == 0;
     int is_bool = strcmp(type, "true") == 0 || strcmp(type, "false") == 0;
     int truth = strcmp(type, "true") == 0;
@@ -130,9 +121,9 @@ static int read_context(create_req *q, const char *json) {
       q->confirmed = truth;
     } else if (strcmp(k, "now") == 0 && !is_bool) {
       char *err;
-      if (instant_from_value(sqlite3_column_value(st, 1), 1, "context.now",
-                             &q->now, &err) != SQLITE_OK) {
-        sqlite3_finalize(st);
+      if (instant_from_value(st.m.value, 1, "context.now", &q->now, &err) !=
+          SQLITE_OK) {
+        store_json_each_close(&st);
         return fail(q, "INVALID_REQUEST", err); /* NULL err: out of memory */
       }
     } else {
@@ -140,12 +131,12 @@ static int read_context(create_req *q, const char *json) {
                                   "(known: agent_id, scope, user_id, role, "
                                   "autonomy_available, confirmed, now)",
                                   k);
-      sqlite3_finalize(st);
+      store_json_each_close(&st);
       return fail(q, "INVALID_REQUEST", why);
     }
-    if (rc == SQLITE_NOMEM) break;
+    if (rc == SQLITE_ROW) rc = SQLITE_OK;
   }
-  sqlite3_finalize(st);
+  store_json_each_close(&st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -192,30 +183,23 @@ static int read_request(create_req *q, const char *json) {
     return fail(q, "INVALID_REQUEST",
                 sqlite3_mprintf("request must be a JSON object"));
   }
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(q->db, "SELECT key, value FROM json_each(?1)", -1,
-                              &st, NULL);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *k = (const char *)sqlite3_column_text(st, 0);
-    if (!k) {
-      sqlite3_finalize(st);
-      return SQLITE_NOMEM;
-    }
+  store_json_each st;
+  int rc = store_json_each_open(&q->st, json, &st);
+  while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
+    const char *k = st.m.key;
     int col = -1;
     for (int i = 0; i < TC_NPUBLIC; i++) {
       if (strcmp(trg_cols[i].name, k) == 0) col = i;
     }
     if (strcmp(k, "when") == 0 || strcmp(k, "when_text") == 0) {
-      const char *phrase = (const char *)sqlite3_column_text(st, 1);
-      if (sqlite3_column_type(st, 1) != SQLITE_TEXT) {
+      const char *phrase = st.m.text;
+      if (sqlite3_value_type(st.m.value) != SQLITE_TEXT) {
         char *why = sqlite3_mprintf("field '%s' must be text", k);
-        sqlite3_finalize(st); /* k is freed with it */
+        store_json_each_close(&st); /* k is freed with it */
         return fail(q, "INVALID_REQUEST", why);
       }
       if (q->when) {
-        sqlite3_finalize(st);
+        store_json_each_close(&st);
         return fail(q, "INVALID_REQUEST",
                     sqlite3_mprintf("give either \"when\" or \"when_text\", "
                                     "not both"));
@@ -223,9 +207,10 @@ static int read_request(create_req *q, const char *json) {
       q->when_text = k[4] == '_';
       q->when = phrase ? sqlite3_mprintf("%s", phrase) : NULL;
       if (!q->when) {
-        sqlite3_finalize(st);
+        store_json_each_close(&st);
         return SQLITE_NOMEM;
       }
+      rc = SQLITE_OK;
       continue;
     }
     if (col < 0 || !request_may_set(col)) {
@@ -234,18 +219,18 @@ static int read_request(create_req *q, const char *json) {
                                             "request (it comes from the "
                                             "context or is computed)",
                                             k);
-      sqlite3_finalize(st);
+      store_json_each_close(&st);
       return fail(q, "INVALID_REQUEST", why);
     }
     char *err = NULL;
-    int vrc =
-        trg_read_value(col, sqlite3_column_value(st, 1), &q->row.v[col], &err);
+    int vrc = trg_read_value(col, st.m.value, &q->row.v[col], &err);
     if (vrc) {
-      sqlite3_finalize(st);
+      store_json_each_close(&st);
       return err ? fail(q, code_for_column_error(err), err) : vrc;
     }
+    rc = SQLITE_OK;
   }
-  sqlite3_finalize(st);
+  store_json_each_close(&st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -343,24 +328,10 @@ static int apply_when(create_req *q) {
     sqlite3_free(when_json);
     return SQLITE_NOMEM;
   }
-  sqlite3_stmt *st = NULL;
-  rc = sqlite3_prepare_v2(
-      q->db,
-      "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
-      " 'object' THEN ?1 ELSE '{}' END, '$.when', json(?2))",
-      -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    if (q->row.v[TC_METADATA].null) sqlite3_bind_null(st, 1);
-    else sqlite3_bind_text(st, 1, q->row.v[TC_METADATA].t, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, when_json, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-      rc = val_set_text(&q->row.v[TC_METADATA],
-                        (const char *)sqlite3_column_text(st, 0));
-    } else {
-      rc = sqlite3_errcode(q->db);
-    }
-  }
-  sqlite3_finalize(st);
+  char *metadata;
+  rc = store_json_set_when(&q->st, q->row.v[TC_METADATA].t, when_json,
+                           &metadata);
+  if (rc == SQLITE_OK) rc = val_set_owned(&q->row.v[TC_METADATA], metadata);
   sqlite3_free(when_json);
   return rc;
 }

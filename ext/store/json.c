@@ -29,6 +29,11 @@ static char *sql_text(store_sql which) {
       out = sqlite3_mprintf(
           "SELECT key, type, atom, NULL, id, parent FROM json_tree(?1)");
       break;
+    case ST_JSON_SET_WHEN:
+      out = sqlite3_mprintf(
+          "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
+          " 'object' THEN ?1 ELSE '{}' END, '$.when', json(?2))");
+      break;
     default: break;
   }
   return out;
@@ -44,6 +49,25 @@ int store_json_is_object(store *s, const char *text) {
                                 : -1;
   sqlite3_reset(st);
   return ok;
+}
+
+int store_json_set_when(store *s, const char *metadata, const char *when_json,
+                        char **out) {
+  *out = NULL;
+  sqlite3_stmt *st = store_stmt(s, ST_JSON_SET_WHEN, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, metadata, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, when_json, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    *out = t ? sqlite3_mprintf("%s", t) : NULL;
+    rc = *out ? SQLITE_OK : SQLITE_NOMEM;
+  } else {
+    rc = store_err(s);
+  }
+  sqlite3_reset(st);
+  return rc;
 }
 
 static int walk_open(store *s, store_sql which, const char *json,

@@ -99,6 +99,7 @@ typedef enum store_sql {
   ST_JSON_IS_OBJECT, /* ?1 text -> 1 a JSON object, 0 other JSON */
   ST_JSON_EACH,      /* ?1 JSON -> key, type, value, JSON text, id, parent */
   ST_JSON_TREE,      /* every node: key, type, atom, NULL, id, parent */
+  ST_JSON_SET_WHEN,  /* ?1 object (else {}) ?2 JSON -> ?1 with when = ?2 */
   /* agent.c */
   ST_AGENT_FAILURE,   /* ?1 agent ?2 now -> its latest failed run */
   ST_AGENT_SUCCESSES, /* ?1 agent ?2 now ?3 limit -> its latest successes */
