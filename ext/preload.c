@@ -37,6 +37,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "store/store.h"
+
 int sqlite3_triggers_init(sqlite3 *db, char **err,
                           const sqlite3_api_routines *api);
 
@@ -81,7 +83,7 @@ static void dqlite_no_spill(sqlite3 *db) {
   if (sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) ==
           SQLITE_OK &&
       vfs && vfs->zName && strncmp(vfs->zName, "dqlite", 6) == 0)
-    sqlite3_exec(db, "PRAGMA cache_spill=OFF", NULL, NULL, NULL);
+    store_no_cache_spill(db);
 }
 
 /* After a successful open: register the extension on the connection. */

@@ -77,6 +77,10 @@ int store_err(store *s) {
                                                                   : rc;
 }
 
+int store_no_cache_spill(sqlite3 *db) {
+  return sqlite3_exec(db, "PRAGMA cache_spill=OFF", NULL, NULL, NULL);
+}
+
 void store_cursor_close(store_cursor *c) {
   if (c->st) sqlite3_reset(c->st);
   c->st = NULL;

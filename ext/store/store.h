@@ -134,6 +134,9 @@ void store_cost_start(store *s);
 void store_cost(const store *s, i64 *vm_steps, i64 *fullscan_steps);
 /* The error behind a failed store call (never OK, ROW or DONE). */
 int store_err(store *s);
+/* Turn off the page cache's spilling into the database before COMMIT on
+** db (PRAGMA cache_spill): the preload library does on dqlite's VFS. */
+int store_no_cache_spill(sqlite3 *db);
 
 /* A read of several rows in progress: opened by a typed function, read by
 ** its typed next function, closed by store_cursor_close (which resets the
