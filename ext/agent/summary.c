@@ -971,20 +971,9 @@ static void fn_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 int summary_register(sqlite3 *db, trg_ctx *ctx) {
-  static const struct {
-    const char *name;
-    void (*fn)(sqlite3_context *, int, sqlite3_value **);
-  } fns[] = {
-      {"trigger_state_summary", fn_summary},
-      {"trigger_state_payload", fn_payload},
+  static const trg_fn fns[] = {
+      {"trigger_state_summary", 1, 3, TRG_FN_SIDE, fn_summary},
+      {"trigger_state_payload", 1, 3, TRG_FN_SIDE, fn_payload},
   };
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {
-    for (int n = 1; n <= 3 && rc == SQLITE_OK; n++) {
-      rc = sqlite3_create_function_v2(db, fns[i].name, n,
-                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
-                                      fns[i].fn, 0, 0, 0);
-    }
-  }
-  return rc;
+  return trg_fn_register(db, ctx, fns, sizeof fns / sizeof fns[0]);
 }

@@ -10,6 +10,23 @@
 
 #include "base/context.h"
 
+/* One SQL function of a file: added for each argument count nmin..nmax
+** with flags (SQLITE_UTF8 is implied) and the context as user data. */
+typedef struct trg_fn {
+  const char *name;
+  int nmin, nmax;
+  int flags;
+  void (*fn)(sqlite3_context *, int, sqlite3_value **);
+} trg_fn;
+/* Add fns[0..n) to db: the body of most register functions. */
+int trg_fn_register(sqlite3 *db, trg_ctx *ctx, const trg_fn *fns, size_t n);
+
+/* Flags of a function: pure (DETERMINISTIC is added where the result
+** depends on the arguments alone), or with side effects (never from a
+** view, a trigger or a CHECK). */
+#define TRG_FN_PURE SQLITE_INNOCUOUS
+#define TRG_FN_SIDE SQLITE_DIRECTONLY
+
 /* Virtual tables (sql/vtab_*.c). */
 int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);

@@ -289,29 +289,14 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 int fn_admin_register(sqlite3 *db, trg_ctx *ctx) {
-  enum {
-    PURE = SQLITE_UTF8 | SQLITE_INNOCUOUS,
-    SIDE = SQLITE_UTF8 | SQLITE_DIRECTONLY
+  static const trg_fn fns[] = {
+      {"trigger_version", 0, 0, TRG_FN_PURE | SQLITE_DETERMINISTIC, fn_version},
+      {"trigger_install", 0, 0, TRG_FN_SIDE, fn_install},
+      {"trigger_next_due", 2, 3, TRG_FN_PURE, fn_next_due},
+      {"trigger_iso", 1, 2, TRG_FN_PURE, fn_iso},
+      {"trigger_health", 0, 1, TRG_FN_SIDE, fn_health},
+      {"trigger_prune", 1, 2, TRG_FN_SIDE, fn_prune},
+      {"trigger_config", 1, 2, TRG_FN_SIDE, fn_config},
   };
-  static const struct {
-    const char *name;
-    int nmin, nmax, flags;
-    void (*fn)(sqlite3_context *, int, sqlite3_value **);
-  } fns[] = {
-      {"trigger_version", 0, 0, PURE | SQLITE_DETERMINISTIC, fn_version},
-      {"trigger_install", 0, 0, SIDE, fn_install},
-      {"trigger_next_due", 2, 3, PURE, fn_next_due},
-      {"trigger_iso", 1, 2, PURE, fn_iso},
-      {"trigger_health", 0, 1, SIDE, fn_health},
-      {"trigger_prune", 1, 2, SIDE, fn_prune},
-      {"trigger_config", 1, 2, SIDE, fn_config},
-  };
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {
-    for (int n = fns[i].nmin; n <= fns[i].nmax && rc == SQLITE_OK; n++) {
-      rc = sqlite3_create_function_v2(db, fns[i].name, n, fns[i].flags, ctx,
-                                      fns[i].fn, 0, 0, 0);
-    }
-  }
-  return rc;
+  return trg_fn_register(db, ctx, fns, sizeof fns / sizeof fns[0]);
 }

@@ -48,11 +48,8 @@ static void fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 int fn_describe_register(sqlite3 *db, trg_ctx *ctx) {
-  int rc = SQLITE_OK;
-  for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
-    rc = sqlite3_create_function_v2(db, "trigger_describe", n,
-                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
-                                    fn_describe, 0, 0, 0);
-  }
-  return rc;
+  static const trg_fn fns[] = {
+      {"trigger_describe", 1, 2, TRG_FN_PURE, fn_describe},
+  };
+  return trg_fn_register(db, ctx, fns, 1);
 }

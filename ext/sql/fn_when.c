@@ -153,15 +153,9 @@ static void fn_find_when(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 int fn_when_register(sqlite3 *db, trg_ctx *ctx) {
-  int rc = SQLITE_OK;
-  for (int n = 1; n <= 3 && rc == SQLITE_OK; n++) {
-    rc = sqlite3_create_function_v2(db, "trigger_parse_when", n,
-                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
-                                    fn_parse_when, 0, 0, 0);
-    if (rc == SQLITE_OK)
-      rc = sqlite3_create_function_v2(db, "trigger_find_when", n,
-                                      SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
-                                      fn_find_when, 0, 0, 0);
-  }
-  return rc;
+  static const trg_fn fns[] = {
+      {"trigger_parse_when", 1, 3, TRG_FN_PURE, fn_parse_when},
+      {"trigger_find_when", 1, 3, TRG_FN_PURE, fn_find_when},
+  };
+  return trg_fn_register(db, ctx, fns, sizeof fns / sizeof fns[0]);
 }

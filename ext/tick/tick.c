@@ -34,9 +34,9 @@
 #include "store/json.h"
 #include "store/run_rows.h"
 #include "store/schema.h"
+#include "store/stored.h"
 #include "store/txn.h"
 #include "store/wake.h"
-#include "store/stored.h"
 #include "text/run_text.h"
 #include "tick/fire_json.h"
 #include "tick/tick_opts.h"
@@ -1638,28 +1638,16 @@ out:
 }
 
 int tick_register(sqlite3 *db, trg_ctx *ctx) {
-  static const struct {
-    const char *name;
-    int nmin, nmax;
-    void (*fn)(sqlite3_context *, int, sqlite3_value **);
-  } fns[] = {
-      {"trigger_run_due", 0, 2, fn_run_due},
-      {"trigger_run_finish", 2, 4, fn_run_finish},
-      {"trigger_fire", 1, 2, fn_fire},
-      {"trigger_pause", 1, 2, fn_pause},
-      {"trigger_resume", 1, 2, fn_resume},
-      {"trigger_cancel", 1, 2, fn_cancel},
-      {"trigger_next_wakeup", 0, 2, fn_next_wakeup},
-      {"trigger_last_tick", 0, 0, fn_last_tick},
-      {"trigger_run_heartbeat", 1, 3, fn_run_heartbeat},
+  static const trg_fn fns[] = {
+      {"trigger_run_due", 0, 2, TRG_FN_SIDE, fn_run_due},
+      {"trigger_run_finish", 2, 4, TRG_FN_SIDE, fn_run_finish},
+      {"trigger_fire", 1, 2, TRG_FN_SIDE, fn_fire},
+      {"trigger_pause", 1, 2, TRG_FN_SIDE, fn_pause},
+      {"trigger_resume", 1, 2, TRG_FN_SIDE, fn_resume},
+      {"trigger_cancel", 1, 2, TRG_FN_SIDE, fn_cancel},
+      {"trigger_next_wakeup", 0, 2, TRG_FN_SIDE, fn_next_wakeup},
+      {"trigger_last_tick", 0, 0, TRG_FN_SIDE, fn_last_tick},
+      {"trigger_run_heartbeat", 1, 3, TRG_FN_SIDE, fn_run_heartbeat},
   };
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {
-    for (int n = fns[i].nmin; n <= fns[i].nmax && rc == SQLITE_OK; n++) {
-      rc = sqlite3_create_function_v2(db, fns[i].name, n,
-                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
-                                      fns[i].fn, 0, 0, 0);
-    }
-  }
-  return rc;
+  return trg_fn_register(db, ctx, fns, sizeof fns / sizeof fns[0]);
 }
