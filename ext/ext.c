@@ -15,7 +15,6 @@
 #include "base/register.h"
 #include "sqlite-triggers.h"
 
-
 SQLITE_EXTENSION_INIT1
 
 /* Functions share one reference, released when the connection closes
@@ -28,9 +27,10 @@ static void noop(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* Each file of functions or a module, in the order they are added. */
 static int (*const registers[])(sqlite3 *, trg_ctx *) = {
-    vtab_triggers_register, vtab_runs_register,    tick_register,
-    fn_admin_register,      vtab_preview_register, create_register,
-    fn_when_register,       summary_register,      fn_describe_register,
+    vtab_triggers_register,  vtab_runs_register,     fn_run_due_register,
+    fn_trigger_ops_register, fn_run_report_register, fn_wakeup_register,
+    fn_admin_register,       vtab_preview_register,  create_register,
+    fn_when_register,        summary_register,       fn_describe_register,
 };
 
 __attribute__((visibility("default"))) int sqlite3_triggers_init(

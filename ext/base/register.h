@@ -35,8 +35,11 @@ int vtab_preview_register(sqlite3 *db, trg_ctx *ctx);
 int fn_admin_register(sqlite3 *db, trg_ctx *ctx);
 int fn_when_register(sqlite3 *db, trg_ctx *ctx);
 int fn_describe_register(sqlite3 *db, trg_ctx *ctx);
-/* The tick and the run lifecycle (tick/). */
-int tick_register(sqlite3 *db, trg_ctx *ctx);
+/* The tick and the run lifecycle (tick/fn_*.c). */
+int fn_run_due_register(sqlite3 *db, trg_ctx *ctx);
+int fn_trigger_ops_register(sqlite3 *db, trg_ctx *ctx);
+int fn_run_report_register(sqlite3 *db, trg_ctx *ctx);
+int fn_wakeup_register(sqlite3 *db, trg_ctx *ctx);
 /* The agent-facing functions (agent/). */
 int create_register(sqlite3 *db, trg_ctx *ctx);
 int summary_register(sqlite3 *db, trg_ctx *ctx);

@@ -5,7 +5,7 @@
 **
 ** A run row is never written through a virtual table (trigger_runs takes
 ** only DELETE), so its check is the one place that says what a run may
-** hold: the values the tick itself writes (tick.c).
+** hold: the values the tick itself writes (ext/tick/).
 */
 #include "store/stored.h"
 

@@ -162,3 +162,7 @@ int tick_opts_allow_agent(const tick_opts *o, const char *agent_id) {
   sqlite3_free(q);
   return found;
 }
+
+int tick_opts_allow_wake(const tick_opts *o, const char *wake_mode) {
+  return !o->wake_mode || strcmp(o->wake_mode, wake_mode) == 0;
+}

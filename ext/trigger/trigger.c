@@ -326,7 +326,7 @@ static int check_state(trg_row *r, int flags, char **err) {
     if (rc == SQLITE_OK)
       rc = check_range(r, counters[i], 0, TRG_COUNT_MAX, flags, err);
   }
-  /* the incarnation a run carries and compares (tick.c run_trigger_load) */
+  /* the incarnation a run carries and compares (tick/lifecycle.c) */
   if (rc == SQLITE_OK) rc = int_default(r, TC_INCARNATION, 1, flags, err);
   if (rc == SQLITE_OK)
     rc = check_range(r, TC_INCARNATION, 1, TRG_COUNT_MAX, flags, err);
