@@ -25,14 +25,6 @@ static void noop(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_null(ctx);
 }
 
-/* Each file of functions or a module, in the order they are added. */
-static int (*const registers[])(sqlite3 *, trg_ctx *) = {
-    vtab_triggers_register,  vtab_runs_register,     fn_run_due_register,
-    fn_trigger_ops_register, fn_run_report_register, fn_wakeup_register,
-    fn_admin_register,       vtab_preview_register,  create_register,
-    fn_when_register,        summary_register,       fn_describe_register,
-};
-
 __attribute__((visibility("default"))) int sqlite3_triggers_init(
     sqlite3 *db, char **err, const sqlite3_api_routines *api) {
   SQLITE_EXTENSION_INIT2(api);
@@ -52,9 +44,19 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
     trg_ctx_release(c);
     return rc;
   }
-  for (size_t i = 0; i < sizeof registers / sizeof registers[0]; i++) {
-    if (rc == SQLITE_OK) rc = registers[i](db, c);
-  }
+  /* Each file of functions or a module (base/register.h). */
+  if (rc == SQLITE_OK) rc = vtab_triggers_register(db, c);
+  if (rc == SQLITE_OK) rc = vtab_runs_register(db, c);
+  if (rc == SQLITE_OK) rc = vtab_preview_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_run_due_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_trigger_ops_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_run_report_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_wakeup_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_admin_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_when_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_describe_register(db, c);
+  if (rc == SQLITE_OK) rc = create_register(db, c);
+  if (rc == SQLITE_OK) rc = summary_register(db, c);
   if (rc != SQLITE_OK)
     *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
   return rc;
