@@ -33,28 +33,29 @@ enum { PV_N, PV_DUE_AT, PV_DUE_ISO, PV_SPEC, PV_AFTER, PV_TZ };
 /* No query reads more rows than this from one series. */
 #define PV_MAX_ROWS 10000
 
-typedef struct pv_cursor {
+typedef struct preview_cursor {
   sqlite3_vtab_cursor base;
   sched_spec spec;
   i64 n, due;
   i64 hi; /* the last n to yield */
   int eof;
-} pv_cursor;
+} preview_cursor;
 
-typedef struct pv_tab {
+typedef struct preview_tab {
   sqlite3_vtab base;
   sqlite3 *db;
   trg_ctx *ctx;
-} pv_tab;
+} preview_tab;
 
-static int pvConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-                     sqlite3_vtab **out, char **err) {
+static int preview_connect(sqlite3 *db, void *aux, int argc,
+                           const char *const *argv, sqlite3_vtab **out,
+                           char **err) {
   (void)argc;
   (void)argv;
   (void)err;
   int rc = store_declare_vtab(db, STORE_VTAB_PREVIEW);
   if (rc != SQLITE_OK) return rc;
-  pv_tab *t = sqlite3_malloc(sizeof *t);
+  preview_tab *t = sqlite3_malloc(sizeof *t);
   if (!t) return SQLITE_NOMEM;
   memset(t, 0, sizeof *t);
   t->db = db;
@@ -65,8 +66,8 @@ static int pvConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   return SQLITE_OK;
 }
 
-static int pvDisconnect(sqlite3_vtab *t) {
-  trg_ctx_release(((pv_tab *)t)->ctx);
+static int preview_disconnect(sqlite3_vtab *t) {
+  trg_ctx_release(((preview_tab *)t)->ctx);
   sqlite3_free(t);
   return SQLITE_OK;
 }
@@ -89,7 +90,7 @@ static const char *n_op(unsigned char op) {
 ** the order idxStr lists them ("n=", "n<", "n<=", "n>", "n>=", comma-
 ** separated).
 */
-static int pvBestIndex(sqlite3_vtab *t, sqlite3_index_info *info) {
+static int preview_best_index(sqlite3_vtab *t, sqlite3_index_info *info) {
   int argv_of[3] = {-1, -1, -1};
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
@@ -141,22 +142,22 @@ static int pvBestIndex(sqlite3_vtab *t, sqlite3_index_info *info) {
   return SQLITE_OK;
 }
 
-static int pvOpen(sqlite3_vtab *t, sqlite3_vtab_cursor **out) {
+static int preview_open(sqlite3_vtab *t, sqlite3_vtab_cursor **out) {
   (void)t;
-  pv_cursor *c = sqlite3_malloc(sizeof *c);
+  preview_cursor *c = sqlite3_malloc(sizeof *c);
   if (!c) return SQLITE_NOMEM;
   memset(c, 0, sizeof *c);
   *out = &c->base;
   return SQLITE_OK;
 }
 
-static int pvClose(sqlite3_vtab_cursor *c) {
+static int preview_close(sqlite3_vtab_cursor *c) {
   sqlite3_free(c);
   return SQLITE_OK;
 }
 
 /* The next occurrence, without looking at the bounds. */
-static void pv_step(pv_cursor *c) {
+static void preview_step(preview_cursor *c) {
   i64 next;
   if (!sched_next(&c->spec, c->due, &next)) {
     c->eof = 1;
@@ -166,17 +167,17 @@ static void pv_step(pv_cursor *c) {
   }
 }
 
-static int pvNext(sqlite3_vtab_cursor *cur) {
-  pv_cursor *c = (pv_cursor *)cur;
+static int preview_next(sqlite3_vtab_cursor *cur) {
+  preview_cursor *c = (preview_cursor *)cur;
   if (c->n >= c->hi) c->eof = 1;
-  else pv_step(c);
+  else preview_step(c);
   return SQLITE_OK;
 }
 
 /* Narrows [*lo, *hi] by one constraint "n <op> v" where v reads as a
 ** number the way SQLite compares it with n (INTEGER affinity: '5' is 5).
 ** Anything else leaves the bounds alone: SQLite checks every row anyway. */
-static int pv_bound(const char *op, sqlite3_value *v, i64 *lo, i64 *hi) {
+static int preview_bound(const char *op, sqlite3_value *v, i64 *lo, i64 *hi) {
   i64 x;
   double d;
   if (sqlite3_value_type(v) == SQLITE_FLOAT) {
@@ -209,10 +210,10 @@ static int pv_bound(const char *op, sqlite3_value *v, i64 *lo, i64 *hi) {
   return SQLITE_OK;
 }
 
-static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
-                    int argc, sqlite3_value **argv) {
-  pv_cursor *c = (pv_cursor *)cur;
-  pv_tab *t = (pv_tab *)cur->pVtab;
+static int preview_filter(sqlite3_vtab_cursor *cur, int idxNum,
+                          const char *idxStr, int argc, sqlite3_value **argv) {
+  preview_cursor *c = (preview_cursor *)cur;
+  preview_tab *t = (preview_tab *)cur->pVtab;
   int nhidden = (idxNum & 1) + ((idxNum >> 1) & 1) + ((idxNum >> 2) & 1);
   sqlite3_value *tz = (idxNum & 4) ? argv[2] : NULL;
   i64 after, lo = 1, hi = PV_MAX_ROWS;
@@ -234,7 +235,7 @@ static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   /* constraints on n, in idxStr's order after the hidden arguments */
   for (int k = nhidden; idxStr && *idxStr && k < argc; k++) {
     const char *op = idxStr + 1; /* past the 'n' */
-    if ((rc = pv_bound(op, argv[k], &lo, &hi)) != SQLITE_OK) return rc;
+    if ((rc = preview_bound(op, argv[k], &lo, &hi)) != SQLITE_OK) return rc;
     idxStr = strchr(idxStr, ',');
     if (idxStr) idxStr++;
   }
@@ -244,14 +245,17 @@ static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   c->eof = 0;
   c->due = after;
   c->hi = hi;
-  while (!c->eof && c->n < lo) pv_step(c);
+  while (!c->eof && c->n < lo) preview_step(c);
   return SQLITE_OK;
 }
 
-static int pvEof(sqlite3_vtab_cursor *cur) { return ((pv_cursor *)cur)->eof; }
+static int preview_eof(sqlite3_vtab_cursor *cur) {
+  return ((preview_cursor *)cur)->eof;
+}
 
-static int pvColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
-  pv_cursor *c = (pv_cursor *)cur;
+static int preview_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
+                          int i) {
+  preview_cursor *c = (preview_cursor *)cur;
   if (i == PV_N) {
     sqlite3_result_int64(ctx, c->n);
   } else if (i == PV_DUE_AT) {
@@ -266,25 +270,25 @@ static int pvColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   return SQLITE_OK;
 }
 
-static int pvRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
-  *rowid = ((pv_cursor *)cur)->n;
+static int preview_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+  *rowid = ((preview_cursor *)cur)->n;
   return SQLITE_OK;
 }
 
 static sqlite3_module preview_module = {
     /* iVersion    */ 0,
     /* xCreate     */ 0,
-    /* xConnect    */ pvConnect,
-    /* xBestIndex  */ pvBestIndex,
-    /* xDisconnect */ pvDisconnect,
+    /* xConnect    */ preview_connect,
+    /* xBestIndex  */ preview_best_index,
+    /* xDisconnect */ preview_disconnect,
     /* xDestroy    */ 0,
-    /* xOpen       */ pvOpen,
-    /* xClose      */ pvClose,
-    /* xFilter     */ pvFilter,
-    /* xNext       */ pvNext,
-    /* xEof        */ pvEof,
-    /* xColumn     */ pvColumn,
-    /* xRowid      */ pvRowid,
+    /* xOpen       */ preview_open,
+    /* xClose      */ preview_close,
+    /* xFilter     */ preview_filter,
+    /* xNext       */ preview_next,
+    /* xEof        */ preview_eof,
+    /* xColumn     */ preview_column,
+    /* xRowid      */ preview_rowid,
     0,
     0,
     0,

@@ -12,43 +12,43 @@
 #include "store/columns.h"
 #include "store/scan.h"
 
-typedef struct vt_key {
+typedef struct scan_key {
   int col;     /* column number in the virtual table */
   int unique;  /* EQ finds at most one row */
   double cost; /* estimated cost of a probe by this column */
-} vt_key;
+} scan_key;
 
-typedef struct vt_desc {
+typedef struct scan_desc {
   const char *name; /* virtual table name */
   store_vtab table; /* which one, for the store's declaration and reads */
   const trg_coldef *cols;
   int ncol; /* public columns */
-  const vt_key *keys;
+  const scan_key *keys;
   int nkeys;
-} vt_desc;
+} scan_desc;
 
-typedef struct vt_tab {
+typedef struct scan_tab {
   sqlite3_vtab base;
   sqlite3 *db;
   trg_ctx *ctx;
-  const vt_desc *desc;
+  const scan_desc *desc;
   store st; /* cached statements, finalized at disconnect */
-} vt_tab;
+} scan_tab;
 
-int vt_declare(sqlite3 *db, const vt_desc *d);
-int vt_best_index(sqlite3_vtab *tab, sqlite3_index_info *info);
-int vt_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out);
-int vt_close(sqlite3_vtab_cursor *cur);
-int vt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
-              int argc, sqlite3_value **argv);
-int vt_next(sqlite3_vtab_cursor *cur);
-int vt_eof(sqlite3_vtab_cursor *cur);
-int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i);
-int vt_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
-int vt_disconnect(sqlite3_vtab *tab);
-int vt_rename(sqlite3_vtab *tab, const char *name);
-vt_tab *vt_new(sqlite3 *db, trg_ctx *ctx, const vt_desc *d);
+int scan_declare(sqlite3 *db, const scan_desc *d);
+int scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info);
+int scan_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out);
+int scan_close(sqlite3_vtab_cursor *cur);
+int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                int argc, sqlite3_value **argv);
+int scan_next(sqlite3_vtab_cursor *cur);
+int scan_eof(sqlite3_vtab_cursor *cur);
+int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i);
+int scan_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
+int scan_disconnect(sqlite3_vtab *tab);
+int scan_rename(sqlite3_vtab *tab, const char *name);
+scan_tab *scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d);
 /* Set the table's error message (sqlite3_free'd msg is taken over). */
-int vt_error(sqlite3_vtab *tab, int rc, char *msg);
+int scan_error(sqlite3_vtab *tab, int rc, char *msg);
 
 #endif
