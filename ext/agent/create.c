@@ -121,7 +121,7 @@ static int read_context(create_req *q, const char *json) {
       q->confirmed = truth;
     } else if (strcmp(k, "now") == 0 && !is_bool) {
       char *err;
-      if (instant_from_value(st.m.value, 1, "context.now", &q->now, &err) !=
+      if (trg_instant_of(st.m.value, 1, "context.now", &q->now, &err) !=
           SQLITE_OK) {
         store_json_each_close(&st);
         return fail(q, "INVALID_REQUEST", err); /* NULL err: out of memory */
@@ -664,7 +664,7 @@ static void early_refusal(sqlite3_context *ctx, const char *code,
   sqlite3_str_appendall(s, ",\"reason\":");
   json_str(s, reason);
   sqlite3_str_appendchar(s, 1, '}');
-  result_str(ctx, s);
+  trg_result_str(ctx, s);
 }
 
 /* The JSON text at argv[pos] (absent or NULL: fine) must be valid
@@ -676,7 +676,7 @@ static int refuse_bad_text(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   if (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL) return 0;
   const char *t;
   char *err;
-  int rc = value_text(argv[pos], 1, what, &t, &err);
+  int rc = trg_value_text(argv[pos], 1, what, &t, &err);
   if (rc == SQLITE_OK) return 0;
   if (err) early_refusal(ctx, "INVALID_REQUEST", err);
   else sqlite3_result_error_nomem(ctx);

@@ -185,7 +185,7 @@ static char *clean_text(const char *raw, int max, int *cut) {
   size_t n = strlen(raw);
   char *fixed = NULL; /* a row written before bytes were checked */
   if (!utf8_check(raw, n, NULL)) {
-    if (!(raw = fixed = text_repair(raw, n, 0))) return NULL;
+    if (!(raw = fixed = trg_text_repair(raw, n, 0))) return NULL;
     n = strlen(raw);
   }
   size_t len = redact(raw, n, NULL, 0);
@@ -320,7 +320,7 @@ static int item_field(adm_item *it, const char *k, const char *type,
       return SQLITE_ERROR;
     }
     char *err;
-    int rc = instant_from_value(atom, 0, "ts", &it->ts, &err);
+    int rc = trg_instant_of(atom, 0, "ts", &it->ts, &err);
     sqlite3_free(err);
     *seen |= 1;
     return rc;
@@ -885,7 +885,7 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
     return SQLITE_ERROR; /* no stored agent id is like it */
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
     char *err;
-    int rc = instant_from_value(argv[1], 1, "now", &s->now, &err);
+    int rc = trg_instant_of(argv[1], 1, "now", &s->now, &err);
     sqlite3_free(err);
     if (rc != SQLITE_OK) return rc;
   } else {
@@ -901,7 +901,7 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
     ** lone surrogate) become U+FFFD rather than losing the summary. */
     size_t n = (size_t)sqlite3_value_bytes(argv[2]);
     if (!utf8_json_check(json, n, NULL)) {
-      if (!(json = repaired = text_repair(json, n, 1))) return SQLITE_NOMEM;
+      if (!(json = repaired = trg_text_repair(json, n, 1))) return SQLITE_NOMEM;
     }
   }
   int rc = opts_read(s, json);

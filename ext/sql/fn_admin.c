@@ -131,7 +131,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   else sqlite3_str_appendall(out, "null");
   sqlite3_str_appendf(out, ",\"stalled\":%lld,\"last_create_error\":null}",
                       (long long)h.stalled);
-  result_str(ctx, out);
+  trg_result_str(ctx, out);
 }
 
 /* trigger_prune's limit: NULL (no limit) or an integer >= 1. 0, or -1
@@ -191,7 +191,7 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
   }
   const char *v;
   char *err = NULL;
-  int rc = value_text(arg, 0, "argument 2 (value)", &v, &err);
+  int rc = trg_value_text(arg, 0, "argument 2 (value)", &v, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);

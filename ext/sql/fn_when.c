@@ -109,7 +109,7 @@ static void fn_parse_when(sqlite3_context *ctx, int argc,
   sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
   when_json(out, &r, z);
   sqlite3_str_appendchar(out, 1, '}');
-  result_str(ctx, out);
+  trg_result_str(ctx, out);
 }
 
 /* trigger_find_when(text [, now [, tz]]): trigger_parse_when's keys for the
@@ -149,7 +149,7 @@ static void fn_find_when(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   sqlite3_str_appendchar(out, 1, '}');
   sqlite3_free(rest);
-  result_str(ctx, out);
+  trg_result_str(ctx, out);
 }
 
 int fn_when_register(sqlite3 *db, trg_ctx *ctx) {

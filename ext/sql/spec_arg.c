@@ -106,7 +106,7 @@ int spec_arg_tz(sqlite3_value *tzv, int tz_pos, const char **tz, char **err) {
   }
   char what[32];
   sqlite3_snprintf(sizeof what, what, "argument %d (tz)", tz_pos);
-  return value_text(tzv, 0, what, tz, err);
+  return trg_value_text(tzv, 0, what, tz, err);
 }
 
 int spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
@@ -119,7 +119,7 @@ int spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
   }
   /* Cron text or JSON: checked as JSON (cron text has no strings). */
   const char *text;
-  int rc = value_text(specv, 1, "argument 1 (spec)", &text, err);
+  int rc = trg_value_text(specv, 1, "argument 1 (spec)", &text, err);
   if (rc != SQLITE_OK) return rc;
   const char *tz;
   rc = spec_arg_tz(tzv, tz_pos, &tz, err);
@@ -182,7 +182,7 @@ int spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
     const char *text, *p, *tz;
     cron_expr probe;
     char why[CRON_ERR_MAX];
-    int vrc = value_text(specv, 1, "argument 1 (spec)", &text, err);
+    int vrc = trg_value_text(specv, 1, "argument 1 (spec)", &text, err);
     if (vrc != SQLITE_OK) return vrc;
     p = text;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;

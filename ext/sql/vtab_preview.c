@@ -220,7 +220,7 @@ static int preview_filter(sqlite3_vtab_cursor *cur, int idxNum,
   c->eof = 1;
   c->n = 0;
   char *err;
-  int rc = instant_from_value(argv[1], 1, "after", &after, &err);
+  int rc = trg_instant_of(argv[1], 1, "after", &after, &err);
   if (rc == SQLITE_OK) {
     rc = spec_arg_values_or_id(t->db, t->ctx, argv[0], tz, 3, after, &c->spec,
                                &err);

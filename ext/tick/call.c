@@ -67,7 +67,7 @@ void tick_result(tick *t, sqlite3_context *ctx, int rc) {
     sqlite3_free(sqlite3_str_finish(t->out));
     tick_fail(t, ctx, rc);
   } else {
-    result_str(ctx, t->out);
+    trg_result_str(ctx, t->out);
   }
 }
 
@@ -139,7 +139,7 @@ int tick_read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
       return -1;
     }
     /* The owner is stored: no byte or escape may be a NUL or invalid. */
-    rc = value_text(argv[1], 1, "options", &opts, &t->err);
+    rc = trg_value_text(argv[1], 1, "options", &opts, &t->err);
   }
   if (rc == SQLITE_OK)
     rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);

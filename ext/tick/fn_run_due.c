@@ -43,7 +43,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     tick_fail(&t, ctx, rc);
     goto out;
   }
-  result_str(ctx, t.out);
+  trg_result_str(ctx, t.out);
 out:
   tick_cache_give(&t);
   tick_end(&t);

@@ -97,7 +97,7 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   const char *text;
   char what[48];
   sqlite3_snprintf(sizeof what, what, "triggers.%s", d->name);
-  int rc = value_text(v, d->kind == 'J', what, &text, err);
+  int rc = trg_value_text(v, d->kind == 'J', what, &text, err);
   if (rc == SQLITE_ERROR) return SQLITE_CONSTRAINT_CHECK;
   return rc == SQLITE_OK ? val_set_text(out, text) : rc;
 }
