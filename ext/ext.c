@@ -56,7 +56,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = fn_when_register(db, c);
   if (rc == SQLITE_OK) rc = fn_describe_register(db, c);
   if (rc == SQLITE_OK) rc = create_register(db, c);
-  if (rc == SQLITE_OK) rc = summary_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_summary_register(db, c);
   if (rc != SQLITE_OK)
     *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
   return rc;

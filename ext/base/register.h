@@ -42,6 +42,6 @@ int fn_run_report_register(sqlite3 *db, trg_ctx *ctx);
 int fn_wakeup_register(sqlite3 *db, trg_ctx *ctx);
 /* The agent-facing functions (agent/). */
 int create_register(sqlite3 *db, trg_ctx *ctx);
-int summary_register(sqlite3 *db, trg_ctx *ctx);
+int fn_summary_register(sqlite3 *db, trg_ctx *ctx);
 
 #endif

@@ -1,7 +1,7 @@
 /*
 ** fuzz_options.c -- libFuzzer target for the JSON option/request readers
 ** that go through SQLite's JSON functions: trigger_run_due's options
-** (tick_opts.c), trigger_state_summary/_payload's options (summary.c),
+** (tick_opts.c), trigger_state_summary/_payload's options (fn_summary.c),
 ** trigger_create's request and context (create.c) and trigger_next_due's
 ** JSON spec form (spec_arg.c).
 **

@@ -20,7 +20,7 @@ the redaction word rule, dedupe's ASCII lower-casing).
                                      create.c check_quota
     min_confidence                   create.c apply_when
     trigger_prune(before)            store/prune.c
-    summary caps, stale_ms           summary.c fit / fit_cut / seg_admin
+    summary caps, stale_ms           fn_summary.c fit / fit_cut / seg_admin
 """
 import json
 import sqlite3

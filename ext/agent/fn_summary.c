@@ -1,5 +1,5 @@
 /*
-** summary.c -- bounded autonomous-state context for an agent's next
+** fn_summary.c -- bounded autonomous-state context for an agent's next
 ** autonomous turn (DESIGN.md §9; user guide: docs/summary.md).
 **
 **   SELECT trigger_state_summary('agent-1');
@@ -80,7 +80,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/summary.h"
+#include "agent/fn_summary.h"
 #include "base/args.h"
 #include "base/register.h"
 #include "store/agent.h"
@@ -970,7 +970,7 @@ static void fn_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   summary_free(&s);
 }
 
-int summary_register(sqlite3 *db, trg_ctx *ctx) {
+int fn_summary_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_state_summary", 1, 3, TRG_FN_SIDE, fn_summary},
       {"trigger_state_payload", 1, 3, TRG_FN_SIDE, fn_payload},
