@@ -53,6 +53,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = fn_run_report_register(db, c);
   if (rc == SQLITE_OK) rc = fn_wakeup_register(db, c);
   if (rc == SQLITE_OK) rc = fn_admin_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_schedule_register(db, c);
   if (rc == SQLITE_OK) rc = fn_when_register(db, c);
   if (rc == SQLITE_OK) rc = fn_describe_register(db, c);
   if (rc == SQLITE_OK) rc = create_register(db, c);

@@ -33,6 +33,7 @@ int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_preview_register(sqlite3 *db, trg_ctx *ctx);
 /* SQL functions (sql/fn_*.c). */
 int fn_admin_register(sqlite3 *db, trg_ctx *ctx);
+int fn_schedule_register(sqlite3 *db, trg_ctx *ctx);
 int fn_when_register(sqlite3 *db, trg_ctx *ctx);
 int fn_describe_register(sqlite3 *db, trg_ctx *ctx);
 /* The tick and the run lifecycle (tick/fn_*.c). */
