@@ -37,10 +37,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/store.h"
-
+/* From the extension compiled into this library (ext.c, store/store.c);
+** declared here: their headers route SQLite's API through sqlite3ext.h,
+** and this file calls SQLite directly. */
 int sqlite3_triggers_init(sqlite3 *db, char **err,
                           const sqlite3_api_routines *api);
+int store_no_cache_spill(sqlite3 *db);
 
 typedef int (*open_v2_fn)(const char *, sqlite3 **, int, const char *);
 typedef int (*open_fn)(const char *, sqlite3 **);
