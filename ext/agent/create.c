@@ -27,18 +27,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/xml_request.h"
 #include "base/args.h"
 #include "base/register.h"
-#include "time/civil.h"
 #include "store/agent.h"
 #include "store/config.h"
 #include "store/json.h"
 #include "store/schema.h"
 #include "store/txn.h"
 #include "text/dedupe.h"
-#include "trigger/trigger.h"
+#include "time/civil.h"
 #include "time/when.h"
-#include "agent/xml_request.h"
+#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -50,7 +50,7 @@ typedef struct create_req {
   trg_row row;
   sched_spec spec;
   char *role;
-  char *when; /* the request's "when" phrase (or "when_text"), if any */
+  char *when;    /* the request's "when" phrase (or "when_text"), if any */
   int when_text; /* when is a message to find the phrase in (§8) */
   int autonomy, confirmed;
   /* outcome */
@@ -243,8 +243,8 @@ static int read_request(create_req *q, const char *json) {
 static int when_find_text(create_req *q, const tz_zone *z, when_found *f) {
   size_t len = strlen(q->when);
   if (when_find(q->when, len, q->now, z, f) != 0) return -1;
-  char *phrase = sqlite3_mprintf("%.*s", (int)(f->end - f->start),
-                                 q->when + f->start);
+  char *phrase =
+      sqlite3_mprintf("%.*s", (int)(f->end - f->start), q->when + f->start);
   char *rest = sqlite3_malloc64(len + 1);
   int rc = phrase && rest ? SQLITE_OK : SQLITE_NOMEM;
   if (rc == SQLITE_OK && q->row.v[TC_INSTRUCTIONS].null &&
@@ -283,19 +283,20 @@ static int apply_when(create_req *q) {
   when_result *w = &f.r;
   double min_conf = config_real(&q->st, "min_confidence");
   const char *key = q->when_text ? "when_text" : "when";
-  int rc = q->when_text ? when_find_text(q, z, &f)
-                        : when_parse(q->when, q->now, z, w) ? -1 : SQLITE_OK;
+  int rc = q->when_text                        ? when_find_text(q, z, &f)
+           : when_parse(q->when, q->now, z, w) ? -1
+                                               : SQLITE_OK;
   if (rc < 0) {
-    return fail(q, "INVALID_SCHEDULE",
-                sqlite3_mprintf("%s '%s': %s (confidence 0)", key, q->when,
-                                w->reason));
+    return fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("%s '%s': %s (confidence 0)", key, q->when, w->reason));
   }
   if (rc) return rc;
   if (w->confidence < min_conf) {
-    return fail(q, "INVALID_SCHEDULE",
-                sqlite3_mprintf(
-                    "%s '%s': confidence %.2f is below min_confidence %.2f",
-                    key, q->when, w->confidence, min_conf));
+    return fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("%s '%s': confidence %.2f is below min_confidence %.2f",
+                        key, q->when, w->confidence, min_conf));
   }
   rc = val_set_text(&q->row.v[TC_TRIGGER_TYPE], when_kind_name(w->kind));
   if (w->kind == WHEN_ONCE) {

@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "base/args.h"
-#include "time/civil.h"
+#include "store/json.h"
+#include "store/stored.h"
 #include "text/dedupe.h"
 #include "text/sha256.h"
-#include "store/stored.h"
-#include "store/json.h"
+#include "time/civil.h"
 
 SQLITE_EXTENSION_INIT3
 
