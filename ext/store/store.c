@@ -9,16 +9,20 @@
 
 SQLITE_EXTENSION_INIT3
 
+_Static_assert(ST_COUNT <= 256, "store.used holds an id per byte");
+
 void store_init(store *s, sqlite3 *db) {
   memset(s, 0, sizeof *s);
   s->db = db;
 }
 
 void store_close(store *s) {
-  for (int i = 0; i < ST_COUNT; i++) {
+  for (int k = 0; k < s->nused; k++) {
+    int i = s->used[k];
     sqlite3_finalize(s->st[i]);
     s->st[i] = NULL;
   }
+  s->nused = 0;
 }
 
 store *store_new(sqlite3 *db) {
@@ -33,26 +37,27 @@ void store_free(void *s) {
 }
 
 void store_reset_all(store *s) {
-  for (int i = 0; i < ST_COUNT; i++) {
-    if (s->st[i] && sqlite3_stmt_busy(s->st[i])) sqlite3_reset(s->st[i]);
+  for (int k = 0; k < s->nused; k++) {
+    sqlite3_stmt *st = s->st[s->used[k]];
+    if (sqlite3_stmt_busy(st)) sqlite3_reset(st);
   }
 }
 
 void store_cost_start(store *s) {
-  for (int i = 0; i < ST_COUNT; i++) {
-    if (!s->st[i]) continue;
-    sqlite3_stmt_status(s->st[i], SQLITE_STMTSTATUS_VM_STEP, 1);
-    sqlite3_stmt_status(s->st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 1);
+  for (int k = 0; k < s->nused; k++) {
+    sqlite3_stmt *st = s->st[s->used[k]];
+    sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 1);
+    sqlite3_stmt_status(st, SQLITE_STMTSTATUS_FULLSCAN_STEP, 1);
   }
 }
 
 void store_cost(const store *s, i64 *vm_steps, i64 *fullscan_steps) {
   *vm_steps = *fullscan_steps = 0;
-  for (int i = 0; i < ST_COUNT; i++) {
-    if (!s->st[i]) continue;
-    *vm_steps += sqlite3_stmt_status(s->st[i], SQLITE_STMTSTATUS_VM_STEP, 0);
+  for (int k = 0; k < s->nused; k++) {
+    sqlite3_stmt *st = s->st[s->used[k]];
+    *vm_steps += sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0);
     *fullscan_steps +=
-        sqlite3_stmt_status(s->st[i], SQLITE_STMTSTATUS_FULLSCAN_STEP, 0);
+        sqlite3_stmt_status(st, SQLITE_STMTSTATUS_FULLSCAN_STEP, 0);
   }
 }
 
@@ -64,6 +69,7 @@ sqlite3_stmt *store_stmt(store *s, store_sql which, store_text_fn text) {
                                 &s->st[which], NULL);
     sqlite3_free(sql);
     if (rc != SQLITE_OK) return NULL;
+    s->used[s->nused++] = (unsigned char)which;
   } else {
     sqlite3_reset(s->st[which]);
     sqlite3_clear_bindings(s->st[which]);

@@ -116,6 +116,10 @@ typedef enum store_sql {
 typedef struct store {
   sqlite3 *db;
   sqlite3_stmt *st[ST_COUNT];
+  unsigned char used[ST_COUNT]; /* the ids of st[] prepared, in order: the
+                                   loops over a store's statements visit
+                                   only these (nused) */
+  int nused;
   int err; /* first error a helper could not return (config reads); the
               transaction checks it before COMMIT: store_txn_end */
 } store;

@@ -19,7 +19,8 @@ int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
   t->ctx = sqlite3_user_data(ctx);
   t->fname = fname;
   t->grace_ms = -1; /* read when first needed (claim.c) */
-  store_init(&t->st, t->db);
+  store_init(&t->own, t->db);
+  t->st = &t->own;
   if (!trg_ctx_has_table(t->ctx) && !store_installed(t->db)) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "sqlite-triggers is not installed in this database "
@@ -31,7 +32,7 @@ int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
 
 void tick_end(tick *t) {
   arena_free(&t->mem);
-  store_close(&t->st);
+  store_close(&t->own);
   tick_opts_free(&t->o);
   sqlite3_free(t->err);
 }
@@ -39,7 +40,7 @@ void tick_end(tick *t) {
 /* End the transaction; on failure keep its message for tick_fail(), since
 ** the rollback resets the connection's error. */
 int tick_txn_end(tick *t, store_txn *txn, int rc) {
-  if (rc == SQLITE_OK && t->st.err) rc = t->st.err; /* e.g. a config read */
+  if (rc == SQLITE_OK && t->st->err) rc = t->st->err; /* e.g. a config read */
   /* The result is complete before COMMIT: after it, nothing may fail. */
   if (rc == SQLITE_OK && t->out && sqlite3_str_errcode(t->out))
     rc = SQLITE_NOMEM;
@@ -74,7 +75,7 @@ void tick_result(tick *t, sqlite3_context *ctx, int rc) {
 /* Keep what this tick cost for trigger_last_tick(). */
 void tick_record_cost(tick *t) {
   trg_ctx *c = t->ctx;
-  store_cost(&t->st, &c->last_tick.vm_steps, &c->last_tick.fullscan_steps);
+  store_cost(t->st, &c->last_tick.vm_steps, &c->last_tick.fullscan_steps);
   c->last_tick.rows = t->rows;
   c->last_tick.claimed = t->nout;
 }
@@ -92,32 +93,31 @@ void tick_cache_take(tick *t) {
     return;
   }
   store_cost_start(t->kept); /* per-call cost, tick_record_cost() */
-  t->st = *t->kept;
-  t->st.err = 0; /* store.err is per call: never carried between users */
+  t->kept->err = 0; /* store.err is per call: never carried between users */
+  t->st = t->kept;
 }
 
 /* Hand them back (with any prepared meanwhile) for the next call. */
 void tick_cache_give(tick *t) {
   if (!t->kept) return;
-  store_reset_all(&t->st);
-  t->st.err = 0;
-  *t->kept = t->st;
-  store_init(&t->st, t->db);
+  store_reset_all(t->kept);
+  t->kept->err = 0;
+  t->st = &t->own;
   trg_ctx_stmts_end(t->ctx, t->kept, store_free);
   t->kept = NULL;
 }
 
 /* Begin the call's transaction with the cached statements if it has them. */
 int tick_txn_begin(tick *t, store_txn *txn) {
-  return t->kept ? store_txn_begin_cached(&t->st, txn)
+  return t->kept ? store_txn_begin_cached(t->st, txn)
                  : store_txn_begin(t->db, txn);
 }
 
 /* Before COMMIT no statement may stay active: reset the cached ones, or
 ** finalize the call's own. */
 void tick_stmts_done(tick *t) {
-  if (t->kept) store_reset_all(&t->st);
-  else store_close(&t->st);
+  if (t->kept) store_reset_all(t->kept);
+  else store_close(&t->own);
 }
 
 /* Arguments 1 (now) and 2 (options) of trigger_run_due and
@@ -141,8 +141,7 @@ int tick_read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
     /* The owner is stored: no byte or escape may be a NUL or invalid. */
     rc = trg_value_text(argv[1], 1, "options", &opts, &t->err);
   }
-  if (rc == SQLITE_OK)
-    rc = tick_opts_read(&t->st, t->ctx, opts, &t->o, &t->err);
+  if (rc == SQLITE_OK) rc = tick_opts_read(t->st, t->ctx, opts, &t->o, &t->err);
   if (rc != SQLITE_OK) {
     tick_fail(t, ctx, rc);
     return -1;

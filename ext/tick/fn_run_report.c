@@ -56,7 +56,7 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
   if (why) {
     char *closing =
         sqlite3_mprintf("%s; run closed (reported: %s)", why, status);
-    rc = closing ? store_run_close(&t->st, run->id, "failed", closing, t->now)
+    rc = closing ? store_run_close(t->st, run->id, "failed", closing, t->now)
                  : SQLITE_NOMEM;
     sqlite3_free(closing);
     if (rc == SQLITE_OK && r) return tick_quarantine(t, r, why, NULL, 1);
@@ -68,8 +68,7 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
   trg_row *usable = why ? NULL : r;
   int failed = strcmp(status, "failed") == 0;
   if (failed && usable) {
-    rc =
-        tick_fail_run(&t->st, usable, run, t->now, error ? error : "failed", 1);
+    rc = tick_fail_run(t->st, usable, run, t->now, error ? error : "failed", 1);
   } else {
     int deferred = strcmp(status, "deferred") == 0;
     val_set_text(&run->v[RC_STATUS], status);
@@ -82,11 +81,11 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
       val_set_int(&run->v[RC_FINISHED_AT], t->now);
       val_set_int(&run->v[RC_LATENCY_MS], t->now - run->v[RC_CLAIMED_AT].i);
     }
-    rc = store_run_save(&t->st, run);
+    rc = store_run_save(t->st, run);
     if (usable) {
       tick_note_finish(usable, t->now, status, error);
       if (strcmp(status, "success") == 0) tick_occurrence_done(usable, 1, NULL);
-      if (rc == SQLITE_OK) rc = tick_settle(&t->st, usable);
+      if (rc == SQLITE_OK) rc = tick_settle(t->st, usable);
     }
   }
   if (rc == SQLITE_OK && usable) rc = wb_write_trigger(t, usable);
@@ -147,7 +146,7 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
   store_txn txn;
   int rc = tick_txn_begin(&t, &txn);
   if (rc == SQLITE_OK) {
-    int found = store_run_load(&t.st, run_id, &run);
+    int found = store_run_load(t.st, run_id, &run);
     char *why = NULL; /* what is wrong with the run as stored */
     if (found == SQLITE_ROW) rc = tick_run_check(&t, &run, &why);
     const trg_val *rs = &run.v[RC_STATUS];
@@ -167,7 +166,7 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     } else if (rc == SQLITE_OK) {
       /* A run of a deleted trigger (or of an earlier incarnation of its
       ** id) is finished alone: the result is JSON null. */
-      found = tick_run_trigger_load(&t.st, &run, &r);
+      found = tick_run_trigger_load(t.st, &run, &r);
       int have = found == SQLITE_ROW;
       t.narrow = 1; /* only the columns a run's end changes: as the tick */
       if (have) tick_snapshot(&t, &r);
@@ -209,14 +208,14 @@ static i64 claim_lease_ms(const run_row *run) {
 ** error (t->err: unknown run_id, or a value changed outside the extension,
 ** refused until it is fixed; the tick closes such a run when it reads it). */
 static int run_find(tick *t, const char *run_id, run_row *run) {
-  int found = store_run_load(&t->st, run_id, run);
+  int found = store_run_load(t->st, run_id, run);
   if (found == SQLITE_DONE) {
     t->err = sqlite3_mprintf("unknown run_id '%s'", run_id);
     return SQLITE_ERROR;
   }
   if (found != SQLITE_ROW) return found;
   char *why = NULL;
-  int rc = run_check(&t->st, run, &why);
+  int rc = run_check(t->st, run, &why);
   if (!why) return rc;
   t->err = sqlite3_mprintf("run '%s' holds a value changed outside the "
                            "extension: %s (fix it in the shadow table first)",
@@ -250,7 +249,7 @@ static int renew_lease(tick *t, run_row *run, const char *run_id,
   }
   val_set_int(&run->v[RC_LEASE_UNTIL],
               t->now + (lease_ms ? lease_ms : claim_lease_ms(run)));
-  return store_run_save(&t->st, run);
+  return store_run_save(t->st, run);
 }
 
 static void fn_run_heartbeat(sqlite3_context *ctx, int argc,

@@ -47,7 +47,7 @@ static void run_trigger_op(sqlite3_context *ctx, tick *t,
   t->out = sqlite3_str_new(t->db);
   int rc = store_txn_begin(t->db, &txn);
   if (rc == SQLITE_OK) {
-    int found = store_trigger_load(&t->st, trigger_id, &r);
+    int found = store_trigger_load(t->st, trigger_id, &r);
     if (found == SQLITE_ROW) {
       sched_spec spec;
       char *why;
@@ -64,7 +64,7 @@ static void run_trigger_op(sqlite3_context *ctx, tick *t,
     } else {
       rc = found;
     }
-    store_close(&t->st);
+    store_close(t->st);
     rc = tick_txn_end(t, &txn, rc);
   }
   row_clear(&r);
@@ -82,7 +82,7 @@ static int op_fire(tick *t, trg_row *r, const sched_spec *spec) {
   memset(&run, 0, sizeof run);
   int rc = tick_run_make(t, &run, r, t->now, 1, "running");
   if (rc == SQLITE_OK) tick_run_claim(t, &run);
-  if (rc == SQLITE_OK) rc = store_run_insert(&t->st, &run);
+  if (rc == SQLITE_OK) rc = store_run_insert(t->st, &run);
   if (rc == SQLITE_OK && sqlite3_changes(t->db) == 0) {
     t->err = sqlite3_mprintf("run '%s' already exists (fired twice at the "
                              "same instant)",

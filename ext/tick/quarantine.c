@@ -50,7 +50,7 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
   sqlite3_free(why);
   int rc = msg ? wb_barrier(t) : SQLITE_NOMEM;
   if (rc == SQLITE_OK) {
-    rc = store_trigger_quarantine(&t->st, r->id, status, paused, msg, t->now,
+    rc = store_trigger_quarantine(t->st, r->id, status, paused, msg, t->now,
                                   running);
   }
   /* The row as written now, for the JSON the lifecycle calls return. */
@@ -71,14 +71,14 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
 int tick_row_check(tick *t, trg_row *r, sched_spec *spec, int flags,
                    char **why) {
   *why = NULL;
-  int rc = trg_check(t->ctx, &t->st, r, spec, t->now, TRG_STORED | flags, why);
+  int rc = trg_check(t->ctx, t->st, r, spec, t->now, TRG_STORED | flags, why);
   return *why ? SQLITE_OK : rc;
 }
 
 /* Check a run row read back; its message names the run. */
 int tick_run_check(tick *t, const run_row *run, char **why) {
   char *err = NULL;
-  int rc = run_check(&t->st, run, &err);
+  int rc = run_check(t->st, run, &err);
   *why = NULL;
   if (!err) return rc;
   *why = sqlite3_mprintf("%s (run '%s')", err, val_text(&run->v[RC_RUN_ID]));

@@ -19,9 +19,9 @@
 typedef struct tick {
   sqlite3 *db;
   trg_ctx *ctx;
-  store st;
-  store *kept; /* the connection's statements, lent to this call (in st
-                  meanwhile), or NULL: st is the call's own */
+  store *st;   /* the statements the call uses: kept, or else own */
+  store own;   /* the call's own (prepared per call, closed at its end) */
+  store *kept; /* the connection's statements, lent to this call, or NULL */
   i64 now;
   tick_opts o;
   sqlite3_str *out; /* JSON array of claimed runs */

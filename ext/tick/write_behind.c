@@ -65,17 +65,17 @@ int wb_flush(tick *t) {
   if (w->nruns) {
     i64 mark;
     int all_new = 0;
-    rc = store_run_mark(&t->st, &mark);
+    rc = store_run_mark(t->st, &mark);
     /* At the largest rowid SQLite picks new ones at random: no mark. */
     if (rc == SQLITE_OK && mark == INT64_MAX) return TICK_REDO;
     if (rc == SQLITE_OK)
-      rc = store_run_insert_all(&t->st, w->runs, w->nruns, &all_new);
+      rc = store_run_insert_all(t->st, w->runs, w->nruns, &all_new);
     if (rc == SQLITE_OK && !all_new) {
-      rc = store_runs_drop_after(&t->st, mark);
+      rc = store_runs_drop_after(t->st, mark);
       if (rc == SQLITE_OK) return TICK_REDO;
     }
   }
-  if (rc == SQLITE_OK) rc = store_tick_hot_all(&t->st, w->rows, w->nrows);
+  if (rc == SQLITE_OK) rc = store_tick_hot_all(t->st, w->rows, w->nrows);
   if (rc == SQLITE_OK && sqlite3_str_errcode(w->out)) rc = SQLITE_NOMEM;
   if (rc != SQLITE_OK) return rc;
   if (sqlite3_str_length(w->out)) {
@@ -116,7 +116,7 @@ int wb_write_run(tick *t, run_row *run, run_row **stored, int *inserted) {
     *inserted = 1;
     return SQLITE_OK;
   }
-  int rc = store_run_insert(&t->st, run);
+  int rc = store_run_insert(t->st, run);
   *inserted = rc == SQLITE_OK && sqlite3_changes(t->db) > 0;
   return rc;
 }
@@ -134,8 +134,8 @@ int wb_write_trigger(tick *t, trg_row *r) {
   }
   int rc = wb_barrier(t);
   if (rc != SQLITE_OK) return rc;
-  if (!t->narrow) return store_trigger_save(&t->st, r);
-  return store_trigger_save_tick(&t->st, r, !same);
+  if (!t->narrow) return store_trigger_save(t->st, r);
+  return store_trigger_save_tick(t->st, r, !same);
 }
 
 write_behind *wb_new(tick *t) {
