@@ -12,33 +12,10 @@
 ** and the calls link to SQLite directly (sqlite-triggers.h declares the
 ** entry point for both).
 */
+#include "base/register.h"
 #include "sqlite-triggers.h"
-#include "base/triggers_int.h"
-
-#include <stdlib.h>
-#include <string.h>
 
 SQLITE_EXTENSION_INIT1
-
-int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
-int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
-int tick_register(sqlite3 *db, trg_ctx *ctx);
-int funcs_register(sqlite3 *db, trg_ctx *ctx);
-int preview_register(sqlite3 *db, trg_ctx *ctx);
-int request_register(sqlite3 *db, trg_ctx *ctx);
-int when_register(sqlite3 *db, trg_ctx *ctx);
-int summary_register(sqlite3 *db, trg_ctx *ctx);
-int describe_register(sqlite3 *db, trg_ctx *ctx);
-
-void trg_ctx_release(void *p) {
-  trg_ctx *c = p;
-  if (c && --c->refs == 0) {
-    tzdb_free(c->zones);
-    if (c->tick_opts_free) c->tick_opts_free(c->tick_opts);
-    sqlite3_free(c->tick_opts_json);
-    sqlite3_free(c);
-  }
-}
 
 /* Functions share one reference, released when the connection closes
 ** through this destructor-only function. */
@@ -57,15 +34,8 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
                            sqlite3_libversion());
     return SQLITE_ERROR;
   }
-  trg_ctx *c = sqlite3_malloc(sizeof *c);
+  trg_ctx *c = trg_ctx_new();
   if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  c->refs = 1;
-  c->zones = tzdb_new(NULL);
-  if (!c->zones) {
-    sqlite3_free(c);
-    return SQLITE_NOMEM;
-  }
   /* The functions' reference: dropped when this function is destroyed. */
   int rc = sqlite3_create_function_v2(db, "trigger_internal_ctx", 0,
                                       SQLITE_UTF8 | SQLITE_DIRECTONLY, c, noop,
@@ -74,15 +44,20 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
     trg_ctx_release(c);
     return rc;
   }
+  /* Each file of functions or a module (base/register.h). */
   if (rc == SQLITE_OK) rc = vtab_triggers_register(db, c);
   if (rc == SQLITE_OK) rc = vtab_runs_register(db, c);
-  if (rc == SQLITE_OK) rc = tick_register(db, c);
-  if (rc == SQLITE_OK) rc = funcs_register(db, c);
-  if (rc == SQLITE_OK) rc = preview_register(db, c);
-  if (rc == SQLITE_OK) rc = request_register(db, c);
-  if (rc == SQLITE_OK) rc = when_register(db, c);
-  if (rc == SQLITE_OK) rc = summary_register(db, c);
-  if (rc == SQLITE_OK) rc = describe_register(db, c);
+  if (rc == SQLITE_OK) rc = vtab_preview_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_run_due_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_trigger_ops_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_run_report_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_wakeup_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_admin_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_schedule_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_when_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_describe_register(db, c);
+  if (rc == SQLITE_OK) rc = create_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_summary_register(db, c);
   if (rc != SQLITE_OK)
     *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
   return rc;

@@ -37,8 +37,12 @@
 #include <stdio.h>
 #include <string.h>
 
+/* From the extension compiled into this library (ext.c, store/store.c);
+** declared here: their headers route SQLite's API through sqlite3ext.h,
+** and this file calls SQLite directly. */
 int sqlite3_triggers_init(sqlite3 *db, char **err,
                           const sqlite3_api_routines *api);
+int store_no_cache_spill(sqlite3 *db);
 
 typedef int (*open_v2_fn)(const char *, sqlite3 **, int, const char *);
 typedef int (*open_fn)(const char *, sqlite3 **);
@@ -81,7 +85,7 @@ static void dqlite_no_spill(sqlite3 *db) {
   if (sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) ==
           SQLITE_OK &&
       vfs && vfs->zName && strncmp(vfs->zName, "dqlite", 6) == 0)
-    sqlite3_exec(db, "PRAGMA cache_spill=OFF", NULL, NULL, NULL);
+    store_no_cache_spill(db);
 }
 
 /* After a successful open: register the extension on the connection. */

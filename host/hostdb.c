@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "json.h"
-#include "lease.h"
 #include "util.h"
 #include "via.h"
 
@@ -347,7 +346,7 @@ int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
   if (answer(h, st, "trigger_run_due", &json, err)) return -1;
   int res = json ? parse_runs(h, json, runs, n, err) : 0;
   free(json);
-  for (int i = 0; i < *n; i++) lease_start((*runs)[i], before, h->lease_ms);
+  for (int i = 0; i < *n; i++) (*runs)[i]->claimed = before;
   return res;
 }
 

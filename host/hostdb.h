@@ -39,6 +39,7 @@ typedef struct host_run {
   long long scheduled_for;
   long long attempt;
   /* its lease as the host keeps it (lease.h), monotonic ms */
+  int64_t claimed;   /* just before the claim's call: the lease starts in it */
   int64_t lease_end; /* the lease passes then (or earlier: never later) */
   int64_t renew_at;  /* next heartbeat; INT64_MAX: none (lease lost) */
 } host_run;

@@ -15,9 +15,9 @@
 /* The lease length the run was claimed with (its hostdb's). */
 static int64_t lease_len(const host_run *r) { return r->db->lease_ms; }
 
-void lease_start(host_run *r, int64_t before, long long lease_ms) {
-  r->lease_end = before + lease_ms;
-  r->renew_at = before + lease_ms / 2;
+void lease_start(host_run *r) {
+  r->lease_end = r->claimed + lease_len(r);
+  r->renew_at = r->claimed + lease_len(r) / 2;
 }
 
 int64_t lease_start_deadline(const host_run *r) {

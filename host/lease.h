@@ -21,8 +21,9 @@
 
 #include "hostdb.h"
 
-/* A run claimed with lease_ms by a call that began at `before`. */
-void lease_start(host_run *r, int64_t before, long long lease_ms);
+/* Start the lease of a run just claimed (at r->claimed, with its hostdb's
+** lease_ms). */
+void lease_start(host_run *r);
 /* 1 when r may be started (or printed) now, 0 when it must be deferred. */
 int lease_startable(const host_run *r, int64_t now);
 /* The time from which lease_startable(r) is 0. */

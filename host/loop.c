@@ -45,6 +45,7 @@
 
 #include "ckpt.h"
 #include "dispatch.h"
+#include "lease.h"
 #include "log.h"
 #include "prune.h"
 #include "reports.h"
@@ -140,7 +141,10 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
     for (int i = 0; i < n; i++)
       stats_claimed(h->path, runs[i]->agent_id, runs[i]->scheduled_for, wall);
   }
-  for (int i = 0; i < n; i++) disp_submit(&l->d, runs[i]);
+  for (int i = 0; i < n; i++) {
+    lease_start(runs[i]);
+    disp_submit(&l->d, runs[i]);
+  }
   free(runs);
   if (l->o->mode == MODE_TICK) {
     /* caught up (or the pass's --limit reached): this database is done */

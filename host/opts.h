@@ -38,7 +38,7 @@ typedef struct host_opts {
   int version;           /* --version */
   const char *http;      /* --http ADDR: the status server (http.h) */
   host_sync synchronous; /* --synchronous full|normal */
-  int report_ms;         /* --report-ms: how long a report may wait (reports.h) */
+  int report_ms; /* --report-ms: how long a report may wait (reports.h) */
 } host_opts;
 
 /* Parse argv. Returns -1 to continue, else an exit status (0 for --help

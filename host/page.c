@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "time/civil.h"
 #include "util.h"
 
 #define DAY_MS 86400000LL
@@ -94,7 +95,7 @@ static const char *col(sqlite3_stmt *st, int i) {
 
 /* "2026-03-09 07:00:00Z" */
 static void utc_text(long long ms, char *buf, size_t n) {
-  time_t t = (time_t)(ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000));
+  time_t t = (time_t)civil_floor_div(ms, 1000);
   struct tm tm;
   if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M:%SZ", &tm))
     snprintf(buf, n, "%lld ms", ms);

@@ -47,8 +47,8 @@ static int drain(int fd, buf *b) {
 }
 
 /* In the forked child: never returns. */
-static void child(const char *script, const char *db, const char *sql,
-                  int out_wr, int err_wr) {
+static void via_child(const char *script, const char *db, const char *sql,
+                      int out_wr, int err_wr) {
   setpgid(0, 0);
   sig_child_reset();
   setenv("TRIGGER_DB", db, 1);
@@ -116,7 +116,7 @@ int via_run(const char *cmd, const char *db, const char *sql, char **out,
   char *script = xprintf("%s \"$1\"", cmd);
   fflush(stdout);
   pid_t pid = fork();
-  if (pid == 0) child(script, db, sql, po[1], pe[1]);
+  if (pid == 0) via_child(script, db, sql, po[1], pe[1]);
   free(script);
   close(po[1]);
   close(pe[1]);

@@ -23,7 +23,7 @@ grep -E "py: " "$logdir/py.out"
 PYTHONMALLOC=malloc $VG --log-file="$logdir/pycreate.%p" /usr/bin/python3 tests/py/run.py "$B/triggers" test_create > "$logdir/pycreate.out" 2>&1
 [ $? -eq 99 ] && { echo "FAIL valgrind py create"; status=1; }
 # leaks with our frames in the allocation stack
-# (a stack frame in one of ext/*.c: "fn (tick.c:712)")
+# (a stack frame in one of ext/*.c: "fn (claim.c:212)")
 files=$(cd ext && ls *.c */*.c | sed "s,.*/,," | sed 's/\.c$//' | paste -sd'|')
 ours=$(awk -v pat="\\\\((${files})\\\\.c:[0-9]+\\\\)" '/(definitely|indirectly) lost in/ {blk=1; buf=$0; next}
             blk && /^==[0-9]+== *$/ {if (buf ~ pat) print buf; blk=0; next}

@@ -29,14 +29,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/args.h"
-#include "time/civil.h"
-#include "store/config.h"
-#include "text/dedupe.h"
-#include "trigger/trigger.h"
-#include "time/when.h"
 #include "agent/request_field.h"
 #include "agent/xml_request.h"
+#include "base/args.h"
+#include "base/register.h"
+#include "store/agent.h"
+#include "store/config.h"
+#include "store/json.h"
+#include "store/schema.h"
+#include "store/txn.h"
+#include "text/dedupe.h"
+#include "time/civil.h"
+#include "time/when.h"
+#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -48,7 +53,7 @@ typedef struct create_req {
   trg_row row;
   sched_spec spec;
   char *role;
-  char *when; /* the request's "when" phrase (or "when_text"), if any */
+  char *when;    /* the request's "when" phrase (or "when_text"), if any */
   int when_text; /* when is a message to find the phrase in (§8) */
   int autonomy, confirmed;
   sqlite3_str *ignored; /* names that are no field (request_field.h) */
@@ -77,7 +82,7 @@ static int fail(create_req *q, const char *code, char *reason) {
 
 /* 1 object, 0 not, or a negative SQLite error code. */
 static int json_object_type(create_req *q, const char *json) {
-  int ok = json ? store_json_is_object(q->db, json) : 0;
+  int ok = json ? store_json_is_object(&q->st, json) : 0;
   return ok < 0 ? -store_err(&q->st) : ok;
 }
 
@@ -98,19 +103,10 @@ static int read_context(create_req *q, const char *json) {
     return fail(q, "INVALID_REQUEST",
                 sqlite3_mprintf("context must be a JSON object"));
   }
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(
-      q->db, "SELECT key, value, type FROM json_each(?1)", -1, &st, NULL);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *k = (const char *)sqlite3_column_text(st, 0);
-    const char *type = (const char *)sqlite3_column_text(st, 2);
-    const char *text = (const char *)sqlite3_column_text(st, 1);
-    if (!k || !type || (!text && sqlite3_column_type(st, 1) != SQLITE_NULL)) {
-      sqlite3_finalize(st);
-      return SQLITE_NOMEM;
-    }
+  store_json_each st;
+  int rc = store_json_each_open(&q->st, json, &st);
+  while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
+    const char *k = st.m.key, *type = st.m.type, *text = st.m.text;
     int is_text = strcmp(type, "text") == 0;
     int is_bool = strcmp(type, "true") == 0 || strcmp(type, "false") == 0;
     int truth = strcmp(type, "true") == 0;
@@ -129,9 +125,9 @@ static int read_context(create_req *q, const char *json) {
       q->confirmed = truth;
     } else if (strcmp(k, "now") == 0 && !is_bool) {
       char *err;
-      if (instant_from_value(sqlite3_column_value(st, 1), 1, "context.now",
-                             &q->now, &err) != SQLITE_OK) {
-        sqlite3_finalize(st);
+      if (trg_instant_of(st.m.value, 1, "context.now", &q->now, &err) !=
+          SQLITE_OK) {
+        store_json_each_close(&st);
         return fail(q, "INVALID_REQUEST", err); /* NULL err: out of memory */
       }
     } else {
@@ -139,12 +135,12 @@ static int read_context(create_req *q, const char *json) {
                                   "(known: agent_id, scope, user_id, role, "
                                   "autonomy_available, confirmed, now)",
                                   k);
-      sqlite3_finalize(st);
+      store_json_each_close(&st);
       return fail(q, "INVALID_REQUEST", why);
     }
-    if (rc == SQLITE_NOMEM) break;
+    if (rc == SQLITE_ROW) rc = SQLITE_OK;
   }
-  sqlite3_finalize(st);
+  store_json_each_close(&st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -200,28 +196,21 @@ static int read_request(create_req *q, const char *json) {
     return fail(q, "INVALID_REQUEST",
                 sqlite3_mprintf("request must be a JSON object"));
   }
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(q->db, "SELECT key, value FROM json_each(?1)", -1,
-                              &st, NULL);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  store_json_each st;
+  int rc = store_json_each_open(&q->st, json, &st);
   uint64_t seen = 0; /* columns given */
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *k = (const char *)sqlite3_column_text(st, 0);
-    if (!k) {
-      sqlite3_finalize(st);
-      return SQLITE_NOMEM;
-    }
+  while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
+    const char *k = st.m.key;
     int col = request_field(k);
     if (col == RF_WHEN || col == RF_WHEN_TEXT) {
-      const char *phrase = (const char *)sqlite3_column_text(st, 1);
-      if (sqlite3_column_type(st, 1) != SQLITE_TEXT) {
+      const char *phrase = st.m.text;
+      if (sqlite3_value_type(st.m.value) != SQLITE_TEXT) {
         char *why = sqlite3_mprintf("field '%s' must be text", k);
-        sqlite3_finalize(st); /* k is freed with it */
+        store_json_each_close(&st); /* k is freed with it */
         return fail(q, "INVALID_REQUEST", why);
       }
       if (q->when) {
-        sqlite3_finalize(st);
+        store_json_each_close(&st);
         return fail(q, "INVALID_REQUEST",
                     sqlite3_mprintf("give either \"when\" or \"when_text\", "
                                     "not both"));
@@ -229,41 +218,46 @@ static int read_request(create_req *q, const char *json) {
       q->when_text = col == RF_WHEN_TEXT;
       q->when = phrase ? sqlite3_mprintf("%s", phrase) : NULL;
       if (!q->when) {
-        sqlite3_finalize(st);
+        store_json_each_close(&st);
         return SQLITE_NOMEM;
       }
+      rc = SQLITE_OK;
       continue;
     }
     if (col < 0) { /* not dropped: listed in the result */
-      if (request_ignore(q->ignored, k)) break;
+      if (request_ignore(q->ignored, k)) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      rc = SQLITE_OK;
       continue;
     }
-    sqlite3_value *v = sqlite3_column_value(st, 1);
+    sqlite3_value *v = st.m.value;
     if (!request_may_set(col) && !same_as_context(q, col, v)) {
       char *why = sqlite3_mprintf("field '%s' cannot be set by a request (it "
                                   "comes from the context or is computed)",
                                   k);
-      sqlite3_finalize(st);
+      store_json_each_close(&st);
       return fail(q, "INVALID_REQUEST", why);
     }
     if (seen & ((uint64_t)1 << col)) {
       char *why = sqlite3_mprintf("field '%s' is given twice (another key "
                                   "also names %s)",
                                   k, trg_cols[col].name);
-      sqlite3_finalize(st);
+      store_json_each_close(&st);
       return fail(q, "INVALID_REQUEST", why);
     }
     seen |= (uint64_t)1 << col;
+    rc = SQLITE_OK;
     if (!request_may_set(col)) continue; /* the context's value, echoed */
     char *err = NULL;
     int vrc = trg_read_value(col, v, &q->row.v[col], &err);
     if (vrc) {
-      sqlite3_finalize(st);
+      store_json_each_close(&st);
       return err ? fail(q, code_for_column_error(err), err) : vrc;
     }
   }
-  sqlite3_finalize(st);
-  if (rc == SQLITE_ROW) rc = SQLITE_NOMEM; /* request_ignore */
+  store_json_each_close(&st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -276,8 +270,8 @@ static int read_request(create_req *q, const char *json) {
 static int when_find_text(create_req *q, const tz_zone *z, when_found *f) {
   size_t len = strlen(q->when);
   if (when_find(q->when, len, q->now, z, f) != 0) return -1;
-  char *phrase = sqlite3_mprintf("%.*s", (int)(f->end - f->start),
-                                 q->when + f->start);
+  char *phrase =
+      sqlite3_mprintf("%.*s", (int)(f->end - f->start), q->when + f->start);
   char *rest = sqlite3_malloc64(len + 1);
   int rc = phrase && rest ? SQLITE_OK : SQLITE_NOMEM;
   if (rc == SQLITE_OK && q->row.v[TC_INSTRUCTIONS].null &&
@@ -316,19 +310,20 @@ static int apply_when(create_req *q) {
   when_result *w = &f.r;
   double min_conf = config_real(&q->st, "min_confidence");
   const char *key = q->when_text ? "when_text" : "when";
-  int rc = q->when_text ? when_find_text(q, z, &f)
-                        : when_parse(q->when, q->now, z, w) ? -1 : SQLITE_OK;
+  int rc = q->when_text                        ? when_find_text(q, z, &f)
+           : when_parse(q->when, q->now, z, w) ? -1
+                                               : SQLITE_OK;
   if (rc < 0) {
-    return fail(q, "INVALID_SCHEDULE",
-                sqlite3_mprintf("%s '%s': %s (confidence 0)", key, q->when,
-                                w->reason));
+    return fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("%s '%s': %s (confidence 0)", key, q->when, w->reason));
   }
   if (rc) return rc;
   if (w->confidence < min_conf) {
-    return fail(q, "INVALID_SCHEDULE",
-                sqlite3_mprintf(
-                    "%s '%s': confidence %.2f is below min_confidence %.2f",
-                    key, q->when, w->confidence, min_conf));
+    return fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("%s '%s': confidence %.2f is below min_confidence %.2f",
+                        key, q->when, w->confidence, min_conf));
   }
   rc = val_set_text(&q->row.v[TC_TRIGGER_TYPE], when_kind_name(w->kind));
   if (w->kind == WHEN_ONCE) {
@@ -361,24 +356,10 @@ static int apply_when(create_req *q) {
     sqlite3_free(when_json);
     return SQLITE_NOMEM;
   }
-  sqlite3_stmt *st = NULL;
-  rc = sqlite3_prepare_v2(
-      q->db,
-      "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
-      " 'object' THEN ?1 ELSE '{}' END, '$.when', json(?2))",
-      -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    if (q->row.v[TC_METADATA].null) sqlite3_bind_null(st, 1);
-    else sqlite3_bind_text(st, 1, q->row.v[TC_METADATA].t, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, when_json, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-      rc = val_set_text(&q->row.v[TC_METADATA],
-                        (const char *)sqlite3_column_text(st, 0));
-    } else {
-      rc = sqlite3_errcode(q->db);
-    }
-  }
-  sqlite3_finalize(st);
+  char *metadata;
+  rc = store_json_set_when(&q->st, q->row.v[TC_METADATA].t, when_json,
+                           &metadata);
+  if (rc == SQLITE_OK) rc = val_set_owned(&q->row.v[TC_METADATA], metadata);
   sqlite3_free(when_json);
   return rc;
 }
@@ -449,36 +430,15 @@ static int check_policy(create_req *q) {
   return SQLITE_OK;
 }
 
-static i64 count_rows(create_req *q, const char *sql, i64 since) {
-  sqlite3_stmt *st = NULL;
-  i64 n = -1;
-  if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) == SQLITE_OK) {
-    sqlite3_bind_text(st, 1, val_text(&q->row.v[TC_AGENT_ID]), -1,
-                      SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, val_text(&q->row.v[TC_SCOPE]), -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, since);
-    if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
-  }
-  sqlite3_finalize(st);
-  return n;
-}
-
 static int check_quota(create_req *q) {
   i64 max_active = config_int(&q->st, "max_active_per_scope");
   i64 max_new = config_int(&q->st, "max_creations_per_window");
   i64 window = config_int(&q->st, "creation_window_ms");
-  i64 active = count_rows(
-      q,
-      "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
-      " WHERE agent_id = ?1 AND scope = ?2 AND status IN ('scheduled', 'paused')"
-      " AND ?3 = ?3",
-      0);
-  i64 recent = count_rows(
-      q,
-      "SELECT count(*) FROM main.triggers_data INDEXED BY triggers_data_created"
-      " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3",
-      q->now - window);
-  if (active < 0 || recent < 0) return store_err(&q->st);
+  i64 active, recent;
+  int rc = store_agent_quota(&q->st, val_text(&q->row.v[TC_AGENT_ID]),
+                             val_text(&q->row.v[TC_SCOPE]), q->now - window,
+                             &active, &recent);
+  if (rc != SQLITE_OK) return rc;
   if (active >= max_active) {
     return fail(
         q, "TRIGGER_QUOTA_EXCEEDED",
@@ -737,7 +697,7 @@ static void early_refusal(sqlite3_context *ctx, const char *code,
   sqlite3_str_appendall(s, ",\"reason\":");
   json_str(s, reason);
   sqlite3_str_appendchar(s, 1, '}');
-  result_str(ctx, s);
+  trg_result_str(ctx, s);
 }
 
 /* The JSON text at argv[pos] (absent or NULL: fine) must be valid
@@ -749,7 +709,7 @@ static int refuse_bad_text(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   if (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL) return 0;
   const char *t;
   char *err;
-  int rc = value_text(argv[pos], 1, what, &t, &err);
+  int rc = trg_value_text(argv[pos], 1, what, &t, &err);
   if (rc == SQLITE_OK) return 0;
   if (err) early_refusal(ctx, "INVALID_REQUEST", err);
   else sqlite3_result_error_nomem(ctx);
@@ -872,8 +832,7 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, key, -1, SQLITE_TRANSIENT);
 }
 
-int request_register(sqlite3 *db, trg_ctx *ctx);
-int request_register(sqlite3 *db, trg_ctx *ctx) {
+int create_register(sqlite3 *db, trg_ctx *ctx) {
   int rc = SQLITE_OK;
   for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
     rc = sqlite3_create_function_v2(db, "trigger_create", n,

@@ -4,14 +4,13 @@
 */
 #include "base/args.h"
 
-#include "time/civil.h"
 #include "text/run_text.h"
 #include "text/utf8.h"
+#include "time/civil.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 SQLITE_EXTENSION_INIT3
 
@@ -30,12 +29,6 @@ void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
   }
   sqlite3_free(msg);
   sqlite3_free(full);
-}
-
-i64 trg_wall_clock_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (i64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int trg_int_of(sqlite3_value *v, i64 *out) {
@@ -77,16 +70,6 @@ const char *trg_echo(const char *text, char *buf) {
   return buf;
 }
 
-int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,
-             size_t n) {
-  return tzdb_get(c->zones, name, z, err, n);
-}
-
-int trg_zone_canon(trg_ctx *c, const char *name, const tz_zone **z,
-                   const char **canon, char *err, size_t n) {
-  return tzdb_lookup(c->zones, name, z, canon, err, n);
-}
-
 int trg_errf(char **err, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -95,8 +78,8 @@ int trg_errf(char **err, const char *fmt, ...) {
   return *err ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
-int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
-                       char **err) {
+int trg_instant_of(sqlite3_value *v, int pos, const char *name, i64 *out,
+                   char **err) {
   char msg[SCHED_ERR_MAX];
   int t = sqlite3_value_type(v);
   *err = NULL;
@@ -126,7 +109,7 @@ int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
   char what[80];
   const char *text;
   sqlite3_snprintf(sizeof what, what, "argument %d (%s)", pos + 1, name);
-  int rc = value_text(v, 0, what, &text, err);
+  int rc = trg_value_text(v, 0, what, &text, err);
   if (rc != SQLITE_OK) return rc;
   if (sched_parse_instant(text, tz_utc(), out, msg, sizeof msg) == 0) {
     return SQLITE_OK;
@@ -144,7 +127,7 @@ int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
     return 0;
   }
   char *err;
-  int rc = instant_from_value(argv[pos], pos, name, out, &err);
+  int rc = trg_instant_of(argv[pos], pos, name, out, &err);
   if (rc == SQLITE_OK) return 0;
   trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
   sqlite3_free(err);
@@ -161,15 +144,15 @@ const char *arg_text(sqlite3_context *ctx, const char *fname,
   char what[80], *err;
   const char *t;
   sqlite3_snprintf(sizeof what, what, "argument %d (%s)", pos + 1, name);
-  int rc = value_text(argv[pos], 0, what, &t, &err);
+  int rc = trg_value_text(argv[pos], 0, what, &t, &err);
   if (rc == SQLITE_OK) return t;
   trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
   sqlite3_free(err);
   return NULL;
 }
 
-int text_check(const char *t, size_t n, int json, const char *what,
-               char **err) {
+int trg_text_check(const char *t, size_t n, int json, const char *what,
+                   char **err) {
   utf8_err e;
   *err = NULL;
   if (json ? utf8_json_check(t, n, &e) : utf8_check(t, n, &e)) {
@@ -185,15 +168,15 @@ int text_check(const char *t, size_t n, int json, const char *what,
   return trg_errf(err, "%s%s: %s", what, e.in_key ? " (in a key)" : "", why);
 }
 
-int value_text(sqlite3_value *v, int json, const char *what, const char **out,
-               char **err) {
+int trg_value_text(sqlite3_value *v, int json, const char *what,
+                   const char **out, char **err) {
   *err = NULL;
   *out = (const char *)sqlite3_value_text(v);
   if (!*out) return SQLITE_NOMEM;
-  return text_check(*out, (size_t)sqlite3_value_bytes(v), json, what, err);
+  return trg_text_check(*out, (size_t)sqlite3_value_bytes(v), json, what, err);
 }
 
-char *text_repair(const char *t, size_t n, int json) {
+char *trg_text_repair(const char *t, size_t n, int json) {
   size_t len = json ? utf8_json_repair(t, n, NULL) : utf8_repair(t, n, NULL);
   char *z = sqlite3_malloc64(len + 1);
   if (!z) return NULL;
@@ -203,7 +186,7 @@ char *text_repair(const char *t, size_t n, int json) {
   return z;
 }
 
-void result_str(sqlite3_context *ctx, sqlite3_str *s) {
+void trg_result_str(sqlite3_context *ctx, sqlite3_str *s) {
   int rc = sqlite3_str_errcode(s);
   char *z = sqlite3_str_finish(s);
   if (rc != SQLITE_OK || !z) {

@@ -1,61 +1,80 @@
 /*
-** args.h -- argument checking for the SQL functions: arity, types and
-** instants, with sqlean-style messages that name the function, the
-** argument's position and its name ("trigger_iso: argument 2 (tz) must be
-** text"). One helper formats, then sets the error code.
+** args.h -- what the SQL functions share about their arguments and
+** results: values read as SQLite's affinity reads them, text checked as
+** it enters the extension, arguments checked with sqlean-style messages
+** that name the function, the argument's position and its name
+** ("trigger_iso: argument 2 (tz) must be text"), and results. One helper
+** formats, then sets the error code. Exported names are trg_ (values,
+** text, results) or arg_ (one function argument).
 */
 #ifndef TRIGGERS_ARGS_H
 #define TRIGGERS_ARGS_H
 
 #include "base/triggers_int.h"
 
-/* Instant argument: INTEGER ms or ISO-8601 text (no offset = UTC), NULL
-** or absent -> the wall clock when allow_default. 0 ok, -1 error set. */
+/* ---- errors and results ------------------------------------------------ */
+
+/* Error text for a function call: "fname: message", then the code (the
+** order matters: a later sqlite3_result_error resets the code). */
+void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
+                      const char *fmt, ...);
+/* Finish a JSON result: text, or the OOM error. */
+void trg_result_str(sqlite3_context *ctx, sqlite3_str *s);
+/* Helpers that return SQLITE_OK, or an error code with *err set to a
+** message to free; SQLITE_NOMEM leaves *err NULL (the message itself
+** could not be allocated), so a failure never reads as success. This one
+** formats *err and returns SQLITE_ERROR (SQLITE_NOMEM). */
+int trg_errf(char **err, const char *fmt, ...);
+
+/* ---- values -------------------------------------------------------------- */
+
+/*
+** An integer-valued SQL value, as SQLite's INTEGER affinity reads one: an
+** INTEGER, a REAL that is a whole number within the instant range, or
+** TEXT that the affinity turns into either ('300000', ' 300000 ', '3e5';
+** not '0x10', '5 min', '300000.5'). 1 and *out; 0 when it is not one; -1
+** out of memory.
+*/
+int trg_int_of(sqlite3_value *v, i64 *out);
+/* An instant: INTEGER ms (or integer-valued) or ISO-8601 text (no offset
+** = UTC), checked against the instant range; v is argument pos (0-based)
+** named name, for messages. */
+int trg_instant_of(sqlite3_value *v, int pos, const char *name, i64 *out,
+                   char **err);
+/* What "not an integer" names for a column or key: " number of
+** milliseconds" for names ending in _ms, else "". */
+const char *trg_int_unit(const char *name);
+/* A value's text for a message: at most 60 bytes, cut on a UTF-8
+** boundary, "..." when cut. buf holds TRG_ECHO_MAX bytes. */
+#define TRG_ECHO_MAX 72
+const char *trg_echo(const char *text, char *buf);
+
+/* ---- text entering the extension ------------------------------------------
+** DESIGN.md §4: every TEXT stored or returned is valid UTF-8 without NUL.
+** trg_text_check: SQLITE_OK, or SQLITE_ERROR with *err = "<what>:
+** <problem>" ("<what>.<key>: ..." for a JSON text whose top-level member
+** holds it; json also checks \u escapes), SQLITE_NOMEM. The message never
+** quotes the bad bytes. */
+int trg_text_check(const char *t, size_t n, int json, const char *what,
+                   char **err);
+/* The text of v (TEXT), checked as above: *out points into v. */
+int trg_value_text(sqlite3_value *v, int json, const char *what,
+                   const char **out, char **err);
+/* Text from a host, kept whatever its bytes: each invalid sequence and NUL
+** becomes U+FFFD (json: each bad escape \ufffd). sqlite3_malloc'd,
+** NUL-terminated; NULL when out of memory. */
+char *trg_text_repair(const char *t, size_t n, int json);
+
+/* ---- one argument of a function call (0 ok, -1 error already set) ------ */
+
+/* Instant argument (trg_instant_of); NULL or absent -> the wall clock
+** when allow_default. */
 int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
                 sqlite3_value **argv, int pos, const char *name,
                 int allow_default, i64 *out);
-/* Helpers below return SQLITE_OK, or an error code with *err set to a
-** message to free; SQLITE_NOMEM leaves *err NULL (the message itself
-** could not be allocated), so a failure never reads as success. */
-int trg_errf(char **err, const char *fmt, ...);
-/* The instant check without a context. */
-int instant_from_value(sqlite3_value *v, int pos, const char *name, i64 *out,
-                       char **err);
-/* A schedule argument: cron text or a JSON object of triggers columns,
-** with an optional zone value (may be NULL) that is argument tz_pos
-** (1-based, for messages). */
-int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                     sqlite3_value *tzv, int tz_pos, i64 after,
-                     sched_spec *spec, char **err);
-/* The same, where text that is not a cron expression may also be a
-** trigger_id: that trigger's schedule (spec_id.c has the precedence). */
-int spec_from_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                           sqlite3_value *tzv, int tz_pos, i64 after,
-                           sched_spec *spec, char **err);
-/* A zone argument's text: *tz NULL when absent or NULL; an error naming
-** argument tz_pos when it is not text. */
-int spec_tz_arg(sqlite3_value *tzv, int tz_pos, const char **tz, char **err);
 /* Required non-NULL text argument, valid UTF-8 without NUL (utf8.h).
 ** NULL on error (already reported, naming the argument). */
 const char *arg_text(sqlite3_context *ctx, const char *fname,
                      sqlite3_value **argv, int pos, const char *name);
-
-/*
-** Text entering the extension (DESIGN.md §4: every TEXT stored or
-** returned is valid UTF-8 without NUL). text_check: SQLITE_OK, or
-** SQLITE_ERROR with *err = "<what>: <problem>" ("<what>.<key>: ..." for
-** a JSON text whose top-level member holds it; json also checks \u
-** escapes), SQLITE_NOMEM. The message never quotes the bad bytes.
-*/
-int text_check(const char *t, size_t n, int json, const char *what, char **err);
-/* The text of v (TEXT), checked as above: *out points into v. */
-int value_text(sqlite3_value *v, int json, const char *what, const char **out,
-               char **err);
-/* Text from a host, kept whatever its bytes: each invalid sequence and NUL
-** becomes U+FFFD (json: each bad escape \ufffd). sqlite3_malloc'd,
-** NUL-terminated; NULL when out of memory. */
-char *text_repair(const char *t, size_t n, int json);
-/* Finish a JSON result: text, or the OOM error. */
-void result_str(sqlite3_context *ctx, sqlite3_str *s);
 
 #endif

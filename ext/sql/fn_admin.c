@@ -1,15 +1,19 @@
 /*
-** fn_admin.c -- the SQL functions that are not the tick: trigger_version,
-** trigger_install, trigger_next_due, trigger_iso, trigger_health,
-** trigger_prune and trigger_config. Argument errors name the function
-** and the argument ("trigger_iso: argument 2 (tz) must be text").
+** fn_admin.c -- the functions an operator calls: trigger_version,
+** trigger_install, trigger_health, trigger_prune and trigger_config.
+** Argument errors name the function and the argument ("trigger_config:
+** argument 1 (key): unknown key 'x'").
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/args.h"
-#include "time/civil.h"
+#include "base/register.h"
 #include "store/config.h"
+#include "store/health.h"
+#include "store/install.h"
+#include "store/prune.h"
+#include "store/schema.h"
 #include "store/stored.h"
 #include "trigger/trigger.h"
 
@@ -36,223 +40,6 @@ static void fn_install(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_int(ctx, TRIGGERS_SCHEMA_VERSION);
 }
 
-/* Zone argument at pos (NULL/absent -> def). 0 ok, -1 reported. */
-static int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
-                    sqlite3_value **argv, int pos, const char *def,
-                    const tz_zone **z) {
-  trg_ctx *c = sqlite3_user_data(ctx);
-  const char *name = def;
-  if (pos < argc && sqlite3_value_type(argv[pos]) != SQLITE_NULL) {
-    if (!(name = arg_text(ctx, fname, argv, pos, "tz"))) return -1;
-  }
-  char msg[160];
-  if (trg_zone(c, name, z, msg, sizeof msg) != 0) {
-    trg_result_error(ctx, SQLITE_ERROR, fname, "argument %d (tz): %s", pos + 1,
-                     msg);
-    return -1;
-  }
-  return 0;
-}
-
-/*
-** A schedule given as a JSON object of `triggers` columns. Keys that are
-** not columns are errors; instants may be ms or ISO text (local in the
-** spec's zone).
-*/
-static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
-                          const char *tz_arg, i64 after, sched_spec *spec,
-                          char **err) {
-  trg_row r;
-  row_init(&r);
-  sqlite3_stmt *st = NULL;
-  *err = NULL;
-  int rc = sqlite3_prepare_v2(
-      db,
-      "SELECT key, value, type FROM json_each(CASE WHEN json_valid(?1) AND"
-      " json_type(?1) = 'object' THEN ?1 ELSE '{\"?\":0}' END)",
-      -1, &st, NULL);
-  if (rc != SQLITE_OK) return trg_errf(err, "%s", sqlite3_errmsg(db));
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  int step = SQLITE_DONE;
-  while (rc == SQLITE_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *k = (const char *)sqlite3_column_text(st, 0);
-    if (!k) {
-      rc = SQLITE_NOMEM;
-      break;
-    }
-    int col = -1;
-    for (int i = 0; i < TC_NPUBLIC; i++) {
-      if (strcmp(trg_cols[i].name, k) == 0) col = i;
-    }
-    if (strcmp(k, "?") == 0) {
-      rc = trg_errf(err, "argument 1 (spec): not a JSON object");
-    } else if (col < 0 || trg_cols[col].ro) {
-      rc = trg_errf(err, "argument 1 (spec): unknown key '%s'", k);
-    } else {
-      /* As an INSERT reads it: integer-valued text for integer columns. */
-      char *verr = NULL;
-      rc = trg_read_value(col, sqlite3_column_value(st, 1), &r.v[col], &verr);
-      if (verr) {
-        rc = trg_errf(err, "argument 1 (spec): %s", verr);
-        sqlite3_free(verr);
-      }
-    }
-  }
-  /* A failed step: the row is incomplete. */
-  if (rc == SQLITE_OK && step != SQLITE_DONE) {
-    rc = trg_errf(err, "%s", sqlite3_errmsg(db));
-  }
-  sqlite3_finalize(st);
-  if (rc == SQLITE_OK && tz_arg) rc = val_set_text(&r.v[TC_TIMEZONE], tz_arg);
-  if (rc == SQLITE_OK && r.v[TC_TRIGGER_TYPE].null) {
-    rc = val_set_text(&r.v[TC_TRIGGER_TYPE],
-                      !r.v[TC_CRON_EXPRESSION].null ? "cron"
-                      : !r.v[TC_SCHEDULED_AT].null  ? "once"
-                                                    : "interval");
-  }
-  if (rc == SQLITE_OK) rc = val_set_text(&r.v[TC_INSTRUCTIONS], "-");
-  if (rc == SQLITE_OK) {
-    int no_anchor = r.v[TC_START_AT].null && r.v[TC_CREATED_AT].null;
-    char *verr = NULL;
-    store s;
-    store_init(&s, db);
-    rc = trg_validate(c, &s, &r, spec, after, &verr);
-    store_close(&s);
-    if (verr) {
-      rc = trg_errf(err, "argument 1 (spec): %s", verr);
-      sqlite3_free(verr);
-    } else if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
-      rc = trg_errf(err, "%s", sqlite3_errstr(rc));
-    }
-    /* Interval without start_at/created_at: the grid starts at `after`. */
-    if (rc == SQLITE_OK && spec->type == SCHED_INTERVAL && no_anchor) {
-      spec->created_at = after;
-    }
-  }
-  row_clear(&r);
-  return rc;
-}
-
-int spec_tz_arg(sqlite3_value *tzv, int tz_pos, const char **tz, char **err) {
-  *tz = NULL;
-  if (!tzv || sqlite3_value_type(tzv) == SQLITE_NULL) return SQLITE_OK;
-  if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
-    return trg_errf(err, "argument %d (tz) must be text", tz_pos);
-  }
-  char what[32];
-  sqlite3_snprintf(sizeof what, what, "argument %d (tz)", tz_pos);
-  return value_text(tzv, 0, what, tz, err);
-}
-
-int spec_from_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                     sqlite3_value *tzv, int tz_pos, i64 after,
-                     sched_spec *spec, char **err) {
-  *err = NULL;
-  if (sqlite3_value_type(specv) != SQLITE_TEXT) {
-    return trg_errf(err, "argument 1 (spec) must be text (a cron "
-                         "expression or a JSON object)");
-  }
-  /* Cron text or JSON: checked as JSON (cron text has no strings). */
-  const char *text;
-  int rc = value_text(specv, 1, "argument 1 (spec)", &text, err);
-  if (rc != SQLITE_OK) return rc;
-  const char *tz;
-  rc = spec_tz_arg(tzv, tz_pos, &tz, err);
-  if (rc != SQLITE_OK) return rc;
-  const char *p = text;
-  while (*p == ' ' || *p == '\t' || *p == '\n') p++;
-  if (*p == '{') return spec_from_json(db, c, text, tz, after, spec, err);
-  memset(spec, 0, sizeof *spec);
-  spec->type = SCHED_CRON;
-  spec->start_at = spec->end_at = SCHED_NONE;
-  char msg[CRON_ERR_MAX];
-  if (trg_zone(c, tz ? tz : "UTC", &spec->zone, msg, sizeof msg) != 0) {
-    return trg_errf(err, "argument %d (tz): %s", tz_pos, msg);
-  }
-  if (cron_parse(text, &spec->cron, msg, sizeof msg) != 0) {
-    return trg_errf(err, "%s", msg);
-  }
-  return SQLITE_OK;
-}
-
-static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  const char *fname = "trigger_next_due";
-  i64 after, next;
-  sched_spec spec;
-  if (arg_instant(ctx, fname, argc, argv, 1, "after", 0, &after) != 0) return;
-  char *err;
-  int rc = spec_from_values(sqlite3_context_db_handle(ctx),
-                            sqlite3_user_data(ctx), argv[0],
-                            argc > 2 ? argv[2] : NULL, 3, after, &spec, &err);
-  if (rc != SQLITE_OK) {
-    trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
-    sqlite3_free(err);
-    return;
-  }
-  if (sched_next(&spec, after, &next)) {
-    sqlite3_result_int64(ctx, next);
-  } else {
-    sqlite3_result_null(ctx);
-  }
-}
-
-static void fn_iso(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  const char *fname = "trigger_iso";
-  i64 ms;
-  const tz_zone *z;
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-    sqlite3_result_null(ctx);
-    return;
-  }
-  if (arg_instant(ctx, fname, argc, argv, 0, "ms", 0, &ms) != 0) return;
-  if (arg_zone(ctx, fname, argc, argv, 1, "UTC", &z) != 0) return;
-  char buf[CIVIL_ISO_MAX];
-  i64 s = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
-  int32_t off = tz_offset_at(z, s);
-  int is_utc = z == tz_utc();
-  civil_format_iso(ms, off, is_utc, buf);
-  sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
-}
-
-/* One count or min over an indexed query, appended as "key":value. */
-static int health_field(sqlite3 *db, sqlite3_str *out, const char *key,
-                        const char *sql, i64 bind, int first) {
-  i64 v = 0;
-  int isnull = 1;
-  int rc = store_exec_i64(db, sql, bind, 1, &v, &isnull);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_str_appendf(out, "%s\"%s\":", first ? "" : ",", key);
-  if (isnull) sqlite3_str_appendall(out, "null");
-  else sqlite3_str_appendf(out, "%lld", (long long)v);
-  return SQLITE_OK;
-}
-
-/*
-** The active triggers that are stalled at ?1: held back by a run whose
-** lease has passed (skip records their occurrences skipped, queue holds
-** them: until a tick reclaims the run, which no host may be doing), or
-** held by queue (fire_at NULL) with no live run behind the hold (an
-** inconsistent state, e.g. a run row removed from the shadow table). The
-** first part walks the lease index over the expired leases, the second
-** the due index over the triggers due by ?1 (a hold is always due), each
-** with one probe per row: never a scan over all triggers.
-*/
-#define HEALTH_STALLED_IDS                                                \
-  "SELECT d.id FROM main.triggers_rundata AS r"                           \
-  " INDEXED BY triggers_rundata_lease"                                    \
-  " JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"          \
-  " AND d.incarnation = r.incarnation"                                    \
-  " WHERE r.status = 'running' AND r.lease_until <= ?1"                   \
-  " AND d.status = 'scheduled' AND d.overlap_policy IN ('skip', 'queue')" \
-  " UNION SELECT s.id FROM main.triggers_state AS s"                      \
-  " INDEXED BY triggers_state_due"                                        \
-  " JOIN main.triggers_data AS d ON d.id = s.id"                          \
-  " WHERE s.next_due_at <= ?1 AND s.fire_at IS NULL"                      \
-  " AND d.status = 'scheduled' AND NOT EXISTS (SELECT 1"                  \
-  " FROM main.triggers_rundata AS r WHERE r.trigger_id = d.trigger_id"    \
-  " AND r.incarnation = d.incarnation AND r.status = 'running'"           \
-  " AND r.lease_until > ?1)"
-
 static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_health";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
@@ -264,50 +51,29 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   if (arg_instant(ctx, fname, argc, argv, 0, "now", 1, &now) != 0) return;
-  static const struct {
-    const char *key, *sql;
-    int minus_day;
-  } fields[] = {
-      {"active",
-       "SELECT count(*) FROM main.triggers_data WHERE status = 'scheduled' AND ?1 = ?1",
-       0},
-      {"paused",
-       "SELECT count(*) FROM main.triggers_data WHERE status = 'paused' AND ?1 = ?1",
-       0},
-      {"overdue", /* due and claimable, or stalled */
-       "SELECT count(*) FROM (SELECT id FROM main.triggers_state"
-       " WHERE next_due_at <= ?1 AND fire_at <= ?1 UNION " HEALTH_STALLED_IDS
-       ")",
-       0},
-      {"running",
-       "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND ?1 = ?1",
-       0},
-      {"expired_leases",
-       "SELECT count(*) FROM main.triggers_rundata WHERE status = 'running' AND lease_until <= ?1",
-       0},
-      {"failures_24h",
-       "SELECT count(*) FROM main.triggers_rundata WHERE status = 'failed' AND finished_at > ?1",
-       1},
-      {"next_due_at",
-       "SELECT min(next_due_at) FROM main.triggers_state WHERE next_due_at IS NOT NULL AND ?1 = ?1",
-       0},
-      {"stalled", "SELECT count(*) FROM (" HEALTH_STALLED_IDS ")", 0},
-  };
-  sqlite3_str *out = sqlite3_str_new(db);
-  sqlite3_str_appendchar(out, 1, '{');
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0] && rc == SQLITE_OK;
-       i++) {
-    rc = health_field(db, out, fields[i].key, fields[i].sql,
-                      fields[i].minus_day ? now - 86400000 : now, i == 0);
-  }
-  sqlite3_str_appendall(out, ",\"last_create_error\":null}");
+  store s;
+  store_health h;
+  store_init(&s, db);
+  int rc = store_health_counts(&s, now, &h);
+  store_close(&s);
   if (rc != SQLITE_OK) {
-    sqlite3_free(sqlite3_str_finish(out));
     trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
     return;
   }
-  result_str(ctx, out);
+  sqlite3_str *out = sqlite3_str_new(db);
+  sqlite3_str_appendf(out,
+                      "{\"active\":%lld,\"paused\":%lld,\"overdue\":%lld,"
+                      "\"running\":%lld,\"expired_leases\":%lld,"
+                      "\"failures_24h\":%lld,\"next_due_at\":",
+                      (long long)h.active, (long long)h.paused,
+                      (long long)h.overdue, (long long)h.running,
+                      (long long)h.expired_leases, (long long)h.failures_24h);
+  if (h.has_next_due)
+    sqlite3_str_appendf(out, "%lld", (long long)h.next_due_at);
+  else sqlite3_str_appendall(out, "null");
+  sqlite3_str_appendf(out, ",\"stalled\":%lld,\"last_create_error\":null}",
+                      (long long)h.stalled);
+  trg_result_str(ctx, out);
 }
 
 /* trigger_prune's limit: NULL (no limit) or an integer >= 1. 0, or -1
@@ -325,27 +91,6 @@ static int prune_limit(sqlite3_context *ctx, sqlite3_value *v, i64 *limit) {
   return -1;
 }
 
-/* The finished runs trigger_prune deletes, through the (status,
-** finished_at) index: finished before ?1, no retry pending, at most ?2
-** (-1: all), so a bounded batch is a bounded write transaction. */
-#define PRUNE_ROWS                                                  \
-  "SELECT id FROM main.triggers_rundata WHERE finished_at < ?1 AND" \
-  " status IN ('success', 'failed', 'skipped', 'expired') AND"      \
-  " retry_at IS NULL LIMIT ?2"
-
-/* Step sql(?1 before, ?2 limit) once: its first step's code. */
-static int prune_stmt(sqlite3 *db, const char *sql, i64 before, i64 limit) {
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    sqlite3_bind_int64(st, 1, before);
-    sqlite3_bind_int64(st, 2, limit);
-    rc = sqlite3_step(st);
-  }
-  sqlite3_finalize(st);
-  return rc;
-}
-
 static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_prune";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
@@ -359,22 +104,16 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0) return;
   i64 limit = -1; /* none */
   if (argc > 1 && prune_limit(ctx, argv[1], &limit) != 0) return;
-  /* Nothing to delete: no write transaction at all (an idle host prunes
-  ** once a minute and must not take the write lock for nothing). */
-  int rc = prune_stmt(db, PRUNE_ROWS, before, 1);
-  if (rc == SQLITE_ROW) {
-    rc = prune_stmt(
-        db, "DELETE FROM main.triggers_rundata WHERE id IN (" PRUNE_ROWS ")",
-        before, limit);
-  } else if (rc == SQLITE_DONE) {
-    sqlite3_result_int64(ctx, 0);
-    return;
-  }
-  if (rc != SQLITE_DONE) {
+  store s;
+  i64 deleted;
+  store_init(&s, db);
+  int rc = store_prune_runs(&s, before, limit, &deleted);
+  store_close(&s);
+  if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
     return;
   }
-  sqlite3_result_int64(ctx, sqlite3_changes64(db));
+  sqlite3_result_int64(ctx, deleted);
 }
 
 /*
@@ -394,7 +133,7 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
   }
   const char *v;
   char *err = NULL;
-  int rc = value_text(arg, 0, "argument 2 (value)", &v, &err);
+  int rc = trg_value_text(arg, 0, "argument 2 (value)", &v, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
@@ -491,31 +230,13 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_free(v);
 }
 
-int funcs_register(sqlite3 *db, trg_ctx *ctx);
-int funcs_register(sqlite3 *db, trg_ctx *ctx) {
-  enum {
-    PURE = SQLITE_UTF8 | SQLITE_INNOCUOUS,
-    SIDE = SQLITE_UTF8 | SQLITE_DIRECTONLY
+int fn_admin_register(sqlite3 *db, trg_ctx *ctx) {
+  static const trg_fn fns[] = {
+      {"trigger_version", 0, 0, TRG_FN_PURE | SQLITE_DETERMINISTIC, fn_version},
+      {"trigger_install", 0, 0, TRG_FN_SIDE, fn_install},
+      {"trigger_health", 0, 1, TRG_FN_SIDE, fn_health},
+      {"trigger_prune", 1, 2, TRG_FN_SIDE, fn_prune},
+      {"trigger_config", 1, 2, TRG_FN_SIDE, fn_config},
   };
-  static const struct {
-    const char *name;
-    int nmin, nmax, flags;
-    void (*fn)(sqlite3_context *, int, sqlite3_value **);
-  } fns[] = {
-      {"trigger_version", 0, 0, PURE | SQLITE_DETERMINISTIC, fn_version},
-      {"trigger_install", 0, 0, SIDE, fn_install},
-      {"trigger_next_due", 2, 3, PURE, fn_next_due},
-      {"trigger_iso", 1, 2, PURE, fn_iso},
-      {"trigger_health", 0, 1, SIDE, fn_health},
-      {"trigger_prune", 1, 2, SIDE, fn_prune},
-      {"trigger_config", 1, 2, SIDE, fn_config},
-  };
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {
-    for (int n = fns[i].nmin; n <= fns[i].nmax && rc == SQLITE_OK; n++) {
-      rc = sqlite3_create_function_v2(db, fns[i].name, n, fns[i].flags, ctx,
-                                      fns[i].fn, 0, 0, 0);
-    }
-  }
-  return rc;
+  return trg_fn_register(db, ctx, fns, sizeof fns / sizeof fns[0]);
 }

@@ -8,10 +8,12 @@
 **   SELECT trigger_id, trigger_describe(trigger_id) FROM triggers;
 **
 ** spec is cron text, a JSON spec (as for trigger_next_due) or a trigger_id
-** (spec_id.c: a valid cron expression wins); NULL gives NULL. INNOCUOUS,
+** (spec_arg.c: a valid cron expression wins); NULL gives NULL. INNOCUOUS,
 ** not DETERMINISTIC: a trigger_id reads the table.
 */
 #include "base/args.h"
+#include "base/register.h"
+#include "sql/spec_arg.h"
 #include "time/describe.h"
 
 SQLITE_EXTENSION_INIT3
@@ -24,9 +26,9 @@ static void fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_null(ctx);
     return;
   }
-  int rc = spec_from_values_or_id(sqlite3_context_db_handle(ctx),
-                                  sqlite3_user_data(ctx), argv[0],
-                                  argc > 1 ? argv[1] : NULL, 2, 0, &spec, &err);
+  int rc = spec_arg_values_or_id(sqlite3_context_db_handle(ctx),
+                                 sqlite3_user_data(ctx), argv[0],
+                                 argc > 1 ? argv[1] : NULL, 2, 0, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
@@ -45,13 +47,9 @@ static void fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, out, -1, sqlite3_free);
 }
 
-int describe_register(sqlite3 *db, trg_ctx *ctx);
-int describe_register(sqlite3 *db, trg_ctx *ctx) {
-  int rc = SQLITE_OK;
-  for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
-    rc = sqlite3_create_function_v2(db, "trigger_describe", n,
-                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
-                                    fn_describe, 0, 0, 0);
-  }
-  return rc;
+int fn_describe_register(sqlite3 *db, trg_ctx *ctx) {
+  static const trg_fn fns[] = {
+      {"trigger_describe", 1, 2, TRG_FN_PURE, fn_describe},
+  };
+  return trg_fn_register(db, ctx, fns, 1);
 }

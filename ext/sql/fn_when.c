@@ -19,9 +19,10 @@
 ** Argument errors are SQL errors naming the argument.
 */
 #include "base/args.h"
+#include "base/register.h"
 #include "time/civil.h"
-#include "trigger/trigger.h"
 #include "time/when.h"
+#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -52,7 +53,7 @@ static void when_json(sqlite3_str *out, const when_result *r,
   sqlite3_str_appendall(out, ",\"due_at_iso\":");
   if (ok) {
     char iso[CIVIL_ISO_MAX];
-    i64 s = r->due_at >= 0 ? r->due_at / 1000 : -((-r->due_at + 999) / 1000);
+    i64 s = civil_floor_div(r->due_at, 1000);
     civil_format_iso(r->due_at, tz_offset_at(z, s), z == tz_utc(), iso);
     json_str(out, iso);
   } else {
@@ -108,15 +109,14 @@ static void fn_parse_when(sqlite3_context *ctx, int argc,
   sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
   when_json(out, &r, z);
   sqlite3_str_appendchar(out, 1, '}');
-  result_str(ctx, out);
+  trg_result_str(ctx, out);
 }
 
 /* trigger_find_when(text [, now [, tz]]): trigger_parse_when's keys for the
 ** best phrase in text, plus "phrase" (as written in text), "span" ([start,
 ** end) in code points) and "rest" (text without it); all three null when
 ** no phrase was found. */
-static void fn_find_when(sqlite3_context *ctx, int argc,
-                         sqlite3_value **argv) {
+static void fn_find_when(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_find_when";
   const tz_zone *z;
   i64 now;
@@ -149,20 +149,13 @@ static void fn_find_when(sqlite3_context *ctx, int argc,
   }
   sqlite3_str_appendchar(out, 1, '}');
   sqlite3_free(rest);
-  result_str(ctx, out);
+  trg_result_str(ctx, out);
 }
 
-int when_register(sqlite3 *db, trg_ctx *ctx);
-int when_register(sqlite3 *db, trg_ctx *ctx) {
-  int rc = SQLITE_OK;
-  for (int n = 1; n <= 3 && rc == SQLITE_OK; n++) {
-    rc = sqlite3_create_function_v2(db, "trigger_parse_when", n,
-                                    SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
-                                    fn_parse_when, 0, 0, 0);
-    if (rc == SQLITE_OK)
-      rc = sqlite3_create_function_v2(db, "trigger_find_when", n,
-                                      SQLITE_UTF8 | SQLITE_INNOCUOUS, ctx,
-                                      fn_find_when, 0, 0, 0);
-  }
-  return rc;
+int fn_when_register(sqlite3 *db, trg_ctx *ctx) {
+  static const trg_fn fns[] = {
+      {"trigger_parse_when", 1, 3, TRG_FN_PURE, fn_parse_when},
+      {"trigger_find_when", 1, 3, TRG_FN_PURE, fn_find_when},
+  };
+  return trg_fn_register(db, ctx, fns, sizeof fns / sizeof fns[0]);
 }

@@ -10,7 +10,7 @@
 **          trigger_preview(t.trigger_id, 1767225600000) p WHERE p.n <= 3;
 **
 ** spec is what trigger_next_due takes (cron text or a JSON schedule) or a
-** trigger_id (spec_id.c: a valid cron expression wins). Rows are produced
+** trigger_id (spec_arg.c: a valid cron expression wins). Rows are produced
 ** lazily, one next-occurrence computation each, in n (and due_at) order;
 ** the series ends when the schedule has no further occurrence, and after
 ** PV_MAX_ROWS rows whatever the query, so no query over it runs unbounded.
@@ -21,6 +21,9 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/register.h"
+#include "sql/spec_arg.h"
+#include "store/schema.h"
 #include "time/civil.h"
 
 SQLITE_EXTENSION_INIT3
@@ -30,42 +33,41 @@ enum { PV_N, PV_DUE_AT, PV_DUE_ISO, PV_SPEC, PV_AFTER, PV_TZ };
 /* No query reads more rows than this from one series. */
 #define PV_MAX_ROWS 10000
 
-typedef struct pv_cursor {
+typedef struct preview_cursor {
   sqlite3_vtab_cursor base;
   sched_spec spec;
   i64 n, due;
   i64 hi; /* the last n to yield */
   int eof;
-} pv_cursor;
+} preview_cursor;
 
-typedef struct pv_tab {
+typedef struct preview_tab {
   sqlite3_vtab base;
   sqlite3 *db;
   trg_ctx *ctx;
-} pv_tab;
+} preview_tab;
 
-static int pvConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-                     sqlite3_vtab **out, char **err) {
+static int preview_connect(sqlite3 *db, void *aux, int argc,
+                           const char *const *argv, sqlite3_vtab **out,
+                           char **err) {
   (void)argc;
   (void)argv;
   (void)err;
-  int rc = sqlite3_declare_vtab(
-      db, "CREATE TABLE x(n INTEGER, due_at INTEGER, due_iso TEXT,"
-          " spec HIDDEN, after HIDDEN, tz HIDDEN)");
+  int rc = store_declare_vtab(db, STORE_VTAB_PREVIEW);
   if (rc != SQLITE_OK) return rc;
-  pv_tab *t = sqlite3_malloc(sizeof *t);
+  preview_tab *t = sqlite3_malloc(sizeof *t);
   if (!t) return SQLITE_NOMEM;
   memset(t, 0, sizeof *t);
   t->db = db;
   t->ctx = aux;
-  ((trg_ctx *)aux)->refs++;
+  trg_ctx_retain(aux);
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
   *out = &t->base;
   return SQLITE_OK;
 }
 
-static int pvDisconnect(sqlite3_vtab *t) {
-  trg_ctx_release(((pv_tab *)t)->ctx);
+static int preview_disconnect(sqlite3_vtab *t) {
+  trg_ctx_release(((preview_tab *)t)->ctx);
   sqlite3_free(t);
   return SQLITE_OK;
 }
@@ -88,7 +90,7 @@ static const char *n_op(unsigned char op) {
 ** the order idxStr lists them ("n=", "n<", "n<=", "n>", "n>=", comma-
 ** separated).
 */
-static int pvBestIndex(sqlite3_vtab *t, sqlite3_index_info *info) {
+static int preview_best_index(sqlite3_vtab *t, sqlite3_index_info *info) {
   int argv_of[3] = {-1, -1, -1};
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
@@ -140,22 +142,22 @@ static int pvBestIndex(sqlite3_vtab *t, sqlite3_index_info *info) {
   return SQLITE_OK;
 }
 
-static int pvOpen(sqlite3_vtab *t, sqlite3_vtab_cursor **out) {
+static int preview_open(sqlite3_vtab *t, sqlite3_vtab_cursor **out) {
   (void)t;
-  pv_cursor *c = sqlite3_malloc(sizeof *c);
+  preview_cursor *c = sqlite3_malloc(sizeof *c);
   if (!c) return SQLITE_NOMEM;
   memset(c, 0, sizeof *c);
   *out = &c->base;
   return SQLITE_OK;
 }
 
-static int pvClose(sqlite3_vtab_cursor *c) {
+static int preview_close(sqlite3_vtab_cursor *c) {
   sqlite3_free(c);
   return SQLITE_OK;
 }
 
 /* The next occurrence, without looking at the bounds. */
-static void pv_step(pv_cursor *c) {
+static void preview_step(preview_cursor *c) {
   i64 next;
   if (!sched_next(&c->spec, c->due, &next)) {
     c->eof = 1;
@@ -165,17 +167,17 @@ static void pv_step(pv_cursor *c) {
   }
 }
 
-static int pvNext(sqlite3_vtab_cursor *cur) {
-  pv_cursor *c = (pv_cursor *)cur;
+static int preview_next(sqlite3_vtab_cursor *cur) {
+  preview_cursor *c = (preview_cursor *)cur;
   if (c->n >= c->hi) c->eof = 1;
-  else pv_step(c);
+  else preview_step(c);
   return SQLITE_OK;
 }
 
 /* Narrows [*lo, *hi] by one constraint "n <op> v" where v reads as a
 ** number the way SQLite compares it with n (INTEGER affinity: '5' is 5).
 ** Anything else leaves the bounds alone: SQLite checks every row anyway. */
-static int pv_bound(const char *op, sqlite3_value *v, i64 *lo, i64 *hi) {
+static int preview_bound(const char *op, sqlite3_value *v, i64 *lo, i64 *hi) {
   i64 x;
   double d;
   if (sqlite3_value_type(v) == SQLITE_FLOAT) {
@@ -208,20 +210,20 @@ static int pv_bound(const char *op, sqlite3_value *v, i64 *lo, i64 *hi) {
   return SQLITE_OK;
 }
 
-static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
-                    int argc, sqlite3_value **argv) {
-  pv_cursor *c = (pv_cursor *)cur;
-  pv_tab *t = (pv_tab *)cur->pVtab;
+static int preview_filter(sqlite3_vtab_cursor *cur, int idxNum,
+                          const char *idxStr, int argc, sqlite3_value **argv) {
+  preview_cursor *c = (preview_cursor *)cur;
+  preview_tab *t = (preview_tab *)cur->pVtab;
   int nhidden = (idxNum & 1) + ((idxNum >> 1) & 1) + ((idxNum >> 2) & 1);
   sqlite3_value *tz = (idxNum & 4) ? argv[2] : NULL;
   i64 after, lo = 1, hi = PV_MAX_ROWS;
   c->eof = 1;
   c->n = 0;
   char *err;
-  int rc = instant_from_value(argv[1], 1, "after", &after, &err);
+  int rc = trg_instant_of(argv[1], 1, "after", &after, &err);
   if (rc == SQLITE_OK) {
-    rc = spec_from_values_or_id(t->db, t->ctx, argv[0], tz, 3, after, &c->spec,
-                                &err);
+    rc = spec_arg_values_or_id(t->db, t->ctx, argv[0], tz, 3, after, &c->spec,
+                               &err);
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(t->base.zErrMsg);
@@ -233,7 +235,7 @@ static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   /* constraints on n, in idxStr's order after the hidden arguments */
   for (int k = nhidden; idxStr && *idxStr && k < argc; k++) {
     const char *op = idxStr + 1; /* past the 'n' */
-    if ((rc = pv_bound(op, argv[k], &lo, &hi)) != SQLITE_OK) return rc;
+    if ((rc = preview_bound(op, argv[k], &lo, &hi)) != SQLITE_OK) return rc;
     idxStr = strchr(idxStr, ',');
     if (idxStr) idxStr++;
   }
@@ -243,21 +245,24 @@ static int pvFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   c->eof = 0;
   c->due = after;
   c->hi = hi;
-  while (!c->eof && c->n < lo) pv_step(c);
+  while (!c->eof && c->n < lo) preview_step(c);
   return SQLITE_OK;
 }
 
-static int pvEof(sqlite3_vtab_cursor *cur) { return ((pv_cursor *)cur)->eof; }
+static int preview_eof(sqlite3_vtab_cursor *cur) {
+  return ((preview_cursor *)cur)->eof;
+}
 
-static int pvColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
-  pv_cursor *c = (pv_cursor *)cur;
+static int preview_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
+                          int i) {
+  preview_cursor *c = (preview_cursor *)cur;
   if (i == PV_N) {
     sqlite3_result_int64(ctx, c->n);
   } else if (i == PV_DUE_AT) {
     sqlite3_result_int64(ctx, c->due);
   } else if (i == PV_DUE_ISO) {
     char buf[CIVIL_ISO_MAX];
-    i64 s = c->due >= 0 ? c->due / 1000 : -((-c->due + 999) / 1000);
+    i64 s = civil_floor_div(c->due, 1000);
     civil_format_iso(c->due, tz_offset_at(c->spec.zone, s),
                      c->spec.zone == tz_utc(), buf);
     sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
@@ -265,25 +270,25 @@ static int pvColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   return SQLITE_OK;
 }
 
-static int pvRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
-  *rowid = ((pv_cursor *)cur)->n;
+static int preview_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+  *rowid = ((preview_cursor *)cur)->n;
   return SQLITE_OK;
 }
 
 static sqlite3_module preview_module = {
     /* iVersion    */ 0,
     /* xCreate     */ 0,
-    /* xConnect    */ pvConnect,
-    /* xBestIndex  */ pvBestIndex,
-    /* xDisconnect */ pvDisconnect,
+    /* xConnect    */ preview_connect,
+    /* xBestIndex  */ preview_best_index,
+    /* xDisconnect */ preview_disconnect,
     /* xDestroy    */ 0,
-    /* xOpen       */ pvOpen,
-    /* xClose      */ pvClose,
-    /* xFilter     */ pvFilter,
-    /* xNext       */ pvNext,
-    /* xEof        */ pvEof,
-    /* xColumn     */ pvColumn,
-    /* xRowid      */ pvRowid,
+    /* xOpen       */ preview_open,
+    /* xClose      */ preview_close,
+    /* xFilter     */ preview_filter,
+    /* xNext       */ preview_next,
+    /* xEof        */ preview_eof,
+    /* xColumn     */ preview_column,
+    /* xRowid      */ preview_rowid,
     0,
     0,
     0,
@@ -297,9 +302,8 @@ static sqlite3_module preview_module = {
     0,
 };
 
-int preview_register(sqlite3 *db, trg_ctx *ctx);
-int preview_register(sqlite3 *db, trg_ctx *ctx) {
-  ctx->refs++;
+int vtab_preview_register(sqlite3 *db, trg_ctx *ctx) {
+  trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "trigger_preview", &preview_module, ctx,
                                   trg_ctx_release);
 }

@@ -17,27 +17,26 @@
 */
 #include <string.h>
 
+#include "base/register.h"
 #include "sql/vtab_scan.h"
+#include "store/run_rows.h"
+#include "store/schema.h"
 
 SQLITE_EXTENSION_INIT3
 
-static const vt_key run_keys[] = {
+static const scan_key run_keys[] = {
     {RC_RUN_ID, 1, 1.0},    {RC_TRIGGER_ID, 0, 10.0},
     {RC_AGENT_ID, 0, 20.0}, {RC_SCHEDULED_FOR, 0, 30.0},
     {RC_STATUS, 0, 200.0},
 };
 
-static const vt_desc runs_desc = {"trigger_runs",
-                                  "main.triggers_rundata",
-                                  0,
-                                  run_cols,
-                                  RC_NPUBLIC,
-                                  run_keys,
-                                  sizeof run_keys / sizeof run_keys[0]};
+static const scan_desc runs_desc = {
+    "trigger_runs", STORE_VTAB_RUNS, run_cols,
+    RC_NPUBLIC,     run_keys,        sizeof run_keys / sizeof run_keys[0]};
 
-static int runsConnect(sqlite3 *db, void *aux, int argc,
-                       const char *const *argv, sqlite3_vtab **out,
-                       char **err) {
+static int runs_connect(sqlite3 *db, void *aux, int argc,
+                        const char *const *argv, sqlite3_vtab **out,
+                        char **err) {
   trg_ctx *ctx = aux;
   if (strcmp(argv[1], "main") != 0 || strcmp(argv[2], "trigger_runs") != 0 ||
       argc > 3) {
@@ -51,26 +50,26 @@ static int runsConnect(sqlite3 *db, void *aux, int argc,
                            "(run sql/install.sql)");
     return SQLITE_ERROR;
   }
-  int rc = vt_declare(db, &runs_desc);
+  int rc = scan_declare(db, &runs_desc);
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  vt_tab *t = vt_new(db, ctx, &runs_desc);
+  scan_tab *t = scan_tab_new(db, ctx, &runs_desc);
   if (!t) return SQLITE_NOMEM;
-  ctx->refs++;
+  trg_ctx_retain(ctx);
   *out = &t->base;
   return SQLITE_OK;
 }
 
-static int runsUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
-                      sqlite3_int64 *rowid) {
-  vt_tab *t = (vt_tab *)tab;
+static int runs_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
+                       sqlite3_int64 *rowid) {
+  scan_tab *t = (scan_tab *)tab;
   (void)rowid;
   if (argc != 1) {
-    return vt_error(tab, SQLITE_CONSTRAINT_CHECK,
-                    sqlite3_mprintf("trigger_runs: rows are written by "
-                                    "trigger_run_due, trigger_fire and "
-                                    "trigger_run_finish; only DELETE is "
-                                    "allowed here"));
+    return scan_error(tab, SQLITE_CONSTRAINT_CHECK,
+                      sqlite3_mprintf("trigger_runs: rows are written by "
+                                      "trigger_run_due, trigger_fire and "
+                                      "trigger_run_finish; only DELETE is "
+                                      "allowed here"));
   }
   char *running = NULL;
   int rc = store_run_delete(&t->st, sqlite3_value_int64(argv[0]), &running);
@@ -79,44 +78,43 @@ static int runsUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                                 "first (trigger_run_finish), then delete it",
                                 running);
     sqlite3_free(running);
-    return vt_error(tab, msg ? rc : SQLITE_NOMEM, msg);
+    return scan_error(tab, msg ? rc : SQLITE_NOMEM, msg);
   }
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
-    vt_error(tab, rc, sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
+    scan_error(tab, rc, sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
   }
   return rc;
 }
 
 static sqlite3_module runs_module = {
     /* iVersion    */ 3,
-    /* xCreate     */ runsConnect,
-    /* xConnect    */ runsConnect,
-    /* xBestIndex  */ vt_best_index,
-    /* xDisconnect */ vt_disconnect,
-    /* xDestroy    */ vt_disconnect,
-    /* xOpen       */ vt_open,
-    /* xClose      */ vt_close,
-    /* xFilter     */ vt_filter,
-    /* xNext       */ vt_next,
-    /* xEof        */ vt_eof,
-    /* xColumn     */ vt_column,
-    /* xRowid      */ vt_rowid,
-    /* xUpdate     */ runsUpdate,
+    /* xCreate     */ runs_connect,
+    /* xConnect    */ runs_connect,
+    /* xBestIndex  */ scan_best_index,
+    /* xDisconnect */ scan_disconnect,
+    /* xDestroy    */ scan_disconnect,
+    /* xOpen       */ scan_open,
+    /* xClose      */ scan_close,
+    /* xFilter     */ scan_filter,
+    /* xNext       */ scan_next,
+    /* xEof        */ scan_eof,
+    /* xColumn     */ scan_column,
+    /* xRowid      */ scan_rowid,
+    /* xUpdate     */ runs_update,
     /* xBegin      */ 0,
     /* xSync       */ 0,
     /* xCommit     */ 0,
     /* xRollback   */ 0,
     /* xFindMethod */ 0,
-    /* xRename     */ vt_rename,
+    /* xRename     */ scan_rename,
     /* xSavepoint  */ 0,
     /* xRelease    */ 0,
     /* xRollbackTo */ 0,
     /* xShadowName */ 0,
 };
 
-int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_runs_register(sqlite3 *db, trg_ctx *ctx) {
-  ctx->refs++;
+  trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "trigger_runs", &runs_module, ctx,
                                   trg_ctx_release);
 }

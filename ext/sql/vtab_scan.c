@@ -11,11 +11,10 @@
 
 SQLITE_EXTENSION_INIT3
 
-typedef struct vt_cursor {
+typedef struct scan_cursor {
   sqlite3_vtab_cursor base;
-  sqlite3_stmt *stmt;
-  int eof;
-} vt_cursor;
+  store_scan scan;
+} scan_cursor;
 
 static const char *op_text(unsigned char op) {
   switch (op) {
@@ -28,24 +27,12 @@ static const char *op_text(unsigned char op) {
   }
 }
 
-int vt_declare(sqlite3 *db, const vt_desc *d) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  sqlite3_str_appendall(s, "CREATE TABLE x(");
-  for (int i = 0; i < d->ncol; i++) {
-    const char *ty =
-        (d->cols[i].kind == 'I' || d->cols[i].kind == 'S') ? "INTEGER" : "TEXT";
-    sqlite3_str_appendf(s, "%s%s %s", i ? ", " : "", d->cols[i].name, ty);
-  }
-  sqlite3_str_appendall(s, ")");
-  char *sql = sqlite3_str_finish(s);
-  if (!sql) return SQLITE_NOMEM;
-  int rc = sqlite3_declare_vtab(db, sql);
-  sqlite3_free(sql);
-  return rc;
+int scan_declare(sqlite3 *db, const scan_desc *d) {
+  return store_declare_vtab(db, d->table);
 }
 
-vt_tab *vt_new(sqlite3 *db, trg_ctx *ctx, const vt_desc *d) {
-  vt_tab *t = sqlite3_malloc(sizeof *t);
+scan_tab *scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d) {
+  scan_tab *t = sqlite3_malloc(sizeof *t);
   if (!t) return NULL;
   memset(t, 0, sizeof *t);
   t->db = db;
@@ -55,28 +42,28 @@ vt_tab *vt_new(sqlite3 *db, trg_ctx *ctx, const vt_desc *d) {
   return t;
 }
 
-int vt_error(sqlite3_vtab *tab, int rc, char *msg) {
+int scan_error(sqlite3_vtab *tab, int rc, char *msg) {
   sqlite3_free(tab->zErrMsg);
   tab->zErrMsg = msg;
   return rc;
 }
 
-static const vt_key *key_of(const vt_desc *d, int col) {
+static const scan_key *key_of(const scan_desc *d, int col) {
   for (int i = 0; i < d->nkeys; i++) {
     if (d->keys[i].col == col) return &d->keys[i];
   }
   return NULL;
 }
 
-int vt_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
-  const vt_desc *d = ((vt_tab *)tab)->desc;
+int scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
+  const scan_desc *d = ((scan_tab *)tab)->desc;
   sqlite3_str *s = sqlite3_str_new(NULL);
   double cost = 1e6;
   int argv = 0, unique = 0;
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     const char *op = op_text(c->op);
-    const vt_key *k =
+    const scan_key *k =
         c->usable && op && c->iColumn >= 0 ? key_of(d, c->iColumn) : NULL;
     if (!k) continue;
     info->aConstraintUsage[i].argvIndex = ++argv;
@@ -98,30 +85,25 @@ int vt_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
   return SQLITE_OK;
 }
 
-int vt_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out) {
+int scan_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out) {
   (void)tab;
-  vt_cursor *c = sqlite3_malloc(sizeof *c);
+  scan_cursor *c = sqlite3_malloc(sizeof *c);
   if (!c) return SQLITE_NOMEM;
   memset(c, 0, sizeof *c);
+  c->scan.eof = 1;
   *out = &c->base;
   return SQLITE_OK;
 }
 
-int vt_close(sqlite3_vtab_cursor *cur) {
-  vt_cursor *c = (vt_cursor *)cur;
-  sqlite3_finalize(c->stmt);
+int scan_close(sqlite3_vtab_cursor *cur) {
+  scan_cursor *c = (scan_cursor *)cur;
+  store_scan_close(&c->scan);
   sqlite3_free(c);
   return SQLITE_OK;
 }
 
-/* A column as the SELECT over d->from names it. */
-static const char *col_prefix(const vt_desc *d, int col) {
-  if (!d->split) return "";
-  return store_col_in_state(col) ? "s." : "d.";
-}
-
 /* The column named by the first len bytes of name (idxStr), or -1. */
-static int col_named(const vt_desc *d, const char *name, int len) {
+static int col_named(const scan_desc *d, const char *name, int len) {
   for (int i = 0; i < d->ncol; i++) {
     if ((int)strlen(d->cols[i].name) == len &&
         strncmp(d->cols[i].name, name, (size_t)len) == 0) {
@@ -131,84 +113,91 @@ static int col_named(const vt_desc *d, const char *name, int len) {
   return -1;
 }
 
-int vt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
-              int argc, sqlite3_value **argv) {
+/* The operator text of idxStr at p (n bytes) as one of op_text's. */
+static const char *op_named(const char *p, int n) {
+  static const unsigned char ops[] = {
+      SQLITE_INDEX_CONSTRAINT_EQ, SQLITE_INDEX_CONSTRAINT_GT,
+      SQLITE_INDEX_CONSTRAINT_GE, SQLITE_INDEX_CONSTRAINT_LT,
+      SQLITE_INDEX_CONSTRAINT_LE};
+  for (size_t i = 0; i < sizeof ops; i++) {
+    const char *t = op_text(ops[i]);
+    if ((int)strlen(t) == n && strncmp(t, p, (size_t)n) == 0) return t;
+  }
+  return NULL;
+}
+
+int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                int argc, sqlite3_value **argv) {
   (void)idxNum;
-  vt_cursor *c = (vt_cursor *)cur;
-  vt_tab *t = (vt_tab *)cur->pVtab;
-  const vt_desc *d = t->desc;
-  sqlite3_finalize(c->stmt);
-  c->stmt = NULL;
-  c->eof = 1;
+  scan_cursor *c = (scan_cursor *)cur;
+  scan_tab *t = (scan_tab *)cur->pVtab;
+  const scan_desc *d = t->desc;
+  store_scan_close(&c->scan);
   for (int i = 0; i < argc; i++) {
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return SQLITE_OK;
   }
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  const char *id = d->split ? "d.id" : "id";
-  sqlite3_str_appendf(s, "SELECT %s", id);
-  for (int i = 0; i < d->ncol; i++)
-    sqlite3_str_appendf(s, ", %s%s", col_prefix(d, i), d->cols[i].name);
-  sqlite3_str_appendf(s, " FROM %s", d->from);
-  /* idxStr was written by vt_best_index: "col op,col op". */
+  /* idxStr was written by scan_best_index: "col op,col op", in argv order. */
+  store_term *terms = sqlite3_malloc64(sizeof *terms * (size_t)(argc + 1));
+  if (!terms) return SQLITE_NOMEM;
   const char *p = idxStr ? idxStr : "";
-  for (int n = 1; *p; n++) {
+  int n = 0;
+  while (*p && n < argc) {
     const char *end = strchr(p, ',');
     int len = end ? (int)(end - p) : (int)strlen(p);
     int namelen = (int)strcspn(p, "=<>");
-    int col = col_named(d, p, namelen < len ? namelen : len);
-    sqlite3_str_appendf(s, "%s%s%.*s ?%d", n == 1 ? " WHERE " : " AND ",
-                        col >= 0 ? col_prefix(d, col) : "", len, p, n);
+    if (namelen > len) namelen = len;
+    terms[n].col = col_named(d, p, namelen);
+    terms[n].op = op_named(p + namelen, len - namelen);
+    n++;
     p += len + (end ? 1 : 0);
   }
-  sqlite3_str_appendf(s, " ORDER BY %s", id);
-  char *sql = sqlite3_str_finish(s);
-  if (!sql) return SQLITE_NOMEM;
-  int rc = sqlite3_prepare_v3(t->db, sql, -1, 0, &c->stmt, NULL);
-  sqlite3_free(sql);
-  if (rc != SQLITE_OK) {
-    return vt_error(cur->pVtab, rc,
-                    sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
+  int rc = store_scan_open(t->db, d->table, terms, n, argv, &c->scan);
+  sqlite3_free(terms);
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
+    return scan_error(cur->pVtab, rc,
+                      sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
   }
-  for (int i = 0; i < argc; i++) sqlite3_bind_value(c->stmt, i + 1, argv[i]);
-  return vt_next(cur);
+  return rc;
 }
 
-int vt_next(sqlite3_vtab_cursor *cur) {
-  vt_cursor *c = (vt_cursor *)cur;
-  int rc = sqlite3_step(c->stmt);
-  c->eof = rc != SQLITE_ROW;
-  if (rc == SQLITE_ROW || rc == SQLITE_DONE) return SQLITE_OK;
-  vt_tab *t = (vt_tab *)cur->pVtab;
-  return vt_error(cur->pVtab, rc, sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
+int scan_next(sqlite3_vtab_cursor *cur) {
+  scan_cursor *c = (scan_cursor *)cur;
+  int rc = store_scan_next(&c->scan);
+  if (rc == SQLITE_OK) return SQLITE_OK;
+  scan_tab *t = (scan_tab *)cur->pVtab;
+  return scan_error(cur->pVtab, rc,
+                    sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
 }
 
-int vt_eof(sqlite3_vtab_cursor *cur) { return ((vt_cursor *)cur)->eof; }
+int scan_eof(sqlite3_vtab_cursor *cur) {
+  return ((scan_cursor *)cur)->scan.eof;
+}
 
-int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
-  vt_cursor *c = (vt_cursor *)cur;
+int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
+  scan_cursor *c = (scan_cursor *)cur;
   /* UPDATE: unchanged columns stay "nochange" so xUpdate can tell. */
   if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
-  sqlite3_result_value(ctx, sqlite3_column_value(c->stmt, i + 1));
+  sqlite3_result_value(ctx, store_scan_column(&c->scan, i));
   return SQLITE_OK;
 }
 
-int vt_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
-  *rowid = sqlite3_column_int64(((vt_cursor *)cur)->stmt, 0);
+int scan_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+  *rowid = store_scan_rowid(&((scan_cursor *)cur)->scan);
   return SQLITE_OK;
 }
 
-int vt_disconnect(sqlite3_vtab *tab) {
-  vt_tab *t = (vt_tab *)tab;
+int scan_disconnect(sqlite3_vtab *tab) {
+  scan_tab *t = (scan_tab *)tab;
   store_close(&t->st);
   trg_ctx_release(t->ctx);
   sqlite3_free(t);
   return SQLITE_OK;
 }
 
-int vt_rename(sqlite3_vtab *tab, const char *name) {
-  vt_tab *t = (vt_tab *)tab;
-  return vt_error(tab, SQLITE_ERROR,
-                  sqlite3_mprintf("%s: cannot be renamed to '%s' (the "
-                                  "functions expect this name)",
-                                  t->desc->name, name));
+int scan_rename(sqlite3_vtab *tab, const char *name) {
+  scan_tab *t = (scan_tab *)tab;
+  return scan_error(tab, SQLITE_ERROR,
+                    sqlite3_mprintf("%s: cannot be renamed to '%s' (the "
+                                    "functions expect this name)",
+                                    t->desc->name, name));
 }

@@ -2,54 +2,53 @@
 ** vtab_scan.h -- the read side shared by the two virtual tables
 ** (`triggers`, `trigger_runs`): xBestIndex turns usable constraints on
 ** indexed columns into an idxStr such as "agent_id=,next_due_at<=", and
-** xFilter runs one SELECT over the shadow table with those terms, so the
+** xFilter reads the shadow table with those terms (store/scan.c), so the
 ** lookup is answered by the shadow table's real indexes (never a scan
 ** when a key column is constrained). EXPLAIN QUERY PLAN shows the idxStr.
 */
 #ifndef TRIGGERS_VTAB_SCAN_H
 #define TRIGGERS_VTAB_SCAN_H
 
-#include "store/store.h"
+#include "store/columns.h"
+#include "store/scan.h"
 
-typedef struct vt_key {
+typedef struct scan_key {
   int col;     /* column number in the virtual table */
   int unique;  /* EQ finds at most one row */
   double cost; /* estimated cost of a probe by this column */
-} vt_key;
+} scan_key;
 
-typedef struct vt_desc {
+typedef struct scan_desc {
   const char *name; /* virtual table name */
-  const char *from; /* FROM clause of the shadow table(s) holding the rows */
-  int split;        /* 1: trg_cols over STORE_TRIGGER_FROM (store.h), each
-                       column qualified by the table that holds it */
+  store_vtab table; /* which one, for the store's declaration and reads */
   const trg_coldef *cols;
   int ncol; /* public columns */
-  const vt_key *keys;
+  const scan_key *keys;
   int nkeys;
-} vt_desc;
+} scan_desc;
 
-typedef struct vt_tab {
+typedef struct scan_tab {
   sqlite3_vtab base;
   sqlite3 *db;
   trg_ctx *ctx;
-  const vt_desc *desc;
+  const scan_desc *desc;
   store st; /* cached statements, finalized at disconnect */
-} vt_tab;
+} scan_tab;
 
-int vt_declare(sqlite3 *db, const vt_desc *d);
-int vt_best_index(sqlite3_vtab *tab, sqlite3_index_info *info);
-int vt_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out);
-int vt_close(sqlite3_vtab_cursor *cur);
-int vt_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
-              int argc, sqlite3_value **argv);
-int vt_next(sqlite3_vtab_cursor *cur);
-int vt_eof(sqlite3_vtab_cursor *cur);
-int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i);
-int vt_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
-int vt_disconnect(sqlite3_vtab *tab);
-int vt_rename(sqlite3_vtab *tab, const char *name);
-vt_tab *vt_new(sqlite3 *db, trg_ctx *ctx, const vt_desc *d);
+int scan_declare(sqlite3 *db, const scan_desc *d);
+int scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info);
+int scan_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out);
+int scan_close(sqlite3_vtab_cursor *cur);
+int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                int argc, sqlite3_value **argv);
+int scan_next(sqlite3_vtab_cursor *cur);
+int scan_eof(sqlite3_vtab_cursor *cur);
+int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i);
+int scan_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
+int scan_disconnect(sqlite3_vtab *tab);
+int scan_rename(sqlite3_vtab *tab, const char *name);
+scan_tab *scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d);
 /* Set the table's error message (sqlite3_free'd msg is taken over). */
-int vt_error(sqlite3_vtab *tab, int rc, char *msg);
+int scan_error(sqlite3_vtab *tab, int rc, char *msg);
 
 #endif

@@ -7,7 +7,7 @@
 **   SELECT * FROM triggers WHERE agent_id = 'a1';   -- index probe
 **
 ** Rows live in the shadow tables triggers_data and triggers_state (a
-** trigger is one row of each, see store.c). Reads go through
+** trigger is one row of each, see store/schema.c). Reads go through
 ** vtab_scan.c: constraints on trigger_id, agent_id, status and
 ** next_due_at are answered from indexes. Writes (xUpdate) are validated
 ** completely before anything is written, so a rejected row changes
@@ -27,30 +27,29 @@
 */
 #include <string.h>
 
-#include "trigger/trigger.h"
+#include "base/register.h"
 #include "sql/vtab_scan.h"
+#include "store/run_rows.h"
+#include "store/schema.h"
+#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 
-static const vt_key trigger_keys[] = {
+static const scan_key trigger_keys[] = {
     {TC_TRIGGER_ID, 1, 1.0},
     {TC_AGENT_ID, 0, 10.0},
     {TC_NEXT_DUE_AT, 0, 20.0},
     {TC_STATUS, 0, 100.0},
 };
 
-static const vt_desc triggers_desc = {"triggers",
-                                      STORE_TRIGGER_FROM,
-                                      1,
-                                      trg_cols,
-                                      TC_NPUBLIC,
-                                      trigger_keys,
-                                      sizeof trigger_keys /
-                                          sizeof trigger_keys[0]};
+static const scan_desc triggers_desc = {
+    "triggers",   STORE_VTAB_TRIGGERS,
+    trg_cols,     TC_NPUBLIC,
+    trigger_keys, sizeof trigger_keys / sizeof trigger_keys[0]};
 
-static int triggers_connect_impl(sqlite3 *db, void *aux, int argc,
-                                 const char *const *argv, sqlite3_vtab **out,
-                                 char **err, int create) {
+static int triggers_open(sqlite3 *db, void *aux, int argc,
+                         const char *const *argv, sqlite3_vtab **out,
+                         char **err, int create) {
   trg_ctx *ctx = aux;
   if (strcmp(argv[1], "main") != 0 || strcmp(argv[2], "triggers") != 0 ||
       argc > 3) {
@@ -61,55 +60,45 @@ static int triggers_connect_impl(sqlite3 *db, void *aux, int argc,
   }
   int rc = create ? store_create(db, err) : store_check(db, err);
   if (rc == SQLITE_OK && create) rc = store_check(db, err);
-  if (rc == SQLITE_OK) rc = vt_declare(db, &triggers_desc);
+  if (rc == SQLITE_OK) rc = scan_declare(db, &triggers_desc);
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  vt_tab *t = vt_new(db, ctx, &triggers_desc);
+  scan_tab *t = scan_tab_new(db, ctx, &triggers_desc);
   if (!t) return SQLITE_NOMEM;
-  ctx->refs++;
-  if (!ctx->tick_busy) ctx->tick_store = &t->st; /* trg_ctx: tick cache */
+  trg_ctx_retain(ctx);
+  trg_ctx_table_connect(ctx); /* the tick's statements: context.h */
   *out = &t->base;
   return SQLITE_OK;
 }
 
-static int triggersCreate(sqlite3 *db, void *aux, int argc,
-                          const char *const *argv, sqlite3_vtab **out,
-                          char **err) {
-  return triggers_connect_impl(db, aux, argc, argv, out, err, 1);
-}
-
-static int triggersConnect(sqlite3 *db, void *aux, int argc,
+static int triggers_create(sqlite3 *db, void *aux, int argc,
                            const char *const *argv, sqlite3_vtab **out,
                            char **err) {
-  return triggers_connect_impl(db, aux, argc, argv, out, err, 0);
+  return triggers_open(db, aux, argc, argv, out, err, 1);
 }
 
-/* The tick may be using this table's statements (trg_ctx.tick_store):
-** then it frees the table itself when it ends. */
-static int triggersDisconnect(sqlite3_vtab *tab) {
-  vt_tab *t = (vt_tab *)tab;
-  trg_ctx *c = t->ctx;
-  if (c->tick_store == &t->st) {
-    c->tick_store = NULL;
-    if (c->tick_busy) {
-      c->tick_orphan = t;
-      return SQLITE_OK;
-    }
-  }
-  return vt_disconnect(tab);
+static int triggers_connect(sqlite3 *db, void *aux, int argc,
+                            const char *const *argv, sqlite3_vtab **out,
+                            char **err) {
+  return triggers_open(db, aux, argc, argv, out, err, 0);
 }
 
-static int triggersDestroy(sqlite3_vtab *tab) {
-  vt_tab *t = (vt_tab *)tab;
-  if (t->ctx->tick_store == &t->st) t->ctx->tick_store = NULL;
+static int triggers_disconnect(sqlite3_vtab *tab) {
+  trg_ctx_table_disconnect(((scan_tab *)tab)->ctx);
+  return scan_disconnect(tab);
+}
+
+static int triggers_destroy(sqlite3_vtab *tab) {
+  scan_tab *t = (scan_tab *)tab;
+  trg_ctx_stmts_drop(t->ctx); /* they read the tables dropped here */
   store_close(&t->st);
   int rc = store_drop(t->db);
-  if (rc == SQLITE_OK) vt_disconnect(tab);
+  if (rc == SQLITE_OK) triggers_disconnect(tab);
   return rc;
 }
 
-static int triggersShadowName(const char *suffix) {
+static int triggers_shadow_name(const char *suffix) {
   return strcmp(suffix, "data") == 0 || strcmp(suffix, "state") == 0 ||
          strcmp(suffix, "rundata") == 0 || strcmp(suffix, "config") == 0;
 }
@@ -122,7 +111,7 @@ static const uint64_t schedule_cols =
     (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS);
 
 /* dedupe_key, and the UNIQUE rule among an agent's active triggers. */
-static int check_duplicate(vt_tab *t, trg_row *r, const sched_spec *spec,
+static int check_duplicate(scan_tab *t, trg_row *r, const sched_spec *spec,
                            char **err) {
   char *existing = NULL;
   int rc = trg_dedupe(r, spec);
@@ -139,7 +128,7 @@ static int check_duplicate(vt_tab *t, trg_row *r, const sched_spec *spec,
 }
 
 /* Apply a write to an existing row `old` (UPDATE, or INSERT OR REPLACE). */
-static int update_existing(vt_tab *t, trg_row *old, trg_row *next,
+static int update_existing(scan_tab *t, trg_row *old, trg_row *next,
                            uint64_t changed, i64 now, int now_is_created,
                            char **err) {
   sched_spec spec;
@@ -189,14 +178,7 @@ static int copy_row(trg_row *dst, const trg_row *src) {
   return SQLITE_OK;
 }
 
-static int load_by(vt_tab *t, store_sql which, sqlite3_value *key, trg_row *r) {
-  sqlite3_stmt *st = store_stmt(&t->st, which);
-  if (!st) return store_err(&t->st);
-  sqlite3_bind_value(st, 1, key);
-  return store_row_step(st, r);
-}
-
-static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
+static int do_insert(scan_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
                      char **err) {
   trg_row r, old;
   row_init(&r);
@@ -207,7 +189,7 @@ static int do_insert(vt_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
   int created_given = !r.v[TC_CREATED_AT].null;
   if (rc != SQLITE_OK) goto done;
   if (!r.v[TC_TRIGGER_ID].null) {
-    rc = load_by(t, ST_TRIG_BY_TID, vals[TC_TRIGGER_ID], &old);
+    rc = store_trigger_load(&t->st, val_text(&r.v[TC_TRIGGER_ID]), &old);
     if (rc == SQLITE_ROW) {
       if (sqlite3_vtab_on_conflict(t->db) != SQLITE_REPLACE) {
         *err = sqlite3_mprintf("UNIQUE constraint failed: triggers.trigger_id");
@@ -263,13 +245,13 @@ done:
   return rc;
 }
 
-static int do_update(vt_tab *t, sqlite3_value *rowid, sqlite3_value **vals,
+static int do_update(scan_tab *t, sqlite3_value *rowid, sqlite3_value **vals,
                      char **err) {
   trg_row old, next;
   row_init(&old);
   row_init(&next);
   uint64_t changed = 0;
-  int rc = load_by(t, ST_TRIG_BY_ROWID, rowid, &old);
+  int rc = store_trigger_load_id(&t->st, sqlite3_value_int64(rowid), &old);
   if (rc == SQLITE_DONE) {
     rc = SQLITE_OK; /* row vanished: nothing to update */
     goto done;
@@ -286,9 +268,9 @@ done:
   return rc;
 }
 
-static int triggersUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
-                          sqlite3_int64 *rowid) {
-  vt_tab *t = (vt_tab *)tab;
+static int triggers_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
+                           sqlite3_int64 *rowid) {
+  scan_tab *t = (scan_tab *)tab;
   char *err = NULL;
   int rc;
   if (argc == 1) {
@@ -309,40 +291,39 @@ static int triggersUpdate(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                                     ? sqlite3_errstr(rc)
                                     : sqlite3_errmsg(t->db));
   }
-  if (err) vt_error(tab, rc, err);
+  if (err) scan_error(tab, rc, err);
   return rc;
 }
 
 static sqlite3_module triggers_module = {
     /* iVersion    */ 3,
-    /* xCreate     */ triggersCreate,
-    /* xConnect    */ triggersConnect,
-    /* xBestIndex  */ vt_best_index,
-    /* xDisconnect */ triggersDisconnect,
-    /* xDestroy    */ triggersDestroy,
-    /* xOpen       */ vt_open,
-    /* xClose      */ vt_close,
-    /* xFilter     */ vt_filter,
-    /* xNext       */ vt_next,
-    /* xEof        */ vt_eof,
-    /* xColumn     */ vt_column,
-    /* xRowid      */ vt_rowid,
-    /* xUpdate     */ triggersUpdate,
+    /* xCreate     */ triggers_create,
+    /* xConnect    */ triggers_connect,
+    /* xBestIndex  */ scan_best_index,
+    /* xDisconnect */ triggers_disconnect,
+    /* xDestroy    */ triggers_destroy,
+    /* xOpen       */ scan_open,
+    /* xClose      */ scan_close,
+    /* xFilter     */ scan_filter,
+    /* xNext       */ scan_next,
+    /* xEof        */ scan_eof,
+    /* xColumn     */ scan_column,
+    /* xRowid      */ scan_rowid,
+    /* xUpdate     */ triggers_update,
     /* xBegin      */ 0,
     /* xSync       */ 0,
     /* xCommit     */ 0,
     /* xRollback   */ 0,
     /* xFindMethod */ 0,
-    /* xRename     */ vt_rename,
+    /* xRename     */ scan_rename,
     /* xSavepoint  */ 0,
     /* xRelease    */ 0,
     /* xRollbackTo */ 0,
-    /* xShadowName */ triggersShadowName,
+    /* xShadowName */ triggers_shadow_name,
 };
 
-int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx) {
-  ctx->refs++;
+  trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "triggers", &triggers_module, ctx,
                                   trg_ctx_release);
 }

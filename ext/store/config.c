@@ -1,6 +1,7 @@
 /*
 ** config.c -- trigger_config keys and defaults; values live in the
-** triggers_config shadow table (store.c) and fall back to these defaults.
+** triggers_config shadow table (read and written here) and fall back to
+** these defaults.
 ** A value that cannot be read (out of memory, I/O) is not a default: the
 ** error is kept in store.err and fails the caller's transaction. A stored
 ** value that trigger_config(key, value) would refuse (changed outside the
@@ -85,4 +86,54 @@ double config_real(store *s, const char *key) {
   double out = v ? strtod(v, NULL) : 0;
   sqlite3_free(v);
   return out;
+}
+
+/* ---- the triggers_config table ----------------------------------------- */
+
+/* The text of statement `which` (NULL: out of memory, or not one of this
+** file's). */
+static char *sql_text(store_sql which) {
+  char *out = NULL;
+  switch (which) {
+    case ST_CONFIG_GET:
+      out = sqlite3_mprintf(
+          "SELECT value FROM main.triggers_config WHERE key = ?1");
+      break;
+    case ST_CONFIG_SET:
+      out = sqlite3_mprintf(
+          "INSERT OR REPLACE INTO main.triggers_config(key, value) VALUES(?1, ?2)");
+      break;
+    default: break;
+  }
+  return out;
+}
+
+char *store_config_get(store *s, const char *key) {
+  sqlite3_stmt *st = store_stmt(s, ST_CONFIG_GET, sql_text);
+  char *out = NULL;
+  if (!st) {
+    if (!s->err) s->err = store_err(s); /* not "unset": see store.err */
+    return NULL;
+  }
+  sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+    const char *v = (const char *)sqlite3_column_text(st, 0);
+    out = v ? sqlite3_mprintf("%s", v) : NULL;
+    if (!out && !s->err) s->err = SQLITE_NOMEM;
+  } else if (rc != SQLITE_ROW && rc != SQLITE_DONE && !s->err) {
+    s->err = rc;
+  }
+  sqlite3_reset(st);
+  return out;
+}
+
+int store_config_set(store *s, const char *key, const char *value) {
+  sqlite3_stmt *st = store_stmt(s, ST_CONFIG_SET, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }

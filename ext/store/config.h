@@ -1,6 +1,6 @@
 /*
-** config.h -- the trigger_config keys (DESIGN.md §7), their defaults and
-** typed reads of the values stored in triggers_config.
+** config.h -- the trigger_config keys (DESIGN.md §7), their defaults, the
+** triggers_config table, and typed reads of the values stored there.
 */
 #ifndef TRIGGERS_CONFIG_H
 #define TRIGGERS_CONFIG_H
@@ -21,6 +21,11 @@ const config_key *config_find(const char *key); /* NULL: unknown key */
 int config_value_ok(const config_key *k, const char *text);
 /* The rule of config_value_ok in words ("an integer 0..315537897599999"). */
 void config_rule(const config_key *k, char *buf, size_t n);
+/* The stored text of key, or NULL when none (sqlite3_free it); a value
+** that cannot be read sets s->err. */
+char *store_config_get(store *s, const char *key);
+int store_config_set(store *s, const char *key, const char *value);
+
 i64 config_int(store *s, const char *key); /* stored or default */
 double config_real(store *s, const char *key);
 /* The stored value, or the default when there is none or it is not one

@@ -5,9 +5,11 @@
 **
 ** A run row is never written through a virtual table (trigger_runs takes
 ** only DELETE), so its check is the one place that says what a run may
-** hold: the values the tick itself writes (tick.c).
+** hold: the values the tick itself writes (ext/tick/).
 */
 #include "store/stored.h"
+
+#include "store/json.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -135,7 +137,7 @@ int run_check(store *s, const run_row *run, char **err) {
     if (v[RC_LEASE_UNTIL].null)
       return stored_err(err, RUNS, "lease_until", "NULL on a running run");
   }
-  int ok = store_json_is_object(s->db, v[RC_PAYLOAD].t);
+  int ok = store_json_is_object(s, v[RC_PAYLOAD].t);
   if (ok < 0) return SQLITE_NOMEM;
   if (!ok) return stored_err(err, RUNS, "payload", "must be a JSON object");
   return SQLITE_OK;

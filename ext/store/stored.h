@@ -10,6 +10,7 @@
 #ifndef TRIGGERS_STORED_H
 #define TRIGGERS_STORED_H
 
+#include "store/columns.h"
 #include "store/store.h"
 
 /* At most STORED_SHOWN bytes of text t for a message, cut before a UTF-8

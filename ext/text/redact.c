@@ -25,6 +25,7 @@
 ** tests can hold that bound.
 */
 #include "text/redact.h"
+#include "text/ascii.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -98,12 +99,8 @@ enum {
   CS_PATH     /* URL path: letters, digits, _ - / */
 };
 
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
-static int is_upper(int c) { return c >= 'A' && c <= 'Z'; }
-static int is_lower(int c) { return c >= 'a' && c <= 'z'; }
-static int is_alpha(int c) { return is_upper(c) || is_lower(c); }
-static int is_alnum(int c) { return is_alpha(c) || is_digit(c); }
-static int to_lower(int c) { return is_upper(c) ? c + ('a' - 'A') : c; }
+static int is_alnum(int c) { return ascii_is_alpha(c) || ascii_is_digit(c); }
+static int to_lower(int c) { return ascii_is_upper(c) ? c + ('a' - 'A') : c; }
 static int is_space(int c) { return c == ' ' || c == '\t'; }
 
 static int in_class(int cs, int c) {
@@ -112,9 +109,9 @@ static int in_class(int cs, int c) {
     case CS_WORD: return is_alnum(c) || c == '_';
     case CS_URLSAFE: return is_alnum(c) || c == '_' || c == '-';
     case CS_ALNUM_DASH: return is_alnum(c) || c == '-';
-    case CS_UPPER_DIGIT: return is_upper(c) || is_digit(c);
+    case CS_UPPER_DIGIT: return ascii_is_upper(c) || ascii_is_digit(c);
     case CS_HEX:
-      return is_digit(c) || (to_lower(c) >= 'a' && to_lower(c) <= 'f');
+      return ascii_is_digit(c) || (to_lower(c) >= 'a' && to_lower(c) <= 'f');
     case CS_B64: return is_alnum(c) || c == '+' || c == '/';
     case CS_TOKEN68:
       return is_alnum(c) || c == '-' || c == '.' || c == '_' || c == '~' ||
@@ -176,9 +173,9 @@ typedef struct b64_info {
 } b64_info;
 
 static int b64_value(int c) {
-  if (is_upper(c)) return c - 'A';
-  if (is_lower(c)) return c - 'a' + 26;
-  if (is_digit(c)) return c - '0' + 52;
+  if (ascii_is_upper(c)) return c - 'A';
+  if (ascii_is_lower(c)) return c - 'a' + 26;
+  if (ascii_is_digit(c)) return c - '0' + 52;
   if (c == '+' || c == '-') return 62;
   if (c == '/' || c == '_') return 63;
   return -1;
@@ -200,7 +197,7 @@ static b64_info b64_scan(const src *s, size_t a, size_t b) {
       o.bytes++;
       o.colons += byte == ':';
       o.controls += byte < 0x20 || byte == 0x7F;
-      o.nondigits += !is_digit(byte);
+      o.nondigits += !ascii_is_digit(byte);
     }
     a = nx;
   }
@@ -250,7 +247,7 @@ static size_t pem_line(const src *s, size_t i, const char *word) {
   size_t j, nx, e;
   int priv = 0, c;
   if (!lit_at(s, i, word, 0, &j)) return 0;
-  while (is_upper(c = rd(s, j, &nx)) || is_digit(c) || c == ' ') {
+  while (ascii_is_upper(c = rd(s, j, &nx)) || ascii_is_digit(c) || c == ' ') {
     if (c == 'P' && !priv) priv = lit_at(s, j, "PRIVATE KEY", 0, &e);
     j = nx;
   }
@@ -319,8 +316,8 @@ static int key_kind(const char *key, size_t k) {
     if (left > 0) continue;
     if ((kw->flags & KW_COMPOUND) && p == 0) continue;
     if ((kw->flags & KW_WORD) && p > 0 && !key_sep((unsigned char)key[p - 1]) &&
-        !(is_upper((unsigned char)key[p]) &&
-          is_lower((unsigned char)key[p - 1])))
+        !(ascii_is_upper((unsigned char)key[p]) &&
+          ascii_is_lower((unsigned char)key[p - 1])))
       continue;
     return kw->kind;
   }
@@ -358,7 +355,7 @@ static int prose_value(const src *s, size_t a, size_t b, int kind) {
   while (k > 0 && (w[k - 1] == '.' || w[k - 1] == '!' || w[k - 1] == '?')) k--;
   if (k == 0 || k >= PLAIN_WORD_MAX) return 0;
   for (size_t j = 0; j < k; j++) {
-    if (!is_lower((unsigned char)w[j])) return 0;
+    if (!ascii_is_lower((unsigned char)w[j])) return 0;
   }
   if (kind == K_TOKEN) return 1;
   for (size_t p = 0; p < sizeof prose_words / sizeof prose_words[0]; p++) {
@@ -499,7 +496,7 @@ static int m_bearer(const rule *r, const src *s, size_t i, hit *h,
   size_t j, nx, e;
   if (!scheme_at(r, s, i, &j)) return 0;
   size_t k = span(s, j, CS_TOKEN68, SIZE_MAX, &e), letters = 0;
-  for (size_t m = j; m < e; m = nx) letters += is_alpha(rd(s, m, &nx));
+  for (size_t m = j; m < e; m = nx) letters += ascii_is_alpha(rd(s, m, &nx));
   if (k < 8 || (letters == k && k < 20)) return 0;
   h->vs = j;
   h->ve = e;
@@ -581,9 +578,9 @@ static int m_pair(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
     int up = 0, low = 0, other = 0;
     for (size_t m = j; m < e; m = nx) {
       int c = rd(s, m, &nx);
-      up |= is_upper(c);
-      low |= is_lower(c);
-      other |= !is_alpha(c);
+      up |= ascii_is_upper(c);
+      low |= ascii_is_lower(c);
+      other |= !ascii_is_alpha(c);
     }
     if (!(up && low && other)) return 0;
   }
@@ -843,7 +840,8 @@ static void index_starts(rstate *b) {
     while (p && *p) {
       int c = (unsigned char)*p;
       b->starts[c] |= bit;
-      if ((rules[r].flags & R_NOCASE) && is_lower(c)) b->starts[c - 32] |= bit;
+      if ((rules[r].flags & R_NOCASE) && ascii_is_lower(c))
+        b->starts[c - 32] |= bit;
       while (*p && *p != '|') p++;
       if (*p) p++;
     }

@@ -1,12 +1,47 @@
 /*
-** tick.h -- claiming due work and recording outcomes: trigger_run_due,
-** trigger_run_finish, trigger_fire and trigger_next_wakeup (DESIGN.md §6).
+** tick.h -- one call of a tick function (trigger_run_due, trigger_fire,
+** trigger_run_finish, ...): its state, shared by the files of ext/tick/.
+**
+** A call reads and writes through a store (its own statements, or the
+** connection's kept ones: call.c), keeps a fire's writes to write them in
+** batches (write_behind.c), applies the run lifecycle (lifecycle.c) and
+** takes rows changed outside the extension out of the schedule
+** (quarantine.c); trigger_run_due re-offers runs (reoffer.c) and claims
+** due triggers (claim.c).
 */
 #ifndef TRIGGERS_TICK_H
 #define TRIGGERS_TICK_H
 
-#include "base/triggers_int.h"
+#include "base/arena.h"
+#include "store/store.h"
+#include "tick/tick_opts.h"
 
-int tick_register(sqlite3 *db, trg_ctx *ctx);
+typedef struct tick {
+  sqlite3 *db;
+  trg_ctx *ctx;
+  store *st;   /* the statements the call uses: kept, or else own */
+  store own;   /* the call's own (prepared per call, closed at its end) */
+  store *kept; /* the connection's statements, lent to this call, or NULL */
+  i64 now;
+  tick_opts o;
+  sqlite3_str *out; /* JSON array of claimed runs */
+  int nout;
+  i64 budget;   /* runs still claimable (limit) */
+  i64 grace_ms; /* misfire_grace_ms */
+  const char *fname;
+  char *err; /* message for a failed tick */
+  i64 rows;  /* rows read by the probes */
+  /* The tick's own writes update only the columns a tick changes; the
+  ** status and enabled of the row as loaded tell whether those two (and
+  ** the indexes on them) need writing too. Not set: full-row save. */
+  int narrow;
+  i64 snap_id, snap_enabled;
+  int snap_enabled_null;
+  char snap_status[16];
+  arena mem; /* run texts (fire_json.h); reset per batch: tick_run_make */
+  struct write_behind *wb; /* the claim's kept writes (write_behind.c) */
+  int wb_on;               /* writes are kept (else written at once) */
+  const char *gone; /* why a run's trigger is unusable, when it is NULL */
+} tick;
 
 #endif

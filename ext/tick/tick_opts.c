@@ -1,10 +1,12 @@
 /*
 ** tick_opts.c -- see tick_opts.h: parsing the options object (json_each,
 ** unknown keys and bad values refused with the key named), the parse kept
-** on the connection (trg_ctx.tick_opts) for a host that passes the same
+** on the connection (trg_ctx.last_opts) for a host that passes the same
 ** text every tick, and the agents filter.
 */
 #include "tick/tick_opts.h"
+#include "base/args.h"
+#include "store/json.h"
 
 #include <string.h>
 
@@ -40,44 +42,33 @@ static void opts_destroy(void *p) {
 }
 
 /* Parse the options object through json_each; unknown keys are errors. */
-static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
+static int opts_read_json(store *s, const char *json, tick_opts *o,
+                          char **err) {
   o->limit = -1;
   o->lease_ms = TRG_DEFAULT_LEASE_MS;
   o->ack = 1;
   if (!json) return SQLITE_OK;
-  sqlite3_stmt *st = store_stmt(s, ST_OPTS_TYPE);
-  if (!st) return store_err(s);
-  int rc;
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  rc = sqlite3_step(st);
-  const char *ty =
-      rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-  int is_obj = ty && strcmp(ty, "object") == 0;
-  if (!ty) rc = rc == SQLITE_ROW ? SQLITE_NOMEM : sqlite3_errcode(s->db);
-  sqlite3_reset(st);
-  if (!ty) return rc; /* out of memory: not the caller's fault */
-  if (!is_obj) {
+  int ok = store_json_is_object(s, json);
+  if (ok < 0) return store_err(s); /* out of memory: not the caller's fault */
+  if (!ok) {
     *err = sqlite3_mprintf("argument 2 (options) must be a JSON object");
     return SQLITE_ERROR;
   }
-  st = store_stmt(s, ST_OPTS_EACH);
-  if (!st) return store_err(s);
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *k = (const char *)sqlite3_column_text(st, 0);
-    const char *t = (const char *)sqlite3_column_text(st, 1);
+  store_json_each it;
+  int rc = store_json_each_open(s, json, &it);
+  while (rc == SQLITE_OK && (rc = store_json_each_next(&it)) == SQLITE_ROW) {
+    const char *k = it.m.key, *t = it.m.type, *tv = it.m.text;
+    const char *raw = it.m.json;
     i64 iv = 0;
-    const char *tv = (const char *)sqlite3_column_text(st, 2);
-    const char *raw = (const char *)sqlite3_column_text(st, 3);
+    rc = SQLITE_OK;
     /* numbers, and integer-valued strings ("limit":"10") as in a column */
-    int is_int = t && (strcmp(t, "integer") == 0 || strcmp(t, "real") == 0 ||
-                       strcmp(t, "text") == 0)
-                     ? trg_int_of(sqlite3_column_value(st, 2), &iv)
+    int is_int = strcmp(t, "integer") == 0 || strcmp(t, "real") == 0 ||
+                         strcmp(t, "text") == 0
+                     ? trg_int_of(it.m.value, &iv)
                      : 0;
-    if (!k || !t || !raw || is_int < 0 ||
-        (!tv && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
-      sqlite3_reset(st);
-      return SQLITE_NOMEM;
+    if (is_int < 0) {
+      rc = SQLITE_NOMEM;
+      break;
     }
     if (strcmp(k, "limit") == 0 && is_int && iv >= 0) {
       o->limit = iv;
@@ -88,7 +79,7 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
       sqlite3_free(o->owner); /* a repeated key: the last one wins */
       if (!(o->owner = sqlite3_mprintf("%s", tv))) rc = SQLITE_NOMEM;
     } else if (strcmp(k, "wake_mode") == 0 && strcmp(t, "text") == 0 &&
-               /* t is "text": tv != NULL (checked above) */
+               /* t is "text": tv != NULL (store_json_each_next) */
                /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
                (strcmp(tv, "inject_now") == 0 ||
                 strcmp(tv, "next_autonomy_cycle") == 0)) {
@@ -120,31 +111,30 @@ static int opts_parse(store *s, const char *json, tick_opts *o, char **err) {
                  : sqlite3_mprintf("options: unknown key '%s' (known: limit, "
                                    "owner, lease_ms, agents, wake_mode, ack)",
                                    k);
-      sqlite3_reset(st);
+      store_json_each_close(&it);
       return *err ? SQLITE_ERROR : SQLITE_NOMEM;
     }
-    if (rc == SQLITE_NOMEM) break;
   }
-  sqlite3_reset(st);
+  store_json_each_close(&it);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int tick_opts_read(store *s, trg_ctx *c, const char *json, tick_opts *o,
                    char **err) {
   int rc;
-  if (json && c->tick_opts && strcmp(json, c->tick_opts_json) == 0) {
-    rc = opts_copy(o, c->tick_opts);
+  if (json && c->last_opts.parsed && strcmp(json, c->last_opts.json) == 0) {
+    rc = opts_copy(o, c->last_opts.parsed);
   } else {
-    rc = opts_parse(s, json, o, err);
+    rc = opts_read_json(s, json, o, err);
     tick_opts *keep =
         rc == SQLITE_OK && json ? sqlite3_malloc(sizeof *keep) : NULL;
     char *text = keep ? sqlite3_mprintf("%s", json) : NULL;
     if (text && opts_copy(keep, o) == SQLITE_OK) {
-      if (c->tick_opts_free) c->tick_opts_free(c->tick_opts);
-      sqlite3_free(c->tick_opts_json);
-      c->tick_opts = keep;
-      c->tick_opts_json = text;
-      c->tick_opts_free = opts_destroy;
+      if (c->last_opts.destroy) c->last_opts.destroy(c->last_opts.parsed);
+      sqlite3_free(c->last_opts.json);
+      c->last_opts.parsed = keep;
+      c->last_opts.json = text;
+      c->last_opts.destroy = opts_destroy;
     } else {
       sqlite3_free(keep);
       sqlite3_free(text);
@@ -171,4 +161,8 @@ int tick_opts_allow_agent(const tick_opts *o, const char *agent_id) {
   }
   sqlite3_free(q);
   return found;
+}
+
+int tick_opts_allow_wake(const tick_opts *o, const char *wake_mode) {
+  return !o->wake_mode || strcmp(o->wake_mode, wake_mode) == 0;
 }

@@ -26,5 +26,7 @@ int tick_opts_read(store *s, trg_ctx *c, const char *json, tick_opts *o,
 void tick_opts_free(tick_opts *o);
 /* Whether a run or trigger of agent_id is one these options may take. */
 int tick_opts_allow_agent(const tick_opts *o, const char *agent_id);
+/* Whether a trigger of wake_mode is one these options may take. */
+int tick_opts_allow_wake(const tick_opts *o, const char *wake_mode);
 
 #endif

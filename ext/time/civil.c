@@ -13,6 +13,7 @@
 ** time functions.
 */
 #include "time/civil.h"
+#include "text/ascii.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,17 +21,6 @@
 
 #define DAYS_PER_CYCLE 146097 /* days in 400 Gregorian years */
 #define CYCLE_OFFSET 719468   /* days from 0000-03-01 to 1970-01-01 */
-
-/* Floor division and its matching non-negative remainder. */
-static int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-  return q;
-}
-
-static int64_t floor_mod(int64_t a, int64_t b) {
-  return a - floor_div(a, b) * b;
-}
 
 int civil_is_leap(int64_t year) {
   if (year % 4 != 0) return 0;
@@ -58,7 +48,7 @@ static int64_t march_day_of_year(int month, int day) {
 
 int64_t civil_days_from_date(int64_t year, int month, int day) {
   int64_t y = month <= 2 ? year - 1 : year; /* Jan/Feb belong to last year */
-  int64_t cycle = floor_div(y, 400);
+  int64_t cycle = civil_floor_div(y, 400);
   int64_t year_of_cycle = y - cycle * 400;     /* 0..399 */
   int64_t doy = march_day_of_year(month, day); /* 0..365 */
   int64_t day_of_cycle = year_of_cycle * 365 + year_of_cycle / 4 -
@@ -68,7 +58,7 @@ int64_t civil_days_from_date(int64_t year, int month, int day) {
 
 void civil_date_from_days(int64_t days, int *year, int *month, int *day) {
   int64_t z = days + CYCLE_OFFSET;
-  int64_t cycle = floor_div(z, DAYS_PER_CYCLE);
+  int64_t cycle = civil_floor_div(z, DAYS_PER_CYCLE);
   int64_t doc = z - cycle * DAYS_PER_CYCLE; /* 0..146096 */
   /* Year of cycle: remove the leap days that precede doc. The last day of
   ** the cycle (doc 146096) is the extra leap day of year 399. */
@@ -85,7 +75,7 @@ void civil_date_from_days(int64_t days, int *year, int *month, int *day) {
 
 int civil_weekday(int64_t days) {
   /* 1970-01-01 was a Thursday (4). */
-  return (int)floor_mod(days + 4, 7);
+  return (int)civil_floor_mod(days + 4, 7);
 }
 
 int64_t civil_to_ms(const civil_time *t) {
@@ -95,7 +85,7 @@ int64_t civil_to_ms(const civil_time *t) {
 }
 
 void civil_from_ms(int64_t ms, civil_time *t) {
-  int64_t days = floor_div(ms, CIVIL_MS_PER_DAY);
+  int64_t days = civil_floor_div(ms, CIVIL_MS_PER_DAY);
   int64_t rest = ms - days * CIVIL_MS_PER_DAY; /* 0..86399999 */
   civil_date_from_days(days, &t->year, &t->month, &t->day);
   t->hour = (int)(rest / 3600000);
@@ -122,8 +112,6 @@ static int iso_fail(iso_cursor *c, const char *fmt, ...) {
   }
   return -1;
 }
-
-static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
 /* Describes the character at the cursor for messages. */
 static const char *iso_here(const iso_cursor *c, char *buf, size_t len) {
@@ -155,7 +143,7 @@ static int iso_digits(iso_cursor *c, int width, const char *what, int *v) {
   int k, acc = 0;
   for (k = 0; k < width; k++) {
     char ch = c->i + k < c->n ? c->s[c->i + k] : '\0';
-    if (!is_digit(ch)) {
+    if (!ascii_is_digit(ch)) {
       char b[16];
       return iso_fail(c, "expected %d-digit %s at offset %zu, found %s", width,
                       what, c->i, iso_span(c, width, b, sizeof b));
@@ -206,12 +194,12 @@ static int iso_fraction(iso_cursor *c, civil_time *t) {
   int k = 0;
   if (c->i >= c->n || c->s[c->i] != '.') return 0;
   c->i++;
-  if (c->i >= c->n || !is_digit(c->s[c->i])) {
+  if (c->i >= c->n || !ascii_is_digit(c->s[c->i])) {
     char b[16];
     return iso_fail(c, "expected digits after '.' at offset %zu, found %s",
                     c->i, iso_here(c, b, sizeof b));
   }
-  while (c->i < c->n && is_digit(c->s[c->i])) {
+  while (c->i < c->n && ascii_is_digit(c->s[c->i])) {
     if (k < 3) t->ms = t->ms * 10 + (c->s[c->i] - '0');
     k++;
     c->i++;
@@ -254,7 +242,7 @@ static int iso_offset(iso_cursor *c, int32_t *offset_s) {
       c->i++;
       if (iso_digits(c, 2, "offset second", &ss)) return -1;
     }
-  } else if (c->i < c->n && is_digit(c->s[c->i])) {
+  } else if (c->i < c->n && ascii_is_digit(c->s[c->i])) {
     if (iso_digits(c, 2, "offset minute", &mm)) return -1;
   }
   if (iso_range(c, "offset hour", hh, 0, 23) ||

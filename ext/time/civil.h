@@ -31,6 +31,18 @@ typedef struct civil_time {
   int ms;     /* 0..999 */
 } civil_time;
 
+/* Floor division (rounds toward minus infinity, so negative ms and days
+** work) and its matching remainder, 0 <= r < b for b > 0. In the header:
+** the cron and calendar loops call them per step. */
+static inline int64_t civil_floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+static inline int64_t civil_floor_mod(int64_t a, int64_t b) {
+  return a - civil_floor_div(a, b) * b;
+}
+
 int civil_is_leap(int64_t year);
 int civil_days_in_month(int64_t year, int month);
 /* Days since 1970-01-01 of a date (month and day already valid). */

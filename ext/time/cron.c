@@ -33,6 +33,7 @@
 */
 #include "time/cron.h"
 
+#include "text/ascii.h"
 #include "time/civil.h"
 
 #include <limits.h>
@@ -78,12 +79,6 @@ static int next_bit(uint64_t m, int from) {
   if (from > 63) return -1;
   m &= ~0ULL << from;
   return m ? ctz64(m) : -1;
-}
-
-static int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-  return q;
 }
 
 /* ---- Fields ----------------------------------------------------------- */
@@ -169,16 +164,12 @@ static int field_fail(parse_ctx *p, const char *fmt, ...) {
 
 /* ---- Tokens ----------------------------------------------------------- */
 
-static int is_digit(int ch) { return ch >= '0' && ch <= '9'; }
-static int is_alpha(int ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
-}
 static int upper(int ch) { return (ch >= 'a' && ch <= 'z') ? ch - 32 : ch; }
 
 static int all_digits(const char *s, const char *e) {
   if (s == e) return 0;
   for (; s < e; s++)
-    if (!is_digit((unsigned char)*s)) return 0;
+    if (!ascii_is_digit((unsigned char)*s)) return 0;
   return 1;
 }
 
@@ -229,7 +220,7 @@ static int value_fail(parse_ctx *p, const char *s, const char *e,
   int kind = p->f->kind;
   int in_range = has_char(is, ie, '-') || has_char(is, ie, '/');
   if (s == e) return field_fail(p, "missing value in '%s'", show(a, is, ie));
-  if (upper((unsigned char)*s) == 'H' && (e - s == 1 || !is_alpha(s[1])))
+  if (upper((unsigned char)*s) == 'H' && (e - s == 1 || !ascii_is_alpha(s[1])))
     return field_fail(p, "H (hashed value) is not supported: '%s'",
                       show(a, is, ie));
   if (has_char(s, e, '#') && kind != F_DOW)
@@ -253,7 +244,7 @@ static int value_fail(parse_ctx *p, const char *s, const char *e,
     int alpha = 1;
     const char *q;
     for (q = s; q < e; q++)
-      if (!is_alpha((unsigned char)*q)) alpha = 0;
+      if (!ascii_is_alpha((unsigned char)*q)) alpha = 0;
     if (alpha)
       return field_fail(p, "unknown name '%s' (allowed %s)", show(a, s, e),
                         p->f->allowed);
@@ -691,7 +682,7 @@ static int next_time(const cron_expr *c, int sod) {
 ** wall's month. Returns 1 and *out, or 0.
 */
 static int next_match(const cron_expr *c, int64_t wall, int64_t *out) {
-  int64_t day = floor_div(wall, SECS_PER_DAY);
+  int64_t day = civil_floor_div(wall, SECS_PER_DAY);
   int sod = (int)(wall - day * SECS_PER_DAY);
   int y, m, d, steps;
   civil_date_from_days(day, &y, &m, &d);
@@ -819,7 +810,7 @@ static int next_fixed(const cron_expr *c, const tz_zone *z, int64_t a,
 
 int cron_next(const cron_expr *c, const tz_zone *z, int64_t after_ms,
               int64_t *out_ms) {
-  int64_t a = floor_div(after_ms, 1000), t;
+  int64_t a = civil_floor_div(after_ms, 1000), t;
   int ok;
   if (c->seconds == 0 || c->minutes == 0 || c->hours == 0 || c->months == 0)
     return 0; /* not a parsed expression */

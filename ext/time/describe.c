@@ -453,7 +453,7 @@ int describe_cron(const cron_expr *c, char *buf, size_t n) {
 ** ":30" and ".250" when they are not zero). */
 static void fmt_local(int64_t utc_ms, const tz_zone *z, char date[16],
                       char clock[24]) {
-  int64_t s = utc_ms >= 0 ? utc_ms / 1000 : -((-utc_ms + 999) / 1000);
+  int64_t s = civil_floor_div(utc_ms, 1000);
   civil_time t;
   civil_from_ms(utc_ms + (int64_t)tz_offset_at(z, s) * 1000, &t);
   snprintf(date, 16, "%04d-%02d-%02d", t.year, t.month, t.day);

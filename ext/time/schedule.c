@@ -32,13 +32,6 @@ static int64_t interval_anchor(const sched_spec *s) {
                                    : s->created_at + s->interval_ms;
 }
 
-/* Floor division for possibly negative numerators. */
-static int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-  return q;
-}
-
 /* Within end_at, and an instant we can store and print: an occurrence
 ** after 9999-12-31 is none (the trigger completes). */
 static int within_end(const sched_spec *s, int64_t t) {
@@ -53,8 +46,8 @@ static int raw_next(const sched_spec *s, int64_t after, int64_t *out) {
       if (after < anchor) {
         *out = anchor;
       } else {
-        *out = anchor +
-               (floor_div(after - anchor, s->interval_ms) + 1) * s->interval_ms;
+        *out = anchor + (civil_floor_div(after - anchor, s->interval_ms) + 1) *
+                            s->interval_ms;
       }
       return 1;
     }
@@ -143,7 +136,8 @@ void sched_catch_up(const sched_spec *s, int64_t due, int64_t now,
   if (s->type == SCHED_INTERVAL) {
     int64_t last = now;
     if (s->end_at != SCHED_NONE && s->end_at < last) last = s->end_at;
-    int64_t n = last >= due ? floor_div(last - due, s->interval_ms) + 1 : 1;
+    int64_t n =
+        last >= due ? civil_floor_div(last - due, s->interval_ms) + 1 : 1;
     out->latest = due + (n - 1) * s->interval_ms;
     out->before_latest = out->latest - s->interval_ms;
     out->count = n;

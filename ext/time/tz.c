@@ -28,6 +28,7 @@
 */
 #include "time/tz.h"
 
+#include "text/ascii.h"
 #include "time/civil.h"
 
 #include <stdarg.h>
@@ -76,12 +77,6 @@ static const tz_zone utc_zone = {"UTC", 0, NULL, NULL, 0,    0,
 const tz_zone *tz_utc(void) { return &utc_zone; }
 
 const char *tz_name(const tz_zone *z) { return z->name; }
-
-static int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-  return q;
-}
 
 static int64_t clamp_instant(int64_t t) {
   if (t > TZ_LIMIT) return TZ_LIMIT;
@@ -164,7 +159,7 @@ static size_t count_le(const int64_t *at, size_t n, int64_t t) {
 
 /* Moves t into the frame [2000, 2400); returns what was subtracted. */
 static int64_t frame_shift(int64_t t) {
-  return floor_div(t - FRAME_BASE, CYCLE_S) * CYCLE_S;
+  return civil_floor_div(t - FRAME_BASE, CYCLE_S) * CYCLE_S;
 }
 
 /* ---- POSIX TZ rule: parsing ------------------------------------------ */
@@ -178,15 +173,10 @@ static int rc_peek(const rule_cursor *c) {
   return c->i < c->n ? (unsigned char)c->s[c->i] : -1;
 }
 
-static int rc_is_digit(int ch) { return ch >= '0' && ch <= '9'; }
-static int rc_is_alpha(int ch) {
-  return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z');
-}
-
 /* Unsigned decimal in [lo, hi]. */
 static int rc_number(rule_cursor *c, int lo, int hi, int *v) {
   int acc = 0, digits = 0;
-  while (rc_is_digit(rc_peek(c))) {
+  while (ascii_is_digit(rc_peek(c))) {
     acc = acc * 10 + (c->s[c->i++] - '0');
     if (acc > hi) return -1;
     digits++;
@@ -202,7 +192,7 @@ static int rc_name(rule_cursor *c) {
   if (rc_peek(c) == '<') {
     c->i++;
     start = c->i;
-    while (rc_is_alpha(rc_peek(c)) || rc_is_digit(rc_peek(c)) ||
+    while (ascii_is_alpha(rc_peek(c)) || ascii_is_digit(rc_peek(c)) ||
            rc_peek(c) == '+' || rc_peek(c) == '-')
       c->i++;
     if (c->i - start < 3 || rc_peek(c) != '>') return -1;
@@ -210,7 +200,7 @@ static int rc_name(rule_cursor *c) {
     return 0;
   }
   start = c->i;
-  while (rc_is_alpha(rc_peek(c))) c->i++;
+  while (ascii_is_alpha(rc_peek(c))) c->i++;
   return c->i - start < 3 ? -1 : 0;
 }
 

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text/ascii.h"
 #include "time/civil.h"
 #include "time/cron.h"
 
@@ -74,10 +75,6 @@ static int is_blank(char ch) {
   return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' ||
          ch == '\v';
 }
-static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
-static int is_alpha(char ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
-}
 static char lower(char ch) {
   return (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
 }
@@ -100,10 +97,10 @@ static when_tok *new_token(parser *p, int kind, int o, int glued) {
 /* Digits -> one T_INT token (at most 4 digits). Returns bytes read or -1. */
 static int lex_number(parser *p, const char *s, int *o, int glued) {
   int k = 0, v = 0;
-  while (is_digit(s[k])) {
+  while (ascii_is_digit(s[k])) {
     if (k == 4) { /* quote its digits only: never part of a character */
       int n = 4;
-      while (n < 12 && is_digit(s[n])) n++;
+      while (n < 12 && ascii_is_digit(s[n])) n++;
       return fail(p, "number '%.*s' is too long", n, s) - 1;
     }
     v = v * 10 + (s[k] - '0');
@@ -123,10 +120,10 @@ static int lex_word(parser *p, const char *s, int *o, int glued) {
   int k = 0, start = *o;
   for (;;) {
     int seg = k;
-    while (is_alpha(s[k])) p->norm[(*o)++] = lower(s[k++]);
+    while (ascii_is_alpha(s[k])) p->norm[(*o)++] = lower(s[k++]);
     if (s[k] != '.') break;
     k++;
-    if (k - 1 - seg != 1 || !is_alpha(s[k])) break;
+    if (k - 1 - seg != 1 || !ascii_is_alpha(s[k])) break;
   }
   when_tok *t = new_token(p, T_WORD, start, glued);
   t->len = *o - start;
@@ -176,7 +173,7 @@ static int tokenize(parser *p, const char *phrase) {
     if (ch == '.' && only_blanks(s + 1)) break; /* sentence end */
     int glued = !blank && p->n > 0;
     int is_punct = strchr(":/+-,", ch) != NULL;
-    if (!is_digit(ch) && !is_alpha(ch) && !is_punct) {
+    if (!ascii_is_digit(ch) && !ascii_is_alpha(ch) && !is_punct) {
       unsigned char u = (unsigned char)ch;
       if (u >= 0x20 && u < 0x7f)
         return fail(p, "unexpected character '%c'", ch) - 1;
@@ -190,10 +187,10 @@ static int tokenize(parser *p, const char *phrase) {
     if (blank && o > 0) p->norm[o++] = ' ';
     blank = 0;
     int used;
-    if (is_digit(ch)) {
+    if (ascii_is_digit(ch)) {
       used = lex_number(p, s, &o, glued);
       if (used < 0) return -1;
-    } else if (is_alpha(ch)) {
+    } else if (ascii_is_alpha(ch)) {
       used = lex_word(p, s, &o, glued);
     } else {
       p->norm[o++] = ch;
@@ -1059,12 +1056,6 @@ typedef struct when_ctx {
   when_result *out;
 } when_ctx;
 
-static int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-  return q;
-}
-
 static void cap(when_ctx *c, int v) {
   if (v < c->conf) c->conf = v;
 }
@@ -1092,7 +1083,7 @@ static int reject(when_ctx *c, const char *fmt, ...) {
 }
 
 static void iso_in_zone(const when_ctx *c, int64_t ms, char *buf) {
-  int32_t off = tz_offset_at(c->zone, floor_div(ms, 1000));
+  int32_t off = tz_offset_at(c->zone, civil_floor_div(ms, 1000));
   civil_format_iso(ms, off, c->zone == tz_utc(), buf);
 }
 
@@ -1112,7 +1103,7 @@ static int64_t wall_to_utc(const when_ctx *c, int64_t days, int64_t sod,
   int64_t local = days * DAY_MS + sod;
   *adj = ADJ_NONE;
   if (z && z->has) return local - (int64_t)z->off_min * MIN_MS;
-  int64_t s = floor_div(local, 1000), rem = local - s * 1000;
+  int64_t s = civil_floor_div(local, 1000), rem = local - s * 1000;
   tz_local r;
   tz_local_lookup(c->zone, s, &r);
   if (r.count == 1) return r.utc[0] * 1000 + rem;
@@ -1160,7 +1151,7 @@ static int add_months(when_ctx *c, int months, int64_t *out) {
     flag(c, "month_clamped");
   }
   int64_t local = civil_to_ms(&t);
-  int64_t days = floor_div(local, DAY_MS);
+  int64_t days = civil_floor_div(local, DAY_MS);
   int adj;
   *out = wall_to_utc(c, days, local - days * DAY_MS, NULL, &adj);
   note_adjust(c, adj);
@@ -1406,9 +1397,9 @@ static void cron_text(const when_form *ph, char *buf, size_t n) {
 /* The first firing's local time differs from the asked one: a DST gap
 ** moved it; or it falls in a repeated hour (first pass taken). */
 static void note_cron_dst(when_ctx *c, const clock_spec *k, int64_t due) {
-  int64_t s = floor_div(due, 1000);
+  int64_t s = civil_floor_div(due, 1000);
   int64_t local = s + tz_offset_at(c->zone, s);
-  int64_t sod = local - floor_div(local, 86400) * 86400;
+  int64_t sod = local - civil_floor_div(local, 86400) * 86400;
   tz_local r;
   if (sod != (int64_t)k->h * 3600 + k->m * 60 + k->s) {
     note_adjust(c, ADJ_GAP);
@@ -1475,7 +1466,7 @@ static int resolve(when_ctx *c, const when_form *ph) {
 /* "2026-01-15", "2026-01-15 09:00", "2025-12-31T23:00:00Z": whole input. */
 static int looks_iso(const char *s) {
   for (int i = 0; i < 4; i++)
-    if (!is_digit(s[i])) return 0;
+    if (!ascii_is_digit(s[i])) return 0;
   return s[4] == '-';
 }
 
@@ -1492,7 +1483,7 @@ static int resolve_iso(when_ctx *c, const char *s, size_t n) {
     due = local - (int64_t)off * 1000;
     cap(c, 100);
   } else {
-    int64_t days = floor_div(local, DAY_MS);
+    int64_t days = civil_floor_div(local, DAY_MS);
     int adj;
     due = wall_to_utc(c, days, local - days * DAY_MS, NULL, &adj);
     note_adjust(c, adj);
@@ -1524,9 +1515,9 @@ static void ctx_init(when_ctx *c, int64_t now, const tz_zone *zone,
   c->now = now;
   c->out = out;
   c->conf = 100;
-  int32_t off = tz_offset_at(zone, floor_div(now, 1000));
+  int32_t off = tz_offset_at(zone, civil_floor_div(now, 1000));
   int64_t local = now + (int64_t)off * 1000;
-  c->today = floor_div(local, DAY_MS);
+  c->today = civil_floor_div(local, DAY_MS);
   c->now_sod = local - c->today * DAY_MS;
   c->today_wd = civil_weekday(c->today);
   civil_from_ms(local, &c->local);
@@ -1626,17 +1617,18 @@ int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
 static size_t sep_len(const char *t, size_t len, size_t i) {
   unsigned char a = (unsigned char)t[i];
   unsigned char b = i + 1 < len ? (unsigned char)t[i + 1] : 0;
-  if (a < 0x80) return is_digit((char)a) || is_alpha((char)a) ? 0 : 1;
+  if (a < 0x80)
+    return ascii_is_digit((char)a) || ascii_is_alpha((char)a) ? 0 : 1;
   if (a == 0xc2 && b >= 0xa0 && b <= 0xbf) return 2;
-  if (i + 2 < len && ((a == 0xe2 && (b == 0x80 || b == 0x81)) ||
-                      (a == 0xe3 && b == 0x80)))
+  if (i + 2 < len &&
+      ((a == 0xe2 && (b == 0x80 || b == 0x81)) || (a == 0xe3 && b == 0x80)))
     return 3;
   return 0;
 }
 
 /* A byte of a word, seen alone (neighbours of a joiner, guard words). */
 static int word_byte(unsigned char ch) {
-  return ch >= 0x80 || is_digit((char)ch) || is_alpha((char)ch);
+  return ch >= 0x80 || ascii_is_digit((char)ch) || ascii_is_alpha((char)ch);
 }
 
 /* Does a joiner at text[i] glue the word bytes around it into one chunk
@@ -1646,15 +1638,17 @@ static int joins(const char *t, size_t len, size_t i) {
   unsigned char a = (unsigned char)t[i - 1], b = (unsigned char)t[i + 1];
   if (!word_byte(a) || !word_byte(b)) return 0;
   switch (t[i]) {
-    case '/': case '-': case '+': case '\'':
-      return 1;
+    case '/':
+    case '-':
+    case '+':
+    case '\'': return 1;
     case ':': /* "9:30", not "reminder:tomorrow" */
-      return is_digit((char)a) && is_digit((char)b);
+      return ascii_is_digit((char)a) && ascii_is_digit((char)b);
     case '.': /* decimals and versions; initialisms "a.m", "e.g" */
-      return (is_digit((char)a) && is_digit((char)b)) ||
-             (is_alpha((char)a) && (i < 2 || !word_byte((unsigned char)t[i - 2])));
-    default:
-      return 0;
+      return (ascii_is_digit((char)a) && ascii_is_digit((char)b)) ||
+             (ascii_is_alpha((char)a) &&
+              (i < 2 || !word_byte((unsigned char)t[i - 2])));
+    default: return 0;
   }
 }
 
@@ -1663,7 +1657,7 @@ static int joins(const char *t, size_t len, size_t i) {
 static size_t chunk_end(const char *t, size_t len, size_t i) {
   while (i < len && (sep_len(t, len, i) == 0 || joins(t, len, i))) i++;
   if (i >= 2 && i < len && t[i] == '.' && t[i - 2] == '.' &&
-      is_alpha(t[i - 1]))
+      ascii_is_alpha(t[i - 1]))
     i++;
   return i;
 }
@@ -1685,11 +1679,12 @@ static int gap_ok(const char *t, size_t a, size_t b) {
 /* Words that tie a phrase next to them to something else: "after the
 ** meeting tomorrow", "last friday", "every other friday", "2 hours ago". */
 static const char *const guard_before[] = {
-    "after", "before", "around", "about", "approximately", "maybe",
-    "perhaps", "until", "till", "since", "last", "past", "previous",
-    "every", "each", "other", "not", "times", "twice", "thrice"};
-static const char *const guard_after[] = {"ago", "before", "after",
-                                          "earlier", "past"};
+    "after", "before",  "around",   "about", "approximately",
+    "maybe", "perhaps", "until",    "till",  "since",
+    "last",  "past",    "previous", "every", "each",
+    "other", "not",     "times",    "twice", "thrice"};
+static const char *const guard_after[] = {"ago", "before", "after", "earlier",
+                                          "past"};
 
 static int word_in(const char *w, size_t n, const char *const *list,
                    size_t count) {
@@ -1713,7 +1708,7 @@ static int guarded_before(const char *t, size_t a) {
   for (int k = 0; k < 3; k++) {
     while (e > 0 && is_blank(t[e - 1])) e--;
     size_t b = e;
-    while (b > 0 && is_alpha(t[b - 1])) b--;
+    while (b > 0 && ascii_is_alpha(t[b - 1])) b--;
     if (b == e || (b > 0 && word_byte((unsigned char)t[b - 1]))) return 0;
     if (k == 0 && word_in(t + b, e - b, guard_before, COUNT(guard_before)))
       return 1;
@@ -1737,7 +1732,7 @@ static int guarded_after(const char *t, size_t len, size_t e) {
   size_t b = e;
   while (b < len && is_blank(t[b])) b++;
   size_t x = b;
-  while (x < len && is_alpha(t[x])) x++;
+  while (x < len && ascii_is_alpha(t[x])) x++;
   if (x == b || (x < len && word_byte((unsigned char)t[x]))) return 0;
   return word_in(t + b, x - b, guard_after, COUNT(guard_after));
 }
@@ -1756,13 +1751,11 @@ static int weak_in_message(const parser *p, const when_form *ph) {
   if (p->n == 1 && p->t[0].len <= 4 &&
       lookup_at(p, 0, weekday_names, COUNT(weekday_names), &v))
     return 1;
-  if (p->n == 3 && tok_int(p, 0, 2) && tok_punct(p, 1, '/') &&
-      tok_int(p, 2, 2))
+  if (p->n == 3 && tok_int(p, 0, 2) && tok_punct(p, 1, '/') && tok_int(p, 2, 2))
     return 1;
   if (day_of_month_alone(ph) && tok_word(p, 0, "the")) return 1;
   return 0;
 }
-
 
 static size_t code_points(const char *t, size_t n) {
   size_t c = 0;
@@ -1773,8 +1766,8 @@ static size_t code_points(const char *t, size_t n) {
 
 /* Read text[a..b) as a phrase: 0 when it is a phrase the message holds,
 ** 1 when it was understood but refused (past, invalid field), else -1. */
-static int try_span(const char *t, size_t len, size_t a, size_t b,
-                    int64_t now, const tz_zone *zone, when_result *r) {
+static int try_span(const char *t, size_t len, size_t a, size_t b, int64_t now,
+                    const tz_zone *zone, when_result *r) {
   char buf[WHEN_PHRASE_MAX + 1];
   parser p;
   when_form ph;
@@ -1789,8 +1782,8 @@ static int try_span(const char *t, size_t len, size_t a, size_t b,
   return 0;
 }
 
-int when_find(const char *text, size_t len, int64_t now_ms,
-              const tz_zone *zone, when_found *out) {
+int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
+              when_found *out) {
   size_t ends[WHEN_FIND_WORDS_MAX];
   when_result r;
   int found = 0;
@@ -1845,8 +1838,8 @@ int when_find(const char *text, size_t len, int64_t now_ms,
     return -1;
   }
   out->cp_start = code_points(text, out->start);
-  out->cp_end = out->cp_start + code_points(text + out->start,
-                                            out->end - out->start);
+  out->cp_end =
+      out->cp_start + code_points(text + out->start, out->end - out->start);
   return 0;
 }
 

@@ -85,8 +85,8 @@ int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
 #define WHEN_FIND_WORDS_MAX 12
 
 typedef struct when_found {
-  when_result r;   /* the best phrase's reading, or WHEN_NONE + reason */
-  size_t start;    /* byte offsets [start, end) of the phrase in text */
+  when_result r; /* the best phrase's reading, or WHEN_NONE + reason */
+  size_t start;  /* byte offsets [start, end) of the phrase in text */
   size_t end;
   size_t cp_start; /* the same as Unicode code point offsets */
   size_t cp_end;
@@ -97,8 +97,8 @@ typedef struct when_found {
 ** ASCII). Returns 0 when found (out->r accepted, span set), -1 when not
 ** (out->r.kind WHEN_NONE, confidence 0, reason; span 0, 0).
 */
-int when_find(const char *text, size_t len, int64_t now_ms,
-              const tz_zone *zone, when_found *out);
+int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
+              when_found *out);
 
 /*
 ** The message without text[start..end): the two sides joined by one blank,

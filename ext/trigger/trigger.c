@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "base/args.h"
-#include "time/civil.h"
+#include "store/json.h"
+#include "store/stored.h"
 #include "text/dedupe.h"
 #include "text/sha256.h"
 #include "text/spelling.h"
-#include "store/stored.h"
+#include "time/civil.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -112,7 +113,7 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   const char *text;
   char what[48];
   sqlite3_snprintf(sizeof what, what, "triggers.%s", d->name);
-  int rc = value_text(v, d->kind == 'J', what, &text, err);
+  int rc = trg_value_text(v, d->kind == 'J', what, &text, err);
   if (rc == SQLITE_ERROR) return SQLITE_CONSTRAINT_CHECK;
   if (rc != SQLITE_OK) return rc;
   const char *const *set = enum_values(col);
@@ -344,7 +345,7 @@ static int check_state(trg_row *r, int flags, char **err) {
     if (rc == SQLITE_OK)
       rc = check_range(r, counters[i], 0, TRG_COUNT_MAX, flags, err);
   }
-  /* the incarnation a run carries and compares (tick.c run_trigger_load) */
+  /* the incarnation a run carries and compares (tick/lifecycle.c) */
   if (rc == SQLITE_OK) rc = int_default(r, TC_INCARNATION, 1, flags, err);
   if (rc == SQLITE_OK)
     rc = check_range(r, TC_INCARNATION, 1, TRG_COUNT_MAX, flags, err);
@@ -430,7 +431,7 @@ int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
   if ((rc = check_duration(r, TC_WINDOW_MS, 1, flags, err))) return rc;
   if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, flags, err))) return rc;
   if (!r->v[TC_METADATA].null && !(flags & TRG_NO_JSON)) {
-    int ok = store_json_is_object(s->db, r->v[TC_METADATA].t);
+    int ok = store_json_is_object(s, r->v[TC_METADATA].t);
     if (ok < 0) return SQLITE_NOMEM;
     if (!ok) {
       /* trg_json shows it as a string from now on */
@@ -569,20 +570,9 @@ int trg_dedupe(trg_row *r, const sched_spec *spec) {
 int trg_find_duplicate(store *s, const trg_row *r, char **existing) {
   *existing = NULL;
   if (!trg_is_active(r) || r->v[TC_DEDUPE_KEY].null) return SQLITE_OK;
-  sqlite3_stmt *st = store_stmt(s, ST_TRIG_DUPLICATE);
-  if (!st) return store_err(s);
-  sqlite3_bind_text(st, 1, val_text(&r->v[TC_AGENT_ID]), -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 2, val_text(&r->v[TC_DEDUPE_KEY]), -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 3, r->id);
-  int rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) {
-    *existing = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
-    rc = *existing ? SQLITE_OK : SQLITE_NOMEM;
-  } else if (rc == SQLITE_DONE) {
-    rc = SQLITE_OK;
-  }
-  sqlite3_reset(st);
-  return rc;
+  return store_trigger_duplicate(s, val_text(&r->v[TC_AGENT_ID]),
+                                 val_text(&r->v[TC_DEDUPE_KEY]), r->id,
+                                 existing);
 }
 
 /* ---- ids and JSON ---------------------------------------------------- */
@@ -608,13 +598,9 @@ int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
     sha256_hex(d, 8, hex);
     char id[24];
     snprintf(id, sizeof id, "trg-%s", hex);
-    sqlite3_stmt *st = store_stmt(s, ST_TRIG_EXISTS);
-    if (!st) return store_err(s);
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc == SQLITE_DONE) return val_set_text(&r->v[TC_TRIGGER_ID], id);
-    if (rc != SQLITE_ROW) return rc;
+    int taken = store_trigger_exists(s, id);
+    if (taken == 0) return val_set_text(&r->v[TC_TRIGGER_ID], id);
+    if (taken < 0) return -taken;
   }
   return SQLITE_CONSTRAINT_UNIQUE;
 }

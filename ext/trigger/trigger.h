@@ -8,7 +8,8 @@
 #ifndef TRIGGERS_TRIGGER_H
 #define TRIGGERS_TRIGGER_H
 
-#include "store/store.h"
+#include "store/columns.h"
+#include "store/trigger_rows.h"
 
 /*
 ** Copy SQL values into row columns. vals[i] is column i of the virtual

@@ -65,14 +65,13 @@ static void check_find(const uint8_t *data, size_t size, int64_t now,
     if (f.r.kind != WHEN_NONE || f.r.confidence != 0.0 || !f.r.reason[0])
       __builtin_trap();
   } else {
-    if (f.start >= f.end || f.end > size ||
-        f.end - f.start > WHEN_PHRASE_MAX || f.cp_start > f.start ||
+    if (f.start >= f.end || f.end > size || f.end - f.start > WHEN_PHRASE_MAX ||
+        f.cp_start > f.start ||
         f.cp_end - f.cp_start != f.end - f.start) /* the phrase is ASCII */
       __builtin_trap();
     memcpy(phrase, data + f.start, f.end - f.start);
     phrase[f.end - f.start] = 0;
-    if (when_parse(phrase, now, z, &r) != 0 ||
-        memcmp(&r, &f.r, sizeof r) != 0)
+    if (when_parse(phrase, now, z, &r) != 0 || memcmp(&r, &f.r, sizeof r) != 0)
       __builtin_trap();
     if (when_find_rest((const char *)data, size, f.start, f.end, rest) >
         size - (f.end - f.start) + 1)

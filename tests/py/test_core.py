@@ -845,7 +845,7 @@ def test_prune_limit(ext):
 
 def test_agent_filter_merges_triggers_without_an_agent(ext):
     # Triggers without an agent (agent_id '') are not in the per-agent
-    # index (store.c): a tick for agents ["a", ""] merges them with a's in
+    # index (store/schema.c): a tick for agents ["a", ""] merges them with a's in
     # claim order (next_due_at, trigger_id), keeps the limit across both,
     # and never takes b's; the wakeup and the summary for agent '' see
     # exactly the agentless triggers.
@@ -882,7 +882,7 @@ def ran_then_set_back(db, names, set_back):
 
 def test_claim_of_an_existing_run_is_redone_one_by_one(ext):
     # The tick keeps a batch's writes and writes them at the batch end
-    # (tick.c, write-behind). A claim whose run already exists (here: the
+    # (tick/write_behind.c). A claim whose run already exists (here: the
     # schedules of "a" and "b" set back onto the occurrence they already
     # ran) inserts nothing, so it is not returned and takes no part of the
     # limit; the tick notices before writing, drops the kept writes and
@@ -951,7 +951,7 @@ def test_run_texts_quote_every_special_character(ext):
 
 
 def test_state_writes_of_a_large_batch(ext):
-    # A batch's state rows are written at its end (tick.c, write-behind):
+    # A batch's state rows are written at its end (tick/write_behind.c):
     # 37 due triggers, more than one multi-row run INSERT (16 rows) plus
     # single ones. Every row gets exactly its own values, with ack (running
     # counted) and without (run counted as success at once).

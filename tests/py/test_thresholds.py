@@ -5,21 +5,22 @@ is flipped (`>` for `>=`, `<=` for `<`): issue #21, item 3. The pure
 modules' thresholds are in their unit tests (tests/unit/: schedule end_at,
 the redaction word rule, dedupe's ASCII lower-casing).
 
-    threshold (docs/)                where
-    misfire_grace_ms (skip)          tick.c, process_due
-    window_ms (run and once trigger) tick.c, take_occurrence, process_due
-    lease expiry (lease_until)       store.c ST_RUNS_LEASED / ST_RUNS_ANY,
-                                     tick.c renew_lease, fn_admin.c health
-    retry instant (backoff_ms)       store.c ST_RUNS_RETRY
+    threshold (docs/)               where
+    misfire_grace_ms (skip)          tick/claim.c, process_due
+    window_ms (run and once trigger) tick/claim.c, take_occurrence, process_due
+    lease expiry (lease_until)       store/due.c ST_RUNS_LEASED / ST_RUNS_ANY,
+                                     tick/fn_run_report.c renew_lease,
+                                     store/health.c
+    retry instant (backoff_ms)       store/due.c ST_RUNS_RETRY
     100 runs per 'all' catch-up      schedule.c sched_catch_up
-    100 deferrals                    tick.c on_retry
+    100 deferrals                    tick/reoffer.c on_retry
     confirm_below_ms, min/max_interval_ms, once in the future
                                      create.c check_policy
     max_active_per_scope, max_creations_per_window (creation_window_ms)
                                      create.c check_quota
     min_confidence                   create.c apply_when
-    trigger_prune(before)            fn_admin.c fn_prune
-    summary caps, stale_ms           summary.c fit / fit_cut / seg_admin
+    trigger_prune(before)            store/prune.c
+    summary caps, stale_ms           fn_summary.c fit / fit_cut / seg_admin
 """
 import json
 import sqlite3

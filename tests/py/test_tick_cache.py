@@ -1,6 +1,7 @@
 """tests/py/test_tick_cache.py -- trigger_run_due keeps its prepared
-statements between calls (in the store of the connected `triggers` table,
-trg_ctx.tick_store) and the last parsed options (trg_ctx.tick_opts).
+statements between calls (on the connection's context while the `triggers`
+table is connected, trg_ctx.stmts) and the last parsed options
+(trg_ctx.last_opts).
 
 What must hold: the cache never outlives or breaks the connection --
 sqlite3_close() (not only close_v2) succeeds after ticks; another
@@ -31,8 +32,8 @@ def test_schema_change_between_ticks(ext):
         path, b = _file_db(ext, tmp)
         # `a` only ticks: no statement of its own holds the `triggers`
         # table, so a schema change makes SQLite disconnect the table from
-        # inside the tick's first statement (the case trg_ctx.tick_orphan
-        # exists for; without it the tick used finalized statements).
+        # inside the tick's first statement (trg_ctx.stmts: the tick
+        # keeps using its statements and frees them when it ends).
         a = connect(ext, path, install=False)
         assert len(tick(a, T0 + MIN)) == 4
         b.execute("CREATE TABLE other(x)")

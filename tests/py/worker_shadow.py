@@ -117,7 +117,7 @@ def reads(db, tid, rid, now, out, prefix):
             " AND typeof(last_run_at) IN ('integer', 'null')"
             " AND coalesce(next_due_at, 0) BETWEEN -62135596800000 AND 253402300799999"
             " AND coalesce(last_run_at, 0) BETWEEN -62135596800000 AND 253402300799999")])
-    # The schedule of a trigger named by its id (spec_id.c): a result or
+    # The schedule of a trigger named by its id (sql/spec_arg.c): a result or
     # an error, never a crash.
     attempt(out, prefix + "describe", lambda: one(db, "SELECT trigger_describe(?)", tid))
     attempt(out, prefix + "preview", lambda: len(db.execute(

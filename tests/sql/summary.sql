@@ -1,7 +1,7 @@
 -- summary.sql: trigger_state_summary / trigger_state_payload through the
 -- shell (docs/summary.md): segments, redaction, a directive conflict,
 -- stale items, lowered caps, the fallback, execution hints, and the index plans of the
--- summary's run and pending reads (the same shape as ext/agent/summary.c's).
+-- summary's run and pending reads (the same shape as ext/store/agent.c's).
 .load @EXT@
 .headers off
 .mode list

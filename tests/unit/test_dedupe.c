@@ -4,8 +4,8 @@
 ** new format needs a new prefix, tdk2:).
 */
 #include "check.h"
-#include "time/cron.h"
 #include "text/dedupe.h"
+#include "time/cron.h"
 
 static void canon_cron(const char *expr, char *out) {
   cron_expr c;

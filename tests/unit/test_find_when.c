@@ -30,9 +30,12 @@ typedef struct fcase {
   const char *due;    /* ISO-8601 UTC, NULL: not checked */
 } fcase;
 
-#define F(text, phrase, rest) {__LINE__, text, phrase, rest, NULL}
-#define FD(text, phrase, rest, due) {__LINE__, text, phrase, rest, due}
-#define NONE(text) {__LINE__, text, NULL, NULL, NULL}
+#define F(text, phrase, rest) \
+  { __LINE__, text, phrase, rest, NULL }
+#define FD(text, phrase, rest, due) \
+  { __LINE__, text, phrase, rest, due }
+#define NONE(text) \
+  { __LINE__, text, NULL, NULL, NULL }
 
 static const fcase cases[] = {
     /* at the start */
@@ -150,16 +153,14 @@ static const fcase cases[] = {
     F("Say \"in 2 hours\" to the bot", "in 2 hours", "Say to the bot"),
     F("Say 'at noon' to the bot", "at noon", "Say to the bot"),
     F("(tomorrow at 9am)", "tomorrow at 9am", ""),
-    F("\"every day at 9am\" water plants", "every day at 9am",
-      "water plants"),
+    F("\"every day at 9am\" water plants", "every day at 9am", "water plants"),
     F("call Anna -- tomorrow at 9am -- about the lease", "tomorrow at 9am",
       "call Anna -- -- about the lease"),
     F("call Anna; tomorrow at 9am; about the lease", "tomorrow at 9am",
       "call Anna about the lease"),
     F("reminder:tomorrow at 9am", "tomorrow at 9am", "reminder"),
     F("ETA? 10:30 pm", "10:30 pm", "ETA?"),
-    F("«tomorrow at 9am» rendez-vous", "tomorrow at 9am",
-      "« » rendez-vous"),
+    F("«tomorrow at 9am» rendez-vous", "tomorrow at 9am", "« » rendez-vous"),
     F("café ☕ at 5pm", "at 5pm", "café ☕"),
     F("Zürich call at 8am", "at 8am", "Zürich call"),
     F("— in 3 hours — check", "in 3 hours", "— — check"),
@@ -195,9 +196,11 @@ static const fcase cases[] = {
     F("it takes 2 hours, start in 30 minutes", "in 30 minutes",
       "it takes 2 hours, start"),
     /* "on the 3rd" followed by a connective, or at the end */
-    F("pay rent on the 3rd to avoid fees", "on the 3rd", "pay rent to avoid fees"),
+    F("pay rent on the 3rd to avoid fees", "on the 3rd",
+      "pay rent to avoid fees"),
     F("pay rent on the 3rd", "on the 3rd", "pay rent"),
-    F("pay rent on the 3rd at 9am sharp", "on the 3rd at 9am", "pay rent sharp"),
+    F("pay rent on the 3rd at 9am sharp", "on the 3rd at 9am",
+      "pay rent sharp"),
     /* "sun" and "sat" with more words are weekdays */
     F("brunch on sun at 11am", "on sun at 11am", "brunch"),
     F("chores sat 9am", "sat 9am", "chores"),
@@ -287,17 +290,17 @@ static void run_table(int *n_found, int *n_none) {
       (*n_none)++;
       CHECK(rc == -1 && f.r.kind == WHEN_NONE && f.r.confidence == 0 &&
                 f.r.reason[0],
-            "line %d: '%s' must give no phrase, found '%.*s'", c->line,
-            c->text, (int)(f.end - f.start), c->text + f.start);
+            "line %d: '%s' must give no phrase, found '%.*s'", c->line, c->text,
+            (int)(f.end - f.start), c->text + f.start);
       continue;
     }
     (*n_found)++;
     CHECK(rc == 0 && f.r.kind != WHEN_NONE && f.r.confidence > 0,
           "line %d: '%s': no phrase (%s)", c->line, c->text, f.r.reason);
     if (rc != 0) continue;
-    CHECK(span_is(c->text, &f, c->phrase), "line %d: '%s': found '%.*s', want '%s'",
-          c->line, c->text, (int)(f.end - f.start), c->text + f.start,
-          c->phrase);
+    CHECK(span_is(c->text, &f, c->phrase),
+          "line %d: '%s': found '%.*s', want '%s'", c->line, c->text,
+          (int)(f.end - f.start), c->text + f.start, c->phrase);
     if (c->rest) {
       char *rest = malloc(len + 1);
       if (!rest) abort();
@@ -353,8 +356,9 @@ static void check_bounds(void) {
   /* 4 KiB of words and numbers, the phrase at the very end */
   static char msg[4097];
   size_t o = 0;
-  const char *words[] = {"call ", "3 ", "people ", "room ", "101 ", "on ",
-                         "the ", "version ", "2.5 ", "and ", "at ", "then "};
+  const char *words[] = {"call ", "3 ",   "people ", "room ",
+                         "101 ",  "on ",  "the ",    "version ",
+                         "2.5 ",  "and ", "at ",     "then "};
   for (int i = 0; o + 16 < 4096 - 20; i++) {
     size_t n = strlen(words[i % 12]);
     memcpy(msg + o, words[i % 12], n);

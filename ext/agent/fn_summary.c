@@ -1,5 +1,5 @@
 /*
-** summary.c -- bounded autonomous-state context for an agent's next
+** fn_summary.c -- bounded autonomous-state context for an agent's next
 ** autonomous turn (DESIGN.md §9; user guide: docs/summary.md).
 **
 **   SELECT trigger_state_summary('agent-1');
@@ -80,67 +80,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/fn_summary.h"
 #include "base/args.h"
-#include "time/civil.h"
+#include "base/register.h"
+#include "store/agent.h"
+#include "store/json.h"
 #include "text/redact.h"
-#include "agent/summary.h"
-#include "trigger/trigger.h"
 #include "text/utf8.h"
+#include "time/civil.h"
+#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
-
-/* ---- SQL: every statement of this module ------------------------------ */
-
-enum { Q_OPTIONS, Q_FAILURE, Q_SUCCESSES, Q_PENDING, Q_HINTS, Q_COUNT };
-
-static const char *const sum_sql[Q_COUNT] = {
-    /* Q_OPTIONS: ?1 options -> every node: id, parent, key, type, atom */
-    "SELECT id, parent, key, type, atom FROM json_tree(?1)",
-    /* Q_FAILURE: ?1 agent ?2 now -> the latest failed run and its trigger */
-    "SELECT r.trigger_id, r.finished_at, r.error, r.retry_at, d.trigger_id,"
-    " d.display_name, d.instructions, d.status, s.next_due_at, s.fail_streak"
-    " FROM main.triggers_rundata AS r"
-    " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
-    " AND d.incarnation = r.incarnation"
-    " LEFT JOIN main.triggers_state AS s ON s.id = d.id"
-    " WHERE r.agent_id = ?1 AND r.status = 'failed' AND r.finished_at <= ?2"
-    " ORDER BY r.finished_at DESC, r.id DESC LIMIT 1",
-    /* Q_SUCCESSES: ?1 agent ?2 now ?3 limit -> latest successful runs */
-    "SELECT r.trigger_id, r.finished_at, r.result, d.trigger_id,"
-    " d.display_name, d.instructions"
-    " FROM main.triggers_rundata AS r"
-    " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"
-    " AND d.incarnation = r.incarnation"
-    " WHERE r.agent_id = ?1 AND r.status = 'success' AND r.finished_at <= ?2"
-    " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?3",
-    /* Q_PENDING: ?1 agent ?2 limit -> scheduled triggers by next due */
-    /* agent '' is not in triggers_state_agent (store.c): the due index */
-    "SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
-    " FROM main.triggers_state AS s INDEXED BY triggers_state_agent"
-    " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
-    " WHERE s.agent_id = ?1 AND s.agent_id <> '' AND d.status = 'scheduled'"
-    " AND s.next_due_at IS NOT NULL"
-    " UNION ALL"
-    " SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
-    " FROM main.triggers_state AS s INDEXED BY triggers_state_due"
-    " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
-    " WHERE ?1 = '' AND s.agent_id = '' AND d.status = 'scheduled'"
-    " AND s.next_due_at IS NOT NULL"
-    " ORDER BY 4, 1 LIMIT ?2",
-    /* Q_HINTS: ?1 agent -> a run of it running, a deferral of it pending,
-    ** a trigger of it paused (each a probe of a partial or status index:
-    ** work in proportion to running runs, pending retries, paused
-    ** triggers -- never to all runs) */
-    "SELECT EXISTS(SELECT 1 FROM main.triggers_rundata"
-    " INDEXED BY triggers_rundata_lease WHERE status = 'running'"
-    " AND lease_until >= -9223372036854775808 AND agent_id = ?1 LIMIT 1),"
-    " EXISTS(SELECT 1 FROM main.triggers_rundata"
-    " INDEXED BY triggers_rundata_retry"
-    " WHERE retry_at >= -9223372036854775808 AND status = 'deferred'"
-    " AND agent_id = ?1 LIMIT 1),"
-    " EXISTS(SELECT 1 FROM main.triggers_data INDEXED BY triggers_data_status"
-    " WHERE status = 'paused' AND agent_id = ?1 LIMIT 1)",
-};
 
 /* Execution hints: a fixed vocabulary, shown in this order. */
 enum { H_CONTINUE = 1, H_RESUME = 2, H_PAUSE = 4, H_AWAIT = 8, H_ALL = 15 };
@@ -161,6 +111,7 @@ typedef struct adm_item {
 
 typedef struct summary {
   sqlite3 *db;
+  store st; /* its reads (store/agent.c), prepared per call */
   i64 now;
   const char *agent;
   /* options */
@@ -190,6 +141,7 @@ typedef struct summary {
 enum { SEG_HINTS, SEG_ADMIN, SEG_LOOP, SEG_PENDING, SEG_FOOTER, SEG_COUNT };
 
 static void summary_free(summary *s) {
+  store_close(&s->st);
   for (int i = 0; i < s->nitems; i++) sqlite3_free(s->items[i].text);
   sqlite3_free(s->items);
   sqlite3_free(s->order);
@@ -233,7 +185,7 @@ static char *clean_text(const char *raw, int max, int *cut) {
   size_t n = strlen(raw);
   char *fixed = NULL; /* a row written before bytes were checked */
   if (!utf8_check(raw, n, NULL)) {
-    if (!(raw = fixed = text_repair(raw, n, 0))) return NULL;
+    if (!(raw = fixed = trg_text_repair(raw, n, 0))) return NULL;
     n = strlen(raw);
   }
   size_t len = redact(raw, n, NULL, 0);
@@ -280,10 +232,6 @@ static void fit_cut(sqlite3_str *s, int cap, const char *z) {
 }
 
 /* ---- options and admin items ------------------------------------------ */
-
-static int prepare(summary *s, int q, sqlite3_stmt **st) {
-  return sqlite3_prepare_v2(s->db, sum_sql[q], -1, st, NULL);
-}
 
 /* A top-level key of the options object; SQLITE_ERROR when unknown or bad.
 ** (admin is handled by the caller.) Caps above the hard limits clamp. */
@@ -372,7 +320,7 @@ static int item_field(adm_item *it, const char *k, const char *type,
       return SQLITE_ERROR;
     }
     char *err;
-    int rc = instant_from_value(atom, 0, "ts", &it->ts, &err);
+    int rc = trg_instant_of(atom, 0, "ts", &it->ts, &err);
     sqlite3_free(err);
     *seen |= 1;
     return rc;
@@ -410,40 +358,32 @@ static int opts_read(summary *s, const char *json) {
   s->cap_loop = SUM_MAX_LOOP;
   s->cap_footer = SUM_MAX_FOOTER;
   if (!json) return SQLITE_OK;
-  sqlite3_stmt *st = NULL;
-  int rc = prepare(s, Q_OPTIONS, &st), step = SQLITE_DONE, cap = 0, seen = 3;
+  store_json_each it;
+  int rc = store_json_tree_open(&s->st, json, &it), step = SQLITE_DONE;
+  int cap = 0, seen = 3;
   i64 root = -1, admin = -1, item = -1;
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  while (rc == SQLITE_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
-    i64 id = sqlite3_column_int64(st, 0), parent = sqlite3_column_int64(st, 1);
-    int top = sqlite3_column_type(st, 1) == SQLITE_NULL;
-    const char *k = (const char *)sqlite3_column_text(st, 2);
-    const char *type = (const char *)sqlite3_column_text(st, 3);
-    sqlite3_value *atom = sqlite3_column_value(st, 4);
-    if (!type) {
-      rc = SQLITE_NOMEM;
-    } else if (top) {
-      root = id;
+  while (rc == SQLITE_OK && (step = store_json_each_next(&it)) == SQLITE_ROW) {
+    const store_json_member *m = &it.m;
+    const char *k = m->key, *type = m->type;
+    if (m->top) {
+      root = m->id;
       if (strcmp(type, "object") != 0) rc = SQLITE_ERROR;
-    } else if (parent == root) {
-      if (!k) rc = SQLITE_NOMEM;
-      else if (strcmp(k, "admin") != 0) rc = opt_key(s, k, type, atom);
+    } else if (m->parent == root) {
+      if (strcmp(k, "admin") != 0) rc = opt_key(s, k, type, m->value);
       else if (admin >= 0 || strcmp(type, "array") != 0) rc = SQLITE_ERROR;
-      else admin = id;
-    } else if (parent == admin) {
+      else admin = m->id;
+    } else if (m->parent == admin) {
       if (seen != 3 || strcmp(type, "object") != 0) rc = SQLITE_ERROR;
       else rc = item_new(s, &cap);
-      item = id;
+      item = m->id;
       seen = 0;
-    } else if (parent == item) {
-      rc = k ? item_field(&s->items[s->nitems - 1], k, type, atom, &seen)
-             : SQLITE_NOMEM;
+    } else if (m->parent == item) {
+      rc = item_field(&s->items[s->nitems - 1], k, type, m->value, &seen);
     }
   }
   if (rc == SQLITE_OK && step != SQLITE_DONE) rc = step;
   if (rc == SQLITE_OK && seen != 3) rc = SQLITE_ERROR; /* the last item */
-  sqlite3_finalize(st);
+  store_json_each_close(&it);
   return rc;
 }
 
@@ -525,19 +465,19 @@ static int admin_resolve(summary *s) {
 
 /* ---- loop and pending rows --------------------------------------------- */
 
-/* "<name> (<id>)", or "<id> (deleted trigger)" when the trigger is gone. */
-static char *objective(sqlite3_stmt *st, int id_col, int have_col, int name_col,
-                       int instr_col, int *cut) {
-  const char *id = (const char *)sqlite3_column_text(st, id_col);
-  const char *name = (const char *)sqlite3_column_text(st, name_col);
-  if (!name || !*name) name = (const char *)sqlite3_column_text(st, instr_col);
+/* "<name> (<id>)", or "<id> (deleted trigger)" when the trigger is gone
+** (!have); the name is the display name, or the instructions when that is
+** NULL or empty. */
+static char *objective(const char *id, int have, const char *display_name,
+                       const char *instructions, int *cut) {
+  const char *name =
+      display_name && *display_name ? display_name : instructions;
   char *cid = clean_text(id ? id : "", SUM_ID_MAX, cut);
   char *cname = name ? clean_text(name, SUM_NAME_MAX, cut) : NULL;
   char *out = NULL;
   if (cid && (cname || !name)) {
-    out = sqlite3_column_type(st, have_col) == SQLITE_NULL
-              ? sqlite3_mprintf("%s (deleted trigger)", cid)
-              : sqlite3_mprintf("%s (%s)", cname ? cname : cid, cid);
+    out = !have ? sqlite3_mprintf("%s (deleted trigger)", cid)
+                : sqlite3_mprintf("%s (%s)", cname ? cname : cid, cid);
   }
   sqlite3_free(cid);
   sqlite3_free(cname);
@@ -549,55 +489,48 @@ static void note_run(summary *s, i64 finished) {
   s->has_run = 1;
 }
 
-/* The cooldown of the latest failure (columns of Q_FAILURE). */
-static char *cooldown(summary *s, sqlite3_stmt *st) {
+/* The cooldown of the latest failure. */
+static char *cooldown(summary *s, const store_agent_run *r) {
   char buf[CIVIL_ISO_MAX];
-  const char *status = (const char *)sqlite3_column_text(st, 7);
-  if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
-    i64 at = sqlite3_column_int64(st, 3);
-    return at > s->now ? sqlite3_mprintf("retry at %s", iso(at, buf))
-                       : sqlite3_mprintf("retry due now");
+  if (r->has_retry) {
+    return r->retry_at > s->now
+               ? sqlite3_mprintf("retry at %s", iso(r->retry_at, buf))
+               : sqlite3_mprintf("retry due now");
   }
-  if (sqlite3_column_type(st, 4) == SQLITE_NULL) return sqlite3_mprintf("none");
-  if (status && strcmp(status, "paused") == 0)
+  if (!r->has_trigger) return sqlite3_mprintf("none");
+  if (r->status && strcmp(r->status, "paused") == 0)
     return sqlite3_mprintf("trigger paused");
-  if (sqlite3_column_type(st, 8) != SQLITE_NULL) {
-    return sqlite3_mprintf("next run %s",
-                           iso(sqlite3_column_int64(st, 8), buf));
-  }
-  return sqlite3_mprintf("no further runs (%s)", status ? status : "?");
+  if (r->has_next)
+    return sqlite3_mprintf("next run %s", iso(r->next_due_at, buf));
+  return sqlite3_mprintf("no further runs (%s)", r->status ? r->status : "?");
 }
 
 static int read_failure(summary *s) {
-  sqlite3_stmt *st = NULL;
-  int rc = prepare(s, Q_FAILURE, &st);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_text(st, 1, s->agent, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 2, s->now);
-  int step = sqlite3_step(st);
+  store_cursor c;
+  store_agent_run r;
+  int rc = store_agent_failure(&s->st, s->agent, s->now, &c);
+  int step = rc == SQLITE_OK ? store_agent_run_next(&c, &r) : SQLITE_DONE;
   if (step == SQLITE_ROW) {
     char buf[CIVIL_ISO_MAX];
-    i64 at = sqlite3_column_int64(st, 1);
-    const char *e = (const char *)sqlite3_column_text(st, 2);
-    i64 streak = sqlite3_column_int64(st, 9);
-    char *obj = objective(st, 0, 4, 5, 6, &s->truncated);
-    char *cd = cooldown(s, st);
-    char *err = clean_text(e ? e : "failed", SUM_ERROR_MAX, &s->truncated);
-    char *streak_txt =
-        streak > 1
-            ? sqlite3_mprintf("; %lld consecutive failures", (long long)streak)
-            : sqlite3_mprintf("%s", "");
+    char *obj = objective(r.trigger_id, r.has_trigger, r.display_name,
+                          r.instructions, &s->truncated);
+    char *cd = cooldown(s, &r);
+    char *err = clean_text(r.detail ? r.detail : "failed", SUM_ERROR_MAX,
+                           &s->truncated);
+    char *streak_txt = r.fail_streak > 1
+                           ? sqlite3_mprintf("; %lld consecutive failures",
+                                             (long long)r.fail_streak)
+                           : sqlite3_mprintf("%s", "");
     /* repeated failures of a trigger that still runs: pause it */
-    const char *status = (const char *)sqlite3_column_text(st, 7);
-    if (streak > 1 && status && strcmp(status, "scheduled") == 0)
+    if (r.fail_streak > 1 && r.status && strcmp(r.status, "scheduled") == 0)
       s->hints |= H_PAUSE;
     if (obj && cd && err && streak_txt) {
       s->fail_line =
           sqlite3_mprintf("\n- last failure %s %s; cooldown: %s%s; error: %s",
-                          iso(at, buf), obj, cd, streak_txt, err);
+                          iso(r.finished_at, buf), obj, cd, streak_txt, err);
     }
     if (!s->fail_line) rc = SQLITE_NOMEM;
-    note_run(s, at);
+    note_run(s, r.finished_at);
     sqlite3_free(obj);
     sqlite3_free(cd);
     sqlite3_free(err);
@@ -605,38 +538,36 @@ static int read_failure(summary *s) {
   } else if (step != SQLITE_DONE) {
     rc = step;
   }
-  sqlite3_finalize(st);
+  store_cursor_close(&c);
   return rc;
 }
 
 static int read_successes(summary *s) {
-  sqlite3_stmt *st = NULL;
-  int rc = prepare(s, Q_SUCCESSES, &st), step = SQLITE_DONE;
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_text(st, 1, s->agent, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 2, s->now);
-  sqlite3_bind_int(st, 3, SUM_SUCCESSES);
+  store_cursor c;
+  store_agent_run r;
+  int rc = store_agent_successes(&s->st, s->agent, s->now, SUM_SUCCESSES, &c);
+  int step = SQLITE_DONE;
   while (rc == SQLITE_OK && s->nok < SUM_SUCCESSES &&
-         (step = sqlite3_step(st)) == SQLITE_ROW) {
+         (step = store_agent_run_next(&c, &r)) == SQLITE_ROW) {
     char buf[CIVIL_ISO_MAX];
-    i64 at = sqlite3_column_int64(st, 1);
-    const char *note = (const char *)sqlite3_column_text(st, 2);
-    char *obj = objective(st, 0, 3, 4, 5, &s->truncated);
+    const char *note = r.detail;
+    char *obj = objective(r.trigger_id, r.has_trigger, r.display_name,
+                          r.instructions, &s->truncated);
     char *cnote = note ? clean_text(note, SUM_ERROR_MAX, &s->truncated) : NULL;
     char *line = NULL;
     if (obj && (cnote || !note)) {
-      line = sqlite3_mprintf("\n- ok %s %s%s%s", iso(at, buf), obj,
+      line = sqlite3_mprintf("\n- ok %s %s%s%s", iso(r.finished_at, buf), obj,
                              cnote && *cnote ? ": " : "", cnote ? cnote : "");
     }
     sqlite3_free(obj);
     sqlite3_free(cnote);
     if (!line) rc = SQLITE_NOMEM;
     else s->ok_lines[s->nok++] = line;
-    note_run(s, at);
+    note_run(s, r.finished_at);
   }
   if (rc == SQLITE_OK && s->nok < SUM_SUCCESSES && step != SQLITE_DONE)
     rc = step;
-  sqlite3_finalize(st);
+  store_cursor_close(&c);
   return rc;
 }
 
@@ -644,38 +575,29 @@ static int read_successes(summary *s) {
 ** run). pause and await_admin_confirmation come from the latest failure
 ** and the admin items. */
 static int read_hints(summary *s) {
-  sqlite3_stmt *st = NULL;
-  int rc = prepare(s, Q_HINTS, &st);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_text(st, 1, s->agent, -1, SQLITE_STATIC);
-  int step = sqlite3_step(st);
-  if (step == SQLITE_ROW) {
-    if (sqlite3_column_int(st, 0)) s->hints |= H_CONTINUE;
-    if (sqlite3_column_int(st, 1) || sqlite3_column_int(st, 2))
-      s->hints |= H_RESUME;
-  } else {
-    rc = step == SQLITE_DONE ? SQLITE_ERROR : step;
-  }
-  sqlite3_finalize(st);
+  int running = 0, deferred = 0, paused = 0;
+  int rc = store_agent_hints(&s->st, s->agent, &running, &deferred, &paused);
+  if (running) s->hints |= H_CONTINUE;
+  if (deferred || paused) s->hints |= H_RESUME;
   return rc;
 }
 
 static int read_pending(summary *s) {
-  sqlite3_stmt *st = NULL;
-  int rc = prepare(s, Q_PENDING, &st), step = SQLITE_DONE;
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_text(st, 1, s->agent, -1, SQLITE_STATIC);
-  sqlite3_bind_int(st, 2, SUM_PENDING);
+  store_cursor c;
+  store_agent_pending p;
+  int rc = store_agent_pending_open(&s->st, s->agent, SUM_PENDING, &c);
+  int step = SQLITE_DONE;
   while (rc == SQLITE_OK && s->npend < SUM_PENDING &&
-         (step = sqlite3_step(st)) == SQLITE_ROW) {
+         (step = store_agent_pending_next(&c, &p)) == SQLITE_ROW) {
     char buf[CIVIL_ISO_MAX];
-    i64 due = sqlite3_column_int64(st, 3);
+    i64 due = p.next_due_at;
     iso(due, buf);
-    const char *id = (const char *)sqlite3_column_text(st, 0);
-    const char *name = (const char *)sqlite3_column_text(st, 1);
-    if (!name || !*name) name = (const char *)sqlite3_column_text(st, 2);
-    char *obj = objective(st, 0, 0, 1, 2, &s->truncated);
-    char *cid = clean_text(id ? id : "", SUM_ID_MAX, &s->truncated);
+    const char *name =
+        p.display_name && *p.display_name ? p.display_name : p.instructions;
+    char *obj = objective(p.trigger_id, 1, p.display_name, p.instructions,
+                          &s->truncated);
+    char *cid =
+        clean_text(p.trigger_id ? p.trigger_id : "", SUM_ID_MAX, &s->truncated);
     char *cname = clean_text(name ? name : "", SUM_NAME_MAX, &s->truncated);
     sqlite3_str *js = sqlite3_str_new(s->db);
     sqlite3_str_appendall(js, "{\"triggerId\":");
@@ -707,7 +629,7 @@ static int read_pending(summary *s) {
   }
   if (rc == SQLITE_OK && s->npend < SUM_PENDING && step != SQLITE_DONE)
     rc = step;
-  sqlite3_finalize(st);
+  store_cursor_close(&c);
   return rc;
 }
 
@@ -955,6 +877,7 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
                          sqlite3_value **argv) {
   memset(s, 0, sizeof *s);
   s->db = sqlite3_context_db_handle(ctx);
+  store_init(&s->st, s->db);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_ERROR;
   s->agent = (const char *)sqlite3_value_text(argv[0]);
   if (!s->agent) return SQLITE_NOMEM;
@@ -962,7 +885,7 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
     return SQLITE_ERROR; /* no stored agent id is like it */
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
     char *err;
-    int rc = instant_from_value(argv[1], 1, "now", &s->now, &err);
+    int rc = trg_instant_of(argv[1], 1, "now", &s->now, &err);
     sqlite3_free(err);
     if (rc != SQLITE_OK) return rc;
   } else {
@@ -978,7 +901,7 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
     ** lone surrogate) become U+FFFD rather than losing the summary. */
     size_t n = (size_t)sqlite3_value_bytes(argv[2]);
     if (!utf8_json_check(json, n, NULL)) {
-      if (!(json = repaired = text_repair(json, n, 1))) return SQLITE_NOMEM;
+      if (!(json = repaired = trg_text_repair(json, n, 1))) return SQLITE_NOMEM;
     }
   }
   int rc = opts_read(s, json);
@@ -1047,21 +970,10 @@ static void fn_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   summary_free(&s);
 }
 
-int summary_register(sqlite3 *db, trg_ctx *ctx) {
-  static const struct {
-    const char *name;
-    void (*fn)(sqlite3_context *, int, sqlite3_value **);
-  } fns[] = {
-      {"trigger_state_summary", fn_summary},
-      {"trigger_state_payload", fn_payload},
+int fn_summary_register(sqlite3 *db, trg_ctx *ctx) {
+  static const trg_fn fns[] = {
+      {"trigger_state_summary", 1, 3, TRG_FN_SIDE, fn_summary},
+      {"trigger_state_payload", 1, 3, TRG_FN_SIDE, fn_payload},
   };
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof fns / sizeof fns[0] && rc == SQLITE_OK; i++) {
-    for (int n = 1; n <= 3 && rc == SQLITE_OK; n++) {
-      rc = sqlite3_create_function_v2(db, fns[i].name, n,
-                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
-                                      fns[i].fn, 0, 0, 0);
-    }
-  }
-  return rc;
+  return trg_fn_register(db, ctx, fns, sizeof fns / sizeof fns[0]);
 }

@@ -1,9 +1,9 @@
 /*
-** summary.h -- the autonomous state summary (DESIGN.md §9):
+** fn_summary.h -- the autonomous state summary (DESIGN.md §9):
 ** trigger_state_summary(agent_id [, now [, options]]) -> TEXT and
 ** trigger_state_payload(agent_id [, now [, options]]) -> JSON. The
 ** contents, caps, truncation order and confidence rule are documented in
-** summary.c's header comment and docs/summary.md.
+** fn_summary.c's header comment and docs/summary.md.
 */
 #ifndef TRIGGERS_SUMMARY_H
 #define TRIGGERS_SUMMARY_H
@@ -35,7 +35,5 @@
   "{\"mode\":\"autonomous\",\"adminSummary\":\"" SUM_FALLBACK "\"," \
   "\"loopSummary\":\"\",\"pendingItems\":[],\"hints\":[],"          \
   "\"confidence\":\"low\"}"
-
-int summary_register(sqlite3 *db, trg_ctx *ctx);
 
 #endif

@@ -1,0 +1,48 @@
+/*
+** register.h -- the register function of each file that adds SQL
+** functions or a virtual table module to a connection, named after its
+** file (fn_admin.c: fn_admin_register). sqlite3_triggers_init (ext.c)
+** calls each in turn with the connection's context; each takes the
+** references it keeps (trg_ctx_retain). SQLITE_OK or SQLite's error.
+*/
+#ifndef TRIGGERS_REGISTER_H
+#define TRIGGERS_REGISTER_H
+
+#include "base/context.h"
+
+/* One SQL function of a file: added for each argument count nmin..nmax
+** with flags (SQLITE_UTF8 is implied) and the context as user data. */
+typedef struct trg_fn {
+  const char *name;
+  int nmin, nmax;
+  int flags;
+  void (*fn)(sqlite3_context *, int, sqlite3_value **);
+} trg_fn;
+/* Add fns[0..n) to db: the body of most register functions. */
+int trg_fn_register(sqlite3 *db, trg_ctx *ctx, const trg_fn *fns, size_t n);
+
+/* Flags of a function: pure (DETERMINISTIC is added where the result
+** depends on the arguments alone), or with side effects (never from a
+** view, a trigger or a CHECK). */
+#define TRG_FN_PURE SQLITE_INNOCUOUS
+#define TRG_FN_SIDE SQLITE_DIRECTONLY
+
+/* Virtual tables (sql/vtab_*.c). */
+int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
+int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
+int vtab_preview_register(sqlite3 *db, trg_ctx *ctx);
+/* SQL functions (sql/fn_*.c). */
+int fn_admin_register(sqlite3 *db, trg_ctx *ctx);
+int fn_schedule_register(sqlite3 *db, trg_ctx *ctx);
+int fn_when_register(sqlite3 *db, trg_ctx *ctx);
+int fn_describe_register(sqlite3 *db, trg_ctx *ctx);
+/* The tick and the run lifecycle (tick/fn_*.c). */
+int fn_run_due_register(sqlite3 *db, trg_ctx *ctx);
+int fn_trigger_ops_register(sqlite3 *db, trg_ctx *ctx);
+int fn_run_report_register(sqlite3 *db, trg_ctx *ctx);
+int fn_wakeup_register(sqlite3 *db, trg_ctx *ctx);
+/* The agent-facing functions (agent/). */
+int create_register(sqlite3 *db, trg_ctx *ctx);
+int fn_summary_register(sqlite3 *db, trg_ctx *ctx);
+
+#endif

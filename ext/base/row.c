@@ -1,0 +1,110 @@
+/*
+** row.c -- the row model (row.h): values set, borrowed and freed, rows
+** made empty. A value's text is its own (sqlite3_malloc), or borrowed
+** from a row's arena or a literal and never freed.
+*/
+#include "base/row.h"
+
+#include <sqlite3ext.h>
+#include <string.h>
+
+SQLITE_EXTENSION_INIT3
+
+/* Drop v's text: freed, unless it lives in its row's arena. */
+void val_free_text(trg_val *v) {
+  if (!v->borrowed) sqlite3_free(v->t);
+  v->t = NULL;
+  v->borrowed = 0;
+}
+
+void val_set_null(trg_val *v) {
+  val_free_text(v);
+  v->null = 1;
+  v->i = 0;
+  v->oom = 0;
+  v->bad = 0;
+}
+
+void val_set_int(trg_val *v, i64 i) {
+  val_free_text(v);
+  v->null = 0;
+  v->i = i;
+  v->oom = 0;
+  v->bad = 0;
+}
+
+char *trg_strndup(const char *t, int n) {
+  char *copy = sqlite3_malloc(n + 1);
+  if (copy) {
+    memcpy(copy, t, (size_t)n);
+    copy[n] = 0;
+  }
+  return copy;
+}
+
+int val_set_text(trg_val *v, const char *t) {
+  char *copy = t ? trg_strndup(t, (int)strlen(t)) : NULL;
+  if (t && !copy) {
+    v->oom = 1; /* see trg_val: the row can no longer be saved */
+    return SQLITE_NOMEM;
+  }
+  val_free_text(v);
+  v->t = copy;
+  v->null = copy == NULL;
+  v->i = 0;
+  v->oom = 0;
+  v->bad = 0;
+  return SQLITE_OK;
+}
+
+int val_set_owned(trg_val *v, char *t) {
+  if (!t) {
+    v->oom = 1;
+    return SQLITE_NOMEM;
+  }
+  val_free_text(v);
+  v->t = t;
+  v->null = 0;
+  v->i = 0;
+  v->oom = 0;
+  v->bad = 0;
+  return SQLITE_OK;
+}
+
+void val_borrow(trg_val *v, const char *t) {
+  val_free_text(v);
+  v->t = (char *)t;
+  v->borrowed = 1;
+  v->null = 0;
+  v->i = 0;
+  v->oom = 0;
+  v->bad = 0;
+}
+
+/* A value of the row could not be set: nothing of it may be written. */
+int vals_poisoned(const trg_val *v, int n) {
+  for (int i = 0; i < n; i++) {
+    if (v[i].oom) return 1;
+  }
+  return 0;
+}
+
+const char *val_text(const trg_val *v) { return v->t ? v->t : ""; }
+
+void row_init(trg_row *r) {
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
+}
+
+void row_clear(trg_row *r) {
+  for (int i = 0; i < TC_NCOL; i++) val_free_text(&r->v[i]);
+  sqlite3_free(r->arena);
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
+}
+
+void run_clear(run_row *r) {
+  for (int i = 0; i < RC_NCOL; i++) val_free_text(&r->v[i]);
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < RC_NCOL; i++) r->v[i].null = 1;
+}

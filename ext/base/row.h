@@ -1,0 +1,145 @@
+/*
+** row.h -- the row model: the columns of a trigger and of a run (in the
+** order of the `triggers` and `trigger_runs` tables, then the internal
+** ones), and a row of values, each NULL, an integer or a text, as the
+** store reads and writes it (row.c). No SQL here: store/columns.c says
+** how each column is declared and which table holds it.
+*/
+#ifndef TRIGGERS_ROW_H
+#define TRIGGERS_ROW_H
+
+#include <stdint.h>
+
+typedef int64_t i64;
+
+/* Columns of the `triggers` virtual table, in declaration order. The
+** shadow table triggers_data stores them in the same order after `id`,
+** followed by the internal columns. */
+enum {
+  TC_TRIGGER_ID,
+  TC_AGENT_ID,
+  TC_SCOPE,
+  TC_DISPLAY_NAME,
+  TC_INSTRUCTIONS,
+  TC_TRIGGER_TYPE,
+  TC_INTERVAL_MS,
+  TC_SCHEDULED_AT,
+  TC_CRON_EXPRESSION,
+  TC_TIMEZONE,
+  TC_START_AT,
+  TC_END_AT,
+  TC_WAKE_MODE,
+  TC_CREATED_BY,
+  TC_ENABLED,
+  TC_MAX_RUNS,
+  TC_MISFIRE_POLICY,
+  TC_OVERLAP_POLICY,
+  TC_MAX_ATTEMPTS,
+  TC_BACKOFF_MS,
+  TC_JITTER_MS,
+  TC_WINDOW_MS,
+  TC_PAUSE_AFTER_FAILURES,
+  TC_METADATA,
+  TC_STATUS,
+  TC_RUN_COUNT,
+  TC_NEXT_DUE_AT,
+  TC_LAST_RUN_AT,
+  TC_LAST_STATUS,
+  TC_LAST_ERROR,
+  TC_DEDUPE_KEY,
+  TC_CREATED_AT,
+  TC_UPDATED_AT,
+  TC_NPUBLIC,
+  /* internal (shadow table only) */
+  TC_FIRE_AT = TC_NPUBLIC, /* next_due_at + jitter; NULL when not claimable */
+  TC_CLAIMS,               /* occurrences claimed, for max_runs */
+  TC_RUNNING,              /* runs in status running */
+  TC_FAIL_STREAK,          /* consecutive failed occurrences */
+  TC_INCARNATION, /* 1, 2, ...: which trigger of this trigger_id (a DELETE
+                     and a new INSERT of the id make the next one) */
+  TC_NCOL
+};
+
+/* Columns of `trigger_runs` (and of triggers_rundata, which adds retry_at,
+** deferrals, incarnation and lease_ms). */
+enum {
+  RC_RUN_ID,
+  RC_TRIGGER_ID,
+  RC_AGENT_ID,
+  RC_SCHEDULED_FOR,
+  RC_ATTEMPT,
+  RC_STATUS,
+  RC_OWNER,
+  RC_CLAIMED_AT,
+  RC_LEASE_UNTIL,
+  RC_FINISHED_AT,
+  RC_LATENCY_MS,
+  RC_ERROR,
+  RC_RESULT,
+  RC_PAYLOAD,
+  RC_NPUBLIC,
+  RC_RETRY_AT = RC_NPUBLIC, /* re-offer at (deferred or retry pending) */
+  RC_DEFERRALS,
+  RC_INCARNATION, /* the incarnation of the trigger that made the run */
+  RC_LEASE_MS, /* the claim's lease length: trigger_run_heartbeat's default */
+  RC_NCOL
+};
+
+/* One value of a row: NULL, integer or owned text (sqlite3_malloc).
+** oom: the last val_set_text() failed for lack of memory; a row holding
+** such a value is refused by every save (SQLITE_NOMEM), so a call site
+** that ignores the result can never write a stale value.
+** bad: the value as read back from a shadow table is not one the
+** extension writes (changed outside it, DESIGN.md §4): the SQLite type
+** found (SQLITE_TEXT, _FLOAT, _BLOB, ...) when it does not fit the column,
+** or a TRG_BAD_* reason; 0 for every value set by code. An integer
+** column's text or real keeps its text in t (i is 0), for the message.
+** Such a row is checked (trg_check) and never saved whole. */
+typedef struct trg_val { /* 24 bytes: a busy tick holds thousands of rows */
+  i64 i;
+  char *t;
+  unsigned char null;
+  unsigned char oom;
+  unsigned char borrowed; /* t is not its own (a row's arena, a literal) */
+  unsigned char bad;
+} trg_val;
+/* trg_val.bad beyond SQLite's type codes (1-5). */
+#define TRG_BAD_COPY 8 /* triggers_state's copy of the column differs */
+#define TRG_BAD_JSON 9 /* metadata / payload that is not a JSON object */
+
+typedef struct trg_row {
+  i64 id; /* rowid in triggers_data; 0 for a new row */
+  trg_val v[TC_NCOL];
+  char *arena; /* the texts as read (store_row_read), one allocation */
+  /* fire_json.c's quoted texts of this row (in the tick's arena, which
+  ** outlives the row); NULL again after row_clear. */
+  struct row_json *json;
+} trg_row;
+
+void row_init(trg_row *r);  /* a fresh, all-NULL row */
+void row_clear(trg_row *r); /* free texts, back to all-NULL */
+void val_set_null(trg_val *v);
+void val_set_int(trg_val *v, i64 i);
+int val_set_text(trg_val *v, const char *t); /* SQLITE_OK / NOMEM */
+/* Takes an sqlite3_malloc'd string; NULL = out of memory (poisons v). */
+int val_set_owned(trg_val *v, char *t);
+/* Points at t (not NULL), which the caller keeps alive, never frees. */
+void val_borrow(trg_val *v, const char *t);
+const char *val_text(const trg_val *v); /* "" when NULL */
+
+/* A run: its rowid in triggers_rundata and its values. */
+typedef struct run_row {
+  i64 id;
+  trg_val v[RC_NCOL];
+} run_row;
+void run_clear(run_row *r); /* free texts, back to all-NULL */
+
+/* Drop v's text: freed, unless it lives elsewhere (borrowed). */
+void val_free_text(trg_val *v);
+/* 1 when a value of v[0..n) could not be set (oom): nothing of the row
+** may be written. */
+int vals_poisoned(const trg_val *v, int n);
+/* A sqlite3_malloc'd copy of the n bytes at t plus a NUL; NULL on OOM. */
+char *trg_strndup(const char *t, int n);
+
+#endif

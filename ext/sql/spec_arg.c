@@ -1,0 +1,205 @@
+/*
+** spec_arg.c -- a schedule argument (spec_arg.h): what trigger_next_due,
+** trigger_preview and trigger_describe take as `spec`, with its zone
+** argument.
+**
+**   SELECT trigger_next_due('0 7 * * MON-FRI', 0, 'Europe/Berlin');
+**   SELECT trigger_next_due('{"interval_ms":900000}', 0);
+**   SELECT * FROM trigger_preview('standup', 0) LIMIT 3;   -- its schedule
+**
+** Cron text, or a JSON object of `triggers` columns (keys that are not
+** columns are errors; instants may be ms or ISO text, local in the
+** spec's zone), read and checked as an INSERT reads them. Where a
+** trigger_id may stand too (spec_arg_values_or_id):
+** precedence: a JSON object is a spec; text that parses as a cron
+** expression is that expression, whatever the table holds (so a valid
+** expression never changes meaning with the data); any other text is
+** looked up as a trigger_id, and that trigger's schedule is used with its
+** zone, start_at, end_at and interval anchor (its status and max_runs do
+** not matter). A `tz` argument overrides the trigger's zone, as it does a
+** JSON spec's. Text that is neither is an error: the cron parser's alone
+** when the text has blanks or starts with '@' (a cron expression with a
+** mistake), else one that names both readings.
+*/
+#include "sql/spec_arg.h"
+
+#include <string.h>
+
+#include "store/json.h"
+#include "store/schema.h"
+#include "trigger/trigger.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* A schedule given as a JSON object of `triggers` columns. */
+static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
+                          const char *tz_arg, i64 after, sched_spec *spec,
+                          char **err) {
+  trg_row r;
+  store s;
+  store_json_each it;
+  row_init(&r);
+  store_init(&s, db);
+  *err = NULL;
+  int ob = store_json_is_object(&s, json);
+  int rc = ob < 0 ? store_err(&s)
+           : ob   ? store_json_each_open(&s, json, &it)
+                  : trg_errf(err, "argument 1 (spec): not a JSON object");
+  int step = SQLITE_DONE;
+  while (ob > 0 && rc == SQLITE_OK &&
+         (step = store_json_each_next(&it)) == SQLITE_ROW) {
+    const char *k = it.m.key;
+    int col = -1;
+    for (int i = 0; i < TC_NPUBLIC; i++) {
+      if (strcmp(trg_cols[i].name, k) == 0) col = i;
+    }
+    if (col < 0 || trg_cols[col].ro) {
+      rc = trg_errf(err, "argument 1 (spec): unknown key '%s'", k);
+    } else {
+      /* As an INSERT reads it: integer-valued text for integer columns. */
+      char *verr = NULL;
+      rc = trg_read_value(col, it.m.value, &r.v[col], &verr);
+      if (verr) {
+        rc = trg_errf(err, "argument 1 (spec): %s", verr);
+        sqlite3_free(verr);
+      }
+    }
+  }
+  if (ob > 0) store_json_each_close(&it);
+  /* A failed step: the row is incomplete. */
+  if (rc == SQLITE_OK && step != SQLITE_DONE) {
+    rc = step == SQLITE_NOMEM ? step : trg_errf(err, "%s", sqlite3_errmsg(db));
+  }
+  if (rc == SQLITE_OK && tz_arg) rc = val_set_text(&r.v[TC_TIMEZONE], tz_arg);
+  if (rc == SQLITE_OK && r.v[TC_TRIGGER_TYPE].null) {
+    rc = val_set_text(&r.v[TC_TRIGGER_TYPE],
+                      !r.v[TC_CRON_EXPRESSION].null ? "cron"
+                      : !r.v[TC_SCHEDULED_AT].null  ? "once"
+                                                    : "interval");
+  }
+  if (rc == SQLITE_OK) rc = val_set_text(&r.v[TC_INSTRUCTIONS], "-");
+  if (rc == SQLITE_OK) {
+    int no_anchor = r.v[TC_START_AT].null && r.v[TC_CREATED_AT].null;
+    char *verr = NULL;
+    rc = trg_validate(c, &s, &r, spec, after, &verr);
+    if (verr) {
+      rc = trg_errf(err, "argument 1 (spec): %s", verr);
+      sqlite3_free(verr);
+    } else if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
+      rc = trg_errf(err, "%s", sqlite3_errstr(rc));
+    }
+    /* Interval without start_at/created_at: the grid starts at `after`. */
+    if (rc == SQLITE_OK && spec->type == SCHED_INTERVAL && no_anchor) {
+      spec->created_at = after;
+    }
+  }
+  store_close(&s);
+  row_clear(&r);
+  return rc;
+}
+
+int spec_arg_tz(sqlite3_value *tzv, int tz_pos, const char **tz, char **err) {
+  *tz = NULL;
+  if (!tzv || sqlite3_value_type(tzv) == SQLITE_NULL) return SQLITE_OK;
+  if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
+    return trg_errf(err, "argument %d (tz) must be text", tz_pos);
+  }
+  char what[32];
+  sqlite3_snprintf(sizeof what, what, "argument %d (tz)", tz_pos);
+  return trg_value_text(tzv, 0, what, tz, err);
+}
+
+int spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
+                    sqlite3_value *tzv, int tz_pos, i64 after, sched_spec *spec,
+                    char **err) {
+  *err = NULL;
+  if (sqlite3_value_type(specv) != SQLITE_TEXT) {
+    return trg_errf(err, "argument 1 (spec) must be text (a cron "
+                         "expression or a JSON object)");
+  }
+  /* Cron text or JSON: checked as JSON (cron text has no strings). */
+  const char *text;
+  int rc = trg_value_text(specv, 1, "argument 1 (spec)", &text, err);
+  if (rc != SQLITE_OK) return rc;
+  const char *tz;
+  rc = spec_arg_tz(tzv, tz_pos, &tz, err);
+  if (rc != SQLITE_OK) return rc;
+  const char *p = text;
+  while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+  if (*p == '{') return spec_from_json(db, c, text, tz, after, spec, err);
+  memset(spec, 0, sizeof *spec);
+  spec->type = SCHED_CRON;
+  spec->start_at = spec->end_at = SCHED_NONE;
+  char msg[CRON_ERR_MAX];
+  if (trg_zone(c, tz ? tz : "UTC", &spec->zone, msg, sizeof msg) != 0) {
+    return trg_errf(err, "argument %d (tz): %s", tz_pos, msg);
+  }
+  if (cron_parse(text, &spec->cron, msg, sizeof msg) != 0) {
+    return trg_errf(err, "%s", msg);
+  }
+  return SQLITE_OK;
+}
+
+/* The schedule of trigger `id`: SQLITE_ROW with *spec set, SQLITE_DONE
+** when there is no such trigger (or no triggers table), or an error. */
+static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
+                           const char *tz, int tz_pos, sched_spec *spec,
+                           char **err) {
+  trg_row r;
+  store s;
+  if (!store_installed(db)) return SQLITE_DONE;
+  row_init(&r);
+  store_init(&s, db);
+  int rc = store_trigger_load(&s, id, &r);
+  if (rc == SQLITE_ROW) {
+    char *verr = NULL;
+    /* the row as stored: checked as the tick checks it (a row changed
+    ** outside the extension is an error here, never a crash) */
+    int src = trg_check(c, &s, &r, spec, 0, TRG_STORED | TRG_NO_JSON, &verr);
+    if (src != SQLITE_OK) {
+      rc = verr ? trg_errf(err, "argument 1 (spec): trigger '%s': %s", id, verr)
+                : src;
+      sqlite3_free(verr);
+    }
+  } else if (rc != SQLITE_DONE) {
+    rc = trg_errf(err, "%s", sqlite3_errmsg(db));
+  }
+  store_close(&s);
+  row_clear(&r);
+  char msg[CRON_ERR_MAX];
+  if (rc == SQLITE_ROW && tz &&
+      trg_zone(c, tz, &spec->zone, msg, sizeof msg) != 0) {
+    return trg_errf(err, "argument %d (tz): %s", tz_pos, msg);
+  }
+  return rc;
+}
+
+int spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
+                          sqlite3_value *tzv, int tz_pos, i64 after,
+                          sched_spec *spec, char **err) {
+  *err = NULL;
+  if (sqlite3_value_type(specv) == SQLITE_TEXT) {
+    const char *text, *p, *tz;
+    cron_expr probe;
+    char why[CRON_ERR_MAX];
+    int vrc = trg_value_text(specv, 1, "argument 1 (spec)", &text, err);
+    if (vrc != SQLITE_OK) return vrc;
+    p = text;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (*p != '{' && cron_parse(text, &probe, why, sizeof why) != 0) {
+      int rc = spec_arg_tz(tzv, tz_pos, &tz, err);
+      if (rc == SQLITE_OK)
+        rc = spec_of_trigger(db, c, text, tz, tz_pos, spec, err);
+      if (rc == SQLITE_ROW) return SQLITE_OK;
+      if (rc != SQLITE_DONE) return rc;
+      char buf[TRG_ECHO_MAX];
+      /* several fields or a macro: a cron expression with a mistake */
+      if (strpbrk(p, " \t") || *p == '@') return trg_errf(err, "%s", why);
+      return trg_errf(err,
+                      "argument 1 (spec): '%s' is not a trigger_id, nor a "
+                      "cron expression: %s",
+                      trg_echo(text, buf), why);
+    }
+  }
+  return spec_arg_values(db, c, specv, tzv, tz_pos, after, spec, err);
+}

@@ -1,0 +1,190 @@
+/*
+** agent.c -- the reads about one agent (agent.h): the summary's latest
+** failure and successes (triggers_rundata_outcome, newest first, with a
+** LIMIT), its pending triggers (triggers_state_agent; agent '' through
+** triggers_state_due), the hints' probes, and the create quotas.
+*/
+#include "store/agent.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* A run's trigger is the one of its id and incarnation (DESIGN.md §6). */
+#define RUN_TRIGGER                                                   \
+  " FROM main.triggers_rundata AS r"                                  \
+  " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id" \
+  " AND d.incarnation = r.incarnation"
+
+static char *sql_text(store_sql which) {
+  const char *sql = NULL;
+  switch (which) {
+    case ST_AGENT_FAILURE:
+      sql = "SELECT r.trigger_id, r.finished_at, r.error, r.retry_at,"
+            " d.trigger_id, d.display_name, d.instructions, d.status,"
+            " s.next_due_at, s.fail_streak" RUN_TRIGGER
+            " LEFT JOIN main.triggers_state AS s ON s.id = d.id"
+            " WHERE r.agent_id = ?1 AND r.status = 'failed'"
+            " AND r.finished_at <= ?2"
+            " ORDER BY r.finished_at DESC, r.id DESC LIMIT 1";
+      break;
+    case ST_AGENT_SUCCESSES:
+      sql = "SELECT r.trigger_id, r.finished_at, r.result, NULL,"
+            " d.trigger_id, d.display_name, d.instructions" RUN_TRIGGER
+            " WHERE r.agent_id = ?1 AND r.status = 'success'"
+            " AND r.finished_at <= ?2"
+            " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?3";
+      break;
+    case ST_AGENT_PENDING:
+      /* agent '' is not in triggers_state_agent (schema.c): the due index */
+      sql =
+          "SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
+          " FROM main.triggers_state AS s INDEXED BY triggers_state_agent"
+          " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
+          " WHERE s.agent_id = ?1 AND s.agent_id <> ''"
+          " AND d.status = 'scheduled' AND s.next_due_at IS NOT NULL"
+          " UNION ALL"
+          " SELECT s.trigger_id, d.display_name, d.instructions, s.next_due_at"
+          " FROM main.triggers_state AS s INDEXED BY triggers_state_due"
+          " CROSS JOIN main.triggers_data AS d ON d.id = s.id"
+          " WHERE ?1 = '' AND s.agent_id = '' AND d.status = 'scheduled'"
+          " AND s.next_due_at IS NOT NULL"
+          " ORDER BY 4, 1 LIMIT ?2";
+      break;
+    case ST_AGENT_HINTS:
+      /* each a probe of a partial or status index: work in proportion to
+      ** running runs, pending retries, paused triggers -- never to all
+      ** runs */
+      sql = "SELECT EXISTS(SELECT 1 FROM main.triggers_rundata"
+            " INDEXED BY triggers_rundata_lease WHERE status = 'running'"
+            " AND lease_until >= -9223372036854775808 AND agent_id = ?1"
+            " LIMIT 1),"
+            " EXISTS(SELECT 1 FROM main.triggers_rundata"
+            " INDEXED BY triggers_rundata_retry"
+            " WHERE retry_at >= -9223372036854775808 AND status = 'deferred'"
+            " AND agent_id = ?1 LIMIT 1),"
+            " EXISTS(SELECT 1 FROM main.triggers_data"
+            " INDEXED BY triggers_data_status"
+            " WHERE status = 'paused' AND agent_id = ?1 LIMIT 1)";
+      break;
+    case ST_AGENT_ACTIVE:
+      sql = "SELECT count(*) FROM main.triggers_data"
+            " INDEXED BY triggers_data_created"
+            " WHERE agent_id = ?1 AND scope = ?2"
+            " AND status IN ('scheduled', 'paused')";
+      break;
+    case ST_AGENT_CREATED:
+      sql = "SELECT count(*) FROM main.triggers_data"
+            " INDEXED BY triggers_data_created"
+            " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3";
+      break;
+    default: break;
+  }
+  return sql ? sqlite3_mprintf("%s", sql) : NULL;
+}
+
+/* Open cursor c on statement which with ?1 agent; NULL when it fails. */
+static sqlite3_stmt *open_on(store *s, store_sql which, const char *agent,
+                             store_cursor *c) {
+  c->which = which;
+  c->st = store_stmt(s, which, sql_text);
+  if (c->st) sqlite3_bind_text(c->st, 1, agent, -1, SQLITE_STATIC);
+  return c->st;
+}
+
+int store_agent_failure(store *s, const char *agent, i64 now, store_cursor *c) {
+  sqlite3_stmt *st = open_on(s, ST_AGENT_FAILURE, agent, c);
+  if (!st) return store_err(s);
+  return sqlite3_bind_int64(st, 2, now);
+}
+
+int store_agent_successes(store *s, const char *agent, i64 now, int limit,
+                          store_cursor *c) {
+  sqlite3_stmt *st = open_on(s, ST_AGENT_SUCCESSES, agent, c);
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 2, now);
+  return sqlite3_bind_int(st, 3, limit);
+}
+
+/* Column i as text; *oom when it has a value but no text (out of memory). */
+static const char *text_at(sqlite3_stmt *st, int i, int *oom) {
+  const char *t = (const char *)sqlite3_column_text(st, i);
+  if (!t && sqlite3_column_type(st, i) != SQLITE_NULL) *oom = 1;
+  return t;
+}
+
+int store_agent_run_next(store_cursor *c, store_agent_run *r) {
+  sqlite3_stmt *st = c->st;
+  int rc = sqlite3_step(st), oom = 0;
+  if (rc != SQLITE_ROW) return rc;
+  int failed = c->which == ST_AGENT_FAILURE;
+  r->trigger_id = text_at(st, 0, &oom);
+  r->finished_at = sqlite3_column_int64(st, 1);
+  r->detail = text_at(st, 2, &oom);
+  r->has_retry = sqlite3_column_type(st, 3) != SQLITE_NULL;
+  r->retry_at = sqlite3_column_int64(st, 3);
+  r->has_trigger = sqlite3_column_type(st, 4) != SQLITE_NULL;
+  r->display_name = text_at(st, 5, &oom);
+  r->instructions = text_at(st, 6, &oom);
+  r->status = failed ? text_at(st, 7, &oom) : NULL;
+  r->has_next = failed && sqlite3_column_type(st, 8) != SQLITE_NULL;
+  r->next_due_at = failed ? sqlite3_column_int64(st, 8) : 0;
+  r->fail_streak = failed ? sqlite3_column_int64(st, 9) : 0;
+  return oom ? SQLITE_NOMEM : SQLITE_ROW;
+}
+
+int store_agent_pending_open(store *s, const char *agent, int limit,
+                             store_cursor *c) {
+  sqlite3_stmt *st = open_on(s, ST_AGENT_PENDING, agent, c);
+  if (!st) return store_err(s);
+  return sqlite3_bind_int(st, 2, limit);
+}
+
+int store_agent_pending_next(store_cursor *c, store_agent_pending *p) {
+  sqlite3_stmt *st = c->st;
+  int rc = sqlite3_step(st), oom = 0;
+  if (rc != SQLITE_ROW) return rc;
+  p->trigger_id = text_at(st, 0, &oom);
+  p->display_name = text_at(st, 1, &oom);
+  p->instructions = text_at(st, 2, &oom);
+  p->next_due_at = sqlite3_column_int64(st, 3);
+  return oom ? SQLITE_NOMEM : SQLITE_ROW;
+}
+
+int store_agent_hints(store *s, const char *agent, int *running, int *deferred,
+                      int *paused) {
+  store_cursor c;
+  sqlite3_stmt *st = open_on(s, ST_AGENT_HINTS, agent, &c);
+  if (!st) return store_err(s);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *running = sqlite3_column_int(st, 0);
+    *deferred = sqlite3_column_int(st, 1);
+    *paused = sqlite3_column_int(st, 2);
+    rc = SQLITE_OK;
+  } else if (rc == SQLITE_DONE) {
+    rc = SQLITE_ERROR;
+  }
+  store_cursor_close(&c);
+  return rc;
+}
+
+/* The count of statement which (?1 agent, ?2 scope, ?3 since). */
+static int count_of(store *s, store_sql which, const char *agent,
+                    const char *scope, i64 since, i64 *n) {
+  store_cursor c;
+  sqlite3_stmt *st = open_on(s, which, agent, &c);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 2, scope, -1, SQLITE_STATIC);
+  if (which == ST_AGENT_CREATED) sqlite3_bind_int64(st, 3, since);
+  int rc = sqlite3_step(st);
+  *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  store_cursor_close(&c);
+  return rc == SQLITE_ROW ? SQLITE_OK : store_err(s);
+}
+
+int store_agent_quota(store *s, const char *agent, const char *scope, i64 since,
+                      i64 *active, i64 *created) {
+  int rc = count_of(s, ST_AGENT_ACTIVE, agent, scope, 0, active);
+  if (rc == SQLITE_OK)
+    rc = count_of(s, ST_AGENT_CREATED, agent, scope, since, created);
+  return rc;
+}

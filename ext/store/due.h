@@ -1,0 +1,49 @@
+/*
+** due.h -- what the tick reads (the probes of DESIGN.md §6): the due
+** triggers, the runs whose lease passed or that wait to be re-offered, and
+** the rows those probes never reach.
+*/
+#ifndef TRIGGERS_DUE_H
+#define TRIGGERS_DUE_H
+
+#include "store/store.h"
+
+/* A pass over the due triggers reads them in claim order, (next_due_at,
+** the state row's trigger_id), in batches: pos is where it stands (start:
+** {INT64_MIN, NULL}; store_due_pos_free when done). */
+typedef struct store_due_pos {
+  i64 due;
+  char *key; /* sqlite3_malloc'd; NULL: before every trigger_id */
+} store_due_pos;
+/* Up to want triggers due at now (next_due_at <= now) after pos, of the
+** agents in the JSON array `agents` (NULL: all), into rows[0..*n), pos
+** moved past them. A row whose state row's copy of trigger_id or
+** agent_id differs from its own (changed outside the extension) has the
+** value marked TRG_BAD_COPY, so that its check pauses it. */
+int store_due_read(store *s, i64 now, const char *agents, store_due_pos *pos,
+                   trg_row *rows, int want, int *n);
+void store_due_pos_free(store_due_pos *pos);
+/* Up to max triggers the due probe never reaches (next_due_at past the
+** instant range or not a number: changed outside the extension), as
+** store_due_read reads them. */
+int store_due_strays(store *s, trg_row *rows, int max, int *n);
+
+/* The runs the tick takes up before the due triggers. */
+typedef enum store_runs_kind {
+  STORE_RUNS_LEASED,      /* running, lease_until <= now */
+  STORE_RUNS_RETRY,       /* retry_at <= now: to re-offer */
+  STORE_RUNS_STRAY_LEASE, /* running, lease_until NULL or out of range */
+  STORE_RUNS_STRAY_RETRY  /* retry_at out of range or not a number */
+} store_runs_kind;
+/* Every run of that kind at now, in the probe's order, that keep(arg, run)
+** accepts (NULL: all), appended to *runs (sqlite3_realloc'd, *n of them;
+** the caller run_clears and frees them). *read counts the rows read. */
+int store_runs_read(store *s, store_runs_kind kind, i64 now,
+                    int (*keep)(void *arg, const run_row *run), void *arg,
+                    run_row **runs, int *n, i64 *read);
+/* Whether the run probes would find anything at now: *due, a lease passed
+** or a run waits to be re-offered (STORE_RUNS_LEASED / _RETRY); *strays,
+** a row the probes never reach (STORE_RUNS_STRAY_*, store_due_strays). */
+int store_runs_any(store *s, i64 now, int *due, int *strays);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+** install.c -- trigger_install() (install.h): the two virtual tables
+** created when no other table holds their names or their shadow tables',
+** and an older schema migrated, in one transaction.
+*/
+#include "store/install.h"
+
+#include <string.h>
+
+#include "store/migrate.h"
+#include "store/txn.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* What already holds `name`: 0 nothing, 1 ours, -1 something else. */
+static int name_owner(sqlite3 *db, const char *name, const char *module) {
+  sqlite3_stmt *st = NULL;
+  int owner = 0;
+  if (sqlite3_prepare_v2(
+          db,
+          "SELECT type, coalesce(sql, '') FROM main.sqlite_schema"
+          " WHERE lower(name) = lower(?1)",
+          -1, &st, NULL) != SQLITE_OK) {
+    return -1;
+  }
+  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const char *sql = (const char *)sqlite3_column_text(st, 1);
+    char *want = sqlite3_mprintf("USING %s", module);
+    owner = (want && sql && sqlite3_strlike("%VIRTUAL TABLE%", sql, 0) == 0 &&
+             sqlite3_strglob("*[Uu][Ss][Ii][Nn][Gg] *", sql) == 0 &&
+             strstr(sql, want) != NULL)
+                ? 1
+                : -1;
+    sqlite3_free(want);
+  }
+  sqlite3_finalize(st);
+  return owner;
+}
+
+int store_install(sqlite3 *db, char **err) {
+  static const char *const names[][2] = {
+      {"triggers", "triggers"},
+      {"trigger_runs", "trigger_runs"},
+  };
+  static const char *const shadows[] = {"triggers_data", "triggers_state",
+                                        "triggers_rundata", "triggers_config"};
+  int ours = name_owner(db, "triggers", "triggers") == 1;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (name_owner(db, names[i][0], names[i][1]) < 0) {
+      *err = sqlite3_mprintf("table '%s' already exists and is not a "
+                             "sqlite-triggers table; nothing was changed",
+                             names[i][0]);
+      return SQLITE_ERROR;
+    }
+  }
+  if (!ours) {
+    for (size_t i = 0; i < sizeof shadows / sizeof shadows[0]; i++) {
+      if (name_owner(db, shadows[i], "-") != 0) {
+        *err = sqlite3_mprintf("table '%s' already exists; nothing was "
+                               "changed",
+                               shadows[i]);
+        return SQLITE_ERROR;
+      }
+    }
+  }
+  store_txn t;
+  int rc = store_txn_begin(db, &t);
+  if (rc != SQLITE_OK) return rc;
+  rc = sqlite3_exec(
+      db,
+      "CREATE VIRTUAL TABLE IF NOT EXISTS main.triggers USING triggers;"
+      "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_runs"
+      " USING trigger_runs;",
+      0, 0, err);
+  if (rc == SQLITE_OK) rc = store_migrate(db, err);
+  return store_txn_end(db, &t, rc);
+}

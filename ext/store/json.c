@@ -1,0 +1,117 @@
+/*
+** json.c -- JSON read through SQLite's json1 (json.h): whether a text is
+** a JSON object, and the members of one in order.
+*/
+#include "store/json.h"
+
+#include <string.h>
+
+SQLITE_EXTENSION_INIT3
+
+/* The text of statement `which` (NULL: out of memory, or not one of this
+** file's). */
+static char *sql_text(store_sql which) {
+  char *out = NULL;
+  switch (which) {
+    case ST_JSON_IS_OBJECT:
+      /* Not json_valid(): it answers 0 when it runs out of memory.
+      ** json_type() fails with SQLITE_ERROR on malformed JSON and
+      ** SQLITE_NOMEM on that. */
+      out = sqlite3_mprintf("SELECT json_type(?1) = 'object'");
+      break;
+    case ST_JSON_EACH:
+      out = sqlite3_mprintf(
+          "SELECT key, type, value, CASE WHEN type IN ('array', 'object')"
+          " THEN value ELSE json_quote(value) END, id, parent"
+          " FROM json_each(?1)");
+      break;
+    case ST_JSON_TREE:
+      out = sqlite3_mprintf(
+          "SELECT key, type, atom, NULL, id, parent FROM json_tree(?1)");
+      break;
+    case ST_JSON_SET_WHEN:
+      out = sqlite3_mprintf(
+          "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
+          " 'object' THEN ?1 ELSE '{}' END, '$.when', json(?2))");
+      break;
+    default: break;
+  }
+  return out;
+}
+
+int store_json_is_object(store *s, const char *text) {
+  sqlite3_stmt *st = store_stmt(s, ST_JSON_IS_OBJECT, sql_text);
+  if (!st) return -1;
+  sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  int ok = rc == SQLITE_ROW     ? sqlite3_column_int(st, 0)
+           : rc == SQLITE_ERROR ? 0
+                                : -1;
+  sqlite3_reset(st);
+  return ok;
+}
+
+int store_json_set_when(store *s, const char *metadata, const char *when_json,
+                        char **out) {
+  *out = NULL;
+  sqlite3_stmt *st = store_stmt(s, ST_JSON_SET_WHEN, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, metadata, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, when_json, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    *out = t ? sqlite3_mprintf("%s", t) : NULL;
+    rc = *out ? SQLITE_OK : SQLITE_NOMEM;
+  } else {
+    rc = store_err(s);
+  }
+  sqlite3_reset(st);
+  return rc;
+}
+
+static int walk_open(store *s, store_sql which, const char *json,
+                     store_json_each *it) {
+  memset(it, 0, sizeof *it);
+  it->s = s;
+  it->tree = which == ST_JSON_TREE;
+  it->st = store_stmt(s, which, sql_text);
+  if (!it->st) return store_err(s);
+  return sqlite3_bind_text(it->st, 1, json, -1, SQLITE_STATIC);
+}
+
+int store_json_each_open(store *s, const char *json, store_json_each *it) {
+  return walk_open(s, ST_JSON_EACH, json, it);
+}
+
+int store_json_tree_open(store *s, const char *json, store_json_each *it) {
+  return walk_open(s, ST_JSON_TREE, json, it);
+}
+
+int store_json_each_next(store_json_each *it) {
+  sqlite3_stmt *st = it->st;
+  int rc = st ? sqlite3_step(st) : SQLITE_MISUSE;
+  if (rc != SQLITE_ROW) return rc;
+  store_json_member *m = &it->m;
+  m->key = (const char *)sqlite3_column_text(st, 0);
+  m->type = (const char *)sqlite3_column_text(st, 1);
+  m->value = sqlite3_column_value(st, 2);
+  m->text = (const char *)sqlite3_column_text(st, 2);
+  m->json = (const char *)sqlite3_column_text(st, 3);
+  m->id = sqlite3_column_int64(st, 4);
+  m->top = it->tree && sqlite3_column_type(st, 5) == SQLITE_NULL;
+  m->parent = sqlite3_column_int64(st, 5);
+  /* Every column but a null value (and a tree's root key, and its JSON
+  ** text) has text: NULL is out of memory. */
+  if ((!m->key && !m->top) || !m->type ||
+      (!m->json && sqlite3_column_type(st, 3) != SQLITE_NULL) ||
+      (!m->text && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_ROW;
+}
+
+void store_json_each_close(store_json_each *it) {
+  if (it->st) sqlite3_reset(it->st);
+  it->st = NULL;
+}

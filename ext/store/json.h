@@ -1,0 +1,46 @@
+/*
+** json.h -- JSON read through SQLite's json1: whether a text is a JSON
+** object, and the members of one.
+*/
+#ifndef TRIGGERS_JSON_H
+#define TRIGGERS_JSON_H
+
+#include "store/store.h"
+
+/* 1 when text is a JSON object, 0 when it is other JSON or not JSON, <0
+** an error (out of memory). */
+int store_json_is_object(store *s, const char *text);
+
+/* The members of a JSON object (elements of an array) in order, or with
+** tree every node of it, depth first (json_tree): open, then next until
+** it returns SQLITE_DONE (SQLITE_ROW: the member in m, valid until the
+** next call), then close. One at a time per store. */
+typedef struct store_json_member {
+  const char *key;      /* the key; an array element's index as text; NULL
+                           for a tree's root */
+  const char *type;     /* json_type: "text", "integer", "object", ... */
+  sqlite3_value *value; /* the SQL value: NULL, text, number, JSON text
+                           (tree: NULL for an object or array) */
+  const char *text;     /* that value as text; NULL for null */
+  const char *json;     /* the member as JSON text (members only) */
+  i64 id;               /* the node's id, and its parent's (tree only) */
+  i64 parent;
+  int top; /* the tree's root: no parent */
+} store_json_member;
+typedef struct store_json_each {
+  store *s;
+  sqlite3_stmt *st;
+  int tree; /* json_tree: every node, with id and parent */
+  store_json_member m;
+} store_json_each;
+/* metadata (NULL, or text that is not a JSON object: {}) with member
+** "when" set to the JSON text when_json, into *out (sqlite3_malloc'd). */
+int store_json_set_when(store *s, const char *metadata, const char *when_json,
+                        char **out);
+
+int store_json_each_open(store *s, const char *json, store_json_each *it);
+int store_json_tree_open(store *s, const char *json, store_json_each *it);
+int store_json_each_next(store_json_each *it);
+void store_json_each_close(store_json_each *it);
+
+#endif

@@ -1,0 +1,240 @@
+/*
+** run_rows.c -- a run's row in triggers_rundata (run_rows.h): loaded by
+** run_id, inserted one at a time or STORE_MANY per statement (the tick's
+** write-behind), saved in its changing columns, closed, deleted, and the
+** lookups of a trigger's runs (one pending, the last incarnation).
+*/
+#include "store/run_rows.h"
+
+#include "store/columns.h"
+#include "store/values.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* The columns of a run that change after its insert (ST_RUN_UPDATE). Its
+** identity (run_id, trigger_id, agent_id, scheduled_for, attempt,
+** incarnation) and payload never do: an UPDATE that does not name them
+** leaves the indexes on them alone (two of them unique and in random
+** order: a page each per finished run otherwise). */
+static const int run_state_cols[] = {
+    RC_STATUS,      RC_OWNER,      RC_CLAIMED_AT, RC_LEASE_UNTIL,
+    RC_FINISHED_AT, RC_LATENCY_MS, RC_ERROR,      RC_RESULT,
+    RC_RETRY_AT,    RC_DEFERRALS,  RC_LEASE_MS};
+#define RUN_STATE_NCOL ((int)(sizeof run_state_cols / sizeof run_state_cols[0]))
+
+/* INSERT of STORE_MANY run rows (columns cols), ?1.. row after row. */
+static char *runs_insert_many_sql(const char *cols) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(
+      s, "INSERT OR IGNORE INTO main.triggers_rundata(%s) VALUES", cols);
+  for (int r = 0; r < STORE_MANY; r++) {
+    for (int i = 0; i < RC_NCOL; i++) {
+      sqlite3_str_appendf(s, "%s?%d",
+                          i   ? ","
+                          : r ? ",("
+                              : "(",
+                          r * RC_NCOL + i + 1);
+    }
+    sqlite3_str_appendall(s, ")");
+  }
+  return sqlite3_str_finish(s);
+}
+
+/* The text of statement `which` (NULL: out of memory, or not one of this
+** file's). */
+static char *sql_text(store_sql which) {
+  char *rc = store_col_list(run_cols, RC_NCOL, "");
+  char *out = NULL;
+  if (!rc) goto done;
+  switch (which) {
+    case ST_RUN_INSERT: {
+      char *p = store_param_list(RC_NCOL);
+      if (p)
+        out = sqlite3_mprintf(
+            "INSERT OR IGNORE INTO main.triggers_rundata(%s) VALUES(%s)", rc,
+            p);
+      sqlite3_free(p);
+      break;
+    }
+    case ST_RUN_INSERT_MANY: out = runs_insert_many_sql(rc); break;
+    case ST_RUNS_MARK:
+      out = sqlite3_mprintf("SELECT max(id) FROM main.triggers_rundata");
+      break;
+    case ST_RUNS_DROP_AFTER:
+      out = sqlite3_mprintf("DELETE FROM main.triggers_rundata WHERE id > ?1");
+      break;
+    case ST_RUN_BY_ID:
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_rundata WHERE run_id = ?1", rc);
+      break;
+    case ST_RUN_UPDATE: {
+      sqlite3_str *s = sqlite3_str_new(NULL);
+      sqlite3_str_appendall(s, "UPDATE main.triggers_rundata SET ");
+      for (int i = 0; i < RUN_STATE_NCOL; i++) {
+        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "",
+                            run_cols[run_state_cols[i]].name, i + 1);
+      }
+      sqlite3_str_appendf(s, " WHERE id = ?%d", RUN_STATE_NCOL + 1);
+      out = sqlite3_str_finish(s);
+      break;
+    }
+    case ST_RUN_RUNNING:
+      out = sqlite3_mprintf("SELECT run_id FROM main.triggers_rundata"
+                            " WHERE id = ?1 AND status = 'running'");
+      break;
+    case ST_RUN_DELETE:
+      out = sqlite3_mprintf("DELETE FROM main.triggers_rundata WHERE id = ?1");
+      break;
+    case ST_RUN_CLOSE:
+      out = sqlite3_mprintf(
+          "UPDATE main.triggers_rundata SET status = ?2, error = ?3,"
+          " finished_at = ?4, retry_at = NULL WHERE id = ?1");
+      break;
+    case ST_RUN_PENDING_FOR:
+      out = sqlite3_mprintf(
+          "SELECT 1 FROM main.triggers_rundata WHERE trigger_id = ?1"
+          " AND incarnation = ?2"
+          " AND (retry_at IS NOT NULL OR status = 'running') LIMIT 1");
+      break;
+    case ST_RUN_LAST_INCARNATION:
+      out = sqlite3_mprintf(
+          "SELECT incarnation FROM main.triggers_rundata WHERE trigger_id = ?1"
+          " ORDER BY incarnation DESC LIMIT 1");
+      break;
+    default: break;
+  }
+done:
+  sqlite3_free(rc);
+  return out;
+}
+
+int store_run_load(store *s, const char *run_id, run_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_BY_ID, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    int rr = store_run_read(st, 0, r);
+    if (rr != SQLITE_OK) rc = rr;
+  }
+  sqlite3_reset(st);
+  return rc;
+}
+
+int store_run_insert(store *s, const run_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_INSERT, sql_text);
+  if (!st) return store_err(s);
+  int rc = store_vals_bind(st, 1, run_cols, RC_NCOL, r->v);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_run_insert_all(store *s, const run_row *runs, int n, int *all_new) {
+  int rc = SQLITE_OK, at = 0;
+  i64 added = 0;
+  for (; n - at >= STORE_MANY && rc == SQLITE_OK; at += STORE_MANY) {
+    sqlite3_stmt *st = store_stmt(s, ST_RUN_INSERT_MANY, sql_text);
+    if (!st) return store_err(s);
+    for (int i = 0; i < STORE_MANY && rc == SQLITE_OK; i++) {
+      rc = store_vals_bind(st, i * RC_NCOL + 1, run_cols, RC_NCOL,
+                           runs[at + i].v);
+    }
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE) {
+      rc = SQLITE_OK;
+      added += sqlite3_changes(s->db);
+    }
+  }
+  for (; at < n && rc == SQLITE_OK; at++) {
+    rc = store_run_insert(s, &runs[at]);
+    if (rc == SQLITE_OK) added += sqlite3_changes(s->db);
+  }
+  *all_new = added == n;
+  return rc;
+}
+
+int store_run_mark(store *s, i64 *mark) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUNS_MARK, sql_text);
+  if (!st) return store_err(s);
+  int rc = sqlite3_step(st);
+  *mark = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+int store_runs_drop_after(store *s, i64 mark) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUNS_DROP_AFTER, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 1, mark);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_run_save(store *s, const run_row *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_UPDATE, sql_text);
+  if (!st) return store_err(s);
+  int rc = vals_poisoned(r->v, RC_NCOL) ? SQLITE_NOMEM : SQLITE_OK;
+  for (int i = 0; i < RUN_STATE_NCOL && rc == SQLITE_OK; i++) {
+    int c = run_state_cols[i];
+    rc = store_val_bind(st, i + 1, run_cols[c].kind, &r->v[c]);
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, RUN_STATE_NCOL + 1, r->id);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_run_close(store *s, i64 id, const char *status, const char *error,
+                    i64 now) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_CLOSE, sql_text);
+  if (!st) return store_err(s);
+  int rc = sqlite3_bind_int64(st, 1, id);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 3, error, -1, SQLITE_STATIC);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 4, now);
+  return store_step_done(st, rc);
+}
+
+int store_run_delete(store *s, i64 id, char **running) {
+  /* A running run holds its trigger (the overlap policy, the running
+  ** count): deleting it would hold the trigger for good. */
+  *running = NULL;
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_RUNNING, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 1, id);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    *running = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+    rc = *running ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
+  }
+  sqlite3_reset(st);
+  if (rc != SQLITE_DONE) return rc;
+  if (!(st = store_stmt(s, ST_RUN_DELETE, sql_text))) return store_err(s);
+  sqlite3_bind_int64(st, 1, id);
+  rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_next_incarnation(store *s, const char *trigger_id, i64 *inc) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_LAST_INCARNATION, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  *inc = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) + 1 : 1;
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_run_pending(store *s, const char *trigger_id, i64 incarnation) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_PENDING_FOR, sql_text);
+  if (!st) return -1;
+  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, incarnation);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}

@@ -1,0 +1,255 @@
+/*
+** schema.c -- the shadow tables and their indexes (schema.h): created by
+** xCreate with the schema version, checked by xConnect, dropped by
+** xDestroy; whether they are installed; connecting main.triggers.
+**
+** A trigger is one row in each of two tables, joined on id:
+**   triggers_data   what the trigger is: its definition, status, dedupe
+**                   key (the columns a fire never writes)
+**   triggers_state  what a fire writes: next_due_at, fire_at, counters,
+**                   last_*, updated_at; with copies of trigger_id and
+**                   agent_id for its two time indexes
+** A fire rewrites a ~50-byte state row instead of the ~270-byte whole
+** trigger: the tick dirties a fifth of the table pages it did with one
+** table (bench/README.md measures it; at 10k-100k fires per tick the
+** pages written, not the instructions run, are the cost).
+**
+** Indexes, and what each one serves:
+**   triggers_data(trigger_id) UNIQUE       lookups, INSERT OR REPLACE
+**   triggers_data_status(status)
+**   triggers_data_created(agent_id, scope, created_at)  creation quotas,
+**                                           agent_id lookups
+**   triggers_data_dedupe(agent_id, dedupe_key) UNIQUE, active rows only
+**   triggers_state_due(next_due_at, trigger_id) WHERE next_due_at NOT NULL
+**                                           the tick's probe (in claim
+**                                           order), next wakeup, lookups
+**   triggers_state_agent(agent_id, next_due_at, trigger_id)
+**                    WHERE agent_id <> ''  per-agent ticks, the summary's
+**                                           pending items
+**   triggers_rundata(run_id) UNIQUE
+**   triggers_rundata(trigger_id, incarnation, scheduled_for, attempt) UNIQUE
+**                    a trigger's runs, the next incarnation of an id
+**   triggers_rundata_lease(lease_until) WHERE status = 'running'
+**   triggers_rundata_retry(retry_at) WHERE retry_at NOT NULL
+**   triggers_rundata_agent(agent_id, scheduled_for)
+**   triggers_rundata_sched(scheduled_for)
+**   triggers_rundata_finished(status, finished_at) WHERE finished_at NOT NULL
+**   triggers_rundata_outcome(agent_id, status, finished_at)
+**                    WHERE finished_at NOT NULL  the summary's latest runs
+**
+** A fire rewrites next_due_at (and fire_at = next_due_at + jitter), so
+** exactly two indexes hold a time that a fire changes, and the second
+** only for a trigger that has an agent: a trigger without one (agent_id
+** '') costs one index entry per fire, and a tick or wakeup for agent ''
+** walks triggers_state_due skipping other agents' rows. The jitter is applied by the tick
+** as a filter on the rows it reads, not by an index of its own. A claimed
+** run enters neither of the finished-run indexes until it finishes.
+*/
+#include "store/schema.h"
+
+#include "store/columns.h"
+#include "store/stored.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* CREATE TABLE main.name(id INTEGER PRIMARY KEY, <each *defs[i]>extra). */
+static char *table_ddl(const char *name, const trg_coldef *const *defs, int n,
+                       const char *extra) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(s, "CREATE TABLE main.%s(id INTEGER PRIMARY KEY", name);
+  for (int i = 0; i < n; i++) {
+    sqlite3_str_appendf(s, ", %s %s", defs[i]->name, defs[i]->decl);
+  }
+  sqlite3_str_appendf(s, "%s)", extra);
+  return sqlite3_str_finish(s);
+}
+
+/* triggers_state's copy of trigger_id: not UNIQUE (triggers_data's is). */
+static const trg_coldef state_trigger_id = {"trigger_id", 'T', 0,
+                                            "TEXT NOT NULL"};
+
+/* CREATE TABLE of triggers_data (state 0) or triggers_state (state 1). */
+char *store_trigger_table_ddl(int state) {
+  int cols[TC_NCOL + 2], n = store_table_cols(state, cols);
+  const trg_coldef *defs[TC_NCOL + 2];
+  for (int i = 0; i < n; i++) {
+    defs[i] = state && cols[i] == TC_TRIGGER_ID ? &state_trigger_id
+                                                : &trg_cols[cols[i]];
+  }
+  return table_ddl(state ? "triggers_state" : "triggers_data", defs, n, "");
+}
+
+char *store_runs_table_ddl(void) {
+  const trg_coldef *defs[RC_NCOL];
+  for (int i = 0; i < RC_NCOL; i++) defs[i] = &run_cols[i];
+  return table_ddl("triggers_rundata", defs, RC_NCOL,
+                   ", UNIQUE(trigger_id, incarnation, scheduled_for, attempt)");
+}
+
+const char *const store_index_ddl =
+    "CREATE INDEX main.triggers_data_status ON triggers_data(status);"
+    "CREATE INDEX main.triggers_data_created ON triggers_data(agent_id, scope, created_at);"
+    "CREATE UNIQUE INDEX main.triggers_data_dedupe ON triggers_data(agent_id, dedupe_key)"
+    " WHERE dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused');";
+
+/* The run indexes of version 1 (created again when version 4 rebuilds
+** triggers_rundata). */
+const char *const store_index_runs_ddl =
+    "CREATE INDEX main.triggers_rundata_lease ON triggers_rundata(lease_until)"
+    " WHERE status = 'running';"
+    "CREATE INDEX main.triggers_rundata_retry ON triggers_rundata(retry_at)"
+    " WHERE retry_at IS NOT NULL;"
+    "CREATE INDEX main.triggers_rundata_agent ON triggers_rundata(agent_id, scheduled_for);"
+    "CREATE INDEX main.triggers_rundata_sched ON triggers_rundata(scheduled_for);";
+
+/* The run indexes that schema version 2 changed: created by store_create
+** and by the migration from version 1. */
+const char *const store_index_v2_ddl =
+    "CREATE INDEX main.triggers_rundata_finished ON triggers_rundata(status, finished_at)"
+    " WHERE finished_at IS NOT NULL;"
+    "CREATE INDEX main.triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at)"
+    " WHERE finished_at IS NOT NULL;";
+
+/* The time indexes, on triggers_state since version 3. */
+const char *const store_index_v3_ddl =
+    "CREATE INDEX main.triggers_state_due ON triggers_state(next_due_at, trigger_id)"
+    " WHERE next_due_at IS NOT NULL;"
+    "CREATE INDEX main.triggers_state_agent ON triggers_state(agent_id, next_due_at, trigger_id)"
+    " WHERE agent_id <> '';";
+
+int store_create(sqlite3 *db, char **err) {
+  char *data = store_trigger_table_ddl(0);
+  char *state = store_trigger_table_ddl(1);
+  char *runs = store_runs_table_ddl();
+  char *cfg = sqlite3_mprintf(
+      "CREATE TABLE main.triggers_config(key TEXT PRIMARY KEY, value)"
+      " WITHOUT ROWID;"
+      "INSERT INTO main.triggers_config VALUES('schema_version', %d);",
+      TRIGGERS_SCHEMA_VERSION);
+  int rc = SQLITE_NOMEM;
+  if (data && state && runs && cfg) {
+    const char *const steps[] = {data,
+                                 state,
+                                 runs,
+                                 cfg,
+                                 store_index_ddl,
+                                 store_index_runs_ddl,
+                                 store_index_v2_ddl,
+                                 store_index_v3_ddl};
+    rc = SQLITE_OK;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0] && rc == SQLITE_OK;
+         i++) {
+      rc = sqlite3_exec(db, steps[i], 0, 0, err);
+    }
+  }
+  sqlite3_free(data);
+  sqlite3_free(state);
+  sqlite3_free(runs);
+  sqlite3_free(cfg);
+  return rc;
+}
+
+/* The recorded schema version into *v. None, or a value that is not a
+** version number (changed outside the extension), is an error with *err
+** set, so that neither a connection nor trigger_install() acts on a guess. */
+int store_schema_version(sqlite3 *db, i64 *v, char **err) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db,
+                              "SELECT typeof(value) = 'integer' AND value >= 1,"
+                              " value FROM main.triggers_config"
+                              " WHERE key = 'schema_version'",
+                              -1, &st, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW && sqlite3_column_int(st, 0)) {
+    *v = sqlite3_column_int64(st, 1);
+    rc = SQLITE_OK;
+  } else if (rc == SQLITE_ROW && sqlite3_column_type(st, 1) != SQLITE_NULL) {
+    const char *t = (const char *)sqlite3_column_text(st, 1);
+    char buf[STORED_SHOWN + 4];
+    *err =
+        sqlite3_mprintf("triggers: triggers_config.schema_version is "
+                        "'%s', not a version number (changed outside "
+                        "the extension; this one writes %d)",
+                        stored_shown(t ? t : "", buf), TRIGGERS_SCHEMA_VERSION);
+    rc = SQLITE_ERROR;
+  } else if (rc == SQLITE_ROW || rc == SQLITE_DONE || rc == SQLITE_ERROR) {
+    *err = sqlite3_mprintf("triggers: shadow tables missing or damaged "
+                           "(triggers_config has no schema_version)");
+    rc = SQLITE_ERROR;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int store_check(sqlite3 *db, char **err) {
+  i64 v = 0;
+  int rc = store_schema_version(db, &v, err);
+  if (rc != SQLITE_OK) return rc;
+  if (v > TRIGGERS_SCHEMA_VERSION) {
+    *err = sqlite3_mprintf("triggers: schema version %lld is newer than "
+                           "this extension (%d); upgrade the extension",
+                           v, TRIGGERS_SCHEMA_VERSION);
+    return SQLITE_ERROR;
+  }
+  if (v < TRIGGERS_SCHEMA_VERSION) {
+    *err = sqlite3_mprintf("triggers: schema version %lld is older than "
+                           "this extension's (%d); run SELECT "
+                           "trigger_install(); to upgrade it in place",
+                           v, TRIGGERS_SCHEMA_VERSION);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+int store_drop(sqlite3 *db) {
+  return sqlite3_exec(db,
+                      "DROP TABLE IF EXISTS main.triggers_data;"
+                      "DROP TABLE IF EXISTS main.triggers_state;"
+                      "DROP TABLE IF EXISTS main.triggers_rundata;"
+                      "DROP TABLE IF EXISTS main.triggers_config;",
+                      0, 0, 0);
+}
+
+int store_declare_vtab(sqlite3 *db, store_vtab t) {
+  if (t == STORE_VTAB_PREVIEW) {
+    return sqlite3_declare_vtab(
+        db, "CREATE TABLE x(n INTEGER, due_at INTEGER, due_iso TEXT,"
+            " spec HIDDEN, after HIDDEN, tz HIDDEN)");
+  }
+  const trg_coldef *cols = t == STORE_VTAB_TRIGGERS ? trg_cols : run_cols;
+  int ncol = t == STORE_VTAB_TRIGGERS ? TC_NPUBLIC : RC_NPUBLIC;
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(s, "CREATE TABLE x(");
+  for (int i = 0; i < ncol; i++) {
+    const char *ty =
+        (cols[i].kind == 'I' || cols[i].kind == 'S') ? "INTEGER" : "TEXT";
+    sqlite3_str_appendf(s, "%s%s %s", i ? ", " : "", cols[i].name, ty);
+  }
+  sqlite3_str_appendall(s, ")");
+  char *sql = sqlite3_str_finish(s);
+  if (!sql) return SQLITE_NOMEM;
+  int rc = sqlite3_declare_vtab(db, sql);
+  sqlite3_free(sql);
+  return rc;
+}
+
+int store_installed(sqlite3 *db) {
+  sqlite3_stmt *st = NULL;
+  int found = 0;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT 1 FROM main.sqlite_schema WHERE"
+                         " type = 'table' AND name = 'triggers_data'",
+                         -1, &st, NULL) == SQLITE_OK) {
+    found = sqlite3_step(st) == SQLITE_ROW;
+  }
+  sqlite3_finalize(st);
+  return found;
+}
+
+void store_connect_table(sqlite3 *db) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.triggers WHERE 0", -1, &st,
+                         NULL) == SQLITE_OK) {
+    sqlite3_finalize(st);
+  }
+}

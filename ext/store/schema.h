@@ -1,0 +1,46 @@
+/*
+** schema.h -- the shadow tables and their indexes: created (xCreate),
+** checked (xConnect), dropped (xDestroy); whether they are installed.
+*/
+#ifndef TRIGGERS_SCHEMA_H
+#define TRIGGERS_SCHEMA_H
+
+#include "store/store.h"
+
+/* Create shadow tables, indexes and the schema version (xCreate); check
+** the version (xConnect); drop them all (xDestroy). */
+int store_create(sqlite3 *db, char **err);
+int store_check(sqlite3 *db, char **err);
+int store_drop(sqlite3 *db);
+int store_installed(sqlite3 *db); /* 1 when triggers_data exists in main */
+
+/* The extension's virtual tables. */
+typedef enum store_vtab {
+  STORE_VTAB_TRIGGERS, /* triggers: trg_cols' public columns */
+  STORE_VTAB_RUNS,     /* trigger_runs: run_cols' public columns */
+  STORE_VTAB_PREVIEW   /* trigger_preview: n, due_at, due_iso, then the
+                          hidden spec, after, tz (vtab_preview.c's order) */
+} store_vtab;
+/* sqlite3_declare_vtab of table t's columns (in its xConnect). */
+int store_declare_vtab(sqlite3 *db, store_vtab t);
+/* Connect main.triggers on this connection (the context keeps the tick's
+** statements only while it is connected: context.h). */
+void store_connect_table(sqlite3 *db);
+
+/* ---- for migrate.c ------------------------------------------------------ */
+
+/* The recorded schema version into *v; none, or one that is not a version
+** number (changed outside the extension), is an error with *err set. */
+int store_schema_version(sqlite3 *db, i64 *v, char **err);
+/* CREATE TABLE of triggers_data (state 0) or triggers_state (state 1),
+** and of triggers_rundata; sqlite3_malloc'd, NULL when out of memory. */
+char *store_trigger_table_ddl(int state);
+char *store_runs_table_ddl(void);
+/* The indexes: of triggers_data; of the runs as version 1 made them; the
+** run indexes version 2 changed; the time indexes of version 3. */
+extern const char *const store_index_ddl;
+extern const char *const store_index_runs_ddl;
+extern const char *const store_index_v2_ddl;
+extern const char *const store_index_v3_ddl;
+
+#endif

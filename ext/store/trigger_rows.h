@@ -1,0 +1,40 @@
+/*
+** trigger_rows.h -- a trigger's two rows, one in triggers_data (what the
+** trigger is) and one in triggers_state (what a fire writes), read and
+** written as one trg_row.
+*/
+#ifndef TRIGGERS_TRIGGER_ROWS_H
+#define TRIGGERS_TRIGGER_ROWS_H
+
+#include "store/store.h"
+
+/* Load a trigger by trigger_id: SQLITE_ROW found, SQLITE_DONE not. */
+int store_trigger_load(store *s, const char *trigger_id, trg_row *r);
+int store_trigger_load_id(store *s, i64 id, trg_row *r); /* the same, by id */
+/* INSERT into both tables; sets r->id. */
+int store_trigger_insert(store *s, trg_row *r);
+int store_trigger_save(store *s, const trg_row *r); /* both tables, by r->id */
+int store_trigger_delete(store *s, i64 id);
+/* UPDATE of only the columns a tick changes: the state row (schedule,
+** counters, last_*, updated_at), and with status_changed also status and
+** enabled in triggers_data; else triggers_data is not written at all. */
+int store_trigger_save_tick(store *s, const trg_row *r, int status_changed);
+/* The tick's write-behind: store_trigger_save_tick, status unchanged, of
+** n rows. */
+int store_tick_hot_all(store *s, trg_row *const *rows, int n);
+
+/* A row changed outside the extension (DESIGN.md §4) is taken out of the
+** tick without writing any of its other values: status (UPDATE OR
+** IGNORE) and enabled = 0 when paused, next_due_at and fire_at NULL,
+** last_error = why, updated_at = now, running when >= 0 (else kept). */
+int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
+                             const char *why, i64 now, i64 running);
+
+/* 1 when a trigger has this trigger_id, 0 when none, <0 an error. */
+int store_trigger_exists(store *s, const char *trigger_id);
+/* The trigger_id (sqlite3_malloc'd) of an active trigger of agent_id other
+** than row id with this dedupe_key, or NULL when there is none. */
+int store_trigger_duplicate(store *s, const char *agent_id,
+                            const char *dedupe_key, i64 id, char **existing);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+** values.c -- values into and out of statements (values.h): a column read
+** with its stored type kept (trg_val.bad for a value the extension never
+** writes), a whole trigger read into one allocation, and binds.
+*/
+#include "store/values.h"
+
+#include <string.h>
+
+SQLITE_EXTENSION_INIT3
+
+/* How a stored value of column kind `kind` is read: with its text (text
+** and JSON columns; an integer column's text or real, kept for the
+** message, see trg_val.bad) or as an integer. Sets v->null and v->bad
+** from the value's SQLite type, which is read before any conversion. */
+static int val_read_kind(sqlite3_stmt *st, int c, char kind, trg_val *v) {
+  int type = sqlite3_column_type(st, c);
+  int texty = kind == 'T' || kind == 'J';
+  v->null = type == SQLITE_NULL;
+  v->bad = 0;
+  if (v->null) return 0;
+  if (texty ? type != SQLITE_TEXT : type != SQLITE_INTEGER) {
+    v->bad = (unsigned char)type;
+    return texty || type == SQLITE_TEXT || type == SQLITE_FLOAT;
+  }
+  if (!texty) v->i = sqlite3_column_int64(st, c);
+  return texty;
+}
+
+static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
+                     trg_val *v) {
+  for (int i = 0; i < n; i++) {
+    int c = first + i;
+    val_free_text(&v[i]);
+    v[i].i = 0;
+    v[i].oom = 0;
+    if (!val_read_kind(st, c, defs[i].kind, &v[i])) continue;
+    const char *t = (const char *)sqlite3_column_text(st, c);
+    if (!t) return SQLITE_NOMEM;
+    v[i].t = trg_strndup(t, sqlite3_column_bytes(st, c));
+    if (!v[i].t) return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+int store_val_bind(sqlite3_stmt *st, int idx, char kind, const trg_val *v) {
+  if (v->null) return sqlite3_bind_null(st, idx);
+  if (kind == 'T' || kind == 'J') {
+    return sqlite3_bind_text(st, idx, val_text(v), -1, SQLITE_STATIC);
+  }
+  return sqlite3_bind_int64(st, idx, v->i);
+}
+
+int store_vals_bind(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
+                    const trg_val *v) {
+  if (vals_poisoned(v, n)) return SQLITE_NOMEM;
+  int rc = SQLITE_OK;
+  for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+    rc = store_val_bind(st, first + i, defs[i].kind, &v[i]);
+  }
+  return rc;
+}
+
+/* Bind the columns of one trigger table (table_cols) to ?first.. */
+int store_table_bind(sqlite3_stmt *st, int first, const trg_row *r,
+                     const int *cols, int n) {
+  int rc = SQLITE_OK;
+  for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+    rc = store_val_bind(st, first + i, trg_cols[cols[i]].kind, &r->v[cols[i]]);
+  }
+  return rc;
+}
+
+int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
+  /* The texts go into one allocation (r->arena): a tick reads a whole
+  ** row per due trigger, and one malloc per text column was a tenth of
+  ** a fire's cost. */
+  row_clear(r);
+  r->id = sqlite3_column_int64(st, first);
+  const unsigned char *text[TC_NCOL];
+  int len[TC_NCOL], total = 0;
+  for (int i = 0; i < TC_NCOL; i++) {
+    int c = first + 1 + i;
+    text[i] = NULL;
+    if (!val_read_kind(st, c, trg_cols[i].kind, &r->v[i])) continue;
+    text[i] = sqlite3_column_text(st, c);
+    if (!text[i]) return SQLITE_NOMEM;
+    total += (len[i] = sqlite3_column_bytes(st, c)) + 1;
+  }
+  if (total == 0) return SQLITE_OK;
+  char *p = r->arena = sqlite3_malloc(total);
+  if (!p) return SQLITE_NOMEM;
+  for (int i = 0; i < TC_NCOL; i++) {
+    if (!text[i]) continue;
+    memcpy(p, text[i], (size_t)len[i]);
+    p[len[i]] = 0;
+    r->v[i].t = p;
+    r->v[i].borrowed = 1;
+    p += len[i] + 1;
+  }
+  return SQLITE_OK;
+}
+
+int store_run_read(sqlite3_stmt *st, int first, run_row *r) {
+  r->id = sqlite3_column_int64(st, first);
+  return vals_read(st, first + 1, run_cols, RC_NCOL, r->v);
+}

@@ -1,0 +1,150 @@
+/*
+** call.c -- one call of a tick function (call.h): begun and ended, its
+** statements (the connection's kept ones, lent for the call, or its own),
+** its transaction, its now and options arguments, and its result or
+** error.
+*/
+#include "tick/call.h"
+
+#include <string.h>
+
+#include "base/args.h"
+#include "store/schema.h"
+
+SQLITE_EXTENSION_INIT3
+
+int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
+  memset(t, 0, sizeof *t);
+  t->db = sqlite3_context_db_handle(ctx);
+  t->ctx = sqlite3_user_data(ctx);
+  t->fname = fname;
+  t->grace_ms = -1; /* read when first needed (claim.c) */
+  store_init(&t->own, t->db);
+  t->st = &t->own;
+  if (!trg_ctx_has_table(t->ctx) && !store_installed(t->db)) {
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "sqlite-triggers is not installed in this database "
+                     "(run sql/install.sql)");
+    return -1;
+  }
+  return 0;
+}
+
+void tick_end(tick *t) {
+  arena_free(&t->mem);
+  store_close(&t->own);
+  tick_opts_free(&t->o);
+  sqlite3_free(t->err);
+}
+
+/* End the transaction; on failure keep its message for tick_fail(), since
+** the rollback resets the connection's error. */
+int tick_txn_end(tick *t, store_txn *txn, int rc) {
+  if (rc == SQLITE_OK && t->st->err) rc = t->st->err; /* e.g. a config read */
+  /* The result is complete before COMMIT: after it, nothing may fail. */
+  if (rc == SQLITE_OK && t->out && sqlite3_str_errcode(t->out))
+    rc = SQLITE_NOMEM;
+  rc = store_txn_end(t->db, txn, rc);
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM && !t->err) {
+    t->err = sqlite3_mprintf("%s", store_txn_errmsg(txn, t->db));
+  }
+  return rc;
+}
+
+/* Report rc/err of a failed transaction body as the function's error. */
+void tick_fail(tick *t, sqlite3_context *ctx, int rc) {
+  if (t->err) {
+    trg_result_error(ctx, rc, t->fname, "%s", t->err);
+  } else if (rc == SQLITE_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    trg_result_error(ctx, rc, t->fname, "%s", sqlite3_errmsg(t->db));
+  }
+}
+
+/* The function's result: t->out, or the error of the failed call. */
+void tick_result(tick *t, sqlite3_context *ctx, int rc) {
+  if (rc != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(t->out));
+    tick_fail(t, ctx, rc);
+  } else {
+    trg_result_str(ctx, t->out);
+  }
+}
+
+/* Keep what this tick cost for trigger_last_tick(). */
+void tick_record_cost(tick *t) {
+  trg_ctx *c = t->ctx;
+  store_cost(t->st, &c->last_tick.vm_steps, &c->last_tick.fullscan_steps);
+  c->last_tick.rows = t->rows;
+  c->last_tick.claimed = t->nout;
+}
+
+/* Borrow the statements the connection keeps for this call (connecting
+** main.triggers first if needed: they are kept only while it is). NULL:
+** none, the call prepares its own. */
+void tick_cache_take(tick *t) {
+  void *kept;
+  if (!trg_ctx_has_table(t->ctx)) store_connect_table(t->db);
+  if (!trg_ctx_stmts_begin(t->ctx, &kept)) return;
+  t->kept = kept ? kept : store_new(t->db);
+  if (!t->kept) {
+    trg_ctx_stmts_end(t->ctx, NULL, NULL);
+    return;
+  }
+  store_cost_start(t->kept); /* per-call cost, tick_record_cost() */
+  t->kept->err = 0; /* store.err is per call: never carried between users */
+  t->st = t->kept;
+}
+
+/* Hand them back (with any prepared meanwhile) for the next call. */
+void tick_cache_give(tick *t) {
+  if (!t->kept) return;
+  store_reset_all(t->kept);
+  t->kept->err = 0;
+  t->st = &t->own;
+  trg_ctx_stmts_end(t->ctx, t->kept, store_free);
+  t->kept = NULL;
+}
+
+/* Begin the call's transaction with the cached statements if it has them. */
+int tick_txn_begin(tick *t, store_txn *txn) {
+  return t->kept ? store_txn_begin_cached(t->st, txn)
+                 : store_txn_begin(t->db, txn);
+}
+
+/* Before COMMIT no statement may stay active: reset the cached ones, or
+** finalize the call's own. */
+void tick_stmts_done(tick *t) {
+  if (t->kept) store_reset_all(t->kept);
+  else store_close(&t->own);
+}
+
+/* Arguments 1 (now) and 2 (options) of trigger_run_due and
+** trigger_next_wakeup into t. A host passes the same options every call:
+** the last text parsed and its result are kept on the connection
+** (trg_ctx.last_opts). 0 ok, -1 error already reported. */
+int tick_read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
+                              sqlite3_value **argv) {
+  if (argc > 0 &&
+      arg_instant(ctx, t->fname, argc, argv, 0, "now", 1, &t->now) != 0)
+    return -1;
+  if (argc == 0) t->now = trg_wall_clock_ms();
+  const char *opts = NULL;
+  int rc = SQLITE_OK;
+  if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    if (sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
+      trg_result_error(ctx, SQLITE_MISMATCH, t->fname,
+                       "argument 2 (options) must be text");
+      return -1;
+    }
+    /* The owner is stored: no byte or escape may be a NUL or invalid. */
+    rc = trg_value_text(argv[1], 1, "options", &opts, &t->err);
+  }
+  if (rc == SQLITE_OK) rc = tick_opts_read(t->st, t->ctx, opts, &t->o, &t->err);
+  if (rc != SQLITE_OK) {
+    tick_fail(t, ctx, rc);
+    return -1;
+  }
+  return 0;
+}

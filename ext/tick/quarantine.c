@@ -1,0 +1,87 @@
+/*
+** quarantine.c -- rows changed outside the extension (quarantine.h,
+** DESIGN.md §4): checked as they are read, and taken out of the schedule
+** when they fail, never crashing or stopping a tick.
+*/
+#include "tick/quarantine.h"
+
+#include <string.h>
+
+#include "store/stored.h"
+#include "store/trigger_rows.h"
+#include "tick/write_behind.h"
+#include "trigger/trigger.h"
+
+SQLITE_EXTENSION_INIT3
+
+/*
+** DESIGN.md §4: a shadow-table row holding a value the extension would
+** refuse never crashes or stops a tick. The row is checked when it is
+** read (trg_check with TRG_STORED, the validator INSERT uses; run_check
+** for a run) and one that fails is taken out of the schedule, writing
+** only what that takes (store_trigger_quarantine), never its other
+** values: paused (a completed, cancelled or expired trigger keeps its
+** status; `status` given: that one), next_due_at NULL, and last_error
+** "<table>.<column>: <what is wrong>; trigger paused". closed: a running
+** run of it was just closed, so its running count goes down by one (when
+** that count can be read). Takes why.
+*/
+int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
+                    int closed) {
+  static const char *const kept[] = {"completed", "cancelled", "expired", 0};
+  const trg_val *st = &r->v[TC_STATUS], *run = &r->v[TC_RUNNING];
+  if (!status) {
+    status = "paused";
+    for (int i = 0; kept[i]; i++) {
+      if (!st->bad && strcmp(val_text(st), kept[i]) == 0) status = kept[i];
+    }
+  }
+  int paused = strcmp(status, "paused") == 0;
+  i64 running = -1;
+  if (closed && !run->bad && !run->null && run->i > 0 &&
+      run->i <= TRG_COUNT_MAX)
+    running = run->i - 1;
+  char *msg = why ? sqlite3_mprintf("%s; %s", why,
+                                    paused ? "trigger paused"
+                                    : strcmp(status, "cancelled") == 0
+                                        ? "trigger cancelled"
+                                        : "taken out of the schedule")
+                  : NULL;
+  sqlite3_free(why);
+  int rc = msg ? wb_barrier(t) : SQLITE_NOMEM;
+  if (rc == SQLITE_OK) {
+    rc = store_trigger_quarantine(t->st, r->id, status, paused, msg, t->now,
+                                  running);
+  }
+  /* The row as written now, for the JSON the lifecycle calls return. */
+  if (rc == SQLITE_OK) rc = val_set_text(&r->v[TC_STATUS], status);
+  if (paused) val_set_int(&r->v[TC_ENABLED], 0);
+  if (running >= 0) val_set_int(&r->v[TC_RUNNING], running);
+  val_set_null(&r->v[TC_NEXT_DUE_AT]);
+  val_set_null(&r->v[TC_FIRE_AT]);
+  val_set_int(&r->v[TC_UPDATED_AT], t->now);
+  if (rc == SQLITE_OK) rc = val_set_owned(&r->v[TC_LAST_ERROR], msg);
+  else sqlite3_free(msg);
+  return rc;
+}
+
+/* Check a trigger row read back (flags: TRG_NO_JSON or 0). SQLITE_OK with
+** *why NULL (usable, *spec its schedule) or with *why the message of what
+** is wrong; else an error such as SQLITE_NOMEM. */
+int tick_row_check(tick *t, trg_row *r, sched_spec *spec, int flags,
+                   char **why) {
+  *why = NULL;
+  int rc = trg_check(t->ctx, t->st, r, spec, t->now, TRG_STORED | flags, why);
+  return *why ? SQLITE_OK : rc;
+}
+
+/* Check a run row read back; its message names the run. */
+int tick_run_check(tick *t, const run_row *run, char **why) {
+  char *err = NULL;
+  int rc = run_check(t->st, run, &err);
+  *why = NULL;
+  if (!err) return rc;
+  *why = sqlite3_mprintf("%s (run '%s')", err, val_text(&run->v[RC_RUN_ID]));
+  sqlite3_free(err);
+  return *why ? SQLITE_OK : SQLITE_NOMEM;
+}

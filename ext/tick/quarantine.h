@@ -1,0 +1,22 @@
+/*
+** quarantine.h -- a trigger or run row read back that holds a value the
+** extension would refuse (DESIGN.md §4): its check, and the trigger taken
+** out of the schedule, writing only what that takes.
+*/
+#ifndef TRIGGERS_QUARANTINE_H
+#define TRIGGERS_QUARANTINE_H
+
+#include "tick/tick.h"
+
+/* Take trigger r out of the schedule with why (taken): paused, or
+** status when given; closed: a running run of it was just closed. */
+int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
+                    int closed);
+/* Check a trigger row read back (flags: TRG_NO_JSON or 0): SQLITE_OK with
+** *why NULL (usable, *spec its schedule) or with *why what is wrong. */
+int tick_row_check(tick *t, trg_row *r, sched_spec *spec, int flags,
+                   char **why);
+/* Check a run row read back; its message names the run. */
+int tick_run_check(tick *t, const run_row *run, char **why);
+
+#endif
