@@ -164,6 +164,8 @@ static const redact_case positives[] = {
     {"stripe-key", "sk_live_51HxYzAbCdEf01", R},
     {"stripe-key", "(rk_test_abcdefghij12)", "(" R ")"},
     {"github-token", "ghp_1234567890abcdefghijABCDEFGHIJ123456", R},
+    /* the shortest: exactly 20 characters after the prefix (19: a miss) */
+    {"github-token", "ghp_1234567890abcdefghij ok", R " ok"},
     {"github-token", "(gho_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345)", "(" R ")"},
     {"github-token", "ghs_aBcDeFgHiJkLmNoPqRsT1234", R},
     {"github-pat", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop", R},
@@ -245,6 +247,7 @@ static const redact_case near_misses[] = {
     {"openai-key", "sk-short, ta" FW_S FW_K FW_DASH "list", NULL},
     {"stripe-key", "sk_live_short and risk_live_abcdefghijklmnop", NULL},
     {"github-token", "ghp_short and the ghp_ prefix", NULL},
+    {"github-token", "ghp_1234567890abcdefghi ok", NULL},
     {"github-pat", "github_pat_short", NULL},
     {"gitlab-token", "glpat-short", NULL},
     {"slack-token", "xoxb-short and the xapp-store", NULL},

@@ -7,7 +7,10 @@
 ** schedule sum inside int64 (found by tests/fuzz/fuzz_sql.c), and the
 ** boundaries of a schedule on both sides: an occurrence exactly at end_at
 ** is the last one (inclusive, one ms earlier it is not), a once trigger
-** is next only strictly after `after`.
+** is next only strictly after `after`; the catch-up's max_count (the
+** 100 runs of misfire_policy 'all') exactly reached and one past it, for
+** an interval and a cron schedule; a cron start_at in the future bounds
+** sched_next as well as sched_first, an occurrence exactly at it included.
 */
 #include "time/civil.h"
 #include "time/cron.h"
@@ -185,8 +188,64 @@ static void check_end_at(void) {
   CHECK(!sched_first(&s, a + 5, &v), "once: after end_at: none");
 }
 
+/* Due at a, one occurrence a minute: 100 missed (the max_count) are all
+** counted; 101 are capped at 100, with `more`. */
+static void catch_up_cap(const sched_spec *s, int64_t a, const char *what) {
+  const int64_t iv = 60000;
+  sched_catchup c;
+  for (int64_t missed = 100; missed <= 101; missed++) {
+    sched_catch_up(s, a, a + (missed - 1) * iv, 100, &c);
+    CHECK(c.count == 100 && c.more == (missed > 100) &&
+              c.latest == a + (missed - 1) * iv,
+          "%s: %lld missed: count %lld more %d", what, (long long)missed,
+          (long long)c.count, c.more);
+  }
+}
+
+static void check_catch_up_cap(void) {
+  const int64_t a = 1767225600000; /* 2026-01-01T00:00Z */
+  sched_spec s;
+  char err[CRON_ERR_MAX];
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_INTERVAL;
+  s.zone = tz_utc();
+  s.start_at = s.end_at = SCHED_NONE;
+  s.created_at = a - 60000;
+  s.interval_ms = 60000;
+  catch_up_cap(&s, a, "interval");
+  s.type = SCHED_CRON;
+  CHECK(cron_parse("* * * * *", &s.cron, err, sizeof err) == 0, "%s", err);
+  catch_up_cap(&s, a, "cron");
+}
+
+/* A cron schedule whose start_at is ahead: nothing before it, from
+** sched_first (creation) or sched_next (resume, the tick). */
+static void check_cron_start_at(void) {
+  const int64_t a = 1767225600000, h = 3600000; /* 2026-01-01T00:00Z */
+  sched_spec s;
+  int64_t v = 0;
+  char err[CRON_ERR_MAX];
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_CRON;
+  s.zone = tz_utc();
+  s.end_at = SCHED_NONE;
+  CHECK(cron_parse("*/15 * * * *", &s.cron, err, sizeof err) == 0, "%s", err);
+  s.start_at = a + h; /* 01:00, an occurrence: kept */
+  CHECK(sched_next(&s, a, &v) && v == a + h, "next: at start_at: %lld",
+        (long long)(v - a));
+  CHECK(sched_first(&s, a, &v) && v == a + h, "first: at start_at: %lld",
+        (long long)(v - a));
+  s.start_at = a + h + 1; /* 1 ms after it: the next quarter */
+  CHECK(sched_next(&s, a, &v) && v == a + h + 900000,
+        "next: after start_at: %lld", (long long)(v - a));
+  CHECK(sched_first(&s, a, &v) && v == a + h + 900000,
+        "first: after start_at: %lld", (long long)(v - a));
+}
+
 int main(void) {
   db = tzdb_new(NULL);
+  check_catch_up_cap();
+  check_cron_start_at();
   check_catch_up();
   check_bounds();
   check_end_at();
