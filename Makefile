@@ -102,6 +102,13 @@ $(B)/unit/%: tests/unit/%.c $(PURE_HAVE) $(HDRS) $(wildcard tests/unit/*.h) | $(
 	@mkdir -p $(B)/unit
 	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $< $(PURE_HAVE) -lm
 
+# Unit tests of the host's self-contained parts (tests/unit/test_host_*.c):
+# each links the host file it names alone (the test supplies what else it
+# calls), so the rule above does not apply.
+$(B)/unit/test_host_%: tests/unit/test_host_%.c host/%.c host/%.h tests/unit/check.h | $(B)
+	@mkdir -p $(B)/unit
+	$(CC) $(CFLAGS) $(WARN) -Ihost -o $@ $< host/$*.c
+
 # Out-of-memory fault injection harness (tests/fault/oom.c); it loads
 # $(EXT_SO) at run time.
 $(B)/fault_oom: tests/fault/oom.c | $(B)

@@ -11,6 +11,10 @@
 ** 100 runs of misfire_policy 'all') exactly reached and one past it, for
 ** an interval and a cron schedule; a cron start_at in the future bounds
 ** sched_next as well as sched_first, an occurrence exactly at it included.
+** Then the small API around them, every branch (check_api): type names,
+** an invalid type, a cron expression that never matches, a catch-up of a
+** once schedule or from a due time after now, instants as integers
+** (signs, lengths) and ISO text (offsets, bad years), canonical text.
 */
 #include "time/civil.h"
 #include "time/cron.h"
@@ -242,8 +246,83 @@ static void check_cron_start_at(void) {
         "first: after start_at: %lld", (long long)(v - a));
 }
 
+static void check_api(void) {
+  const int64_t a = 1767225600000; /* 2026-01-01T00:00Z */
+  sched_spec s;
+  sched_catchup c;
+  int64_t v = 0;
+  char err[SCHED_ERR_MAX], buf[64];
+  static const char *const names[] = {"invalid", "interval", "once", "cron"};
+  for (int t = 0; t < 4; t++) {
+    CHECK_STR(sched_type_name((sched_type)t), names[t], "type name");
+    CHECK(sched_type_parse(names[t]) == (sched_type)(t ? t : SCHED_INVALID),
+          "parse %s", names[t]);
+  }
+  CHECK(sched_type_parse(NULL) == SCHED_INVALID, "parse NULL");
+  CHECK_STR(sched_type_name((sched_type)9), "invalid", "type 9");
+  /* an invalid type has no occurrence and no canonical text */
+  memset(&s, 0, sizeof s);
+  s.zone = tz_utc();
+  s.start_at = s.end_at = SCHED_NONE;
+  CHECK(!sched_next(&s, a, &v) && !sched_first(&s, a, &v), "invalid type");
+  CHECK(sched_canonical(&s, buf, sizeof buf) == -1, "invalid: canonical");
+  /* a once schedule: catch-up counts the one occurrence */
+  s.type = SCHED_ONCE;
+  s.scheduled_at = a;
+  sched_catch_up(&s, a, a + 5, 100, &c);
+  CHECK(c.count == 1 && c.latest == a && !c.has_next, "once catch-up");
+  CHECK(sched_canonical(&s, buf, sizeof buf) == 13 &&
+            strcmp(buf, "1767225600000") == 0,
+        "once canonical: %s", buf);
+  CHECK(sched_canonical(&s, buf, 13) == -1, "canonical: no room for NUL");
+  /* an interval: a due time after now still counts itself */
+  s.type = SCHED_INTERVAL;
+  s.interval_ms = 60000;
+  s.created_at = a - 60000;
+  sched_catch_up(&s, a, a - 1, 100, &c);
+  CHECK(c.count == 1 && c.latest == a, "interval: due after now");
+  CHECK(sched_canonical(&s, buf, sizeof buf) == 5 && !strcmp(buf, "60000"),
+        "interval canonical: %s", buf);
+  /* a cron expression that never matches (30 February) */
+  s.type = SCHED_CRON;
+  CHECK(cron_parse("0 0 30 2 *", &s.cron, buf, sizeof buf) == 0, "%s", buf);
+  CHECK(!sched_first(&s, a, &v) && !sched_next(&s, a, &v), "no 30 February");
+  s.start_at = a + 86400000;
+  CHECK(!sched_first(&s, a, &v), "no 30 February after start_at");
+  sched_catch_up(&s, a, a + 86400000, 100, &c);
+  CHECK(c.count == 1 && !c.has_next && !c.more, "catch-up, none next");
+  CHECK(sched_canonical(&s, buf, sizeof buf) > 0, "cron canonical");
+  /* instants: integers with a sign, up to 15 digits; else ISO text */
+  static const struct {
+    const char *text;
+    int ok;
+    int64_t want;
+  } inst[] = {
+      {"1767225600000", 1, 1767225600000},
+      {"+1767225600000", 1, 1767225600000},
+      {"-1000", 1, -1000},
+      {"-", 0, 0},
+      {"+", 0, 0},
+      {"", 0, 0},
+      {"12a4", 0, 0},
+      {"1767225600000000", 0, 0}, /* 16 digits: read as ISO, refused */
+      {"2026-01-01T00:00:00Z", 1, 1767225600000},
+      {"2026-01-01T01:00:00+01:00", 1, 1767225600000},
+      {"2026-01-01T00:00:00.250", 1, 1767225600250},
+      {"0000-01-01T00:00:00Z", 0, 0},
+      {"2026-13-01T00:00:00Z", 0, 0},
+  };
+  for (size_t i = 0; i < sizeof inst / sizeof inst[0]; i++) {
+    int rc = sched_parse_instant(inst[i].text, tz_utc(), &v, err, sizeof err);
+    CHECK(inst[i].ok ? rc == 0 && v == inst[i].want : rc != 0 && *err,
+          "instant '%s': rc %d, %lld, %s", inst[i].text, rc, (long long)v,
+          rc ? err : "");
+  }
+}
+
 int main(void) {
   db = tzdb_new(NULL);
+  check_api();
   check_catch_up_cap();
   check_cron_start_at();
   check_catch_up();
