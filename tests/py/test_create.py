@@ -316,3 +316,19 @@ def test_paused_trigger_counts_for_the_unique_rule(ext):
     r = create(db, {"instructions": "Check the build", "trigger_type": "interval",
                     "interval_ms": 900000}, dict(OWNER, agent_id="a1"))
     assert r["created"] is False and r["existingTriggerId"] == "first", r
+
+
+def test_xml_size_bound(ext):
+    # a request of exactly 65536 bytes is read; one byte more is refused
+    db = connect(ext)
+    head = "<response><instructions>"
+    tail = ("</instructions><triggerType>interval</triggerType>"
+            "<intervalMs>900000</intervalMs></response>")
+    for n, created in ((65536, True), (65537, False)):
+        xml = head + "a" * (n - len(head) - len(tail)) + tail
+        r = create_xml(db, xml)
+        if created:
+            assert r["created"], r
+        else:
+            assert r["error"] == "INVALID_REQUEST" and \
+                r["reason"] == "XML is 65537 bytes, more than the 65536 allowed", r

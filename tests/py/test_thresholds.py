@@ -20,6 +20,13 @@ the redaction word rule, dedupe's ASCII lower-casing).
     min_confidence                   create.c apply_when
     trigger_prune(before)            fn_admin.c fn_prune
     summary caps, stale_ms           summary.c fit / fit_cut / seg_admin
+    280-byte admin item, 16-byte     summary.c cut_text / seg_admin /
+    first-item cut, 3-byte room      fit_cut
+Elsewhere: the 65536-byte XML request and intervalMs 2^53
+(test_create.py), a result's 4096 bytes (test_runs.py), trigger_preview's
+10,000 rows (test_ergo.py). Each comparison here is also a mutant of
+`make mutants` (tests/mutants.txt), which checks that a test fails when it
+is flipped.
 """
 import json
 import sqlite3

@@ -408,6 +408,20 @@ static void check_coverage(void) {
   CHECK(redact_rule_name(0) != NULL, "the rule table is not empty");
 }
 
+/* A key is at most KEY_MAX (64) characters: one of exactly 64 ending in a
+** key name is a key; at 65 the run is not a key, and a key starting
+** inside it is not at an edge. */
+static void check_key_max(void) {
+  char in[128], want[128];
+  snprintf(in, sizeof in, "%.*spassword=x", 56,
+           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+  snprintf(want, sizeof want, "%.*spassword=" R, 56, in);
+  check_case("64-character key", in, want, "key-value");
+  snprintf(in, sizeof in, "b%.*spassword=x", 56,
+           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+  check_case("65-character key", in, in, NULL);
+}
+
 static void check_sizes(void) {
   const char *in = "password=hunter2";
   const char *want = "password=" R;
@@ -591,6 +605,7 @@ int main(void) {
   }
   check_coverage();
   check_char_classes();
+  check_key_max();
   check_sizes();
   check_linear();
   check_generated();
