@@ -111,7 +111,11 @@ if [ ! -f "$LIST" ] || [ ! -d ext ]; then
 fi
 pids=""
 stop() {
-  for p in $pids; do kill -TERM -- "-$p" 2> /dev/null; done
+  # each worker leads a session of its own: everything in it goes (timeout
+  # puts a test in a process group of its own, not in another session)
+  for p in $pids; do pkill -TERM -s "$p" 2> /dev/null; done
+  sleep 1
+  for p in $pids; do pkill -KILL -s "$p" 2> /dev/null; done
   echo "mutants: interrupted; the tree was not touched (copies in $W)" >&2
   exit 130
 }
@@ -149,7 +153,7 @@ while [ $s -le "$JOBS" ]; do
 done
 wait
 pids=""
-commit="$(git rev-parse --short HEAD 2> /dev/null || echo '?')$(git status --porcelain -- ext tests 2> /dev/null | grep -q . && echo ' + uncommitted changes')"
+commit="$(git rev-parse --short HEAD 2> /dev/null || echo '?')$(git status --porcelain -- ext tests ':!tests/MUTANTS.md' 2> /dev/null | grep -q . && echo ' + uncommitted changes')"
 out=$W/REPORT.md
 [ $# -eq 0 ] && out=tests/MUTANTS.md
 $PY tests/mutants.py report "$LIST" "$W/plan.tsv" "$W/results" "$out" "$commit"
