@@ -220,7 +220,8 @@ static void test_parse_errors(void) {
       {"2026-03-08T09:00:00+01:00:00:00", "unexpected ':' at offset 28"},
       {"2026-03-08T09:00:00\x01", "unexpected byte 0x01 at offset 19"},
       {"2026-03-08\x7f", "expected 'T' or ' ' at offset 10, found byte 0x7f"},
-      {"2026-\x01\x7f-08", "expected 2-digit month at offset 5, found '?" "?'"},
+      {"2026-\x01\x7f-08", "expected 2-digit month at offset 5, found '?"
+                           "?'"},
       {"2026-03x08", "expected '-' at offset 7, found 'x'"},
       {"2026-03-0x", "expected 2-digit day at offset 8, found '0x'"},
       {"2026-03-08Tx", "expected 2-digit hour at offset 11, found 'x'"},

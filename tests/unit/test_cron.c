@@ -350,8 +350,7 @@ static void test_rejected(void) {
                       "range or with a step: '5L-6'");
   rej("0 0 * * 5/2L", "cron field 5 (day-of-week): 'L' cannot be used in a "
                       "range or with a step: '5/2L'");
-  rej("Hx 0 * * *",
-      "cron field 1 (minute): invalid value 'Hx' (allowed 0-59)");
+  rej("Hx 0 * * *", "cron field 1 (minute): invalid value 'Hx' (allowed 0-59)");
   rej("0 0 * XYZ *", "cron field 4 (month): unknown name 'XYZ' (allowed "
                      "1-12, JAN-DEC)");
   rej("0 0 LX * *", "cron field 3 (day-of-month): invalid value 'LX' "

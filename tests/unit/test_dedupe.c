@@ -4,8 +4,8 @@
 ** new format needs a new prefix, tdk2:).
 */
 #include "check.h"
-#include "time/cron.h"
 #include "text/dedupe.h"
+#include "time/cron.h"
 
 static void canon_cron(const char *expr, char *out) {
   cron_expr c;
@@ -67,7 +67,8 @@ int main(void) {
         "cut canonical text: %zu '%s'", n, small);
   CHECK_EQ_I64(dedupe_canonical_text("Hello", "once", "1", "", NULL, 0), n,
                "no buffer: the length");
-  CHECK_EQ_I64(dedupe_normalize(" A  b ", small, 3), 3, "cut normalize: length");
+  CHECK_EQ_I64(dedupe_normalize(" A  b ", small, 3), 3,
+               "cut normalize: length");
   CHECK_STR(small, "a ", "cut normalize: text");
   CHECK_EQ_I64(dedupe_normalize("A b", NULL, 0), 3, "normalize: no buffer");
   canon_cron("0 9 * * MON-FRI", buf);

@@ -36,7 +36,8 @@ static void ok(const char *addr, const char *want, int loopback) {
   http_addr a;
   char *err = NULL, buf[80] = "";
   int rc = http_addr_parse(addr, &a, &err);
-  if (rc == 0) http_addr_format((const struct sockaddr *)&a.ss, buf, sizeof buf);
+  if (rc == 0)
+    http_addr_format((const struct sockaddr *)&a.ss, buf, sizeof buf);
   CHECK(rc == 0 && strcmp(buf, want) == 0 && a.loopback == loopback,
         "'%s': rc %d, '%s', loopback %d, %s", addr, rc, buf, a.loopback,
         err ? err : "");

@@ -62,7 +62,8 @@ static void check_walk(void) {
   elements("[]", "");
   elements(" \t\r\n[ \t\r\n] ", "");
   elements("[1,-2.5e+3,true,null]", "1|-2.5e+3|true|null");
-  elements("[ \"a]\" , {\"b\":[1,\"}\"]} ,[[]] ]", "\"a]\"|{\"b\":[1,\"}\"]}|[[]]");
+  elements("[ \"a]\" , {\"b\":[1,\"}\"]} ,[[]] ]",
+           "\"a]\"|{\"b\":[1,\"}\"]}|[[]]");
   elements("[\"\\\"]\"]", "\"\\\"]\"");
   /* malformed: no '[', a missing comma, nothing where a value goes, an
   ** unterminated string or container, a raw control byte in a string,

@@ -355,8 +355,9 @@ static void check_char_classes(void) {
              "bearer-token");
   /* Basic credentials whose base64 holds '+' and '/' ("??>:>>?" ->
   ** "Pz8+Oj4+Pw==") */
-  check_case("basic b64 + and /", "Authorization: Basic Pz8+Oj4+Pw==",
-             "Authorization: Basic " R, "basic-auth");
+  check_case("basic b64 + and /",
+             "Authorization: Basic Pz8+Oj4+Pw==", "Authorization: Basic " R,
+             "basic-auth");
   /* zero-width characters inside a key are read through; the characters
   ** beside them in the code chart are not zero-width */
   static const char *const zw[] = {"\xe2\x80\x8b", "\xe2\x80\x8c",
@@ -379,14 +380,17 @@ static void check_char_classes(void) {
   ** ideographic comma (U+3001) are not read as ASCII */
   check_case("full-width underscore in a key", "api\xef\xbc\xbfkey=k1",
              "api\xef\xbc\xbfkey=" R, "key-value");
-  check_case("full-width '!' stops nothing", "token=ab\xef\xbc\x81",
-             "token=" R, "key-value");
+  check_case("full-width '!' stops nothing", "token=ab\xef\xbc\x81", "token=" R,
+             "key-value");
   check_case("full-width tilde in a token68", "Bearer abcdefgh\xef\xbd\x9e",
              "Bearer " R, "bearer-token");
-  check_case("U+FF40 read as a backquote", "token=ab\xef\xbd\x80" "cd",
+  check_case("U+FF40 read as a backquote",
+             "token=ab\xef\xbd\x80"
+             "cd",
              "token=" R, "key-value");
-  for (const char *const *o = (const char *const[]){
-           "\xef\xbc\x80", "\xef\xbd\x9f", "\xe3\x80\x81", NULL};
+  for (const char *const *o =
+           (const char *const[]){"\xef\xbc\x80", "\xef\xbd\x9f", "\xe3\x80\x81",
+                                 NULL};
        *o; o++) {
     snprintf(in, sizeof in, "pass%sword=hunter2", *o);
     check_case("not full-width", in, in, NULL);

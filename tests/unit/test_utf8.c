@@ -291,8 +291,8 @@ static const json_case jsons[] = {
     {"backslash at the end", "{\"a\":\"\\", UTF8_OK, 0, "", "{\"a\":\"\\"},
     {"high then text", "{\"a\":\"\\ud83dxxxxxx\"}", UTF8_ESC_SURROGATE, 6, "a",
      "{\"a\":\"\\ufffdxxxxxx\"}"},
-    {"high then a cut escape", "{\"a\":\"\\ud83d\\u", UTF8_ESC_SURROGATE, 6, "a",
-     "{\"a\":\"\\ufffd\\u"},
+    {"high then a cut escape", "{\"a\":\"\\ud83d\\u", UTF8_ESC_SURROGATE, 6,
+     "a", "{\"a\":\"\\ufffd\\u"},
     {"high before a short escape", "{\"a\":\"\\ud83d\\ude0\"}",
      UTF8_ESC_SURROGATE, 6, "a", "{\"a\":\"\\ufffd\\ude0\"}"},
     {"not in a string", "{\"a\":1}\\u0000", UTF8_OK, 0, "", "{\"a\":1}\\u0000"},
@@ -396,11 +396,15 @@ static void test_cutting(void) {
   static const struct {
     const char *in, *want;
   } tails[] = {
-      {"abc", "abc"},         {"ab\xE2\x82", "ab"},
-      {"ab\xE2", "ab"},       {"ab\xE2\x82\xAC", "ab\xE2\x82\xAC"},
-      {"x\xF0\x9F\x98", "x"}, {"x\xF0\x9F\x98\x80", "x\xF0\x9F\x98\x80"},
-      {"\xC3", ""},           {"", ""},
-      {"a\xFF", "a\xFF"}, /* not a cut character: left to the checker */
+      {"abc", "abc"},
+      {"ab\xE2\x82", "ab"},
+      {"ab\xE2", "ab"},
+      {"ab\xE2\x82\xAC", "ab\xE2\x82\xAC"},
+      {"x\xF0\x9F\x98", "x"},
+      {"x\xF0\x9F\x98\x80", "x\xF0\x9F\x98\x80"},
+      {"\xC3", ""},
+      {"", ""},
+      {"a\xFF", "a\xFF"},       /* not a cut character: left to the checker */
       {"\x80\x80", "\x80\x80"}, /* continuation bytes alone: kept */
       {"a\x80\x80\x80\x80", "a\x80\x80\x80\x80"}, /* more than 3: kept */
   };
