@@ -55,7 +55,7 @@ HDRS      = $(wildcard ext/*.h ext/*/*.h)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
-.PHONY: preload-bin test-dqlite replay-bins test-seeds coverage
+.PHONY: preload-bin test-dqlite replay-bins test-seeds coverage mutants
 .PHONY: all test test-unit test-sql test-py test-fault test-asan test-valgrind demo deps clean fuzz bench lint fault-bin
 
 all: $(EXT_SO) $(B)/trigger-host $(B)/triggers-preload.so
@@ -101,6 +101,13 @@ PURE_HAVE = $(wildcard $(PURE_SRC))
 $(B)/unit/%: tests/unit/%.c $(PURE_HAVE) $(HDRS) $(wildcard tests/unit/*.h) | $(B)
 	@mkdir -p $(B)/unit
 	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $< $(PURE_HAVE) -lm
+
+# Unit tests of the host's self-contained parts (tests/unit/test_host_*.c):
+# each links the host file it names alone (the test supplies what else it
+# calls), so the rule above does not apply.
+$(B)/unit/test_host_%: tests/unit/test_host_%.c host/%.c host/%.h tests/unit/check.h | $(B)
+	@mkdir -p $(B)/unit
+	$(CC) $(CFLAGS) $(WARN) -Ihost -o $@ $< host/$*.c
 
 # Out-of-memory fault injection harness (tests/fault/oom.c); it loads
 # $(EXT_SO) at run time.
@@ -276,3 +283,12 @@ COV_CFLAGS = -O0 -g --coverage -DCOVERAGE
 coverage: deps
 	$(MAKE) B=build/cov CFLAGS="$(COV_CFLAGS)" all unit-bins fault-bin preload-bin replay-bins
 	@B=build/cov PURE_SRC="$(PURE_SRC)" sh tests/coverage.sh
+
+# `make mutants`: mutation testing, not part of `make test` or CI. Each
+# mutant of tests/mutants.txt (found by a unique code fragment of ext/) is
+# applied to a copy of the tree under build/mutants, built and run against
+# a fast subset of the tests (tests/mutants.sh, docs/testing.md); the
+# report is rewritten in tests/MUTANTS.md. `make mutants IDS="a b"` runs
+# some (report: build/mutants/REPORT.md); JOBS=N workers (default 2).
+mutants:
+	@sh tests/mutants.sh $(IDS)

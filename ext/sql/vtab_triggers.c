@@ -155,6 +155,7 @@ static int update_existing(scan_tab *t, trg_row *old, trg_row *next,
     if (trg_is_active(next)) trg_pause(next);
   } else if (!was_enabled && (changed & (1ull << TC_ENABLED))) {
     trg_resume(next, &spec, now);
+    val_set_int(&next->v[TC_FAIL_STREAK], 0); /* as trigger_resume does */
   } else if (changed & schedule_cols) {
     trg_arm(next, &spec, now);
   }

@@ -4,7 +4,11 @@
 Runs every function named test_* in tests/py/test_*.py, passing the
 extension path (without suffix, e.g. build/triggers). Prints each failure
 with its traceback and ends with "py: N passed, M failed".
-    /usr/bin/python3 tests/py/run.py build/triggers [name-filter]
+    /usr/bin/python3 tests/py/run.py build/triggers [filter]
+filter: comma-separated substrings of "module.test_name"; a test runs when
+it contains one of them (none given: every test), and never when it
+contains one prefixed with "-" ("-test_host,-test_shadow": all but those).
+PY_FAILFAST=1 stops at the first failure (tests/mutants.sh).
 """
 import glob
 import importlib.util
@@ -16,12 +20,17 @@ import traceback
 
 def main():
     ext = sys.argv[1] if len(sys.argv) > 1 else "build/triggers"
-    only = sys.argv[2] if len(sys.argv) > 2 else ""
+    pats = [p for p in (sys.argv[2] if len(sys.argv) > 2 else "").split(",") if p]
+    skip = [p[1:] for p in pats if p.startswith("-")]
+    only = [p for p in pats if not p.startswith("-")]
+    failfast = os.environ.get("PY_FAILFAST") == "1"
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
     passed = failed = 0
     for path in sorted(glob.glob(os.path.join(here, "test_*.py"))):
         name = os.path.splitext(os.path.basename(path))[0]
+        if failfast and failed:
+            break
         spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
         try:
@@ -32,8 +41,11 @@ def main():
             traceback.print_exc()
             continue
         for fn_name in sorted(n for n in dir(mod) if n.startswith("test_")):
-            if only and only not in f"{name}.{fn_name}":
+            full = f"{name}.{fn_name}"
+            if (only and not any(p in full for p in only)) or any(p in full for p in skip):
                 continue
+            if failfast and failed:
+                break
             fn = getattr(mod, fn_name)
             t0 = time.time()
             try:

@@ -278,3 +278,57 @@ def test_direct_insert_duplicate_is_unique_error(ext):
         assert False
     except sqlite3.IntegrityError as e:
         assert "triggers.dedupe_key" in str(e)
+
+
+def test_xml_values_trimmed_and_ms_bound(ext):
+    # an element's text loses the white space around it, newlines included
+    # (a pretty-printed reply); the inner text is kept as written
+    db = connect(ext)
+    r = create_xml(db, "<response>\n  <instructions>\n    Water the  plants\n  </instructions>\n"
+                       "  <triggerType>\n\tinterval\r\n</triggerType>"
+                       "<intervalMs>\n900000\n</intervalMs></response>")
+    assert r["created"], r
+    assert db.execute("SELECT instructions, trigger_type, interval_ms FROM triggers").fetchone() \
+        == ("Water the  plants", "interval", 900000)
+    # intervalMs 2^53 passes the reader (and is refused by the schedule's
+    # own bound); 2^53 + 1 is refused by the reader
+    xml = ("<response><instructions>x</instructions><triggerType>interval</triggerType>"
+           "<intervalMs>{}</intervalMs></response>")
+    r = create_xml(db, xml.format(2 ** 53))
+    assert r["error"] == "INVALID_SCHEDULE" and "triggers.interval_ms: must be <=" in r["reason"], r
+    r = create_xml(db, xml.format(2 ** 53 + 1))
+    assert r["error"] == "INVALID_SCHEDULE" and "range 0-2^53" in r["reason"], r
+
+
+def test_paused_trigger_counts_for_the_unique_rule(ext):
+    # a trigger inserted paused (enabled = 0) is active: an equal one is a
+    # duplicate, whichever of the two is paused
+    db = connect(ext)
+    db.execute("INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms)"
+               " VALUES ('first', 'a1', 'Check the build', 'interval', 900000)")
+    try:
+        db.execute("INSERT INTO triggers(agent_id, instructions, trigger_type, interval_ms, enabled)"
+                   " VALUES ('a1', 'check the build', 'interval', 900000, 0)")
+        assert False, "a paused duplicate was inserted"
+    except sqlite3.IntegrityError as e:
+        assert "UNIQUE constraint failed: triggers.dedupe_key" in str(e), str(e)
+    one(db, "SELECT trigger_pause('first')")
+    r = create(db, {"instructions": "Check the build", "trigger_type": "interval",
+                    "interval_ms": 900000}, dict(OWNER, agent_id="a1"))
+    assert r["created"] is False and r["existingTriggerId"] == "first", r
+
+
+def test_xml_size_bound(ext):
+    # a request of exactly 65536 bytes is read; one byte more is refused
+    db = connect(ext)
+    head = "<response><instructions>"
+    tail = ("</instructions><triggerType>interval</triggerType>"
+            "<intervalMs>900000</intervalMs></response>")
+    for n, created in ((65536, True), (65537, False)):
+        xml = head + "a" * (n - len(head) - len(tail)) + tail
+        r = create_xml(db, xml)
+        if created:
+            assert r["created"], r
+        else:
+            assert r["error"] == "INVALID_REQUEST" and \
+                r["reason"] == "XML is 65537 bytes, more than the 65536 allowed", r

@@ -574,3 +574,38 @@ def test_page_in_chromium(ext):
         # the instructions are text in the rendered page, never an element
         assert '&lt;script&gt;alert("x")&lt;/script&gt; &amp; more' in dom
         assert "<script" not in dom.lower()
+
+
+def test_page_limits_and_empty_database(ext):
+    # more triggers than the page lists (PAGE_TRIGGERS 100), more due in
+    # the next 24 hours than the timeline draws (PAGE_TIMELINE_ROWS 12),
+    # more runs than it shows (PAGE_RUNS 50) with failed, expired and
+    # successful ones; names long, missing or holding control bytes. And a
+    # database with nothing in it.
+    with Tmp() as t:
+        path, db = t.db(ext)
+        now = now_ms()
+        for k in range(110):
+            add_interval(db, f"t{k:03d}", now + 60000 + k * 1000, 3600000,
+                         display_name=("n" * 40 if k % 3 == 0 else None),
+                         instructions=f"job {k}\x01\x7f")
+        past = now - 3600000
+        for k in range(60):
+            add_once(db, f"o{k:02d}", past + k, agent_id="a1")
+        got = json.loads(one(db, "SELECT trigger_run_due(?, '{\"limit\":60}')", past + 100))
+        for k, r in enumerate(got):
+            status = ("failed", "success", "skipped")[k % 3]
+            detail = "boom\x01" if status == "failed" else f"out {k}"
+            one(db, "SELECT trigger_run_finish(?, ?, ?, ?)", r["run_id"], status, detail, past + 200)
+        empty, _ = t.db(ext, "empty.db")
+        proc, port, err = start_http(ext, t, "serve", path, empty)
+        try:
+            st, _, page = get(port, "/")
+            assert st == 200, page[:200]
+            assert "Only the first 100 triggers by next due time are listed." in page
+            assert "the first 12 are drawn" in page
+            assert page.count("<tr class=\"fail\">") >= 1
+            assert "No triggers." in page and "No runs in the last 7 days." in page
+            assert "\x01" not in page and "\x7f" not in page
+        finally:
+            stop_http(proc)

@@ -233,3 +233,30 @@ def test_install_beside_a_foreign_shadow_named_table(ext):
             "table 'triggers_rundata' already exists; nothing was changed", schema)
     assert [r[0] for r in schema(db)] == ["triggers_rundata"]
     assert one(db, "SELECT x FROM triggers_rundata") == 42
+
+
+def test_resume_starts_a_new_failure_streak(ext):
+    # pause_after_failures counts the failures since the last resume: after
+    # trigger_resume or UPDATE .. SET enabled = 1, one more failure does not
+    # pause the trigger again (DESIGN: both resume the same way)
+    for how in ("trigger_resume", "update"):
+        db = connect(ext)
+        add(db, "t", pause_after_failures=2)
+        for k in (1, 2):
+            [r] = tick(db, T0 + k * MIN)
+            finish(db, r["run_id"], "failed", f"err{k}", T0 + k * MIN + 1)
+        assert trig(db, "t")["status"] == "paused"
+        if how == "update":
+            db.execute("UPDATE triggers SET enabled = 1 WHERE trigger_id = 't'")
+        else:
+            one(db, "SELECT trigger_resume('t', ?)", T0 + 3 * MIN)
+        due = trig(db, "t")["next_due_at"]
+        [r] = tick(db, due)
+        finish(db, r["run_id"], "failed", "err3", due + 1)
+        t = trig(db, "t")
+        assert (t["status"], t["last_error"]) == ("scheduled", "err3"), (how, t)
+        [r] = tick(db, t["next_due_at"])
+        finish(db, r["run_id"], "failed", "err4", t["next_due_at"] + 1)
+        t = trig(db, "t")
+        assert t["status"] == "paused" and "after 2 consecutive failures; last: err4" \
+            in t["last_error"], (how, t)

@@ -21,6 +21,13 @@ the redaction word rule, dedupe's ASCII lower-casing).
     min_confidence                   create.c apply_when
     trigger_prune(before)            store/prune.c
     summary caps, stale_ms           fn_summary.c fit / fit_cut / seg_admin
+    280-byte admin item, 16-byte     fn_summary.c cut_text / seg_admin /
+    first-item cut, 3-byte room      fit_cut
+Elsewhere: the 65536-byte XML request and intervalMs 2^53
+(test_create.py), a result's 4096 bytes (test_runs.py), trigger_preview's
+10,000 rows (test_ergo.py). Each comparison here is also a mutant of
+`make mutants` (tests/mutants.txt), which checks that a test fails when it
+is flipped.
 """
 import json
 import sqlite3
@@ -362,3 +369,27 @@ def test_summary_failure_streak_and_overdue_marks(ext):
         return next(s for s in text.split("\n\n") if s.startswith("Pending:"))
     assert pend(due).endswith("Flaky (f) (overdue)"), pend(due)
     assert pend(due - 1).endswith("Flaky (f)"), pend(due - 1)
+
+
+def test_summary_item_and_cut_boundaries(ext):
+    # an admin item of exactly SUM_ITEM_MAX (280) bytes is kept whole; one
+    # byte more and it is cut with "..." (and the summary is "medium")
+    db = summary_db(ext)
+    for n, whole in ((280, True), (281, False)):
+        p = payload(db, admin=[{"ts": NOW - 1, "text": "x" * n}])
+        line = p["adminSummary"].split("\n")[1]
+        assert line.endswith("x" * n if whole else "x" * 277 + "..."), (n, line)
+        assert p["confidence"] == ("high" if whole else "medium"), (n, p)
+    # the most important admin item is cut to fit when at least 16 bytes of
+    # its text fit; with 15 it is omitted
+    item = [{"ts": NOW - 1, "text": "y" * 100}]
+    fixed = blen(payload(db, admin=item)["adminSummary"]) - len("Admin:") - 100
+    at = payload(db, admin=item, max_admin=len("Admin:") + fixed + 16)["adminSummary"]
+    assert at.endswith("] " + "y" * 13 + "..."), at
+    below = payload(db, admin=item, max_admin=len("Admin:") + fixed + 15)["adminSummary"]
+    assert below == "Admin:\n(+1 more admin item omitted)", below
+    # a clause cut to fit keeps one character before its "...": a footer
+    # cap of 5 bytes is "A....", of 4 (room for "..." alone) no footer
+    assert text(db, max_footer=5).rsplit("\n\n", 1)[1] == "A....", text(db, max_footer=5)
+    assert not text(db, max_footer=4).rsplit("\n\n", 1)[1].startswith(("A", ".")), \
+        text(db, max_footer=4)

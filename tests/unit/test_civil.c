@@ -21,6 +21,8 @@ static int64_t slow_days(int64_t year, int month, int day) {
 }
 
 static void test_leap_and_lengths(void) {
+  CHECK(civil_days_in_month(2026, 0) == 0 && civil_days_in_month(2026, 13) == 0,
+        "no month 0 or 13");
   CHECK(civil_is_leap(2000), "2000 is leap");
   CHECK(!civil_is_leap(1900), "1900 is not leap");
   CHECK(civil_is_leap(2024), "2024 is leap");
@@ -217,6 +219,19 @@ static void test_parse_errors(void) {
       {"12026-03-08", "expected '-' at offset 4, found '6'"},
       {"2026-03-08T09:00:00+01:00:00:00", "unexpected ':' at offset 28"},
       {"2026-03-08T09:00:00\x01", "unexpected byte 0x01 at offset 19"},
+      {"2026-03-08\x7f", "expected 'T' or ' ' at offset 10, found byte 0x7f"},
+      {"2026-\x01\x7f-08", "expected 2-digit month at offset 5, found '?"
+                           "?'"},
+      {"2026-03x08", "expected '-' at offset 7, found 'x'"},
+      {"2026-03-0x", "expected 2-digit day at offset 8, found '0x'"},
+      {"2026-03-08Tx", "expected 2-digit hour at offset 11, found 'x'"},
+      {"2026-03-08T09:x0", "expected 2-digit minute at offset 14, found 'x0'"},
+      {"2026-03-08T09:00:x", "expected 2-digit second at offset 17, found 'x'"},
+      {"2026-03-08T09:00:00.x",
+       "expected digits after '.' at offset 20, found 'x'"},
+      {"2026-03-08T09:00+01x", "unexpected 'x' at offset 19"},
+      {"2026-03-08T09:00+015",
+       "expected 2-digit offset minute at offset 19, found '5'"},
   };
   size_t k;
   for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -236,6 +251,19 @@ static void test_parse_errors(void) {
     int32_t off;
     char tiny[4];
     CHECK(civil_parse_iso("x", 1, &t, &has, &off, NULL, 0) == -1, "NULL err");
+    CHECK(civil_parse_iso("x", 1, &t, &has, &off, tiny, 0) == -1,
+          "no room for a message");
+    CHECK(civil_parse_iso(NULL, 5, &t, &has, &off, NULL, 0) == -1, "NULL text");
+    /* a NUL byte inside the length is a byte like another */
+    char err[64];
+    CHECK(civil_parse_iso("2026-03-08T09:00\0", 17, &t, &has, &off, err,
+                          sizeof err) == -1 &&
+              strcmp(err, "unexpected byte 0x00 at offset 16") == 0,
+          "NUL inside: %s", err);
+    CHECK(civil_parse_iso("2026-03-08T09:00+01", 19, &t, &has, &off, err,
+                          sizeof err) == 0 &&
+              off == 3600,
+          "+hh at the end");
     CHECK(civil_parse_iso("x", 1, &t, &has, &off, tiny, sizeof tiny) == -1 &&
               strlen(tiny) == 3,
           "truncated message");

@@ -322,7 +322,48 @@ static void test_rejected(void) {
     CHECK(strlen(err) == 19, "message truncated to the buffer: '%s'", err);
     CHECK(cron_parse("0 0 32 * *", &c, NULL, 0) == -1, "NULL err buffer");
     CHECK(cron_parse(NULL, &c, err, sizeof err) == -1, "NULL expression");
+    /* a buffer too small for even the prefix: cut, still terminated */
+    char tiny[4];
+    CHECK(cron_parse("0 0 32 * *", &c, tiny, sizeof tiny) == -1 &&
+              strcmp(tiny, "cro") == 0,
+          "prefix cut: '%s'", tiny);
+    CHECK(cron_parse("* * *", &c, tiny, sizeof tiny) == -1 &&
+              strcmp(tiny, "cro") == 0,
+          "expression error cut: '%s'", tiny);
+    CHECK(cron_parse("0 0 32 * *", &c, tiny, 0) == -1, "no room at all");
+    CHECK(cron_parse("* * *", &c, tiny, 0) == -1, "no room: expression");
   }
+  /* the special characters out of their field or inside a range/step */
+  rej("0 0 5#2 * *", "cron field 3 (day-of-month): '#' is only allowed in "
+                     "day-of-week: '5#2'");
+  rej("0 0 * 5W *",
+      "cron field 4 (month): 'W' is only allowed in day-of-month: '5W'");
+  rej("0 L * * *", "cron field 2 (hour): 'L' is only allowed in day-of-month "
+                   "and day-of-week: 'L'");
+  rej("0 0 * L *", "cron field 4 (month): 'L' is only allowed in "
+                   "day-of-month and day-of-week: 'L'");
+  rej("0 0 LW-3 * *", "cron field 3 (day-of-month): 'LW' cannot be used in a "
+                      "range or with a step: 'LW-3'");
+  rej("0 0 1-LW * *", "cron field 3 (day-of-month): 'LW' cannot be used in a "
+                      "range or with a step: '1-LW'");
+  rej("0 0 * * 5L-6", "cron field 5 (day-of-week): '5L' cannot be used in a "
+                      "range or with a step: '5L-6'");
+  rej("0 0 * * 5/2L", "cron field 5 (day-of-week): 'L' cannot be used in a "
+                      "range or with a step: '5/2L'");
+  rej("Hx 0 * * *", "cron field 1 (minute): invalid value 'Hx' (allowed 0-59)");
+  rej("0 0 * XYZ *", "cron field 4 (month): unknown name 'XYZ' (allowed "
+                     "1-12, JAN-DEC)");
+  rej("0 0 LX * *", "cron field 3 (day-of-month): invalid value 'LX' "
+                    "(allowed 1-31, L, L-n, LW, nW)");
+  /* a control byte shown as '?', a long value cut at a character */
+  rej("0 0 \x01 * *", "cron field 3 (day-of-month): invalid value '?' "
+                      "(allowed 1-31, L, L-n, LW, nW)");
+  rej("0 0 * * "
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+      "cron field 5 (day-of-week): invalid value "
+      "'\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (allowed 0-7, SUN-SAT, nL, n#k)");
 }
 
 /* ---- Accepted forms and their canonical text --------------------------- */
@@ -349,6 +390,12 @@ static void acc(const char *expr, const char *canon) {
 
 static void test_accepted(void) {
   /* Plain forms. */
+  acc("0 0 l-5 * *", "0 0 0 L-5 * *"); /* specials in lower case */
+  acc("0 0 lw * *", "0 0 0 LW * *");
+  acc("0 0 15w * *", "0 0 0 15W * *");
+  acc("0 0 * * 5l", "0 0 0 * * 5L");
+  acc("0 0 * * mon#2", "0 0 0 * * 1#2");
+  acc("0 0 * jan-Mar *", "0 0 0 * 1-3 *");
   acc("* * * * *", "0 * * * * *");
   acc("* * * * * *", "* * * * * *");
   acc("  0\t9  * *   MON-FRI  ", "0 0 9 * * 1-5");

@@ -46,6 +46,31 @@ int main(void) {
   dedupe_canonical_text("x", "once", "1", "a\tb\rc\nd", buf, sizeof buf);
   CHECK_STR(buf, "[\"tdk1\",\"x\",\"once\",\"1\",\"a\\tb\\rc\\nd\"]",
             "control characters escaped in the scope");
+  /* every byte below 0x20 is \u-escaped (0x1f the last), 0x20 and 0x7f
+  ** are kept as they are */
+  dedupe_canonical_text("x", "once", "1", "\x01|\x1f|\x20|\x7f", buf,
+                        sizeof buf);
+  CHECK_STR(buf, "[\"tdk1\",\"x\",\"once\",\"1\",\"\\u0001|\\u001f| |\x7f\"]",
+            "control bytes escaped up to 0x1f");
+  /* every ASCII white space (\v and \f too) folds, at either end too */
+  dedupe_normalize("\v\fa\r\v\fb\f", buf, sizeof buf);
+  CHECK_STR(buf, "a b", "\\v \\f \\r are white space");
+  /* NULL fields read as empty; a short buffer gets a cut, terminated text
+  ** and the full length (snprintf's rule); none at all, just the length */
+  size_t n = dedupe_canonical_text(NULL, NULL, NULL, NULL, buf, sizeof buf);
+  CHECK_STR(buf, "[\"tdk1\",\"\",\"\",\"\",\"\"]", "NULL fields");
+  CHECK_EQ_I64(n, strlen(buf), "NULL fields: length");
+  char small[8];
+  n = dedupe_canonical_text("Hello", "once", "1", "", small, sizeof small);
+  CHECK(n == strlen("[\"tdk1\",\"hello\",\"once\",\"1\",\"\"]") &&
+            strcmp(small, "[\"tdk1\"") == 0,
+        "cut canonical text: %zu '%s'", n, small);
+  CHECK_EQ_I64(dedupe_canonical_text("Hello", "once", "1", "", NULL, 0), n,
+               "no buffer: the length");
+  CHECK_EQ_I64(dedupe_normalize(" A  b ", small, 3), 3,
+               "cut normalize: length");
+  CHECK_STR(small, "a ", "cut normalize: text");
+  CHECK_EQ_I64(dedupe_normalize("A b", NULL, 0), 3, "normalize: no buffer");
   canon_cron("0 9 * * MON-FRI", buf);
   CHECK_STR(buf, "0 0 9 * * 1-5", "cron canonical");
 

@@ -432,10 +432,54 @@ static void test_buffer_limits(void) {
         "exactly len + 1 bytes are needed");
 }
 
+/* Branches the table does not reach: runs of weekdays through Saturday
+** into Sunday, seconds and minutes as lists and ranges, stepped hours,
+** a schedule of no type, no zone (UTC), a once instant before 1970, an
+** interval of 0 ms, and a text that needs exactly its buffer. */
+static void test_more_phrases(void) {
+  static const struct {
+    const char *expr, *want;
+  } more[] = {
+      {"0 0 * * FRI-SUN", "At 00:00, Friday through Sunday"},
+      {"0 0 * * SAT,SUN,MON", "At 00:00, Saturday through Monday"},
+      {"0 0 * * SAT-SUN", "At 00:00, only on Sunday and Saturday"},
+      {"0 0 * * 0-6", "At 00:00"},
+      {"5,10 * * * * *", "At 5 and 10 seconds past the minute"},
+      {"5-10 * * * * *", "Seconds 5 through 10 past the minute"},
+      {"0 5,10 * * * *", "At 5 and 10 minutes past the hour"},
+      {"0 5-10 * * *", "Every hour, between 05:00 and 10:00"},
+      {"0 0 9-17/2 * * *", "On the hour, every 2 hours, between 09:00 and "
+                           "17:00"},
+      {"0 0 1 1,7 *", "At 00:00, on day 1 of the month, every 6 months"},
+  };
+  char out[DESCRIBE_MAX], msg[CRON_ERR_MAX];
+  for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {
+    cron_expr c;
+    CHECK(cron_parse(more[k].expr, &c, msg, sizeof msg) == 0, "%s", msg);
+    describe_cron(&c, out, sizeof out);
+    CHECK_STR(out, more[k].want, more[k].expr);
+  }
+  sched_spec s = spec_of(SCHED_INVALID, NULL);
+  check_schedule(&s, "Never");
+  s = spec_of(SCHED_ONCE, NULL);
+  s.scheduled_at = -1500; /* 1969-12-31T23:59:58.500Z */
+  check_schedule(&s, "Once on 1969-12-31 at 23:59:58.500");
+  s = spec_of(SCHED_INTERVAL, NULL);
+  s.interval_ms = 0;
+  check_schedule(&s, "Every 0 milliseconds");
+  s.interval_ms = 60000;
+  CHECK(describe_schedule(&s, out, 0) == -1, "no buffer: -1");
+  CHECK(describe_schedule(&s, out, 12) == -1 &&
+            describe_schedule(&s, out, 13) == 12 &&
+            strcmp(out, "Every minute") == 0,
+        "exactly 13 bytes: '%s'", out);
+}
+
 int main(void) {
   tzdb *db = tzdb_new(NULL);
   test_cron_table();
   test_intervals();
+  test_more_phrases();
   if (db) test_zones_and_bounds(db);
   CHECK(db != NULL, "tzdb_new");
   test_buffer_limits();

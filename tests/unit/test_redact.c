@@ -144,6 +144,17 @@ static const redact_case positives[] = {
      R " " R " ok"},
     {"aws-secret-key",
      "ASIAY34FZKBOKMUTVV7A:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", R ":" R},
+    /* the secret must be exactly 40 characters, not followed by '=', and
+    ** mix cases with a digit or symbol: else only the id goes */
+    {"aws-access-key-id",
+     "AKIAIOSFODNN7EXAMPLE abcdefghijklmnopqrstuvwxyzabcdefghijklmn",
+     R " abcdefghijklmnopqrstuvwxyzabcdefghijklmn"},
+    {"aws-access-key-id",
+     "AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKE",
+     R " wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKE"},
+    {"aws-access-key-id",
+     "AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY=",
+     R " wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY="},
 
     {"twilio-auth-token",
      "AC0123456789abcdef0123456789abcdef:fedcba9876543210fedcba9876543210",
@@ -164,6 +175,8 @@ static const redact_case positives[] = {
     {"stripe-key", "sk_live_51HxYzAbCdEf01", R},
     {"stripe-key", "(rk_test_abcdefghij12)", "(" R ")"},
     {"github-token", "ghp_1234567890abcdefghijABCDEFGHIJ123456", R},
+    /* the shortest: exactly 20 characters after the prefix (19: a miss) */
+    {"github-token", "ghp_1234567890abcdefghij ok", R " ok"},
     {"github-token", "(gho_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345)", "(" R ")"},
     {"github-token", "ghs_aBcDeFgHiJkLmNoPqRsT1234", R},
     {"github-pat", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop", R},
@@ -210,6 +223,18 @@ static const redact_case near_misses[] = {
     {"key-value", "token: abcdefghijk", NULL}, /* 11 letters */
     /* a status word may end a sentence with several marks */
     {"key-value", "password: unavailable....", NULL},
+    {"key-value", "password: reset! password: reset?", NULL},
+    {"key-value", "token: Bearer", NULL}, /* the scheme word alone */
+    {"url-credentials", "https://u:" R "@host", NULL}, /* already redacted */
+    {"bearer-token", "Bearerxyz12345678", NULL},       /* no space */
+    /* an id glued to 40 characters is not a pair (nor a key id) */
+    {"aws-secret-key",
+     "AKIAIOSFODNN7EXAMPLEwJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", NULL},
+    {"pem-private-key", "-----BEGIN RSA PRIVATE KEY abc", NULL},
+    {"pem-private-key", "-----BEGIN PUBLIC PGP KEY-----", NULL},
+    /* a first segment of 15 digits: too short for a Discord user id */
+    {"discord-bot-token",
+     "MTIzNDU2Nzg5MDEyMzQ1.Gh1234.abcdefghijklmnopqrstuvwxyz01", NULL},
     {"key-value", "max_tokens=500, token_count=3, tokens: 12", NULL},
     {"key-value", "bypass=1, compass: north, pass: 12 of 14", NULL},
     {"key-value", "cwd=/tmp and pwdx=1 and passwords: many", NULL},
@@ -245,6 +270,7 @@ static const redact_case near_misses[] = {
     {"openai-key", "sk-short, ta" FW_S FW_K FW_DASH "list", NULL},
     {"stripe-key", "sk_live_short and risk_live_abcdefghijklmnop", NULL},
     {"github-token", "ghp_short and the ghp_ prefix", NULL},
+    {"github-token", "ghp_1234567890abcdefghi ok", NULL},
     {"github-pat", "github_pat_short", NULL},
     {"gitlab-token", "glpat-short", NULL},
     {"slack-token", "xoxb-short and the xapp-store", NULL},
@@ -291,6 +317,86 @@ static void check_case(const char *what, const char *in, const char *want,
   CHECK_STR(again, want, what);
 }
 
+/*
+** Every character of the rules' character sets and stop sets, one at a
+** time (each is a branch of its own): the bytes a key=value value and a
+** URL's credentials stop at, the separators between an AWS key id and
+** its secret, the characters of a bearer token, the zero-width and
+** full-width characters read through (and their neighbours that are not).
+*/
+static void check_char_classes(void) {
+  char in[160], want[160];
+  const char *stops = ",;&)}]\"'<>\t";
+  for (const char *c = stops; *c; c++) {
+    snprintf(in, sizeof in, "password=hunter2%cx", *c);
+    snprintf(want, sizeof want, "password=" R "%cx", *c);
+    check_case("value stops", in, want, "key-value");
+  }
+  /* a URL's authority ends at these: no credentials before the '@' */
+  for (const char *c = "/?#\"'<> "; *c; c++) {
+    snprintf(in, sizeof in, "https://u:p%cq@host", *c);
+    char *out = in; /* some other rule may fire on the rest: not this one */
+    char got[160];
+    redact(out, strlen(out), got, sizeof got);
+    CHECK(strstr(got, "u:p") != NULL, "url stop %c: %s", *c, got);
+  }
+  check_case("url credentials", "https://u:p-q_r.s~t@host",
+             "https://u:" R "@host", "url-credentials");
+  /* separators between an AWS key id and its secret */
+  for (const char *c = " \t\r\n,:;|=\"'"; *c; c++) {
+    snprintf(in, sizeof in,
+             "AKIAIOSFODNN7EXAMPLE%cwJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+             *c);
+    snprintf(want, sizeof want, R "%c" R, *c);
+    check_case("aws pair separator", in, want, "aws-secret-key");
+  }
+  /* a bearer token of every token68 character */
+  check_case("bearer token68", "Bearer a-b.c_d~e+f/g==", "Bearer " R,
+             "bearer-token");
+  /* Basic credentials whose base64 holds '+' and '/' ("??>:>>?" ->
+  ** "Pz8+Oj4+Pw==") */
+  check_case("basic b64 + and /",
+             "Authorization: Basic Pz8+Oj4+Pw==", "Authorization: Basic " R,
+             "basic-auth");
+  /* zero-width characters inside a key are read through; the characters
+  ** beside them in the code chart are not zero-width */
+  static const char *const zw[] = {"\xe2\x80\x8b", "\xe2\x80\x8c",
+                                   "\xe2\x80\x8d", "\xe2\x81\xa0",
+                                   "\xef\xbb\xbf"};
+  for (size_t i = 0; i < sizeof zw / sizeof zw[0]; i++) {
+    snprintf(in, sizeof in, "pass%sword=hunter2", zw[i]);
+    snprintf(want, sizeof want, "pass%sword=" R, zw[i]);
+    check_case("zero-width in a key", in, want, "key-value");
+  }
+  static const char *const not_zw[] = {"\xe2\x80\x8a", "\xe2\x80\x8e",
+                                       "\xe2\x81\xa1", "\xef\xbb\xbe",
+                                       "\xef\xba\xbf", "\xe2\x82\x8b"};
+  for (size_t i = 0; i < sizeof not_zw / sizeof not_zw[0]; i++) {
+    snprintf(in, sizeof in, "pass%sword=hunter2", not_zw[i]);
+    check_case("not zero-width", in, in, NULL);
+  }
+  /* full-width forms: '！' (U+FF01) and '＿' (U+FF3F) end the first block,
+  ** '｀' (U+FF40) and '～' (U+FF5E) the second; U+FF00, U+FF5F and the
+  ** ideographic comma (U+3001) are not read as ASCII */
+  check_case("full-width underscore in a key", "api\xef\xbc\xbfkey=k1",
+             "api\xef\xbc\xbfkey=" R, "key-value");
+  check_case("full-width '!' stops nothing", "token=ab\xef\xbc\x81", "token=" R,
+             "key-value");
+  check_case("full-width tilde in a token68", "Bearer abcdefgh\xef\xbd\x9e",
+             "Bearer " R, "bearer-token");
+  check_case("U+FF40 read as a backquote",
+             "token=ab\xef\xbd\x80"
+             "cd",
+             "token=" R, "key-value");
+  for (const char *const *o =
+           (const char *const[]){"\xef\xbc\x80", "\xef\xbd\x9f", "\xe3\x80\x81",
+                                 NULL};
+       *o; o++) {
+    snprintf(in, sizeof in, "pass%sword=hunter2", *o);
+    check_case("not full-width", in, in, NULL);
+  }
+}
+
 /* Every rule has at least one positive and one near miss. */
 static void check_coverage(void) {
   const char *name;
@@ -304,6 +410,20 @@ static void check_coverage(void) {
           pos, neg);
   }
   CHECK(redact_rule_name(0) != NULL, "the rule table is not empty");
+}
+
+/* A key is at most KEY_MAX (64) characters: one of exactly 64 ending in a
+** key name is a key; at 65 the run is not a key, and a key starting
+** inside it is not at an edge. */
+static void check_key_max(void) {
+  char in[128], want[128];
+  snprintf(in, sizeof in, "%.*spassword=x", 56,
+           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+  snprintf(want, sizeof want, "%.*spassword=" R, 56, in);
+  check_case("64-character key", in, want, "key-value");
+  snprintf(in, sizeof in, "b%.*spassword=x", 56,
+           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+  check_case("65-character key", in, in, NULL);
 }
 
 static void check_sizes(void) {
@@ -488,6 +608,8 @@ int main(void) {
     check_case(ordinary[i], ordinary[i], ordinary[i], NULL);
   }
   check_coverage();
+  check_char_classes();
+  check_key_max();
   check_sizes();
   check_linear();
   check_generated();

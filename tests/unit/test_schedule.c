@@ -7,7 +7,14 @@
 ** schedule sum inside int64 (found by tests/fuzz/fuzz_sql.c), and the
 ** boundaries of a schedule on both sides: an occurrence exactly at end_at
 ** is the last one (inclusive, one ms earlier it is not), a once trigger
-** is next only strictly after `after`.
+** is next only strictly after `after`; the catch-up's max_count (the
+** 100 runs of misfire_policy 'all') exactly reached and one past it, for
+** an interval and a cron schedule; a cron start_at in the future bounds
+** sched_next as well as sched_first, an occurrence exactly at it included.
+** Then the small API around them, every branch (check_api): type names,
+** an invalid type, a cron expression that never matches, a catch-up of a
+** once schedule or from a due time after now, instants as integers
+** (signs, lengths) and ISO text (offsets, bad years), canonical text.
 */
 #include "time/civil.h"
 #include "time/cron.h"
@@ -185,8 +192,139 @@ static void check_end_at(void) {
   CHECK(!sched_first(&s, a + 5, &v), "once: after end_at: none");
 }
 
+/* Due at a, one occurrence a minute: 100 missed (the max_count) are all
+** counted; 101 are capped at 100, with `more`. */
+static void catch_up_cap(const sched_spec *s, int64_t a, const char *what) {
+  const int64_t iv = 60000;
+  sched_catchup c;
+  for (int64_t missed = 100; missed <= 101; missed++) {
+    sched_catch_up(s, a, a + (missed - 1) * iv, 100, &c);
+    CHECK(c.count == 100 && c.more == (missed > 100) &&
+              c.latest == a + (missed - 1) * iv,
+          "%s: %lld missed: count %lld more %d", what, (long long)missed,
+          (long long)c.count, c.more);
+  }
+}
+
+static void check_catch_up_cap(void) {
+  const int64_t a = 1767225600000; /* 2026-01-01T00:00Z */
+  sched_spec s;
+  char err[CRON_ERR_MAX];
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_INTERVAL;
+  s.zone = tz_utc();
+  s.start_at = s.end_at = SCHED_NONE;
+  s.created_at = a - 60000;
+  s.interval_ms = 60000;
+  catch_up_cap(&s, a, "interval");
+  s.type = SCHED_CRON;
+  CHECK(cron_parse("* * * * *", &s.cron, err, sizeof err) == 0, "%s", err);
+  catch_up_cap(&s, a, "cron");
+}
+
+/* A cron schedule whose start_at is ahead: nothing before it, from
+** sched_first (creation) or sched_next (resume, the tick). */
+static void check_cron_start_at(void) {
+  const int64_t a = 1767225600000, h = 3600000; /* 2026-01-01T00:00Z */
+  sched_spec s;
+  int64_t v = 0;
+  char err[CRON_ERR_MAX];
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_CRON;
+  s.zone = tz_utc();
+  s.end_at = SCHED_NONE;
+  CHECK(cron_parse("*/15 * * * *", &s.cron, err, sizeof err) == 0, "%s", err);
+  s.start_at = a + h; /* 01:00, an occurrence: kept */
+  CHECK(sched_next(&s, a, &v) && v == a + h, "next: at start_at: %lld",
+        (long long)(v - a));
+  CHECK(sched_first(&s, a, &v) && v == a + h, "first: at start_at: %lld",
+        (long long)(v - a));
+  s.start_at = a + h + 1; /* 1 ms after it: the next quarter */
+  CHECK(sched_next(&s, a, &v) && v == a + h + 900000,
+        "next: after start_at: %lld", (long long)(v - a));
+  CHECK(sched_first(&s, a, &v) && v == a + h + 900000,
+        "first: after start_at: %lld", (long long)(v - a));
+}
+
+static void check_api(void) {
+  const int64_t a = 1767225600000; /* 2026-01-01T00:00Z */
+  sched_spec s;
+  sched_catchup c;
+  int64_t v = 0;
+  char err[SCHED_ERR_MAX], buf[64];
+  static const char *const names[] = {"invalid", "interval", "once", "cron"};
+  for (int t = 0; t < 4; t++) {
+    CHECK_STR(sched_type_name((sched_type)t), names[t], "type name");
+    CHECK(sched_type_parse(names[t]) == (sched_type)(t ? t : SCHED_INVALID),
+          "parse %s", names[t]);
+  }
+  CHECK(sched_type_parse(NULL) == SCHED_INVALID, "parse NULL");
+  CHECK_STR(sched_type_name((sched_type)9), "invalid", "type 9");
+  /* an invalid type has no occurrence and no canonical text */
+  memset(&s, 0, sizeof s);
+  s.zone = tz_utc();
+  s.start_at = s.end_at = SCHED_NONE;
+  CHECK(!sched_next(&s, a, &v) && !sched_first(&s, a, &v), "invalid type");
+  CHECK(sched_canonical(&s, buf, sizeof buf) == -1, "invalid: canonical");
+  /* a once schedule: catch-up counts the one occurrence */
+  s.type = SCHED_ONCE;
+  s.scheduled_at = a;
+  sched_catch_up(&s, a, a + 5, 100, &c);
+  CHECK(c.count == 1 && c.latest == a && !c.has_next, "once catch-up");
+  CHECK(sched_canonical(&s, buf, sizeof buf) == 13 &&
+            strcmp(buf, "1767225600000") == 0,
+        "once canonical: %s", buf);
+  CHECK(sched_canonical(&s, buf, 13) == -1, "canonical: no room for NUL");
+  /* an interval: a due time after now still counts itself */
+  s.type = SCHED_INTERVAL;
+  s.interval_ms = 60000;
+  s.created_at = a - 60000;
+  sched_catch_up(&s, a, a - 1, 100, &c);
+  CHECK(c.count == 1 && c.latest == a, "interval: due after now");
+  CHECK(sched_canonical(&s, buf, sizeof buf) == 5 && !strcmp(buf, "60000"),
+        "interval canonical: %s", buf);
+  /* a cron expression that never matches (30 February) */
+  s.type = SCHED_CRON;
+  CHECK(cron_parse("0 0 30 2 *", &s.cron, buf, sizeof buf) == 0, "%s", buf);
+  CHECK(!sched_first(&s, a, &v) && !sched_next(&s, a, &v), "no 30 February");
+  s.start_at = a + 86400000;
+  CHECK(!sched_first(&s, a, &v), "no 30 February after start_at");
+  sched_catch_up(&s, a, a + 86400000, 100, &c);
+  CHECK(c.count == 1 && !c.has_next && !c.more, "catch-up, none next");
+  CHECK(sched_canonical(&s, buf, sizeof buf) > 0, "cron canonical");
+  /* instants: integers with a sign, up to 15 digits; else ISO text */
+  static const struct {
+    const char *text;
+    int ok;
+    int64_t want;
+  } inst[] = {
+      {"1767225600000", 1, 1767225600000},
+      {"+1767225600000", 1, 1767225600000},
+      {"-1000", 1, -1000},
+      {"-", 0, 0},
+      {"+", 0, 0},
+      {"", 0, 0},
+      {"12a4", 0, 0},
+      {"1767225600000000", 0, 0}, /* 16 digits: read as ISO, refused */
+      {"2026-01-01T00:00:00Z", 1, 1767225600000},
+      {"2026-01-01T01:00:00+01:00", 1, 1767225600000},
+      {"2026-01-01T00:00:00.250", 1, 1767225600250},
+      {"0000-01-01T00:00:00Z", 0, 0},
+      {"2026-13-01T00:00:00Z", 0, 0},
+  };
+  for (size_t i = 0; i < sizeof inst / sizeof inst[0]; i++) {
+    int rc = sched_parse_instant(inst[i].text, tz_utc(), &v, err, sizeof err);
+    CHECK(inst[i].ok ? rc == 0 && v == inst[i].want : rc != 0 && *err,
+          "instant '%s': rc %d, %lld, %s", inst[i].text, rc, (long long)v,
+          rc ? err : "");
+  }
+}
+
 int main(void) {
   db = tzdb_new(NULL);
+  check_api();
+  check_catch_up_cap();
+  check_cron_start_at();
   check_catch_up();
   check_bounds();
   check_end_at();

@@ -51,5 +51,9 @@ int main(void) {
             "streamed");
   sha256_hex(d, 4, h);
   CHECK_STR(h, "248d6a61", "truncated hex");
+  sha256_hex(d, 40, h); /* more than the digest: all 32 bytes */
+  CHECK_STR(h,
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+            "hex of more than 32 bytes");
   return check_report("sha256");
 }

@@ -275,6 +275,24 @@ static const json_case jsons[] = {
      "{\"" FFFD "\":1}"},
     {"a short escape is the parser's", "{\"a\":\"\\u12\"}", UTF8_OK, 0, "",
      "{\"a\":\"\\u12\"}"},
+    /* the walk's other corners: a close bracket at depth 0, a comma in a
+    ** top-level array, escapes in either case or with a bad hex digit, a
+    ** backslash before a non-ASCII byte or at the very end, a high
+    ** surrogate followed by no escape, or by a short one */
+    {"close at depth 0", "]\"\xFF\"", UTF8_NEVER, 2, "", "]\"" FFFD "\""},
+    {"comma in an array", "[1,\"\\u0000\"]", UTF8_ESC_NUL, 4, "",
+     "[1,\"\\ufffd\"]"},
+    {"hex in both cases", "{\"a\":\"\\uDcFf\"}", UTF8_ESC_SURROGATE, 6, "a",
+     "{\"a\":\"\\ufffd\"}"},
+    {"a bad hex digit is the parser's", "{\"a\":\"\\u00g0\"}", UTF8_OK, 0, "",
+     "{\"a\":\"\\u00g0\"}"},
+    {"backslash before a raw byte", "{\"a\":\"\\\xC3\xA9\"}", UTF8_OK, 0, "",
+     "{\"a\":\"\\\xC3\xA9\"}"},
+    {"backslash at the end", "{\"a\":\"\\", UTF8_OK, 0, "", "{\"a\":\"\\"},
+    {"high then text", "{\"a\":\"\\ud83dxxxxxx\"}", UTF8_ESC_SURROGATE, 6, "a",
+     "{\"a\":\"\\ufffdxxxxxx\"}"},
+    {"high then a cut escape", "{\"a\":\"\\ud83d\\u", UTF8_ESC_SURROGATE, 6,
+     "a", "{\"a\":\"\\ufffd\\u"},
     {"high before a short escape", "{\"a\":\"\\ud83d\\ude0\"}",
      UTF8_ESC_SURROGATE, 6, "a", "{\"a\":\"\\ufffd\\ude0\"}"},
     {"not in a string", "{\"a\":1}\\u0000", UTF8_OK, 0, "", "{\"a\":1}\\u0000"},
@@ -302,8 +320,12 @@ static void test_json(void) {
     CHECK_STR(buf, c->repaired, c->what);
     CHECK(utf8_json_check(buf, m, NULL), "%s: repair not valid", c->what);
   }
-  /* A NUL byte in JSON text is a problem of the text itself. */
+  /* a backslash before a NUL byte: the escape is the backslash alone */
   utf8_err e;
+  CHECK(!utf8_json_check("{\"a\":\"\\\0\"}", 10, &e) && e.what == UTF8_NUL &&
+            e.at == 7,
+        "backslash then NUL");
+  /* A NUL byte in JSON text is a problem of the text itself. */
   CHECK(!utf8_json_check("{\"a\":\"x\0\"}", 9, &e) && e.what == UTF8_NUL &&
             e.at == 7,
         "raw NUL in JSON");
@@ -349,6 +371,19 @@ static void test_describe(void) {
   }
 }
 
+/* utf8_describe of a check that found nothing, and of a problem in the
+** middle of a long sequence (four bytes shown at most). */
+static void test_describe_edges(void) {
+  utf8_err e;
+  char buf[UTF8_DESCRIBE_MAX];
+  CHECK(utf8_check("ok \xC3\xA9", 5, &e), "valid");
+  CHECK_STR(utf8_describe(&e, "ok", buf, sizeof buf), "valid text", "OK");
+  CHECK(!utf8_check("\xF0\x9F\x98", 3, &e), "truncated 4-byte");
+  CHECK_STR(utf8_describe(&e, "\xF0\x9F\x98", buf, sizeof buf),
+            "not valid UTF-8 at byte 0 (0xf0 0x9f 0x98: a truncated sequence)",
+            "3 of 4 bytes");
+}
+
 static void test_cutting(void) {
   /* utf8_prefix: never ends inside a character */
   const char *s = "ab\xE2\x82\xAC\xF0\x9F\x98\x80z"; /* a b euro emoji z */
@@ -361,11 +396,17 @@ static void test_cutting(void) {
   static const struct {
     const char *in, *want;
   } tails[] = {
-      {"abc", "abc"},         {"ab\xE2\x82", "ab"},
-      {"ab\xE2", "ab"},       {"ab\xE2\x82\xAC", "ab\xE2\x82\xAC"},
-      {"x\xF0\x9F\x98", "x"}, {"x\xF0\x9F\x98\x80", "x\xF0\x9F\x98\x80"},
-      {"\xC3", ""},           {"", ""},
-      {"a\xFF", "a\xFF"}, /* not a cut character: left to the checker */
+      {"abc", "abc"},
+      {"ab\xE2\x82", "ab"},
+      {"ab\xE2", "ab"},
+      {"ab\xE2\x82\xAC", "ab\xE2\x82\xAC"},
+      {"x\xF0\x9F\x98", "x"},
+      {"x\xF0\x9F\x98\x80", "x\xF0\x9F\x98\x80"},
+      {"\xC3", ""},
+      {"", ""},
+      {"a\xFF", "a\xFF"},       /* not a cut character: left to the checker */
+      {"\x80\x80", "\x80\x80"}, /* continuation bytes alone: kept */
+      {"a\x80\x80\x80\x80", "a\x80\x80\x80\x80"}, /* more than 3: kept */
   };
   for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
     char buf[16];
@@ -378,6 +419,7 @@ static void test_cutting(void) {
 int main(void) {
   test_table();
   test_exhaustive();
+  test_describe_edges();
   test_code_points();
   test_repair_properties();
   test_json();

@@ -744,6 +744,149 @@ static void check_misc(void) {
 }
 
 /*
+** More forms, each reaching a branch of the parser the table above does
+** not (found with `make coverage`): every ASCII blank, a sentence's final
+** '.', glued tokens, clock fields and zone offsets cut short, ordinals
+** 11th-13th, dates that do not exist, anchors, the recurring forms with
+** and without a time, and the failures that explain themselves ("last
+** ...", negative durations). At WED in UTC: the due instant (and cron
+** line), or the start of the reason.
+*/
+static void check_more_forms(void) {
+  static const struct {
+    const char *phrase, *due, *cron_or_reason;
+  } more[] = {
+      {"in\t2\rhours", "2025-03-05T12:00:00Z", NULL},
+      {"in\f2\vhours\n", "2025-03-05T12:00:00Z", NULL},
+      {"at 9 \x01", NULL, "unexpected byte 0x01"},
+      {"at 9 \xc3\xa9", NULL, "unexpected byte 0xc3"},
+      {"in 2 hours from now", "2025-03-05T12:00:00Z", NULL},
+      {"in 2 hours.", "2025-03-05T12:00:00Z", NULL},
+      {"in 1h30m", "2025-03-05T11:30:00Z", NULL},
+      {"at9", NULL, "put a blank between 'at' and '9'"},
+      {"at 9 x1", NULL, "put a blank between 'x' and '1'"},
+      {"in 2.5 hours", NULL, "unexpected character '.'"},
+      {"at 9:", NULL, "minute after ':' must have two digits"},
+      {"at 9:xx", NULL, "minute after ':' must have two digits"},
+      {"at 9 +", NULL, "cannot read '+' (word 3): the whole phrase m"},
+      {"at 9 +05:", NULL, "zone offset minutes must have two digits"},
+      {"at 9 + x", NULL, "cannot read '+' (word 3): the whole phrase m"},
+      {"on the 11th", "2025-03-11T00:00:00Z", NULL},
+      {"on the 12th at 9", "2025-03-12T09:00:00Z", NULL},
+      {"the 13th", "2025-03-13T00:00:00Z", NULL},
+      {"the 11st", NULL, "'11st' is not an ordinal (11th)"},
+      {"the 2nd", "2025-04-02T00:00:00Z", NULL},
+      {"the 45", NULL, "day 45 is out of range 1-31"},
+      {"the 5th", "2025-04-05T00:00:00Z", NULL},
+      {"5/x", NULL, "cannot read '/' (word 2): the whole phrase m"},
+      {"13/5", NULL, "month 13 is out of range 1-12"},
+      {"5/32", NULL, "day 32 is out of range 1-31"},
+      {"5/3/20", NULL, "the year in M/D/YYYY must have four digits"},
+      {"2/29/2027", NULL, "2027-02-29 does not exist: 2027 is not a lea"},
+      {"feb 29 2027", NULL, "2027-02-29 does not exist: 2027 is not a lea"},
+      {"april 31", NULL, "april has no day 31"},
+      {"feb 29", NULL, "february 29 does not exist in 2026 (not a le"},
+      {"the day after tomorrow", "2025-03-07T10:00:00Z", NULL},
+      {"the day after x", NULL, "'after ...' ties the time to an event, not t"},
+      {"end of day", "2025-03-05T23:59:00Z", NULL},
+      {"end of the week", "2025-03-09T23:59:00Z", NULL},
+      {"next day", NULL, "incomplete phrase: something is missing afte"},
+      {"end day", NULL, "cannot read 'day' (word 2): the whole phrase"},
+      {"every morning", NULL, "'morning' needs a time: add 'at <time>'"},
+      {"every morning at x", NULL,
+       "cannot read 'x' (word 4): the whole phrase m"},
+      {"every morning at 1pm", NULL, "13:00 is not in the morning"},
+      {"every month on the 5th", "2025-04-05T00:00:00Z", "0 0 5 * *"},
+      {"every 2 months", NULL, "repeating every so many months is not suppor"},
+      {"every 2 weeks", NULL, "repeating every so many weeks is not support"},
+      {"every 3 years", NULL, "repeating every so many years is not support"},
+      {"every 2 days", NULL, "repeating every so many days is not supporte"},
+      {"every week", NULL, "repeating every so many weeks is not support"},
+      {"every monday and tuesday", "2025-03-10T00:00:00Z", "0 0 * * 1,2"},
+      {"every monday, x", NULL, "cannot read 'x' (word 4): the whole phrase m"},
+      {"every monday, tuesday and wednesday", "2025-03-10T00:00:00Z",
+       "0 0 * * 1-3"},
+      {"every monday, wednesday and friday at 9", "2025-03-07T09:00:00Z",
+       "0 9 * * 1,3,5"},
+      {"every month on the x", NULL,
+       "cannot read 'x' (word 5): the whole phrase m"},
+      {"every month on 5th", NULL,
+       "cannot read '5' (word 4): the whole phrase m"},
+      {"every month on the 45", NULL, "day 45 is out of range 1-31"},
+      {"every month on the 31st at 9", "2025-03-31T09:00:00Z", "0 9 31 * *"},
+      {"every weekday at 9 extra", NULL,
+       "cannot read 'extra' (word 5): the whole phra"},
+      {"every weekend at 9", "2025-03-08T09:00:00Z", "0 9 * * 0,6"},
+      {"every weekend", "2025-03-08T00:00:00Z", "0 0 * * 0,6"},
+      {"every monday at 9 x", NULL,
+       "cannot read 'x' (word 5): the whole phrase m"},
+      {"daily at 9", "2025-03-06T09:00:00Z", "0 9 * * *"},
+      {"daily at 9 x", NULL, "cannot read 'x' (word 4): the whole phrase m"},
+      {"weekdays at 9", "2025-03-06T09:00:00Z", "0 9 * * 1-5"},
+      {"weekdays", NULL, "'weekdays' needs a time: add 'at <time>'"},
+      {"on the 5th of every month at 9", "2025-04-05T09:00:00Z", "0 9 5 * *"},
+      {"on the 5th of each month", NULL,
+       "cannot read 'each' (word 6): the whole phras"},
+      {"on the 45th of every month", NULL, "day 45 is out of range 1-31"},
+      {"every 30 seconds", "2025-03-05T10:00:30Z", NULL},
+      {"every half hour", NULL, "cannot read 'half' (word 2): the whole phras"},
+      {"every 0.5 seconds", NULL, "unexpected character '.'"},
+      {"last friday", NULL, "'last ...' points to the past: only future t"},
+      {"last week", NULL, "'last ...' points to the past: only future t"},
+      {"last month", NULL, "'last ...' points to the past: only future t"},
+      {"last year", NULL, "'last ...' points to the past: only future t"},
+      {"last night", NULL, "'last ...' points to the past: only future t"},
+      {"last march", NULL, "'last ...' points to the past: only future t"},
+      {"last day of the month", NULL,
+       "cannot read 'last' (word 1): the whole phras"},
+      {"in -2 hours", NULL, "a negative duration is in the past: only fut"},
+      {"-2 hours", NULL, "a negative duration is in the past: only fut"},
+      {"2 hours ago", NULL, "'... ago' is in the past: only future times "},
+      {"every other day", NULL, "'every other ...' is not expressible as one "},
+      {"tonight", "2025-03-05T20:00:00Z", NULL},
+      {"this morning", NULL, "in the past: resolves to 2025-03-05T09:00:00"},
+      {"this evening", "2025-03-05T18:00:00Z", NULL},
+      {"this x", NULL, "cannot read 'x' (word 2): the whole phrase m"},
+      {"next week", "2025-03-12T10:00:00Z", NULL},
+      {"next month", "2025-04-05T10:00:00Z", NULL},
+      {"next year", "2026-03-05T10:00:00Z", NULL},
+      {"end of the month", "2025-03-31T23:59:00Z", NULL},
+      {"end of year", "2025-12-31T23:59:00Z", NULL},
+      {"at noon tomorrow", "2025-03-06T12:00:00Z", NULL},
+      {"at midnight", "2025-03-06T00:00:00Z", NULL},
+      {"tomorrow at 9 utc", "2025-03-06T09:00:00Z", NULL},
+      {"tomorrow at 9pm +05:30", "2025-03-06T15:30:00Z", NULL},
+      {"at 9 tomorrow utc", "2025-03-06T09:00:00Z", NULL},
+      {"at 9 utc tomorrow", "2025-03-06T09:00:00Z", NULL},
+      {"at 9 on friday", "2025-03-07T09:00:00Z", NULL},
+      {"monday morning", "2025-03-10T09:00:00Z", NULL},
+      {"next friday", "2025-03-14T00:00:00Z", NULL},
+      {"this friday", "2025-03-07T00:00:00Z", NULL},
+      {"on 3/15/2027", "2027-03-15T00:00:00Z", NULL},
+      {"march 15, 2027 at 9", "2027-03-15T09:00:00Z", NULL},
+      {"15 march 2027", "2027-03-15T00:00:00Z", NULL},
+      {"the 15th of march", "2025-03-15T00:00:00Z", NULL},
+      {"the 31st", "2025-03-31T00:00:00Z", NULL},
+  };
+  int64_t now = iso_ms(WED);
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+    when_result r;
+    int rc = when_parse(more[i].phrase, now, NULL, &r);
+    if (more[i].due) {
+      CHECK(rc == 0 && r.due_at == iso_ms(more[i].due) &&
+                (more[i].cron_or_reason
+                     ? strcmp(r.cron, more[i].cron_or_reason) == 0
+                     : r.kind != WHEN_CRON),
+            "'%s': rc %d, cron '%s', %s", more[i].phrase, rc, r.cron, r.reason);
+    } else {
+      CHECK(rc == -1 && strncmp(r.reason, more[i].cron_or_reason,
+                                strlen(more[i].cron_or_reason)) == 0,
+            "'%s': rc %d, reason '%s'", more[i].phrase, rc, r.reason);
+    }
+  }
+}
+
+/*
 ** Regression (crash-da39a3ee5e6b4b0d3255bfef95601890afd80709, libFuzzer's
 ** name for the empty input): fuzz_when aborted on its first, empty input
 ** when its zones could not be loaded. The empty phrase at the target's
@@ -782,6 +925,7 @@ int main(void) {
   if (!zones) return 1;
   run_table(&n_accept, &n_reject);
   check_misc();
+  check_more_forms();
   check_fuzz_empty_input();
   printf("when: %d phrase cases (%d accepted, %d rejected)\n",
          n_accept + n_reject, n_accept, n_reject);
