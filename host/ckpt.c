@@ -6,7 +6,6 @@
 #include "ckpt.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -128,13 +127,7 @@ ckpt *ckpt_start(hostdb *dbs, int ndbs) {
   }
   pthread_mutex_init(&c->mu, NULL);
   pthread_cond_init(&c->cv, NULL);
-  /* signals are the loop's (its self-pipe): the thread blocks them all */
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  int rc = pthread_create(&c->thread, NULL, run, c);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if (rc != 0) {
+  if (thread_start(&c->thread, run, c) != 0) {
     log_warn("cannot start the checkpointer thread: SQLite checkpoints "
              "inside commits");
     pthread_mutex_destroy(&c->mu);

@@ -200,7 +200,6 @@ static void handle_signals(loop *l, int64_t now) {
     l->stopping = 1;
     l->claiming = 0;
     l->kill_at = now + l->o->grace_ms;
-    disp_release(&l->d);
   }
   if (s >= 2 && !l->killed) {
     disp_kill(&l->d, "killed: host stopped (second stop signal)");
@@ -238,8 +237,9 @@ static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
   int64_t wait = t <= now ? 0 : min64(t - now, l->o->max_sleep_ms);
   fds[0] = (struct pollfd){sig_fd(), POLLIN, 0};
   int n = 1 + disp_pollfds(&l->d, fds + 1, max - 1);
-  if (poll(fds, (nfds_t)n, (int)wait) < 0 && errno != EINTR)
-    log_warn("poll: %s", strerror(errno));
+  int ready = poll(fds, (nfds_t)n, (int)wait);
+  if (ready < 0 && errno != EINTR) log_warn("poll: %s", strerror(errno));
+  if (ready > 0) disp_polled(&l->d, fds + 1, n - 1);
   sig_drain();
 }
 
@@ -265,7 +265,8 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   for (int i = 0; i < ndbs; i++) dbs[i].tick_at = now;
   prunes_init(&l.pr, dbs, o->mode == MODE_TICK ? 0 : ndbs, now);
   l.check_at = now + o->poll_ms;
-  int max = 1 + 3 * o->jobs; /* the signal pipe, 3 pipes per command */
+  /* the signal pipe, the spawner's, 3 pipes per command */
+  int max = 2 + 3 * o->jobs;
   struct pollfd *fds = xmalloc(sizeof *fds * (size_t)max);
   for (;;) {
     now = mono_ms();

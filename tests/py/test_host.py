@@ -356,6 +356,25 @@ def test_tick_jobs_bound_concurrency(ext):
         assert all(r["status"] == "success" for r in runs(db))
 
 
+def test_tick_exec_many_short_commands(ext):
+    # Commands start on the host's spawner thread (host/spawner.c); a short
+    # one often ends before the loop has its pid. Every run is still
+    # reported once, with its own command's outcome.
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_due(db, 300)
+        cmd = 'read p; case "$TRIGGER_ID" in *3) exit 3;; esac; echo "$TRIGGER_ID"'
+        rc, _, err = tick(ext, path, "--exec", cmd, "--jobs", "8", timeout=60)
+        assert rc == 1, err  # the failed ones
+        got = runs(db)
+        assert len(got) == 300, len(got)
+        for r in got:
+            if r["trigger_id"].endswith("3"):
+                assert (r["status"], r["error"]) == ("failed", "exit status 3"), r
+            else:
+                assert (r["status"], r["result"]) == ("success", r["trigger_id"]), r
+
+
 def test_two_hosts_never_run_an_occurrence_twice(ext):
     with Tmp() as t:
         path, db = t.db(ext)
