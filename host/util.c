@@ -4,12 +4,13 @@
 ** The log functions declared in util.h are in log.c.
 */
 #ifdef __linux__
-#define _GNU_SOURCE /* pipe2 */
+#define _GNU_SOURCE /* pipe2, ppoll */
 #endif
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,16 +55,25 @@ char *xprintf(const char *fmt, ...) {
   return s;
 }
 
-int64_t mono_ms(void) {
+static int64_t clock_us(clockid_t id) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+  clock_gettime(id, &ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-int64_t wall_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+int64_t mono_us(void) { return clock_us(CLOCK_MONOTONIC); }
+int64_t wall_us(void) { return clock_us(CLOCK_REALTIME); }
+int64_t mono_ms(void) { return mono_us() / 1000; }
+int64_t wall_ms(void) { return wall_us() / 1000; }
+
+int poll_us(struct pollfd *fds, nfds_t n, int64_t timeout_us) {
+#ifdef __linux__
+  struct timespec ts = {(time_t)(timeout_us / 1000000),
+                        (long)(timeout_us % 1000000) * 1000};
+  return ppoll(fds, n, &ts, NULL);
+#else
+  return poll(fds, n, (int)((timeout_us + 999) / 1000)); /* never early */
+#endif
 }
 
 int pipe_cloexec(int fds[2]) {

@@ -8,6 +8,7 @@
 #ifndef HOST_UTIL_H
 #define HOST_UTIL_H
 
+#include <poll.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +27,11 @@ char *xprintf(const char *fmt, ...) HOST_FORMAT(1, 2);
 
 int64_t mono_ms(void); /* CLOCK_MONOTONIC in milliseconds */
 int64_t wall_ms(void); /* CLOCK_REALTIME: Unix time in milliseconds */
+int64_t mono_us(void); /* the same two in microseconds */
+int64_t wall_us(void);
+/* poll() with a timeout in µs (>= 0): ppoll on Linux, elsewhere poll()
+** with the timeout rounded up to the ms. */
+int poll_us(struct pollfd *fds, nfds_t n, int64_t timeout_us);
 
 /* pipe() with FD_CLOEXEC on both ends: 0, or -1 with errno. */
 int pipe_cloexec(int fds[2]);
