@@ -49,6 +49,7 @@
 #include "prune.h"
 #include "reports.h"
 #include "sig.h"
+#include "slice.h"
 #include "stats.h"
 #include "util.h"
 
@@ -106,7 +107,7 @@ static void plan_wakeup(loop *l, hostdb *h) {
   }
   if (ms < 0 || ms > l->o->max_sleep_ms) ms = l->o->max_sleep_ms;
   if (h->via) at = ms_of(wall);
-  int64_t left = us_of(at + ms) - wall; /* to the due instant */
+  int64_t left = us_of(at + ms) - wall;   /* to the due instant */
   h->tick_at = left > 0 ? now + left : 0; /* 0: due already */
   if (h->tick_at < h->idle_until) h->tick_at = h->idle_until;
 }
@@ -271,6 +272,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   l.ndbs = ndbs;
   l.claiming = 1;
   l.kill_at = INT64_MAX;
+  slice_request(); /* before the threads below: they keep the default */
   disp_init(&l.d, o, on_done, &l);
   reports_init(&l.rep, dbs, ndbs, o->report_ms);
   l.rep.stats = o->http != NULL;
