@@ -21,6 +21,7 @@ void disp_init(dispatcher *d, const host_opts *o, child_done done, void *ctx) {
   d->done = done;
   d->ctx = ctx;
   d->kids.cmd = o->exec_cmd;
+  d->kids.jobs = o->jobs;
   d->kids.timeout_ms = o->timeout_ms;
   d->kids.timeout_s = o->timeout_s;
   if (o->clean_env) d->kids.env = child_env_new(o->env_pass, o->nenv_pass);

@@ -221,7 +221,7 @@ int child_start(children *cs, host_run *run, char **err) {
     }
   }
   launch *l = launch_new(cs, run, p[0][0], p[1][1], p[2][1]);
-  if (!cs->sp && !cs->sp_failed && !(cs->sp = spawner_new())) {
+  if (!cs->sp && !cs->sp_failed && !(cs->sp = spawner_new(cs->jobs))) {
     cs->sp_failed = 1;
     log_warn("cannot start the spawner thread: commands start on the loop");
   }

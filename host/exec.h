@@ -26,6 +26,7 @@ typedef struct children {
   long long timeout_ms; /* 0 = none */
   double timeout_s;
   char **env;  /* --clean-env: the children's environment; NULL = the host's */
+  int jobs;    /* --jobs: at most as many starting at once */
   spawner *sp; /* started on first use; NULL: none (yet) */
   int sp_failed; /* it could not start: children start on the loop */
   int starting;  /* starts handed to sp and not answered yet */

@@ -1,9 +1,11 @@
 /*
-** spawner.c -- the starting thread (see spawner.h). One mutex guards the
-** two lists (queued, answered) and the stop flag; the thread answers the
-** queued requests in order (woken by spawner_kick), appends each to the answered list and writes
-** one byte to a non-blocking pipe (a full pipe means a wakeup is pending
-** anyway). The loop drains the pipe and takes the whole answered list.
+** spawner.c -- the starting threads (see spawner.h). One mutex guards the
+** two lists (queued, answered), the counts and the stop flag. A thread
+** takes the oldest queued request, answers it, appends it to the answered
+** list and writes one byte to a non-blocking pipe (a full pipe means a
+** wakeup is pending anyway); the loop drains the pipe and takes the whole
+** answered list. Threads are started on demand: spawner_kick starts one
+** for each queued request no idle thread waits for, up to the most.
 */
 #include "spawner.h"
 
@@ -13,17 +15,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "slice.h"
 #include "spawn.h"
 #include "util.h"
 
 struct spawner {
-  pthread_t thread;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  spawn_req *queue, *queue_tail; /* mutex */
-  spawn_req *done, *done_tail;   /* mutex */
-  int stop;                      /* mutex */
-  int wake[2];                   /* the thread writes, the loop polls */
+  pthread_t threads[SPAWNER_THREADS_MAX];
+  int nthreads, max;             /* started, allowed */
+  pthread_mutex_t mu;            /* guards what follows */
+  pthread_cond_t cv;             /* a request or stop for the idle threads */
+  spawn_req *queue, *queue_tail; /* to answer, oldest first */
+  spawn_req *done, *done_tail;   /* answered */
+  int queued, idle;              /* requests in queue; threads waiting */
+  int stop;
+  int wake[2]; /* the threads write, the loop polls */
 };
 
 static void append(spawn_req **head, spawn_req **tail, spawn_req *r) {
@@ -35,13 +40,19 @@ static void append(spawn_req **head, spawn_req **tail, spawn_req *r) {
 
 static void *run(void *arg) {
   spawner *s = arg;
+  slice_request(); /* a start waits for this thread as for the loop */
   pthread_mutex_lock(&s->mu);
   for (;;) {
-    while (!s->queue && !s->stop) pthread_cond_wait(&s->cv, &s->mu);
+    while (!s->queue && !s->stop) {
+      s->idle++;
+      pthread_cond_wait(&s->cv, &s->mu);
+      s->idle--;
+    }
     spawn_req *r = s->queue;
     if (!r) break; /* stop, and nothing queued */
     s->queue = r->next;
     if (!s->queue) s->queue_tail = NULL;
+    s->queued--;
     pthread_mutex_unlock(&s->mu);
     r->err = NULL;
     r->pid = spawn_sh(r->argv, r->env, r->in_fd, r->out_fd, r->err_fd, &r->err);
@@ -54,7 +65,15 @@ static void *run(void *arg) {
   return NULL;
 }
 
-spawner *spawner_new(void) {
+/* One more thread (mutex held): 0, or -1 when it cannot start. */
+static int add_thread(spawner *s) {
+  if (s->nthreads == s->max) return -1;
+  if (thread_start(&s->threads[s->nthreads], run, s) != 0) return -1;
+  s->nthreads++;
+  return 0;
+}
+
+spawner *spawner_new(int max_threads) {
   spawner *s = xmalloc(sizeof *s);
   memset(s, 0, sizeof *s);
   if (pipe_cloexec(s->wake) != 0) {
@@ -65,7 +84,10 @@ spawner *spawner_new(void) {
   fcntl(s->wake[1], F_SETFL, O_NONBLOCK);
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->cv, NULL);
-  if (thread_start(&s->thread, run, s) == 0) return s;
+  s->max = max_threads < 1                     ? 1
+           : max_threads > SPAWNER_THREADS_MAX ? SPAWNER_THREADS_MAX
+                                               : max_threads;
+  if (add_thread(s) == 0) return s;
   pthread_mutex_destroy(&s->mu);
   pthread_cond_destroy(&s->cv);
   close(s->wake[0]);
@@ -78,9 +100,9 @@ void spawner_free(spawner *s) {
   if (!s) return;
   pthread_mutex_lock(&s->mu);
   s->stop = 1;
-  pthread_cond_signal(&s->cv);
+  pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
-  pthread_join(s->thread, NULL);
+  for (int i = 0; i < s->nthreads; i++) pthread_join(s->threads[i], NULL);
   pthread_mutex_destroy(&s->mu);
   pthread_cond_destroy(&s->cv);
   close(s->wake[0]);
@@ -91,12 +113,17 @@ void spawner_free(spawner *s) {
 void spawner_submit(spawner *s, spawn_req *r) {
   pthread_mutex_lock(&s->mu);
   append(&s->queue, &s->queue_tail, r);
+  s->queued++;
   pthread_mutex_unlock(&s->mu);
 }
 
 void spawner_kick(spawner *s) {
   pthread_mutex_lock(&s->mu);
-  if (s->queue) pthread_cond_signal(&s->cv);
+  /* a thread per request: the idle ones, then new ones up to the most */
+  while (s->queued > s->idle && add_thread(s) == 0) {
+  }
+  if (s->queued > 1) pthread_cond_broadcast(&s->cv);
+  else if (s->queued) pthread_cond_signal(&s->cv);
   pthread_mutex_unlock(&s->mu);
 }
 
