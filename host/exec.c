@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "shell.h"
 #include "spawner.h"
 #include "text/utf8.h"
 #include "util.h"
@@ -108,7 +108,7 @@ static launch *launch_new(const children *cs, const host_run *r, int in_rd,
   memset(l, 0, sizeof *l);
   run_vars(r, l->vars);
   /* --clean-env: only cs->env, else the host's environment (NULL) */
-  l->env = spawn_env(cs->env, l->vars, RUN_VARS);
+  l->env = shell_env(cs->env, l->vars, RUN_VARS);
   l->argv[0] = "sh";
   l->argv[1] = "-c";
   l->argv[2] = (char *)cs->cmd;
@@ -227,7 +227,7 @@ int child_start(children *cs, host_run *run, char **err) {
   }
   if (!cs->sp) { /* start it here and now */
     l->req.pid =
-        spawn_sh(l->argv, l->env, p[0][0], p[1][1], p[2][1], &l->req.err);
+        shell_spawn(l->argv, l->env, p[0][0], p[1][1], p[2][1], &l->req.err);
     if (l->req.pid < 0) {
       *err = xprintf("cannot start command: %s", l->req.err);
       launch_free(l);

@@ -4,7 +4,7 @@
 ** Each handler writes one byte into a self-pipe whose read end the loop
 ** polls, so a signal always ends the current sleep. SIGPIPE is ignored
 ** (a closed stdout or child stdin shows up as EPIPE instead). Children
-** start with the default dispositions of all four (spawn.h).
+** start with the default dispositions of all four (shell.h).
 */
 #ifndef HOST_SIG_H
 #define HOST_SIG_H

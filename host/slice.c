@@ -24,8 +24,11 @@ typedef struct sched_attr_v1 { /* SCHED_ATTR_SIZE_VER1, 56 bytes */
   uint32_t size, policy;
   uint64_t flags;
   int32_t nice;
+  /* cppcheck-suppress unusedStructMember ; the kernel's layout */
   uint32_t priority;
+  /* cppcheck-suppress unusedStructMember ; the kernel's layout */
   uint64_t runtime, deadline, period;
+  /* cppcheck-suppress unusedStructMember ; the kernel's layout */
   uint32_t util_min, util_max;
 } sched_attr_v1;
 

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "shell.h"
 #include "slice.h"
-#include "spawn.h"
 #include "util.h"
 
 struct spawner {
@@ -55,7 +55,8 @@ static void *run(void *arg) {
     s->queued--;
     pthread_mutex_unlock(&s->mu);
     r->err = NULL;
-    r->pid = spawn_sh(r->argv, r->env, r->in_fd, r->out_fd, r->err_fd, &r->err);
+    r->pid =
+        shell_spawn(r->argv, r->env, r->in_fd, r->out_fd, r->err_fd, &r->err);
     pthread_mutex_lock(&s->mu);
     append(&s->done, &s->done_tail, r);
     ssize_t w = write(s->wake[1], "", 1);

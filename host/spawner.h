@@ -1,6 +1,6 @@
 /*
 ** spawner.h -- the threads that start the --exec commands, so that the
-** loop never waits for one. posix_spawn() (spawn.h) suspends its caller
+** loop never waits for one. posix_spawn() (shell.h) suspends its caller
 ** until the child has exec'd, and on a busy machine a new child waits for
 ** a CPU behind the running ones: about 1 ms per command, measured with 4
 ** jobs on 2 cores, 0.1 ms on an idle machine. Spent on the loop's thread
@@ -17,7 +17,7 @@
 
 #include <sys/types.h>
 
-/* One command to start: what spawn_sh() takes, and its answer. Owned by
+/* One command to start: what shell_spawn() takes, and its answer. Owned by
 ** the caller; argv, env and the descriptors must stay valid until the
 ** request comes back from spawner_done(). */
 typedef struct spawn_req {
@@ -37,7 +37,7 @@ typedef struct spawner spawner;
 /* Start the first thread (signals blocked on the threads: they are the
 ** loop's); more start as requests wait, up to max_threads (1 to
 ** SPAWNER_THREADS_MAX). NULL when none can start: then start children
-** with spawn_sh() directly. */
+** with shell_spawn() directly. */
 spawner *spawner_new(int max_threads);
 /* Join the threads after the requests in flight have come back (taken or
 ** not). NULL: nothing. */

@@ -4,7 +4,8 @@
 ** The log functions declared in util.h are in log.c.
 */
 #ifdef __linux__
-#define _GNU_SOURCE /* pipe2, ppoll */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): glibc's name for pipe2, ppoll */
+#define _GNU_SOURCE
 #endif
 #include "util.h"
 

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "shell.h"
 #include "util.h"
 
 #define ERR_KEEP 1000 /* bytes of stderr kept for the message */
@@ -52,9 +52,9 @@ static pid_t start(const char *cmd, const char *db, const char *sql, int out_wr,
                    int err_wr, char **err) {
   char *script = xprintf("%s \"$1\"", cmd);
   char *var = xprintf("TRIGGER_DB=%s", db);
-  char **env = spawn_env(NULL, &var, 1);
+  char **env = shell_env(NULL, &var, 1);
   char *argv[] = {"sh", "-c", script, "trigger-host", (char *)sql, NULL};
-  pid_t pid = spawn_sh(argv, env, -1, out_wr, err_wr, err);
+  pid_t pid = shell_spawn(argv, env, -1, out_wr, err_wr, err);
   free(env);
   free(var);
   free(script);

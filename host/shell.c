@@ -1,5 +1,5 @@
 /*
-** spawn.c -- posix_spawn() of /bin/sh for exec.c and via.c (see spawn.h).
+** shell.c -- posix_spawn() of /bin/sh for exec.c and via.c (see shell.h).
 ** The attributes do in the child what the forked child used to do by
 ** hand: setpgid(0, 0), the default disposition of the signals sig.c
 ** handles or ignores, an empty signal mask, and dup2() of the three
@@ -8,7 +8,7 @@
 ** dup2(), so then all three go through descriptors above every source
 ** first.
 */
-#include "spawn.h"
+#include "shell.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,7 @@ extern char **environ; /* POSIX; glibc declares it only for _GNU_SOURCE */
 /* The length of the name of "NAME=value" (the whole text without '='). */
 static size_t name_len(const char *entry) { return strcspn(entry, "="); }
 
-char **spawn_env(char *const *base, char *const *add, int n) {
+char **shell_env(char *const *base, char *const *add, int n) {
   if (!base) base = environ;
   int nbase = 0;
   while (base[nbase]) nbase++;
@@ -83,8 +83,8 @@ static int set_attrs(posix_spawnattr_t *at) {
   return rc;
 }
 
-pid_t spawn_sh(char *const argv[], char *const env[], int in_fd, int out_fd,
-               int err_fd, char **err) {
+pid_t shell_spawn(char *const argv[], char *const env[], int in_fd, int out_fd,
+                  int err_fd, char **err) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
   int src[3] = {in_fd, out_fd, err_fd};
