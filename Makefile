@@ -275,7 +275,7 @@ $(B)/replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(STATIC_OBJ)
 replay-bins: $(REPLAY_BIN)
 
 # `make coverage`: everything built with --coverage into build/cov (the
-# host's forked children write their counters before exec: -DCOVERAGE),
+# fault harness's forked workers write their counters at exit: -DCOVERAGE),
 # the `make test` layers run against it, then tests/coverage.sh prints a
 # per-file line and branch table and the totals of ext/, host/ and the pure
 # modules (gcovr).

@@ -6,7 +6,6 @@
 #include "ckpt.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,10 +30,22 @@ struct ckpt {
 };
 
 /* sqlite3_wal_hook of the host's connections: count frames, and wake the
-** checkpointer when there are enough (replaces SQLite's automatic one). */
+** checkpointer when there are enough (replaces SQLite's automatic one).
+** Past CKPT_LOOP_PAGES the thread's checkpoints have not caught up with
+** the writer: one runs here, on the loop, between its transactions. */
 static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames) {
-  (void)db;
-  if (strcmp(name, "main") == 0) ckpt_notify(arg, frames);
+  if (strcmp(name, "main") != 0) return SQLITE_OK;
+  if (frames < CKPT_LOOP_PAGES) {
+    ckpt_notify(arg, frames);
+    return SQLITE_OK;
+  }
+  int log = 0, done = 0;
+  int rc = sqlite3_wal_checkpoint_v2(db, "main", SQLITE_CHECKPOINT_PASSIVE,
+                                     &log, &done);
+  log_info("%s: checkpoint on the loop (WAL of %d frames): %s, %d of %d "
+           "written back",
+           ((ckpt_slot *)arg)->db->path, frames,
+           rc == SQLITE_OK ? "ok" : sqlite3_errstr(rc), done, log);
   return SQLITE_OK;
 }
 
@@ -128,13 +139,7 @@ ckpt *ckpt_start(hostdb *dbs, int ndbs) {
   }
   pthread_mutex_init(&c->mu, NULL);
   pthread_cond_init(&c->cv, NULL);
-  /* signals are the loop's (its self-pipe): the thread blocks them all */
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  int rc = pthread_create(&c->thread, NULL, run, c);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if (rc != 0) {
+  if (thread_start(&c->thread, run, c) != 0) {
     log_warn("cannot start the checkpointer thread: SQLite checkpoints "
              "inside commits");
     pthread_mutex_destroy(&c->mu);

@@ -12,6 +12,20 @@
 ** sleeps on a condition variable). Closing the last connection checkpoints
 ** as before; other processes' connections checkpoint as they always do.
 ** Not for --via databases (nothing local to checkpoint).
+**
+** A passive checkpoint writes back what the WAL held when it began; SQLite
+** starts the WAL over only when a writer begins after one that left
+** nothing behind. A loop that commits every few ms (--exec, a busy run)
+** always wrote more meanwhile, so the WAL never started over: measured,
+** 156 MB after 5,000 commands, growing for as long as the host was busy,
+** and every commit appended to a longer file (6.9 us a frame appending,
+** 2.4 us overwriting). So when a commit finds CKPT_LOOP_PAGES frames in
+** the WAL, the loop's own connection runs the passive checkpoint right
+** there, as SQLite's automatic one would (what is left after the thread's
+** last one, and its fsyncs): nothing writes meanwhile, and the next
+** transaction starts the WAL over. A busy host's WAL stays under about
+** CKPT_LOOP_PAGES pages, for a pause of the loop (a few ms) once per that
+** many pages instead of per CKPT_PAGES.
 */
 #ifndef HOST_CKPT_H
 #define HOST_CKPT_H
@@ -19,6 +33,7 @@
 #include "hostdb.h"
 
 #define CKPT_PAGES 1000
+#define CKPT_LOOP_PAGES (4 * CKPT_PAGES)
 #define CKPT_GAP_MS 100
 
 typedef struct ckpt ckpt;

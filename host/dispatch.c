@@ -1,5 +1,5 @@
 /*
-** dispatch.c -- print mode and the --exec queue (see dispatch.h).
+** dispatch.c -- print mode and --exec starts (see dispatch.h).
 ** Print mode reports 'success' only after the line is flushed; if stdout
 ** is gone (EPIPE) the run was delivered to nobody, so it is released as
 ** 'deferred' and the loop stops claiming. A run whose lease is nearly over
@@ -21,16 +21,13 @@ void disp_init(dispatcher *d, const host_opts *o, child_done done, void *ctx) {
   d->done = done;
   d->ctx = ctx;
   d->kids.cmd = o->exec_cmd;
+  d->kids.jobs = o->jobs;
   d->kids.timeout_ms = o->timeout_ms;
   d->kids.timeout_s = o->timeout_s;
   if (o->clean_env) d->kids.env = child_env_new(o->env_pass, o->nenv_pass);
 }
 
-void disp_free(dispatcher *d) {
-  for (int i = 0; i < d->nqueue; i++) run_free(d->queue[i]);
-  free(d->queue);
-  children_free(&d->kids);
-}
+void disp_free(dispatcher *d) { children_free(&d->kids); }
 
 static void report(dispatcher *d, host_run *run, const char *status,
                    const char *detail) {
@@ -78,27 +75,24 @@ void disp_submit(dispatcher *d, host_run *run) {
     print_run(d, run);
     return;
   }
-  if (d->nqueue == 0 && d->kids.n < d->o->jobs) {
-    start_run(d, run);
-    return;
-  }
-  if (d->nqueue == d->capqueue) {
-    d->capqueue = d->capqueue ? d->capqueue * 2 : 16;
-    d->queue = xrealloc(d->queue, sizeof(host_run *) * (size_t)d->capqueue);
-  }
-  d->queue[d->nqueue++] = run;
+  start_run(d, run); /* the claim took no more than the free slots */
 }
 
 long long disp_slots(const dispatcher *d) {
   if (!d->o->exec_cmd) return 1LL << 40;
-  long long free_slots = (long long)d->o->jobs - d->kids.n - d->nqueue;
+  long long free_slots = (long long)d->o->jobs - d->kids.n;
   return free_slots > 0 ? free_slots : 0;
 }
 
-int disp_idle(const dispatcher *d) { return d->kids.n == 0 && d->nqueue == 0; }
+int disp_idle(const dispatcher *d) { return d->kids.n == 0; }
 
 int disp_pollfds(dispatcher *d, struct pollfd *fds, int max) {
+  children_flush(&d->kids);
   return children_pollfds(&d->kids, fds, max);
+}
+
+void disp_polled(dispatcher *d, const struct pollfd *fds, int n) {
+  children_polled(&d->kids, fds, n);
 }
 
 int64_t disp_deadline(const dispatcher *d) {
@@ -107,24 +101,7 @@ int64_t disp_deadline(const dispatcher *d) {
     int64_t renew = children_run(&d->kids, i)->renew_at;
     if (renew < t) t = renew;
   }
-  for (int i = 0; i < d->nqueue; i++) {
-    int64_t last = lease_start_deadline(d->queue[i]);
-    if (last < t) t = last;
-  }
   return t;
-}
-
-/* Start queued runs while slots are free; release (deferred) those whose
-** lease is nearly over even when no slot is. */
-static void start_queued(dispatcher *d) {
-  int64_t now = mono_ms();
-  int k = 0;
-  for (int i = 0; i < d->nqueue; i++) {
-    host_run *run = d->queue[i];
-    if (d->kids.n < d->o->jobs || !lease_startable(run, now)) start_run(d, run);
-    else d->queue[k++] = run;
-  }
-  d->nqueue = k;
 }
 
 void disp_service(dispatcher *d) {
@@ -132,12 +109,6 @@ void disp_service(dispatcher *d) {
   int64_t now = mono_ms();
   for (int i = 0; i < d->kids.n; i++)
     lease_renew(children_run(&d->kids, i), now);
-  if (d->nqueue) start_queued(d);
-}
-
-void disp_release(dispatcher *d) {
-  for (int i = 0; i < d->nqueue; i++) report(d, d->queue[i], "deferred", NULL);
-  d->nqueue = 0;
 }
 
 void disp_kill(dispatcher *d, const char *why) { children_kill(&d->kids, why); }

@@ -1,7 +1,8 @@
 /*
 ** dispatch.h -- hands claimed runs to their executor: print mode writes
-** one JSON line per run to stdout; --exec mode keeps a FIFO of runs
-** waiting for one of --jobs slots and starts children (exec.h). Every
+** one JSON line per run to stdout; --exec mode starts a child per run
+** (exec.h) in one of --jobs slots: the loop claims no more runs than
+** there are free slots (disp_slots), so a run never waits for one. Every
 ** outcome comes back through one callback, which reports it. The leases
 ** of running commands are renewed here, and a run is never started after
 ** its lease is nearly over (lease.h).
@@ -20,8 +21,6 @@ typedef struct dispatcher {
   const host_opts *o;
   child_done done; /* (ctx, run, status, detail): report one outcome */
   void *ctx;
-  host_run **queue; /* waiting for a slot, oldest first */
-  int nqueue, capqueue;
   children kids;
   int stdout_lost; /* print mode: stdout failed, stop claiming */
 } dispatcher;
@@ -33,14 +32,15 @@ void disp_submit(dispatcher *d, host_run *run);
 /* How many more runs could start now (a large number in print mode). */
 long long disp_slots(const dispatcher *d);
 int disp_idle(const dispatcher *d);
+/* Just before the loop sleeps: the commands handed over in this pass start
+** (exec.h, children_flush), and the descriptors to poll. */
 int disp_pollfds(dispatcher *d, struct pollfd *fds, int max);
-/* The next timeout, lease renewal or queued run's start deadline. */
+/* After poll(): the n descriptors disp_pollfds gave, with revents. */
+void disp_polled(dispatcher *d, const struct pollfd *fds, int n);
+/* The next timeout or lease renewal. */
 int64_t disp_deadline(const dispatcher *d);
-/* Service children, renew their leases, then start queued runs in free
-** slots (deferring those whose lease is nearly over). */
+/* Service children and renew their leases. */
 void disp_service(dispatcher *d);
-/* Stop: queued runs are released ('deferred'). */
-void disp_release(dispatcher *d);
 /* Kill every running child (reported failed with why). */
 void disp_kill(dispatcher *d, const char *why);
 

@@ -19,12 +19,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sig.h"
+#include "shell.h"
+#include "spawner.h"
 #include "text/utf8.h"
 #include "util.h"
 
 #define ERR_TAIL_MAX 500
 #define OUT_TAIL_MAX 4096
+#define RUN_VARS 7 /* TRIGGER_RUN_ID .. TRIGGER_SCHEDULED_FOR */
 
 /* The last bytes read from a pipe. */
 typedef struct tail {
@@ -33,9 +35,19 @@ typedef struct tail {
   int cut;         /* earlier bytes were dropped */
 } tail;
 
+/* A start in flight: the request and what it points to (spawner.h). */
+typedef struct launch {
+  spawn_req req;
+  char *argv[4];
+  char **env;
+  char *vars[RUN_VARS];
+} launch;
+
 struct child {
   host_run *run;
-  pid_t pid;
+  pid_t pid;       /* 0 while it is being started */
+  launch *launch;  /* while it is being started */
+  char *start_err; /* it could not start */
   int in_fd, out_fd, err_fd;
   char *input; /* payload + "\n" */
   size_t inlen, inoff;
@@ -43,18 +55,16 @@ struct child {
   int64_t deadline;  /* INT64_MAX = no timeout */
   char *kill_reason; /* set when we killed it */
   int reaped, status;
+  int ready; /* READY_* bits: what the last poll() said of its pipes */
 };
 
-static void set_nonblock(int fd) {
-  int fl = fcntl(fd, F_GETFL);
-  if (fl >= 0) fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-}
+#define READY_IN 1
+#define READY_OUT 2
+#define READY_ERR 4
 
-static void set_env_ll(const char *name, long long v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%lld", v);
-  setenv(name, buf, 1);
-}
+/* Our end of a new pipe: its only status flag is the access mode, which
+** F_SETFL leaves alone. */
+static void set_nonblock(int fd) { fcntl(fd, F_SETFL, O_NONBLOCK); }
 
 /* "NAME=value" into env (n entries), replacing an entry of that name. */
 static int env_put(char **env, int n, const char *name, const char *value) {
@@ -80,28 +90,45 @@ char **child_env_new(const char *const *pass, int npass) {
   return env;
 }
 
-/* In the forked child: never returns. */
-static void child_exec(const children *cs, const host_run *r, int in_rd,
-                       int out_wr, int err_wr) {
-  setpgid(0, 0);
-  sig_child_reset();
-  if (dup2(in_rd, 0) < 0 || dup2(out_wr, 1) < 0 || dup2(err_wr, 2) < 0)
-    _exit(127);
-  for (int fd = 0; fd < 3; fd++) fcntl(fd, F_SETFD, 0);
-  if (cs->env) { /* --clean-env: only these (the child's own copies) */
-    clearenv();
-    for (char **e = cs->env; *e; e++) putenv(*e);
-  }
-  setenv("TRIGGER_RUN_ID", r->run_id, 1);
-  setenv("TRIGGER_ID", r->trigger_id ? r->trigger_id : "", 1);
-  setenv("TRIGGER_AGENT_ID", r->agent_id ? r->agent_id : "", 1);
-  setenv("TRIGGER_WAKE_MODE", r->wake_mode ? r->wake_mode : "", 1);
-  setenv("TRIGGER_DB", r->db->path, 1);
-  set_env_ll("TRIGGER_ATTEMPT", r->attempt);
-  set_env_ll("TRIGGER_SCHEDULED_FOR", r->scheduled_for);
-  before_exec();
-  execl("/bin/sh", "sh", "-c", cs->cmd, (char *)NULL);
-  _exit(127);
+/* The TRIGGER_* variables of run r (RUN_VARS "NAME=value" strings). */
+static void run_vars(const host_run *r, char *vars[RUN_VARS]) {
+  vars[0] = xprintf("TRIGGER_RUN_ID=%s", r->run_id);
+  vars[1] = xprintf("TRIGGER_ID=%s", r->trigger_id ? r->trigger_id : "");
+  vars[2] = xprintf("TRIGGER_AGENT_ID=%s", r->agent_id ? r->agent_id : "");
+  vars[3] = xprintf("TRIGGER_WAKE_MODE=%s", r->wake_mode ? r->wake_mode : "");
+  vars[4] = xprintf("TRIGGER_DB=%s", r->db->path);
+  vars[5] = xprintf("TRIGGER_ATTEMPT=%lld", r->attempt);
+  vars[6] = xprintf("TRIGGER_SCHEDULED_FOR=%lld", r->scheduled_for);
+}
+
+/* The start of /bin/sh -c CMD for r, its stdio the pipe ends given. */
+static launch *launch_new(const children *cs, const host_run *r, int in_rd,
+                          int out_wr, int err_wr) {
+  launch *l = xmalloc(sizeof *l);
+  memset(l, 0, sizeof *l);
+  run_vars(r, l->vars);
+  /* --clean-env: only cs->env, else the host's environment (NULL) */
+  l->env = shell_env(cs->env, l->vars, RUN_VARS);
+  l->argv[0] = "sh";
+  l->argv[1] = "-c";
+  l->argv[2] = (char *)cs->cmd;
+  l->req.argv = l->argv;
+  l->req.env = l->env;
+  l->req.in_fd = in_rd;
+  l->req.out_fd = out_wr;
+  l->req.err_fd = err_wr;
+  return l;
+}
+
+/* After the start: the child's ends of the pipes are closed here. */
+static void launch_free(launch *l) {
+  close(l->req.in_fd);
+  close(l->req.out_fd);
+  close(l->req.err_fd);
+  free(l->req.err);
+  free(l->env);
+  for (int i = 0; i < RUN_VARS; i++) free(l->vars[i]);
+  free(l);
 }
 
 static void push(children *cs, child *c) {
@@ -139,6 +166,51 @@ static void feed_stdin(child *c) {
   if (c->inoff >= c->inlen) close_fd(&c->in_fd);
 }
 
+/* A status reaped before its child's pid was known (a command that ended
+** before the spawner's answer was taken). */
+static void keep_early(children *cs, pid_t pid, int status) {
+  if (cs->nearly == cs->capearly) {
+    cs->capearly = cs->capearly ? cs->capearly * 2 : 8;
+    cs->early = xrealloc(cs->early, sizeof *cs->early * (size_t)cs->capearly);
+  }
+  cs->early[cs->nearly].pid = pid;
+  cs->early[cs->nearly++].status = status;
+}
+
+/* c's start is answered (l: its launch, freed here). */
+static void started(children *cs, child *c, launch *l) {
+  c->launch = NULL;
+  if (l->req.pid < 0) {
+    c->start_err =
+        xprintf("cannot start command: %s", l->req.err ? l->req.err : "?");
+    c->reaped = 1; /* nothing runs: finish_child reports it failed */
+    launch_free(l);
+    return;
+  }
+  c->pid = l->req.pid;
+  launch_free(l);
+  log_info("started pid %ld for %s", (long)c->pid, c->run->run_id);
+  for (int i = 0; i < cs->nearly; i++) {
+    if (cs->early[i].pid != c->pid) continue;
+    c->reaped = 1;
+    c->status = cs->early[i].status;
+    cs->early[i] = cs->early[--cs->nearly];
+    return;
+  }
+  if (c->kill_reason && kill(-c->pid, SIGKILL) != 0) kill(c->pid, SIGKILL);
+}
+
+/* Take the spawner's answers. */
+static void take_started(children *cs) {
+  spawn_req *r = cs->sp ? spawner_done(cs->sp) : NULL;
+  while (r) {
+    spawn_req *next = r->next;
+    cs->starting--;
+    started(cs, r->owner, (launch *)r); /* req is launch's first member */
+    r = next;
+  }
+}
+
 int child_start(children *cs, host_run *run, char **err) {
   int p[3][2]; /* stdin, stdout, stderr */
   for (int i = 0; i < 3; i++) {
@@ -148,22 +220,24 @@ int child_start(children *cs, host_run *run, char **err) {
       return -1;
     }
   }
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) child_exec(cs, run, p[0][0], p[1][1], p[2][1]);
-  close(p[0][0]);
-  close(p[1][1]);
-  close(p[2][1]);
-  if (pid < 0) {
-    *err = xprintf("cannot start command: fork: %s", strerror(errno));
-    for (int i = 0; i < 3; i++) close(p[i][i == 0 ? 1 : 0]);
-    return -1;
+  launch *l = launch_new(cs, run, p[0][0], p[1][1], p[2][1]);
+  if (!cs->sp && !cs->sp_failed && !(cs->sp = spawner_new(cs->jobs))) {
+    cs->sp_failed = 1;
+    log_warn("cannot start the spawner thread: commands start on the loop");
   }
-  setpgid(pid, pid); /* also done by the child; whichever runs first */
+  if (!cs->sp) { /* start it here and now */
+    l->req.pid =
+        shell_spawn(l->argv, l->env, p[0][0], p[1][1], p[2][1], &l->req.err);
+    if (l->req.pid < 0) {
+      *err = xprintf("cannot start command: %s", l->req.err);
+      launch_free(l);
+      for (int i = 0; i < 3; i++) close(p[i][i == 0 ? 1 : 0]);
+      return -1;
+    }
+  }
   child *c = xmalloc(sizeof *c);
   memset(c, 0, sizeof *c);
   c->run = run;
-  c->pid = pid;
   c->in_fd = p[0][1];
   c->out_fd = p[1][0];
   c->err_fd = p[2][0];
@@ -177,12 +251,25 @@ int child_start(children *cs, host_run *run, char **err) {
   c->deadline = cs->timeout_ms ? mono_ms() + cs->timeout_ms : INT64_MAX;
   feed_stdin(c); /* now: a command reading its stdin need not wait a loop */
   push(cs, c);
-  log_info("started pid %ld for %s", (long)pid, run->run_id);
+  l->req.owner = c;
+  if (!cs->sp) {
+    started(cs, c, l);
+    return 0;
+  }
+  c->launch = l;
+  cs->starting++;
+  spawner_submit(cs->sp, &l->req);
   return 0;
+}
+
+void children_flush(children *cs) {
+  if (cs->starting) spawner_kick(cs->sp);
 }
 
 int children_pollfds(children *cs, struct pollfd *fds, int max) {
   int k = 0;
+  if (cs->starting && k < max)
+    fds[k++] = (struct pollfd){spawner_fd(cs->sp), POLLIN, 0};
   for (int i = 0; i < cs->n; i++) {
     child *c = cs->v[i];
     if (c->in_fd >= 0 && k < max)
@@ -193,6 +280,24 @@ int children_pollfds(children *cs, struct pollfd *fds, int max) {
       fds[k++] = (struct pollfd){c->err_fd, POLLIN, 0};
   }
   return k;
+}
+
+/* The bit of fds[*k] when it is c's fd and poll() reported it; advances
+** *k past it. Entries are in children_pollfds's order. */
+static int ready_bit(const struct pollfd *fds, int n, int *k, int fd, int bit) {
+  if (fd < 0 || *k >= n || fds[*k].fd != fd) return 0;
+  return fds[(*k)++].revents ? bit : 0;
+}
+
+void children_polled(children *cs, const struct pollfd *fds, int n) {
+  int k = 0;
+  if (cs->starting && k < n && fds[k].fd == spawner_fd(cs->sp)) k++;
+  for (int i = 0; i < cs->n; i++) {
+    child *c = cs->v[i];
+    c->ready |= ready_bit(fds, n, &k, c->in_fd, READY_IN);
+    c->ready |= ready_bit(fds, n, &k, c->out_fd, READY_OUT);
+    c->ready |= ready_bit(fds, n, &k, c->err_fd, READY_ERR);
+  }
 }
 
 int64_t children_deadline(const children *cs) {
@@ -257,6 +362,7 @@ static void reap(children *cs) {
   pid_t pid;
   while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
     child *c = find_pid(cs, pid);
+    if (!c && cs->starting) keep_early(cs, pid, status);
     if (!c) continue;
     c->reaped = 1;
     c->status = status;
@@ -269,8 +375,9 @@ static void kill_child(child *c, char *why) {
     return;
   }
   c->kill_reason = why;
-  if (kill(-c->pid, SIGKILL) != 0) kill(c->pid, SIGKILL);
   log_info("killed pid %ld (%s): %s", (long)c->pid, c->run->run_id, why);
+  if (!c->pid) return; /* being started: killed when its pid is known */
+  if (kill(-c->pid, SIGKILL) != 0) kill(c->pid, SIGKILL);
 }
 
 static void check_timeouts(children *cs) {
@@ -320,11 +427,25 @@ static char *failure_text(child *c) {
   return xprintf("ended with status %d", c->status);
 }
 
+static void free_child(child *c) {
+  run_free(c->run);
+  free(c->kill_reason);
+  free(c->start_err);
+  free(c->input);
+  free(c);
+}
+
 static void finish_child(child *c, child_done done, void *ctx) {
   read_output(c); /* what the child wrote before exiting */
   close_fd(&c->in_fd);
   close_fd(&c->out_fd);
   close_fd(&c->err_fd);
+  if (c->start_err) {
+    log_warn("%s: %s", c->run->run_id, c->start_err);
+    done(ctx, c->run, "failed", c->start_err);
+    free_child(c);
+    return;
+  }
   int ok =
       !c->kill_reason && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0;
   /* A success's result is its stdout tail as written (no "..." when cut);
@@ -336,16 +457,17 @@ static void finish_child(child *c, child_done done, void *ctx) {
            ok ? "success" : "failed", !ok ? ": " : "", !ok ? detail : "");
   done(ctx, c->run, ok ? "success" : "failed", detail);
   free(detail);
-  run_free(c->run);
-  free(c->kill_reason);
-  free(c->input);
-  free(c);
+  free_child(c);
 }
 
 void children_service(children *cs, child_done done, void *ctx) {
-  for (int i = 0; i < cs->n; i++) {
-    feed_stdin(cs->v[i]);
-    read_output(cs->v[i]);
+  if (cs->starting) take_started(cs);
+  for (int i = 0; i < cs->n; i++) { /* only the pipes poll() named */
+    child *c = cs->v[i];
+    if (c->ready & READY_IN) feed_stdin(c);
+    if (c->ready & READY_OUT) read_pipe(&c->out_fd, &c->out);
+    if (c->ready & READY_ERR) read_pipe(&c->err_fd, &c->err);
+    c->ready = 0;
   }
   reap(cs);
   check_timeouts(cs);
@@ -363,6 +485,8 @@ void children_kill(children *cs, const char *why) {
 }
 
 void children_free(children *cs) {
+  spawner_free(cs->sp); /* nothing is starting: the loop waited for all */
+  free(cs->early);
   for (char **e = cs->env; e && *e; e++) free(*e);
   free(cs->env);
   free(cs->v);

@@ -4,7 +4,9 @@
 ** (a success's result, a failure's error), optional timeout (SIGKILL to
 ** the group), the host's environment or with --clean-env a minimal one.
 ** Non-blocking pipes serviced from the loop's poll(); children are reaped
-** with waitpid(WNOHANG) on SIGCHLD.
+** with waitpid(WNOHANG) on SIGCHLD. Children are started by posix_spawn
+** on a thread of their own (spawner.h): the loop hands a start over and
+** goes on; a child counts (takes its slot, has its deadline) from then.
 */
 #ifndef HOST_EXEC_H
 #define HOST_EXEC_H
@@ -13,6 +15,7 @@
 #include <stdint.h>
 
 #include "hostdb.h"
+#include "spawner.h"
 
 typedef struct child child;
 
@@ -22,7 +25,16 @@ typedef struct children {
   const char *cmd;
   long long timeout_ms; /* 0 = none */
   double timeout_s;
-  char **env; /* --clean-env: the children's environment; NULL = the host's */
+  char **env;  /* --clean-env: the children's environment; NULL = the host's */
+  int jobs;    /* --jobs: at most as many starting at once */
+  spawner *sp; /* started on first use; NULL: none (yet) */
+  int sp_failed; /* it could not start: children start on the loop */
+  int starting;  /* starts handed to sp and not answered yet */
+  struct {
+    pid_t pid;
+    int status;
+  } * early; /* reaped before their start was answered */
+  int nearly, capearly;
 } children;
 
 /*
@@ -40,9 +52,15 @@ typedef void (*child_done)(void *ctx, host_run *run, const char *status,
                            const char *detail);
 
 /* Start CMD for run (ownership of run passes on success). 0 ok, -1 with
-** *err (free()). */
+** *err (free()). A start that fails on the spawner's thread is reported
+** through children_service's done(), "failed" with its error. */
 int child_start(children *cs, host_run *run, char **err);
+/* Before the loop sleeps: the starts handed over in this pass begin. */
+void children_flush(children *cs);
 int children_pollfds(children *cs, struct pollfd *fds, int max);
+/* After poll(): fds[0..n) as children_pollfds filled them, with revents;
+** children_service reads and writes only the pipes named ready. */
+void children_polled(children *cs, const struct pollfd *fds, int n);
 int64_t children_deadline(const children *cs); /* INT64_MAX if none */
 /* The run of child i, 0 <= i < cs->n (its lease is renewed while it runs). */
 host_run *children_run(const children *cs, int i);

@@ -144,7 +144,7 @@ static int prepare_all(hostdb *h, char **err) {
   if (prepare(h,
               via ? "SELECT format('SELECT coalesce(trigger_next_wakeup(NULL,"
                     " %Q), -1)', ?1)"
-                  : "SELECT coalesce(trigger_next_wakeup(NULL, ?1), -1)",
+                  : "SELECT coalesce(trigger_next_wakeup(?2, ?1), -1)",
               &h->st_wakeup, err))
     return -1;
   if (!via && (prepare(h, "BEGIN IMMEDIATE", &h->st_begin, err) ||
@@ -423,9 +423,10 @@ int hostdb_in_txn(hostdb *h) {
   return h->via || !sqlite3_get_autocommit(h->db);
 }
 
-int hostdb_wakeup(hostdb *h, long long *ms, char **err) {
+int hostdb_wakeup(hostdb *h, long long at_ms, long long *ms, char **err) {
   sqlite3_stmt *st = h->st_wakeup;
   sqlite3_bind_text(st, 1, h->options, -1, SQLITE_STATIC);
+  if (!h->via) sqlite3_bind_int64(st, 2, at_ms);
   char *out = NULL;
   if (answer(h, st, "trigger_next_wakeup", &out, err)) return -1;
   char *end = NULL;

@@ -53,11 +53,11 @@ struct hostdb {
       *st_begin, *st_commit, *st_rollback;
   long long data_version;
   /* scheduling state, owned by loop.c */
-  int64_t tick_at; /* monotonic ms of the next tick */
-  int64_t idle_ms; /* backoff while overdue work is not ours */
-  int64_t idle_until;
-  int empty_due; /* empty ticks in a row while "due now" */
-  int refresh;   /* recompute the wakeup (we changed the db) */
+  int64_t tick_at;    /* monotonic µs of the next tick */
+  int64_t idle_ms;    /* backoff while overdue work is not ours */
+  int64_t idle_until; /* µs */
+  int empty_due;      /* empty ticks in a row while "due now" */
+  int refresh;        /* recompute the wakeup (we changed the db) */
 
   long long lease_ms;     /* the lease claimed and renewed (lease.h) */
   long long pass_claimed; /* tick mode: runs claimed by this pass */
@@ -95,8 +95,10 @@ int hostdb_in_txn(hostdb *h);
 ** -1, *err (free()) and *code the SQLite error code (SQLITE_BUSY: the
 ** database was busy; SQLITE_ERROR: refused, the run is no longer ours). */
 int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err);
-/* ms until the earliest due work (0 if overdue), -1 when nothing is due. */
-int hostdb_wakeup(hostdb *h, long long *ms, char **err);
+/* ms from at_ms (Unix ms of the host's clock) until the earliest due
+** work (0 if overdue), -1 when nothing is due. With --via the far side's
+** clock when it answers is used instead of at_ms. */
+int hostdb_wakeup(hostdb *h, long long at_ms, long long *ms, char **err);
 /* 1 if another connection committed since the last call, 0 if not, -1 on
 ** error. */
 int hostdb_changed(hostdb *h);

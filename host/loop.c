@@ -50,11 +50,13 @@
 #include "prune.h"
 #include "reports.h"
 #include "sig.h"
+#include "slice.h"
 #include "stats.h"
 #include "util.h"
 
 #define RETRY_MS 1000 /* after a failed claim or wakeup query */
 #define IDLE_MAX_MS 1000
+#define US 1000 /* microseconds per millisecond */
 
 typedef struct loop {
   const host_opts *o;
@@ -66,7 +68,7 @@ typedef struct loop {
   int stopping; /* a stop signal arrived */
   int killed;   /* children were killed */
   int seen_stops;
-  int64_t kill_at;  /* end of the grace period */
+  int64_t kill_at;  /* end of the grace period (µs, as every time here) */
   int64_t check_at; /* next PRAGMA data_version read */
   int failures;     /* failed runs and refused reports */
   int fatal;        /* exit status 3 */
@@ -74,6 +76,10 @@ typedef struct loop {
 } loop;
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* The loop keeps its times in monotonic µs, the other modules in ms. */
+static int64_t ms_of(int64_t us) { return us / US; }
+static int64_t us_of(int64_t ms) { return ms == INT64_MAX ? ms : ms * US; }
 
 /* The dispatcher's callback: queue one outcome's report (reports.h). */
 static void on_done(void *ctx, host_run *run, const char *status,
@@ -83,19 +89,27 @@ static void on_done(void *ctx, host_run *run, const char *status,
   reports_add(&l->rep, run, status, detail);
 }
 
-/* tick_at from trigger_next_wakeup(), never before the idle backoff. */
-static void plan_wakeup(loop *l, hostdb *h, int64_t now) {
-  long long ms;
+/* tick_at from trigger_next_wakeup(), never before the idle backoff.
+** The wakeup is asked in ms from our own clock's ms (with --via, from the
+** far side's when it answers, about now), and the tick is set at that
+** instant to the µs: the next ms boundary, not up to 2 ms after it (the
+** clocks truncated to the ms, plus 1 ms to be safe: 0.7 ms of the
+** run-mode latency's median, bench/README.md). */
+static void plan_wakeup(loop *l, hostdb *h) {
+  long long ms, at = ms_of(wall_us());
   char *err = NULL;
-  if (hostdb_wakeup(h, &ms, &err) != 0) {
+  int rc = hostdb_wakeup(h, at, &ms, &err);
+  int64_t now = mono_us(), wall = wall_us();
+  if (rc != 0) {
     log_warn("%s", err);
     free(err);
-    h->tick_at = now + RETRY_MS;
+    h->tick_at = now + us_of(RETRY_MS);
     return;
   }
   if (ms < 0 || ms > l->o->max_sleep_ms) ms = l->o->max_sleep_ms;
-  /* +1: now is truncated to the ms, so now + ms may be just short of due */
-  h->tick_at = now + (ms > 0 ? ms + 1 : 0);
+  if (h->via) at = ms_of(wall);
+  int64_t left = us_of(at + ms) - wall;   /* to the due instant */
+  h->tick_at = left > 0 ? now + left : 0; /* 0: due already */
   if (h->tick_at < h->idle_until) h->tick_at = h->idle_until;
 }
 
@@ -132,7 +146,7 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
     else log_warn("%s", err);
     free(err);
     if (l->o->mode == MODE_TICK) l->fatal = 1;
-    h->tick_at = l->o->mode == MODE_TICK ? INT64_MAX : now + RETRY_MS;
+    h->tick_at = l->o->mode == MODE_TICK ? INT64_MAX : now + us_of(RETRY_MS);
     return;
   }
   if (n) log_info("%s: claimed %d run(s)", h->path, n);
@@ -154,12 +168,13 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
     h->tick_at = more ? now : INT64_MAX;
     return;
   }
-  plan_wakeup(l, h, now);
+  h->refresh = 0; /* asked after every write of this tick */
+  plan_wakeup(l, h);
   if (n == 0 && h->tick_at <= now && h->empty_due++ > 0) {
     /* overdue twice in a row, but nothing claimed: not for this host */
     h->idle_ms =
         h->idle_ms ? min64(h->idle_ms * 2, IDLE_MAX_MS) : l->o->poll_ms;
-    h->idle_until = h->tick_at = now + h->idle_ms;
+    h->idle_until = h->tick_at = now + us_of(h->idle_ms);
     log_info("%s: due work is not ours, next look in %lld ms", h->path,
              (long long)h->idle_ms);
   } else if (n > 0 || h->tick_at > now) {
@@ -176,7 +191,7 @@ static void check_versions(loop *l, int64_t now) {
     if (c > 0 && !l->dbs[i].via)
       log_info("%s: changed by another connection", l->dbs[i].path);
   }
-  l->check_at = now + l->o->poll_ms;
+  l->check_at = now + us_of(l->o->poll_ms);
 }
 
 static void claim_pass(loop *l, int64_t now) {
@@ -187,7 +202,7 @@ static void claim_pass(loop *l, int64_t now) {
     hostdb *h = &l->dbs[i];
     if (h->refresh && !tick_mode) {
       h->refresh = 0;
-      plan_wakeup(l, h, now);
+      plan_wakeup(l, h);
     }
     if (h->tick_at <= now && disp_slots(&l->d) > 0) tick_db(l, h, now);
     if (l->d.stdout_lost) l->claiming = 0;
@@ -203,8 +218,7 @@ static void handle_signals(loop *l, int64_t now) {
     log_info("stop requested: no more claims; waiting for running commands");
     l->stopping = 1;
     l->claiming = 0;
-    l->kill_at = now + l->o->grace_ms;
-    disp_release(&l->d);
+    l->kill_at = now + us_of(l->o->grace_ms);
   }
   if (s >= 2 && !l->killed) {
     disp_kill(&l->d, "killed: host stopped (second stop signal)");
@@ -216,7 +230,7 @@ static void handle_signals(loop *l, int64_t now) {
 /* Nothing more to claim or run: only reports are left to write. */
 static int finishing(const loop *l) { return !l->claiming && disp_idle(&l->d); }
 
-/* When the loop has something to do next (monotonic ms). */
+/* When the loop has something to do next (monotonic µs). */
 static int64_t next_event(loop *l, int64_t now) {
   int64_t t = INT64_MAX;
   if (l->claiming) {
@@ -229,9 +243,9 @@ static int64_t next_event(loop *l, int64_t now) {
       if (plans && l->dbs[i].refresh) t = now;
     }
   }
-  if (l->claiming) t = min64(t, prunes_deadline(&l->pr));
-  t = min64(t, disp_deadline(&l->d));
-  t = min64(t, reports_deadline(&l->rep, finishing(l)));
+  if (l->claiming) t = min64(t, us_of(prunes_deadline(&l->pr)));
+  t = min64(t, us_of(disp_deadline(&l->d)));
+  t = min64(t, reports_deadline(&l->rep, finishing(l))); /* µs */
   if (l->stopping && !l->killed) t = min64(t, l->kill_at);
   return t;
 }
@@ -239,11 +253,12 @@ static int64_t next_event(loop *l, int64_t now) {
 /* Sleep in poll() until the earliest thing the loop has to do. */
 static void wait_events(loop *l, struct pollfd *fds, int max, int64_t now) {
   int64_t t = next_event(l, now);
-  int64_t wait = t <= now ? 0 : min64(t - now, l->o->max_sleep_ms);
+  int64_t wait = t <= now ? 0 : min64(t - now, us_of(l->o->max_sleep_ms));
   fds[0] = (struct pollfd){sig_fd(), POLLIN, 0};
   int n = 1 + disp_pollfds(&l->d, fds + 1, max - 1);
-  if (poll(fds, (nfds_t)n, (int)wait) < 0 && errno != EINTR)
-    log_warn("poll: %s", strerror(errno));
+  int ready = poll_us(fds, (nfds_t)n, wait);
+  if (ready < 0 && errno != EINTR) log_warn("poll: %s", strerror(errno));
+  if (ready > 0) disp_polled(&l->d, fds + 1, n - 1);
   sig_drain();
 }
 
@@ -261,25 +276,27 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   l.ndbs = ndbs;
   l.claiming = 1;
   l.kill_at = INT64_MAX;
+  slice_request(); /* before the threads below: they keep the default */
   disp_init(&l.d, o, on_done, &l);
   reports_init(&l.rep, dbs, ndbs, o->report_ms);
   l.rep.stats = o->http != NULL;
   ckpt *checkpointer = ckpt_start(dbs, ndbs);
-  int64_t now = mono_ms();
+  int64_t now = mono_us();
   for (int i = 0; i < ndbs; i++) dbs[i].tick_at = now;
-  prunes_init(&l.pr, dbs, o->mode == MODE_TICK ? 0 : ndbs, now);
-  l.check_at = now + o->poll_ms;
-  int max = 1 + 3 * o->jobs; /* the signal pipe, 3 pipes per command */
+  prunes_init(&l.pr, dbs, o->mode == MODE_TICK ? 0 : ndbs, ms_of(now));
+  l.check_at = now + us_of(o->poll_ms);
+  /* the signal pipe, the spawner's, 3 pipes per command */
+  int max = 2 + 3 * o->jobs;
   struct pollfd *fds = xmalloc(sizeof *fds * (size_t)max);
   for (;;) {
-    now = mono_ms();
+    now = mono_us();
     handle_signals(&l, now);
     disp_service(&l.d);
-    if (l.claiming) claim_pass(&l, mono_ms());
-    if (l.claiming) prunes_step(&l.pr, mono_ms());
+    if (l.claiming) claim_pass(&l, mono_us());
+    if (l.claiming) prunes_step(&l.pr, ms_of(mono_us()));
     reports_service(&l.rep, finishing(&l));
     if (finishing(&l) && !reports_pending(&l.rep)) break;
-    now = mono_ms();
+    now = mono_us();
     if (l.stopping && !l.killed && now >= l.kill_at) {
       disp_kill(&l.d, "killed: host stopped (grace period over)");
       l.killed = 1;

@@ -21,7 +21,7 @@ struct report {
   char *run_id, *status, *detail;
   char *trigger_id, *agent_id; /* for its log line and the stats */
   long long attempt;
-  int64_t added;      /* monotonic ms */
+  int64_t added;      /* monotonic µs */
   int64_t lease_end;  /* the run's lease as the host keeps it (lease.h) */
   long long lease_ms; /* its length: a busy retry waits a tenth of it */
 };
@@ -106,7 +106,7 @@ static void batch_failed(reports *r, report_queue *q, char *keep, int code,
   }
   r->refused += dropped;
   if (kept) {
-    q->retry_at = now + retry + 1;
+    q->retry_at = (now + retry + 1) * 1000;
     log_warn("%s; %d report(s) tried again in %lld ms", err, kept,
              (long long)retry + 1);
   }
@@ -200,7 +200,7 @@ void reports_add(reports *r, const host_run *run, const char *status,
     q->cap = q->cap ? q->cap * 2 : 16;
     q->v = xrealloc(q->v, sizeof *q->v * (size_t)q->cap);
   }
-  int64_t now = mono_ms();
+  int64_t now = mono_us();
   q->v[q->n++] = (report){xstrdup(run->run_id),
                           xstrdup(status),
                           xstrdup(detail),
@@ -216,12 +216,12 @@ void reports_add(reports *r, const host_run *run, const char *status,
 /* When q is due (INT64_MAX: empty). */
 static int64_t queue_due(const reports *r, const report_queue *q, int all) {
   if (!q->n) return INT64_MAX;
-  int64_t t = all ? 0 : q->v[0].added + r->window_ms;
+  int64_t t = all ? 0 : q->v[0].added + (int64_t)r->window_ms * 1000;
   return t > q->retry_at ? t : q->retry_at;
 }
 
 void reports_service(reports *r, int all) {
-  int64_t now = mono_ms();
+  int64_t now = mono_us();
   for (int i = 0; i < r->nq; i++) {
     if (queue_due(r, &r->q[i], all) <= now) write_queue(r, &r->q[i]);
   }

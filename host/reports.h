@@ -48,7 +48,7 @@ typedef struct report_queue {
   hostdb *db;
   report *v; /* oldest first */
   int n, cap;
-  int64_t retry_at; /* busy: not written again before then */
+  int64_t retry_at; /* busy: not written again before then (mono µs) */
   char *keep;       /* the open batch: 0 for a report refused in it */
 } report_queue;
 
@@ -81,7 +81,10 @@ int reports_commit(reports *r, hostdb *h);
 ** every non-empty one (the host is about to exit); a busy database's
 ** queue waits for its retry time either way. */
 void reports_service(reports *r, int all);
-/* When reports_service has work next; INT64_MAX when nothing is pending.
+/* When reports_service has work next, in monotonic µs (the window is
+** timed to the µs: a report added just after a tick waits for the claim
+** one window later instead of being written alone just before it);
+** INT64_MAX when nothing is pending.
 ** With all, a queue is due at once unless it waits for a busy retry. */
 int64_t reports_deadline(const reports *r, int all);
 int reports_pending(const reports *r);

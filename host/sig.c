@@ -58,10 +58,3 @@ void sig_drain(void) {
 }
 
 int sig_stop_count(void) { return (int)stop_count; }
-
-void sig_child_reset(void) {
-  handle(SIGTERM, SIG_DFL, 0);
-  handle(SIGINT, SIG_DFL, 0);
-  handle(SIGCHLD, SIG_DFL, 0);
-  handle(SIGPIPE, SIG_DFL, 0);
-}

@@ -1,12 +1,18 @@
 /*
-** util.c -- allocation, the monotonic clock, close-on-exec pipes and the
-** coverage flush before exec (see util.h). The log functions declared in
-** util.h are in log.c.
+** util.c -- allocation, the clocks, close-on-exec pipes and threads
+** (see util.h).
+** The log functions declared in util.h are in log.c.
 */
+#ifdef __linux__
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): glibc's name for pipe2, ppoll */
+#define _GNU_SOURCE
+#endif
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,22 +56,35 @@ char *xprintf(const char *fmt, ...) {
   return s;
 }
 
-int64_t mono_ms(void) {
+static int64_t clock_us(clockid_t id) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+  clock_gettime(id, &ts);
+  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-int64_t wall_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+int64_t mono_us(void) { return clock_us(CLOCK_MONOTONIC); }
+int64_t wall_us(void) { return clock_us(CLOCK_REALTIME); }
+int64_t mono_ms(void) { return mono_us() / 1000; }
+int64_t wall_ms(void) { return wall_us() / 1000; }
+
+int poll_us(struct pollfd *fds, nfds_t n, int64_t timeout_us) {
+#ifdef __linux__
+  struct timespec ts = {(time_t)(timeout_us / 1000000),
+                        (long)(timeout_us % 1000000) * 1000};
+  return ppoll(fds, n, &ts, NULL);
+#else
+  return poll(fds, n, (int)((timeout_us + 999) / 1000)); /* never early */
+#endif
 }
 
 int pipe_cloexec(int fds[2]) {
+#ifdef __linux__
+  return pipe2(fds, O_CLOEXEC); /* one call instead of three */
+#else
   if (pipe(fds) != 0) return -1;
   for (int i = 0; i < 2; i++) fcntl(fds[i], F_SETFD, FD_CLOEXEC);
   return 0;
+#endif
 }
 
 int pipes_cloexec(int a[2], int b[2]) {
@@ -78,12 +97,11 @@ int pipes_cloexec(int a[2], int b[2]) {
   return -1;
 }
 
-#ifdef COVERAGE
-void __gcov_dump(void); /* libgcov, linked in by --coverage */
-#endif
-
-void before_exec(void) {
-#ifdef COVERAGE
-  __gcov_dump();
-#endif
+int thread_start(pthread_t *t, void *(*fn)(void *), void *arg) {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int rc = pthread_create(t, NULL, fn, arg);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return rc;
 }

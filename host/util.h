@@ -2,12 +2,14 @@
 ** util.h -- process-wide helpers of trigger-host: logging to stderr
 ** (log.c: warnings unless -q, the rest with --verbose), allocation that
 ** exits on out-of-memory, the monotonic clock the loop sleeps by, and the
-** close-on-exec pipes of the children (exec.c, via.c) and what a child
-** does just before exec.
+** close-on-exec pipes of the children (exec.c, via.c), and starting the
+** host's threads (ckpt.c, spawner.c).
 */
 #ifndef HOST_UTIL_H
 #define HOST_UTIL_H
 
+#include <poll.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,16 +27,20 @@ char *xprintf(const char *fmt, ...) HOST_FORMAT(1, 2);
 
 int64_t mono_ms(void); /* CLOCK_MONOTONIC in milliseconds */
 int64_t wall_ms(void); /* CLOCK_REALTIME: Unix time in milliseconds */
+int64_t mono_us(void); /* the same two in microseconds */
+int64_t wall_us(void);
+/* poll() with a timeout in µs (>= 0): ppoll on Linux, elsewhere poll()
+** with the timeout rounded up to the ms. */
+int poll_us(struct pollfd *fds, nfds_t n, int64_t timeout_us);
 
-/* Two pipes, FD_CLOEXEC on every end (children get theirs by dup2 only):
-** 0, or -1 with errno and neither pipe open. */
 /* pipe() with FD_CLOEXEC on both ends: 0, or -1 with errno. */
 int pipe_cloexec(int fds[2]);
+/* Two pipes, FD_CLOEXEC on every end (children get theirs by dup2 only):
+** 0, or -1 with errno and neither pipe open. */
 int pipes_cloexec(int a[2], int b[2]);
 
-/* Called in a forked child just before exec: in a coverage build
-** (-DCOVERAGE, `make coverage`) it writes the child's gcov counters, which
-** exec would otherwise discard; a no-op otherwise. */
-void before_exec(void);
+/* pthread_create(t, fn, arg) with every signal blocked on the new thread:
+** signals are the loop's (sig.h, its self-pipe). 0, or an error number. */
+int thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 #endif

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sig.h"
+#include "shell.h"
 #include "util.h"
 
 #define ERR_KEEP 1000 /* bytes of stderr kept for the message */
@@ -46,19 +46,19 @@ static int drain(int fd, buf *b) {
   return 1;
 }
 
-/* In the forked child: never returns. */
-static void via_child(const char *script, const char *db, const char *sql,
-                      int out_wr, int err_wr) {
-  setpgid(0, 0);
-  sig_child_reset();
-  setenv("TRIGGER_DB", db, 1);
-  int null = open("/dev/null", O_RDONLY);
-  if (null < 0 || dup2(null, 0) < 0 || dup2(out_wr, 1) < 0 ||
-      dup2(err_wr, 2) < 0)
-    _exit(127);
-  before_exec();
-  execl("/bin/sh", "sh", "-c", script, "trigger-host", sql, (char *)NULL);
-  _exit(127);
+/* sh -c 'CMD "$1"' trigger-host SQL, stdin /dev/null, TRIGGER_DB set:
+** the pid, or -1 and *err. */
+static pid_t via_start(const char *cmd, const char *db, const char *sql, int out_wr,
+                   int err_wr, char **err) {
+  char *script = xprintf("%s \"$1\"", cmd);
+  char *var = xprintf("TRIGGER_DB=%s", db);
+  char **env = shell_env(NULL, &var, 1);
+  char *argv[] = {"sh", "-c", script, "trigger-host", (char *)sql, NULL};
+  pid_t pid = shell_spawn(argv, env, -1, out_wr, err_wr, err);
+  free(env);
+  free(var);
+  free(script);
+  return pid;
 }
 
 /* Read both pipes until they close or the deadline passes (then kill). */
@@ -113,15 +113,13 @@ int via_run(const char *cmd, const char *db, const char *sql, char **out,
     *err = xprintf("via: pipe: %s", strerror(errno));
     return -1;
   }
-  char *script = xprintf("%s \"$1\"", cmd);
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) via_child(script, db, sql, po[1], pe[1]);
-  free(script);
+  char *why = NULL;
+  pid_t pid = via_start(cmd, db, sql, po[1], pe[1], &why);
   close(po[1]);
   close(pe[1]);
   if (pid < 0) {
-    *err = xprintf("via: fork: %s", strerror(errno));
+    *err = xprintf("via: %s", why);
+    free(why);
     close(po[0]);
     close(pe[0]);
     return -1;

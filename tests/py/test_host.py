@@ -356,6 +356,42 @@ def test_tick_jobs_bound_concurrency(ext):
         assert all(r["status"] == "success" for r in runs(db))
 
 
+def test_tick_exec_many_short_commands(ext):
+    # Commands start on the host's spawner thread (host/spawner.c); a short
+    # one often ends before the loop has its pid. Every run is still
+    # reported once, with its own command's outcome.
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_due(db, 300)
+        cmd = 'read p; case "$TRIGGER_ID" in *3) exit 3;; esac; echo "$TRIGGER_ID"'
+        rc, _, err = tick(ext, path, "--exec", cmd, "--jobs", "8", timeout=60)
+        assert rc == 1, err  # the failed ones
+        got = runs(db)
+        assert len(got) == 300, len(got)
+        for r in got:
+            if r["trigger_id"].endswith("3"):
+                assert (r["status"], r["error"]) == ("failed", "exit status 3"), r
+            else:
+                assert (r["status"], r["result"]) == ("success", r["trigger_id"]), r
+
+
+def test_busy_host_keeps_its_wal_bounded(ext):
+    # The checkpointer thread's passive checkpoints never end with an empty
+    # WAL while the loop commits every ms, so the WAL never started over
+    # (156 MB after 5,000 commands). Past 4,000 frames the loop's own
+    # connection checkpoints between two transactions (host/ckpt.h).
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_due(db, 1200)  # about 9 WAL frames each
+        rc, _, err = tick(ext, path, "--exec", "true", "--jobs", "4", "-v", timeout=60)
+        assert rc == 0, err[-2000:]
+        sizes = [int(n) for n in re.findall(r"checkpoint on the loop \(WAL of (\d+) frames\)", err)]
+        assert sizes and max(sizes) < 4200, sizes
+        seen = [int(n) for n in re.findall(r"checkpoint: \d+ of (\d+) WAL frames", err)]
+        assert max(seen) < 4200, seen
+        assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'success'") == 1200
+
+
 def test_two_hosts_never_run_an_occurrence_twice(ext):
     with Tmp() as t:
         path, db = t.db(ext)
