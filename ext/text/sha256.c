@@ -88,10 +88,9 @@ void sha256_update(sha256_ctx *c, const void *data, size_t n) {
 
 void sha256_final(sha256_ctx *c, unsigned char out[32]) {
   uint64_t bits = c->total * 8;
-  unsigned char pad = 0x80;
-  sha256_update(c, &pad, 1);
-  pad = 0;
-  while (c->used != 56) sha256_update(c, &pad, 1);
+  /* 0x80, then zeros up to 56 bytes into a block, in one update */
+  static const unsigned char pad[64] = {0x80};
+  sha256_update(c, pad, (c->used < 56 ? 56 : 120) - c->used);
   unsigned char len[8];
   for (int i = 0; i < 8; i++) len[i] = (unsigned char)(bits >> (56 - 8 * i));
   sha256_update(c, len, 8);
