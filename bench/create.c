@@ -57,9 +57,10 @@ int main(int argc, char **argv) {
   bench_row(label, bench_fmt_rate(bench_median(ours, reps), a, sizeof a),
             bench_fmt_rate(bench_median(plain, reps), b, sizeof b), ratio, reps,
             ">=", 0.5, ">= 0.5x");
-  snprintf(label, sizeof label,
-           "create: %s INSERTs in one transaction vs plain job table, one index",
-           nn);
+  snprintf(
+      label, sizeof label,
+      "create: %s INSERTs in one transaction vs plain job table, one index",
+      nn);
   bench_row(label, a, bench_fmt_rate(bench_median(one, reps), b, sizeof b),
             ratio_one, reps, ">=", 0.25, ">= 0.25x");
   return 0;
