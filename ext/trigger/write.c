@@ -62,7 +62,7 @@ static int check_duplicate(store *s, trg_row *r, const sched_spec *spec,
 
 /* The rows of a new trigger that is no duplicate (step 6). A direct
 ** INSERT does not look for a duplicate first: the shadow table's unique
-** index on (agent_id, dedupe_key) of the active triggers (store.c) is
+** index on (agent_id, dedupe_key) of the active triggers (store/schema.c) is
 ** find_duplicate's rule, so a constraint failure is the only sign of
 ** one, and only then is the existing trigger looked up for the message. */
 static int insert_new(store *s, trg_row *r, trg_status *st) {

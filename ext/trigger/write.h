@@ -7,7 +7,7 @@
 ** instants, enums, ranges, schedule), derives what the table computes
 ** (a default trigger_id, the incarnation, status / next_due_at / fire_at,
 ** dedupe_key), refuses a duplicate of an active trigger of the agent and
-** a trigger_id that is taken, and writes the two shadow rows (store.h).
+** a trigger_id that is taken, and writes the two shadow rows (store/trigger_rows.h).
 ** The outcome is a trg_status (trigger.h): the code, the column it is
 ** about, the message. A refusal writes nothing.
 */
