@@ -40,6 +40,7 @@
 #include "store/agent.h"
 #include "store/config.h"
 #include "store/json.h"
+#include "store/kept.h"
 #include "store/schema.h"
 #include "store/txn.h"
 #include "text/dedupe.h"
@@ -52,7 +53,9 @@ SQLITE_EXTENSION_INIT3
 typedef struct create_req {
   sqlite3 *db;
   trg_ctx *ctx;
-  store st;
+  store *st;   /* the statements the call uses: kept, or else own */
+  store own;   /* the call's own (prepared per call, closed at its end) */
+  store *kept; /* the connection's statements (store/kept.h), or NULL */
   i64 now;
   trg_row row;
   sched_spec spec;
@@ -89,8 +92,8 @@ static int fail(create_req *q, const char *code, char *reason) {
 
 /* 1 object, 0 not, or a negative SQLite error code. */
 static int json_object_type(create_req *q, const char *json) {
-  int ok = json ? store_json_is_object(&q->st, json) : 0;
-  return ok < 0 ? -store_err(&q->st) : ok;
+  int ok = json ? store_json_is_object(q->st, json) : 0;
+  return ok < 0 ? -store_err(q->st) : ok;
 }
 
 /* Read the context object: agent_id, scope, user_id, role,
@@ -111,7 +114,7 @@ static int read_context(create_req *q, const char *json) {
                 sqlite3_mprintf("context must be a JSON object"));
   }
   store_json_each st;
-  int rc = store_json_each_open(&q->st, json, &st);
+  int rc = store_json_each_open(q->st, json, &st);
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key, *type = st.m.type, *text = st.m.text;
     int is_text = strcmp(type, "text") == 0;
@@ -152,7 +155,7 @@ static int read_context(create_req *q, const char *json) {
 }
 
 static int role_allowed(create_req *q) {
-  char *roles = config_text(&q->st, "creator_roles");
+  char *roles = config_text(q->st, "creator_roles");
   int ok = 0;
   if (roles) {
     size_t n = strlen(q->role);
@@ -206,7 +209,7 @@ static int read_request(create_req *q, const char *json) {
                 sqlite3_mprintf("request must be a JSON object"));
   }
   store_json_each st;
-  int rc = store_json_each_open(&q->st, json, &st);
+  int rc = store_json_each_open(q->st, json, &st);
   uint64_t seen = 0; /* columns given */
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key;
@@ -317,7 +320,7 @@ static int apply_when(create_req *q) {
   }
   when_found f;
   when_result *w = &f.r;
-  double min_conf = config_real(&q->st, "min_confidence");
+  double min_conf = config_real(q->st, "min_confidence");
   const char *key = q->when_text ? "when_text" : "when";
   int rc = q->when_text                        ? when_find_text(q, z, &f)
            : when_parse(q->when, q->now, z, w) ? -1
@@ -366,8 +369,8 @@ static int apply_when(create_req *q) {
     return SQLITE_NOMEM;
   }
   char *metadata;
-  rc = store_json_set_when(&q->st, q->row.v[TC_METADATA].t, when_json,
-                           &metadata);
+  rc =
+      store_json_set_when(q->st, q->row.v[TC_METADATA].t, when_json, &metadata);
   if (rc == SQLITE_OK) rc = val_set_owned(&q->row.v[TC_METADATA], metadata);
   sqlite3_free(when_json);
   return rc;
@@ -386,9 +389,9 @@ static i64 cron_shortest_gap(const sched_spec *s, i64 now) {
 }
 
 static int check_policy(create_req *q) {
-  i64 min_iv = config_int(&q->st, "min_interval_ms");
-  i64 max_iv = config_int(&q->st, "max_interval_ms");
-  i64 confirm = config_int(&q->st, "confirm_below_ms");
+  i64 min_iv = config_int(q->st, "min_interval_ms");
+  i64 max_iv = config_int(q->st, "max_interval_ms");
+  i64 confirm = config_int(q->st, "confirm_below_ms");
   i64 period = INT64_MAX;
   const sched_spec *s = &q->spec;
   char a[CIVIL_ISO_MAX];
@@ -440,11 +443,11 @@ static int check_policy(create_req *q) {
 }
 
 static int check_quota(create_req *q) {
-  i64 max_active = config_int(&q->st, "max_active_per_scope");
-  i64 max_new = config_int(&q->st, "max_creations_per_window");
-  i64 window = config_int(&q->st, "creation_window_ms");
+  i64 max_active = config_int(q->st, "max_active_per_scope");
+  i64 max_new = config_int(q->st, "max_creations_per_window");
+  i64 window = config_int(q->st, "creation_window_ms");
   i64 active, recent;
-  int rc = store_agent_quota(&q->st, val_text(&q->row.v[TC_AGENT_ID]),
+  int rc = store_agent_quota(q->st, val_text(&q->row.v[TC_AGENT_ID]),
                              val_text(&q->row.v[TC_SCOPE]), q->now - window,
                              &active, &recent);
   if (rc != SQLITE_OK) return rc;
@@ -501,7 +504,7 @@ static int policy_admit(void *arg, const trg_row *r) {
 static int write_row(create_req *q) {
   trg_insert_hooks hooks = {policy_checked, policy_admit, q};
   trg_status st = TRG_STATUS_INIT;
-  int rc = trg_write_insert(q->ctx, &q->st, &q->row, q->now, SQLITE_ABORT,
+  int rc = trg_write_insert(q->ctx, q->st, &q->row, q->now, SQLITE_ABORT,
                             &hooks, &st);
   if (rc == SQLITE_OK) {
     q->created = 1;
@@ -531,7 +534,7 @@ static int create_in_txn(create_req *q, const char *request,
             "autonomy is not available, so a trigger could not run; nothing was created"));
   }
   if (!role_allowed(q)) {
-    char *roles = config_text(&q->st, "creator_roles");
+    char *roles = config_text(q->st, "creator_roles");
     rc = fail(
         q, "PERMISSION_DENIED",
         sqlite3_mprintf("role '%s' may not create triggers (creator_roles: %s)",
@@ -591,22 +594,27 @@ static void run_create(sqlite3_context *ctx, const char *request,
   q.db = sqlite3_context_db_handle(ctx);
   q.ctx = sqlite3_user_data(ctx);
   row_init(&q.row);
-  store_init(&q.st, q.db);
-  if (!store_installed(q.db)) {
+  store_init(&q.own, q.db);
+  q.st = &q.own;
+  if (!trg_ctx_has_table(q.ctx) && !store_installed(q.db)) {
     trg_result_error(ctx, SQLITE_ERROR, "trigger_create",
                      "sqlite-triggers is not "
                      "installed in this database (run sql/install.sql)");
     return;
   }
   q.ignored = sqlite3_str_new(NULL);
+  if ((q.kept = store_kept_take(q.ctx, q.db))) q.st = q.kept;
   store_txn txn;
   char *json = NULL;
-  int rc = store_txn_begin(q.db, &txn);
+  int rc = q.kept ? store_txn_begin_cached(q.kept, &txn)
+                  : store_txn_begin(q.db, &txn);
   if (rc == SQLITE_OK) {
     rc = create_in_txn(&q, request, context);
-    store_close(&q.st);
-    if (q.st.err) { /* a setting could not be read: an error, not a refusal */
-      rc = q.st.err;
+    /* before COMMIT no statement may stay active */
+    if (q.kept) store_reset_all(q.kept);
+    else store_close(&q.own);
+    if (q.st->err) { /* a setting could not be read: an error, not a refusal */
+      rc = q.st->err;
       q.code = NULL;
     }
     if (rc == SQLITE_OK || q.code) {
@@ -630,7 +638,8 @@ static void run_create(sqlite3_context *ctx, const char *request,
   } else {
     sqlite3_result_text(ctx, json, -1, sqlite3_free);
   }
-  store_close(&q.st);
+  if (q.kept) store_kept_give(q.ctx, q.kept);
+  store_close(&q.own);
   row_clear(&q.row);
   sqlite3_free(q.role);
   sqlite3_free(q.when);
