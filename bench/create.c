@@ -1,6 +1,7 @@
 /*
 ** create.c -- creating triggers: INSERT INTO triggers against INSERT into
-** a plain table with the same number of indexes.
+** a plain table with the same number of indexes, and against the plain
+** job table of the tick baselines.
 **
 **   create WORKDIR N REPS
 **
@@ -16,7 +17,15 @@
 **          copied at run time), the same stored values, computed in C
 **          (dedupe key of the same size, not a SHA-256). The ratio is the cost of the extension's path:
 **          virtual table, validation, schedule, hashing, duplicate check.
-** Ratio per repetition: ours rows/s / plain rows/s, target >= 0.5x.
+**   one    the plain tick baseline's table (dbgen.h "plain": trigger_id
+**          UNIQUE, instructions, interval_ms, next_due, one INDEX on
+**          next_due), what an application would write without the
+**          extension. The ratio is the whole price of a trigger over a job
+**          row: the path above plus the extension's wider rows and their
+**          indexes (schedule state, dedupe key, status, creation time).
+** Ratios per repetition: ours rows/s / plain rows/s, target >= 0.5x;
+** ours rows/s / one rows/s, target >= 0.25x (issue #15); a note gives
+** plain / one, what the schema alone costs against the job table.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +41,14 @@ int main(int argc, char **argv) {
   snprintf(po, sizeof po, "%s/create_ours.db", argv[1]);
   snprintf(pp, sizeof pp, "%s/create_plain.db", argv[1]);
   double ours[BENCH_MAXREP], plain[BENCH_MAXREP], ratio[BENCH_MAXREP];
+  double one[BENCH_MAXREP], ratio_one[BENCH_MAXREP], ceiling[BENCH_MAXREP];
   for (int r = 0; r < reps; r++) {
     ours[r] = (double)n / dbg_build_ours(po, n, 0);
     plain[r] = (double)n / dbg_build_wide(pp, n, 0);
+    one[r] = (double)n / dbg_build_plain(pp, n, 0);
     ratio[r] = ours[r] / plain[r];
+    ratio_one[r] = ours[r] / one[r];
+    ceiling[r] = plain[r] / one[r];
   }
   bench_rm_db(po);
   bench_rm_db(pp);
@@ -46,5 +59,16 @@ int main(int argc, char **argv) {
   bench_row(label, bench_fmt_rate(bench_median(ours, reps), a, sizeof a),
             bench_fmt_rate(bench_median(plain, reps), b, sizeof b), ratio, reps,
             ">=", 0.5, ">= 0.5x");
+  snprintf(
+      label, sizeof label,
+      "create: %s INSERTs in one transaction vs plain job table, one index",
+      nn);
+  bench_row(label, a, bench_fmt_rate(bench_median(one, reps), b, sizeof b),
+            ratio_one, reps, ">=", 0.25, ">= 0.25x");
+  bench_note("create: the extension's own tables filled by plain SQL (the "
+             "first create row's baseline) reach %.2fx [%.2fx-%.2fx] of the "
+             "plain job table: the schema's share of the second row",
+             bench_median(ceiling, reps), bench_min(ceiling, reps),
+             bench_max(ceiling, reps));
   return 0;
 }

@@ -23,7 +23,11 @@
 **                                                     -> CONFIRMATION_REQUIRED
 **   8. max_active_per_scope / max_creations_per_window per (agent, scope)
 **                                                     -> TRIGGER_QUOTA_EXCEEDED
-**   9. INSERT through the `triggers` table.
+**   9. the row is written.
+** Steps 4-9 are one call of trg_write_insert (trigger/write.h), the path
+** of INSERT INTO triggers, with the policy (5, 7, 8) as its hooks: the
+** row is validated once, and the code of a refusal comes from the column
+** the status names (schedule columns: INVALID_SCHEDULE).
 ** Failures return the result JSON (never an SQL error) and change nothing.
 */
 #include <stdlib.h>
@@ -36,19 +40,22 @@
 #include "store/agent.h"
 #include "store/config.h"
 #include "store/json.h"
+#include "store/kept.h"
 #include "store/schema.h"
 #include "store/txn.h"
 #include "text/dedupe.h"
 #include "time/civil.h"
 #include "time/when.h"
-#include "trigger/trigger.h"
+#include "trigger/write.h"
 
 SQLITE_EXTENSION_INIT3
 
 typedef struct create_req {
   sqlite3 *db;
   trg_ctx *ctx;
-  store st;
+  store *st;   /* the statements the call uses: kept, or else own */
+  store own;   /* the call's own (prepared per call, closed at its end) */
+  store *kept; /* the connection's statements (store/kept.h), or NULL */
   i64 now;
   trg_row row;
   sched_spec spec;
@@ -57,6 +64,9 @@ typedef struct create_req {
   int when_text; /* when is a message to find the phrase in (§8) */
   int autonomy, confirmed;
   sqlite3_str *ignored; /* names that are no field (request_field.h) */
+  /* a CONFIRMATION_REQUIRED refusal waits until no duplicate is found */
+  const char *pending_code;
+  char *pending_reason;
   /* outcome */
   const char *code;
   char *reason;
@@ -82,8 +92,8 @@ static int fail(create_req *q, const char *code, char *reason) {
 
 /* 1 object, 0 not, or a negative SQLite error code. */
 static int json_object_type(create_req *q, const char *json) {
-  int ok = json ? store_json_is_object(&q->st, json) : 0;
-  return ok < 0 ? -store_err(&q->st) : ok;
+  int ok = json ? store_json_is_object(q->st, json) : 0;
+  return ok < 0 ? -store_err(q->st) : ok;
 }
 
 /* Read the context object: agent_id, scope, user_id, role,
@@ -104,7 +114,7 @@ static int read_context(create_req *q, const char *json) {
                 sqlite3_mprintf("context must be a JSON object"));
   }
   store_json_each st;
-  int rc = store_json_each_open(&q->st, json, &st);
+  int rc = store_json_each_open(q->st, json, &st);
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key, *type = st.m.type, *text = st.m.text;
     int is_text = strcmp(type, "text") == 0;
@@ -145,7 +155,7 @@ static int read_context(create_req *q, const char *json) {
 }
 
 static int role_allowed(create_req *q) {
-  char *roles = config_text(&q->st, "creator_roles");
+  char *roles = config_text(q->st, "creator_roles");
   int ok = 0;
   if (roles) {
     size_t n = strlen(q->role);
@@ -165,19 +175,21 @@ static int role_allowed(create_req *q) {
   return ok;
 }
 
-/* Validation messages are "triggers.<column>: ..."; schedule columns
-** make it INVALID_SCHEDULE. */
-static const char *code_for_column_error(const char *msg) {
-  static const char *const sched[] = {
-      "trigger_type", "interval_ms", "scheduled_at", "cron_expression",
-      "timezone",     "start_at",    "end_at",       0};
-  const char *p = strstr(msg, "triggers.");
-  for (int i = 0; p && sched[i]; i++) {
-    size_t n = strlen(sched[i]);
-    if (strncmp(p + 9, sched[i], n) == 0 && p[9 + n] == ':')
-      return "INVALID_SCHEDULE";
+/* The code of a refusal (rc) about column col: INVALID_SCHEDULE for a
+** bad value of a schedule column, INVALID_REQUEST for anything else, a
+** missing required field included (NOT NULL: trigger_type too). */
+static const char *code_for_column(int rc, int col) {
+  if (rc == SQLITE_CONSTRAINT_NOTNULL) return "INVALID_REQUEST";
+  switch (col) {
+    case TC_TRIGGER_TYPE:
+    case TC_INTERVAL_MS:
+    case TC_SCHEDULED_AT:
+    case TC_CRON_EXPRESSION:
+    case TC_TIMEZONE:
+    case TC_START_AT:
+    case TC_END_AT: return "INVALID_SCHEDULE";
+    default: return "INVALID_REQUEST";
   }
-  return "INVALID_REQUEST";
 }
 
 /* A request's agent_id or scope that is the context's: the same, so not
@@ -197,7 +209,7 @@ static int read_request(create_req *q, const char *json) {
                 sqlite3_mprintf("request must be a JSON object"));
   }
   store_json_each st;
-  int rc = store_json_each_open(&q->st, json, &st);
+  int rc = store_json_each_open(q->st, json, &st);
   uint64_t seen = 0; /* columns given */
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key;
@@ -254,7 +266,7 @@ static int read_request(create_req *q, const char *json) {
     int vrc = trg_read_value(col, v, &q->row.v[col], &err);
     if (vrc) {
       store_json_each_close(&st);
-      return err ? fail(q, code_for_column_error(err), err) : vrc;
+      return err ? fail(q, code_for_column(vrc, col), err) : vrc;
     }
   }
   store_json_each_close(&st);
@@ -308,7 +320,7 @@ static int apply_when(create_req *q) {
   }
   when_found f;
   when_result *w = &f.r;
-  double min_conf = config_real(&q->st, "min_confidence");
+  double min_conf = config_real(q->st, "min_confidence");
   const char *key = q->when_text ? "when_text" : "when";
   int rc = q->when_text                        ? when_find_text(q, z, &f)
            : when_parse(q->when, q->now, z, w) ? -1
@@ -357,8 +369,8 @@ static int apply_when(create_req *q) {
     return SQLITE_NOMEM;
   }
   char *metadata;
-  rc = store_json_set_when(&q->st, q->row.v[TC_METADATA].t, when_json,
-                           &metadata);
+  rc =
+      store_json_set_when(q->st, q->row.v[TC_METADATA].t, when_json, &metadata);
   if (rc == SQLITE_OK) rc = val_set_owned(&q->row.v[TC_METADATA], metadata);
   sqlite3_free(when_json);
   return rc;
@@ -377,9 +389,9 @@ static i64 cron_shortest_gap(const sched_spec *s, i64 now) {
 }
 
 static int check_policy(create_req *q) {
-  i64 min_iv = config_int(&q->st, "min_interval_ms");
-  i64 max_iv = config_int(&q->st, "max_interval_ms");
-  i64 confirm = config_int(&q->st, "confirm_below_ms");
+  i64 min_iv = config_int(q->st, "min_interval_ms");
+  i64 max_iv = config_int(q->st, "max_interval_ms");
+  i64 confirm = config_int(q->st, "confirm_below_ms");
   i64 period = INT64_MAX;
   const sched_spec *s = &q->spec;
   char a[CIVIL_ISO_MAX];
@@ -431,11 +443,11 @@ static int check_policy(create_req *q) {
 }
 
 static int check_quota(create_req *q) {
-  i64 max_active = config_int(&q->st, "max_active_per_scope");
-  i64 max_new = config_int(&q->st, "max_creations_per_window");
-  i64 window = config_int(&q->st, "creation_window_ms");
+  i64 max_active = config_int(q->st, "max_active_per_scope");
+  i64 max_new = config_int(q->st, "max_creations_per_window");
+  i64 window = config_int(q->st, "creation_window_ms");
   i64 active, recent;
-  int rc = store_agent_quota(&q->st, val_text(&q->row.v[TC_AGENT_ID]),
+  int rc = store_agent_quota(q->st, val_text(&q->row.v[TC_AGENT_ID]),
                              val_text(&q->row.v[TC_SCOPE]), q->now - window,
                              &active, &recent);
   if (rc != SQLITE_OK) return rc;
@@ -456,78 +468,58 @@ static int check_quota(create_req *q) {
   return SQLITE_OK;
 }
 
-/* An error of the engine or the machine, not of the request. */
-static int is_system_error(int rc) {
-  switch (rc & 0xff) {
-    case SQLITE_NOMEM:
-    case SQLITE_FULL:
-    case SQLITE_IOERR:
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-    case SQLITE_READONLY:
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB:
-    case SQLITE_CANTOPEN:
-    case SQLITE_PROTOCOL:
-    case SQLITE_INTERRUPT:
-    case SQLITE_ABORT:
-    case SQLITE_PERM:
-    case SQLITE_NOLFS: return 1;
-    default: return 0;
+/* Hook after validation (write.h): the policy bounds (step 5) and the
+** confirmation (7), which waits until the duplicate check (6) found
+** nothing: a duplicate still answers with the existing trigger. */
+static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
+  create_req *q = arg;
+  (void)r;
+  q->spec = *spec;
+  int rc = check_policy(q);
+  if (rc && q->code && strcmp(q->code, "CONFIRMATION_REQUIRED") == 0) {
+    q->pending_code = q->code;
+    q->pending_reason = q->reason;
+    q->code = NULL;
+    q->reason = NULL;
+    return SQLITE_OK;
   }
+  return rc;
 }
 
-/* INSERT through the virtual table, so the row gets the same checks and
-** derived columns as a direct insert. */
-static int insert_row(create_req *q) {
-  sqlite3_str *cols = sqlite3_str_new(NULL), *params = sqlite3_str_new(NULL);
-  int n = 0;
-  for (int i = 0; i < TC_NPUBLIC; i++) {
-    if (trg_cols[i].ro || q->row.v[i].null) continue;
-    sqlite3_str_appendf(cols, "%s%s", n ? ", " : "", trg_cols[i].name);
-    sqlite3_str_appendf(params, "%s?%d", n ? ", " : "", i + 1);
-    n++;
-  }
-  char *c = sqlite3_str_finish(cols), *p = sqlite3_str_finish(params);
-  char *sql =
-      (c && p)
-          ? sqlite3_mprintf("INSERT INTO main.triggers(%s) VALUES(%s)", c, p)
-          : NULL;
-  sqlite3_free(c);
-  sqlite3_free(p);
-  if (!sql) return SQLITE_NOMEM;
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(q->db, sql, -1, &st, NULL);
-  sqlite3_free(sql);
-  for (int i = 0; i < TC_NPUBLIC && rc == SQLITE_OK; i++) {
-    const trg_val *v = &q->row.v[i];
-    if (trg_cols[i].ro || v->null) continue;
-    rc = v->t ? sqlite3_bind_text(st, i + 1, v->t, -1, SQLITE_STATIC)
-              : sqlite3_bind_int64(st, i + 1, v->i);
-  }
-  if (rc == SQLITE_OK) rc = sqlite3_step(st);
-  sqlite3_finalize(st);
-  if (rc != SQLITE_DONE && is_system_error(rc)) {
-    /* Not a refusal: out of memory, disk full, I/O, busy... an SQL error. */
+/* Hook before the write: no duplicate, so a waiting confirmation refusal
+** stands (7); then the quotas (8). */
+static int policy_admit(void *arg, const trg_row *r) {
+  create_req *q = arg;
+  (void)r;
+  if (q->pending_code) {
+    int rc = fail(q, q->pending_code, q->pending_reason);
+    q->pending_code = NULL;
+    q->pending_reason = NULL;
     return rc;
   }
-  if (rc != SQLITE_DONE) {
-    return fail(q, code_for_column_error(sqlite3_errmsg(q->db)),
-                sqlite3_mprintf("%s", sqlite3_errmsg(q->db)));
-  }
-  sqlite3_stmt *get = NULL;
-  rc = sqlite3_prepare_v2(
-      q->db, "SELECT trigger_id FROM main.triggers_data WHERE id = ?1", -1,
-      &get, NULL);
+  return check_quota(q);
+}
+
+/* Steps 4-9: one write through the path of INSERT INTO triggers. */
+static int write_row(create_req *q) {
+  trg_insert_hooks hooks = {policy_checked, policy_admit, q};
+  trg_status st = TRG_STATUS_INIT;
+  int rc = trg_write_insert(q->ctx, q->st, &q->row, q->now, SQLITE_ABORT,
+                            &hooks, &st);
   if (rc == SQLITE_OK) {
-    sqlite3_bind_int64(get, 1, sqlite3_last_insert_rowid(q->db));
-    if (sqlite3_step(get) == SQLITE_ROW) {
-      q->trigger_id = sqlite3_mprintf("%s", sqlite3_column_text(get, 0));
-    }
+    q->created = 1;
+    q->trigger_id = sqlite3_mprintf("%s", val_text(&q->row.v[TC_TRIGGER_ID]));
+    if (!q->trigger_id) rc = SQLITE_NOMEM;
+  } else if (st.existing) { /* 6: success, not created */
+    q->existing = st.existing;
+    st.existing = NULL;
+    rc = SQLITE_OK;
+  } else if (st.msg && !q->code) { /* the row: a request or schedule error */
+    rc = fail(q, code_for_column(rc, st.col), st.msg);
+    st.msg = NULL;
   }
-  sqlite3_finalize(get);
-  q->created = 1;
-  return q->trigger_id ? SQLITE_OK : SQLITE_NOMEM;
+  trg_status_clear(&st);
+  return rc;
 }
 
 /* Steps 2-9 in one transaction; q->code set on a refusal. */
@@ -542,7 +534,7 @@ static int create_in_txn(create_req *q, const char *request,
             "autonomy is not available, so a trigger could not run; nothing was created"));
   }
   if (!role_allowed(q)) {
-    char *roles = config_text(&q->st, "creator_roles");
+    char *roles = config_text(q->st, "creator_roles");
     rc = fail(
         q, "PERMISSION_DENIED",
         sqlite3_mprintf("role '%s' may not create triggers (creator_roles: %s)",
@@ -556,38 +548,7 @@ static int create_in_txn(create_req *q, const char *request,
                     strcmp(q->role, "agent") == 0 ? "agent" : "user");
   if (rc) return rc;
   val_set_int(&q->row.v[TC_CREATED_AT], q->now);
-  char *err = NULL;
-  if ((rc = trg_validate(q->ctx, &q->st, &q->row, &q->spec, q->now, &err))) {
-    return err ? fail(q, code_for_column_error(err), err) : rc;
-  }
-  if ((rc = check_policy(q))) {
-    if (q->code && strcmp(q->code, "CONFIRMATION_REQUIRED") == 0) {
-      /* A duplicate still answers with the existing trigger. */
-      const char *code = q->code;
-      char *reason = q->reason;
-      q->code = NULL;
-      q->reason = NULL;
-      int frc = trg_dedupe(&q->row, &q->spec);
-      if (frc == SQLITE_OK)
-        frc = val_set_text(&q->row.v[TC_STATUS], "scheduled");
-      if (frc == SQLITE_OK)
-        frc = trg_find_duplicate(&q->st, &q->row, &q->existing);
-      if (frc != SQLITE_OK || q->existing) {
-        sqlite3_free(reason);
-        return frc;
-      }
-      q->code = code;
-      q->reason = reason;
-    }
-    return rc;
-  }
-  if ((rc = trg_dedupe(&q->row, &q->spec))) return rc;
-  if ((rc = val_set_text(&q->row.v[TC_STATUS], "scheduled"))) return rc;
-  if ((rc = trg_find_duplicate(&q->st, &q->row, &q->existing))) return rc;
-  if (q->existing) return SQLITE_OK;
-  if ((rc = check_quota(q))) return rc;
-  val_set_null(&q->row.v[TC_STATUS]);
-  return insert_row(q);
+  return write_row(q);
 }
 
 /* The action result as JSON text, or NULL when out of memory. */
@@ -633,22 +594,27 @@ static void run_create(sqlite3_context *ctx, const char *request,
   q.db = sqlite3_context_db_handle(ctx);
   q.ctx = sqlite3_user_data(ctx);
   row_init(&q.row);
-  store_init(&q.st, q.db);
-  if (!store_installed(q.db)) {
+  store_init(&q.own, q.db);
+  q.st = &q.own;
+  if (!trg_ctx_has_table(q.ctx) && !store_installed(q.db)) {
     trg_result_error(ctx, SQLITE_ERROR, "trigger_create",
                      "sqlite-triggers is not "
                      "installed in this database (run sql/install.sql)");
     return;
   }
   q.ignored = sqlite3_str_new(NULL);
+  if ((q.kept = store_kept_take(q.ctx, q.db))) q.st = q.kept;
   store_txn txn;
   char *json = NULL;
-  int rc = store_txn_begin(q.db, &txn);
+  int rc = q.kept ? store_txn_begin_cached(q.kept, &txn)
+                  : store_txn_begin(q.db, &txn);
   if (rc == SQLITE_OK) {
     rc = create_in_txn(&q, request, context);
-    store_close(&q.st);
-    if (q.st.err) { /* a setting could not be read: an error, not a refusal */
-      rc = q.st.err;
+    /* before COMMIT no statement may stay active */
+    if (q.kept) store_reset_all(q.kept);
+    else store_close(&q.own);
+    if (q.st->err) { /* a setting could not be read: an error, not a refusal */
+      rc = q.st->err;
       q.code = NULL;
     }
     if (rc == SQLITE_OK || q.code) {
@@ -672,11 +638,13 @@ static void run_create(sqlite3_context *ctx, const char *request,
   } else {
     sqlite3_result_text(ctx, json, -1, sqlite3_free);
   }
-  store_close(&q.st);
+  if (q.kept) store_kept_give(q.ctx, q.kept);
+  store_close(&q.own);
   row_clear(&q.row);
   sqlite3_free(q.role);
   sqlite3_free(q.when);
   sqlite3_free(q.reason);
+  sqlite3_free(q.pending_reason);
   sqlite3_free(q.trigger_id);
   sqlite3_free(q.existing);
   sqlite3_free(sqlite3_str_finish(q.ignored));

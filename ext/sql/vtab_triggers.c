@@ -9,7 +9,8 @@
 ** Rows live in the shadow tables triggers_data and triggers_state (a
 ** trigger is one row of each, see store/schema.c). Reads go through
 ** vtab_scan.c: constraints on trigger_id, agent_id, status and
-** next_due_at are answered from indexes. Writes (xUpdate) are validated
+** next_due_at are answered from indexes. Writes (xUpdate) go through
+** trigger/write.h, the one write path (trigger_create's too): validated
 ** completely before anything is written, so a rejected row changes
 ** nothing; SQLITE_VTAB_CONSTRAINT_SUPPORT makes OR IGNORE / OR ABORT /
 ** OR ROLLBACK behave as for ordinary tables, and OR REPLACE of an existing
@@ -31,7 +32,7 @@
 #include "sql/vtab_scan.h"
 #include "store/run_rows.h"
 #include "store/schema.h"
-#include "trigger/trigger.h"
+#include "trigger/write.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -103,151 +104,33 @@ static int triggers_shadow_name(const char *suffix) {
          strcmp(suffix, "rundata") == 0 || strcmp(suffix, "config") == 0;
 }
 
-/* Columns whose change reschedules the trigger. */
-static const uint64_t schedule_cols =
-    (1ull << TC_TRIGGER_TYPE) | (1ull << TC_INTERVAL_MS) |
-    (1ull << TC_SCHEDULED_AT) | (1ull << TC_CRON_EXPRESSION) |
-    (1ull << TC_TIMEZONE) | (1ull << TC_START_AT) | (1ull << TC_END_AT) |
-    (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS);
-
-/* dedupe_key, and the UNIQUE rule among an agent's active triggers. */
-static int check_duplicate(scan_tab *t, trg_row *r, const sched_spec *spec,
-                           char **err) {
-  char *existing = NULL;
-  int rc = trg_dedupe(r, spec);
-  if (rc == SQLITE_OK) rc = trg_find_duplicate(&t->st, r, &existing);
-  if (rc == SQLITE_OK && existing) {
-    *err = sqlite3_mprintf("UNIQUE constraint failed: triggers.dedupe_key "
-                           "(active trigger '%s' of agent '%s' has the same "
-                           "instructions, type, schedule and scope)",
-                           existing, val_text(&r->v[TC_AGENT_ID]));
-    rc = SQLITE_CONSTRAINT_UNIQUE;
-  }
-  sqlite3_free(existing);
-  return rc;
-}
-
-/* Apply a write to an existing row `old` (UPDATE, or INSERT OR REPLACE). */
-static int update_existing(scan_tab *t, trg_row *old, trg_row *next,
-                           uint64_t changed, i64 now, int now_is_created,
-                           char **err) {
-  sched_spec spec;
-  if (strcmp(val_text(&old->v[TC_TRIGGER_ID]),
-             val_text(&next->v[TC_TRIGGER_ID])) != 0) {
-    *err = sqlite3_mprintf("triggers.trigger_id: cannot be changed (it "
-                           "names the trigger's runs); insert a new trigger");
-    return SQLITE_CONSTRAINT_CHECK;
-  }
-  int rc = trg_validate(t->ctx, &t->st, next, &spec, now, err);
-  if (rc != SQLITE_OK) return rc;
-  if (now_is_created) now = next->v[TC_CREATED_AT].i;
-  int was_enabled = (int)old->v[TC_ENABLED].i;
-  int enabled = (int)next->v[TC_ENABLED].i;
-  const char *status = val_text(&old->v[TC_STATUS]);
-  if (strcmp(status, "cancelled") == 0 &&
-      (changed & (schedule_cols | (1ull << TC_ENABLED)))) {
-    *err = sqlite3_mprintf("triggers: trigger '%s' is cancelled and cannot "
-                           "be rescheduled or resumed",
-                           val_text(&old->v[TC_TRIGGER_ID]));
-    return SQLITE_CONSTRAINT_CHECK;
-  }
-  if (!enabled) {
-    if (trg_is_active(next)) trg_pause(next);
-  } else if (!was_enabled && (changed & (1ull << TC_ENABLED))) {
-    trg_resume(next, &spec, now);
-    val_set_int(&next->v[TC_FAIL_STREAK], 0); /* as trigger_resume does */
-  } else if (changed & schedule_cols) {
-    trg_arm(next, &spec, now);
-  }
-  val_set_int(&next->v[TC_UPDATED_AT], now);
-  next->id = old->id;
-  if ((rc = check_duplicate(t, next, &spec, err)) != SQLITE_OK) return rc;
-  return store_trigger_save(&t->st, next);
-}
-
-static int copy_row(trg_row *dst, const trg_row *src) {
+/* dst: the values of src, its texts borrowed (src must outlive dst). */
+static void borrow_row(trg_row *dst, const trg_row *src) {
   row_clear(dst);
   dst->id = src->id;
   for (int i = 0; i < TC_NCOL; i++) {
     dst->v[i] = src->v[i];
-    dst->v[i].t = NULL;
-    if (src->v[i].t && val_set_text(&dst->v[i], src->v[i].t) != SQLITE_OK) {
-      return SQLITE_NOMEM;
-    }
-    dst->v[i].bad = src->v[i].bad; /* still refused unless written anew */
+    if (src->v[i].t) dst->v[i].borrowed = 1;
   }
-  return SQLITE_OK;
 }
 
+/* INSERT: the values as given, written by trg_write_insert (write.h). */
 static int do_insert(scan_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
-                     char **err) {
-  trg_row r, old;
+                     trg_status *st) {
+  trg_row r;
   row_init(&r);
-  row_init(&old);
-  sched_spec spec;
-  i64 now = trg_wall_clock_ms();
-  int rc = trg_read_values(&r, vals, 0, NULL, err);
-  int created_given = !r.v[TC_CREATED_AT].null;
-  if (rc != SQLITE_OK) goto done;
-  if (!r.v[TC_TRIGGER_ID].null) {
-    rc = store_trigger_load(&t->st, val_text(&r.v[TC_TRIGGER_ID]), &old);
-    if (rc == SQLITE_ROW) {
-      if (sqlite3_vtab_on_conflict(t->db) != SQLITE_REPLACE) {
-        *err = sqlite3_mprintf("UNIQUE constraint failed: triggers.trigger_id");
-        rc = SQLITE_CONSTRAINT_UNIQUE;
-        goto done;
-      }
-      /* OR REPLACE: the new definition, the old identity and history. */
-      static const int kept[] = {TC_STATUS,      TC_RUN_COUNT,   TC_NEXT_DUE_AT,
-                                 TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
-                                 TC_FIRE_AT,     TC_CLAIMS,      TC_RUNNING,
-                                 TC_FAIL_STREAK, TC_INCARNATION, TC_CREATED_AT};
-      for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
-        int k = kept[i];
-        if (k == TC_CREATED_AT && !r.v[k].null) continue;
-        r.v[k] = old.v[k];
-        r.v[k].t = NULL;
-        if (old.v[k].t && (rc = val_set_text(&r.v[k], old.v[k].t))) goto done;
-        r.v[k].bad = old.v[k].bad;
-      }
-      val_set_int(&old.v[TC_ENABLED],
-                  1); /* resume only if asked (enabled=0 -> pause) */
-      rc = update_existing(t, &old, &r, ~0ull & ~(1ull << TC_ENABLED), now,
-                           created_given, err);
-      *rowid = old.id;
-      goto done;
-    }
-    if (rc != SQLITE_DONE) goto done;
+  int rc = trg_read_values(&r, vals, 0, NULL, &st->msg);
+  if (rc == SQLITE_OK) {
+    rc = trg_write_insert(t->ctx, &t->st, &r, trg_wall_clock_ms(),
+                          sqlite3_vtab_on_conflict(t->db), NULL, st);
   }
-  rc = trg_validate(t->ctx, &t->st, &r, &spec, now, err);
-  if (rc != SQLITE_OK) goto done;
-  /* Determinism: created_at (given, or the clock's default) is "now". */
-  now = r.v[TC_CREATED_AT].i;
-  if (r.v[TC_TRIGGER_ID].null && (rc = trg_default_id(&t->st, &r, &spec)))
-    goto done;
-  /* A new trigger, perhaps under the id of a deleted one: its own
-  ** incarnation, so its run ids never meet the old history's. */
-  i64 inc;
-  rc = store_next_incarnation(&t->st, val_text(&r.v[TC_TRIGGER_ID]), &inc);
-  if (rc != SQLITE_OK) goto done;
-  val_set_int(&r.v[TC_INCARNATION], inc);
-  val_set_int(&r.v[TC_CLAIMS], 0);
-  val_set_int(&r.v[TC_RUNNING], 0);
-  val_set_int(&r.v[TC_FAIL_STREAK], 0);
-  val_set_int(&r.v[TC_RUN_COUNT], 0);
-  trg_arm(&r, &spec, now);
-  val_set_int(&r.v[TC_UPDATED_AT], now);
-  if ((rc = check_duplicate(t, &r, &spec, err)) != SQLITE_OK) goto done;
-  rc = store_trigger_insert(&t->st, &r);
   *rowid = r.id;
-done:
   row_clear(&r);
-  row_clear(&old);
   return rc;
 }
 
 static int do_update(scan_tab *t, sqlite3_value *rowid, sqlite3_value **vals,
-                     char **err) {
+                     trg_status *st) {
   trg_row old, next;
   row_init(&old);
   row_init(&next);
@@ -258,10 +141,11 @@ static int do_update(scan_tab *t, sqlite3_value *rowid, sqlite3_value **vals,
     goto done;
   }
   if (rc != SQLITE_ROW) goto done;
-  if ((rc = copy_row(&next, &old)) != SQLITE_OK) goto done;
-  rc = trg_read_values(&next, vals, 1, &changed, err);
+  borrow_row(&next, &old);
+  rc = trg_read_values(&next, vals, 1, &changed, &st->msg);
   if (rc == SQLITE_OK && changed) {
-    rc = update_existing(t, &old, &next, changed, trg_wall_clock_ms(), 0, err);
+    rc = trg_write_update(t->ctx, &t->st, &old, &next, changed,
+                          trg_wall_clock_ms(), st);
   }
 done:
   row_clear(&old);
@@ -272,18 +156,21 @@ done:
 static int triggers_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                            sqlite3_int64 *rowid) {
   scan_tab *t = (scan_tab *)tab;
-  char *err = NULL;
+  trg_status st = TRG_STATUS_INIT;
   int rc;
   if (argc == 1) {
     rc = store_trigger_delete(&t->st, sqlite3_value_int64(argv[0]));
   } else if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-    rc = do_insert(t, argv + 2, rowid, &err);
+    rc = do_insert(t, argv + 2, rowid, &st);
   } else if (sqlite3_value_int64(argv[0]) != sqlite3_value_int64(argv[1])) {
-    err = sqlite3_mprintf("triggers: the rowid cannot be changed");
+    st.msg = sqlite3_mprintf("triggers: the rowid cannot be changed");
     rc = SQLITE_CONSTRAINT_CHECK;
   } else {
-    rc = do_update(t, argv[0], argv + 2, &err);
+    rc = do_update(t, argv[0], argv + 2, &st);
   }
+  char *err = st.msg;
+  st.msg = NULL;
+  trg_status_clear(&st);
   if (rc != SQLITE_OK && !err && rc != SQLITE_NOMEM) {
     /* The connection's message, unless it is stale (our own failure). */
     int ec = sqlite3_errcode(t->db);

@@ -38,7 +38,8 @@ size_t dedupe_normalize(const char *in, char *out, size_t n) {
   return len;
 }
 
-/* Streams the canonical text either into a buffer or into a hash. */
+/* Streams the canonical text either into a buffer or into a hash (a key
+** is computed on every INSERT INTO triggers: in pieces, see chunk). */
 typedef struct sink {
   char *buf;
   size_t n, len;
@@ -47,44 +48,87 @@ typedef struct sink {
 
 static void put(sink *s, const char *p, size_t k) {
   if (s->hash) sha256_update(s->hash, p, k);
-  for (size_t i = 0; i < k; i++, s->len++) {
-    if (s->buf && s->len + 1 < s->n) s->buf[s->len] = p[i];
+  if (s->buf && s->len + 1 < s->n) {
+    size_t room = s->n - 1 - s->len;
+    memcpy(s->buf + s->len, p, k < room ? k : room);
   }
+  s->len += k;
+}
+
+/* The canonical text of one string is gathered in a chunk and put in
+** pieces of up to 256 bytes, not byte by byte. */
+typedef struct chunk {
+  sink *s;
+  size_t k;
+  char b[256];
+} chunk;
+
+static void chunk_put(chunk *c, const char *p, size_t k) {
+  while (c->k + k > sizeof c->b) {
+    size_t room = sizeof c->b - c->k;
+    memcpy(c->b + c->k, p, room);
+    put(c->s, c->b, sizeof c->b);
+    c->k = 0;
+    p += room;
+    k -= room;
+  }
+  memcpy(c->b + c->k, p, k);
+  c->k += k;
+}
+
+/* A byte the canonical text keeps as it is (normalize: the
+** instructions, whose white space and ASCII capitals change). */
+static int kept_as_is(unsigned char ch, int normalize) {
+  if (ch < 0x20 || ch == '"' || ch == '\\') return 0;
+  return !normalize || (ch != ' ' && !(ch >= 'A' && ch <= 'Z'));
 }
 
 static void put_json_string(sink *s, const char *str, int normalize) {
-  put(s, "\"", 1);
+  chunk c;
+  c.s = s;
+  c.k = 0;
+  chunk_put(&c, "\"", 1);
   const unsigned char *p = (const unsigned char *)str;
   int pending_space = 0, started = 0;
-  for (; *p; p++) {
-    unsigned char c = *p;
+  while (*p) {
+    const unsigned char *run = p;
+    while (kept_as_is(*p, normalize)) p++;
+    if (p > run) {
+      if (pending_space) chunk_put(&c, " ", 1);
+      pending_space = 0;
+      started = 1;
+      chunk_put(&c, (const char *)run, (size_t)(p - run));
+      continue;
+    }
+    unsigned char ch = *p++;
     if (normalize) {
-      if (is_ascii_space(c)) {
+      if (is_ascii_space(ch)) {
         pending_space = started;
         continue;
       }
-      if (pending_space) put(s, " ", 1);
+      if (pending_space) chunk_put(&c, " ", 1);
       pending_space = 0;
       started = 1;
-      if (c >= 'A' && c <= 'Z') c = (unsigned char)(c - 'A' + 'a');
+      if (ch >= 'A' && ch <= 'Z') ch = (unsigned char)(ch - 'A' + 'a');
     }
     char esc[8];
-    switch (c) {
-      case '"': put(s, "\\\"", 2); break;
-      case '\\': put(s, "\\\\", 2); break;
-      case '\n': put(s, "\\n", 2); break;
-      case '\r': put(s, "\\r", 2); break;
-      case '\t': put(s, "\\t", 2); break;
+    switch (ch) {
+      case '"': chunk_put(&c, "\\\"", 2); break;
+      case '\\': chunk_put(&c, "\\\\", 2); break;
+      case '\n': chunk_put(&c, "\\n", 2); break;
+      case '\r': chunk_put(&c, "\\r", 2); break;
+      case '\t': chunk_put(&c, "\\t", 2); break;
       default:
-        if (c < 0x20) {
-          snprintf(esc, sizeof esc, "\\u%04x", c);
-          put(s, esc, 6);
+        if (ch < 0x20) {
+          snprintf(esc, sizeof esc, "\\u%04x", ch);
+          chunk_put(&c, esc, 6);
         } else {
-          put(s, (const char *)&c, 1);
+          chunk_put(&c, (const char *)&ch, 1); /* a lowered capital */
         }
     }
   }
-  put(s, "\"", 1);
+  chunk_put(&c, "\"", 1);
+  put(s, c.b, c.k);
 }
 
 static void canonical(sink *s, const char *instructions, const char *type,

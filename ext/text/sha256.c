@@ -19,37 +19,64 @@ static const uint32_t K[64] = {
     0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
     0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+/* The functions of FIPS 180-4 section 4.1.2. */
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+#define BSIG0(x) (ROTR(x, 2) ^ ROTR(x, 13) ^ ROTR(x, 22))
+#define BSIG1(x) (ROTR(x, 6) ^ ROTR(x, 11) ^ ROTR(x, 25))
+#define SSIG0(x) (ROTR(x, 7) ^ ROTR(x, 18) ^ ((x) >> 3))
+#define SSIG1(x) (ROTR(x, 17) ^ ROTR(x, 19) ^ ((x) >> 10))
+#define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+
+/* Message schedule word t >= 16 (section 6.2.2 step 1), kept in a ring
+** of the last 16 words. */
+#define SCHEDULE(w, t) \
+  ((w)[(t)&15] +=      \
+   SSIG1((w)[((t)-2) & 15]) + (w)[((t)-7) & 15] + SSIG0((w)[((t)-15) & 15]))
+
+/* One round (step 3) with the working variables named in their order
+** for this round: instead of moving eight variables along, the next
+** round names them one place further. */
+#define ROUND(a, b, c, d, e, f, g, h, k, wt)                 \
+  do {                                                       \
+    uint32_t t1 = (h) + BSIG1(e) + CH(e, f, g) + (k) + (wt); \
+    (d) += t1;                                               \
+    (h) = t1 + BSIG0(a) + MAJ(a, b, c);                      \
+  } while (0)
+
+/* Eight rounds from t; W(t) gives the schedule word of round t. */
+#define ROUNDS8(t, W)                                      \
+  do {                                                     \
+    ROUND(a, b, c, d, e, f, g, k, K[(t)], W((t)));         \
+    ROUND(k, a, b, c, d, e, f, g, K[(t) + 1], W((t) + 1)); \
+    ROUND(g, k, a, b, c, d, e, f, K[(t) + 2], W((t) + 2)); \
+    ROUND(f, g, k, a, b, c, d, e, K[(t) + 3], W((t) + 3)); \
+    ROUND(e, f, g, k, a, b, c, d, K[(t) + 4], W((t) + 4)); \
+    ROUND(d, e, f, g, k, a, b, c, K[(t) + 5], W((t) + 5)); \
+    ROUND(c, d, e, f, g, k, a, b, K[(t) + 6], W((t) + 6)); \
+    ROUND(b, c, d, e, f, g, k, a, K[(t) + 7], W((t) + 7)); \
+  } while (0)
 
 static void compress(uint32_t h[8], const unsigned char *p) {
-  uint32_t w[64];
+  uint32_t w[16];
   for (int t = 0; t < 16; t++) {
     w[t] = (uint32_t)p[4 * t] << 24 | (uint32_t)p[4 * t + 1] << 16 |
            (uint32_t)p[4 * t + 2] << 8 | (uint32_t)p[4 * t + 3];
   }
-  for (int t = 16; t < 64; t++) {
-    uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
-    uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
-    w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-  }
   uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
   uint32_t e = h[4], f = h[5], g = h[6], k = h[7];
-  for (int t = 0; t < 64; t++) {
-    uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-    uint32_t ch = (e & f) ^ (~e & g);
-    uint32_t t1 = k + S1 + ch + K[t] + w[t];
-    uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-    uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
-    uint32_t t2 = S0 + maj;
-    k = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
+#define W_FIRST(t) w[t]
+#define W_NEXT(t) SCHEDULE(w, t)
+  ROUNDS8(0, W_FIRST);
+  ROUNDS8(8, W_FIRST);
+  ROUNDS8(16, W_NEXT); /* unrolled: constant ring indexes */
+  ROUNDS8(24, W_NEXT);
+  ROUNDS8(32, W_NEXT);
+  ROUNDS8(40, W_NEXT);
+  ROUNDS8(48, W_NEXT);
+  ROUNDS8(56, W_NEXT);
+#undef W_FIRST
+#undef W_NEXT
   h[0] += a;
   h[1] += b;
   h[2] += c;
@@ -88,10 +115,9 @@ void sha256_update(sha256_ctx *c, const void *data, size_t n) {
 
 void sha256_final(sha256_ctx *c, unsigned char out[32]) {
   uint64_t bits = c->total * 8;
-  unsigned char pad = 0x80;
-  sha256_update(c, &pad, 1);
-  pad = 0;
-  while (c->used != 56) sha256_update(c, &pad, 1);
+  /* 0x80, then zeros up to 56 bytes into a block, in one update */
+  static const unsigned char pad[64] = {0x80};
+  sha256_update(c, pad, (c->used < 56 ? 56 : 120) - c->used);
   unsigned char len[8];
   for (int i = 0; i < 8; i++) len[i] = (unsigned char)(bits >> (56 - 8 * i));
   sha256_update(c, len, 8);

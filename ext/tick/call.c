@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "store/kept.h"
 #include "store/schema.h"
 
 SQLITE_EXTENSION_INIT3
@@ -84,26 +85,17 @@ void tick_record_cost(tick *t) {
 ** main.triggers first if needed: they are kept only while it is). NULL:
 ** none, the call prepares its own. */
 void tick_cache_take(tick *t) {
-  void *kept;
-  if (!trg_ctx_has_table(t->ctx)) store_connect_table(t->db);
-  if (!trg_ctx_stmts_begin(t->ctx, &kept)) return;
-  t->kept = kept ? kept : store_new(t->db);
-  if (!t->kept) {
-    trg_ctx_stmts_end(t->ctx, NULL, NULL);
-    return;
-  }
+  t->kept = store_kept_take(t->ctx, t->db);
+  if (!t->kept) return;
   store_cost_start(t->kept); /* per-call cost, tick_record_cost() */
-  t->kept->err = 0; /* store.err is per call: never carried between users */
   t->st = t->kept;
 }
 
 /* Hand them back (with any prepared meanwhile) for the next call. */
 void tick_cache_give(tick *t) {
   if (!t->kept) return;
-  store_reset_all(t->kept);
-  t->kept->err = 0;
   t->st = &t->own;
-  trg_ctx_stmts_end(t->ctx, t->kept, store_free);
+  store_kept_give(t->ctx, t->kept);
   t->kept = NULL;
 }
 

@@ -58,23 +58,42 @@ static const char *col_table(int flags, int col) {
   return store_col_in_state(col) ? "triggers_state" : "triggers_data";
 }
 
-/* "<table>.<column>: <message>", SQLITE_CONSTRAINT_CHECK. */
-static int col_err(char **err, int flags, int col, const char *fmt, ...) {
+void trg_status_clear(trg_status *st) {
+  sqlite3_free(st->msg);
+  sqlite3_free(st->existing);
+  st->rc = SQLITE_OK;
+  st->col = -1;
+  st->msg = NULL;
+  st->existing = NULL;
+}
+
+/* "<table>.<column>: <message>" about column col, SQLITE_CONSTRAINT_CHECK. */
+static int col_err(trg_status *st, int flags, int col, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char *msg = sqlite3_vmprintf(fmt, ap);
   va_end(ap);
-  int rc = msg ? stored_err(err, col_table(flags, col), trg_cols[col].name,
+  st->col = col;
+  int rc = msg ? stored_err(&st->msg, col_table(flags, col), trg_cols[col].name,
                             "%s", msg)
-               : (*err = NULL, SQLITE_NOMEM);
+               : (st->msg = NULL, SQLITE_NOMEM);
   sqlite3_free(msg);
   return rc;
 }
 
-static int type_error(char **err, int flags, int col, int type,
+static int type_error(trg_status *st, int flags, int col, int type,
                       const char *text) {
-  return stored_type_error(err, col_table(flags, col), &trg_cols[col], type,
-                           text, flags & TRG_STORED);
+  st->col = col;
+  return stored_type_error(&st->msg, col_table(flags, col), &trg_cols[col],
+                           type, text, flags & TRG_STORED);
+}
+
+/* A written value of the wrong SQLite type for column col. */
+static int read_type_error(char **err, int col, int type) {
+  trg_status st = TRG_STATUS_INIT;
+  int rc = type_error(&st, 0, col, type, NULL);
+  *err = st.msg;
+  return rc;
 }
 
 /* One SQL value into a column, by the column's kind. Integer columns
@@ -82,8 +101,11 @@ static int type_error(char **err, int flags, int col, int type,
 ** instant columns too (ms); other text in an instant column is ISO-8601,
 ** converted in the row's zone by trg_validate. An enum column's value in
 ** another spelling of one of its values ('INTERVAL', 'Inject-Now',
-** 'injectNow': spelling.h) is stored as that value. */
-int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
+** 'injectNow': spelling.h) is stored as that value. borrow: a text points
+** into v (which must outlive the row's use of it) instead of being copied.
+*/
+static int read_value(int col, sqlite3_value *v, trg_val *out, int borrow,
+                      char **err) {
   const trg_coldef *d = &trg_cols[col];
   int t = sqlite3_value_type(v);
   if (t == SQLITE_NULL) {
@@ -106,19 +128,30 @@ int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
                  t == SQLITE_TEXT ? "'" : "", trg_echo(text, buf),
                  t == SQLITE_TEXT ? "'" : "", trg_int_unit(d->name));
     }
-    if (t != SQLITE_TEXT) return type_error(err, 0, col, t, NULL);
+    if (t != SQLITE_TEXT) return read_type_error(err, col, t);
   } else if (t != SQLITE_TEXT) {
-    return type_error(err, 0, col, t, NULL);
+    return read_type_error(err, col, t);
   }
   const char *text;
-  char what[48];
-  sqlite3_snprintf(sizeof what, what, "triggers.%s", d->name);
-  int rc = trg_value_text(v, d->kind == 'J', what, &text, err);
-  if (rc == SQLITE_ERROR) return SQLITE_CONSTRAINT_CHECK;
+  int rc = trg_value_text(v, d->kind == 'J', "triggers", &text, err);
+  if (rc == SQLITE_ERROR) { /* the message names the column: made again */
+    char what[48];
+    sqlite3_free(*err);
+    sqlite3_snprintf(sizeof what, what, "triggers.%s", d->name);
+    rc = trg_value_text(v, d->kind == 'J', what, &text, err);
+    return rc == SQLITE_ERROR ? SQLITE_CONSTRAINT_CHECK : rc;
+  }
   if (rc != SQLITE_OK) return rc;
   const char *const *set = enum_values(col);
   int k = set ? spelling_find(text, set) : -1;
-  return val_set_text(out, k >= 0 ? set[k] : text);
+  if (k >= 0) text = set[k]; /* a literal: borrowed as well */
+  else if (!borrow) return val_set_text(out, text);
+  val_borrow(out, text);
+  return SQLITE_OK;
+}
+
+int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
+  return read_value(col, v, out, 0, err);
 }
 
 int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
@@ -130,7 +163,7 @@ int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
       return ERR("triggers.%s: is computed and cannot be written",
                  trg_cols[i].name);
     }
-    int rc = trg_read_value(i, vals[i], &r->v[i], err);
+    int rc = read_value(i, vals[i], &r->v[i], 1, err);
     if (rc != SQLITE_OK) return rc;
     if (changed) *changed |= (uint64_t)1 << i;
   }
@@ -150,31 +183,34 @@ int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
 */
 
 /* A NULL in a column that must have a value. */
-static int not_null(char **err, int flags, int col) {
-  if (flags & TRG_STORED) return col_err(err, flags, col, "must not be NULL");
-  *err = sqlite3_mprintf("NOT NULL constraint failed: triggers.%s",
-                         trg_cols[col].name);
-  return *err ? SQLITE_CONSTRAINT_NOTNULL : SQLITE_NOMEM;
+static int not_null(trg_status *st, int flags, int col) {
+  if (flags & TRG_STORED) return col_err(st, flags, col, "must not be NULL");
+  st->col = col;
+  st->msg = sqlite3_mprintf("NOT NULL constraint failed: triggers.%s",
+                            trg_cols[col].name);
+  return st->msg ? SQLITE_CONSTRAINT_NOTNULL : SQLITE_NOMEM;
 }
 
 /* A column a write fills when NULL; stored, it must not be NULL. */
 static int text_default(trg_row *r, int col, const char *def, int flags,
-                        char **err) {
+                        trg_status *st) {
   if (!r->v[col].null) return SQLITE_OK;
-  if (flags & TRG_STORED) return not_null(err, flags, col);
-  return val_set_text(&r->v[col], def);
+  if (flags & TRG_STORED) return not_null(st, flags, col);
+  if (def) val_borrow(&r->v[col], def); /* a literal */
+  return SQLITE_OK;
 }
 
-static int int_default(trg_row *r, int col, i64 def, int flags, char **err) {
+static int int_default(trg_row *r, int col, i64 def, int flags,
+                       trg_status *st) {
   if (!r->v[col].null) return SQLITE_OK;
-  if (flags & TRG_STORED) return not_null(err, flags, col);
+  if (flags & TRG_STORED) return not_null(st, flags, col);
   val_set_int(&r->v[col], def);
   return SQLITE_OK;
 }
 
 static int check_enum(trg_row *r, int col, const char *const *set,
-                      const char *def, int flags, char **err) {
-  int rc = text_default(r, col, def, flags, err);
+                      const char *def, int flags, trg_status *st) {
+  int rc = text_default(r, col, def, flags, st);
   if (rc != SQLITE_OK) return rc;
   if (!in_set(r->v[col].t, set)) {
     sqlite3_str *s = sqlite3_str_new(NULL);
@@ -182,7 +218,7 @@ static int check_enum(trg_row *r, int col, const char *const *set,
       sqlite3_str_appendf(s, "%s'%s'", i ? ", " : "", set[i]);
     char *list = sqlite3_str_finish(s);
     char buf[STORED_SHOWN + 4];
-    rc = col_err(err, flags, col, "'%s' is not one of %s",
+    rc = col_err(st, flags, col, "'%s' is not one of %s",
                  stored_shown(r->v[col].t, buf), list ? list : "");
     sqlite3_free(list);
     return rc;
@@ -194,41 +230,41 @@ static int check_enum(trg_row *r, int col, const char *const *set,
 ** is the span of the instant range, so adding it to an instant cannot
 ** overflow. */
 static int check_range(trg_row *r, int col, i64 min, i64 max, int flags,
-                       char **err) {
+                       trg_status *st) {
   const trg_val *v = &r->v[col];
   if (v->null) return SQLITE_OK;
   if (v->i < min) {
-    return col_err(err, flags, col, "must be >= %lld, got %lld", (long long)min,
+    return col_err(st, flags, col, "must be >= %lld, got %lld", (long long)min,
                    (long long)v->i);
   }
   if (v->i > max) {
     return col_err(
-        err, flags, col, "must be <= %lld%s, got %lld", (long long)max,
+        st, flags, col, "must be <= %lld%s, got %lld", (long long)max,
         max == SCHED_SPAN_MAX ? " (10,000 years)" : "", (long long)v->i);
   }
   return SQLITE_OK;
 }
 
-#define check_min(r, col, min, flags, err) \
-  check_range(r, col, min, INT64_MAX, flags, err)
-#define check_duration(r, col, min, flags, err) \
-  check_range(r, col, min, SCHED_SPAN_MAX, flags, err)
+#define check_min(r, col, min, flags, st) \
+  check_range(r, col, min, INT64_MAX, flags, st)
+#define check_duration(r, col, min, flags, st) \
+  check_range(r, col, min, SCHED_SPAN_MAX, flags, st)
 
 /* An instant column: ISO text (written) -> ms in the row's zone, and ms
 ** within the years 1-9999. */
 static int convert_instant(trg_row *r, int col, const tz_zone *z, int flags,
-                           char **err) {
+                           trg_status *st) {
   trg_val *v = &r->v[col];
   if (v->null) return SQLITE_OK;
   char msg[SCHED_ERR_MAX], buf[STORED_SHOWN + 4];
   i64 ms;
   if (v->t && sched_parse_instant(v->t, z, &ms, msg, sizeof msg) != 0) {
-    return col_err(err, flags, col, "cannot read '%s' as an instant: %s",
+    return col_err(st, flags, col, "cannot read '%s' as an instant: %s",
                    stored_shown(v->t, buf), msg);
   }
   if (!v->t) ms = v->i;
   if (sched_instant_check(ms, msg, sizeof msg) != 0) {
-    return col_err(err, flags, col, "%s", msg);
+    return col_err(st, flags, col, "%s", msg);
   }
   val_set_int(v, ms);
   return SQLITE_OK;
@@ -269,7 +305,8 @@ static int is_blank(const char *s) {
 }
 
 /* Columns that belong to one schedule type only. */
-static int check_type_columns(trg_row *r, sched_type t, int flags, char **err) {
+static int check_type_columns(trg_row *r, sched_type t, int flags,
+                              trg_status *st) {
   static const struct {
     int col;
     sched_type type;
@@ -279,11 +316,11 @@ static int check_type_columns(trg_row *r, sched_type t, int flags, char **err) {
   for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
     int given = !r->v[own[i].col].null;
     if (own[i].type == t && !given) {
-      return col_err(err, flags, own[i].col, "required for trigger_type '%s'",
+      return col_err(st, flags, own[i].col, "required for trigger_type '%s'",
                      sched_type_name(t));
     }
     if (own[i].type != t && given) {
-      return col_err(err, flags, own[i].col,
+      return col_err(st, flags, own[i].col,
                      "only allowed for trigger_type '%s' (this trigger is "
                      "'%s')",
                      sched_type_name(own[i].type), sched_type_name(t));
@@ -295,7 +332,7 @@ static int check_type_columns(trg_row *r, sched_type t, int flags, char **err) {
 /* The schedule of a checked row: its zone (through the connection's cache)
 ** and, for cron, the parsed expression. */
 static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
-                   char **err) {
+                   trg_status *st) {
   char msg[CRON_ERR_MAX + 64];
   memset(spec, 0, sizeof *spec);
   spec->type = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
@@ -306,65 +343,67 @@ static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
   spec->scheduled_at = r->v[TC_SCHEDULED_AT].i;
   if (trg_zone(c, val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg, sizeof msg) !=
       0) {
-    return col_err(err, flags, TC_TIMEZONE, "%s", msg);
+    return col_err(st, flags, TC_TIMEZONE, "%s", msg);
   }
   if (spec->type == SCHED_CRON &&
       cron_parse(val_text(&r->v[TC_CRON_EXPRESSION]), &spec->cron, msg,
                  sizeof msg) != 0) {
-    return col_err(err, flags, TC_CRON_EXPRESSION, "%s", msg);
+    return col_err(st, flags, TC_CRON_EXPRESSION, "%s", msg);
   }
   return SQLITE_OK;
 }
 
 /* A value marked bad when it was read (trg_val.bad). */
-static int bad_value(trg_row *r, int col, int flags, char **err) {
+static int bad_value(trg_row *r, int col, int flags, trg_status *st) {
   const trg_val *v = &r->v[col];
   if (v->bad == TRG_BAD_JSON) {
-    return col_err(err, flags, col, "must be a JSON object");
+    return col_err(st, flags, col, "must be a JSON object");
   }
   if (v->bad == TRG_BAD_COPY) {
     char buf[STORED_SHOWN + 4];
-    return ERR("triggers_state.%s: differs from triggers_data.%s '%s' (it "
-               "is a copy)",
-               trg_cols[col].name, trg_cols[col].name,
-               stored_shown(val_text(v), buf));
+    st->col = col;
+    st->msg = sqlite3_mprintf("triggers_state.%s: differs from "
+                              "triggers_data.%s '%s' (it is a copy)",
+                              trg_cols[col].name, trg_cols[col].name,
+                              stored_shown(val_text(v), buf));
+    return st->msg ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
   }
-  return type_error(err, flags, col, v->bad, v->t);
+  return type_error(st, flags, col, v->bad, v->t);
 }
 
 /* The computed columns of a stored row: status, counters, incarnation,
 ** instants, and what makes a row due (only a scheduled, enabled trigger is). */
-static int check_state(trg_row *r, int flags, char **err) {
+static int check_state(trg_row *r, int flags, trg_status *st) {
   static const int counters[] = {TC_RUN_COUNT, TC_CLAIMS, TC_RUNNING,
                                  TC_FAIL_STREAK};
   static const int instants[] = {TC_NEXT_DUE_AT, TC_FIRE_AT, TC_LAST_RUN_AT,
                                  TC_UPDATED_AT};
-  int rc = check_enum(r, TC_STATUS, trg_statuses, NULL, flags, err);
+  int rc = check_enum(r, TC_STATUS, trg_statuses, NULL, flags, st);
   for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
-    rc = int_default(r, counters[i], 0, flags, err);
+    rc = int_default(r, counters[i], 0, flags, st);
     if (rc == SQLITE_OK)
-      rc = check_range(r, counters[i], 0, TRG_COUNT_MAX, flags, err);
+      rc = check_range(r, counters[i], 0, TRG_COUNT_MAX, flags, st);
   }
   /* the incarnation a run carries and compares (tick/lifecycle.c) */
-  if (rc == SQLITE_OK) rc = int_default(r, TC_INCARNATION, 1, flags, err);
+  if (rc == SQLITE_OK) rc = int_default(r, TC_INCARNATION, 1, flags, st);
   if (rc == SQLITE_OK)
-    rc = check_range(r, TC_INCARNATION, 1, TRG_COUNT_MAX, flags, err);
+    rc = check_range(r, TC_INCARNATION, 1, TRG_COUNT_MAX, flags, st);
   for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
-    rc = convert_instant(r, instants[i], NULL, flags, err);
+    rc = convert_instant(r, instants[i], NULL, flags, st);
   }
   if (rc == SQLITE_OK && !r->v[TC_NEXT_DUE_AT].null) {
-    const char *st = r->v[TC_STATUS].t;
-    if (strcmp(st, "scheduled") != 0) {
-      rc = col_err(err, flags, TC_STATUS,
+    const char *status = r->v[TC_STATUS].t;
+    if (strcmp(status, "scheduled") != 0) {
+      rc = col_err(st, flags, TC_STATUS,
                    "'%s' but next_due_at is set (only a scheduled trigger "
                    "is due)",
-                   st);
+                   status);
     } else if (r->v[TC_ENABLED].i != 1) {
-      rc = col_err(err, flags, TC_ENABLED,
+      rc = col_err(st, flags, TC_ENABLED,
                    "%lld but the trigger is scheduled (0 means paused)",
                    (long long)r->v[TC_ENABLED].i);
     } else if (r->v[TC_FIRE_AT].null && r->v[TC_RUNNING].i == 0) {
-      rc = col_err(err, flags, TC_FIRE_AT,
+      rc = col_err(st, flags, TC_FIRE_AT,
                    "NULL but no run is running (it holds a due trigger "
                    "only while one does)");
     }
@@ -372,71 +411,71 @@ static int check_state(trg_row *r, int flags, char **err) {
   return rc;
 }
 
-int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
-              int flags, char **err) {
+static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
+                     i64 now, int flags, trg_status *st) {
   int rc;
   for (int i = 0; i < TC_NCOL; i++) {
-    if (r->v[i].bad) return bad_value(r, i, flags, err);
+    if (r->v[i].bad) return bad_value(r, i, flags, st);
   }
-  if (r->v[TC_INSTRUCTIONS].null) return not_null(err, flags, TC_INSTRUCTIONS);
+  if (r->v[TC_INSTRUCTIONS].null) return not_null(st, flags, TC_INSTRUCTIONS);
   if (is_blank(r->v[TC_INSTRUCTIONS].t)) {
-    return col_err(err, flags, TC_INSTRUCTIONS, "must not be empty");
+    return col_err(st, flags, TC_INSTRUCTIONS, "must not be empty");
   }
-  if (r->v[TC_TRIGGER_TYPE].null) return not_null(err, flags, TC_TRIGGER_TYPE);
+  if (r->v[TC_TRIGGER_TYPE].null) return not_null(st, flags, TC_TRIGGER_TYPE);
   sched_type t = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
   if (t == SCHED_INVALID) {
     char buf[STORED_SHOWN + 4];
-    return col_err(err, flags, TC_TRIGGER_TYPE,
+    return col_err(st, flags, TC_TRIGGER_TYPE,
                    "'%s' is not one of 'interval', 'once', 'cron'",
                    stored_shown(r->v[TC_TRIGGER_TYPE].t, buf));
   }
-  if ((rc = check_type_columns(r, t, flags, err)) != SQLITE_OK) return rc;
+  if ((rc = check_type_columns(r, t, flags, st)) != SQLITE_OK) return rc;
   if ((flags & TRG_STORED) && r->v[TC_TRIGGER_ID].null) {
-    return not_null(err, flags, TC_TRIGGER_ID);
+    return not_null(st, flags, TC_TRIGGER_ID);
   }
   if (!r->v[TC_TRIGGER_ID].null && is_blank(r->v[TC_TRIGGER_ID].t)) {
-    return col_err(err, flags, TC_TRIGGER_ID, "must not be empty");
+    return col_err(st, flags, TC_TRIGGER_ID, "must not be empty");
   }
-  if ((rc = text_default(r, TC_AGENT_ID, "", flags, err))) return rc;
-  if ((rc = text_default(r, TC_SCOPE, "", flags, err))) return rc;
-  if ((rc = text_default(r, TC_TIMEZONE, "UTC", flags, err))) return rc;
+  if ((rc = text_default(r, TC_AGENT_ID, "", flags, st))) return rc;
+  if ((rc = text_default(r, TC_SCOPE, "", flags, st))) return rc;
+  if ((rc = text_default(r, TC_TIMEZONE, "UTC", flags, st))) return rc;
   if (r->v[TC_DISPLAY_NAME].null) {
-    if (flags & TRG_STORED) return not_null(err, flags, TC_DISPLAY_NAME);
+    if (flags & TRG_STORED) return not_null(st, flags, TC_DISPLAY_NAME);
     if ((rc = default_display_name(r)) != SQLITE_OK) return rc;
   }
   if ((rc = check_enum(r, TC_WAKE_MODE, wake_modes, "next_autonomy_cycle",
-                       flags, err)))
+                       flags, st)))
     return rc;
-  if ((rc = check_enum(r, TC_CREATED_BY, creators, "user", flags, err)))
+  if ((rc = check_enum(r, TC_CREATED_BY, creators, "user", flags, st)))
     return rc;
-  if ((rc = check_enum(r, TC_MISFIRE_POLICY, misfires, "coalesce", flags, err)))
+  if ((rc = check_enum(r, TC_MISFIRE_POLICY, misfires, "coalesce", flags, st)))
     return rc;
-  if ((rc = check_enum(r, TC_OVERLAP_POLICY, overlaps, "skip", flags, err)))
+  if ((rc = check_enum(r, TC_OVERLAP_POLICY, overlaps, "skip", flags, st)))
     return rc;
-  if ((rc = int_default(r, TC_ENABLED, 1, flags, err))) return rc;
+  if ((rc = int_default(r, TC_ENABLED, 1, flags, st))) return rc;
   if (r->v[TC_ENABLED].i != 0 && r->v[TC_ENABLED].i != 1) {
-    return col_err(err, flags, TC_ENABLED, "must be 0 or 1, got %lld",
+    return col_err(st, flags, TC_ENABLED, "must be 0 or 1, got %lld",
                    (long long)r->v[TC_ENABLED].i);
   }
-  if ((rc = int_default(r, TC_MAX_ATTEMPTS, 1, flags, err))) return rc;
-  if ((rc = int_default(r, TC_BACKOFF_MS, TRG_DEFAULT_BACKOFF_MS, flags, err)))
+  if ((rc = int_default(r, TC_MAX_ATTEMPTS, 1, flags, st))) return rc;
+  if ((rc = int_default(r, TC_BACKOFF_MS, TRG_DEFAULT_BACKOFF_MS, flags, st)))
     return rc;
-  if ((rc = int_default(r, TC_JITTER_MS, 0, flags, err))) return rc;
-  if ((rc = check_duration(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, flags, err)))
+  if ((rc = int_default(r, TC_JITTER_MS, 0, flags, st))) return rc;
+  if ((rc = check_duration(r, TC_INTERVAL_MS, TRG_MIN_INTERVAL_MS, flags, st)))
     return rc;
-  if ((rc = check_min(r, TC_MAX_RUNS, 1, flags, err))) return rc;
-  if ((rc = check_min(r, TC_MAX_ATTEMPTS, 1, flags, err))) return rc;
-  if ((rc = check_duration(r, TC_BACKOFF_MS, 0, flags, err))) return rc;
-  if ((rc = check_duration(r, TC_JITTER_MS, 0, flags, err))) return rc;
-  if ((rc = check_duration(r, TC_WINDOW_MS, 1, flags, err))) return rc;
-  if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, flags, err))) return rc;
+  if ((rc = check_min(r, TC_MAX_RUNS, 1, flags, st))) return rc;
+  if ((rc = check_min(r, TC_MAX_ATTEMPTS, 1, flags, st))) return rc;
+  if ((rc = check_duration(r, TC_BACKOFF_MS, 0, flags, st))) return rc;
+  if ((rc = check_duration(r, TC_JITTER_MS, 0, flags, st))) return rc;
+  if ((rc = check_duration(r, TC_WINDOW_MS, 1, flags, st))) return rc;
+  if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, flags, st))) return rc;
   if (!r->v[TC_METADATA].null && !(flags & TRG_NO_JSON)) {
     int ok = store_json_is_object(s, r->v[TC_METADATA].t);
     if (ok < 0) return SQLITE_NOMEM;
     if (!ok) {
       /* trg_json shows it as a string from now on */
       if (flags & TRG_STORED) r->v[TC_METADATA].bad = TRG_BAD_JSON;
-      return col_err(err, flags, TC_METADATA, "must be a JSON object");
+      return col_err(st, flags, TC_METADATA, "must be a JSON object");
     }
   }
   /* The zone first: local ISO instants are read in it. Written, it is
@@ -448,7 +487,7 @@ int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
     const char *canon;
     if (trg_zone_canon(c, r->v[TC_TIMEZONE].t, &z, &canon, msg, sizeof msg) !=
         0) {
-      return col_err(err, flags, TC_TIMEZONE, "%s", msg);
+      return col_err(st, flags, TC_TIMEZONE, "%s", msg);
     }
     if (strcmp(canon, r->v[TC_TIMEZONE].t) != 0 &&
         (rc = val_set_text(&r->v[TC_TIMEZONE], canon)) != SQLITE_OK) {
@@ -458,17 +497,31 @@ int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
   static const int instants[] = {TC_SCHEDULED_AT, TC_START_AT, TC_END_AT,
                                  TC_CREATED_AT};
   for (size_t i = 0; i < sizeof instants / sizeof instants[0]; i++) {
-    if ((rc = convert_instant(r, instants[i], z, flags, err))) return rc;
+    if ((rc = convert_instant(r, instants[i], z, flags, st))) return rc;
   }
-  if ((rc = int_default(r, TC_CREATED_AT, now, flags, err))) return rc;
+  if ((rc = int_default(r, TC_CREATED_AT, now, flags, st))) return rc;
   if (!r->v[TC_START_AT].null && !r->v[TC_END_AT].null &&
       r->v[TC_END_AT].i < r->v[TC_START_AT].i) {
-    return col_err(err, flags, TC_END_AT, "%lld is before start_at %lld",
+    return col_err(st, flags, TC_END_AT, "%lld is before start_at %lld",
                    (long long)r->v[TC_END_AT].i,
                    (long long)r->v[TC_START_AT].i);
   }
-  if ((flags & TRG_STORED) && (rc = check_state(r, flags, err))) return rc;
-  return spec_of(c, r, spec, flags, err);
+  if ((flags & TRG_STORED) && (rc = check_state(r, flags, st))) return rc;
+  return spec_of(c, r, spec, flags, st);
+}
+
+int trg_check_status(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
+                     i64 now, int flags, trg_status *st) {
+  trg_status_clear(st);
+  return st->rc = check_row(c, s, r, spec, now, flags, st);
+}
+
+int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+              int flags, char **err) {
+  trg_status st = TRG_STATUS_INIT;
+  int rc = trg_check_status(c, s, r, spec, now, flags, &st);
+  *err = st.msg;
+  return rc;
 }
 
 int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
@@ -506,7 +559,7 @@ void trg_set_next(trg_row *r, int has_next, i64 next) {
 }
 
 static void set_status(trg_row *r, const char *st) {
-  val_set_text(&r->v[TC_STATUS], st);
+  val_borrow(&r->v[TC_STATUS], st); /* a literal */
 }
 
 int trg_is_active(const trg_row *r) {
@@ -567,9 +620,11 @@ int trg_dedupe(trg_row *r, const sched_spec *spec) {
   return val_set_text(&r->v[TC_DEDUPE_KEY], key);
 }
 
-int trg_find_duplicate(store *s, const trg_row *r, char **existing) {
+int trg_find_duplicate(store *s, const trg_row *r, int any_status,
+                       char **existing) {
   *existing = NULL;
-  if (!trg_is_active(r) || r->v[TC_DEDUPE_KEY].null) return SQLITE_OK;
+  if ((!any_status && !trg_is_active(r)) || r->v[TC_DEDUPE_KEY].null)
+    return SQLITE_OK;
   return store_trigger_duplicate(s, val_text(&r->v[TC_AGENT_ID]),
                                  val_text(&r->v[TC_DEDUPE_KEY]), r->id,
                                  existing);
