@@ -48,8 +48,8 @@ static int drain(int fd, buf *b) {
 
 /* sh -c 'CMD "$1"' trigger-host SQL, stdin /dev/null, TRIGGER_DB set:
 ** the pid, or -1 and *err. */
-static pid_t via_start(const char *cmd, const char *db, const char *sql, int out_wr,
-                   int err_wr, char **err) {
+static pid_t via_start(const char *cmd, const char *db, const char *sql,
+                       int out_wr, int err_wr, char **err) {
   char *script = xprintf("%s \"$1\"", cmd);
   char *var = xprintf("TRIGGER_DB=%s", db);
   char **env = shell_env(NULL, &var, 1);

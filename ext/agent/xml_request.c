@@ -18,7 +18,7 @@
 /* How a field's text is read. */
 enum { XK_TEXT, XK_MS, XK_BOOL };
 
-/* Every request field (create.c's JSON keys), by its element. */
+/* Every request field (fn_create.c's JSON keys), by its element. */
 static const struct {
   const char *element; /* the contract's element name (camelCase) */
   const char *key;     /* the request key: a triggers column, "when" ... */

@@ -8,7 +8,7 @@
 **     <pauseAfterFailures/><enabled/><metadata/><triggerId/><scope/>
 **   </response>
 **
-** one element per field of a JSON request (create.c), in camelCase;
+** one element per field of a JSON request (fn_create.c), in camelCase;
 ** xml_request.c's table maps each to its request key. It is parsed
 ** safely with libxml2 into plain strings. The only file that sees
 ** libxml2. Safety, in order: input over 64 KiB, an embedded NUL or bytes

@@ -16,7 +16,7 @@
 **
 ** Pure: no SQLite, no allocation (the caller sizes the output with a NULL
 ** destination first). Used at every place text enters the extension
-** (args.c, trigger.c, create.c, tick_opts.c, fn_summary.c, xml_request.c) and
+** (args.c, trigger.c, fn_create.c, tick_opts.c, fn_summary.c, xml_request.c) and
 ** by the host for a command's stderr.
 */
 #ifndef TRIGGERS_UTF8_H

@@ -1,7 +1,7 @@
 /*
 ** write.h -- writing a trigger: the one path of every INSERT and UPDATE
 ** of the `triggers` table (sql/vtab_triggers.c) and of the create action
-** (trigger_create, agent/create.c).
+** (trigger_create, agent/fn_create.c).
 **
 ** A write checks the row once (trigger.h's validator: defaults, zone,
 ** instants, enums, ranges, schedule), derives what the table computes

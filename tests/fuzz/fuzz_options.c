@@ -2,7 +2,7 @@
 ** fuzz_options.c -- libFuzzer target for the JSON option/request readers
 ** that go through SQLite's JSON functions: trigger_run_due's options
 ** (tick_opts.c), trigger_state_summary/_payload's options (fn_summary.c),
-** trigger_create's request and context (create.c) and trigger_next_due's
+** trigger_create's request and context (fn_create.c) and trigger_next_due's
 ** JSON spec form (spec_arg.c).
 **
 ** FUZZ_NEEDS_SQLITE -- run.sh links this target with the extension's

@@ -19,9 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # Files a link may name although they are not here yet, each with the
 # reason. Only their absence is excused: once present, they are checked as
 # any other file.
-PENDING = {
-    "docs/ARCHITECTURE.md": "the source layout, written on its own branch",
-}
+PENDING = {}
 
 # Names of documents that live outside the repository (the developers'
 # design contract): a user cannot open them, so README.md and docs/ must

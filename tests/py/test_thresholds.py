@@ -15,10 +15,10 @@ the redaction word rule, dedupe's ASCII lower-casing).
     100 runs per 'all' catch-up      schedule.c sched_catch_up
     100 deferrals                    tick/reoffer.c on_retry
     confirm_below_ms, min/max_interval_ms, once in the future
-                                     create.c check_policy
+                                     fn_create.c check_policy
     max_active_per_scope, max_creations_per_window (creation_window_ms)
-                                     create.c check_quota
-    min_confidence                   create.c apply_when
+                                     fn_create.c check_quota
+    min_confidence                   fn_create.c apply_when
     trigger_prune(before)            store/prune.c
     summary caps, stale_ms           fn_summary.c fit / fit_cut / seg_admin
     280-byte admin item, 16-byte     fn_summary.c cut_text / seg_admin /

@@ -1,5 +1,5 @@
 /*
-** create.c -- the agent-facing create action (DESIGN.md §7):
+** fn_create.c -- the agent-facing create action (DESIGN.md §7):
 ** trigger_create(request_json [, context_json]),
 ** trigger_create_xml(xml [, context_json]) and
 ** trigger_dedupe_key(instructions, trigger_type, schedule, scope).
