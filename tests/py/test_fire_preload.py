@@ -276,3 +276,20 @@ def test_change_from_another_connection(ext):
         assert "preload" not in tick(a, T0 + 3 * MIN)[0]["payload"]
         a.close()
         b.close()
+
+
+def test_preload_reads_the_extensions_tables(ext):
+    """A natural preload: the trigger's own last results, through the
+    trigger_runs virtual table, read inside the tick."""
+    db = _db(ext)
+    _set(db, "SELECT result FROM trigger_runs WHERE trigger_id = :trigger_id"
+             " AND status = 'success' ORDER BY scheduled_for DESC LIMIT 2")
+    add(db, "t1")
+    add(db, "t2")
+    for k in range(1, 4):
+        out = tick(db, T0 + k * MIN)
+        assert len(out) == 2
+        for r in out:
+            want = [{"result": f"{r['trigger_id']} {j}"} for j in range(k - 1, 0, -1)][:2]
+            assert r["payload"]["preload"] == want, (k, r)
+            finish(db, r["run_id"], "success", f"{r['trigger_id']} {k}", T0 + k * MIN + 5)
