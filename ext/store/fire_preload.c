@@ -153,7 +153,7 @@ int store_preload_ready(store *s, i64 *max_bytes) {
       p->sql = p->on ? sql : NULL;
     }
     if (p->sql != sql) sqlite3_free(sql);
-    p->max_bytes = config_int(s, "preload_max_bytes");
+    p->max_bytes = p->on ? config_int(s, "preload_max_bytes") : 0;
     if (s->err) return -1;
     p->loaded = 1;
   }
