@@ -21,7 +21,7 @@ export TRIGGERS_EXT="$PWD/build/triggers"
 
 [ -f build/triggers.so ] || { echo "bench: build/triggers.so missing (run make)" >&2; exit 1; }
 mkdir -p "$OUT"
-for p in mkdb empty_tick busy_tick create peak_mem two_procs; do
+for p in mkdb empty_tick busy_tick preload_tick create peak_mem two_procs; do
   $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/dbgen.c bench/bench.c -lsqlite3
 done
 $CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
@@ -71,6 +71,9 @@ done
 step "busy tick"
 run "busy tick" "$OUT/busy_tick" 100000 "$TMP/ours_100000.db" "$TMP/plain_100000.db" \
   "$TMP" "$REPS" 1000 10000 100000
+
+step "busy tick with a preload"
+run "preload tick" "$OUT/preload_tick" "$TMP/ours_100000.db" "$TMP" "$REPS" 10000
 
 step "create"
 run "create" "$OUT/create" "$TMP" 100000 "$REPS"

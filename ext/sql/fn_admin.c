@@ -10,6 +10,7 @@
 #include "base/args.h"
 #include "base/register.h"
 #include "store/config.h"
+#include "store/fire_preload.h"
 #include "store/health.h"
 #include "store/install.h"
 #include "store/prune.h"
@@ -159,15 +160,56 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
                      trg_echo(v, buf), trg_int_unit(k->key));
     return -1;
   }
-  if (i < 0 || i > SCHED_SPAN_MAX) {
+  if (i < 0 || i > config_max(k)) {
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument 2 (value): %s must be an integer 0..%lld",
-                     k->key, (long long)SCHED_SPAN_MAX);
+                     k->key, (long long)config_max(k));
     return -1;
   }
   sqlite3_snprintf(24, num, "%lld", (long long)i);
   *out = num;
   return 0;
+}
+
+/*
+** trigger_config('preload_sql', value): NULL or '' clears it; other text
+** must be one read-only query (store_preload_check), refused otherwise
+** with nothing changed. 0, or -1 with the error set.
+*/
+static int set_preload(sqlite3_context *ctx, store *s, sqlite3_value *arg) {
+  const char *fname = "trigger_config";
+  const char *v = "";
+  char *err = NULL;
+  int type = sqlite3_value_type(arg), rc = SQLITE_OK;
+  if (type != SQLITE_NULL && type != SQLITE_TEXT) {
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "argument 2 (value): preload_sql must be text (one "
+                     "read-only query) or NULL");
+    return -1;
+  }
+  if (type == SQLITE_TEXT) {
+    rc = trg_value_text(arg, 0, "argument 2 (value)", &v, &err);
+    if (rc != SQLITE_OK) {
+      trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
+      sqlite3_free(err);
+      return -1;
+    }
+  }
+  if (*v) rc = store_preload_check(s->db, v, &err);
+  if (rc == SQLITE_OK) {
+    rc = *v ? store_config_set(s, "preload_sql", v)
+            : store_config_clear(s, "preload_sql");
+  }
+  if (rc == SQLITE_OK) return 0;
+  if (err) {
+    trg_result_error(ctx, rc, fname, "argument 2 (value): %s", err);
+  } else if (rc == SQLITE_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(s->db));
+  }
+  sqlite3_free(err);
+  return -1;
 }
 
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -192,7 +234,12 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   store s;
   char rule[48];
   store_init(&s, db);
-  if (argc > 1) {
+  if (argc > 1 && strcmp(key, "preload_sql") == 0) {
+    if (set_preload(ctx, &s, argv[1]) != 0) {
+      store_close(&s);
+      return;
+    }
+  } else if (argc > 1) {
     char num[24];
     const char *v;
     if (config_arg(ctx, k, argv[1], num, &v) != 0) {

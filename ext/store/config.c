@@ -27,6 +27,8 @@ static const config_key keys[] = {
     {"run_retention_ms", "2592000000", 1}, /* 30 days */
     {"misfire_grace_ms", "60000", 1},
     {"min_confidence", "0.5", 0},
+    {"preload_sql", NULL, 0}, /* fire_preload.h */
+    {"preload_max_bytes", "4096", 1},
 };
 
 const config_key *config_find(const char *key) {
@@ -36,11 +38,16 @@ const config_key *config_find(const char *key) {
   return NULL;
 }
 
+i64 config_max(const config_key *k) {
+  return strcmp(k->key, "preload_max_bytes") == 0 ? CONFIG_PRELOAD_BYTES_MAX
+                                                  : SCHED_SPAN_MAX;
+}
+
 int config_value_ok(const config_key *k, const char *text) {
   if (k->integer) {
     size_t n = strspn(text, "0123456789");
     return n > 0 && n <= 15 && text[n] == 0 &&
-           strtoll(text, NULL, 10) <= SCHED_SPAN_MAX;
+           strtoll(text, NULL, 10) <= config_max(k);
   }
   if (strcmp(k->key, "min_confidence") == 0) {
     char *end;
@@ -53,7 +60,7 @@ int config_value_ok(const config_key *k, const char *text) {
 void config_rule(const config_key *k, char *buf, size_t n) {
   if (k->integer) {
     sqlite3_snprintf((int)n, buf, "an integer 0..%lld",
-                     (long long)SCHED_SPAN_MAX);
+                     (long long)config_max(k));
   } else {
     sqlite3_snprintf((int)n, buf, "%s",
                      strcmp(k->key, "min_confidence") == 0 ? "a number 0..1"
@@ -69,7 +76,7 @@ char *config_text(store *s, const char *key) {
     v = NULL;
   }
   if (v) return v;
-  v = sqlite3_mprintf("%s", k ? k->def : "");
+  v = sqlite3_mprintf("%s", k && k->def ? k->def : "");
   if (!v && !s->err) s->err = SQLITE_NOMEM; /* not the default: an error */
   return v;
 }
@@ -98,6 +105,9 @@ static char *sql_text(store_sql which) {
     case ST_CONFIG_GET:
       out = sqlite3_mprintf(
           "SELECT value FROM main.triggers_config WHERE key = ?1");
+      break;
+    case ST_CONFIG_DEL:
+      out = sqlite3_mprintf("DELETE FROM main.triggers_config WHERE key = ?1");
       break;
     case ST_CONFIG_SET:
       out = sqlite3_mprintf(
@@ -136,4 +146,10 @@ int store_config_set(store *s, const char *key, const char *value) {
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_config_clear(store *s, const char *key) {
+  sqlite3_stmt *st = store_stmt(s, ST_CONFIG_DEL, sql_text);
+  if (!st) return store_err(s);
+  return store_step_done(st, sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC));
 }

@@ -9,22 +9,31 @@
 
 typedef struct config_key {
   const char *key;
-  const char *def; /* default, as text */
+  const char *def; /* default, as text; NULL: none (the key is unset) */
   int integer;     /* the value is an integer >= 0 */
 } config_key;
 
+/* preload_max_bytes's largest value (a run's payload stays small). */
+#define CONFIG_PRELOAD_BYTES_MAX 1048576
+
 const config_key *config_find(const char *key); /* NULL: unknown key */
 /* 1 when text is a value key k may hold, what trigger_config(key, value)
-** accepts: an integer key's digits of 0..SCHED_SPAN_MAX, min_confidence a
-** number 0..1, other keys any text. A stored value that is not (changed
-** outside the extension) reads as the default. */
+** accepts: an integer key's digits of 0..config_max(k), min_confidence a
+** number 0..1, other keys any text (preload_sql is checked by
+** store_preload_check when it is set). A stored value that is not
+** (changed outside the extension) reads as the default. */
 int config_value_ok(const config_key *k, const char *text);
+/* The largest value of integer key k: SCHED_SPAN_MAX, or less for a key
+** that bounds memory (preload_max_bytes). */
+i64 config_max(const config_key *k);
 /* The rule of config_value_ok in words ("an integer 0..315537897599999"). */
 void config_rule(const config_key *k, char *buf, size_t n);
 /* The stored text of key, or NULL when none (sqlite3_free it); a value
 ** that cannot be read sets s->err. */
 char *store_config_get(store *s, const char *key);
 int store_config_set(store *s, const char *key, const char *value);
+/* Remove key's stored value (a key without a default is unset again). */
+int store_config_clear(store *s, const char *key);
 
 i64 config_int(store *s, const char *key); /* stored or default */
 double config_real(store *s, const char *key);

@@ -4,6 +4,7 @@
 */
 #include "store/kept.h"
 
+#include "store/fire_preload.h"
 #include "store/schema.h"
 
 SQLITE_EXTENSION_INIT3
@@ -18,6 +19,7 @@ store *store_kept_take(trg_ctx *c, sqlite3 *db) {
     return NULL;
   }
   s->err = 0; /* store.err is per call: never carried between users */
+  store_preload_stale(s); /* the config is read again by this call */
   return s;
 }
 

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "store/fire_preload.h"
+
 SQLITE_EXTENSION_INIT3
 
 _Static_assert(ST_COUNT <= 256, "store.used holds an id per byte");
@@ -23,6 +25,7 @@ void store_close(store *s) {
     s->st[i] = NULL;
   }
   s->nused = 0;
+  store_preload_free(s);
 }
 
 store *store_new(sqlite3 *db) {
@@ -41,6 +44,7 @@ void store_reset_all(store *s) {
     sqlite3_stmt *st = s->st[s->used[k]];
     if (sqlite3_stmt_busy(st)) sqlite3_reset(st);
   }
+  store_preload_close(s);
 }
 
 void store_cost_start(store *s) {

@@ -83,6 +83,7 @@ typedef enum store_sql {
   /* config.c */
   ST_CONFIG_GET, /* ?1 key -> value */
   ST_CONFIG_SET, /* ?1 key ?2 value */
+  ST_CONFIG_DEL, /* ?1 key */
   /* health.c: each ?1 now (failures: now - 24h) -> a count or min */
   ST_HEALTH_ACTIVE,
   ST_HEALTH_PAUSED,
@@ -122,6 +123,8 @@ typedef struct store {
   int nused;
   int err; /* first error a helper could not return (config reads); the
               transaction checks it before COMMIT: store_txn_end */
+  struct store_preload *preload; /* the configured preload query, once a
+                                    claim needed it (fire_preload.h) */
 } store;
 
 void store_init(store *s, sqlite3 *db);

@@ -10,6 +10,7 @@
 
 #include "store/run_rows.h"
 #include "tick/fire_json.h"
+#include "tick/fire_preload.h"
 #include "tick/write_behind.h"
 #include "time/civil.h"
 #include "trigger/trigger.h"
@@ -30,6 +31,10 @@ int tick_run_make(tick *t, run_row *run, trg_row *r, i64 sched, i64 attempt,
   char *id = fire_run_id(&t->mem, tid, inc, sched, attempt);
   char *payload = id ? fire_payload(&t->mem, r, id, sched) : NULL;
   if (!payload) return SQLITE_NOMEM;
+  if (strcmp(status, "running") == 0) { /* a claim: its preload */
+    int rc = tick_preload_payload(t, r, &payload);
+    if (rc != SQLITE_OK) return rc;
+  }
   val_borrow(&run->v[RC_RUN_ID], id);
   val_borrow(&run->v[RC_PAYLOAD], payload);
   val_borrow(&run->v[RC_TRIGGER_ID], tid);

@@ -239,6 +239,11 @@ static void build(const char *path, const char *journal) {
   exec(db, "SELECT trigger_config('misfire_grace_ms', 45000),"
            " trigger_config('creator_roles', 'owner,admin,operator'),"
            " trigger_config('max_active_per_scope', 40)");
+  /* A fire-time preload (tick/fire_preload.c): every claim runs it. */
+  exec(db, "CREATE TABLE memories(scope TEXT, text TEXT);"
+           "INSERT INTO memories VALUES('', 'note one'), ('', 'note two');"
+           "SELECT trigger_config('preload_sql', 'SELECT text, :now AS at"
+           " FROM memories WHERE scope = :scope')");
   snprintf(
       sql, sizeof sql,
       "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms,"

@@ -1,0 +1,279 @@
+/*
+** fire_preload.c -- the configured preload query: checked, prepared once
+** per connection, bound and stepped with a step bound (fire_preload.h).
+*/
+#include "store/fire_preload.h"
+
+#include <string.h>
+
+#include "store/config.h"
+
+SQLITE_EXTENSION_INIT3
+
+/* The values a claim binds, in the order of store_preload_args. */
+enum { P_SCOPE, P_TRIGGER_ID, P_AGENT_ID, P_NOW, P_N };
+static const char *const param_names[P_N] = {"scope", "trigger_id", "agent_id",
+                                             "now"};
+
+struct store_preload {
+  char *sql;           /* the configured text st was prepared from */
+  sqlite3_stmt *st;    /* NULL: sql did not check (prepared again next call) */
+  unsigned char *uses; /* uses[i]: the value of parameter i (1..nparam) */
+  char *bad;           /* why sql did not prepare in this call (tried once) */
+  int loaded;          /* the config was read in this call */
+  int on;              /* a preload is configured */
+  i64 max_bytes;
+  int checks;  /* progress handler calls while the current run steps */
+  int stopped; /* the handler stopped it (PRELOAD_MAX_STEPS) */
+  int armed;   /* open: the handler is installed, st started */
+};
+
+/* The value a parameter name stands for (-1: none of them). */
+static int param_of(const char *name) {
+  if (!name || !strchr(":@$", name[0])) return -1;
+  for (int i = 0; i < P_N; i++) {
+    if (strcmp(name + 1, param_names[i]) == 0) return i;
+  }
+  return -1;
+}
+
+/* Prepare sql and check it (see store_preload_check); on success *out and
+** *uses (sqlite3_free) are set. */
+static int prepare_checked(sqlite3 *db, const char *sql, unsigned int flags,
+                           sqlite3_stmt **out, unsigned char **uses,
+                           char **why) {
+  sqlite3_stmt *st = NULL, *next = NULL;
+  const char *tail = NULL;
+  *out = NULL;
+  *uses = NULL;
+  *why = NULL;
+  int rc = sqlite3_prepare_v3(db, sql, -1, flags, &st, &tail);
+  if (rc != SQLITE_OK) {
+    if (rc == SQLITE_NOMEM) return rc;
+    *why =
+        sqlite3_mprintf("preload_sql does not prepare: %s", sqlite3_errmsg(db));
+    return *why ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  if (!st) {
+    *why = sqlite3_mprintf(
+        "preload_sql holds no statement (NULL or '' clears it)");
+    return *why ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  /* What follows the first statement may only be white space, comments
+  ** and semicolons: preparing it then gives no statement. */
+  if (tail && *tail) {
+    rc = sqlite3_prepare_v3(db, tail, -1, 0, &next, NULL);
+    if (rc == SQLITE_NOMEM) {
+      sqlite3_finalize(st);
+      return rc;
+    }
+    if (rc != SQLITE_OK || next) {
+      sqlite3_finalize(next);
+      sqlite3_finalize(st);
+      *why = sqlite3_mprintf("preload_sql holds more than one statement; a "
+                             "preload is one read-only query");
+      return *why ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+  }
+  if (!sqlite3_stmt_readonly(st)) {
+    *why = sqlite3_mprintf("preload_sql is not read-only (it would change "
+                           "the database); a preload is one read-only query");
+  } else if (sqlite3_column_count(st) == 0) {
+    *why = sqlite3_mprintf("preload_sql returns no rows; a preload is one "
+                           "read-only query (SELECT, VALUES, WITH ... SELECT)");
+  }
+  int n = sqlite3_bind_parameter_count(st);
+  unsigned char *u = *why ? NULL : sqlite3_malloc(n + 1);
+  for (int i = 1; u && i <= n && !*why; i++) {
+    const char *name = sqlite3_bind_parameter_name(st, i);
+    int p = param_of(name);
+    if (p < 0) {
+      *why = name ? sqlite3_mprintf(
+                        "preload_sql names the parameter %s; it may name "
+                        ":scope, :trigger_id, :agent_id, :now",
+                        name)
+                  : sqlite3_mprintf(
+                        "preload_sql has a parameter without a name (?); it "
+                        "may name :scope, :trigger_id, "
+                        ":agent_id, :now");
+      if (!*why) rc = SQLITE_NOMEM;
+    }
+    u[i] = (unsigned char)(p < 0 ? 0 : p);
+  }
+  if (*why || rc != SQLITE_OK || !u) {
+    sqlite3_free(u);
+    sqlite3_finalize(st);
+    return *why ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  *out = st;
+  *uses = u;
+  return SQLITE_OK;
+}
+
+int store_preload_check(sqlite3 *db, const char *sql, char **why) {
+  sqlite3_stmt *st;
+  unsigned char *uses;
+  int rc = prepare_checked(db, sql, 0, &st, &uses, why);
+  sqlite3_finalize(st);
+  sqlite3_free(uses);
+  return rc;
+}
+
+/* Forget the prepared statement and its text. */
+static void forget(struct store_preload *p) {
+  sqlite3_finalize(p->st);
+  p->st = NULL;
+  sqlite3_free(p->uses);
+  p->uses = NULL;
+  sqlite3_free(p->sql);
+  p->sql = NULL;
+}
+
+int store_preload_ready(store *s, i64 *max_bytes) {
+  struct store_preload *p = s->preload;
+  if (!p) {
+    p = s->preload = sqlite3_malloc(sizeof *p);
+    if (!p) {
+      if (!s->err) s->err = SQLITE_NOMEM;
+      return -1;
+    }
+    memset(p, 0, sizeof *p);
+  }
+  if (!p->loaded) {
+    sqlite3_free(p->bad);
+    p->bad = NULL;
+    char *sql = store_config_get(s, "preload_sql");
+    if (s->err) {
+      sqlite3_free(sql);
+      return -1;
+    }
+    p->on = sql && *sql;
+    if (!p->on || !p->sql || strcmp(sql, p->sql) != 0 || !p->st) {
+      forget(p); /* a text changed since: prepared again at open */
+      p->sql = p->on ? sql : NULL;
+    }
+    if (p->sql != sql) sqlite3_free(sql);
+    p->max_bytes = p->on ? config_int(s, "preload_max_bytes") : 0;
+    if (s->err) return -1;
+    p->loaded = 1;
+  }
+  *max_bytes = p->max_bytes;
+  return p->on;
+}
+
+void store_preload_stale(store *s) {
+  if (s->preload) s->preload->loaded = 0;
+}
+
+static int on_progress(void *arg) {
+  struct store_preload *p = arg;
+  if (++p->checks < PRELOAD_MAX_STEPS / PRELOAD_STEP_CHECK) return 0;
+  p->stopped = 1;
+  return 1;
+}
+
+int store_preload_open(store *s, const store_preload_args *a, char **why) {
+  struct store_preload *p = s->preload;
+  *why = NULL;
+  if (p->bad) { /* one attempt per call: the same answer for every run */
+    *why = sqlite3_mprintf("%s", p->bad);
+    return *why ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  if (!p->st) {
+    int rc = prepare_checked(s->db, p->sql, SQLITE_PREPARE_PERSISTENT, &p->st,
+                             &p->uses, why);
+    if (rc == SQLITE_ERROR) p->bad = sqlite3_mprintf("%s", *why);
+    if (rc != SQLITE_OK) return rc;
+  }
+  int n = sqlite3_bind_parameter_count(p->st);
+  const char *text[P_N] = {a->scope, a->trigger_id, a->agent_id, NULL};
+  for (int i = 1; i <= n; i++) {
+    int rc = p->uses[i] == P_NOW ? sqlite3_bind_int64(p->st, i, a->now)
+                                 : sqlite3_bind_text(p->st, i, text[p->uses[i]],
+                                                     -1, SQLITE_STATIC);
+    if (rc != SQLITE_OK) return rc;
+  }
+  p->checks = p->stopped = 0;
+  p->armed = 1;
+  sqlite3_progress_handler(s->db, PRELOAD_STEP_CHECK, on_progress, p);
+  return SQLITE_OK;
+}
+
+/* An error no read-only query should survive: the database cannot be
+** read (the transaction may be gone), or the application interrupted
+** the call. */
+static int fatal(int rc) {
+  switch (rc & 0xff) {
+    case SQLITE_NOMEM:
+    case SQLITE_IOERR:
+    case SQLITE_CORRUPT:
+    case SQLITE_FULL:
+    case SQLITE_NOTADB:
+    case SQLITE_INTERRUPT: return 1;
+    default: return 0;
+  }
+}
+
+int store_preload_step(store *s, char **why) {
+  struct store_preload *p = s->preload;
+  *why = NULL;
+  int rc = sqlite3_step(p->st);
+  if (rc == SQLITE_ROW || rc == SQLITE_DONE) return rc;
+  if (p->stopped) {
+    *why = sqlite3_mprintf("preload_sql stopped after %d steps (a preload may "
+                           "take at most that many)",
+                           PRELOAD_MAX_STEPS);
+  } else if (!fatal(rc)) {
+    *why = sqlite3_mprintf("preload_sql failed: %s", sqlite3_errmsg(s->db));
+  } else {
+    return rc;
+  }
+  return *why ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+int store_preload_ncol(store *s) {
+  return sqlite3_column_count(s->preload->st);
+}
+
+int store_preload_col(store *s, int i, store_preload_val *v) {
+  sqlite3_stmt *st = s->preload->st;
+  memset(v, 0, sizeof *v);
+  v->name = sqlite3_column_name(st, i);
+  v->type = sqlite3_column_type(st, i);
+  switch (v->type) {
+    case SQLITE_INTEGER: v->i = sqlite3_column_int64(st, i); break;
+    case SQLITE_FLOAT: v->r = sqlite3_column_double(st, i); break;
+    case SQLITE_TEXT:
+      v->p = (const char *)sqlite3_column_text(st, i);
+      v->n = sqlite3_column_bytes(st, i);
+      break;
+    case SQLITE_BLOB:
+      v->p = sqlite3_column_blob(st, i);
+      v->n = sqlite3_column_bytes(st, i);
+      break;
+    default: break;
+  }
+  /* Out of memory while converting (a NULL text, or no name). */
+  if (!v->name || (v->type == SQLITE_TEXT && !v->p) ||
+      (v->type == SQLITE_BLOB && !v->p && v->n))
+    return SQLITE_NOMEM;
+  return SQLITE_OK;
+}
+
+void store_preload_close(store *s) {
+  struct store_preload *p = s->preload;
+  if (!p || !p->armed) return; /* never touch a handler it did not set */
+  sqlite3_progress_handler(s->db, 0, NULL, NULL);
+  p->armed = 0;
+  sqlite3_reset(p->st);
+  sqlite3_clear_bindings(p->st);
+}
+
+void store_preload_free(store *s) {
+  if (!s->preload) return;
+  store_preload_close(s);
+  forget(s->preload);
+  sqlite3_free(s->preload->bad);
+  sqlite3_free(s->preload);
+  s->preload = NULL;
+}

@@ -1,0 +1,83 @@
+/*
+** fire_preload.h -- the fire-time preload (DESIGN.md §12): the one
+** read-only query an application configures with
+** trigger_config('preload_sql', ...). Its text is the application's SQL,
+** kept as a config value; this file is where it is checked, prepared and
+** stepped, so no other file sees a statement.
+**
+** Checked when it is set (store_preload_check): one statement, read-only,
+** returning rows, naming no parameter but :scope, :trigger_id, :agent_id
+** and :now (also spelled @name or $name). Prepared once per connection:
+** kept with the store's statements (store.preload, freed by store_close)
+** and prepared again only when the configured text changed, which a call
+** finds out by reading the config once (store_preload_ready). Run for
+** each claimed run with the names it uses bound, and stopped after
+** PRELOAD_MAX_STEPS virtual-machine steps by a progress handler that is
+** installed on the connection only while it steps.
+**
+** Its rows come out typed (store_preload_col); the tick makes them JSON
+** (tick/fire_preload.c).
+*/
+#ifndef TRIGGERS_STORE_FIRE_PRELOAD_H
+#define TRIGGERS_STORE_FIRE_PRELOAD_H
+
+#include "store/store.h"
+
+/* VM steps one run's preload may take (sqlite3_progress_handler, checked
+** every PRELOAD_STEP_CHECK steps): an indexed query of a few rows takes
+** hundreds, a scan of 100,000 rows about a million; past it the query is
+** stopped and the run carries preloadError. Counted in steps, not time,
+** so a replayed tick stops at the same row (DESIGN.md §11). */
+#define PRELOAD_MAX_STEPS 1000000
+#define PRELOAD_STEP_CHECK 1000
+
+/* What a claim binds, by name. */
+typedef struct store_preload_args {
+  const char *scope, *trigger_id, *agent_id;
+  i64 now;
+} store_preload_args;
+
+/* One column of a preload row: its name, and its value by SQLite type
+** (SQLITE_INTEGER: i; SQLITE_FLOAT: r; SQLITE_TEXT, SQLITE_BLOB: p[0..n),
+** valid until the next row). */
+typedef struct store_preload_val {
+  const char *name;
+  int type;
+  i64 i;
+  double r;
+  const char *p;
+  int n;
+} store_preload_val;
+
+/* sql as a value of preload_sql: SQLITE_OK; SQLITE_ERROR with *why (what
+** is wrong, sqlite3_free it); SQLITE_NOMEM. */
+int store_preload_check(sqlite3 *db, const char *sql, char **why);
+
+/* The configured preload for this call: 1 (ready to open), 0 (none
+** configured), -1 (an error reading the config: s->err). Reads
+** preload_sql and preload_max_bytes once per call (store_preload_stale
+** starts a call) and prepares the text when it is not the one prepared. */
+int store_preload_ready(store *s, i64 *max_bytes);
+/* The next call reads the config again (a kept store lent anew). */
+void store_preload_stale(store *s);
+
+/* Bind a's values to the names the query uses and start it: SQLITE_OK;
+** SQLITE_ERROR with *why when the configured text does not check (it was
+** changed outside the extension, or names a table that is gone). */
+int store_preload_open(store *s, const store_preload_args *a, char **why);
+/* The next row: SQLITE_ROW (columns 0..store_preload_ncol), SQLITE_DONE,
+** SQLITE_ERROR with *why when the query failed or took more than
+** PRELOAD_MAX_STEPS, or the code of an error that leaves the database
+** unreadable (out of memory, I/O, corruption, an interrupt): the caller's
+** transaction fails with it. */
+int store_preload_step(store *s, char **why);
+int store_preload_ncol(store *s);
+/* Column i of the current row: SQLITE_OK, or SQLITE_NOMEM. */
+int store_preload_col(store *s, int i, store_preload_val *v);
+/* Done with this run's rows: the statement reset, the progress handler
+** removed. */
+void store_preload_close(store *s);
+/* Free what the store keeps of the preload (store_close). */
+void store_preload_free(store *s);
+
+#endif
