@@ -385,10 +385,17 @@ def test_busy_host_keeps_its_wal_bounded(ext):
         add_due(db, 1200)  # about 9 WAL frames each
         rc, _, err = tick(ext, path, "--exec", "true", "--jobs", "4", "-v", timeout=60)
         assert rc == 0, err[-2000:]
+        # 1,200 commands write ~10,800 frames: the WAL must start over.
+        # Whether the loop had to step in depends on the machine's speed
+        # (a slow loop, as under ASan, leaves the thread time to catch
+        # up), so its checkpoints are bounded when they happen, and every
+        # checkpoint seen, by either, found at most 4,000 frames plus what
+        # the last transactions added (a batch of reports: < 1,000).
         sizes = [int(n) for n in re.findall(r"checkpoint on the loop \(WAL of (\d+) frames\)", err)]
-        assert sizes and max(sizes) < 4200, sizes
+        assert max(sizes, default=0) < 5000, sizes
         seen = [int(n) for n in re.findall(r"checkpoint: \d+ of (\d+) WAL frames", err)]
-        assert max(seen) < 4200, seen
+        assert seen + sizes, err[-2000:]
+        assert max(seen + sizes) < 5000, (seen, sizes)
         assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'success'") == 1200
 
 
