@@ -216,3 +216,39 @@ def test_functions_session(ext):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     assert p.stdout.splitlines() == want, (p.stdout, want)
+
+
+def dedupe_section():
+    text = open(os.path.join(ROOT, "docs", "create-action.md"), encoding="utf-8").read()
+    m = re.search(r"^## Dedupe keys\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    assert m, "docs/create-action.md has no '## Dedupe keys' section"
+    return m.group(1)
+
+
+def test_dedupe_vectors_documented(ext):
+    """docs/create-action.md's table of pinned dedupe keys: each row is what
+    trigger_dedupe_key returns, and what SHA-256 over the documented
+    canonical text gives; its SQL examples print what they show."""
+    import hashlib
+    from util import connect, one
+    db = connect(ext)
+    rows = re.findall(r"^\| ([^|]+?) \| (interval|once|cron) \| ([^|]+?) \| ([^|]+?) \|"
+                      r" ([^|]*?) ?\| `(tdk2:[0-9a-f]{32})` \|$", dedupe_section(), re.M)
+    assert len(rows) == 6, rows
+    zones = set()
+    for ins, ttype, sched, tz, scope, key in rows:
+        zones.add(tz)
+        assert one(db, "SELECT trigger_dedupe_key(?, ?, ?, ?, ?)",
+                   ins, ttype, sched, scope, tz) == key, (ins, tz)
+        norm = " ".join(ins.split())
+        norm = "".join(c.lower() if "A" <= c <= "Z" else c for c in norm)
+        canon = f"{sched} {tz}" if ttype == "cron" else sched
+        text = json.dumps(["tdk2", norm, ttype, canon, scope], separators=(",", ":"),
+                          ensure_ascii=False)
+        assert "tdk2:" + hashlib.sha256(text.encode()).hexdigest()[:32] == key, text
+    assert {"UTC", "America/New_York", "Asia/Tokyo"} <= zones, zones
+    examples = re.findall(r"^(SELECT trigger_dedupe_key\(.*\);)\n-- (tdk2:[0-9a-f]{32})",
+                          dedupe_section(), re.M)
+    assert len(examples) == 3, examples
+    for sql, key in examples:
+        assert one(db, sql) == key, sql
