@@ -183,8 +183,8 @@ double dbg_build_wide(const char *path, i64 n, int cache_kib) {
     dbg_trigger_id(i, id, sizeof id);
     dbg_instructions(i, text, sizeof text);
     snprintf(name, sizeof name, "%.30s", text);
-    /* A key of the extension's size ("tdk1:" + 32 hex), scattered. */
-    snprintf(key, sizeof key, "tdk1:%016llx%016llx", (unsigned long long)h,
+    /* A key of the extension's size ("tdk2:" + 32 hex), scattered. */
+    snprintf(key, sizeof key, "tdk2:%016llx%016llx", (unsigned long long)h,
              (unsigned long long)(h ^ 0xA5A5A5A5A5A5A5A5ULL));
     sqlite3_bind_text(ins, 1, id, -1, SQLITE_STATIC);
     sqlite3_bind_text(ins, 2, name, -1, SQLITE_STATIC);

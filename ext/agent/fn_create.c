@@ -2,7 +2,7 @@
 ** fn_create.c -- the agent-facing create action (DESIGN.md §7):
 ** trigger_create(request_json [, context_json]),
 ** trigger_create_xml(xml [, context_json]) and
-** trigger_dedupe_key(instructions, trigger_type, schedule, scope).
+** trigger_dedupe_key(instructions, trigger_type, schedule, scope [, tz]).
 **
 ** One path for both forms: the XML is parsed (xml_request.c) into the
 ** same request as the JSON form. Then, in one transaction:
@@ -21,7 +21,9 @@
 **      -> success:true, created:false, existingTriggerId
 **   7. period below confirm_below_ms without context.confirmed
 **                                                     -> CONFIRMATION_REQUIRED
-**   8. max_active_per_scope / max_creations_per_window per (agent, scope)
+**   8. max_active_per_scope / max_creations_per_window per (agent, scope);
+**      with context.user_id (kept in metadata.user_id) max_active_per_user
+**      and max_creations_per_window per (agent, user)
 **                                                     -> TRIGGER_QUOTA_EXCEEDED
 **   9. the row is written.
 ** Steps 4-9 are one call of trg_write_insert (trigger/write.h), the path
@@ -60,6 +62,7 @@ typedef struct create_req {
   trg_row row;
   sched_spec spec;
   char *role;
+  char *user;    /* context.user_id, if any (per-user quotas) */
   char *when;    /* the request's "when" phrase (or "when_text"), if any */
   int when_text; /* when is a message to find the phrase in (§8) */
   int autonomy, confirmed;
@@ -96,6 +99,13 @@ static int json_object_type(create_req *q, const char *json) {
   return ok < 0 ? -store_err(q->st) : ok;
 }
 
+/* context.user_id: text (kept for the per-user quotas) or null (none). */
+static int read_user(create_req *q, const char *text) {
+  sqlite3_free(q->user);
+  q->user = text ? sqlite3_mprintf("%s", text) : NULL;
+  return text && !q->user ? SQLITE_NOMEM : SQLITE_OK;
+}
+
 /* Read the context object: agent_id, scope, user_id, role,
 ** autonomy_available, confirmed, now. */
 static int read_context(create_req *q, const char *json) {
@@ -128,7 +138,7 @@ static int read_context(create_req *q, const char *json) {
       if (!q->role) rc = SQLITE_NOMEM;
     } else if (strcmp(k, "user_id") == 0 &&
                (is_text || strcmp(type, "null") == 0)) {
-      /* informational */
+      rc = read_user(q, is_text ? text : NULL);
     } else if (strcmp(k, "autonomy_available") == 0 && is_bool) {
       q->autonomy = truth;
     } else if (strcmp(k, "confirmed") == 0 && is_bool) {
@@ -273,6 +283,24 @@ static int read_request(create_req *q, const char *json) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* The request's metadata with member `name` set to the JSON text json
+** (metadata.when, metadata.user_id). Metadata that is no JSON object is
+** refused as it is without a member to set. */
+static int metadata_set(create_req *q, const char *name, const char *json) {
+  const trg_val *m = &q->row.v[TC_METADATA];
+  if (!m->null) {
+    int ob = json_object_type(q, m->t);
+    if (ob < 0) return -ob;
+    if (!ob) {
+      return fail(q, "INVALID_REQUEST",
+                  sqlite3_mprintf("triggers.metadata: must be a JSON object"));
+    }
+  }
+  char *metadata;
+  int rc = store_json_set(q->st, m->null ? NULL : m->t, name, json, &metadata);
+  return rc == SQLITE_OK ? val_set_owned(&q->row.v[TC_METADATA], metadata) : rc;
+}
+
 /* A "when" phrase (WHEN.md) becomes the schedule columns, when the
 ** parser's confidence reaches min_confidence; the phrase, confidence,
 ** flags and implied parts go into metadata.when. */
@@ -368,10 +396,7 @@ static int apply_when(create_req *q) {
     sqlite3_free(when_json);
     return SQLITE_NOMEM;
   }
-  char *metadata;
-  rc =
-      store_json_set_when(q->st, q->row.v[TC_METADATA].t, when_json, &metadata);
-  if (rc == SQLITE_OK) rc = val_set_owned(&q->row.v[TC_METADATA], metadata);
+  rc = metadata_set(q, "when", when_json);
   sqlite3_free(when_json);
   return rc;
 }
@@ -468,6 +493,36 @@ static int check_quota(create_req *q) {
   return SQLITE_OK;
 }
 
+/* With context.user_id: max_active_per_user active triggers of the user
+** in this agent (any scope), and max_creations_per_window created by the
+** user within creation_window_ms. */
+static int check_user_quota(create_req *q) {
+  if (!q->user) return SQLITE_OK;
+  i64 max_active = config_int(q->st, "max_active_per_user");
+  i64 max_new = config_int(q->st, "max_creations_per_window");
+  i64 window = config_int(q->st, "creation_window_ms");
+  i64 active, recent;
+  int rc = store_agent_user_quota(q->st, val_text(&q->row.v[TC_AGENT_ID]),
+                                  q->user, q->now - window, &active, &recent);
+  if (rc != SQLITE_OK) return rc;
+  if (active >= max_active) {
+    return fail(q, "TRIGGER_QUOTA_EXCEEDED",
+                sqlite3_mprintf("%lld active triggers of user '%s' in this "
+                                "agent (max_active_per_user %lld)",
+                                (long long)active, q->user,
+                                (long long)max_active));
+  }
+  if (recent >= max_new) {
+    return fail(q, "TRIGGER_QUOTA_EXCEEDED",
+                sqlite3_mprintf("%lld triggers created by user '%s' in the "
+                                "last %lld ms (max_creations_per_window %lld, "
+                                "per user)",
+                                (long long)recent, q->user, (long long)window,
+                                (long long)max_new));
+  }
+  return SQLITE_OK;
+}
+
 /* Hook after validation (write.h): the policy bounds (step 5) and the
 ** confirmation (7), which waits until the duplicate check (6) found
 ** nothing: a duplicate still answers with the existing trigger. */
@@ -497,7 +552,8 @@ static int policy_admit(void *arg, const trg_row *r) {
     q->pending_reason = NULL;
     return rc;
   }
-  return check_quota(q);
+  int rc = check_quota(q);
+  return rc ? rc : check_user_quota(q);
 }
 
 /* Steps 4-9: one write through the path of INSERT INTO triggers. */
@@ -519,6 +575,17 @@ static int write_row(create_req *q) {
     st.msg = NULL;
   }
   trg_status_clear(&st);
+  return rc;
+}
+
+/* metadata.user_id is context.user_id (a request's own value replaced):
+** what the per-user quotas count. */
+static int metadata_user(create_req *q) {
+  sqlite3_str *j = sqlite3_str_new(q->db);
+  json_str(j, q->user);
+  char *user_json = sqlite3_str_finish(j);
+  int rc = user_json ? metadata_set(q, "user_id", user_json) : SQLITE_NOMEM;
+  sqlite3_free(user_json);
   return rc;
 }
 
@@ -544,6 +611,7 @@ static int create_in_txn(create_req *q, const char *request,
   }
   if ((rc = read_request(q, request))) return rc;
   if (q->when && (rc = apply_when(q))) return rc;
+  if (q->user && (rc = metadata_user(q))) return rc;
   rc = val_set_text(&q->row.v[TC_CREATED_BY],
                     strcmp(q->role, "agent") == 0 ? "agent" : "user");
   if (rc) return rc;
@@ -642,6 +710,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
   store_close(&q.own);
   row_clear(&q.row);
   sqlite3_free(q.role);
+  sqlite3_free(q.user);
   sqlite3_free(q.when);
   sqlite3_free(q.reason);
   sqlite3_free(q.pending_reason);
@@ -739,7 +808,6 @@ static void fn_create_xml(sqlite3_context *ctx, int argc,
 
 static void fn_dedupe_key(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
-  (void)argc;
   const char *fname = "trigger_dedupe_key";
   const char *instructions = arg_text(ctx, fname, argv, 0, "instructions");
   const char *type =
@@ -795,8 +863,11 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
                      type);
     return;
   }
+  const tz_zone *z;
+  const char *tz; /* a cron's zone, canonical ('asia/tokyo': Asia/Tokyo) */
+  if (arg_zone(ctx, fname, argc, argv, 4, "UTC", &z, &tz) != 0) return;
   char key[DEDUPE_KEY_LEN + 1];
-  dedupe_key(instructions, type, canon, scope, key);
+  dedupe_key(instructions, sched_type_name(st), canon, tz, scope, key);
   sqlite3_result_text(ctx, key, -1, SQLITE_TRANSIENT);
 }
 
@@ -812,8 +883,8 @@ int create_register(sqlite3 *db, trg_ctx *ctx) {
                                       fn_create_xml, 0, 0, 0);
     }
   }
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_create_function_v2(db, "trigger_dedupe_key", 4,
+  for (int n = 4; n <= 5 && rc == SQLITE_OK; n++) {
+    rc = sqlite3_create_function_v2(db, "trigger_dedupe_key", n,
                                     SQLITE_UTF8 | SQLITE_DETERMINISTIC |
                                         SQLITE_INNOCUOUS,
                                     ctx, fn_dedupe_key, 0, 0, 0);

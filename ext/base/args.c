@@ -151,6 +151,24 @@ const char *arg_text(sqlite3_context *ctx, const char *fname,
   return NULL;
 }
 
+int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
+             sqlite3_value **argv, int pos, const char *def, const tz_zone **z,
+             const char **canon) {
+  trg_ctx *c = sqlite3_user_data(ctx);
+  const char *name = def, *spelled;
+  if (pos < argc && sqlite3_value_type(argv[pos]) != SQLITE_NULL) {
+    if (!(name = arg_text(ctx, fname, argv, pos, "tz"))) return -1;
+  }
+  char msg[160];
+  if (trg_zone_canon(c, name, z, &spelled, msg, sizeof msg) != 0) {
+    trg_result_error(ctx, SQLITE_ERROR, fname, "argument %d (tz): %s", pos + 1,
+                     msg);
+    return -1;
+  }
+  if (canon) *canon = spelled;
+  return 0;
+}
+
 int trg_text_check(const char *t, size_t n, int json, const char *what,
                    char **err) {
   utf8_err e;

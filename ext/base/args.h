@@ -76,5 +76,11 @@ int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
 ** NULL on error (already reported, naming the argument). */
 const char *arg_text(sqlite3_context *ctx, const char *fname,
                      sqlite3_value **argv, int pos, const char *name);
+/* Time zone argument at pos named "tz" (NULL or absent: def), through the
+** connection's zone cache; *canon (when not NULL) is its canonical name
+** ('asia/tokyo' -> 'Asia/Tokyo'), valid while the context lives. */
+int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
+             sqlite3_value **argv, int pos, const char *def, const tz_zone **z,
+             const char **canon);
 
 #endif

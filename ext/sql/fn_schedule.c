@@ -20,24 +20,6 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* Zone argument at pos (NULL/absent -> def). 0 ok, -1 reported. */
-static int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
-                    sqlite3_value **argv, int pos, const char *def,
-                    const tz_zone **z) {
-  trg_ctx *c = sqlite3_user_data(ctx);
-  const char *name = def;
-  if (pos < argc && sqlite3_value_type(argv[pos]) != SQLITE_NULL) {
-    if (!(name = arg_text(ctx, fname, argv, pos, "tz"))) return -1;
-  }
-  char msg[160];
-  if (trg_zone(c, name, z, msg, sizeof msg) != 0) {
-    trg_result_error(ctx, SQLITE_ERROR, fname, "argument %d (tz): %s", pos + 1,
-                     msg);
-    return -1;
-  }
-  return 0;
-}
-
 static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_next_due";
   i64 after, next;
@@ -68,7 +50,7 @@ static void fn_iso(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   if (arg_instant(ctx, fname, argc, argv, 0, "ms", 0, &ms) != 0) return;
-  if (arg_zone(ctx, fname, argc, argv, 1, "UTC", &z) != 0) return;
+  if (arg_zone(ctx, fname, argc, argv, 1, "UTC", &z, NULL) != 0) return;
   char buf[CIVIL_ISO_MAX];
   int32_t off = tz_offset_at(z, civil_floor_div(ms, 1000));
   int is_utc = z == tz_utc();

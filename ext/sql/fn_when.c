@@ -77,19 +77,8 @@ static void when_json(sqlite3_str *out, const when_result *r,
 /* Arguments 2 and 3 (now, tz) of both functions. 0 or -1 (error set). */
 static int when_args(sqlite3_context *ctx, const char *fname, int argc,
                      sqlite3_value **argv, i64 *now, const tz_zone **z) {
-  trg_ctx *c = sqlite3_user_data(ctx);
-  *z = tz_utc();
   if (arg_instant(ctx, fname, argc, argv, 1, "now", 1, now) != 0) return -1;
-  if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
-    const char *name = arg_text(ctx, fname, argv, 2, "tz");
-    char msg[160];
-    if (!name) return -1;
-    if (trg_zone(c, name, z, msg, sizeof msg) != 0) {
-      trg_result_error(ctx, SQLITE_ERROR, fname, "argument 3 (tz): %s", msg);
-      return -1;
-    }
-  }
-  return 0;
+  return arg_zone(ctx, fname, argc, argv, 2, "UTC", z, NULL);
 }
 
 static void fn_parse_when(sqlite3_context *ctx, int argc,

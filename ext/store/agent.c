@@ -2,7 +2,8 @@
 ** agent.c -- the reads about one agent (agent.h): the summary's latest
 ** failure and successes (triggers_rundata_outcome, newest first, with a
 ** LIMIT), its pending triggers (triggers_state_agent; agent '' through
-** triggers_state_due), the hints' probes, and the create quotas.
+** triggers_state_due), the hints' probes, and the create quotas (per
+** agent and scope, and per user).
 */
 #include "store/agent.h"
 
@@ -75,6 +76,15 @@ static char *sql_text(store_sql which) {
       sql = "SELECT count(*) FROM main.triggers_data"
             " INDEXED BY triggers_data_created"
             " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3";
+      break;
+    case ST_AGENT_USER:
+      /* the user is metadata.user_id (the create action writes it): the
+      ** agent's triggers are read, in every scope */
+      sql = "SELECT count(*) FILTER (WHERE status IN ('scheduled', 'paused')),"
+            " count(*) FILTER (WHERE created_at > ?3)"
+            " FROM main.triggers_data INDEXED BY triggers_data_created"
+            " WHERE agent_id = ?1 AND CASE WHEN json_valid(metadata)"
+            " THEN json_extract(metadata, '$.user_id') END = ?2";
       break;
     default: break;
   }
@@ -177,6 +187,20 @@ static int count_of(store *s, store_sql which, const char *agent,
   if (which == ST_AGENT_CREATED) sqlite3_bind_int64(st, 3, since);
   int rc = sqlite3_step(st);
   *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  store_cursor_close(&c);
+  return rc == SQLITE_ROW ? SQLITE_OK : store_err(s);
+}
+
+int store_agent_user_quota(store *s, const char *agent, const char *user,
+                           i64 since, i64 *active, i64 *created) {
+  store_cursor c;
+  sqlite3_stmt *st = open_on(s, ST_AGENT_USER, agent, &c);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 2, user, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, since);
+  int rc = sqlite3_step(st);
+  *active = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  *created = rc == SQLITE_ROW ? sqlite3_column_int64(st, 1) : 0;
   store_cursor_close(&c);
   return rc == SQLITE_ROW ? SQLITE_OK : store_err(s);
 }

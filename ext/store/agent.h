@@ -55,5 +55,9 @@ int store_agent_hints(store *s, const char *agent, int *running, int *deferred,
 ** triggers_data_created. */
 int store_agent_quota(store *s, const char *agent, const char *scope, i64 since,
                       i64 *active, i64 *created);
+/* The same counts for one user of the agent (metadata.user_id), in every
+** scope: the agent's rows of triggers_data_created are read. */
+int store_agent_user_quota(store *s, const char *agent, const char *user,
+                           i64 since, i64 *active, i64 *created);
 
 #endif

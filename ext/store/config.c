@@ -22,6 +22,7 @@ static const config_key keys[] = {
     {"confirm_below_ms", "300000", 1},
     {"max_active_per_scope", "50", 1},
     {"max_creations_per_window", "20", 1},
+    {"max_active_per_user", "20", 1},
     {"creation_window_ms", "3600000", 1},
     {"creator_roles", "owner,admin", 0},
     {"run_retention_ms", "2592000000", 1}, /* 30 days */

@@ -1,13 +1,15 @@
 /*
 ** install.c -- trigger_install() (install.h): the two virtual tables
 ** created when no other table holds their names or their shadow tables',
-** and an older schema migrated, in one transaction.
+** an older schema migrated and older dedupe keys recomputed (rekey.c), in
+** one transaction.
 */
 #include "store/install.h"
 
 #include <string.h>
 
 #include "store/migrate.h"
+#include "store/rekey.h"
 #include "store/txn.h"
 
 SQLITE_EXTENSION_INIT3
@@ -74,5 +76,6 @@ int store_install(sqlite3 *db, char **err) {
       " USING trigger_runs;",
       0, 0, err);
   if (rc == SQLITE_OK) rc = store_migrate(db, err);
+  if (rc == SQLITE_OK) rc = store_rekey(db, err);
   return store_txn_end(db, &t, rc);
 }

@@ -29,10 +29,10 @@ static char *sql_text(store_sql which) {
       out = sqlite3_mprintf(
           "SELECT key, type, atom, NULL, id, parent FROM json_tree(?1)");
       break;
-    case ST_JSON_SET_WHEN:
+    case ST_JSON_SET:
       out = sqlite3_mprintf(
           "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
-          " 'object' THEN ?1 ELSE '{}' END, '$.when', json(?2))");
+          " 'object' THEN ?1 ELSE '{}' END, '$.' || ?3, json(?2))");
       break;
     default: break;
   }
@@ -51,13 +51,14 @@ int store_json_is_object(store *s, const char *text) {
   return ok;
 }
 
-int store_json_set_when(store *s, const char *metadata, const char *when_json,
-                        char **out) {
+int store_json_set(store *s, const char *metadata, const char *member,
+                   const char *json, char **out) {
   *out = NULL;
-  sqlite3_stmt *st = store_stmt(s, ST_JSON_SET_WHEN, sql_text);
+  sqlite3_stmt *st = store_stmt(s, ST_JSON_SET, sql_text);
   if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, metadata, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 2, when_json, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, json, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, member, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
     const char *t = (const char *)sqlite3_column_text(st, 0);

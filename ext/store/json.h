@@ -34,9 +34,10 @@ typedef struct store_json_each {
   store_json_member m;
 } store_json_each;
 /* metadata (NULL, or text that is not a JSON object: {}) with member
-** "when" set to the JSON text when_json, into *out (sqlite3_malloc'd). */
-int store_json_set_when(store *s, const char *metadata, const char *when_json,
-                        char **out);
+** `member` ("when", "user_id") set to the JSON text json, into *out
+** (sqlite3_malloc'd). */
+int store_json_set(store *s, const char *metadata, const char *member,
+                   const char *json, char **out);
 
 int store_json_each_open(store *s, const char *json, store_json_each *it);
 int store_json_tree_open(store *s, const char *json, store_json_each *it);

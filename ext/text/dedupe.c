@@ -83,21 +83,18 @@ static int kept_as_is(unsigned char ch, int normalize) {
   return !normalize || (ch != ' ' && !(ch >= 'A' && ch <= 'Z'));
 }
 
-static void put_json_string(sink *s, const char *str, int normalize) {
-  chunk c;
-  c.s = s;
-  c.k = 0;
-  chunk_put(&c, "\"", 1);
+/* The JSON escaping of str (no quotes) into c. */
+static void json_body(chunk *c, const char *str, int normalize) {
   const unsigned char *p = (const unsigned char *)str;
   int pending_space = 0, started = 0;
   while (*p) {
     const unsigned char *run = p;
     while (kept_as_is(*p, normalize)) p++;
     if (p > run) {
-      if (pending_space) chunk_put(&c, " ", 1);
+      if (pending_space) chunk_put(c, " ", 1);
       pending_space = 0;
       started = 1;
-      chunk_put(&c, (const char *)run, (size_t)(p - run));
+      chunk_put(c, (const char *)run, (size_t)(p - run));
       continue;
     }
     unsigned char ch = *p++;
@@ -106,62 +103,80 @@ static void put_json_string(sink *s, const char *str, int normalize) {
         pending_space = started;
         continue;
       }
-      if (pending_space) chunk_put(&c, " ", 1);
+      if (pending_space) chunk_put(c, " ", 1);
       pending_space = 0;
       started = 1;
       if (ch >= 'A' && ch <= 'Z') ch = (unsigned char)(ch - 'A' + 'a');
     }
     char esc[8];
     switch (ch) {
-      case '"': chunk_put(&c, "\\\"", 2); break;
-      case '\\': chunk_put(&c, "\\\\", 2); break;
-      case '\n': chunk_put(&c, "\\n", 2); break;
-      case '\r': chunk_put(&c, "\\r", 2); break;
-      case '\t': chunk_put(&c, "\\t", 2); break;
+      case '"': chunk_put(c, "\\\"", 2); break;
+      case '\\': chunk_put(c, "\\\\", 2); break;
+      case '\n': chunk_put(c, "\\n", 2); break;
+      case '\r': chunk_put(c, "\\r", 2); break;
+      case '\t': chunk_put(c, "\\t", 2); break;
       default:
         if (ch < 0x20) {
           snprintf(esc, sizeof esc, "\\u%04x", ch);
-          chunk_put(&c, esc, 6);
+          chunk_put(c, esc, 6);
         } else {
-          chunk_put(&c, (const char *)&ch, 1); /* a lowered capital */
+          chunk_put(c, (const char *)&ch, 1); /* a lowered capital */
         }
     }
+  }
+}
+
+/* One field as a JSON string; zone (not NULL) follows after a space. */
+static void put_json_string(sink *s, const char *str, int normalize,
+                            const char *zone) {
+  chunk c;
+  c.s = s;
+  c.k = 0;
+  chunk_put(&c, "\"", 1);
+  json_body(&c, str, normalize);
+  if (zone) {
+    chunk_put(&c, " ", 1);
+    json_body(&c, zone, 0);
   }
   chunk_put(&c, "\"", 1);
   put(s, c.b, c.k);
 }
 
 static void canonical(sink *s, const char *instructions, const char *type,
-                      const char *schedule, const char *scope) {
-  put(s, "[\"tdk1\",", 8);
-  put_json_string(s, instructions ? instructions : "", 1);
+                      const char *schedule, const char *tz, const char *scope) {
+  put(s, "[\"tdk2\",", 8);
+  /* a cron's schedule is followed by its zone (none given: UTC) */
+  const char *zone = NULL;
+  if (type && strcmp(type, "cron") == 0) zone = tz && *tz ? tz : "UTC";
+  put_json_string(s, instructions ? instructions : "", 1, NULL);
   put(s, ",", 1);
-  put_json_string(s, type ? type : "", 0);
+  put_json_string(s, type ? type : "", 0, NULL);
   put(s, ",", 1);
-  put_json_string(s, schedule ? schedule : "", 0);
+  put_json_string(s, schedule ? schedule : "", 0, zone);
   put(s, ",", 1);
-  put_json_string(s, scope ? scope : "", 0);
+  put_json_string(s, scope ? scope : "", 0, NULL);
   put(s, "]", 1);
 }
 
 size_t dedupe_canonical_text(const char *instructions, const char *type,
-                             const char *schedule, const char *scope, char *out,
-                             size_t n) {
+                             const char *schedule, const char *tz,
+                             const char *scope, char *out, size_t n) {
   sink s = {out, n, 0, NULL};
-  canonical(&s, instructions, type, schedule, scope);
+  canonical(&s, instructions, type, schedule, tz, scope);
   if (n) out[s.len < n ? s.len : n - 1] = 0;
   return s.len;
 }
 
 void dedupe_key(const char *instructions, const char *type,
-                const char *schedule, const char *scope, char *key) {
+                const char *schedule, const char *tz, const char *scope,
+                char *key) {
   sha256_ctx h;
   unsigned char d[32];
   sink s = {NULL, 0, 0, &h};
   sha256_init(&h);
-  canonical(&s, instructions, type, schedule, scope);
+  canonical(&s, instructions, type, schedule, tz, scope);
   sha256_final(&h, d);
   /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): sha256_hex ends it */
-  memcpy(key, "tdk1:", 5);
+  memcpy(key, DEDUPE_PREFIX, 5);
   sha256_hex(d, 16, key + 5);
 }

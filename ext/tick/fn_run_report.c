@@ -85,6 +85,7 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
     if (usable) {
       tick_note_finish(usable, t->now, status, error);
       if (strcmp(status, "success") == 0) tick_occurrence_done(usable, 1, NULL);
+      if (strcmp(status, "skipped") == 0) tick_unclaim(usable, &spec, t->now);
       if (rc == SQLITE_OK) rc = tick_settle(t->st, usable);
     }
   }

@@ -160,6 +160,17 @@ void tick_note_finish(trg_row *r, i64 now, const char *status,
   if (failed) val_set_text(&r->v[TC_LAST_ERROR], error);
 }
 
+void tick_unclaim(trg_row *r, const sched_spec *spec, i64 now) {
+  if (r->v[TC_CLAIMS].i > 0)
+    val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i - 1);
+  i64 next;
+  if (!r->v[TC_MAX_RUNS].null && r->v[TC_NEXT_DUE_AT].null &&
+      strcmp(val_text(&r->v[TC_STATUS]), "scheduled") == 0 &&
+      r->v[TC_CLAIMS].i < r->v[TC_MAX_RUNS].i && sched_next(spec, now, &next)) {
+    trg_set_next(r, 1, next);
+  }
+}
+
 /* An incarnation as stored that can be compared: 1..TRG_COUNT_MAX. */
 static int incarnation_ok(const trg_val *v) {
   return !v->null && !v->bad && v->i >= 1 && v->i <= TRG_COUNT_MAX;

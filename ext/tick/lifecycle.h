@@ -32,6 +32,10 @@ int tick_settle(store *s, trg_row *r);
 ** failures). */
 void tick_occurrence_done(trg_row *r, int success, const char *error);
 /* Counters for a run that finished (success or failed). */
+/* A run the host reported skipped did not run: its claim is given back
+** (max_runs counts runs that ran), and a trigger that max_runs had ended
+** goes on with its first occurrence strictly after now. */
+void tick_unclaim(trg_row *r, const sched_spec *spec, i64 now);
 void tick_note_finish(trg_row *r, i64 now, const char *status,
                       const char *error);
 /* The trigger a run belongs to: SQLITE_ROW with r loaded, SQLITE_DONE when

@@ -83,13 +83,13 @@ int sched_first(const sched_spec *s, int64_t now, int64_t *out) {
       int64_t anchor = interval_anchor(s);
       if (anchor >= now) {
         t = anchor;
-      } else if (!raw_next(s, now - 1, &t)) {
+      } else if (!raw_next(s, now, &t)) {
         return 0;
       }
       break;
     }
     case SCHED_CRON: {
-      int64_t from = now - 1;
+      int64_t from = now;
       if (s->start_at != SCHED_NONE && s->start_at - 1 > from) {
         from = s->start_at - 1;
       }

@@ -67,9 +67,13 @@ int sched_next(const sched_spec *s, int64_t after, int64_t *out);
 /*
 ** The initial next_due_at of a new (or rescheduled) trigger at time `now`:
 ** once -> scheduled_at (even when already past: it is simply overdue);
-** interval -> the anchor, or the first grid point at or after now when
-** the anchor is already past;
-** cron -> first occurrence at or after max(start_at, now).
+** interval -> the anchor when it is not before now (start_at, an
+** occurrence the trigger names: at now it runs now; default created_at +
+** interval_ms), else the first grid point strictly after now;
+** cron -> the first occurrence strictly after now, at or after start_at,
+** as sched_next(now) and trigger_next_due(expr, created_at) say (a
+** trigger created at 09:00:00.000 with `0 9 * * *` first runs the next
+** day).
 */
 int sched_first(const sched_spec *s, int64_t now, int64_t *out);
 

@@ -616,7 +616,8 @@ int trg_dedupe(trg_row *r, const sched_spec *spec) {
   char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
   if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
   dedupe_key(val_text(&r->v[TC_INSTRUCTIONS]), val_text(&r->v[TC_TRIGGER_TYPE]),
-             canon, val_text(&r->v[TC_SCOPE]), key);
+             canon, val_text(&r->v[TC_TIMEZONE]), val_text(&r->v[TC_SCOPE]),
+             key);
   return val_set_text(&r->v[TC_DEDUPE_KEY], key);
 }
 

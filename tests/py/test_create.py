@@ -20,12 +20,16 @@ def create_xml(db, xml, ctx=OWNER):
     return json.loads(one(db, "SELECT trigger_create_xml(?, ?)", xml, json.dumps(ctx)))
 
 
-def expected_key(instructions, ttype, schedule, scope):
+def expected_key(instructions, ttype, schedule, scope, tz="UTC"):
+    """The documented format (docs/create-action.md#dedupe-keys): a cron's
+    canonical schedule is followed by a space and its time zone."""
     norm = " ".join(instructions.split())
     norm = "".join(c.lower() if "A" <= c <= "Z" else c for c in norm)
-    text = json.dumps(["tdk1", norm, ttype, schedule, scope], separators=(",", ":"),
+    if ttype == "cron":
+        schedule = f"{schedule} {tz}"
+    text = json.dumps(["tdk2", norm, ttype, schedule, scope], separators=(",", ":"),
                       ensure_ascii=False)
-    return "tdk1:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+    return "tdk2:" + hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def test_dedupe_key_matches_documented_format(ext):
@@ -39,6 +43,13 @@ def test_dedupe_key_matches_documented_format(ext):
     for ins, ttype, sched, scope, canon in cases:
         got = one(db, "SELECT trigger_dedupe_key(?, ?, ?, ?)", ins, ttype, sched, scope)
         assert got == expected_key(ins, ttype, canon, scope), (ins, got)
+        # the fifth argument, tz: a cron's zone is part of its schedule (the
+        # name as canonically spelled); other types leave it out
+        for tz, canon_tz in (("America/New_York", "America/New_York"),
+                             ("asia/tokyo", "Asia/Tokyo"), (None, "UTC")):
+            got = one(db, "SELECT trigger_dedupe_key(?, ?, ?, ?, ?)", ins, ttype, sched,
+                      scope, tz)
+            assert got == expected_key(ins, ttype, canon, scope, canon_tz), (ins, tz, got)
 
 
 def test_dedupe_equivalent_spellings(ext):

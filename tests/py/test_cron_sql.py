@@ -142,3 +142,30 @@ def test_cron_start_end_and_coalesce(ext):
     assert [r["scheduled_for"] for r in got] == [ms("2026-01-01T09:00:00Z")]
     t = trig(db, "h")
     assert t["status"] == "completed" and t["next_due_at"] is None
+
+
+def test_created_on_a_matching_instant_first_runs_after_it(ext):
+    """A cron trigger created exactly on a matching instant first runs at
+    the next match, strictly after creation, whichever way it is made
+    (INSERT, trigger_create, an UPDATE rescheduling it at that instant),
+    as trigger_next_due(expr, created_at) and trigger_preview say."""
+    db = connect(ext)
+    nine = "2026-01-01T09:00:00Z"
+    nxt = one(db, "SELECT trigger_next_due('0 9 * * *', ?)", nine)
+    assert nxt == one(db, "SELECT due_at FROM trigger_preview('0 9 * * *', ?) WHERE n = 1", nine)
+    db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, cron_expression,"
+               " created_at) VALUES ('ins', 'a', 'cron', '0 9 * * *', ?)", (nine,))
+    assert trig(db, "ins")["next_due_at"] == nxt
+    r = json.loads(one(db, "SELECT trigger_create(?, ?)",
+                       json.dumps({"instructions": "b", "trigger_type": "cron",
+                                   "cron_expression": "0 9 * * *"}),
+                       json.dumps({"role": "owner", "now": nine})))
+    assert trig(db, r["triggerId"])["next_due_at"] == nxt, r
+    # with the zone: 09:00 in Tokyo is 00:00Z
+    tokyo = "2026-01-01T00:00:00Z"
+    db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, cron_expression,"
+               " timezone, created_at) VALUES ('tk', 'c', 'cron', '0 9 * * *', 'Asia/Tokyo', ?)",
+               (tokyo,))
+    assert trig(db, "tk")["next_due_at"] == one(
+        db, "SELECT trigger_next_due('0 9 * * *', ?, 'Asia/Tokyo')", tokyo)
+    assert tick(db, tokyo) == []

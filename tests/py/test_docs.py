@@ -216,3 +216,109 @@ def test_functions_session(ext):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     assert p.stdout.splitlines() == want, (p.stdout, want)
+
+
+def dedupe_section():
+    text = open(os.path.join(ROOT, "docs", "create-action.md"), encoding="utf-8").read()
+    m = re.search(r"^## Dedupe keys\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    assert m, "docs/create-action.md has no '## Dedupe keys' section"
+    return m.group(1)
+
+
+def test_dedupe_vectors_documented(ext):
+    """docs/create-action.md's table of pinned dedupe keys: each row is what
+    trigger_dedupe_key returns, and what SHA-256 over the documented
+    canonical text gives; its SQL examples print what they show."""
+    import hashlib
+    from util import connect, one
+    db = connect(ext)
+    rows = re.findall(r"^\| ([^|]+?) \| (interval|once|cron) \| ([^|]+?) \| ([^|]+?) \|"
+                      r" ([^|]*?) ?\| `(tdk2:[0-9a-f]{32})` \|$", dedupe_section(), re.M)
+    assert len(rows) == 6, rows
+    zones = set()
+    for ins, ttype, sched, tz, scope, key in rows:
+        zones.add(tz)
+        assert one(db, "SELECT trigger_dedupe_key(?, ?, ?, ?, ?)",
+                   ins, ttype, sched, scope, tz) == key, (ins, tz)
+        norm = " ".join(ins.split())
+        norm = "".join(c.lower() if "A" <= c <= "Z" else c for c in norm)
+        canon = f"{sched} {tz}" if ttype == "cron" else sched
+        text = json.dumps(["tdk2", norm, ttype, canon, scope], separators=(",", ":"),
+                          ensure_ascii=False)
+        assert "tdk2:" + hashlib.sha256(text.encode()).hexdigest()[:32] == key, text
+    assert {"UTC", "America/New_York", "Asia/Tokyo"} <= zones, zones
+    examples = re.findall(r"^(SELECT trigger_dedupe_key\(.*\);)\n-- (tdk2:[0-9a-f]{32})",
+                          dedupe_section(), re.M)
+    assert len(examples) == 3, examples
+    for sql, key in examples:
+        assert one(db, sql) == key, sql
+
+
+def test_create_action_agent_example(ext):
+    """docs/create-action.md's Python example of an agent runtime, run as
+    written with a stand-in model: under the default creator_roles it
+    creates (the example allows the agent role first), and without that
+    line the same call is PERMISSION_DENIED, which the example says."""
+    from util import connect
+    text = open(os.path.join(ROOT, "docs", "create-action.md"), encoding="utf-8").read()
+    block = re.search(r"^## The XML contract\n.*?```python\n(.*?)```", text, re.S | re.M).group(1)
+    assert '"role": "agent"' in block and "creator_roles" in block, block
+
+    class Model:
+        def complete(self, prompt):
+            return ("<response><instructions>Ping the team</instructions><triggerType>cron"
+                    "</triggerType><cronExpression>0 7 * * MON-FRI</cronExpression>"
+                    "<timezone>Europe/Berlin</timezone></response>")
+    told = []
+    for keep_config in (True, False):
+        db = connect(ext)
+        assert db.execute("SELECT trigger_config('creator_roles')").fetchone()[0] == "owner,admin"
+        code = block if keep_config else "\n".join(
+            line for line in block.splitlines() if "creator_roles" not in line)
+        env = {"db": db, "json": json, "model": Model(), "prompt": "remind the team",
+               "me": "agent-1", "tell_model": lambda *a: told.append(a)}
+        exec(code, env)
+        if keep_config:
+            assert env["result"]["success"] and env["result"]["created"], env["result"]
+            assert not told, told
+        else:
+            assert env["result"]["error"] == "PERMISSION_DENIED", env["result"]
+            assert told and told[0][0] == "PERMISSION_DENIED", told
+
+
+def shell(ext, block):
+    """A documentation SQL block run in the sqlite3 shell after the
+    extension is loaded and installed: its output lines."""
+    script = f".load {os.path.abspath(ext)}\n.read sql/install.sql\n" + block
+    p = subprocess.run(["sqlite3", "-batch", ":memory:"], input=script, cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == "4", lines  # trigger_install()
+    return lines[1:]
+
+
+def doc_block(rel, heading):
+    """The first ```sql block after `heading` in docs/rel."""
+    text = open(os.path.join(ROOT, "docs", rel), encoding="utf-8").read()
+    m = re.search(re.escape(heading) + r".*?```sql\n(.*?)```", text, re.S)
+    assert m, (rel, heading)
+    return m.group(1)
+
+
+def test_per_user_quota_example(ext):
+    """docs/create-action.md's per-user quota example prints what it shows."""
+    block = doc_block("create-action.md", "### Per-user quotas")
+    lines = shell(ext, block)
+    assert lines[:3] == ["2", "1", "1"], lines
+    refusal = json.loads(lines[3])
+    shown = re.search(r'"reason":"([^"]*)"', block).group(1)
+    assert refusal["error"] == "TRIGGER_QUOTA_EXCEEDED" and refusal["reason"] == shown, refusal
+    assert lines[4:] == ["u-42", "u-42"], lines
+
+
+def test_skipped_run_example(ext):
+    """docs/lifecycle.md's example of a skipped run under max_runs 1."""
+    block = doc_block("lifecycle.md", "`skipped` means the host chose not to run")
+    assert shell(ext, block) == ["once-a-minute@60000#1", "120000"]
+    assert "-- once-a-minute@60000#1" in block and "-- 120000" in block, block

@@ -131,3 +131,20 @@ def test_forward_lifecycle_fired_failed_expired(ext):
     assert e["status"] == "expired" and e["next_due_at"] is None
     [row] = runs(db, late)
     assert row["status"] == "expired" and "window_ms 60000" in row["error"]
+
+
+def test_when_with_metadata_that_is_no_object_is_refused(ext):
+    """With "when" as without it, metadata must be a JSON object: the same
+    INVALID_REQUEST, nothing created (the phrase used to replace it)."""
+    db = connect(ext)
+    for meta in ("notjson", "[1]", '"x"', "3"):
+        for sched in ({"when": "in 20 minutes"},
+                      {"trigger_type": "interval", "interval_ms": 3600000}):
+            r = create(db, dict(sched, instructions=f"m {meta}", metadata=meta))
+            assert r["success"] is False and r["error"] == "INVALID_REQUEST", (meta, sched, r)
+            assert r["reason"] == "triggers.metadata: must be a JSON object", r
+    assert one(db, "SELECT count(*) FROM triggers") == 0
+    r = create(db, {"instructions": "ok", "when": "in 20 minutes", "metadata": '{"k":1}'})
+    meta = json.loads(one(db, "SELECT metadata FROM triggers WHERE trigger_id = ?",
+                          r["triggerId"]))
+    assert meta["k"] == 1 and meta["when"]["phrase"] == "in 20 minutes", meta

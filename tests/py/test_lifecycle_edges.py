@@ -260,3 +260,37 @@ def test_resume_starts_a_new_failure_streak(ext):
         t = trig(db, "t")
         assert t["status"] == "paused" and "after 2 consecutive failures; last: err4" \
             in t["last_error"], (how, t)
+
+
+def test_skipped_run_does_not_count_toward_max_runs(ext):
+    """max_runs counts runs that ran: a run the host finishes `skipped`
+    gives its claim back, so max_runs 1 does not end the trigger with
+    run_count 0; the next occurrence (strictly after the report) runs, and
+    that one, finished success, completes it."""
+    db = connect(ext)
+    add(db, "m1", max_runs=1)
+    (run,) = tick(db, T0 + MIN)
+    after = finish(db, run["run_id"], "skipped", "nobody home", T0 + MIN + 5)
+    assert after["status"] == "scheduled" and after["run_count"] == 0, after
+    assert after["next_due_at"] == T0 + 2 * MIN, after
+    (run,) = tick(db, T0 + 2 * MIN)
+    assert run["scheduled_for"] == T0 + 2 * MIN, run
+    after = finish(db, run["run_id"], "success", None, T0 + 2 * MIN + 5)
+    assert after["status"] == "completed" and after["run_count"] == 1, after
+    assert after["next_due_at"] is None, after
+    assert tick(db, T0 + 10 * MIN) == []
+    # max_runs 2: a skip in between still leaves two runs that ran
+    add(db, "m2", max_runs=2)
+    done = []
+    for k in range(1, 6):
+        for r in tick(db, T0 + k * MIN):
+            if r["trigger_id"] == "m2":
+                status = "skipped" if k == 2 else "success"
+                done.append((k, finish(db, r["run_id"], status, None, T0 + k * MIN + 1)))
+    assert [k for k, _ in done] == [1, 2, 3], done
+    assert done[-1][1]["status"] == "completed" and done[-1][1]["run_count"] == 2, done
+    # a once trigger skipped has nothing left: completed, not re-armed
+    add(db, "o1", trigger_type="once", scheduled_at=T0 + 20 * MIN, max_runs=1)
+    (run,) = [r for r in tick(db, T0 + 20 * MIN) if r["trigger_id"] == "o1"]
+    after = finish(db, run["run_id"], "skipped", None, T0 + 20 * MIN + 1)
+    assert after["status"] == "completed" and after["run_count"] == 0, after

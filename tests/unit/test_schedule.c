@@ -246,6 +246,37 @@ static void check_cron_start_at(void) {
         "first: after start_at: %lld", (long long)(v - a));
 }
 
+/* A trigger created (or rescheduled) exactly on an occurrence: its first
+** occurrence is strictly after, as sched_next(now) says, for a cron and
+** for an interval whose past anchor's grid meets now; an interval's
+** anchor (start_at) at now is the one exception: it names that instant. */
+static void check_first_after_now(void) {
+  const int64_t a = 1767258000000, d = 86400000; /* 2026-01-01T09:00Z */
+  sched_spec s;
+  int64_t v = 0, n = 0;
+  char err[CRON_ERR_MAX];
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_CRON;
+  s.zone = tz_utc();
+  s.start_at = s.end_at = SCHED_NONE;
+  CHECK(cron_parse("0 9 * * *", &s.cron, err, sizeof err) == 0, "%s", err);
+  CHECK(sched_first(&s, a, &v) && sched_next(&s, a, &n) && v == a + d && n == v,
+        "cron created at 09:00: first %lld", (long long)(v - a));
+  CHECK(sched_first(&s, a - 1, &v) && v == a, "cron created 1 ms before");
+  s.start_at = a; /* start_at at the creation instant: still after it */
+  CHECK(sched_first(&s, a, &v) && v == a + d, "cron start_at = now");
+  s.type = SCHED_INTERVAL;
+  s.interval_ms = 60000;
+  s.start_at = a - 120000; /* the grid meets now */
+  CHECK(sched_first(&s, a, &v) && sched_next(&s, a, &n) && v == a + 60000 &&
+            n == v,
+        "interval grid at now: first %lld", (long long)(v - a));
+  s.start_at = a; /* the anchor is now: an occurrence the trigger names */
+  CHECK(sched_first(&s, a, &v) && v == a, "interval anchor = now");
+  s.start_at = a + 1;
+  CHECK(sched_first(&s, a, &v) && v == a + 1, "interval anchor after now");
+}
+
 static void check_api(void) {
   const int64_t a = 1767225600000; /* 2026-01-01T00:00Z */
   sched_spec s;
@@ -325,6 +356,7 @@ int main(void) {
   check_api();
   check_catch_up_cap();
   check_cron_start_at();
+  check_first_after_now();
   check_catch_up();
   check_bounds();
   check_end_at();
