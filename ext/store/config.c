@@ -27,6 +27,7 @@ static const config_key keys[] = {
     {"run_retention_ms", "2592000000", 1}, /* 30 days */
     {"misfire_grace_ms", "60000", 1},
     {"min_confidence", "0.5", 0},
+    {"event_retention_ms", "604800000", 1}, /* 7 days */
 };
 
 const config_key *config_find(const char *key) {
