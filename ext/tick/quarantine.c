@@ -9,9 +9,9 @@
 
 #include "store/stored.h"
 #include "store/trigger_rows.h"
+#include "tick/events.h"
 #include "tick/lifecycle.h"
 #include "tick/write_behind.h"
-#include "trigger/event.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -68,8 +68,7 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
   if (rc == SQLITE_OK) rc = val_set_owned(&r->v[TC_LAST_ERROR], msg);
   else sqlite3_free(msg);
   /* paused (by the tick: auto_paused) or cancelled, with the reason */
-  if (rc == SQLITE_OK)
-    rc = trg_event_status(t->st, r, before, t->by_app, t->now);
+  if (rc == SQLITE_OK) rc = tick_event_keep(t, r, before);
   if (rc == SQLITE_OK) tick_snapshot(t, r);
   return rc;
 }

@@ -19,8 +19,8 @@
 ** wb_barrier(): the kept writes are written first and the rest of that
 ** row writes at once.
 ** A write that changes a trigger's status (completed, expired, paused,
-** ...) is never kept: it writes at once, with its event (trigger/event.h);
-** a fire writes no event.
+** ...) is never kept: it writes at once, and its event is kept to the
+** call's end (events.c); a fire writes no event.
 */
 #include "tick/write_behind.h"
 
@@ -28,8 +28,8 @@
 
 #include "store/run_rows.h"
 #include "store/trigger_rows.h"
+#include "tick/events.h"
 #include "tick/lifecycle.h"
-#include "trigger/event.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -144,7 +144,7 @@ int wb_write_trigger(tick *t, trg_row *r) {
   if (rc != SQLITE_OK || same || r->id != t->snap_id) return rc;
   /* its status changed: the event (none for other changes), and the
   ** status as written is the one to compare with from now on */
-  rc = trg_event_status(t->st, r, t->snap_status, t->by_app, t->now);
+  rc = tick_event_keep(t, r, t->snap_status);
   tick_snapshot(t, r);
   return rc;
 }

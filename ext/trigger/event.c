@@ -16,9 +16,10 @@ const char *trg_event_kind(const char *before, const char *after, int by_app) {
   if (strcmp(after, "paused") == 0) return by_app ? "paused" : "auto_paused";
   if (strcmp(after, "scheduled") == 0)
     return strcmp(before, "paused") == 0 ? "resumed" : NULL;
-  if (strcmp(after, "completed") == 0 || strcmp(after, "expired") == 0 ||
-      strcmp(after, "cancelled") == 0)
-    return after;
+  static const char *const ends[] = {"completed", "expired", "cancelled"};
+  for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+    if (strcmp(after, ends[i]) == 0) return ends[i]; /* static: kept */
+  }
   return NULL;
 }
 
@@ -35,21 +36,18 @@ int trg_event_write(store *s, const trg_row *r, const char *kind,
   return store_event_append(s, &e);
 }
 
-int trg_event_status(store *s, const trg_row *r, const char *before, int by_app,
-                     i64 at) {
-  const char *kind = trg_event_kind(before, val_text(&r->v[TC_STATUS]), by_app);
-  if (!kind) return SQLITE_OK;
+int trg_event_of_change(const trg_row *r, const char *before, int by_app,
+                        const char **kind, char **detail) {
+  *kind = trg_event_kind(before, val_text(&r->v[TC_STATUS]), by_app);
+  *detail = NULL;
   const trg_val *why = &r->v[TC_LAST_ERROR];
-  char *detail = NULL;
-  if ((strcmp(kind, "auto_paused") == 0 || strcmp(kind, "expired") == 0) &&
-      !why->null) {
-    sqlite3_str *j = sqlite3_str_new(NULL);
-    sqlite3_str_appendall(j, "{\"reason\":");
-    json_str(j, val_text(why));
-    sqlite3_str_appendchar(j, 1, '}');
-    if (!(detail = sqlite3_str_finish(j))) return SQLITE_NOMEM;
-  }
-  int rc = trg_event_write(s, r, kind, NULL, detail, at);
-  sqlite3_free(detail);
-  return rc;
+  if (!*kind || why->null ||
+      (strcmp(*kind, "auto_paused") != 0 && strcmp(*kind, "expired") != 0))
+    return SQLITE_OK;
+  sqlite3_str *j = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(j, "{\"reason\":");
+  json_str(j, val_text(why));
+  sqlite3_str_appendchar(j, 1, '}');
+  *detail = sqlite3_str_finish(j);
+  return *detail ? SQLITE_OK : SQLITE_NOMEM;
 }

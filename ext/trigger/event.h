@@ -10,8 +10,9 @@
 
 /* The kind of a change of status before -> after: paused (auto_paused
 ** when not asked for by the application, by_app 0: failures, a row
-** quarantined), resumed, completed, expired, cancelled; NULL when the
-** status did not change or the change has no event of its own. */
+** quarantined), resumed, completed, expired, cancelled (static text);
+** NULL when the status did not change or the change has no event of its
+** own. */
 const char *trg_event_kind(const char *before, const char *after, int by_app);
 
 /* Append an event of kind about trigger r at `at`; code and detail (JSON
@@ -19,10 +20,10 @@ const char *trg_event_kind(const char *before, const char *after, int by_app);
 int trg_event_write(store *s, const trg_row *r, const char *kind,
                     const char *code, const char *detail, i64 at);
 
-/* The event of r's change of status from `before` (trg_event_kind; none
-** when it has no kind): auto_paused and expired keep r's last_error as
-** detail.reason. */
-int trg_event_status(store *s, const trg_row *r, const char *before, int by_app,
-                     i64 at);
+/* The event of r's change of status from `before`: *kind (NULL: none,
+** trg_event_kind) and *detail, sqlite3_malloc'd JSON or NULL:
+** auto_paused and expired keep r's last_error as detail.reason. */
+int trg_event_of_change(const trg_row *r, const char *before, int by_app,
+                        const char **kind, char **detail);
 
 #endif
