@@ -174,13 +174,13 @@ static int read_context(create_req *q, const char *json) {
 ** here, so that a dry run never writes, whatever else is wrong. */
 static void context_dry_run(create_req *q, const char *json) {
   store_json_each st;
-  int rc = json ? store_json_each_open(q->st, json, &st) : SQLITE_DONE;
-  while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
+  if (!json) return;
+  int rc = store_json_each_open(q->st, json, &st);
+  while (rc == SQLITE_OK && store_json_each_next(&st) == SQLITE_ROW) {
     if (strcmp(st.m.key, "dry_run") == 0 && strcmp(st.m.type, "true") == 0)
       q->dry_run = 1;
-    rc = SQLITE_OK;
   }
-  if (json) store_json_each_close(&st);
+  store_json_each_close(&st);
 }
 
 static int role_allowed(create_req *q) {
