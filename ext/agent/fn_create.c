@@ -51,6 +51,7 @@
 #include "store/schema.h"
 #include "store/txn.h"
 #include "text/dedupe.h"
+#include "text/utf8.h"
 #include "time/civil.h"
 #include "time/when.h"
 #include "trigger/write.h"
@@ -615,6 +616,17 @@ static int write_event(create_req *q) {
       sqlite3_str_appendf(j, ",\"confidence\":%.2f", q->when_conf);
     sqlite3_str_appendchar(j, 1, '}');
     if (!(detail = sqlite3_str_finish(j))) return SQLITE_NOMEM;
+    size_t n = strlen(detail);
+    if (!utf8_check(detail, n, NULL)) { /* a parser's message echoing bytes */
+      char *ok = sqlite3_malloc64(utf8_repair(detail, n, NULL) + 1);
+      if (!ok) {
+        sqlite3_free(detail);
+        return SQLITE_NOMEM;
+      }
+      ok[utf8_repair(detail, n, ok)] = 0;
+      sqlite3_free(detail);
+      detail = ok;
+    }
     e.detail = detail;
   } else if (q->existing) {
     e.kind = "duplicate";
