@@ -21,7 +21,7 @@ export TRIGGERS_EXT="$PWD/build/triggers"
 
 [ -f build/triggers.so ] || { echo "bench: build/triggers.so missing (run make)" >&2; exit 1; }
 mkdir -p "$OUT"
-for p in mkdb empty_tick busy_tick preload_tick create peak_mem two_procs; do
+for p in mkdb empty_tick busy_tick preload_tick events_tick create peak_mem two_procs; do
   $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/dbgen.c bench/bench.c -lsqlite3
 done
 $CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
@@ -30,6 +30,15 @@ $CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
 for p in host_print host_exec host_latency; do
   $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/hostbench.c bench/bench.c -lsqlite3
 done
+# The extension without event writes: events_tick.c's baseline (same
+# sources and flags as the Makefile's, store_event_append a no-op).
+mkdir -p "$OUT/noevents"
+$CC $CFLAGS -Iext $(pkg-config --cflags libxml-2.0 2>/dev/null) \
+  -DTRIGGERS_VERSION="\"$(cat VERSION)\"" -DTRIGGERS_BENCH_NO_EVENTS \
+  -fPIC -fvisibility=hidden -shared -o "$OUT/noevents/triggers.so" \
+  ext/text/*.c ext/time/*.c ext/base/*.c ext/trigger/*.c ext/store/*.c \
+  ext/tick/*.c ext/agent/*.c ext/sql/*.c ext/ext.c \
+  $(pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2) -lm
 [ -x build/trigger-host ] || { echo "bench: build/trigger-host missing (run make)" >&2; exit 1; }
 export TRIGGER_HOST="$PWD/build/trigger-host"
 
@@ -74,6 +83,9 @@ run "busy tick" "$OUT/busy_tick" 100000 "$TMP/ours_100000.db" "$TMP/plain_100000
 
 step "busy tick with a preload"
 run "preload tick" "$OUT/preload_tick" "$TMP/ours_100000.db" "$TMP" "$REPS" 10000
+step "events in the busy tick"
+run "events tick" "$OUT/events_tick" "$TMP/ours_100000.db" "$TMP" "$REPS" \
+  "$OUT/noevents/triggers.so" 1000 10000
 
 step "create"
 run "create" "$OUT/create" "$TMP" 100000 "$REPS"

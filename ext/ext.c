@@ -1,6 +1,6 @@
 /*
 ** ext.c -- the entry point: sqlite3_triggers_init creates the
-** per-connection context (zone cache) and registers the two virtual
+** per-connection context (zone cache) and registers the virtual
 ** table modules and every SQL function.
 **
 **   .load ./build/triggers
@@ -47,6 +47,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   /* Each file of functions or a module (base/register.h). */
   if (rc == SQLITE_OK) rc = vtab_triggers_register(db, c);
   if (rc == SQLITE_OK) rc = vtab_runs_register(db, c);
+  if (rc == SQLITE_OK) rc = vtab_events_register(db, c);
   if (rc == SQLITE_OK) rc = vtab_preview_register(db, c);
   if (rc == SQLITE_OK) rc = fn_run_due_register(db, c);
   if (rc == SQLITE_OK) rc = fn_trigger_ops_register(db, c);

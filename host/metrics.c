@@ -25,6 +25,8 @@ static const struct {
      "Running runs whose lease has passed (their host died or stalled)."},
     {"failures_24h", "Runs that failed in the last 24 hours."},
     {"stalled", "Active triggers held back by a run whose lease has passed."},
+    {"recent_creations",
+     "Triggers created within creation_window_ms (trigger_events)."},
 };
 
 static const char *help_of(const char *key) {

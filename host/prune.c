@@ -4,12 +4,10 @@
 ** the statement itself, so a trigger_config change applies from the next
 ** batch on, and no value from outside is quoted (two integers).
 **
-** What is pruned is a table of targets, each a config key and a function
-** taking (before, limit) that deletes at most limit rows finished before
-** `before` and returns how many. A round goes through them in order. The
-** one target today is the run history; events (DESIGN.md §12,
-** trigger_events with event_retention_ms) are the hook: when the extension
-** has them, their pruning is one more row here.
+** What is pruned is a table of targets, each a config key and the table
+** trigger_prune(before, limit, table) deletes at most limit rows of that
+** are older than `before` (finished runs; events, DESIGN.md §12), and
+** returns how many. A round goes through them in order.
 */
 #include "prune.h"
 
@@ -20,13 +18,14 @@
 #include "via.h"
 
 typedef struct target {
-  const char *what; /* for the log */
-  const char *key;  /* trigger_config key of the retention, in ms */
-  const char *fn;   /* fn(before, limit) -> rows deleted */
+  const char *what;  /* for the log */
+  const char *key;   /* trigger_config key of the retention, in ms */
+  const char *table; /* trigger_prune(before, limit, table) -> rows deleted */
 } target;
 
 static const target targets[] = {
-    {"finished runs", "run_retention_ms", "trigger_prune"},
+    {"finished runs", "run_retention_ms", "trigger_runs"},
+    {"events", "event_retention_ms", "trigger_events"},
 };
 #define NTARGETS ((int)(sizeof targets / sizeof targets[0]))
 
@@ -53,9 +52,9 @@ int64_t prunes_deadline(const prunes *p) {
 ** -2 on error (*err). */
 static long long batch(hostdb *h, const target *t, char **err) {
   char *sql =
-      xprintf("SELECT CASE WHEN r > 0 THEN %s(max(%lld - r, 0), %d) ELSE -1 END"
-              " FROM (SELECT trigger_config('%s') AS r)",
-              t->fn, (long long)wall_ms(), PRUNE_BATCH, t->key);
+      xprintf("SELECT CASE WHEN r > 0 THEN trigger_prune(max(%lld - r, 0), %d,"
+              " '%s') ELSE -1 END FROM (SELECT trigger_config('%s') AS r)",
+              (long long)wall_ms(), PRUNE_BATCH, t->table, t->key);
   char *out = NULL;
   long long n = -2;
   if (h->via) {

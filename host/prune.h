@@ -1,10 +1,12 @@
 /*
 ** prune.h -- retention: `run` and `serve` delete finished runs older than
-** trigger_config('run_retention_ms') from each database they serve.
+** trigger_config('run_retention_ms'), and events (trigger_events) older
+** than trigger_config('event_retention_ms'), from each database they
+** serve.
 **
 ** A round starts at most once a minute per database (the first right at
 ** start). It deletes in batches of PRUNE_BATCH rows, one transaction each
-** (trigger_prune(before, PRUNE_BATCH)), so the write lock is held for a
+** (trigger_prune(before, PRUNE_BATCH, table)), so the write lock is held for a
 ** few milliseconds at a time; while a batch comes back full the next one
 ** follows PRUNE_GAP_MS later, and between batches the loop claims,
 ** reports and sleeps as usual. A retention of 0 (or less) keeps every run.

@@ -30,7 +30,13 @@
 ** of INSERT INTO triggers, with the policy (5, 7, 8) as its hooks: the
 ** row is validated once, and the code of a refusal comes from the column
 ** the status names (schedule columns: INVALID_SCHEDULE).
-** Failures return the result JSON (never an SQL error) and change nothing.
+** Failures return the result JSON (never an SQL error) and change nothing
+** but the log: every call leaves exactly one event in trigger_events, in
+** its transaction (created, duplicate, or rejected with its code and, in
+** detail, the reason and a "when" phrase with its confidence).
+** With "dry_run": true in the context every step runs and the result is
+** the one the call would give, with "dryRun": true; the transaction is
+** rolled back: no trigger, no event.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +47,13 @@
 #include "base/register.h"
 #include "store/agent.h"
 #include "store/config.h"
+#include "store/events.h"
 #include "store/json.h"
 #include "store/kept.h"
 #include "store/schema.h"
 #include "store/txn.h"
 #include "text/dedupe.h"
+#include "text/utf8.h"
 #include "time/civil.h"
 #include "time/when.h"
 #include "trigger/write.h"
@@ -66,6 +74,12 @@ typedef struct create_req {
   char *when;    /* the request's "when" phrase (or "when_text"), if any */
   int when_text; /* when is a message to find the phrase in (§8) */
   int autonomy, confirmed;
+  int dry_run;      /* context.dry_run: every check, nothing written */
+  double when_conf; /* the phrase's confidence, once read (when_read) */
+  int when_read;
+  const char *pre_code; /* refused before the request was read (bad text,
+                           XML): the context is read for the event only */
+  const char *pre_reason;
   sqlite3_str *ignored; /* names that are no field (request_field.h) */
   /* a CONFIRMATION_REQUIRED refusal waits until no duplicate is found */
   const char *pending_code;
@@ -143,6 +157,8 @@ static int read_context(create_req *q, const char *json) {
       q->autonomy = truth;
     } else if (strcmp(k, "confirmed") == 0 && is_bool) {
       q->confirmed = truth;
+    } else if (strcmp(k, "dry_run") == 0 && is_bool) {
+      q->dry_run = truth;
     } else if (strcmp(k, "now") == 0 && !is_bool) {
       char *err;
       if (trg_instant_of(st.m.value, 1, "context.now", &q->now, &err) !=
@@ -153,7 +169,8 @@ static int read_context(create_req *q, const char *json) {
     } else {
       char *why = sqlite3_mprintf("context.%s: unknown key or wrong type "
                                   "(known: agent_id, scope, user_id, role, "
-                                  "autonomy_available, confirmed, now)",
+                                  "autonomy_available, confirmed, dry_run, "
+                                  "now)",
                                   k);
       store_json_each_close(&st);
       return fail(q, "INVALID_REQUEST", why);
@@ -162,6 +179,19 @@ static int read_context(create_req *q, const char *json) {
   }
   store_json_each_close(&st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* A context refused by read_context may still ask for a dry run: found
+** here, so that a dry run never writes, whatever else is wrong. */
+static void context_dry_run(create_req *q, const char *json) {
+  store_json_each st;
+  if (!json) return;
+  int rc = store_json_each_open(q->st, json, &st);
+  while (rc == SQLITE_OK && store_json_each_next(&st) == SQLITE_ROW) {
+    if (strcmp(st.m.key, "dry_run") == 0 && strcmp(st.m.type, "true") == 0)
+      q->dry_run = 1;
+  }
+  store_json_each_close(&st);
 }
 
 static int role_allowed(create_req *q) {
@@ -353,6 +383,8 @@ static int apply_when(create_req *q) {
   int rc = q->when_text                        ? when_find_text(q, z, &f)
            : when_parse(q->when, q->now, z, w) ? -1
                                                : SQLITE_OK;
+  q->when_read = 1;
+  q->when_conf = rc < 0 ? 0 : w->confidence;
   if (rc < 0) {
     return fail(
         q, "INVALID_SCHEDULE",
@@ -593,6 +625,11 @@ static int metadata_user(create_req *q) {
 static int create_in_txn(create_req *q, const char *request,
                          const char *context) {
   int rc = read_context(q, context);
+  if (rc && q->code && !q->dry_run) context_dry_run(q, context);
+  if (q->pre_code) { /* the context only named the agent, scope, dry run */
+    if (rc && !q->code) return rc;
+    return fail(q, q->pre_code, sqlite3_mprintf("%s", q->pre_reason));
+  }
   if (rc) return rc;
   if (!q->autonomy) {
     return fail(
@@ -617,6 +654,57 @@ static int create_in_txn(create_req *q, const char *request,
   if (rc) return rc;
   val_set_int(&q->row.v[TC_CREATED_AT], q->now);
   return write_row(q);
+}
+
+/* The call's one event (DESIGN.md §12): created, duplicate, or rejected
+** with its code and, in detail, the reason (and a "when" phrase with its
+** confidence: a low-confidence candidate is logged, never dropped). */
+static int write_event(create_req *q) {
+  const trg_val *id = &q->row.v[TC_TRIGGER_ID];
+  store_event e = {q->now,
+                   val_text(&q->row.v[TC_AGENT_ID]),
+                   val_text(&q->row.v[TC_SCOPE]),
+                   NULL,
+                   "created",
+                   NULL,
+                   NULL};
+  char *detail = NULL;
+  if (q->code) {
+    e.kind = "rejected";
+    e.code = q->code;
+    e.trigger_id = id->null ? NULL : id->t;
+    sqlite3_str *j = sqlite3_str_new(NULL);
+    sqlite3_str_appendall(j, "{\"reason\":");
+    json_str(j, q->reason ? q->reason : "");
+    if (q->when) {
+      sqlite3_str_appendall(j, ",\"phrase\":");
+      json_str(j, q->when);
+    }
+    if (q->when_read)
+      sqlite3_str_appendf(j, ",\"confidence\":%.2f", q->when_conf);
+    sqlite3_str_appendchar(j, 1, '}');
+    if (!(detail = sqlite3_str_finish(j))) return SQLITE_NOMEM;
+    size_t n = strlen(detail);
+    if (!utf8_check(detail, n, NULL)) { /* a parser's message echoing bytes */
+      char *ok = sqlite3_malloc64(utf8_repair(detail, n, NULL) + 1);
+      if (!ok) {
+        sqlite3_free(detail);
+        return SQLITE_NOMEM;
+      }
+      ok[utf8_repair(detail, n, ok)] = 0;
+      sqlite3_free(detail);
+      detail = ok;
+    }
+    e.detail = detail;
+  } else if (q->existing) {
+    e.kind = "duplicate";
+    e.trigger_id = q->existing;
+  } else {
+    e.trigger_id = q->trigger_id;
+  }
+  int rc = store_event_append(q->st, &e);
+  sqlite3_free(detail);
+  return rc;
 }
 
 /* The action result as JSON text, or NULL when out of memory. */
@@ -647,6 +735,7 @@ static char *result_text(create_req *q) {
   if (sqlite3_str_length(q->ignored)) {
     sqlite3_str_appendf(s, ",\"ignored\":[%s]", sqlite3_str_value(q->ignored));
   }
+  if (q->dry_run) sqlite3_str_appendall(s, ",\"dryRun\":true");
   sqlite3_str_appendchar(s, 1, '}');
   if (sqlite3_str_errcode(s) != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(s));
@@ -655,19 +744,31 @@ static char *result_text(create_req *q) {
   return sqlite3_str_finish(s);
 }
 
+static void early_refusal(sqlite3_context *ctx, const char *code,
+                          const char *reason);
+
+/* One create: request (or, with pre_code, a refusal found before it was
+** read) and context in one transaction that ends with the call's event;
+** a dry run's is rolled back instead (nothing written, no event). */
 static void run_create(sqlite3_context *ctx, const char *request,
-                       const char *context) {
+                       const char *context, const char *pre_code,
+                       const char *pre_reason) {
   create_req q;
   memset(&q, 0, sizeof q);
   q.db = sqlite3_context_db_handle(ctx);
   q.ctx = sqlite3_user_data(ctx);
+  q.pre_code = pre_code;
+  q.pre_reason = pre_reason;
   row_init(&q.row);
   store_init(&q.own, q.db);
   q.st = &q.own;
   if (!trg_ctx_has_table(q.ctx) && !store_installed(q.db)) {
-    trg_result_error(ctx, SQLITE_ERROR, "trigger_create",
-                     "sqlite-triggers is not "
-                     "installed in this database (run sql/install.sql)");
+    if (pre_code) early_refusal(ctx, pre_code, pre_reason); /* no log */
+    else {
+      trg_result_error(ctx, SQLITE_ERROR, "trigger_create",
+                       "sqlite-triggers is not "
+                       "installed in this database (run sql/install.sql)");
+    }
     return;
   }
   q.ignored = sqlite3_str_new(NULL);
@@ -678,6 +779,13 @@ static void run_create(sqlite3_context *ctx, const char *request,
                   : store_txn_begin(q.db, &txn);
   if (rc == SQLITE_OK) {
     rc = create_in_txn(&q, request, context);
+    if ((rc == SQLITE_OK || q.code) && !q.dry_run && !q.st->err) {
+      int erc = write_event(&q); /* a refusal is kept: it is committed */
+      if (erc != SQLITE_OK) {
+        rc = erc;
+        q.code = NULL;
+      }
+    }
     /* before COMMIT no statement may stay active */
     if (q.kept) store_reset_all(q.kept);
     else store_close(&q.own);
@@ -693,9 +801,14 @@ static void run_create(sqlite3_context *ctx, const char *request,
         q.code = NULL;
       }
     }
-    rc = store_txn_end(q.db, &txn, q.code ? SQLITE_ERROR : rc);
+    int answer = rc == SQLITE_OK || q.code; /* else an error */
+    rc = store_txn_end(q.db, &txn,
+                       !answer     ? rc
+                       : q.dry_run ? SQLITE_ABORT /* rolled back: nothing */
+                                   : SQLITE_OK);
+    if (answer && q.dry_run) rc = SQLITE_OK;
   }
-  if (rc != SQLITE_OK && !q.code) {
+  if (rc != SQLITE_OK) {
     sqlite3_free(json);
     if (rc == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);
@@ -724,7 +837,8 @@ static const char *opt_text(sqlite3_value **argv, int argc, int pos) {
   return (const char *)sqlite3_value_text(argv[pos]);
 }
 
-/* A refusal before any work: the result JSON with a code and reason. */
+/* A refusal before any work, in a database without the extension's
+** tables (nowhere to log it): the result JSON with a code and reason. */
 static void early_refusal(sqlite3_context *ctx, const char *code,
                           const char *reason) {
   sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
@@ -735,6 +849,24 @@ static void early_refusal(sqlite3_context *ctx, const char *code,
   json_str(s, reason);
   sqlite3_str_appendchar(s, 1, '}');
   trg_result_str(ctx, s);
+}
+
+/* The context argument when it is valid text (else NULL): a refusal
+** found before the request was read still logs its agent and scope. */
+static const char *good_context(int argc, sqlite3_value **argv) {
+  const char *t = NULL;
+  char *err = NULL;
+  if (argc < 2 || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
+      trg_value_text(argv[1], 1, "context", &t, &err) != SQLITE_OK)
+    t = NULL;
+  sqlite3_free(err);
+  return t;
+}
+
+/* A refusal before the request was read: answered and logged as any. */
+static void refused(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                    const char *code, const char *reason) {
+  run_create(ctx, NULL, good_context(argc, argv), code, reason);
 }
 
 /* The JSON text at argv[pos] (absent or NULL: fine) must be valid
@@ -748,7 +880,7 @@ static int refuse_bad_text(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   char *err;
   int rc = trg_value_text(argv[pos], 1, what, &t, &err);
   if (rc == SQLITE_OK) return 0;
-  if (err) early_refusal(ctx, "INVALID_REQUEST", err);
+  if (err) refused(ctx, argc, argv, "INVALID_REQUEST", err);
   else sqlite3_result_error_nomem(ctx);
   sqlite3_free(err);
   return -1;
@@ -756,7 +888,7 @@ static int refuse_bad_text(sqlite3_context *ctx, int argc, sqlite3_value **argv,
 
 static void fn_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
-    early_refusal(ctx, "INVALID_REQUEST", "request must be JSON text");
+    refused(ctx, argc, argv, "INVALID_REQUEST", "request must be JSON text");
     return;
   }
   if (refuse_bad_text(ctx, argc, argv, 0, "request") ||
@@ -764,14 +896,14 @@ static void fn_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   run_create(ctx, (const char *)sqlite3_value_text(argv[0]),
-             opt_text(argv, argc, 1));
+             opt_text(argv, argc, 1), NULL, NULL);
 }
 
 static void fn_create_xml(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
   int t = sqlite3_value_type(argv[0]);
   if (t != SQLITE_TEXT && t != SQLITE_BLOB) {
-    early_refusal(ctx, "INVALID_REQUEST", "xml must be text");
+    refused(ctx, argc, argv, "INVALID_REQUEST", "xml must be text");
     return;
   }
   if (refuse_bad_text(ctx, argc, argv, 1, "context")) return;
@@ -783,7 +915,7 @@ static void fn_create_xml(sqlite3_context *ctx, int argc,
   const char *code = NULL;
   char err[300];
   if (xml_request_parse(xml ? xml : "", len, &r, &code, err, sizeof err) != 0) {
-    early_refusal(ctx, code, err);
+    refused(ctx, argc, argv, code, err);
     return;
   }
   sqlite3_str *s = sqlite3_str_new(NULL);
@@ -802,7 +934,7 @@ static void fn_create_xml(sqlite3_context *ctx, int argc,
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  run_create(ctx, json, opt_text(argv, argc, 1));
+  run_create(ctx, json, opt_text(argv, argc, 1), NULL, NULL);
   sqlite3_free(json);
 }
 

@@ -30,6 +30,7 @@ int trg_fn_register(sqlite3 *db, trg_ctx *ctx, const trg_fn *fns, size_t n);
 /* Virtual tables (sql/vtab_*.c). */
 int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
+int vtab_events_register(sqlite3 *db, trg_ctx *ctx);
 int vtab_preview_register(sqlite3 *db, trg_ctx *ctx);
 /* SQL functions (sql/fn_*.c). */
 int fn_admin_register(sqlite3 *db, trg_ctx *ctx);

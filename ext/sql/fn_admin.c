@@ -13,6 +13,7 @@
 #include "store/fire_preload.h"
 #include "store/health.h"
 #include "store/install.h"
+#include "store/json.h"
 #include "store/prune.h"
 #include "store/schema.h"
 #include "store/stored.h"
@@ -41,6 +42,73 @@ static void fn_install(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_int(ctx, TRIGGERS_SCHEMA_VERSION);
 }
 
+/* trigger_health's options: {"agents": [ids], "scope": text}, into f
+** (texts sqlite3_malloc'd). 0, or -1 with the error set. */
+static int health_options(sqlite3_context *ctx, store *s, sqlite3_value *arg,
+                          char **agents, char **scope) {
+  const char *fname = "trigger_health";
+  const char *json = (const char *)sqlite3_value_text(arg);
+  int ob = json ? store_json_is_object(s, json) : 0;
+  if (ob != 1) {
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "argument 2 (options) must be a JSON object");
+    return -1;
+  }
+  store_json_each it;
+  int rc = store_json_each_open(s, json, &it), bad = 0;
+  while (rc == SQLITE_OK && (rc = store_json_each_next(&it)) == SQLITE_ROW) {
+    const char *k = it.m.key, *t = it.m.type;
+    char **to = strcmp(k, "agents") == 0 && strcmp(t, "array") == 0 ? agents
+                : strcmp(k, "scope") == 0 && strcmp(t, "text") == 0 ? scope
+                                                                    : NULL;
+    if (!to) {
+      trg_result_error(ctx, SQLITE_ERROR, fname,
+                       "argument 2 (options): %s: unknown key or wrong type "
+                       "(known: agents, an array of agent ids; scope, text)",
+                       k);
+      bad = 1;
+      break;
+    }
+    sqlite3_free(*to);
+    *to = sqlite3_mprintf("%s", to == agents ? it.m.json : it.m.text);
+    rc = *to ? SQLITE_OK : SQLITE_NOMEM;
+  }
+  store_json_each_close(&it);
+  if (bad) return -1;
+  if (rc != SQLITE_DONE) {
+    trg_result_error(ctx, rc, fname, "%s",
+                     sqlite3_errmsg(sqlite3_context_db_handle(ctx)));
+    return -1;
+  }
+  return 0;
+}
+
+static void health_json(sqlite3_str *out, const store_health *h) {
+  sqlite3_str_appendf(out,
+                      "{\"active\":%lld,\"paused\":%lld,\"overdue\":%lld,"
+                      "\"running\":%lld,\"expired_leases\":%lld,"
+                      "\"failures_24h\":%lld,\"next_due_at\":",
+                      (long long)h->active, (long long)h->paused,
+                      (long long)h->overdue, (long long)h->running,
+                      (long long)h->expired_leases, (long long)h->failures_24h);
+  if (h->has_next_due)
+    sqlite3_str_appendf(out, "%lld", (long long)h->next_due_at);
+  else sqlite3_str_appendall(out, "null");
+  sqlite3_str_appendf(out,
+                      ",\"stalled\":%lld,\"recent_creations\":%lld,"
+                      "\"last_create_error\":",
+                      (long long)h->stalled, (long long)h->recent_creations);
+  if (!h->error_code) {
+    sqlite3_str_appendall(out, "null}");
+    return;
+  }
+  sqlite3_str_appendall(out, "{\"code\":");
+  json_str(out, h->error_code);
+  sqlite3_str_appendall(out, ",\"reason\":");
+  json_str(out, h->error_reason);
+  sqlite3_str_appendf(out, ",\"at\":%lld}}", (long long)h->error_at);
+}
+
 static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_health";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
@@ -54,26 +122,32 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (arg_instant(ctx, fname, argc, argv, 0, "now", 1, &now) != 0) return;
   store s;
   store_health h;
+  memset(&h, 0, sizeof h);
+  char *agents = NULL, *scope = NULL;
   store_init(&s, db);
-  int rc = store_health_counts(&s, now, &h);
+  int narrowed = argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL;
+  if (narrowed && health_options(ctx, &s, argv[1], &agents, &scope) != 0) {
+    store_close(&s);
+    sqlite3_free(agents);
+    sqlite3_free(scope);
+    return;
+  }
+  store_health_filter f = {agents, scope};
+  i64 window = config_int(&s, "creation_window_ms");
+  int rc = s.err
+               ? s.err
+               : store_health_counts(&s, now, window, narrowed ? &f : NULL, &h);
   store_close(&s);
+  sqlite3_free(agents);
+  sqlite3_free(scope);
   if (rc != SQLITE_OK) {
+    store_health_free(&h);
     trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
     return;
   }
   sqlite3_str *out = sqlite3_str_new(db);
-  sqlite3_str_appendf(out,
-                      "{\"active\":%lld,\"paused\":%lld,\"overdue\":%lld,"
-                      "\"running\":%lld,\"expired_leases\":%lld,"
-                      "\"failures_24h\":%lld,\"next_due_at\":",
-                      (long long)h.active, (long long)h.paused,
-                      (long long)h.overdue, (long long)h.running,
-                      (long long)h.expired_leases, (long long)h.failures_24h);
-  if (h.has_next_due)
-    sqlite3_str_appendf(out, "%lld", (long long)h.next_due_at);
-  else sqlite3_str_appendall(out, "null");
-  sqlite3_str_appendf(out, ",\"stalled\":%lld,\"last_create_error\":null}",
-                      (long long)h.stalled);
+  health_json(out, &h);
+  store_health_free(&h);
   trg_result_str(ctx, out);
 }
 
@@ -105,10 +179,24 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0) return;
   i64 limit = -1; /* none */
   if (argc > 1 && prune_limit(ctx, argv[1], &limit) != 0) return;
+  int events = 0; /* argument 3: which table, trigger_runs by default */
+  if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
+    const char *table = arg_text(ctx, fname, argv, 2, "table");
+    if (!table) return;
+    events = strcmp(table, "trigger_events") == 0;
+    if (!events && strcmp(table, "trigger_runs") != 0) {
+      trg_result_error(ctx, SQLITE_ERROR, fname,
+                       "argument 3 (table): '%s' is not 'trigger_runs' or "
+                       "'trigger_events'",
+                       table);
+      return;
+    }
+  }
   store s;
   i64 deleted;
   store_init(&s, db);
-  int rc = store_prune_runs(&s, before, limit, &deleted);
+  int rc = events ? store_prune_events(&s, before, limit, &deleted)
+                  : store_prune_runs(&s, before, limit, &deleted);
   store_close(&s);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
@@ -281,8 +369,8 @@ int fn_admin_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_version", 0, 0, TRG_FN_PURE | SQLITE_DETERMINISTIC, fn_version},
       {"trigger_install", 0, 0, TRG_FN_SIDE, fn_install},
-      {"trigger_health", 0, 1, TRG_FN_SIDE, fn_health},
-      {"trigger_prune", 1, 2, TRG_FN_SIDE, fn_prune},
+      {"trigger_health", 0, 2, TRG_FN_SIDE, fn_health},
+      {"trigger_prune", 1, 3, TRG_FN_SIDE, fn_prune},
       {"trigger_config", 1, 2, TRG_FN_SIDE, fn_config},
   };
   return trg_fn_register(db, ctx, fns, sizeof fns / sizeof fns[0]);

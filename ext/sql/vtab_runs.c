@@ -20,7 +20,6 @@
 #include "base/register.h"
 #include "sql/vtab_scan.h"
 #include "store/run_rows.h"
-#include "store/schema.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -37,27 +36,7 @@ static const scan_desc runs_desc = {
 static int runs_connect(sqlite3 *db, void *aux, int argc,
                         const char *const *argv, sqlite3_vtab **out,
                         char **err) {
-  trg_ctx *ctx = aux;
-  if (strcmp(argv[1], "main") != 0 || strcmp(argv[2], "trigger_runs") != 0 ||
-      argc > 3) {
-    *err = sqlite3_mprintf("trigger_runs: create it as main.trigger_runs "
-                           "with no arguments (got %s.%s)",
-                           argv[1], argv[2]);
-    return SQLITE_ERROR;
-  }
-  if (!store_installed(db)) {
-    *err = sqlite3_mprintf("trigger_runs: create the triggers table first "
-                           "(run sql/install.sql)");
-    return SQLITE_ERROR;
-  }
-  int rc = scan_declare(db, &runs_desc);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  scan_tab *t = scan_tab_new(db, ctx, &runs_desc);
-  if (!t) return SQLITE_NOMEM;
-  trg_ctx_retain(ctx);
-  *out = &t->base;
-  return SQLITE_OK;
+  return scan_connect_reader(db, aux, &runs_desc, argc, argv, out, err);
 }
 
 static int runs_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,

@@ -1,6 +1,8 @@
 /*
 ** vtab_scan.c -- xBestIndex / xFilter / cursor methods shared by the
-** `triggers` and `trigger_runs` virtual tables. See vtab_scan.h.
+** `triggers`, `trigger_runs` and `trigger_events` virtual tables, and the
+** xConnect of the two that read a shadow table of `triggers`. See
+** vtab_scan.h.
 **
 ** idxNum is unused (0); idxStr lists the consumed terms in argv order,
 ** each "<column><op>" with op one of = > >= < <=, comma-separated.
@@ -8,6 +10,8 @@
 #include "sql/vtab_scan.h"
 
 #include <string.h>
+
+#include "store/schema.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -29,6 +33,32 @@ static const char *op_text(unsigned char op) {
 
 int scan_declare(sqlite3 *db, const scan_desc *d) {
   return store_declare_vtab(db, d->table);
+}
+
+int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
+                        const char *const *argv, sqlite3_vtab **out,
+                        char **err) {
+  if (strcmp(argv[1], "main") != 0 || strcmp(argv[2], d->name) != 0 ||
+      argc > 3) {
+    *err = sqlite3_mprintf("%s: create it as main.%s with no arguments (got "
+                           "%s.%s)",
+                           d->name, d->name, argv[1], argv[2]);
+    return SQLITE_ERROR;
+  }
+  if (!store_installed(db)) {
+    *err = sqlite3_mprintf("%s: create the triggers table first (run "
+                           "sql/install.sql)",
+                           d->name);
+    return SQLITE_ERROR;
+  }
+  int rc = scan_declare(db, d);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  scan_tab *t = scan_tab_new(db, ctx, d);
+  if (!t) return SQLITE_NOMEM;
+  trg_ctx_retain(ctx);
+  *out = &t->base;
+  return SQLITE_OK;
 }
 
 scan_tab *scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d) {

@@ -1,6 +1,6 @@
 /*
-** vtab_scan.h -- the read side shared by the two virtual tables
-** (`triggers`, `trigger_runs`): xBestIndex turns usable constraints on
+** vtab_scan.h -- the read side shared by the virtual tables
+** (`triggers`, `trigger_runs`, `trigger_events`): xBestIndex turns usable constraints on
 ** indexed columns into an idxStr such as "agent_id=,next_due_at<=", and
 ** xFilter reads the shadow table with those terms (store/scan.c), so the
 ** lookup is answered by the shadow table's real indexes (never a scan
@@ -36,6 +36,12 @@ typedef struct scan_tab {
 } scan_tab;
 
 int scan_declare(sqlite3 *db, const scan_desc *d);
+/* xConnect (and xCreate) of a table that reads a shadow table of
+** `triggers` (trigger_runs, trigger_events): it must be main.<name> with
+** no arguments, installed; innocuous. */
+int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
+                        const char *const *argv, sqlite3_vtab **out,
+                        char **err);
 int scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info);
 int scan_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out);
 int scan_close(sqlite3_vtab_cursor *cur);

@@ -32,6 +32,7 @@
 #include "sql/vtab_scan.h"
 #include "store/run_rows.h"
 #include "store/schema.h"
+#include "trigger/event.h"
 #include "trigger/write.h"
 
 SQLITE_EXTENSION_INIT3
@@ -101,7 +102,8 @@ static int triggers_destroy(sqlite3_vtab *tab) {
 
 static int triggers_shadow_name(const char *suffix) {
   return strcmp(suffix, "data") == 0 || strcmp(suffix, "state") == 0 ||
-         strcmp(suffix, "rundata") == 0 || strcmp(suffix, "config") == 0;
+         strcmp(suffix, "rundata") == 0 || strcmp(suffix, "config") == 0 ||
+         strcmp(suffix, "events") == 0;
 }
 
 /* dst: the values of src, its texts borrowed (src must outlive dst). */
@@ -153,13 +155,27 @@ done:
   return rc;
 }
 
+/* DELETE: the trigger's rows, and its `deleted` event (its runs stay). */
+static int do_delete(scan_tab *t, i64 id) {
+  trg_row old;
+  row_init(&old);
+  int rc = store_trigger_load_id(&t->st, id, &old);
+  if (rc == SQLITE_ROW) rc = store_trigger_delete(&t->st, id);
+  if (rc == SQLITE_OK) {
+    rc = trg_event_write(&t->st, &old, "deleted", NULL, NULL,
+                         trg_wall_clock_ms());
+  }
+  row_clear(&old);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 static int triggers_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                            sqlite3_int64 *rowid) {
   scan_tab *t = (scan_tab *)tab;
   trg_status st = TRG_STATUS_INIT;
   int rc;
   if (argc == 1) {
-    rc = store_trigger_delete(&t->st, sqlite3_value_int64(argv[0]));
+    rc = do_delete(t, sqlite3_value_int64(argv[0]));
   } else if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
     rc = do_insert(t, argv + 2, rowid, &st);
   } else if (sqlite3_value_int64(argv[0]) != sqlite3_value_int64(argv[1])) {

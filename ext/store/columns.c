@@ -1,7 +1,7 @@
 /*
 ** columns.c -- the layout of the shadow tables (columns.h): every column
-** of a trigger and of a run with its kind and declared type, which of a
-** trigger's two tables holds it, and the column lists and joins that the
+** of a trigger, of a run and of an event with its kind and declared type,
+** which of a trigger's two tables holds it, and the column lists and joins that the
 ** statements of the other store files are built from.
 */
 #include "store/columns.h"
@@ -68,6 +68,16 @@ const trg_coldef run_cols[RC_NCOL] = {
     {"deferrals", 'I', 0, "INTEGER NOT NULL DEFAULT 0"},
     {"incarnation", 'I', 0, "INTEGER NOT NULL DEFAULT 1"},
     {"lease_ms", 'I', 0, "INTEGER"},
+};
+
+const trg_coldef evt_cols[EC_NCOL] = {
+    {"at", 'I', 1, "INTEGER NOT NULL"},
+    {"agent_id", 'T', 1, "TEXT NOT NULL DEFAULT ''"},
+    {"scope", 'T', 1, "TEXT NOT NULL DEFAULT ''"},
+    {"trigger_id", 'T', 1, "TEXT"},
+    {"kind", 'T', 1, "TEXT NOT NULL"},
+    {"code", 'T', 1, "TEXT"},
+    {"detail", 'J', 1, "TEXT"},
 };
 
 /* The trigger columns stored in triggers_state (schema.c). */

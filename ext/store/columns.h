@@ -1,7 +1,7 @@
 /*
 ** columns.h -- the layout of the shadow tables: each column of a trigger
-** (trg_cols) and of a run (run_cols) in row.h's order, with its kind and
-** declared type; which of a trigger's two tables holds a column; and the
+** (trg_cols) and of a run (run_cols) in row.h's order, and of an event
+** (evt_cols), with its kind and declared type; which of a trigger's two tables holds a column; and the
 ** pieces the store's statements are built from (column lists, the join of
 ** a trigger's two tables).
 */
@@ -20,6 +20,18 @@ typedef struct trg_coldef {
 } trg_coldef;
 extern const trg_coldef trg_cols[TC_NCOL];
 extern const trg_coldef run_cols[RC_NCOL];
+/* The columns of an event (trigger_events, DESIGN.md §12), all public. */
+enum {
+  EC_AT,
+  EC_AGENT_ID,
+  EC_SCOPE,
+  EC_TRIGGER_ID,
+  EC_KIND,
+  EC_CODE,
+  EC_DETAIL,
+  EC_NCOL
+};
+extern const trg_coldef evt_cols[EC_NCOL];
 
 /* 1 when trigger column col is stored in triggers_state, 0 triggers_data. */
 int store_col_in_state(int col);

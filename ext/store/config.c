@@ -30,6 +30,7 @@ static const config_key keys[] = {
     {"min_confidence", "0.5", 0},
     {"preload_sql", NULL, 0}, /* fire_preload.h */
     {"preload_max_bytes", "4096", 1},
+    {"event_retention_ms", "604800000", 1}, /* 7 days */
 };
 
 const config_key *config_find(const char *key) {

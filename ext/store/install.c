@@ -1,5 +1,5 @@
 /*
-** install.c -- trigger_install() (install.h): the two virtual tables
+** install.c -- trigger_install() (install.h): the three virtual tables
 ** created when no other table holds their names or their shadow tables',
 ** an older schema migrated and older dedupe keys recomputed (rekey.c), in
 ** one transaction.
@@ -44,9 +44,11 @@ int store_install(sqlite3 *db, char **err) {
   static const char *const names[][2] = {
       {"triggers", "triggers"},
       {"trigger_runs", "trigger_runs"},
+      {"trigger_events", "trigger_events"},
   };
   static const char *const shadows[] = {"triggers_data", "triggers_state",
-                                        "triggers_rundata", "triggers_config"};
+                                        "triggers_rundata", "triggers_config",
+                                        "triggers_events"};
   int ours = name_owner(db, "triggers", "triggers") == 1;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (name_owner(db, names[i][0], names[i][1]) < 0) {
@@ -77,5 +79,12 @@ int store_install(sqlite3 *db, char **err) {
       0, 0, err);
   if (rc == SQLITE_OK) rc = store_migrate(db, err);
   if (rc == SQLITE_OK) rc = store_rekey(db, err);
+  /* trigger_events reads triggers_events, which version 5 adds */
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_exec(db,
+                      "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_events"
+                      " USING trigger_events;",
+                      0, 0, err);
+  }
   return store_txn_end(db, &t, rc);
 }

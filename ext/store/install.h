@@ -1,5 +1,5 @@
 /*
-** install.h -- trigger_install(): the two virtual tables created, or an
+** install.h -- trigger_install(): the three virtual tables created, or an
 ** older schema migrated, refusing names another table holds.
 */
 #ifndef TRIGGERS_INSTALL_H

@@ -145,8 +145,12 @@ int store_migrate(sqlite3 *db, char **err) {
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, store_index_v2_ddl, 0, 0, err);
   }
   if (rc == SQLITE_OK && v < 3) rc = exec_built(db, migrate_v3_sql, err);
-  if (rc == SQLITE_OK) rc = exec_built(db, migrate_v4_sql, err); /* 3 -> 4 */
-  if (rc == SQLITE_OK) rc = bound_results(db);
+  if (rc == SQLITE_OK && v < 4) {
+    rc = exec_built(db, migrate_v4_sql, err); /* 3 -> 4 */
+    if (rc == SQLITE_OK) rc = bound_results(db);
+  }
+  /* 4 -> 5: the event log starts empty (trigger_events). */
+  if (rc == SQLITE_OK) rc = sqlite3_exec(db, store_events_ddl, 0, 0, err);
   if (rc == SQLITE_OK) {
     char *sql = sqlite3_mprintf("UPDATE main.triggers_config SET value = %d"
                                 " WHERE key = 'schema_version'",

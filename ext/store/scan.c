@@ -1,8 +1,9 @@
 /*
 ** scan.c -- the virtual tables' reads (scan.h): one SELECT over the shadow
-** table(s) per xFilter, built from the terms, each column taken from the
-** table that holds it (a trigger is the join of triggers_data and
-** triggers_state: columns.h).
+** table(s) per xFilter, built from the terms (events newest first, the
+** others in rowid order), each column taken from the table that holds
+** it (a trigger is the join of triggers_data and triggers_state:
+** columns.h).
 */
 #include "store/scan.h"
 
@@ -25,9 +26,9 @@ static const char *op_sql(const char *op) {
 /* The SELECT of table t with the terms; sqlite3_malloc'd, NULL when out of
 ** memory or a term is not one of the table's. */
 static char *scan_sql(store_vtab t, const store_term *terms, int n) {
-  int triggers = t == STORE_VTAB_TRIGGERS;
-  const trg_coldef *cols = triggers ? trg_cols : run_cols;
-  int ncol = triggers ? TC_NPUBLIC : RC_NPUBLIC;
+  int triggers = t == STORE_VTAB_TRIGGERS, events = t == STORE_VTAB_EVENTS;
+  const trg_coldef *cols = triggers ? trg_cols : events ? evt_cols : run_cols;
+  int ncol = triggers ? TC_NPUBLIC : events ? EC_NCOL : RC_NPUBLIC;
   sqlite3_str *s = sqlite3_str_new(NULL);
   const char *id = triggers ? "d.id" : "id";
   sqlite3_str_appendf(s, "SELECT %s", id);
@@ -39,7 +40,9 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n) {
                         cols[i].name);
   }
   sqlite3_str_appendf(s, " FROM %s",
-                      triggers ? STORE_TRIGGER_FROM : "main.triggers_rundata");
+                      triggers ? STORE_TRIGGER_FROM
+                      : events ? "main.triggers_events"
+                               : "main.triggers_rundata");
   for (int i = 0; i < n; i++) {
     const char *op = op_sql(terms[i].op);
     int col = terms[i].col;
@@ -53,7 +56,8 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n) {
                                                   : "d.",
                         cols[col].name, op, i + 1);
   }
-  sqlite3_str_appendf(s, " ORDER BY %s", id);
+  /* events newest first (the time index walked backwards) */
+  sqlite3_str_appendf(s, " ORDER BY %s", events ? "at DESC, id DESC" : id);
   return sqlite3_str_finish(s);
 }
 

@@ -1,8 +1,9 @@
 /*
-** scan.h -- the reads behind the `triggers` and `trigger_runs` virtual
-** tables: their public columns from the shadow tables, rowid first, in
-** rowid order, constrained by the terms xBestIndex chose, so that each
-** lookup is answered by the shadow tables' own indexes.
+** scan.h -- the reads behind the `triggers`, `trigger_runs` and
+** `trigger_events` virtual tables: their public columns from the shadow
+** tables, rowid first, in rowid order (events: newest first),
+** constrained by the terms xBestIndex chose, so that each lookup is
+** answered by the shadow tables' own indexes.
 */
 #ifndef TRIGGERS_SCAN_H
 #define TRIGGERS_SCAN_H
@@ -21,7 +22,7 @@ typedef struct store_scan {
   int eof;
 } store_scan;
 
-/* Open a read of table t (STORE_VTAB_TRIGGERS or STORE_VTAB_RUNS) with
+/* Open a read of table t (STORE_VTAB_TRIGGERS, _RUNS or _EVENTS) with
 ** terms[0..n), argv[i] the value of terms[i]; positioned on its first row
 ** (eof when there is none). SQLITE_OK, or an error (the connection's
 ** message says it). */

@@ -36,6 +36,15 @@
 **   triggers_rundata_finished(status, finished_at) WHERE finished_at NOT NULL
 **   triggers_rundata_outcome(agent_id, status, finished_at)
 **                    WHERE finished_at NOT NULL  the summary's latest runs
+**   triggers_events_at(at)                  trigger_events by time (newest
+**                                           first), pruning
+**   triggers_events_trigger(trigger_id, at) one trigger's events
+**   triggers_events_created(at) WHERE kind = 'created'    trigger_health's
+**   triggers_events_rejected(at) WHERE kind = 'rejected'  recent_creations
+**                                           and last_create_error
+** (triggers_events, since version 5: one row per lifecycle event; a fire
+** writes none, and the two partial indexes take only the create
+** action's rows, so a tick's event costs two index entries.)
 **
 ** A fire rewrites next_due_at (and fire_at = next_due_at + jitter), so
 ** exactly two indexes hold a time that a fire changes, and the second
@@ -117,6 +126,19 @@ const char *const store_index_v3_ddl =
     "CREATE INDEX main.triggers_state_agent ON triggers_state(agent_id, next_due_at, trigger_id)"
     " WHERE agent_id <> '';";
 
+/* The event log of version 5 (trigger_events, DESIGN.md §12). */
+const char *const store_events_ddl =
+    "CREATE TABLE main.triggers_events(id INTEGER PRIMARY KEY,"
+    " at INTEGER NOT NULL, agent_id TEXT NOT NULL DEFAULT '',"
+    " scope TEXT NOT NULL DEFAULT '', trigger_id TEXT, kind TEXT NOT NULL,"
+    " code TEXT, detail TEXT);"
+    "CREATE INDEX main.triggers_events_at ON triggers_events(at);"
+    "CREATE INDEX main.triggers_events_trigger ON triggers_events(trigger_id, at);"
+    "CREATE INDEX main.triggers_events_created ON triggers_events(at)"
+    " WHERE kind = 'created';"
+    "CREATE INDEX main.triggers_events_rejected ON triggers_events(at)"
+    " WHERE kind = 'rejected';";
+
 int store_create(sqlite3 *db, char **err) {
   char *data = store_trigger_table_ddl(0);
   char *state = store_trigger_table_ddl(1);
@@ -135,7 +157,8 @@ int store_create(sqlite3 *db, char **err) {
                                  store_index_ddl,
                                  store_index_runs_ddl,
                                  store_index_v2_ddl,
-                                 store_index_v3_ddl};
+                                 store_index_v3_ddl,
+                                 store_events_ddl};
     rc = SQLITE_OK;
     for (size_t i = 0; i < sizeof steps / sizeof steps[0] && rc == SQLITE_OK;
          i++) {
@@ -206,7 +229,8 @@ int store_drop(sqlite3 *db) {
                       "DROP TABLE IF EXISTS main.triggers_data;"
                       "DROP TABLE IF EXISTS main.triggers_state;"
                       "DROP TABLE IF EXISTS main.triggers_rundata;"
-                      "DROP TABLE IF EXISTS main.triggers_config;",
+                      "DROP TABLE IF EXISTS main.triggers_config;"
+                      "DROP TABLE IF EXISTS main.triggers_events;",
                       0, 0, 0);
 }
 
@@ -216,8 +240,12 @@ int store_declare_vtab(sqlite3 *db, store_vtab t) {
         db, "CREATE TABLE x(n INTEGER, due_at INTEGER, due_iso TEXT,"
             " spec HIDDEN, after HIDDEN, tz HIDDEN)");
   }
-  const trg_coldef *cols = t == STORE_VTAB_TRIGGERS ? trg_cols : run_cols;
-  int ncol = t == STORE_VTAB_TRIGGERS ? TC_NPUBLIC : RC_NPUBLIC;
+  const trg_coldef *cols = t == STORE_VTAB_TRIGGERS ? trg_cols
+                           : t == STORE_VTAB_RUNS   ? run_cols
+                                                    : evt_cols;
+  int ncol = t == STORE_VTAB_TRIGGERS ? TC_NPUBLIC
+             : t == STORE_VTAB_RUNS   ? RC_NPUBLIC
+                                      : EC_NCOL;
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendall(s, "CREATE TABLE x(");
   for (int i = 0; i < ncol; i++) {

@@ -18,6 +18,7 @@ int store_installed(sqlite3 *db); /* 1 when triggers_data exists in main */
 typedef enum store_vtab {
   STORE_VTAB_TRIGGERS, /* triggers: trg_cols' public columns */
   STORE_VTAB_RUNS,     /* trigger_runs: run_cols' public columns */
+  STORE_VTAB_EVENTS,   /* trigger_events: evt_cols */
   STORE_VTAB_PREVIEW   /* trigger_preview: n, due_at, due_iso, then the
                           hidden spec, after, tz (vtab_preview.c's order) */
 } store_vtab;
@@ -42,5 +43,7 @@ extern const char *const store_index_ddl;
 extern const char *const store_index_runs_ddl;
 extern const char *const store_index_v2_ddl;
 extern const char *const store_index_v3_ddl;
+/* The table triggers_events and its indexes (version 5). */
+extern const char *const store_events_ddl;
 
 #endif

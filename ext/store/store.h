@@ -14,6 +14,7 @@
 **   triggers_rundata  one row per run (trigger_runs + retry_at, deferrals,
 **                     incarnation, lease_ms)
 **   triggers_config   key/value: schema_version and trigger_config keys
+**   triggers_events   one row per lifecycle event (trigger_events)
 */
 #ifndef TRIGGERS_STORE_H
 #define TRIGGERS_STORE_H
@@ -84,7 +85,10 @@ typedef enum store_sql {
   ST_CONFIG_GET, /* ?1 key -> value */
   ST_CONFIG_SET, /* ?1 key ?2 value */
   ST_CONFIG_DEL, /* ?1 key */
-  /* health.c: each ?1 now (failures: now - 24h) -> a count or min */
+  /* health.c: each ?1 now (failures: now - 24h; creations: now - the
+     creation window) -> a count or min; the create error -> code,
+     reason, at. Then the same narrowed by ?2 agents (JSON array) and ?3
+     scope, either NULL (any), in the same order. */
   ST_HEALTH_ACTIVE,
   ST_HEALTH_PAUSED,
   ST_HEALTH_OVERDUE,
@@ -93,9 +97,26 @@ typedef enum store_sql {
   ST_HEALTH_FAILURES,
   ST_HEALTH_NEXT_DUE,
   ST_HEALTH_STALLED,
+  ST_HEALTH_CREATIONS,
+  ST_HEALTH_CREATE_ERROR,
+  ST_HEALTH_N_ACTIVE,
+  ST_HEALTH_N_PAUSED,
+  ST_HEALTH_N_OVERDUE,
+  ST_HEALTH_N_RUNNING,
+  ST_HEALTH_N_EXPIRED_LEASES,
+  ST_HEALTH_N_FAILURES,
+  ST_HEALTH_N_NEXT_DUE,
+  ST_HEALTH_N_STALLED,
+  ST_HEALTH_N_CREATIONS,
+  ST_HEALTH_N_CREATE_ERROR,
   /* prune.c */
-  ST_PRUNE_ANY,    /* ?1 before -> 1 if a run is prunable */
-  ST_PRUNE_DELETE, /* ?1 before ?2 limit: delete prunable runs */
+  ST_PRUNE_ANY,           /* ?1 before -> 1 if a run is prunable */
+  ST_PRUNE_DELETE,        /* ?1 before ?2 limit: delete prunable runs */
+  ST_PRUNE_EVENTS_ANY,    /* ?1 before -> 1 if an event is older */
+  ST_PRUNE_EVENTS_DELETE, /* ?1 before ?2 limit: delete older events */
+  /* events.c */
+  ST_EVENT_INSERT, /* ?1 at ?2 agent ?3 scope ?4 trigger_id ?5 kind ?6 code
+                      ?7 detail */
   /* json.c */
   ST_JSON_IS_OBJECT, /* ?1 text -> 1 a JSON object, 0 other JSON */
   ST_JSON_EACH,      /* ?1 JSON -> key, type, value, JSON text, id, parent */

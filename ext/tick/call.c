@@ -11,6 +11,7 @@
 #include "base/args.h"
 #include "store/kept.h"
 #include "store/schema.h"
+#include "tick/events.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -32,6 +33,7 @@ int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
 }
 
 void tick_end(tick *t) {
+  tick_events_free(t);
   arena_free(&t->mem);
   store_close(&t->own);
   tick_opts_free(&t->o);
@@ -41,6 +43,7 @@ void tick_end(tick *t) {
 /* End the transaction; on failure keep its message for tick_fail(), since
 ** the rollback resets the connection's error. */
 int tick_txn_end(tick *t, store_txn *txn, int rc) {
+  if (rc == SQLITE_OK) rc = tick_events_write(t);     /* in the transaction */
   if (rc == SQLITE_OK && t->st->err) rc = t->st->err; /* e.g. a config read */
   /* The result is complete before COMMIT: after it, nothing may fail. */
   if (rc == SQLITE_OK && t->out && sqlite3_str_errcode(t->out))

@@ -49,6 +49,7 @@ static void run_trigger_op(sqlite3_context *ctx, tick *t,
   if (rc == SQLITE_OK) {
     int found = store_trigger_load(t->st, trigger_id, &r);
     if (found == SQLITE_ROW) {
+      tick_snapshot(t, &r); /* a change of status is an event */
       sched_spec spec;
       char *why;
       rc = tick_row_check(t, &r, &spec, 0, &why);
@@ -157,6 +158,7 @@ static void trigger_op_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   tick t;
   if (tick_begin(&t, ctx, fname) != 0) return;
   const char *id = arg_text(ctx, fname, argv, 0, "trigger_id");
+  t.by_app = 1; /* pause / resume / cancel: asked for */
   if (id && arg_instant(ctx, fname, argc, argv, 1, "now", 1, &t.now) == 0) {
     run_trigger_op(ctx, &t, id, op);
   }

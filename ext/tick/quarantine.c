@@ -9,6 +9,8 @@
 
 #include "store/stored.h"
 #include "store/trigger_rows.h"
+#include "tick/events.h"
+#include "tick/lifecycle.h"
 #include "tick/write_behind.h"
 #include "trigger/trigger.h"
 
@@ -53,6 +55,9 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
     rc = store_trigger_quarantine(t->st, r->id, status, paused, msg, t->now,
                                   running);
   }
+  char before[16] = "";
+  if (!st->bad && strlen(val_text(st)) < sizeof before)
+    memcpy(before, val_text(st), strlen(val_text(st)) + 1);
   /* The row as written now, for the JSON the lifecycle calls return. */
   if (rc == SQLITE_OK) rc = val_set_text(&r->v[TC_STATUS], status);
   if (paused) val_set_int(&r->v[TC_ENABLED], 0);
@@ -62,6 +67,9 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
   val_set_int(&r->v[TC_UPDATED_AT], t->now);
   if (rc == SQLITE_OK) rc = val_set_owned(&r->v[TC_LAST_ERROR], msg);
   else sqlite3_free(msg);
+  /* paused (by the tick: auto_paused) or cancelled, with the reason */
+  if (rc == SQLITE_OK) rc = tick_event_keep(t, r, before);
+  if (rc == SQLITE_OK) tick_snapshot(t, r);
   return rc;
 }
 

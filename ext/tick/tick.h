@@ -16,6 +16,8 @@
 #include "store/store.h"
 #include "tick/tick_opts.h"
 
+typedef struct tick_events tick_events; /* events.c */
+
 typedef struct tick {
   sqlite3 *db;
   trg_ctx *ctx;
@@ -38,10 +40,14 @@ typedef struct tick {
   i64 snap_id, snap_enabled;
   int snap_enabled_null;
   char snap_status[16];
-  arena mem; /* run texts (fire_json.h); reset per batch: tick_run_make */
+  int by_app; /* the application asked for the change (trigger_pause,
+                 trigger_resume, trigger_cancel): a pause is `paused`, not
+                 `auto_paused` (trigger/event.h) */
+  arena mem;  /* run texts (fire_json.h); reset per batch: tick_run_make */
   struct write_behind *wb; /* the claim's kept writes (write_behind.c) */
   int wb_on;               /* writes are kept (else written at once) */
-  const char *gone; /* why a run's trigger is unusable, when it is NULL */
+  const char *gone;    /* why a run's trigger is unusable, when it is NULL */
+  tick_events *events; /* kept until the call's end (events.c) */
 } tick;
 
 #endif

@@ -18,6 +18,9 @@
 ** (tick_settle's store_run_pending) and any other trigger write come after a
 ** wb_barrier(): the kept writes are written first and the rest of that
 ** row writes at once.
+** A write that changes a trigger's status (completed, expired, paused,
+** ...) is never kept: it writes at once, and its event is kept to the
+** call's end (events.c); a fire writes no event.
 */
 #include "tick/write_behind.h"
 
@@ -25,6 +28,8 @@
 
 #include "store/run_rows.h"
 #include "store/trigger_rows.h"
+#include "tick/events.h"
+#include "tick/lifecycle.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -134,8 +139,14 @@ int wb_write_trigger(tick *t, trg_row *r) {
   }
   int rc = wb_barrier(t);
   if (rc != SQLITE_OK) return rc;
-  if (!t->narrow) return store_trigger_save(t->st, r);
-  return store_trigger_save_tick(t->st, r, !same);
+  rc = !t->narrow ? store_trigger_save(t->st, r)
+                  : store_trigger_save_tick(t->st, r, !same);
+  if (rc != SQLITE_OK || same || r->id != t->snap_id) return rc;
+  /* its status changed: the event (none for other changes), and the
+  ** status as written is the one to compare with from now on */
+  rc = tick_event_keep(t, r, t->snap_status);
+  tick_snapshot(t, r);
+  return rc;
 }
 
 write_behind *wb_new(tick *t) {

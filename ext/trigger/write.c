@@ -14,12 +14,17 @@
 **      without, found by the write itself: insert_new)       [hooks.admit]
 **   5. (with hooks) a given trigger_id that is taken: UNIQUE error
 **   6. both shadow rows written (store_trigger_insert)
+**   7. (without hooks) its `created` event (event.h); the create action
+**      writes its own event (created, duplicate or rejected)
+** An update writes its event too: paused, resumed (enabled changed), or
+** updated.
 */
 #include "trigger/write.h"
 
 #include <string.h>
 
 #include "store/run_rows.h"
+#include "trigger/event.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -118,7 +123,9 @@ static int update_row(trg_ctx *c, store *s, const trg_row *old, trg_row *next,
   val_set_int(&next->v[TC_UPDATED_AT], now);
   next->id = old->id;
   if ((rc = check_duplicate(s, next, &spec, 0, st)) != SQLITE_OK) return rc;
-  return store_trigger_save(s, next);
+  if ((rc = store_trigger_save(s, next)) != SQLITE_OK) return rc;
+  const char *kind = trg_event_kind(status, val_text(&next->v[TC_STATUS]), 1);
+  return trg_event_write(s, next, kind ? kind : "updated", NULL, NULL, now);
 }
 
 int trg_write_update(trg_ctx *c, store *s, const trg_row *old, trg_row *next,
@@ -195,7 +202,10 @@ static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
   trg_arm(r, &spec, now);
   val_set_int(&r->v[TC_UPDATED_AT], now);
   if ((rc = trg_dedupe(r, &spec)) != SQLITE_OK) return rc;
-  if (!h) return insert_new(s, r, st);
+  if (!h) {
+    rc = insert_new(s, r, st);
+    return rc ? rc : trg_event_write(s, r, "created", NULL, NULL, now);
+  }
   /* the create action: a request that repeats an active trigger is a
   ** duplicate even when its own schedule has no occurrence left */
   if ((rc = find_duplicate(s, r, 1, st)) != SQLITE_OK) return rc;

@@ -97,10 +97,10 @@ def test_install_migrates_older_schemas(ext):
     tmp = tempfile.mkdtemp()
     for version in (1, 2):
         db = from_fixture(ext, tmp, "schema_v2.sql", V2_TO_V1 if version == 1 else "")
-        assert one(db, "SELECT trigger_install()") == 4
+        assert one(db, "SELECT trigger_install()") == 5
         got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
         assert got == want, version
-        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 4
+        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 5
         t = trig(db, "t")
         assert (t["next_due_at"], t["status"], t["run_count"]) == (1700000120000, "scheduled", 0)
         assert one(db, "SELECT running FROM triggers_state") == 1
@@ -123,7 +123,7 @@ def test_install_migrates_v3_runs(ext):
         raw.executescript(f.read())
     raw.close()
     db = connect(ext, path, install=False)
-    assert one(db, "SELECT trigger_install()") == 4
+    assert one(db, "SELECT trigger_install()") == 5
     assert one(db, "SELECT count(*) FROM triggers_rundata WHERE lease_ms IS NOT NULL") == 0
     run_id = "t@1767225720000#1"
     run = json.loads(one(db, "SELECT trigger_run_heartbeat(?, NULL, ?)", run_id,
@@ -174,7 +174,7 @@ def test_connect_refuses_an_older_schema_until_install(ext):
         raise AssertionError("expected an error")
     except sqlite3.OperationalError as e:
         assert "run SELECT trigger_install()" in str(e), e
-    assert one(db, "SELECT trigger_install()") == 4
+    assert one(db, "SELECT trigger_install()") == 5
     assert one(db, "SELECT count(*) FROM triggers") == 1
     db.close()
     shutil.rmtree(tmp)

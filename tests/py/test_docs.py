@@ -168,7 +168,7 @@ def test_readme_quick_start_sql(ext):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     lines = p.stdout.splitlines()
-    assert lines[0] == "4", lines                       # trigger_install(): the schema version
+    assert lines[0] == "5", lines                       # trigger_install(): the schema version
     assert lines[1] == ("market-am|At 07:00, Monday through Friday (Europe/Berlin)"
                         "|2026-03-09T07:00:00+01:00"), lines
     run = json.loads(lines[2])                          # the claimed run
@@ -199,10 +199,27 @@ def test_readme_quick_start_host(ext):
                            timeout=60)
         assert p.returncode == 0, (p.stdout, p.stderr)
         lines = p.stdout.splitlines()
-        assert lines[0] == "4", lines
+        assert lines[0] == "5", lines
         assert re.fullmatch(r"hello@\d+#1\|success\|said hello as hello@\d+#1", lines[1]), lines
         assert lines[2].startswith("NEXT "), lines
         assert re.search(r" success +hello +Every 2 seconds$", lines[3]), lines
+
+
+def test_operations_session(ext):
+    """docs/operations.md's SQL blocks, one session in order: the shell
+    prints exactly the outputs their comments show (the event kinds, and
+    the queries for a trigger that did not fire, an agent's refused
+    creates and what is stuck)."""
+    text = open(os.path.join(ROOT, "docs", "operations.md"), encoding="utf-8").read()
+    script = "".join(re.findall(r"```sql\n(.*?)```", text, re.S))
+    assert script.startswith(".load ./build/triggers\n"), script[:80]
+    want = re.findall(r"-- (.*)$", script, re.M)
+    assert len(want) >= 15, want
+    script = script.replace(".load ./build/triggers", f".load {os.path.abspath(ext)}", 1)
+    p = subprocess.run(["sqlite3", "-batch", ":memory:"], input=script, cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert p.stdout.splitlines() == want, (p.stdout, want)
 
 
 def test_functions_session(ext):

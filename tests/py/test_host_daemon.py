@@ -383,6 +383,27 @@ def test_retention_prunes_in_batches(ext):
         assert f"{path}: pruned 250 finished runs in all" in err, err
 
 
+def test_retention_prunes_old_events(ext):
+    # trigger_events past event_retention_ms go in the same rounds
+    with Tmp() as t:
+        path, db = t.db(ext)
+        day = 86400000
+        now = now_ms()
+        for i in range(120):
+            db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type,"
+                       " interval_ms, created_at, enabled) VALUES (?, ?, 'interval',"
+                       " 3600000, ?, 0)", (f"old{i}", f"x{i}", now - 3 * day))
+        db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type,"
+                   " interval_ms, enabled) VALUES ('new', 'x', 'interval', 3600000, 0)")
+        events = lambda: one(db, "SELECT count(*) FROM trigger_events")  # noqa: E731
+        assert events() == 121
+        one(db, "SELECT trigger_config('event_retention_ms', ?)", 2 * day)
+        rc, _, err = run_until(ext, path, lambda: events() == 1, "-v")
+        assert rc == 0 and events() == 1, err
+        assert one(db, "SELECT trigger_id FROM trigger_events") == "new"
+        assert f"{path}: pruned 120 events in all" in err, err
+
+
 def test_help_documents_daemon_options(ext):
     p = subprocess.run([host_bin(ext), "--help"], capture_output=True, text=True, timeout=5)
     assert p.returncode == 0

@@ -425,10 +425,10 @@ def test_install_migrates_version_3(ext):
         before = raw.execute("SELECT count(*) FROM triggers_rundata").fetchone()[0]
         raw.close()
         db = connect(ext, path, install=False)
-        assert one(db, "SELECT trigger_install()") == 4
+        assert one(db, "SELECT trigger_install()") == 5
         got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
         assert got == want
-        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 4
+        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 5
         assert one(db, "SELECT count(*) FROM trigger_runs") == before == 5
         assert one(db, "SELECT result FROM trigger_runs WHERE run_id = 'gone@1#1'") == "é" * 2048
         rs = {r["run_id"]: r for r in runs(db)}

@@ -593,7 +593,7 @@ def test_schema_version_changed(ext):
                 assert "schema_version" in str(e), (value, e)
             db.close()
         raw = sqlite3.connect(path, isolation_level=None)
-        raw.execute("UPDATE triggers_config SET value = 4 WHERE key = 'schema_version'")
+        raw.execute("UPDATE triggers_config SET value = 5 WHERE key = 'schema_version'")
         raw.close()
         db = connect(ext, path)
         assert [r["trigger_id"] for r in tick(db, T0 + MIN)] == ["a"]
@@ -673,7 +673,7 @@ def test_trigger_host_installs_and_migrates_with_defensive_on(ext):
         assert p.returncode == 0, p.stderr
         raw = sqlite3.connect(old, isolation_level=None)
         assert raw.execute("SELECT value FROM triggers_config"
-                           " WHERE key = 'schema_version'").fetchone()[0] == 4
+                           " WHERE key = 'schema_version'").fetchone()[0] == 5
         raw.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

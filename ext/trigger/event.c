@@ -1,0 +1,53 @@
+/*
+** event.c -- the lifecycle's events (event.h): the kind of a status
+** change, and the row written for it through store/events.h.
+*/
+#include "trigger/event.h"
+
+#include <string.h>
+
+#include "store/events.h"
+#include "trigger/trigger.h"
+
+SQLITE_EXTENSION_INIT3
+
+const char *trg_event_kind(const char *before, const char *after, int by_app) {
+  if (strcmp(before, after) == 0) return NULL;
+  if (strcmp(after, "paused") == 0) return by_app ? "paused" : "auto_paused";
+  if (strcmp(after, "scheduled") == 0)
+    return strcmp(before, "paused") == 0 ? "resumed" : NULL;
+  static const char *const ends[] = {"completed", "expired", "cancelled"};
+  for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+    if (strcmp(after, ends[i]) == 0) return ends[i]; /* static: kept */
+  }
+  return NULL;
+}
+
+int trg_event_write(store *s, const trg_row *r, const char *kind,
+                    const char *code, const char *detail, i64 at) {
+  const trg_val *id = &r->v[TC_TRIGGER_ID];
+  store_event e = {at,
+                   val_text(&r->v[TC_AGENT_ID]),
+                   val_text(&r->v[TC_SCOPE]),
+                   id->null ? NULL : val_text(id),
+                   kind,
+                   code,
+                   detail};
+  return store_event_append(s, &e);
+}
+
+int trg_event_of_change(const trg_row *r, const char *before, int by_app,
+                        const char **kind, char **detail) {
+  *kind = trg_event_kind(before, val_text(&r->v[TC_STATUS]), by_app);
+  *detail = NULL;
+  const trg_val *why = &r->v[TC_LAST_ERROR];
+  if (!*kind || why->null ||
+      (strcmp(*kind, "auto_paused") != 0 && strcmp(*kind, "expired") != 0))
+    return SQLITE_OK;
+  sqlite3_str *j = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(j, "{\"reason\":");
+  json_str(j, val_text(why));
+  sqlite3_str_appendchar(j, 1, '}');
+  *detail = sqlite3_str_finish(j);
+  return *detail ? SQLITE_OK : SQLITE_NOMEM;
+}
