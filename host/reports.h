@@ -2,7 +2,8 @@
 ** reports.h -- the host's pending reports, written in batches. Each
 ** outcome (run_id, status, detail) waits in its database's queue and is
 ** written with the others of that queue in one transaction: BEGIN
-** IMMEDIATE, one trigger_run_finish per report, COMMIT (with synchronous
+** IMMEDIATE, one trigger_run_finish_many with them all (an extension
+** without it: one trigger_run_finish per report), COMMIT (with synchronous
 ** FULL one fsync per batch instead of one per run). A queue is written
 **   - when its oldest report has waited the window (--report-ms, default
 **     5 ms),
@@ -12,7 +13,7 @@
 **     still running: an overlap policy or a once trigger's completion sees
 **     what the host knows; and a claim with reports is one commit),
 **   - and before the host exits.
-** Inside the batch each trigger_run_finish runs in its own SAVEPOINT (the
+** Inside the batch each report runs in its own SAVEPOINT (the
 ** extension's transaction rule): a refused report (unknown run, already
 ** finished because its lease passed and a tick reclaimed it) undoes only
 ** itself and is logged and counted; the others commit.
