@@ -250,9 +250,19 @@ static int batch_commit(reports *r, report_queue *q) {
   return ok ? 0 : -1;
 }
 
-/* Write q's reports in one transaction. */
+/* Write q's reports in one transaction. With trigger_run_finish_many the
+** call is the transaction (its own BEGIN IMMEDIATE .. COMMIT): inside
+** ours it would be a SAVEPOINT, whose journal of every page the batch
+** changes SQLite writes to a temporary file past 64 KiB. */
 static void write_queue(reports *r, report_queue *q) {
-  if (q->n && batch_begin(r, q)) batch_commit(r, q);
+  if (!q->n) return;
+  if (q->db->st_finish_many && !hostdb_in_txn(q->db)) {
+    q->keep = xmalloc((size_t)q->n);
+    memset(q->keep, 1, (size_t)q->n);
+    if (batch_many(r, q) == 0) batch_end(r, q, 1, SQLITE_OK, NULL);
+    return;
+  }
+  if (batch_begin(r, q)) batch_commit(r, q);
 }
 
 int reports_begin(reports *r, hostdb *h) {

@@ -145,20 +145,26 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
   return rc;
 }
 
-int tick_finish(tick *t, const char *run_id, const char *status,
-                const char *error, const char *result, sqlite3_str *json) {
+int tick_finish_in(tick *t, const char *run_id, const char *status,
+                   const char *error, const char *result, sqlite3_str *json) {
   run_row run;
   trg_row r;
   memset(&run, 0, sizeof run);
   row_init(&r);
+  int rc = finish_in_txn(t, run_id, status, error, result, json, &run, &r);
+  run_clear(&run);
+  row_clear(&r);
+  return rc;
+}
+
+int tick_finish(tick *t, const char *run_id, const char *status,
+                const char *error, const char *result, sqlite3_str *json) {
   store_txn txn;
   int rc = tick_txn_begin(t, &txn);
   if (rc == SQLITE_OK) {
-    rc = finish_in_txn(t, run_id, status, error, result, json, &run, &r);
+    rc = tick_finish_in(t, run_id, status, error, result, json);
     tick_stmts_done(t);
     rc = tick_txn_end(t, &txn, rc);
   }
-  run_clear(&run);
-  row_clear(&r);
   return rc;
 }

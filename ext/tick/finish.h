@@ -22,5 +22,10 @@ int tick_finish_detail(const char *status, const char *detail, size_t n,
 ** SQLITE_OK, or the failure (t->err: why it was refused), undone. */
 int tick_finish(tick *t, const char *run_id, const char *status,
                 const char *error, const char *result, sqlite3_str *json);
+/* The same inside the call's own transaction. A refusal (t->err set:
+** unknown run_id, already finished) is found before anything is written,
+** so the transaction goes on; any other failure is the transaction's. */
+int tick_finish_in(tick *t, const char *run_id, const char *status,
+                   const char *error, const char *result, sqlite3_str *json);
 
 #endif

@@ -383,6 +383,7 @@ static const scenario *scenarios(int *n) {
       /* a success's detail: its result, cleaned and bounded (run_text) */
       {"finish-result", finish_result_sql, 1, 0, "delete", 3, 0},
       {"finish-many", finish_many_sql, 1, 0, "wal", 3, 0},
+      {"finish-many-alone", finish_many_sql, 0, 0, "delete", 3, 0},
       {"heartbeat", heartbeat_sql, 0, 0, "delete", 3, 0},
       /* a schedule read from JSON (spec_from_json) and an ISO instant: an
       ** allocation failing here once made the call return a wrong time */
