@@ -130,18 +130,18 @@ int json_shape_flat_array(const char *s, const json_shape_walk *w) {
       p++;
     } else {
       for (;;) {
-        const char *value = NULL;
+        const char *val = NULL;
         if (*p != '"' || !(p = decode(p, w->buf, half))) return 0;
         p = ws(p);
         if (*p != ':') return 0;
         p = ws(p + 1);
         if (*p == '"') {
           if (!(p = decode(p, w->buf + half, w->cap - half))) return 0;
-          value = w->buf + half;
+          val = w->buf + half;
         } else if (!(p = literal(p, "null"))) {
           return 0;
         }
-        if (!w->member(w->arg, w->buf, value)) return 0;
+        if (!w->member(w->arg, w->buf, val)) return 0;
         p = ws(p);
         if (*p == '}') break;
         if (*p++ != ',') return 0;

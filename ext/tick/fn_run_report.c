@@ -98,7 +98,6 @@ static const char *const item_keys[] = {"run_id", "status", "detail"};
 ** detail a string or null; other members are ignored. */
 static int item_member(finish_item *it, const char *key, const char *value,
                        int null_ok) {
-  char **dst[] = {&it->run_id, &it->status, &it->detail};
   for (int k = 0; k < 3; k++) {
     if (strcmp(key, item_keys[k]) != 0) continue;
     if (k == 2 && !value && null_ok) return SQLITE_OK;
@@ -108,9 +107,10 @@ static int item_member(finish_item *it, const char *key, const char *value,
                          : "detail must be a string or null";
       return SQLITE_OK;
     }
-    sqlite3_free(*dst[k]);
-    *dst[k] = sqlite3_mprintf("%s", value);
-    return *dst[k] ? SQLITE_OK : SQLITE_NOMEM;
+    char **to = k == 0 ? &it->run_id : k == 1 ? &it->status : &it->detail;
+    sqlite3_free(*to);
+    *to = sqlite3_mprintf("%s", value);
+    return *to ? SQLITE_OK : SQLITE_NOMEM;
   }
   return SQLITE_OK;
 }
@@ -174,7 +174,7 @@ static int items_tree(tick *t, const char *json, item_list *l) {
       if (!e) rc = l->rc;
       else if (strcmp(m->type, "object") != 0) e->bad = "not an object";
       cur = m->id;
-    } else if (m->parent == cur && !l->v[l->n - 1].bad) {
+    } else if (m->parent == cur && l->n > 0 && !l->v[l->n - 1].bad) {
       int text = strcmp(m->type, "text") == 0;
       rc = item_member(&l->v[l->n - 1], m->key, text ? m->text : NULL,
                        strcmp(m->type, "null") == 0);
