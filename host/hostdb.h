@@ -51,6 +51,7 @@ struct hostdb {
   char *options;   /* trigger_run_due options, JSON text */
   sqlite3_stmt *st_claim, *st_finish, *st_heartbeat, *st_wakeup, *st_version,
       *st_begin, *st_commit, *st_rollback;
+  sqlite3_stmt *st_finish_many; /* NULL: --via, or an extension without it */
   long long data_version;
   /* scheduling state, owned by loop.c */
   int64_t tick_at;    /* monotonic µs of the next tick */
@@ -81,6 +82,12 @@ int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
 ** --via every failure is SQLITE_ERROR). */
 int hostdb_finish(hostdb *h, const char *run_id, const char *status,
                   const char *detail, int *code, char **err);
+/* trigger_run_finish_many(runs): runs a JSON array of {run_id, status,
+** detail}; *answer (malloc'ed) its array of {run_id, ok[, error]}, one per
+** report in order. 0 ok; else -1, *err (free()) and *code. Only when
+** h->st_finish_many is set. */
+int hostdb_finish_many(hostdb *h, const char *runs, char **answer, int *code,
+                       char **err);
 /* The transaction of a batch of reports: BEGIN IMMEDIATE (busy_timeout
 ** applies), COMMIT (rolled back when it fails), ROLLBACK if one is open.
 ** 0 ok; else -1, *code and *err. With --via each is a no-op: every

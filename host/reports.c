@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "log.h"
+#include "sbuf.h"
 #include "stats.h"
 #include "util.h"
 
@@ -141,6 +143,74 @@ static void batch_end(reports *r, report_queue *q, int ok, int code,
   free(err);
 }
 
+/* q's reports as trigger_run_finish_many's array. */
+static char *many_json(const report_queue *q) {
+  sbuf b = {0};
+  jw_open(&b, NULL, '[');
+  for (int i = 0; i < q->n; i++) {
+    const report *e = &q->v[i];
+    jw_open(&b, NULL, '{');
+    jw_str(&b, "run_id", e->run_id);
+    jw_str(&b, "status", e->status);
+    if (e->detail) jw_str(&b, "detail", e->detail);
+    jw_close(&b, '}');
+  }
+  jw_close(&b, ']');
+  return b.p;
+}
+
+/* The refusals in trigger_run_finish_many's answer (one element per
+** report, in order): logged, counted, and not kept. 0, or -1 when the
+** answer does not have one element per report. */
+static int many_refused(reports *r, report_queue *q, const char *answer) {
+  json_iter it, el;
+  json_span elem, key, val, text = {answer, strlen(answer)};
+  json_iter_init(&it, text);
+  int i = 0, got;
+  for (; (got = json_next_element(&it, &elem)) == 1; i++) {
+    if (i >= q->n) return -1;
+    char *error = NULL;
+    int ok = 0;
+    json_iter_init(&el, elem);
+    while (json_next_member(&el, &key, &val) == 1) {
+      if (json_key_is(key, "ok")) ok = val.n == 4 && !memcmp(val.p, "true", 4);
+      else if (json_key_is(key, "error")) {
+        free(error);
+        error = json_string(val);
+      }
+    }
+    if (!ok) {
+      char *why = xprintf("%s: trigger_run_finish: %s", q->db->path,
+                          error ? error : "refused");
+      outcome(r, q->db, &q->v[i], why);
+      free(why);
+      q->keep[i] = 0;
+    }
+    free(error);
+  }
+  return got == 0 && i == q->n ? 0 : -1;
+}
+
+/* q's reports in one trigger_run_finish_many call: 0, or -1 when the
+** batch failed whole (batch_end has run; nothing is open). */
+static int batch_many(reports *r, report_queue *q) {
+  hostdb *h = q->db;
+  char *runs = many_json(q), *answer = NULL, *why = NULL;
+  int c;
+  int res = hostdb_finish_many(h, runs, &answer, &c, &why);
+  free(runs);
+  if (res == 0 && many_refused(r, q, answer) != 0) {
+    res = -1;
+    c = SQLITE_ERROR;
+    why = xprintf("%s: trigger_run_finish_many: unexpected answer", h->path);
+  }
+  free(answer);
+  if (res == 0) return 0;
+  hostdb_rollback(h);
+  batch_end(r, q, 0, c, why);
+  return -1;
+}
+
 /* BEGIN IMMEDIATE and q's reports, left open: 1, or 0 when the batch
 ** could not be written (nothing open; batch_end has run). */
 static int batch_begin(reports *r, report_queue *q) {
@@ -153,6 +223,7 @@ static int batch_begin(reports *r, report_queue *q) {
     batch_end(r, q, 0, code, err);
     return 0;
   }
+  if (h->st_finish_many) return batch_many(r, q) == 0;
   for (int i = 0; i < q->n; i++) {
     report *e = &q->v[i];
     char *why = NULL;
@@ -179,9 +250,19 @@ static int batch_commit(reports *r, report_queue *q) {
   return ok ? 0 : -1;
 }
 
-/* Write q's reports in one transaction. */
+/* Write q's reports in one transaction. With trigger_run_finish_many the
+** call is the transaction (its own BEGIN IMMEDIATE .. COMMIT): inside
+** ours it would be a SAVEPOINT, whose journal of every page the batch
+** changes SQLite writes to a temporary file past 64 KiB. */
 static void write_queue(reports *r, report_queue *q) {
-  if (q->n && batch_begin(r, q)) batch_commit(r, q);
+  if (!q->n) return;
+  if (q->db->st_finish_many && !hostdb_in_txn(q->db)) {
+    q->keep = xmalloc((size_t)q->n);
+    memset(q->keep, 1, (size_t)q->n);
+    if (batch_many(r, q) == 0) batch_end(r, q, 1, SQLITE_OK, NULL);
+    return;
+  }
+  if (batch_begin(r, q)) batch_commit(r, q);
 }
 
 int reports_begin(reports *r, hostdb *h) {

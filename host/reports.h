@@ -1,8 +1,10 @@
 /*
 ** reports.h -- the host's pending reports, written in batches. Each
 ** outcome (run_id, status, detail) waits in its database's queue and is
-** written with the others of that queue in one transaction: BEGIN
-** IMMEDIATE, one trigger_run_finish per report, COMMIT (with synchronous
+** written with the others of that queue in one transaction: one
+** trigger_run_finish_many call with them all, its own BEGIN IMMEDIATE ..
+** COMMIT (an extension without it: BEGIN IMMEDIATE, one
+** trigger_run_finish per report, COMMIT) (with synchronous
 ** FULL one fsync per batch instead of one per run). A queue is written
 **   - when its oldest report has waited the window (--report-ms, default
 **     5 ms),
@@ -12,10 +14,9 @@
 **     still running: an overlap policy or a once trigger's completion sees
 **     what the host knows; and a claim with reports is one commit),
 **   - and before the host exits.
-** Inside the batch each trigger_run_finish runs in its own SAVEPOINT (the
-** extension's transaction rule): a refused report (unknown run, already
-** finished because its lease passed and a tick reclaimed it) undoes only
-** itself and is logged and counted; the others commit.
+** A refused report (unknown run, already finished because its lease
+** passed and a tick reclaimed it) writes nothing (trigger_run_finish: its
+** SAVEPOINT undoes it) and is logged and counted; the others commit.
 **
 ** An outcome is logged (log_run, log_refused) and counted for --http's
 ** metrics (stats_reported, when stats is set) when its batch's result is

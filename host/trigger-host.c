@@ -7,6 +7,7 @@
 ** in `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
 ** dispatch.c and exec.c, the SQL in hostdb.c, the log in log.c.
 */
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,9 @@
 #include "version.h"
 
 int main(int argc, char **argv) {
+  /* Before SQLite initializes: no allocation statistics (the host reads
+  ** none), so no global mutex around every allocation. */
+  sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   host_opts o;
   int rc = opts_parse(&o, argc, argv);
   if (rc >= 0) {

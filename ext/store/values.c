@@ -12,9 +12,15 @@ SQLITE_EXTENSION_INIT3
 /* How a stored value of column kind `kind` is read: with its text (text
 ** and JSON columns; an integer column's text or real, kept for the
 ** message, see trg_val.bad) or as an integer. Sets v->null and v->bad
-** from the value's SQLite type, which is read before any conversion. */
-static int val_read_kind(sqlite3_stmt *st, int c, char kind, trg_val *v) {
-  int type = sqlite3_column_type(st, c);
+** from the value's SQLite type, which is read before any conversion.
+**
+** A column is read through its sqlite3_value: each sqlite3_column_*
+** call enters and leaves the connection's mutex, and a row is ~40
+** columns of two or three calls each (a fifth of reading a trigger). The
+** extension reads rows only inside SQLite's own calls of it (a function,
+** a virtual table method), which hold that mutex. */
+static int val_read_kind(sqlite3_value *cv, char kind, trg_val *v) {
+  int type = sqlite3_value_type(cv);
   int texty = kind == 'T' || kind == 'J';
   v->null = type == SQLITE_NULL;
   v->bad = 0;
@@ -23,21 +29,21 @@ static int val_read_kind(sqlite3_stmt *st, int c, char kind, trg_val *v) {
     v->bad = (unsigned char)type;
     return texty || type == SQLITE_TEXT || type == SQLITE_FLOAT;
   }
-  if (!texty) v->i = sqlite3_column_int64(st, c);
+  if (!texty) v->i = sqlite3_value_int64(cv);
   return texty;
 }
 
 static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
                      trg_val *v) {
   for (int i = 0; i < n; i++) {
-    int c = first + i;
+    sqlite3_value *cv = sqlite3_column_value(st, first + i);
     val_free_text(&v[i]);
     v[i].i = 0;
     v[i].oom = 0;
-    if (!val_read_kind(st, c, defs[i].kind, &v[i])) continue;
-    const char *t = (const char *)sqlite3_column_text(st, c);
+    if (!val_read_kind(cv, defs[i].kind, &v[i])) continue;
+    const char *t = (const char *)sqlite3_value_text(cv);
     if (!t) return SQLITE_NOMEM;
-    v[i].t = trg_strndup(t, sqlite3_column_bytes(st, c));
+    v[i].t = trg_strndup(t, sqlite3_value_bytes(cv));
     if (!v[i].t) return SQLITE_NOMEM;
   }
   return SQLITE_OK;
@@ -80,12 +86,12 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
   const unsigned char *text[TC_NCOL];
   int len[TC_NCOL], total = 0;
   for (int i = 0; i < TC_NCOL; i++) {
-    int c = first + 1 + i;
+    sqlite3_value *cv = sqlite3_column_value(st, first + 1 + i);
     text[i] = NULL;
-    if (!val_read_kind(st, c, trg_cols[i].kind, &r->v[i])) continue;
-    text[i] = sqlite3_column_text(st, c);
+    if (!val_read_kind(cv, trg_cols[i].kind, &r->v[i])) continue;
+    text[i] = sqlite3_value_text(cv);
     if (!text[i]) return SQLITE_NOMEM;
-    total += (len[i] = sqlite3_column_bytes(st, c)) + 1;
+    total += (len[i] = sqlite3_value_bytes(cv)) + 1;
   }
   if (total == 0) return SQLITE_OK;
   char *p = r->arena = sqlite3_malloc(total);

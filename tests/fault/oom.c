@@ -326,6 +326,7 @@ typedef struct scenario {
 } scenario;
 
 static char finish_sql[256], finish_result_sql[256], heartbeat_sql[256];
+static char finish_many_sql[640];
 
 /* The first running run (in run_id order) that matches `where`. */
 static void first_run(sqlite3 *db, const char *where, char out[128]) {
@@ -386,6 +387,8 @@ static const scenario *scenarios(int *n) {
       {"finish", finish_sql, 0, 0, "wal", 3, 0},
       /* a success's detail: its result, cleaned and bounded (run_text) */
       {"finish-result", finish_result_sql, 1, 0, "delete", 3, 0},
+      {"finish-many", finish_many_sql, 1, 0, "wal", 3, 0},
+      {"finish-many-alone", finish_many_sql, 0, 0, "delete", 3, 0},
       {"heartbeat", heartbeat_sql, 0, 0, "delete", 3, 0},
       /* a schedule read from JSON (spec_from_json) and an ISO instant: an
       ** allocation failing here once made the call return a wrong time */
@@ -595,6 +598,18 @@ int main(int argc, char **argv) {
              "SELECT trigger_run_finish('%s', 'success',"
              " 'summary: all green \xC3\xA9\xFF', %lld)",
              run_id, NOW);
+    {
+      char other[128];
+      first_run(db, "attempt >= 1", other);
+      /* two reports and a refused one between them (an unknown run) */
+      snprintf(finish_many_sql, sizeof finish_many_sql,
+               "SELECT trigger_run_finish_many('["
+               "{\"run_id\":\"%s\",\"status\":\"failed\",\"detail\":\"boom\"},"
+               "{\"run_id\":\"nope@1#1\",\"status\":\"success\"},"
+               "{\"run_id\":\"%s\",\"status\":\"success\",\"detail\":\"ok\"}]',"
+               " %lld)",
+               run_id, other, NOW);
+    }
     /* renewed before its lease (claimed at T0 + MIN for 30 s) passed; a
     ** run not changed outside the extension (a's has attempt 0: refused) */
     first_run(db, "attempt >= 1", run_id);

@@ -11,7 +11,7 @@ import shutil
 import sqlite3
 import tempfile
 
-from util import MIN, T0, add, connect, finish, one, runs, tick, trig, vm_steps
+from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig, vm_steps
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
@@ -400,6 +400,69 @@ def test_finish_many_in_one_transaction(ext):
     batch.execute("COMMIT")
     assert one(batch, "SELECT lease_until FROM trigger_runs WHERE run_id = ?",
                again["run_id"]) == T0 + MIN + 7 + 1000
+
+
+def test_finish_many_is_finish_one_by_one(ext):
+    # trigger_run_finish_many(runs, now) writes what one trigger_run_finish
+    # per element would (every shadow row the same), answers one element
+    # per report in order, and a refused report (unknown run, already
+    # finished, a bad element) is undone alone. The JSON shapes json1 reads
+    # (a \\u escape, a number) give the same as the usual shape.
+    def setup():
+        db = connect(ext)
+        for k in range(8):
+            add(db, f"t{k}", max_attempts=2, pause_after_failures=1 if k == 5 else None)
+        claimed = tick(db, T0 + MIN, lease_ms=10 * MIN)
+        assert len(claimed) == 8
+        return db, [r["run_id"] for r in claimed]
+
+    now = T0 + MIN + 5
+    reports = [("success", "ok \u00e9 \"q\""), ("failed", "boom"), ("skipped", None),
+               ("deferred", None), ("success", None), ("failed", "x"),
+               ("success", "caf\u00e9"), ("failed", None)]
+    alone, ids = setup()
+    finish(alone, ids[2], "skipped", None, now=now)
+    for rid, (status, detail) in zip(ids, reports):
+        if rid != ids[2]:
+            finish(alone, rid, status, detail, now=now)
+    for shape in ("plain", "json1"):
+        many, ids2 = setup()
+        assert ids2 == ids
+        finish(many, ids[2], "skipped", None, now=now)
+        items = [{"run_id": rid, "status": st, "detail": d}
+                 for rid, (st, d) in zip(ids, reports)]
+        items.insert(4, {"run_id": "nope@1#1", "status": "success"})
+        items.insert(5, {"run_id": ids[4], "status": "done"})
+        items.insert(6, ["not", "an", "object"] if shape == "json1"
+                     else {"run_id": None, "status": "success"})
+        if shape == "json1":
+            items[0]["extra"] = 1.5  # a number: read by json_tree instead
+        text = json.dumps(items, ensure_ascii=(shape == "json1"))
+        answer = json.loads(one(many, "SELECT trigger_run_finish_many(?, ?)", text, now))
+        assert [a["run_id"] for a in answer] == [i.get("run_id") if isinstance(i, dict) else None
+                                                 for i in items], answer
+        bad = {i: a["error"] for i, a in enumerate(answer) if not a["ok"]}
+        assert sorted(bad) == [2, 4, 5, 6], answer
+        assert "already finished" in bad[2] and "unknown run_id" in bad[4], bad
+        assert "status" in bad[5], bad
+        assert bad[6] == ("not an object" if shape == "json1" else "run_id must be a string"), bad
+        assert dump(many) == dump(alone), shape
+    # the whole call fails for an argument that is not an array of objects
+    for text in ("{}", "[1", "3", "[\"\\u0000\"]"):
+        try:
+            one(alone, "SELECT trigger_run_finish_many(?)", text)
+            raise AssertionError(text)
+        except sqlite3.Error as e:
+            assert "trigger_run_finish_many: argument 1 (runs)" in str(e), e
+    assert one(alone, "SELECT trigger_run_finish_many('[]')") == "[]"
+    # inside the caller's transaction: its SAVEPOINTs, the caller commits
+    alone.execute("BEGIN IMMEDIATE")
+    again = tick(alone, T0 + 2 * MIN, lease_ms=MIN)
+    answer = json.loads(one(alone, "SELECT trigger_run_finish_many(?, ?)",
+                            json.dumps([{"run_id": r["run_id"], "status": "success"}
+                                        for r in again]), T0 + 2 * MIN + 1))
+    assert alone.in_transaction and all(a["ok"] for a in answer), answer
+    alone.execute("COMMIT")
 
 
 # ---- migration 3 -> 4 -----------------------------------------------------
