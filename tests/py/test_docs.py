@@ -311,7 +311,7 @@ def shell(ext, block):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     lines = p.stdout.splitlines()
-    assert lines[0] == "4", lines  # trigger_install()
+    assert lines[0] == "5", lines  # trigger_install()
     return lines[1:]
 
 

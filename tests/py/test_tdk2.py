@@ -118,10 +118,10 @@ def test_install_recomputes_tdk1_keys_once(ext):
         assert all(k.startswith("tdk1:") for k in old.values()), old
         db = connect(ext, path, install=False)
         db.execute("BEGIN")
-        assert one(db, "SELECT trigger_install()") == 4
+        assert one(db, "SELECT trigger_install()") == 5
         db.execute("ROLLBACK")  # the install is the caller's transaction's
         assert one(db, "SELECT count(*) FROM triggers_data WHERE dedupe_key LIKE 'tdk1:%'") == 5
-        assert one(db, "SELECT trigger_install()") == 4
+        assert one(db, "SELECT trigger_install()") == 5
         got = dict(db.execute("SELECT trigger_id, dedupe_key FROM triggers"))
         assert got == want, (got, want)
         assert len(set(got.values())) == 5, got  # the zones split the crons
@@ -129,7 +129,7 @@ def test_install_recomputes_tdk1_keys_once(ext):
         # idempotent: the next install changes nothing, and looks no more
         # (a tdk1 key written behind its back now stays)
         db.execute("UPDATE triggers_data SET dedupe_key = 'tdk1:x' WHERE trigger_id = 'utc'")
-        assert one(db, "SELECT trigger_install()") == 4
+        assert one(db, "SELECT trigger_install()") == 5
         assert one(db, "SELECT dedupe_key FROM triggers WHERE trigger_id = 'utc'") == "tdk1:x"
         db.execute("UPDATE triggers_data SET dedupe_key = ? WHERE trigger_id = 'utc'",
                    (want["utc"],))
@@ -170,7 +170,7 @@ def test_recompute_never_collides(ext):
             seen.add(old)
         db.execute("DELETE FROM triggers_config WHERE key = 'dedupe_format'")
         active = one(db, "SELECT count(*) FROM triggers WHERE status = 'scheduled'")
-        assert one(db, "SELECT trigger_install()") == 4
+        assert one(db, "SELECT trigger_install()") == 5
         assert dict(db.execute("SELECT trigger_id, dedupe_key FROM triggers")) == keys
         assert one(db, "SELECT count(DISTINCT dedupe_key) FROM triggers"
                        " WHERE status = 'scheduled'") == active
