@@ -262,6 +262,42 @@ static const fcase cases[] = {
     NONE("tomorrow before noon"),
     NONE("meet at 5 past 9"),
     NONE("pay rent the 3rd"),
+    /* separators: U+0085 (C2 85) is not in the punctuation block U+00A0..
+    ** U+00BF, U+2044 (E2 81 84) is in U+2000..U+206F; Japanese letters
+    ** (E3 81 ..) are word bytes, as accented ones are */
+    F("call\xc2\x85"
+      "Anna tomorrow at 9am",
+      "tomorrow at 9am",
+      "call\xc2\x85"
+      "Anna"),
+    F("tomorrow at 9am\xe2\x81\x84 call", "tomorrow at 9am",
+      "\xe2\x81\x84 call"),
+    F("\xe3\x81\x82 tomorrow at 9am", "tomorrow at 9am", "\xe3\x81\x82"),
+    /* joiners at an end, or next to what is not a word, join nothing */
+    F("/tomorrow at 9am", "tomorrow at 9am", ""),
+    F("call at 9:", "at 9", "call"),
+    F("call -tomorrow", "tomorrow", "call -"),
+    F("at 9:am call", "at 9", "am call"),
+    /* dots: "2.x", "caf\xc3\xa9.x", "ab.c", "v1.2." stay words of their own */
+    F("version 2.x tomorrow", "tomorrow", "version 2.x"),
+    F("caf\xc3\xa9.x tomorrow", "tomorrow", "caf\xc3\xa9.x"),
+    F("see ab.c tomorrow", "tomorrow", "see ab.c"),
+    F("v1.2. tomorrow", "tomorrow", "v1.2."),
+    /* a guard word glued to more is not the guard word */
+    F("tomorrow at 9am ago2", "tomorrow at 9am", "ago2"),
+    F("tomorrow at 9am floor2", "tomorrow at 9am", "floor2"),
+    /* the rest: an unclosed bracket stays; ? and ! need no blank before;
+    ** separators alone are no rest */
+    F("(tomorrow at 9am call", "tomorrow at 9am", "( call"),
+    F("at noon? ok", "at noon", "? ok"),
+    F("at noon! ok", "at noon", "! ok"),
+    F("tomorrow at 9am ;;; ", "tomorrow at 9am", ""),
+    F(":; tomorrow", "tomorrow", ""),
+    /* weak alone in a message: a date without a day, a '+' glued to a word,
+    ** a bare duration */
+    NONE("eat 5/2025"),
+    NONE("a+2h call"),
+    NONE("2 days ago\xc3\xa9"),
 };
 
 /* The phrase as written in text[start..end), compared to want. */
