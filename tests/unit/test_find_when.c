@@ -293,6 +293,8 @@ static const fcase cases[] = {
     F("at noon! ok", "at noon", "! ok"),
     F("tomorrow at 9am ;;; ", "tomorrow at 9am", ""),
     F(":; tomorrow", "tomorrow", ""),
+    F("tomorrow call ;", "tomorrow", "call"),
+    F("tomorrow call  ", "tomorrow", "call"),
     /* weak alone in a message: a date without a day, a '+' glued to a word,
     ** a bare duration */
     NONE("eat 5/2025"),
@@ -415,6 +417,14 @@ static void check_bounds(void) {
             span_is(t, &f, "in 1 hour and 1 minute and 1 second and 1 day"),
         "at most %d words: found '%.*s'", WHEN_FIND_WORDS_MAX,
         (int)(f.end - f.start), t + f.start);
+  /* a word longer than a phrase may be ends the candidates before it */
+  char w[300];
+  memcpy(w, "tomorrow at 9am ", 16);
+  memset(w + 16, 'x', WHEN_PHRASE_MAX);
+  w[16 + WHEN_PHRASE_MAX] = 0;
+  CHECK(when_find(w, strlen(w), NOW_MS, NULL, &f) == 0 &&
+            span_is(w, &f, "tomorrow at 9am"),
+        "a long word after: found '%.*s'", (int)(f.end - f.start), w + f.start);
 }
 
 int main(void) {

@@ -644,6 +644,20 @@ static const wcase cases[] = {
          "i:time i:year !f:rolled_forward"),
     CRON("every month on the 3rd", WED, UTC, "0 0 3 * *",
          "2025-04-03T00:00:00Z", 80, "i:time"),
+    /* a final '.' ends the sentence, blanks after it too */
+    ONCE("tomorrow at 9.", WED, UTC, "2025-03-06T09:00:00Z", 60, "i:meridiem"),
+    ONCE("tomorrow at 9.  ", WED, UTC, "2025-03-06T09:00:00Z", 60,
+         "i:meridiem"),
+    REJECT("on apr 31 2025", WED, UTC, "april has no day 31"),
+    REJECT("on feb 30 2024", WED, UTC, "february has no day 30"),
+    REJECT("on friday at 9 +15", WED, UTC,
+           "zone offset +15:00 is out of range"),
+    REJECT("every month at 9", WED, UTC, "every so many months"),
+    REJECT("every month on the 3rd at 25", WED, UTC, "hour 25 is out of range"),
+    REJECT("every morning", WED, UTC, "'morning' needs a time"),
+    /* a run of three weekdays after a single one: "0,2-4" */
+    CRON("every sunday, tuesday, wednesday and thursday at 9", WED, UTC,
+         "0 9 * * 0,2-4", "2025-03-06T09:00:00Z", 60, "i:meridiem"),
 };
 
 /* ---- the harness --------------------------------------------------------- */
