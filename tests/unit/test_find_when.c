@@ -294,6 +294,10 @@ static const fcase cases[] = {
     F("tomorrow at 9am ;;; ", "tomorrow at 9am", ""),
     F(":; tomorrow", "tomorrow", ""),
     F("tomorrow call ;", "tomorrow", "call"),
+    F(": call tomorrow", "tomorrow", "call"),
+    /* U+3001 (E3 80 81) separates; C2 C0 (not UTF-8) is read as a word */
+    F("tomorrow\xe3\x80\x81" "call", "tomorrow", "\xe3\x80\x81" "call"),
+    F("tomorrow \xc2\xc0 call", "tomorrow", "\xc2\xc0 call"),
     F("tomorrow call  ", "tomorrow", "call"),
     /* weak alone in a message: a date without a day, a '+' glued to a word,
     ** a bare duration */
