@@ -295,8 +295,17 @@ static const fcase cases[] = {
     F(":; tomorrow", "tomorrow", ""),
     F("tomorrow call ;", "tomorrow", "call"),
     F(": call tomorrow", "tomorrow", "call"),
+    /* of two phrases as long, the surer one; "the 3rd" with a part of the
+    ** day is a phrase (alone it is not: "the 3rd floor") */
+    F("at 9 or noon", "noon", "at 9 or"),
+    F("at 9 or 9 am", "9 am", "at 9 or"),
+    F("pay the 3rd evening", "the 3rd evening", "pay"),
     /* U+3001 (E3 80 81) separates; C2 C0 (not UTF-8) is read as a word */
-    F("tomorrow\xe3\x80\x81" "call", "tomorrow", "\xe3\x80\x81" "call"),
+    F("tomorrow\xe3\x80\x81"
+      "call",
+      "tomorrow",
+      "\xe3\x80\x81"
+      "call"),
     F("tomorrow \xc2\xc0 call", "tomorrow", "\xc2\xc0 call"),
     F("tomorrow call  ", "tomorrow", "call"),
     /* weak alone in a message: a date without a day, a '+' glued to a word,

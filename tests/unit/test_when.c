@@ -655,6 +655,7 @@ static const wcase cases[] = {
     REJECT("every month at 9", WED, UTC, "every so many months"),
     REJECT("every month on the 3rd at 25", WED, UTC, "hour 25 is out of range"),
     REJECT("every morning", WED, UTC, "'morning' needs a time"),
+    REJECT("at 9 tomorrow +15", WED, UTC, "zone offset +15:00 is out of range"),
     /* a run of three weekdays after a single one: "0,2-4" */
     CRON("every sunday, tuesday, wednesday and thursday at 9", WED, UTC,
          "0 9 * * 0,2-4", "2025-03-06T09:00:00Z", 60, "i:meridiem"),
