@@ -395,6 +395,7 @@ static void test_rejected(void) {
         "errlen 0: untouched");
   CHECK(cron_parse("0 0 32 * *", &c, err, 4) == -1 && !strcmp(err, "cro"),
         "errlen 4: '%s'", err);
+  CHECK(cron_parse("1 2 3", &c, NULL, 0) == -1, "no err buffer, expression");
   CHECK(cron_parse("1 2 3", &c, err, 4) == -1 && !strcmp(err, "cro"),
         "errlen 4, whole expression: '%s'", err);
   CHECK(cron_parse("1 2 3", &c, err, 7) == -1 && !strcmp(err, "cron: "),

@@ -761,6 +761,9 @@ static void test_corrupt(void) {
   memcpy(copy, buf, n);
   put32(copy + 24, 1); /* isstdcnt != typecnt */
   expect_reject(copy, n, "TZif: inconsistent counts in header", "isstdcnt");
+  memcpy(copy, buf, n);
+  put32(copy + 40, 0); /* charcnt */
+  expect_reject(copy, n, "TZif: inconsistent counts in header", "charcnt 0");
   /* no room for a message: still rejected */
   z = (tz_zone *)1;
   CHECK(tz_parse(copy, n, "t", &z, NULL, 0) == -1 && z == NULL, "no err");
