@@ -208,6 +208,9 @@ static const redact_case positives[] = {
     {"pem-private-key",
      "-----BEGIN PRIVATE KEY PART-----MIIB-----END PRIVATE KEY-----", R},
     {"key-value", "myPassword=hunter2xyz", "myPassword=" R},
+    /* pwd starts a word of the key: after a lower-case letter only when
+    ** capitalized (camelCase), so "mypwd" is no key */
+    {"key-value", "myPwd=abc123xyz", "myPwd=" R},
     {"key-value", "token=bearerish123", "token=" R},
     {"url-credentials", "https://us[er:pa55@host/x",
      "https://us[er:" R "@host/x"},
@@ -314,6 +317,7 @@ static const redact_case near_misses[] = {
      "MTk4NjIyNDgzNDcxOTI1Mj-_.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs", NULL},
     {"discord-bot-token",
      "MTIzNDU2Nzg5MDEyMzQ1Ng.Gh1234.abcdefghijklmnopqrstuvwxyz01", NULL},
+    {"key-value", "mypwd=abc123xyz and dbpass=abc123xyz", NULL},
 };
 
 /* Plain text: no rule is near, nothing changes. */
