@@ -155,10 +155,11 @@ static void put(out *o, const void *p, size_t n) {
   o->len += n;
 }
 
-/* Record the first problem in e (if any). */
+/* Record the problem in e (if any): the first, since a walk given an e
+** stops at it (a repair passes none). */
 static void note(utf8_err *e, const jstate *j, utf8_problem what, size_t at,
                  size_t len) {
-  if (!e || e->what != UTF8_OK) return;
+  if (!e) return;
   e->what = what;
   e->at = at;
   e->len = len;

@@ -409,7 +409,7 @@ static int parse_dow_special(parse_ctx *p, const char *s, const char *e) {
                       "'L' in day-of-week must follow a weekday (nL, "
                       "e.g. 5L): '%s'",
                       show(a, s, e));
-  if (upper((unsigned char)e[-1]) == 'L' && e - s >= 2) {
+  if (upper((unsigned char)e[-1]) == 'L') { /* nL: s[0] is not 'L' (above) */
     if (has_char(s, e, '-') || has_char(s, e, '/'))
       return field_fail(p,
                         "'L' cannot be used in a range or with a step: "
@@ -839,7 +839,7 @@ static void put(writer *w, const char *fmt, ...) {
   va_start(ap, fmt);
   k = vsnprintf(w->buf + w->len, w->n - w->len, fmt, ap);
   va_end(ap);
-  if (k < 0 || (size_t)k >= w->n - w->len) {
+  if ((size_t)k >= w->n - w->len) { /* k < 0 too */
     w->full = 1;
     return;
   }

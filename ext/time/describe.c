@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text/ascii.h"
 #include "time/civil.h"
 
 /* ---- a bounded writer ---------------------------------------------------- */
@@ -41,7 +42,7 @@ static void putf(wbuf *w, const char *fmt, ...) {
   va_start(ap, fmt);
   int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
-  if (k < 0 || (size_t)k >= sizeof tmp) w->over = 1;
+  if ((size_t)k >= sizeof tmp) w->over = 1; /* k < 0 too */
   else put(w, tmp);
 }
 
@@ -210,7 +211,7 @@ static void put_sub(wbuf *w, const field *f, const char *unit, const char *of) {
     case SH_RUN:
       putf(w, "%ss %d through %d past the %s", unit, f->first, f->last, of);
       break;
-    case SH_LIST:
+    default: /* SH_LIST */
       value_items(&it, f->bits, f->lo, f->hi, f->lo, fmt_number);
       put(w, "at ");
       put_join(w, &it, 1);
@@ -248,7 +249,7 @@ static void put_hours(wbuf *w, const field *f, int min_zero) {
     case SH_RUN:
       putf(w, "between %02d:00 and %02d:%s", f->first, f->last, end);
       break;
-    case SH_LIST:
+    default: /* SH_LIST */
       put(w, "at ");
       put_hour_list(w, f->bits, 0, 0);
       break;
@@ -342,7 +343,7 @@ static void describe_dom(wbuf *w, const cron_expr *c) {
       case SH_RUN:
         putf(w, "between day %d and %d of the month", D.first, D.last);
         return;
-      case SH_LIST: break;
+      default: break; /* SH_LIST */
     }
   }
   /* values, then the special days, as one list */
@@ -413,7 +414,7 @@ static void describe_months(wbuf *w, const cron_expr *c) {
     case SH_RUN:
       putf(w, "%s through %s", month_names[F.first], month_names[F.last]);
       break;
-    case SH_LIST:
+    default: /* SH_LIST */
       value_items(&it, c->months, 1, 12, 1, fmt_month);
       put(w, "only in ");
       put_join(w, &it, 1);
@@ -436,7 +437,7 @@ static void cron_phrase(wbuf *w, const cron_expr *c) {
     put(w, ", ");
     describe_months(w, c);
   }
-  if (!w->over && w->len > start && w->p[start] >= 'a' && w->p[start] <= 'z')
+  if (!w->over && w->len > start && ascii_is_lower(w->p[start]))
     w->p[start] = (char)(w->p[start] - 'a' + 'A');
 }
 

@@ -76,7 +76,7 @@ static int is_blank(char ch) {
          ch == '\v';
 }
 static char lower(char ch) {
-  return (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+  return ascii_is_upper(ch) ? (char)(ch - 'A' + 'a') : ch;
 }
 
 /* Only blanks left from s? (A '.' before them ends the sentence.) */
@@ -1413,7 +1413,7 @@ static int resolve_cron(when_ctx *c, const when_form *ph) {
   cron_expr e;
   char err[CRON_ERR_MAX];
   int64_t due;
-  if (ph->morning && ph->clock.has && ph->clock.h >= 12)
+  if (ph->morning && ph->clock.h >= 12) /* "every morning" needs its time */
     return reject(c, "%02d:%02d is not in the morning", ph->clock.h,
                   ph->clock.m);
   if (ph->clock.has) {

@@ -166,3 +166,47 @@ def test_idle_backoff_when_due_work_is_not_claimable(ext):
         assert waits[:6] == [100, 200, 400, 800, 1000, 1000], err
         claims = sum("trigger_run_due" in line for line in open(fake + ".log"))
         assert claims <= len(waits) + 1, (claims, waits)
+
+
+def test_usage_errors(ext):
+    """Each malformed command line is a usage error (exit 2) naming what
+    is wrong: the mode and database arguments, flag values that are not
+    numbers at all (empty, overflowing), --log and --env values, flags that
+    do not go with status or --via; --version alone finds the extension
+    beside the binary."""
+    def host(*args):
+        p = subprocess.run([host_bin(ext), *args], capture_output=True, text=True,
+                           timeout=10)
+        return p.returncode, p.stderr
+
+    for args, want in (
+            ((), "missing mode (run, serve, tick or status)"),
+            (("tick",), "tick: missing database"),
+            (("status", "a.db", "b.db"), "status takes one database"),
+            (("status", "a.db", "--via", "cat"),
+             "status reads a local database file (no --via)"),
+            (("tick", "a.db", "--synchronous", "normal", "--via", "cat"),
+             "--synchronous is for a local database, not --via"),
+            (("tick", "a.db", "--log", "xml"), "--log: expected text or json, not xml"),
+            (("tick", "a.db", "--limit", ""), "--limit : expected 1..1000000000"),
+            (("tick", "a.db", "--limit", "99999999999999999999"),
+             "--limit 99999999999999999999: expected 1..1000000000"),
+            (("tick", "a.db", "--exec", "true", "--timeout", ""),
+             "--timeout: not a positive number of seconds"),
+            (("tick", "a.db", "--exec", "true", "--timeout", "1e999"),
+             "--timeout: not a positive number of seconds"),
+            (("tick", "a.db", "--exec", "true", "--timeout", "2s"),
+             "--timeout: not a positive number of seconds"),
+            (("tick", "a.db", "--exec", "true", "--timeout", str(86400 * 366 + 1)),
+             "--timeout: not a positive number of seconds"),
+            (("tick", "a.db", "--exec", "true", "--env", ""), "--env : not a variable name"),
+            (("tick", "a.db", "--exec", "true", "--env", "1BAD"),
+             "--env 1BAD: not a variable name"),
+            (("tick", "a.db", "--exec", "true", "--env", "A-B"),
+             "--env A-B: not a variable name")):
+        rc, err = host(*args)
+        assert rc == 2 and want in err, (args, rc, err)
+    p = subprocess.run([host_bin(ext), "--version"], capture_output=True, text=True,
+                       timeout=10)
+    assert p.returncode == 0 and p.stdout.startswith("trigger-host ") and \
+        "extension " in p.stdout, p.stdout

@@ -364,6 +364,42 @@ static void test_rejected(void) {
       "cron field 5 (day-of-week): invalid value "
       "'\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
       "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (allowed 0-7, SUN-SAT, nL, n#k)");
+  /* DEL is a control byte too; a long ASCII value is cut after 32 bytes */
+  rej("0 0 \x7f * *", "cron field 3 (day-of-month): invalid value '?' "
+                      "(allowed 1-31, L, L-n, LW, nW)");
+  rej("0 0 * * xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+      "cron field 5 (day-of-week): unknown name "
+      "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (allowed 0-7, SUN-SAT, nL, n#k)");
+  /* the letters of the special forms, where they are not allowed */
+  rej("0 0 L-x * *", "cron field 3 (day-of-month): 'L' cannot be used in a "
+                     "range or with a step: 'L-x'");
+  rej("0 0 1-5L * *", "cron field 3 (day-of-month): '5L' cannot be used in a "
+                      "range or with a step: '1-5L'");
+  rej("0 0 1-2W * *", "cron field 3 (day-of-month): '2W' cannot be used in a "
+                      "range or with a step: '1-2W'");
+  rej("0 0 1#2 * *", "cron field 3 (day-of-month): '#' is only allowed in "
+                     "day-of-week: '1#2'");
+  rej("0 0 * * 2W", "cron field 5 (day-of-week): 'W' is only allowed in "
+                    "day-of-month: '2W'");
+  rej("0 W * * *", "cron field 2 (hour): 'W' is only allowed in day-of-month: "
+                   "'W'");
+  rej("0 0 * * 1#2-3", "cron field 5 (day-of-week): '#' needs one weekday and "
+                       "a number 1-5: '1#2-3'");
+  rej("0 0 * 1a *", "cron field 4 (month): invalid value '1a' (allowed 1-12, "
+                    "JAN-DEC)");
+  /* no room for a message, or a short one: still rejected, cut */
+  cron_expr c;
+  char err[8] = "unset";
+  CHECK(cron_parse("0 0 32 * *", &c, NULL, 0) == -1, "no err buffer");
+  CHECK(cron_parse("0 0 32 * *", &c, err, 0) == -1 && !strcmp(err, "unset"),
+        "errlen 0: untouched");
+  CHECK(cron_parse("0 0 32 * *", &c, err, 4) == -1 && !strcmp(err, "cro"),
+        "errlen 4: '%s'", err);
+  CHECK(cron_parse("1 2 3", &c, NULL, 0) == -1, "no err buffer, expression");
+  CHECK(cron_parse("1 2 3", &c, err, 4) == -1 && !strcmp(err, "cro"),
+        "errlen 4, whole expression: '%s'", err);
+  CHECK(cron_parse("1 2 3", &c, err, 7) == -1 && !strcmp(err, "cron: "),
+        "errlen 7, whole expression: '%s'", err);
 }
 
 /* ---- Accepted forms and their canonical text --------------------------- */
@@ -1187,6 +1223,29 @@ static void test_regressions(void) {
   ** lie past bit 63 (UBSan: shift exponent 80). */
   acc("0,40,41 * * * * *", "0,40-41 * * * * *");
   acc("0,40,41 * * * *", "0 0,40-41 * * * *");
+  /* names with the letters of the special forms: JUL (L), WED (W) */
+  acc("0 0 * JUL *", "0 0 0 * 7 *");
+  acc("0 0 * JUL-AUG/2 *", "0 0 0 * 7 *");
+  acc("0 0 * * MON-WED/2", "0 0 0 * * 1,3");
+  /* cron_next of an expression that was not parsed (a field with no
+  ** value) has no occurrence; cron_canonical needs a buffer */
+  cron_expr c;
+  int64_t t;
+  char buf[CRON_CANON_MAX];
+  CHECK(cron_parse("* * * * * *", &c, NULL, 0) == 0, "all stars");
+  c.minutes = 0;
+  CHECK(!cron_next(&c, NULL, 0, &t), "no minutes");
+  c.minutes = 1;
+  c.hours = 0;
+  CHECK(!cron_next(&c, NULL, 0, &t), "no hours");
+  c.hours = 1;
+  c.months = 0;
+  CHECK(!cron_next(&c, NULL, 0, &t), "no months");
+  c.months = 2;
+  CHECK(cron_next(&c, NULL, -1, &t) && t == 0,
+        "January, minute 0, hour 0: %lld", (long long)t);
+  CHECK(cron_canonical(&c, NULL, 10) == -1 && cron_canonical(&c, buf, 0) == -1,
+        "canonical: no buffer");
   /* next() after+1 landing exactly on a transition instant. */
   SEQ("0 0 2 * * *", "Australia/Lord_Howe", "2024-10-06T01:59:59+10:30",
       "2024-10-06T02:30:00+11:00");

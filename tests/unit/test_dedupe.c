@@ -74,6 +74,25 @@ int main(void) {
                "cut normalize: length");
   CHECK_STR(small, "a ", "cut normalize: text");
   CHECK_EQ_I64(dedupe_normalize("A b", NULL, 0), 3, "normalize: no buffer");
+  /* white space only normalizes to nothing; backslashes are escaped in
+  ** the instructions and in the other fields */
+  CHECK_EQ_I64(dedupe_normalize(" \t\n ", buf, sizeof buf), 0, "blank: length");
+  CHECK_STR(buf, "", "blank normalizes to empty");
+  dedupe_canonical_text("A\\B", "once", "1", NULL, "c\\d\"", buf, sizeof buf);
+  CHECK_STR(buf, "[\"tdk2\",\"a\\\\b\",\"once\",\"1\",\"c\\\\d\\\"\"]",
+            "backslashes escaped");
+  /* a text longer than the writer's 256-byte chunk, cut mid-field */
+  {
+    char lng[700], want[800], got[800];
+    memset(lng, 'a', 600);
+    lng[600] = 0;
+    snprintf(want, sizeof want, "[\"tdk2\",\"%s\",\"once\",\"1\",\"\"]", lng);
+    lng[0] = 'A';
+    lng[300] = 'A';
+    n = dedupe_canonical_text(lng, "once", "1", NULL, "", got, sizeof got);
+    CHECK_EQ_I64(n, strlen(want), "long text: length");
+    CHECK_STR(got, want, "long text");
+  }
   canon_cron("0 9 * * MON-FRI", buf);
   CHECK_STR(buf, "0 0 9 * * 1-5", "cron canonical");
 

@@ -451,6 +451,11 @@ static void test_more_phrases(void) {
       {"0 0 9-17/2 * * *", "On the hour, every 2 hours, between 09:00 and "
                            "17:00"},
       {"0 0 1 1,7 *", "At 00:00, on day 1 of the month, every 6 months"},
+      /* on the hour with seconds: the hours say when, or "on the hour" */
+      {"*/5 0 6,12 * * *", "Every 5 seconds, at 06:00 and 12:00"},
+      {"*/5 0 3 * * *", "Every 5 seconds, at 03:00"},
+      {"*/5 0 * * * *", "Every 5 seconds, on the hour"},
+      {"0 0 * * * *", "Every hour"},
   };
   char out[DESCRIBE_MAX], msg[CRON_ERR_MAX];
   for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {

@@ -262,6 +262,57 @@ static const fcase cases[] = {
     NONE("tomorrow before noon"),
     NONE("meet at 5 past 9"),
     NONE("pay rent the 3rd"),
+    /* separators: U+0085 (C2 85) is not in the punctuation block U+00A0..
+    ** U+00BF, U+2044 (E2 81 84) is in U+2000..U+206F; Japanese letters
+    ** (E3 81 ..) are word bytes, as accented ones are */
+    F("call\xc2\x85"
+      "Anna tomorrow at 9am",
+      "tomorrow at 9am",
+      "call\xc2\x85"
+      "Anna"),
+    F("tomorrow at 9am\xe2\x81\x84 call", "tomorrow at 9am",
+      "\xe2\x81\x84 call"),
+    F("\xe3\x81\x82 tomorrow at 9am", "tomorrow at 9am", "\xe3\x81\x82"),
+    /* joiners at an end, or next to what is not a word, join nothing */
+    F("/tomorrow at 9am", "tomorrow at 9am", ""),
+    F("call at 9:", "at 9", "call"),
+    F("call -tomorrow", "tomorrow", "call -"),
+    F("at 9:am call", "at 9", "am call"),
+    /* dots: "2.x", "caf\xc3\xa9.x", "ab.c", "v1.2." stay words of their own */
+    F("version 2.x tomorrow", "tomorrow", "version 2.x"),
+    F("caf\xc3\xa9.x tomorrow", "tomorrow", "caf\xc3\xa9.x"),
+    F("see ab.c tomorrow", "tomorrow", "see ab.c"),
+    F("v1.2. tomorrow", "tomorrow", "v1.2."),
+    /* a guard word glued to more is not the guard word */
+    F("tomorrow at 9am ago2", "tomorrow at 9am", "ago2"),
+    F("tomorrow at 9am floor2", "tomorrow at 9am", "floor2"),
+    /* the rest: an unclosed bracket stays; ? and ! need no blank before;
+    ** separators alone are no rest */
+    F("(tomorrow at 9am call", "tomorrow at 9am", "( call"),
+    F("at noon? ok", "at noon", "? ok"),
+    F("at noon! ok", "at noon", "! ok"),
+    F("tomorrow at 9am ;;; ", "tomorrow at 9am", ""),
+    F(":; tomorrow", "tomorrow", ""),
+    F("tomorrow call ;", "tomorrow", "call"),
+    F(": call tomorrow", "tomorrow", "call"),
+    /* of two phrases as long, the surer one; "the 3rd" with a part of the
+    ** day is a phrase (alone it is not: "the 3rd floor") */
+    F("at 9 or noon", "noon", "at 9 or"),
+    F("at 9 or 9 am", "9 am", "at 9 or"),
+    F("pay the 3rd evening", "the 3rd evening", "pay"),
+    /* U+3001 (E3 80 81) separates; C2 C0 (not UTF-8) is read as a word */
+    F("tomorrow\xe3\x80\x81"
+      "call",
+      "tomorrow",
+      "\xe3\x80\x81"
+      "call"),
+    F("tomorrow \xc2\xc0 call", "tomorrow", "\xc2\xc0 call"),
+    F("tomorrow call  ", "tomorrow", "call"),
+    /* weak alone in a message: a date without a day, a '+' glued to a word,
+    ** a bare duration */
+    NONE("eat 5/2025"),
+    NONE("a+2h call"),
+    NONE("2 days ago\xc3\xa9"),
 };
 
 /* The phrase as written in text[start..end), compared to want. */
@@ -379,6 +430,14 @@ static void check_bounds(void) {
             span_is(t, &f, "in 1 hour and 1 minute and 1 second and 1 day"),
         "at most %d words: found '%.*s'", WHEN_FIND_WORDS_MAX,
         (int)(f.end - f.start), t + f.start);
+  /* a word longer than a phrase may be ends the candidates before it */
+  char w[300];
+  memcpy(w, "tomorrow at 9am ", 16);
+  memset(w + 16, 'x', WHEN_PHRASE_MAX);
+  w[16 + WHEN_PHRASE_MAX] = 0;
+  CHECK(when_find(w, strlen(w), NOW_MS, NULL, &f) == 0 &&
+            span_is(w, &f, "tomorrow at 9am"),
+        "a long word after: found '%.*s'", (int)(f.end - f.start), w + f.start);
 }
 
 int main(void) {

@@ -203,6 +203,32 @@ static const redact_case positives[] = {
     {"discord-bot-token",
      "bot MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs ok",
      "bot " R " ok"},
+    /* a word after PRIVATE KEY; a camelCase key; a value starting with
+    ** "bearer" that is not the scheme; a '[' that is not a marker */
+    {"pem-private-key",
+     "-----BEGIN PRIVATE KEY PART-----MIIB-----END PRIVATE KEY-----", R},
+    {"key-value", "myPassword=hunter2xyz", "myPassword=" R},
+    /* pwd starts a word of the key: after a lower-case letter only when
+    ** capitalized (camelCase), so "mypwd" is no key */
+    {"key-value", "myPwd=abc123xyz", "myPwd=" R},
+    {"key-value", "token=bearerish123", "token=" R},
+    {"url-credentials", "https://us[er:pa55@host/x",
+     "https://us[er:" R "@host/x"},
+    /* an AWS key id whose secret is too far (16 separators at most), not
+    ** after a separator, or not mixed (no lower case; no digit or symbol) */
+    {"aws-access-key-id",
+     "AKIAIOSFODNN7EXAMPLE,,,,,,,,,,,,,,,,,,wJalrXUtnFEMI/K7MDENG/"
+     "bPxRfiCYEXAMPLEKEY ok",
+     R ",,,,,,,,,,,,,,,,,,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY ok"},
+    {"aws-access-key-id",
+     "AKIAIOSFODNN7EXAMPLE/wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+     R "/wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},
+    {"aws-access-key-id",
+     "AKIAIOSFODNN7EXAMPLE WJALRXUTNFEMI/K7MDENG/BPXRFICYEXAMPLEKEY ok",
+     R " WJALRXUTNFEMI/K7MDENG/BPXRFICYEXAMPLEKEY ok"},
+    {"aws-access-key-id",
+     "AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMIaKbMDENGabPxRfiCYEXAMPLEKEY ok",
+     R " wJalrXUtnFEMIaKbMDENGabPxRfiCYEXAMPLEKEY ok"},
 };
 
 /* Looks like `rule`, is not a secret: unchanged, no rule fires. */
@@ -286,6 +312,12 @@ static const redact_case near_misses[] = {
     {"jwt", "eyJa-eyJa-eyJa-eyJa-eyJa-eyJa", NULL},
     {"discord-bot-token",
      "NotADiscordTokenAtAllxyz.abcdef.abcdefghijklmnopqrstuvwxyzabc", NULL},
+    /* a first segment with '-' and '_' (not digits), or of 16 bytes */
+    {"discord-bot-token",
+     "MTk4NjIyNDgzNDcxOTI1Mj-_.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs", NULL},
+    {"discord-bot-token",
+     "MTIzNDU2Nzg5MDEyMzQ1Ng.Gh1234.abcdefghijklmnopqrstuvwxyz01", NULL},
+    {"key-value", "mypwd=abc123xyz and dbpass=abc123xyz", NULL},
 };
 
 /* Plain text: no rule is near, nothing changes. */
@@ -299,6 +331,8 @@ static const char *const ordinary[] = {
     "caf\xc3\xa9 na\xc3\xafve \xe2\x9c\x93 unicode stays",
     "\xef\xbd\x88\xef\xbd\x85\xef\xbd\x8c\xef\xbd\x8c\xef\xbd\x8f\xe3\x80\x80"
     "full-width words" ZWSP " stay",
+    /* next to the full-width ranges (not UTF-8), and Japanese */
+    "x \xef\xbc\xc0 \xef\xbd\x7f \xe3\x81\x82 y",
 };
 
 static void check_case(const char *what, const char *in, const char *want,

@@ -244,6 +244,39 @@ static void check_cron_start_at(void) {
         "next: after start_at: %lld", (long long)(v - a));
   CHECK(sched_first(&s, a, &v) && v == a + h + 900000,
         "first: after start_at: %lld", (long long)(v - a));
+  s.start_at = a - h; /* in the past: from now on */
+  CHECK(sched_first(&s, a + 1, &v) && v == a + 900000,
+        "first: start_at past: %lld", (long long)(v - a));
+}
+
+/* A cron catch-up past the scan (1000 steps) jumps to the latest, which
+** end_at bounds when it comes before now; with exactly one occurrence
+** after the scan, the one before the latest is where the scan stopped. */
+static void check_catch_up_jump(void) {
+  const int64_t a = 1767225600000, sec = 1000; /* 2026-01-01T00:00Z */
+  sched_spec s;
+  sched_catchup c;
+  char err[CRON_ERR_MAX];
+  memset(&s, 0, sizeof s);
+  s.type = SCHED_CRON;
+  s.zone = tz_utc();
+  s.start_at = s.end_at = SCHED_NONE;
+  CHECK(cron_parse("* * * * * *", &s.cron, err, sizeof err) == 0, "%s", err);
+  sched_catch_up(&s, a, a + 1001 * sec, 1000000, &c);
+  CHECK(c.more && c.latest == a + 1001 * sec &&
+            c.before_latest == a + 1000 * sec,
+        "1001 after due: latest %lld before %lld", (long long)(c.latest - a),
+        (long long)(c.before_latest - a));
+  s.end_at = a + 1500 * sec;
+  sched_catch_up(&s, a, a + 5000 * sec, 1000000, &c);
+  CHECK(c.more && c.latest == a + 1500 * sec &&
+            c.before_latest == a + 1499 * sec && !c.has_next,
+        "end_at before now: latest %lld", (long long)(c.latest - a));
+  s.end_at = a + 9000 * sec;
+  sched_catch_up(&s, a, a + 5000 * sec, 1000000, &c);
+  CHECK(c.more && c.latest == a + 5000 * sec && c.has_next &&
+            c.next_after == a + 5001 * sec,
+        "end_at after now: latest %lld", (long long)(c.latest - a));
 }
 
 /* A trigger created (or rescheduled) exactly on an occurrence: its first
@@ -357,6 +390,7 @@ int main(void) {
   check_catch_up_cap();
   check_cron_start_at();
   check_first_after_now();
+  check_catch_up_jump();
   check_catch_up();
   check_bounds();
   check_end_at();

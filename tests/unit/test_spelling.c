@@ -45,6 +45,11 @@ int main(void) {
   same("caf\xC3\xA9", "CAF\xC3\xA9", 1);
   same("", "", 1);
   same("_", "", 1);
+  /* Every separator: '-', '_', space, tab, newline, CR, VT, FF. */
+  same("max\trun\rs", "max_runs", 1);
+  same("\vmax\fruns\n", "MaxRuns", 1);
+  same("max\vruns", "max\fruns", 1);
+  same("max\x01runs", "maxruns", 0); /* other control bytes are not */
 
   /* A length that stops before the NUL, and a NUL before the length. */
   CHECK(spelling_same_n("responseXYZ", 8, "response"), "prefix of 8");

@@ -585,6 +585,9 @@ static void test_footer_rules(void) {
       /* J: day 60 is always March 1; n: day 59 is Feb 29 in leap years */
       {"AAA0BBB,J60/0,J300/0", 1709208000 /* 2024-02-29T12:00Z */, 0},
       {"AAA0BBB,J60/0,J300/0", 1709251200 /* 2024-03-01T00:00Z */, 3600},
+      /* before day 60, a leap year changes nothing: J10 is January 10 */
+      {"AAA0BBB,J10/0,J300/0", 1704844800 - 1 /* 2024-01-10T00:00Z */, 0},
+      {"AAA0BBB,J10/0,J300/0", 1704844800, 3600},
       {"AAA0BBB,59/0,300/0", 1709164800 - 1 /* 2024-02-28T23:59:59Z */, 0},
       {"AAA0BBB,59/0,300/0", 1709164800 /* 2024-02-29T00:00Z */, 3600},
       {"AAA0BBB,59/0,300/0", 1677628800 - 1 /* 2023-02-28T23:59:59Z */, 0},
@@ -605,6 +608,8 @@ static void test_footer_rules(void) {
       /* fixed */
       {"<+0530>-5:30", 1782907200, 19800},
       {"UTC0", 1782907200, 0},
+      {"AAA+3", 1782907200, -10800}, /* an explicit '+': west, as 3 */
+      {"<+0330>-3:30:15", 1782907200, 12615},
       {"<-0330>3:30", 1782907200, -12600},
       /* explicit DST offset and hh:mm:ss times */
       {"STD-1DST-3,M3.5.0/1:30:15,M10.5.0", 1774744215 - 1, 3600},
@@ -685,6 +690,7 @@ static void test_footer_errors(void) {
       "EST5EDT,M3.2.0,M11.1.0x",
       "ES5",
       "EST5:60",
+      "EST5:00:60",
       "EST",
       "EST5EDT,M3.2.0,M11.1.0/-168",
       "EST5EDT25,M3.2.0,M11.1.0",
@@ -752,6 +758,23 @@ static void test_corrupt(void) {
   memcpy(copy, buf, n);
   put32(copy + 20, 1); /* isutcnt != typecnt */
   expect_reject(copy, n, "TZif: inconsistent counts in header", "isutcnt");
+  memcpy(copy, buf, n);
+  put32(copy + 24, 1); /* isstdcnt != typecnt */
+  expect_reject(copy, n, "TZif: inconsistent counts in header", "isstdcnt");
+  memcpy(copy, buf, n);
+  put32(copy + 40, 0); /* charcnt */
+  expect_reject(copy, n, "TZif: inconsistent counts in header", "charcnt 0");
+  /* no room for a message: still rejected */
+  z = (tz_zone *)1;
+  CHECK(tz_parse(copy, n, "t", &z, NULL, 0) == -1 && z == NULL, "no err");
+  z = (tz_zone *)1;
+  CHECK(tz_parse(copy, n, "t", &z, err, 0) == -1 && z == NULL, "errlen 0");
+  /* a zone without a name is named "" */
+  z = NULL;
+  CHECK(tz_parse(buf, n, NULL, &z, err, sizeof err) == 0 && z &&
+            strcmp(tz_name(z), "") == 0,
+        "NULL name");
+  tz_free(z);
   for (k = 0; k < n; k++) /* every strict prefix */
     expect_reject(buf, k, NULL, "prefix");
   {

@@ -296,6 +296,16 @@ static const json_case jsons[] = {
     {"high before a short escape", "{\"a\":\"\\ud83d\\ude0\"}",
      UTF8_ESC_SURROGATE, 6, "a", "{\"a\":\"\\ufffd\\ude0\"}"},
     {"not in a string", "{\"a\":1}\\u0000", UTF8_OK, 0, "", "{\"a\":1}\\u0000"},
+    /* a high surrogate followed by an escape that is not \u, by one
+    ** above the low surrogates, by one with a bad hex digit; a pair */
+    {"high then \\n", "{\"a\":\"\\ud83d\\nxxxx\"}", UTF8_ESC_SURROGATE, 6, "a",
+     "{\"a\":\"\\ufffd\\nxxxx\"}"},
+    {"high then above low", "{\"a\":\"\\ud83d\\ue000\"}", UTF8_ESC_SURROGATE, 6,
+     "a", "{\"a\":\"\\ufffd\\ue000\"}"},
+    {"high then a bad hex digit", "{\"a\":\"\\ud83d\\udx00\"}",
+     UTF8_ESC_SURROGATE, 6, "a", "{\"a\":\"\\ufffd\\udx00\"}"},
+    {"a pair", "{\"a\":\"\\ud83d\\ude00\"}", UTF8_OK, 0, "",
+     "{\"a\":\"\\ud83d\\ude00\"}"},
 };
 
 static void test_json(void) {
