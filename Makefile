@@ -50,6 +50,13 @@ PURE_SRC  = $(sort $(wildcard $(addsuffix /*.c,$(PURE_DIRS))))
 SQL_DIRS  = ext/base ext/trigger ext/store ext/tick ext/agent ext/sql
 SQL_SRC   = $(sort $(wildcard $(addsuffix /*.c,$(SQL_DIRS)))) ext/ext.c
 EXT_SRC   = $(PURE_SRC) $(SQL_SRC)
+# One compiler run builds the extension from all of them, so gcc names
+# each object (and its coverage counts, .gcda) by the source's base name:
+# two files of one name in two folders would overwrite each other's counts.
+EXT_DUPS := $(shell printf '%s\n' $(notdir $(EXT_SRC) ext/preload.c) | sort | uniq -d)
+ifneq ($(EXT_DUPS),)
+$(error ext/ has two sources named $(EXT_DUPS): give each a name of its own)
+endif
 HDRS      = $(wildcard ext/*.h ext/*/*.h)
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)

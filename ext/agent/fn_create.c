@@ -47,7 +47,7 @@
 #include "base/register.h"
 #include "store/agent.h"
 #include "store/config.h"
-#include "store/events.h"
+#include "store/event_rows.h"
 #include "store/json.h"
 #include "store/kept.h"
 #include "store/schema.h"

@@ -28,7 +28,7 @@ static const config_key keys[] = {
     {"run_retention_ms", "2592000000", 1}, /* 30 days */
     {"misfire_grace_ms", "60000", 1},
     {"min_confidence", "0.5", 0},
-    {"preload_sql", NULL, 0}, /* fire_preload.h */
+    {"preload_sql", NULL, 0}, /* preload_sql.h */
     {"preload_max_bytes", "4096", 1},
     {"event_retention_ms", "604800000", 1}, /* 7 days */
 };

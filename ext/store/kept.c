@@ -4,7 +4,7 @@
 */
 #include "store/kept.h"
 
-#include "store/fire_preload.h"
+#include "store/preload_sql.h"
 #include "store/schema.h"
 
 SQLITE_EXTENSION_INIT3

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "store/fire_preload.h"
+#include "store/preload_sql.h"
 
 SQLITE_EXTENSION_INIT3
 

@@ -146,7 +146,7 @@ typedef struct store {
   int err; /* first error a helper could not return (config reads); the
               transaction checks it before COMMIT: store_txn_end */
   struct store_preload *preload; /* the configured preload query, once a
-                                    claim needed it (fire_preload.h) */
+                                    claim needed it (preload_sql.h) */
 } store;
 
 void store_init(store *s, sqlite3 *db);

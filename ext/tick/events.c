@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/events.h"
+#include "store/event_rows.h"
 #include "trigger/event.h"
 
 SQLITE_EXTENSION_INIT3

@@ -1,6 +1,6 @@
 /*
 ** fire_preload.h -- a claimed run's fire-time preload (DESIGN.md §12):
-** the query configured as preload_sql (store/fire_preload.h) run for the
+** the query configured as preload_sql (store/preload_sql.h) run for the
 ** run's trigger, its rows merged into the run's payload.
 */
 #ifndef TRG_TICK_FIRE_PRELOAD_H

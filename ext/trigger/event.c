@@ -1,12 +1,12 @@
 /*
 ** event.c -- the lifecycle's events (event.h): the kind of a status
-** change, and the row written for it through store/events.h.
+** change, and the row written for it through store/event_rows.h.
 */
 #include "trigger/event.h"
 
 #include <string.h>
 
-#include "store/events.h"
+#include "store/event_rows.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3

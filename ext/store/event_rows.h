@@ -1,10 +1,10 @@
 /*
-** events.h -- the event log (triggers_events, read as trigger_events,
+** event_rows.h -- the event log (triggers_events, read as trigger_events,
 ** DESIGN.md §12): one row appended per lifecycle change or create call,
 ** in the transaction of the change (pruned by prune.h).
 */
-#ifndef TRIGGERS_EVENTS_H
-#define TRIGGERS_EVENTS_H
+#ifndef TRIGGERS_STORE_EVENT_ROWS_H
+#define TRIGGERS_STORE_EVENT_ROWS_H
 
 #include "store/store.h"
 

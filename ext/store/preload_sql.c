@@ -1,8 +1,8 @@
 /*
-** fire_preload.c -- the configured preload query: checked, prepared once
-** per connection, bound and stepped with a step bound (fire_preload.h).
+** preload_sql.c -- the configured preload query: checked, prepared once
+** per connection, bound and stepped with a step bound (preload_sql.h).
 */
-#include "store/fire_preload.h"
+#include "store/preload_sql.h"
 
 #include <string.h>
 

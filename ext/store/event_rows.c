@@ -1,9 +1,9 @@
 /*
-** events.c -- the event log's rows (events.h): appended by one cached
+** event_rows.c -- the event log's rows (event_rows.h): appended by one cached
 ** INSERT (the time and trigger_id indexes; the create action's kinds
 ** also enter a partial index, schema.c).
 */
-#include "store/events.h"
+#include "store/event_rows.h"
 
 SQLITE_EXTENSION_INIT3
 

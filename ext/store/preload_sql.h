@@ -1,5 +1,5 @@
 /*
-** fire_preload.h -- the fire-time preload (DESIGN.md §12): the one
+** preload_sql.h -- the fire-time preload (DESIGN.md §12): the one
 ** read-only query an application configures with
 ** trigger_config('preload_sql', ...). Its text is the application's SQL,
 ** kept as a config value; this file is where it is checked, prepared and
@@ -18,8 +18,8 @@
 ** Its rows come out typed (store_preload_col); the tick makes them JSON
 ** (tick/fire_preload.c).
 */
-#ifndef TRIGGERS_STORE_FIRE_PRELOAD_H
-#define TRIGGERS_STORE_FIRE_PRELOAD_H
+#ifndef TRIGGERS_STORE_PRELOAD_SQL_H
+#define TRIGGERS_STORE_PRELOAD_SQL_H
 
 #include "store/store.h"
 
