@@ -391,6 +391,23 @@ static int open_quote(const src *s, size_t i, int *q, size_t *esc,
   return 1;
 }
 
+/* At i, backslashes that are no escaping level open_quote reads (more
+** than ESC_MAX, or a count other than 2^L - 1) and a quote: *q the quote,
+** *end after it. The value is then read as a quote of no escaping, so a
+** secret behind an odd run of backslashes is hidden, not left after it. */
+static int stray_quote(const src *s, size_t i, int *q, size_t *end) {
+  size_t k = 0, nx;
+  int c;
+  while ((c = rd(s, i, &nx)) == '\\') {
+    i = nx;
+    k++;
+  }
+  if (!k || (c != '"' && c != '\'')) return 0;
+  *q = c;
+  *end = nx;
+  return 1;
+}
+
 /* From i, inside a quote q opened with esc backslashes: the position where
 ** its closing delimiter (or the line, or the text) starts. A quote closes
 ** when the backslashes before it number esc modulo 2 * (esc + 1): for
@@ -434,6 +451,9 @@ static int m_kv(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
   if (open_quote(s, j, &q, &esc, &e)) {
     h->vs = e;
     h->ve = close_quote(s, e, q, esc);
+  } else if (stray_quote(s, j, &q, &e)) {
+    h->vs = e;
+    h->ve = close_quote(s, e, q, 0);
   } else {
     h->vs = e = j;
     while (!value_stop(rd(s, e, &nx))) e = nx;

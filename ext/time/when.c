@@ -616,7 +616,9 @@ static int parse_day_num(parser *p, int *d) {
 static int parse_year(parser *p, int *y) {
   if (!(p->pos < p->n && p->t[p->pos].kind == T_INT && p->t[p->pos].ndig == 4))
     return 0;
-  *y = p->t[p->pos].value;
+  /* 0 in a day_spec means "no year": the year 0000, given, is kept as -1
+  ** so that check_date refuses it instead of dropping it. */
+  *y = p->t[p->pos].value ? p->t[p->pos].value : -1;
   skip(p, 1);
   return 1;
 }
@@ -628,7 +630,7 @@ static int check_date(parser *p, day_spec *d) {
   if (d->dom < 1 || d->dom > 31)
     return fail(p, "day %d is out of range 1-31", d->dom);
   if (d->year && d->year < CIVIL_MIN_YEAR)
-    return fail(p, "year %d is out of range", d->year);
+    return fail(p, "year %04d is out of range", d->year < 0 ? 0 : d->year);
   int dim = civil_days_in_month(d->year ? d->year : 2000, d->month);
   if (d->dom > dim) {
     if (d->year && d->month == 2 && d->dom == 29)

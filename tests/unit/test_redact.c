@@ -89,6 +89,11 @@ static const redact_case positives[] = {
      "\\\\\\\"token\\\\\\\": \\\\\\\"x\\\\\\\\\\\\\\\"y\\\\\\\", ok",
      "\\\\\\\"token\\\\\\\": \\\\\\\"" R "\\\\\\\", ok"},
     {"key-value", "{\"secret\": \"x\\\"y\"}", "{\"secret\": \"" R "\"}"},
+    /* backslashes that are no escaping level before the quote (16, and 2):
+       the quoted secret is hidden, not left after the redacted run */
+    {"key-value", "password=\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"secret1\" ok",
+     "password=\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"" R "\" ok"},
+    {"key-value", "password=\\\\\"secret1\" ok", "password=\\\\\"" R "\" ok"},
     {"key-value", "Server=db;Uid=app;Pwd=s3cret;Database=x",
      "Server=db;Uid=app;Pwd=" R ";Database=x"},
     {"key-value", "pwd: hunter2", "pwd: " R},

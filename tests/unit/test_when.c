@@ -541,6 +541,8 @@ static const wcase cases[] = {
     REJECT("at 5pm +5:3", WED, UTC, "minutes must have two digits"),
     REJECT("at 5pm +123", WED, UTC, "must be +HH, +HHMM or +HH:MM"),
     REJECT("on the 32nd", WED, UTC, "day 32 is out of range 1-31"),
+    REJECT("on jan 1 0000", WED, UTC, "year 0000 is out of range"),
+    REJECT("1/2/0000", WED, UTC, "year 0000 is out of range"),
     REJECT("in 2 hours 2 hours", WED, UTC, "twice"),
     REJECT("in half a month", WED, UTC, "half a month"),
     REJECT("in 9999 years", WED, UTC, "too far"),
