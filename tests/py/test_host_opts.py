@@ -210,3 +210,17 @@ def test_usage_errors(ext):
                        timeout=10)
     assert p.returncode == 0 and p.stdout.startswith("trigger-host ") and \
         "extension " in p.stdout, p.stdout
+
+
+def test_database_path_through_a_file(ext):
+    """A database path whose directory part is a regular file (ENOTDIR, not
+    ENOENT) is a usage error naming the system's reason, even with --create."""
+    with Tmp() as t:
+        plain = t.file("plain")
+        with open(plain, "w") as f:
+            f.write("x")
+        for extra in ((), ("--create",)):
+            p = subprocess.run([host_bin(ext), "tick", plain + "/x.db", "--extension", ext,
+                                *extra], capture_output=True, text=True, timeout=10)
+            assert p.returncode == 2, (extra, p.returncode, p.stderr)
+            assert f"trigger-host: {plain}/x.db: Not a directory" in p.stderr, p.stderr
