@@ -210,3 +210,31 @@ def test_usage_errors(ext):
                        timeout=10)
     assert p.returncode == 0 and p.stdout.startswith("trigger-host ") and \
         "extension " in p.stdout, p.stdout
+
+
+def test_database_path_through_a_file(ext):
+    """A database path whose directory part is a regular file (ENOTDIR, not
+    ENOENT) is a usage error naming the system's reason, even with --create."""
+    with Tmp() as t:
+        plain = t.file("plain")
+        with open(plain, "w") as f:
+            f.write("x")
+        for extra in ((), ("--create",)):
+            p = subprocess.run([host_bin(ext), "tick", plain + "/x.db", "--extension", ext,
+                                *extra], capture_output=True, text=True, timeout=10)
+            assert p.returncode == 2, (extra, p.returncode, p.stderr)
+            assert f"trigger-host: {plain}/x.db: Not a directory" in p.stderr, p.stderr
+
+
+def test_status_of_a_file_that_is_no_database(ext):
+    """status on an existing file that is not SQLite: exit 3, the path and
+    SQLite's reason named, nothing on stdout."""
+    with Tmp() as t:
+        junk = t.file("junk.db")
+        with open(junk, "wb") as f:
+            f.write(b"not sqlite at all\n" * 256)
+        p = subprocess.run([host_bin(ext), "status", junk, "--extension", ext],
+                           capture_output=True, text=True, timeout=10)
+        assert p.returncode == 3, (p.returncode, p.stderr)
+        assert "reading the schema: file is not a database" in p.stderr, p.stderr
+        assert p.stdout == "", p.stdout

@@ -68,3 +68,12 @@ def test_via_command_failure_is_reported(ext):
         assert r.returncode == 3, r
         assert "via: SELECT trigger_install(): exit status 4: Error: no leader" in r.stderr, \
             r.stderr
+
+
+def test_via_command_killed_by_signal_is_reported(ext):
+    """A --via command that dies of a signal, saying nothing, is a failure
+    naming the signal (no stderr line appended), exit 3."""
+    with tempfile.TemporaryDirectory() as tmp:
+        r = run_host(ext, tmp, ["tick", "x", "--via", "kill -TERM $$; :"])
+        assert r.returncode == 3, r
+        assert "via: SELECT trigger_install(): killed by signal 15\n" in r.stderr, r.stderr
