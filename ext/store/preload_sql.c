@@ -129,6 +129,11 @@ static void forget(struct store_preload *p) {
   p->sql = NULL;
 }
 
+static void preload_end(store *s, int drop) {
+  if (drop) store_preload_free(s);
+  else store_preload_close(s);
+}
+
 int store_preload_ready(store *s, i64 *max_bytes) {
   struct store_preload *p = s->preload;
   if (!p) {
@@ -138,6 +143,7 @@ int store_preload_ready(store *s, i64 *max_bytes) {
       return -1;
     }
     memset(p, 0, sizeof *p);
+    s->preload_end = preload_end;
   }
   if (!p->loaded) {
     sqlite3_free(p->bad);

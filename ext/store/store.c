@@ -7,8 +7,6 @@
 
 #include <string.h>
 
-#include "store/preload_sql.h"
-
 SQLITE_EXTENSION_INIT3
 
 _Static_assert(ST_COUNT <= 256, "store.used holds an id per byte");
@@ -25,7 +23,7 @@ void store_close(store *s) {
     s->st[i] = NULL;
   }
   s->nused = 0;
-  store_preload_free(s);
+  if (s->preload_end) s->preload_end(s, 1);
 }
 
 store *store_new(sqlite3 *db) {
@@ -44,7 +42,7 @@ void store_reset_all(store *s) {
     sqlite3_stmt *st = s->st[s->used[k]];
     if (sqlite3_stmt_busy(st)) sqlite3_reset(st);
   }
-  store_preload_close(s);
+  if (s->preload_end) s->preload_end(s, 0);
 }
 
 void store_cost_start(store *s) {

@@ -147,6 +147,10 @@ typedef struct store {
               transaction checks it before COMMIT: store_txn_end */
   struct store_preload *preload; /* the configured preload query, once a
                                     claim needed it (preload_sql.h) */
+  /* Set with preload by preload_sql.c: store_reset_all ends its step
+  ** (drop 0), store_close frees it (drop 1). A hook, so the store's core
+  ** does not depend on the preload, which reads the config through it. */
+  void (*preload_end)(struct store *s, int drop);
 } store;
 
 void store_init(store *s, sqlite3 *db);

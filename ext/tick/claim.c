@@ -9,6 +9,7 @@
 ** key instead of duplicating.
 */
 #include "tick/claim.h"
+#include "tick/events.h"
 
 #include <string.h>
 

@@ -8,6 +8,9 @@
 
 #include "tick/tick.h"
 
+/* Remember status and enabled of a row just loaded by the call: what a
+** change of it is compared with (tick_event_keep's `before`). */
+void tick_snapshot(tick *t, const trg_row *r);
 /* Keep the event of r's change of status from `before` (none when the
 ** change has no kind). */
 int tick_event_keep(tick *t, const trg_row *r, const char *before);

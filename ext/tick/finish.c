@@ -3,6 +3,7 @@
 ** run's row to its trigger's counters, in one transaction (or SAVEPOINT).
 */
 #include "tick/finish.h"
+#include "tick/events.h"
 
 #include <string.h>
 

@@ -11,6 +11,7 @@
 #include "base/register.h"
 #include "store/run_rows.h"
 #include "tick/call.h"
+#include "tick/events.h"
 #include "tick/lifecycle.h"
 #include "tick/quarantine.h"
 #include "tick/write_behind.h"

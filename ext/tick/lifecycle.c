@@ -86,15 +86,6 @@ int tick_record_outcome(tick *t, trg_row *r, i64 sched, const char *status,
   return rc;
 }
 
-/* Remember status and enabled of a row just loaded by the tick. */
-void tick_snapshot(tick *t, const trg_row *r) {
-  const char *st = val_text(&r->v[TC_STATUS]);
-  t->snap_id = strlen(st) < sizeof t->snap_status ? r->id : 0;
-  if (t->snap_id) memcpy(t->snap_status, st, strlen(st) + 1);
-  t->snap_enabled = r->v[TC_ENABLED].i;
-  t->snap_enabled_null = r->v[TC_ENABLED].null;
-}
-
 /* A claimed run started: counters for ack / no-ack. */
 void tick_note_claim(tick *t, trg_row *r) {
   if (t->o.ack) {

@@ -21,8 +21,6 @@ int tick_emit(tick *t, const run_row *run, trg_row *r);
 /* Record a finished-at-once run (skipped / expired) with a reason (taken). */
 int tick_record_outcome(tick *t, trg_row *r, i64 sched, const char *status,
                         char *error);
-/* Remember status and enabled of a row just loaded by the call. */
-void tick_snapshot(tick *t, const trg_row *r);
 /* A claimed run started: counters for ack / no-ack. */
 void tick_note_claim(tick *t, trg_row *r);
 /* After a run ended or a claim: restore a queued trigger, and complete one

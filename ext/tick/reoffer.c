@@ -10,6 +10,7 @@
 ** created later under the same id (tick_run_trigger_load).
 */
 #include "tick/reoffer.h"
+#include "tick/events.h"
 
 #include <string.h>
 

@@ -629,8 +629,8 @@ static int check_date(parser *p, day_spec *d) {
     return fail(p, "month %d is out of range 1-12", d->month);
   if (d->dom < 1 || d->dom > 31)
     return fail(p, "day %d is out of range 1-31", d->dom);
-  if (d->year && d->year < CIVIL_MIN_YEAR)
-    return fail(p, "year %04d is out of range", d->year < 0 ? 0 : d->year);
+  if (d->year < 0) /* the year 0000 (parse_year) */
+    return fail(p, "year 0000 is out of range");
   int dim = civil_days_in_month(d->year ? d->year : 2000, d->month);
   if (d->dom > dim) {
     if (d->year && d->month == 2 && d->dom == 29)
