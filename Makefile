@@ -152,7 +152,7 @@ test-seeds: replay-bins
 # ASan + UBSan (gcc, no recover): unit tests linked directly, the extension
 # loaded into Debian's sqlite3 and python3 with gcc's runtimes preloaded.
 test-asan: deps
-	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all unit-bins fault-bin preload-bin replay-bins
+	$(MAKE) B=build/asan CFLAGS="-O1 -g -DTRG_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all unit-bins fault-bin preload-bin replay-bins
 	@ASAN=1 B=build/asan sh tests/run_all.sh
 
 unit-bins: $(UNIT_BIN)

@@ -339,3 +339,37 @@ def test_skipped_run_example(ext):
     block = doc_block("lifecycle.md", "`skipped` means the host chose not to run")
     assert shell(ext, block) == ["once-a-minute@60000#1", "120000"]
     assert "-- once-a-minute@60000#1" in block and "-- 120000" in block, block
+
+
+def defensive_rows():
+    """Per file, the rows of docs/testing.md's "Defensive checks" table."""
+    text = open(os.path.join(ROOT, "docs", "testing.md")).read()
+    sec = text.split("### Defensive checks", 1)[1]
+    sec = re.split(r"\n#{2,3} ", sec, maxsplit=1)[0]
+    rows = {}
+    for line in sec.splitlines():
+        m = re.match(r"\|\s*`((?:ext|host)/[^`]+)`\s*\|", line)
+        if m:
+            rows[m.group(1)] = rows.get(m.group(1), 0) + 1
+    return rows
+
+
+def defensive_uses():
+    """Per source file of ext/ and host/, the uses of ALWAYS() / NEVER()."""
+    uses = {}
+    files = glob.glob(os.path.join(ROOT, "ext", "**", "*.[ch]"), recursive=True)
+    files += glob.glob(os.path.join(ROOT, "host", "*.[ch]"))
+    for f in files:
+        rel = os.path.relpath(f, ROOT)
+        if rel == os.path.join("ext", "base", "coverage.h"):
+            continue
+        n = len(re.findall(r"\b(?:ALWAYS|NEVER)\(", open(f).read()))
+        if n:
+            uses[rel] = n
+    return uses
+
+
+def test_defensive_checks_are_listed(ext):
+    # Every ALWAYS()/NEVER() (a branch that make coverage does not count)
+    # has its row, with the reason, in docs/testing.md; no row outlives it.
+    assert defensive_uses() == defensive_rows()
