@@ -36,6 +36,7 @@ typedef enum store_sql {
   ST_TRIG_DUPLICATE,   /* ?1 agent ?2 dedupe_key ?3 own id -> trigger_id */
   ST_TICK_STATUS,      /* ?1 id ?2 status ?3 enabled */
   ST_TICK_UPDATE_HOT,  /* ?1 id, the state columns a tick changes */
+  ST_TICK_COUNTS,      /* the same but next_due_at and fire_at */
   ST_QUARANTINE_DATA,  /* ?1 id ?2 status ?3 enabled (NULL: kept) */
   ST_QUARANTINE_STATE, /* ?1 id ?2 last_error ?3 now ?4 running (NULL: kept) */
   /* run_rows.c */

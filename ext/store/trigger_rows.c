@@ -44,7 +44,7 @@ static char *trigger_update_sql(int state) {
 }
 
 /* The state columns a tick writes (ST_TICK_UPDATE_HOT, ?2..?11 after the
-** id). */
+** id); all but the first two: ST_TICK_COUNTS. */
 static const int hot_cols[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,    TC_CLAIMS,
                                TC_RUNNING,     TC_RUN_COUNT,  TC_LAST_RUN_AT,
                                TC_LAST_STATUS, TC_LAST_ERROR, TC_UPDATED_AT,
@@ -98,6 +98,12 @@ static char *sql_text(store_sql which) {
           " claims = ?4, running = ?5, run_count = ?6, last_run_at = ?7,"
           " last_status = ?8, last_error = ?9, updated_at = ?10,"
           " fail_streak = ?11 WHERE id = ?1");
+      break;
+    case ST_TICK_COUNTS:
+      out = sqlite3_mprintf(
+          "UPDATE main.triggers_state SET claims = ?2, running = ?3,"
+          " run_count = ?4, last_run_at = ?5, last_status = ?6,"
+          " last_error = ?7, updated_at = ?8, fail_streak = ?9 WHERE id = ?1");
       break;
     case ST_QUARANTINE_DATA:
       /* OR IGNORE: a row whose status was changed to one outside the
@@ -204,16 +210,19 @@ static int tick_write(store *s, store_sql which, const trg_row *r,
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_trigger_save_tick(store *s, const trg_row *r, int status_changed) {
+int store_trigger_save_tick(store *s, const trg_row *r, int changed) {
   /* ?2.. in ST_TICK_STATUS order (ST_TICK_UPDATE_HOT: hot_cols). */
   static const int status_cols[] = {TC_STATUS, TC_ENABLED};
   if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
-  if (status_changed) rc = tick_write(s, ST_TICK_STATUS, r, status_cols, 2);
-  if (rc == SQLITE_OK) {
-    rc = tick_write(s, ST_TICK_UPDATE_HOT, r, hot_cols, HOT_NCOL);
+  if (changed & SAVE_STATUS) {
+    rc = tick_write(s, ST_TICK_STATUS, r, status_cols, 2);
   }
-  return rc;
+  if (rc != SQLITE_OK) return rc;
+  if (changed & SAVE_SCHEDULE) {
+    return tick_write(s, ST_TICK_UPDATE_HOT, r, hot_cols, HOT_NCOL);
+  }
+  return tick_write(s, ST_TICK_COUNTS, r, hot_cols + 2, HOT_NCOL - 2);
 }
 
 int store_tick_hot_all(store *s, trg_row *const *rows, int n) {
@@ -221,7 +230,7 @@ int store_tick_hot_all(store *s, trg_row *const *rows, int n) {
   ** measured slower per row than this (it materializes the values). */
   int rc = SQLITE_OK;
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
-    rc = store_trigger_save_tick(s, rows[i], 0);
+    rc = store_trigger_save_tick(s, rows[i], SAVE_SCHEDULE);
   }
   return rc;
 }

@@ -15,10 +15,15 @@ int store_trigger_load_id(store *s, i64 id, trg_row *r); /* the same, by id */
 int store_trigger_insert(store *s, trg_row *r);
 int store_trigger_save(store *s, const trg_row *r); /* both tables, by r->id */
 int store_trigger_delete(store *s, i64 id);
-/* UPDATE of only the columns a tick changes: the state row (schedule,
-** counters, last_*, updated_at), and with status_changed also status and
-** enabled in triggers_data; else triggers_data is not written at all. */
-int store_trigger_save_tick(store *s, const trg_row *r, int status_changed);
+/* UPDATE of only the columns a tick changes: the state row's counters,
+** last_* and updated_at; with SAVE_SCHEDULE also its next_due_at and
+** fire_at (else left as they are, and so are the two indexes on
+** next_due_at: a run's report leaves the schedule alone); with
+** SAVE_STATUS also status and enabled in triggers_data, else
+** triggers_data is not written at all. */
+#define SAVE_STATUS 1
+#define SAVE_SCHEDULE 2
+int store_trigger_save_tick(store *s, const trg_row *r, int changed);
 /* The tick's write-behind: store_trigger_save_tick, status unchanged, of
 ** n rows. */
 int store_tick_hot_all(store *s, trg_row *const *rows, int n);

@@ -104,4 +104,18 @@ void tick_snapshot(tick *t, const trg_row *r) {
   if (t->snap_id) memcpy(t->snap_status, st, strlen(st) + 1);
   t->snap_enabled = r->v[TC_ENABLED].i;
   t->snap_enabled_null = r->v[TC_ENABLED].null;
+  const trg_val *due = &r->v[TC_NEXT_DUE_AT], *fire = &r->v[TC_FIRE_AT];
+  t->snap_sched_ok = !due->bad && !fire->bad;
+  t->snap_due = due->i;
+  t->snap_due_null = due->null;
+  t->snap_fire = fire->i;
+  t->snap_fire_null = fire->null;
+}
+
+int tick_snapshot_schedule_same(const tick *t, const trg_row *r) {
+  const trg_val *due = &r->v[TC_NEXT_DUE_AT], *fire = &r->v[TC_FIRE_AT];
+  return r->id == t->snap_id && t->snap_sched_ok && !due->bad && !fire->bad &&
+         due->null == t->snap_due_null && fire->null == t->snap_fire_null &&
+         (due->null || due->i == t->snap_due) &&
+         (fire->null || fire->i == t->snap_fire);
 }

@@ -39,6 +39,10 @@ typedef struct tick {
   int narrow;
   i64 snap_id, snap_enabled;
   int snap_enabled_null;
+  /* its next_due_at and fire_at (sched_ok: both plain, set): unchanged,
+  ** they are not written (nor the indexes on next_due_at) */
+  i64 snap_due, snap_fire;
+  unsigned char snap_due_null, snap_fire_null, snap_sched_ok;
   char snap_status[16];
   int by_app; /* the application asked for the change (trigger_pause,
                  trigger_resume, trigger_cancel): a pause is `paused`, not

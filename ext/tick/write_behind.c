@@ -139,8 +139,10 @@ int wb_write_trigger(tick *t, trg_row *r) {
   }
   int rc = wb_barrier(t);
   if (rc != SQLITE_OK) return rc;
+  int changed = (same ? 0 : SAVE_STATUS) |
+                (tick_snapshot_schedule_same(t, r) ? 0 : SAVE_SCHEDULE);
   rc = !t->narrow ? store_trigger_save(t->st, r)
-                  : store_trigger_save_tick(t->st, r, !same);
+                  : store_trigger_save_tick(t->st, r, changed);
   if (rc != SQLITE_OK || same || r->id != t->snap_id) return rc;
   /* its status changed: the event (none for other changes), and the
   ** status as written is the one to compare with from now on */

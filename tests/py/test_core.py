@@ -892,6 +892,8 @@ def test_claim_of_an_existing_run_is_redone_one_by_one(ext):
     add(db, "f")  # first due at T0 + MIN, never ran
     got = tick(db, T0 + MIN, limit=1)
     assert [(x["trigger_id"], x["scheduled_for"]) for x in got] == [("f", T0 + MIN)], got
+    # written at once, not kept: f's schedule moved on all the same
+    assert trig(db, "f")["next_due_at"] == T0 + 2 * MIN
     for name in "ab":
         assert [x["status"] for x in runs(db, name)] == ["success"]
         assert trig(db, name)["next_due_at"] == T0 + 2 * MIN
@@ -913,6 +915,7 @@ def test_claims_when_run_rowids_are_exhausted(ext):
     add(db, "e")  # first due at T0 + MIN, never ran
     got = tick(db, T0 + MIN)
     assert [(x["trigger_id"], x["scheduled_for"]) for x in got] == [("e", T0 + MIN)], got
+    assert trig(db, "e")["next_due_at"] == T0 + 2 * MIN
     assert [x["status"] for x in runs(db, "a")] == ["success"]
     assert trig(db, "a")["next_due_at"] == T0 + 2 * MIN
     got = tick(db, T0 + 2 * MIN)
