@@ -200,10 +200,8 @@ static void tl_rect(timeline *t, int row, long long from, long long to,
   if (w < 2) w = 2;
   sqlite3_str_appendf(t->s,
                       "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"12\""
-                      " class=\"%s\">",
-                      x, TL_TOP + row * TL_ROW + 4, w, cls);
-  if (title) sqlite3_str_appendf(t->s, "<title>%s</title>", title);
-  sqlite3_str_appendall(t->s, "</rect>");
+                      " class=\"%s\"><title>%s</title></rect>",
+                      x, TL_TOP + row * TL_ROW + 4, w, cls, title);
 }
 
 /* Draw the pending bar of marks. */

@@ -407,7 +407,7 @@ int status_main(const host_opts *o) {
     if (o->json) print_json(&s);
     else print_text(&s);
     if (fflush(stdout) != 0 || ferror(stdout)) {
-      log_fatal("stdout: %s", errno ? strerror(errno) : "write error");
+      log_fatal("stdout: %s", strerror(errno)); /* the failed write's */
       rc = 3;
     }
   }
