@@ -132,3 +132,20 @@ def test_via_without_descriptors_for_its_pipes(ext):
         rc, out, err = limited([host_bin(ext), "tick", "far", "--via", "true"], nofile=nofile)
         assert rc == 3, (nofile, rc, err)
         assert f"via: pipe: {EMFILE}" in err, (nofile, err)
+
+
+def test_print_mode_to_a_full_stdout(ext):
+    """A claimed run larger than stdout's buffer: its fputs is the write
+    that fails (not the flush); the run is released (deferred), the host
+    stops claiming, exit 3."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_interval(db, "big", now_ms() - 500, interval_ms=3600000,
+                     instructions="x" * 20000)
+        with open("/dev/full", "w") as full:
+            p = subprocess.run(host(ext, "tick", path), stdout=full, stderr=subprocess.PIPE,
+                               text=True, timeout=30)
+        assert p.returncode == 3, (p.returncode, p.stderr)
+        assert f"stdout: {os.strerror(28)}; releasing runs and stopping" in p.stderr, p.stderr
+        [r] = runs(db)
+        assert r["status"] == "deferred", r

@@ -5,10 +5,10 @@ a claim that is not a JSON array (tick: exit 3; run: warned and tried
 again), claimed elements without run_id or payload (ignored, warned; a
 run without trigger_id, agent_id or wake_mode gets those variables
 empty), a wakeup that is not a number (warned, looked at again), no
-answer at all to a report, answers ending in CR LF; and a command that
-answers more than VIA_OUT_MAX bytes, or fails with its message after
-blank lines, or fails on a statement longer than the 60 characters the
-message shows."""
+answer at all to a report, answers ending in CR LF, no version (the
+start line says so); and a command that answers more than VIA_OUT_MAX
+bytes, or fails with its message after blank lines, or fails on a
+statement longer than the 60 characters the message shows."""
 import os
 import signal
 import subprocess
@@ -21,7 +21,7 @@ from test_host import Tmp, host_bin
 STANDIN = r"""printf '%s\n' "$1" >> "$LOG"
 case $1 in
   *trigger_install*) printf '5\r\n' ;;
-  *trigger_version*) echo 0.0.0 ;;
+  *trigger_version*) [ -n "$VERSION_FAILS" ] && exit 1; echo 0.0.0 ;;
   *trigger_next_wakeup*) printf '%s\n' "$WAKE" ;;
   *trigger_run_due*) [ -n "$CLAIM_FAILS" ] && { echo "$CLAIM_FAILS" >&2; exit 1; }
                      printf '%s\n' "$CLAIM" ;;
@@ -110,7 +110,11 @@ def test_wakeup_that_is_not_a_number_is_asked_again(ext):
         _, err = proc.communicate(timeout=10)
         assert proc.returncode == 0, (proc.returncode, err)
         assert err.count("far: trigger_next_wakeup: not a number: soon") >= 2, err
-        assert "extension build" not in err and "0.0.0" in err, err  # the far side's version
+        assert "; extension (via) 0.0.0; " in err, err  # the far side's version
+        via, env = standin(t, VERSION_FAILS="1")
+        p = via_host(ext, env, "tick", "far", "--via", via, "-v")
+        assert p.returncode == 0, p.stderr
+        assert "; extension (via) (version unknown); " in p.stderr, p.stderr
 
 
 def test_answer_larger_than_the_bound(ext):
