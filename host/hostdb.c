@@ -85,7 +85,8 @@ static int json_put(hostdb *h, char **json, const char *path, const char *text,
                    err);
 }
 
-/* "a,b" -> "agents":["a","b"], each name appended with json_set '[#]'. */
+/* "a,b" -> "agents":["a","b"], each name appended with json_set '[#]'
+** (strtok_r skips empty names: ",a,,b," is the same list). */
 static int put_agents(hostdb *h, char **json, const char *list, char **err) {
   const char *init = "SELECT json_set(?1, ?2, json_array())";
   if (json_edit(h, json, init, "$.agents", NULL, 0, err)) return -1;
@@ -93,7 +94,7 @@ static int put_agents(hostdb *h, char **json, const char *list, char **err) {
   int res = 0;
   for (char *a = strtok_r(copy, ",", &save); a && !res;
        a = strtok_r(NULL, ",", &save)) {
-    if (*a) res = json_put(h, json, "$.agents[#]", a, 0, err);
+    res = json_put(h, json, "$.agents[#]", a, 0, err);
   }
   free(copy);
   return res;

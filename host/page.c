@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/coverage.h"
 #include "time/civil.h"
 #include "util.h"
 
@@ -188,9 +189,11 @@ typedef struct timeline {
   int run0, run1; /* marks closer than 3 px merge into one bar; -1: none */
 } timeline;
 
+/* Every time drawn is in [now, end]: the checks keep a wrong one on the
+** plot (docs/testing.md, "Defensive checks"). */
 static double tl_x(const timeline *t, long long ms) {
-  if (ms < t->now) ms = t->now;
-  if (ms > t->end) ms = t->end;
+  if (NEVER(ms < t->now)) ms = t->now;
+  if (NEVER(ms > t->end)) ms = t->end;
   return TL_X0 + (double)(ms - t->now) * TL_PLOT / (double)DAY_MS;
 }
 
@@ -200,10 +203,8 @@ static void tl_rect(timeline *t, int row, long long from, long long to,
   if (w < 2) w = 2;
   sqlite3_str_appendf(t->s,
                       "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"12\""
-                      " class=\"%s\">",
-                      x, TL_TOP + row * TL_ROW + 4, w, cls);
-  if (title) sqlite3_str_appendf(t->s, "<title>%s</title>", title);
-  sqlite3_str_appendall(t->s, "</rect>");
+                      " class=\"%s\"><title>%s</title></rect>",
+                      x, TL_TOP + row * TL_ROW + 4, w, cls, title);
 }
 
 /* Draw the pending bar of marks. */
@@ -297,7 +298,7 @@ static void tl_fires(timeline *t, int row, const char *id, long long after,
     }
     /* a full batch inside the window: fill the rest of its stretch */
     long long stretch = t->now + ((last - t->now) / BUCKET_MS + 1) * BUCKET_MS;
-    if (stretch > t->end) stretch = t->end;
+    if (NEVER(stretch > t->end)) stretch = t->end; /* DAY_MS: whole hours */
     char title[80];
     snprintf(title, sizeof title, "%d+ fires: more up to here, not each drawn",
              PREVIEW_BATCH);

@@ -6,6 +6,7 @@
 */
 #include "status.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,6 @@
 #include "hostdb.h"
 #include "log.h"
 #include "sbuf.h"
-#include "text/utf8.h"
 #include "util.h"
 
 #define DAY_MS 86400000LL
@@ -253,14 +253,22 @@ static void table_print(table *t) {
   free(t->cells);
 }
 
+/* The bytes of the first max characters of valid UTF-8 text s. */
+static size_t chars_prefix(const char *s, size_t max) {
+  size_t i = 0;
+  for (size_t chars = 0; s[i]; i++) {
+    if (((unsigned char)s[i] & 0xc0) != 0x80 && chars++ == max) break;
+  }
+  return i;
+}
+
 /* The first ERROR_CHARS characters of an error, on one line. */
 static char *short_error(const char *e) {
   sbuf b = {0};
   sb_line(&b, e ? e : "");
   const char *s = sb_str(&b);
-  int keep = utf8_prefix(s, strlen(s), ERROR_CHARS);
-  char *out =
-      (size_t)keep < strlen(s) ? xprintf("%.*s...", keep, s) : xstrdup(s);
+  size_t keep = chars_prefix(s, ERROR_CHARS);
+  char *out = s[keep] ? xprintf("%.*s...", (int)keep, s) : xstrdup(s);
   sb_free(&b);
   return out;
 }
@@ -395,9 +403,13 @@ int status_main(const host_opts *o) {
   if (!rc) rc = read_triggers(&s);
   if (!rc) rc = read_failures(&s, o->json ? FAIL_JSON_MAX : FAIL_TEXT_MAX);
   if (!rc) {
+    errno = 0;
     if (o->json) print_json(&s);
     else print_text(&s);
-    if (fflush(stdout) != 0) rc = 3;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      log_fatal("stdout: %s", strerror(errno)); /* the failed write's */
+      rc = 3;
+    }
   }
   status_free(&s);
   return rc;
