@@ -14,6 +14,7 @@
 #include "text/dedupe.h"
 #include "text/sha256.h"
 #include "text/spelling.h"
+#include "text/utf8.h"
 #include "time/civil.h"
 
 SQLITE_EXTENSION_INIT3
@@ -288,10 +289,10 @@ static int default_display_name(trg_row *r) {
     }
     s++;
   }
-  /* Do not cut a UTF-8 sequence in half. */
-  /* cppcheck-suppress uninitvar ; buf[0..n-1] were all written above */
-  while (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0x80) n--;
-  if (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0xC0) n--;
+  /* Do not cut a UTF-8 sequence in half (a whole one at the end stays). */
+  buf[n] = 0;
+  utf8_cut_tail(buf);
+  n = strlen(buf);
   while (n > 0 && buf[n - 1] == ' ') n--;
   buf[n] = 0;
   return val_set_text(&r->v[TC_DISPLAY_NAME], buf);
