@@ -166,3 +166,10 @@ def test_dedupe_key_arguments(ext):
             raise AssertionError(args)
         except sqlite3.Error as e:
             assert str(e) == "trigger_dedupe_key: " + why, (args, e)
+
+
+def test_bad_escape_in_a_key(ext):
+    db = connect(ext)
+    r = json.loads(one(db, "SELECT trigger_create(?)", r'{"a\udc80":1}'))
+    refused(r, "INVALID_REQUEST", "request (in a key): the escape \\udc80 at byte 3 is a "
+            "lone surrogate (only a high surrogate followed by a low one is a character)")

@@ -73,3 +73,15 @@ def test_resume_when_used_up(ext):
     one(db, "SELECT trigger_resume('o', ?)", T0 + 2 * MIN)
     t = trig(db, "o")
     assert (t["status"], t["next_due_at"], t["enabled"]) == ("expired", None, 1), t
+
+
+def test_echo_of_bad_bytes(ext):
+    # the value quoted in the message is valid text: the bad byte as U+FFFD
+    db = connect(ext)
+    try:
+        db.execute("INSERT INTO triggers(instructions, trigger_type, interval_ms) "
+                   "VALUES('x', 'interval', CAST(X'31FF' AS TEXT))")
+        raise AssertionError("accepted")
+    except sqlite3.IntegrityError as e:
+        assert str(e) == ("triggers.interval_ms: '1\ufffd' is not an integer number "
+                          "of milliseconds"), e
