@@ -173,3 +173,16 @@ def test_bad_escape_in_a_key(ext):
     r = json.loads(one(db, "SELECT trigger_create(?)", r'{"a\udc80":1}'))
     refused(r, "INVALID_REQUEST", "request (in a key): the escape \\udc80 at byte 3 is a "
             "lone surrogate (only a high surrogate followed by a low one is a character)")
+
+
+def test_ignored_keys_listed_once(ext):
+    # scheduledAtIso names scheduled_at; a key that is no field is listed
+    # once however often and wherever it comes (a prefix or suffix of
+    # another listed key is its own entry)
+    db = connect(ext)
+    req = ('{"instructions":"x","trigger_type":"once",'
+           '"scheduledAtIso":"2026-01-02T00:00:00Z","zz":1,"zz":2,"z":1,"xz":1,'
+           '"z\\"":1,"z":3}')
+    r = create(db, req)
+    assert r["created"] and r["ignored"] == ["zz", "z", "xz", 'z"'], r
+    assert one(db, "SELECT scheduled_at FROM triggers") == T0 + 86400000

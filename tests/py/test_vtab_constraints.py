@@ -38,6 +38,10 @@ def test_preview_bounds_on_n(ext):
         ("n < 3 AND n = 5", []),
         ("n = 5 AND n < 3", []),
         ("n = 5 AND n = 4", []),
+        ("n = 4 AND n = 5", []),
+        ("n = 3 AND n < 5", [3]),
+        ("n < 5 AND n = 3", [3]),
+        ("n > -1e20 AND n < 3", [1, 2]),
         ("n >= 3 AND n <= 4", [3, 4]),
         ("n > 0 AND n < 3", [1, 2]),
         ("n > 9998", [9999, 10000]),  # the series ends after 10000 rows
@@ -54,6 +58,10 @@ def test_preview_order_by(ext):
     assert ns(db, f"SELECT n FROM {P} WHERE n < 4 ORDER BY n DESC") == [3, 2, 1]
     assert ns(db, f"SELECT n FROM {P} WHERE n < 4 ORDER BY due_at") == [1, 2, 3]
     assert ns(db, f"SELECT n FROM {P} WHERE n < 4 ORDER BY due_iso DESC") == [3, 2, 1]
+    assert ns(db, f"SELECT n FROM {P} WHERE n < 4 ORDER BY due_iso") == [1, 2, 3]
+    # a bound on n from another table: usable in one join order only
+    assert ns(db, f"WITH k(v) AS (VALUES (2), (4)) SELECT p.n FROM {P} p, k "
+                  "WHERE p.n = k.v ORDER BY 1") == [2, 4]
     assert "ORDER BY" not in " ".join(
         str(r) for r in db.execute(f"EXPLAIN QUERY PLAN SELECT n FROM {P} ORDER BY due_at"))
 
@@ -66,6 +74,9 @@ def test_preview_arguments(ext):
     assert error(db, "SELECT n FROM trigger_preview('*/5 * * * *', 'garbage')") == (
         "trigger_preview: argument 2 (after): cannot read 'garbage' as an instant: "
         "expected 4-digit year at offset 0, found 'garb'")
+    assert error(db, f"SELECT n FROM trigger_preview WHERE after = {T0}") == (
+        "trigger_preview: needs spec and after arguments: "
+        "trigger_preview(spec, after [, tz])")
     # a range on the zone argument is no argument: checked on each row
     assert ns(db, f"SELECT n FROM trigger_preview WHERE spec = '*/5 * * * *' "
                   f"AND after = {T0} AND tz > 'A' AND n < 3") == []
