@@ -77,3 +77,19 @@ def test_read_only_connection(ext):
     assert one(db, "SELECT trigger_config('min_confidence')") == conf
     db.execute("PRAGMA query_only = 0")
     assert one(db, "SELECT count(*) FROM trigger_runs") == 1
+
+
+def test_config_values_checked(ext):
+    db = connect(ext)
+    for v in ("nan", "inf", "-0.5", "1.5", "0.5x", ""):
+        assert error(db, f"SELECT trigger_config('min_confidence', '{v}')") == (
+            "trigger_config: argument 2 (value): min_confidence must be a number 0..1"), v
+    assert one(db, "SELECT trigger_config('min_confidence', '1')") == "1"
+    assert one(db, "SELECT trigger_config('min_confidence', '0')") == "0"
+    # a stored integer past its bound (changed outside): reported, default used
+    db.execute("INSERT OR REPLACE INTO triggers_config(key, value) "
+               "VALUES('preload_max_bytes', '999999999999999')")
+    assert error(db, "SELECT trigger_config('preload_max_bytes')") == (
+        "trigger_config: triggers_config.preload_max_bytes: '999999999999999' is not an "
+        "integer 0..1048576 (changed outside the extension); the default 4096 is used "
+        "until trigger_config('preload_max_bytes', value) sets it")
