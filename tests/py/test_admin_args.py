@@ -3,6 +3,7 @@ trigger_config: a database without the tables, each argument of the wrong
 kind or value (health options, prune's limit and table, config values:
 NULL, not UTF-8, preload_sql not text or not a query), and writes refused
 by a read-only connection (PRAGMA query_only), named by SQLite's message."""
+import json
 import sqlite3
 
 from util import MIN, T0, add, connect, finish, one, tick
@@ -93,3 +94,13 @@ def test_config_values_checked(ext):
         "trigger_config: triggers_config.preload_max_bytes: '999999999999999' is not an "
         "integer 0..1048576 (changed outside the extension); the default 4096 is used "
         "until trigger_config('preload_max_bytes', value) sets it")
+
+
+def test_health_of_a_changed_rejection(ext):
+    # a rejected event without code and with a detail that is no JSON
+    # (changed outside): shown with empty code and reason
+    db = connect(ext)
+    db.execute("INSERT INTO triggers_events(at, agent_id, scope, kind, code, detail) "
+               "VALUES(1, '', '', 'rejected', NULL, 'x')")
+    h = json.loads(one(db, "SELECT trigger_health(10)"))
+    assert h["last_create_error"] == {"code": "", "reason": "", "at": 1}, h
