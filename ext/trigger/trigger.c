@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/coverage.h"
 #include "store/json.h"
 #include "store/stored.h"
 #include "text/dedupe.h"
@@ -761,7 +762,7 @@ static void vals_json(sqlite3_str *out, const trg_coldef *cols,
     const trg_val *x = &v[i];
     char kind = cols[i].kind;
     size_t len = strlen(cols[i].name), k = 0;
-    if (len > sizeof buf - 32) len = sizeof buf - 32; /* never: names */
+    if (NEVER(len > sizeof buf - 32)) len = sizeof buf - 32; /* names */
     buf[k++] = i ? ',' : '{';
     buf[k++] = '"';
     /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): not a string */
@@ -783,8 +784,8 @@ static void vals_json(sqlite3_str *out, const trg_coldef *cols,
       json_str(out, x->t);
     }
   }
-  sqlite3_str_appendchar(out, 1, n ? '}' : '{');
-  if (!n) sqlite3_str_appendchar(out, 1, '}');
+  /* n > 0 (TC_NPUBLIC, RC_NPUBLIC): the '{' came with the first member */
+  sqlite3_str_appendchar(out, 1, '}');
 }
 
 void trg_json(sqlite3_str *out, const trg_row *r) {
