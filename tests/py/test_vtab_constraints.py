@@ -126,3 +126,14 @@ def test_create_virtual_table_forms(ext):
          "trigger_events: create the triggers table first (run sql/install.sql)"),
     ):
         assert error(bare, sql) == why, sql
+
+
+def test_update_that_changes_nothing(ext):
+    # SET rowid = rowid: every column unchanged, nothing written, no event
+    from util import dump
+    db = connect(ext)
+    add(db, "a")
+    before = dump(db)
+    db.execute("UPDATE triggers SET rowid = rowid")
+    assert dump(db) == before
+    assert ns(db, "SELECT kind FROM trigger_events") == ["created"]
