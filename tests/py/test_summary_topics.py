@@ -42,3 +42,11 @@ def test_questions_and_control_characters(ext):
     assert head == "Hints: await_admin_confirmation", head
     head, lines = admin(db, [{"ts": T0, "text": "a\x01\x7f  b  \n"}])
     assert head is None and lines == ["- [open 2026-01-01T00:00:00Z] a b"], (head, lines)
+
+
+def test_long_item_cut_on_a_character(ext):
+    db = connect(ext)
+    _, lines = admin(db, [{"ts": T0, "text": "\u00e9" * 200}])
+    text = lines[0].split("] ", 1)[1]
+    assert text == "\u00e9" * 138 + "...", text
+    assert len(text.encode()) <= 280
