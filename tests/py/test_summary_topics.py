@@ -50,3 +50,22 @@ def test_long_item_cut_on_a_character(ext):
     text = lines[0].split("] ", 1)[1]
     assert text == "\u00e9" * 138 + "...", text
     assert len(text.encode()) <= 280
+
+
+def test_order_future_and_stale_items(ext):
+    # equal ts: the later in the array first; a future ts is current (never
+    # stale), newest; a question may end in any white space; an item older
+    # than stale_ms is dropped and counted in the footer
+    db = connect(ext)
+    items = [{"ts": T0, "text": "first"}, {"ts": T0, "text": "second"},
+             {"ts": T0 + 3600000, "text": "future?\r\n\x0b"},
+             {"ts": T0 - 10**9, "text": "old"}]
+    text = one(db, "SELECT trigger_state_summary('a1', ?, ?)", T0 + 60000,
+               json.dumps({"admin": items, "stale_ms": 86400000}))
+    segs = text.split("\n\n")
+    assert segs[0] == "Hints: await_admin_confirmation", segs
+    assert segs[1].split("\n")[1:] == [
+        "- [open 2026-01-01T01:00:00Z] future?",
+        "- [open 2026-01-01T00:00:00Z] second",
+        "- [open 2026-01-01T00:00:00Z] first"], segs[1]
+    assert segs[-1].endswith("; 1 stale admin item ignored."), segs[-1]
