@@ -186,3 +186,13 @@ def test_ignored_keys_listed_once(ext):
     r = create(db, req)
     assert r["created"] and r["ignored"] == ["zz", "z", "xz", 'z"'], r
     assert one(db, "SELECT scheduled_at FROM triggers") == T0 + 86400000
+
+
+def test_when_with_two_flags(ext):
+    db = connect(ext)
+    r = create(db, {"instructions": "x", "when": "next friday at midnight"})
+    assert r["created"], r
+    meta = json.loads(one(db, "SELECT metadata FROM triggers"))
+    assert meta["when"] == {"phrase": "next friday at midnight", "confidence": 0.6,
+                            "flags": ["midnight_start_of_day", "next_weekday_ambiguous"],
+                            "implied": []}, meta
