@@ -344,10 +344,9 @@ static int renew_lease(tick *t, run_row *run, const char *run_id,
     char was[CIVIL_ISO_MAX], now[CIVIL_ISO_MAX];
     tick_iso_utc(until, was);
     tick_iso_utc(t->now, now);
-    t->err =
-        sqlite3_mprintf("run '%s': its lease passed at %s (now %s); "
-                        "the next tick reclaims it",
-                        run_id, was, now);
+    t->err = sqlite3_mprintf("run '%s': its lease passed at %s (now %s); "
+                             "the next tick reclaims it",
+                             run_id, was, now);
     return SQLITE_ERROR;
   }
   val_set_int(&run->v[RC_LEASE_UNTIL],
