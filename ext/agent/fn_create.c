@@ -181,11 +181,11 @@ static int read_context(create_req *q, const char *json) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* A context refused by read_context may still ask for a dry run: found
-** here, so that a dry run never writes, whatever else is wrong. */
+/* A context refused by read_context (so some JSON text) may still ask
+** for a dry run: found here, so that a dry run never writes, whatever else
+** is wrong. */
 static void context_dry_run(create_req *q, const char *json) {
   store_json_each st;
-  if (!json) return;
   int rc = store_json_each_open(q->st, json, &st);
   while (rc == SQLITE_OK && store_json_each_next(&st) == SQLITE_ROW) {
     if (strcmp(st.m.key, "dry_run") == 0 && strcmp(st.m.type, "true") == 0)
@@ -461,7 +461,7 @@ static int check_policy(create_req *q) {
                   sqlite3_mprintf("cron_expression '%s' never fires after now",
                                   val_text(&q->row.v[TC_CRON_EXPRESSION])));
     }
-  } else if (s->type == SCHED_ONCE) {
+  } else { /* SCHED_ONCE */
     civil_format_iso(s->scheduled_at, 0, 1, a);
     if (s->scheduled_at <= q->now) {
       return fail(q, "INVALID_SCHEDULE",
@@ -675,7 +675,7 @@ static int write_event(create_req *q) {
     e.trigger_id = id->null ? NULL : id->t;
     sqlite3_str *j = sqlite3_str_new(NULL);
     sqlite3_str_appendall(j, "{\"reason\":");
-    json_str(j, q->reason ? q->reason : "");
+    json_str(j, q->reason); /* a refusal has its reason (fail()) */
     if (q->when) {
       sqlite3_str_appendall(j, ",\"phrase\":");
       json_str(j, q->when);
@@ -730,7 +730,7 @@ static char *result_text(create_req *q) {
     sqlite3_str_appendall(s, ",\"error\":");
     json_str(s, q->code);
     sqlite3_str_appendall(s, ",\"reason\":");
-    json_str(s, q->reason ? q->reason : "");
+    json_str(s, q->reason);
   }
   if (sqlite3_str_length(q->ignored)) {
     sqlite3_str_appendf(s, ",\"ignored\":[%s]", sqlite3_str_value(q->ignored));

@@ -212,10 +212,10 @@ static char *trimmed_copy(const char *s) {
   return out;
 }
 
-/* Whole number of ms within 2^53. */
+/* Whole number of ms within 2^53 (s is not empty: read_fields). */
 static int valid_ms(const char *s) {
   size_t n = strlen(s);
-  if (n == 0 || n > 16) return 0;
+  if (n > 16) return 0;
   for (size_t i = 0; i < n; i++) {
     if (s[i] < '0' || s[i] > '9') return 0;
   }

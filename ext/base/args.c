@@ -209,7 +209,8 @@ void trg_result_str(sqlite3_context *ctx, sqlite3_str *s) {
   char *z = sqlite3_str_finish(s);
   if (rc != SQLITE_OK || !z) {
     sqlite3_free(z);
-    sqlite3_result_error_nomem(ctx);
+    if (rc == SQLITE_TOOBIG) sqlite3_result_error_toobig(ctx);
+    else sqlite3_result_error_nomem(ctx);
     return;
   }
   sqlite3_result_text(ctx, z, -1, sqlite3_free);

@@ -98,6 +98,13 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
   return rc;
 }
 
+/* p past JSON's white space (one set for both readers: a spec that is
+** JSON after a carriage return is JSON to each). */
+static const char *past_json_blanks(const char *p) {
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  return p;
+}
+
 int spec_arg_tz(sqlite3_value *tzv, int tz_pos, const char **tz, char **err) {
   *tz = NULL;
   if (!tzv || sqlite3_value_type(tzv) == SQLITE_NULL) return SQLITE_OK;
@@ -124,8 +131,7 @@ int spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
   const char *tz;
   rc = spec_arg_tz(tzv, tz_pos, &tz, err);
   if (rc != SQLITE_OK) return rc;
-  const char *p = text;
-  while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+  const char *p = past_json_blanks(text);
   if (*p == '{') return spec_from_json(db, c, text, tz, after, spec, err);
   memset(spec, 0, sizeof *spec);
   spec->type = SCHED_CRON;
@@ -184,8 +190,7 @@ int spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
     char why[CRON_ERR_MAX];
     int vrc = trg_value_text(specv, 1, "argument 1 (spec)", &text, err);
     if (vrc != SQLITE_OK) return vrc;
-    p = text;
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    p = past_json_blanks(text);
     if (*p != '{' && cron_parse(text, &probe, why, sizeof why) != 0) {
       int rc = spec_arg_tz(tzv, tz_pos, &tz, err);
       if (rc == SQLITE_OK)

@@ -7,6 +7,8 @@
 */
 #include "store/agent.h"
 
+#include "base/coverage.h"
+
 SQLITE_EXTENSION_INIT3
 
 /* A run's trigger is the one of its id and incarnation (DESIGN.md §6). */
@@ -170,7 +172,7 @@ int store_agent_hints(store *s, const char *agent, int *running, int *deferred,
     *deferred = sqlite3_column_int(st, 1);
     *paused = sqlite3_column_int(st, 2);
     rc = SQLITE_OK;
-  } else if (rc == SQLITE_DONE) {
+  } else if (NEVER(rc == SQLITE_DONE)) { /* three EXISTS: always a row */
     rc = SQLITE_ERROR;
   }
   store_cursor_close(&c);

@@ -40,14 +40,21 @@ void tick_end(tick *t) {
   sqlite3_free(t->err);
 }
 
+int tick_str_status(tick *t, sqlite3_str *s) {
+  int rc = sqlite3_str_errcode(s);
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM && !t->err) {
+    t->err = sqlite3_mprintf("%s", sqlite3_errstr(rc));
+  }
+  return rc;
+}
+
 /* End the transaction; on failure keep its message for tick_fail(), since
 ** the rollback resets the connection's error. */
 int tick_txn_end(tick *t, store_txn *txn, int rc) {
   if (rc == SQLITE_OK) rc = tick_events_write(t);     /* in the transaction */
   if (rc == SQLITE_OK && t->st->err) rc = t->st->err; /* e.g. a config read */
   /* The result is complete before COMMIT: after it, nothing may fail. */
-  if (rc == SQLITE_OK && t->out && sqlite3_str_errcode(t->out))
-    rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK && t->out) rc = tick_str_status(t, t->out);
   rc = store_txn_end(t->db, txn, rc);
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM && !t->err) {
     t->err = sqlite3_mprintf("%s", store_txn_errmsg(txn, t->db));

@@ -22,6 +22,11 @@ int tick_txn_begin(tick *t, store_txn *txn);
 /* Before COMMIT no statement may stay active: reset the kept ones, or
 ** finalize the call's own. */
 void tick_stmts_done(tick *t);
+/* The state of a result text being built (sqlite3_str): SQLITE_OK,
+** SQLITE_NOMEM, or SQLITE_TOOBIG past the connection's
+** SQLITE_LIMIT_LENGTH (its message then kept for tick_fail). */
+int tick_str_status(tick *t, sqlite3_str *s);
+
 /* End the transaction; on failure keep its message for tick_fail. */
 int tick_txn_end(tick *t, store_txn *txn, int rc);
 /* Arguments 1 (now) and 2 (options) of trigger_run_due and

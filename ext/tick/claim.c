@@ -112,10 +112,11 @@ static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
     }
     if (rc != SQLITE_OK) return rc;
     if (n < cu.count && n < room && t->budget == 0) {
-      /* The limit cut the catch-up: the rest stays due. */
+      /* The limit cut the catch-up: the rest stays due. n >= 1 (a row is
+      ** processed only while the budget lasts, claim_row), so occ was
+      ** taken and the rest begins after it. */
       i64 rest;
-      if (n == 0) rest = due;
-      else if (!sched_next(spec, occ, &rest)) rest = next;
+      if (!sched_next(spec, occ, &rest)) rest = next;
       has_next = 1;
       next = rest;
     } else if (cu.more) {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/coverage.h"
 #include "store/preload_sql.h"
 #include "text/utf8.h"
 #include "trigger/trigger.h"
@@ -35,7 +36,7 @@ static int put_text(sqlite3_str *o, const char *p, size_t n) {
 
 static void put_real(sqlite3_str *o, double r) {
   char buf[40];
-  if (isnan(r)) {
+  if (NEVER(isnan(r))) { /* SQLite keeps a NaN as NULL */
     sqlite3_str_append(o, "null", 4);
     return;
   }

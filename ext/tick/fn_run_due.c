@@ -33,7 +33,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     rc = tick_reoffer(&t);
     if (rc == SQLITE_OK) rc = tick_claim_due(&t);
     if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
-    if (rc == SQLITE_OK && sqlite3_str_errcode(t.out)) rc = SQLITE_NOMEM;
+    if (rc == SQLITE_OK) rc = tick_str_status(&t, t.out);
     tick_record_cost(&t);
     tick_stmts_done(&t);
     rc = tick_txn_end(&t, &txn, rc);

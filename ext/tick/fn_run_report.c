@@ -338,15 +338,15 @@ static int renew_lease(tick *t, run_row *run, const char *run_id,
                              val_text(&run->v[RC_ERROR]));
     return SQLITE_ERROR;
   }
+  /* a running run has its lease_until (run_find's run_check) */
   i64 until = run->v[RC_LEASE_UNTIL].i;
-  if (run->v[RC_LEASE_UNTIL].null || until <= t->now) {
+  if (until <= t->now) {
     char was[CIVIL_ISO_MAX], now[CIVIL_ISO_MAX];
     tick_iso_utc(until, was);
     tick_iso_utc(t->now, now);
-    t->err =
-        sqlite3_mprintf("run '%s': its lease passed at %s (now %s); "
-                        "the next tick reclaims it",
-                        run_id, run->v[RC_LEASE_UNTIL].null ? "?" : was, now);
+    t->err = sqlite3_mprintf("run '%s': its lease passed at %s (now %s); "
+                             "the next tick reclaims it",
+                             run_id, was, now);
     return SQLITE_ERROR;
   }
   val_set_int(&run->v[RC_LEASE_UNTIL],

@@ -145,11 +145,11 @@ int tick_opts_read(store *s, trg_ctx *c, const char *json, tick_opts *o,
 
 int tick_opts_allow_agent(const tick_opts *o, const char *agent_id) {
   if (!o->agents) return 1;
-  if (o->agents_empty) return 0;
   /* The array is small (one host's agents): a text search of the
-  ** JSON-quoted id is exact because json() normalized the array. */
+  ** JSON-quoted id is exact because json() normalized the array ("[]"
+  ** holds none). agent_id is never NULL (val_text). */
   sqlite3_str *s = sqlite3_str_new(NULL);
-  json_str(s, agent_id ? agent_id : "");
+  json_str(s, agent_id);
   char *q = sqlite3_str_finish(s);
   int found = 0;
   if (q) {

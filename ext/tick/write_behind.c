@@ -28,6 +28,7 @@
 
 #include "store/run_rows.h"
 #include "store/trigger_rows.h"
+#include "tick/call.h"
 #include "tick/events.h"
 #include "tick/lifecycle.h"
 
@@ -81,7 +82,7 @@ int wb_flush(tick *t) {
     }
   }
   if (rc == SQLITE_OK) rc = store_tick_hot_all(t->st, w->rows, w->nrows);
-  if (rc == SQLITE_OK && sqlite3_str_errcode(w->out)) rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK) rc = tick_str_status(t, w->out);
   if (rc != SQLITE_OK) return rc;
   if (sqlite3_str_length(w->out)) {
     sqlite3_str_append(t->out, sqlite3_str_value(w->out),

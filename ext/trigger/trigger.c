@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/coverage.h"
 #include "store/json.h"
 #include "store/stored.h"
 #include "text/dedupe.h"
 #include "text/sha256.h"
 #include "text/spelling.h"
+#include "text/utf8.h"
 #include "time/civil.h"
 
 SQLITE_EXTENSION_INIT3
@@ -288,10 +290,10 @@ static int default_display_name(trg_row *r) {
     }
     s++;
   }
-  /* Do not cut a UTF-8 sequence in half. */
-  /* cppcheck-suppress uninitvar ; buf[0..n-1] were all written above */
-  while (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0x80) n--;
-  if (n > 0 && ((unsigned char)buf[n - 1] & 0xC0) == 0xC0) n--;
+  /* Do not cut a UTF-8 sequence in half (a whole one at the end stays). */
+  buf[n] = 0;
+  utf8_cut_tail(buf);
+  n = strlen(buf);
   while (n > 0 && buf[n - 1] == ' ') n--;
   buf[n] = 0;
   return val_set_text(&r->v[TC_DISPLAY_NAME], buf);
@@ -760,7 +762,7 @@ static void vals_json(sqlite3_str *out, const trg_coldef *cols,
     const trg_val *x = &v[i];
     char kind = cols[i].kind;
     size_t len = strlen(cols[i].name), k = 0;
-    if (len > sizeof buf - 32) len = sizeof buf - 32; /* never: names */
+    if (NEVER(len > sizeof buf - 32)) len = sizeof buf - 32; /* names */
     buf[k++] = i ? ',' : '{';
     buf[k++] = '"';
     /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): not a string */
@@ -782,8 +784,8 @@ static void vals_json(sqlite3_str *out, const trg_coldef *cols,
       json_str(out, x->t);
     }
   }
-  sqlite3_str_appendchar(out, 1, n ? '}' : '{');
-  if (!n) sqlite3_str_appendchar(out, 1, '}');
+  /* n > 0 (TC_NPUBLIC, RC_NPUBLIC): the '{' came with the first member */
+  sqlite3_str_appendchar(out, 1, '}');
 }
 
 void trg_json(sqlite3_str *out, const trg_row *r) {

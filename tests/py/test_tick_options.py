@@ -1,0 +1,76 @@
+"""tests/py/test_tick_options.py -- the options object of trigger_run_due
+and trigger_next_wakeup: every key with a value of the wrong type or
+range (the message names the key and what it wants), an unknown key,
+integer-valued text, repeated keys (the last one wins), and options.agents
+choosing which expired leases a tick offers again (an id first, last or
+only in the array, an id that is a prefix of another)."""
+import json
+import sqlite3
+
+from util import MIN, T0, add, connect, one, tick
+
+
+def error(db, sql, *args):
+    try:
+        db.execute(sql, args).fetchall()
+    except sqlite3.Error as e:
+        return str(e)
+    raise AssertionError(sql)
+
+
+def test_bad_options(ext):
+    db = connect(ext)
+    cases = [
+        ('{"limit":-1}', 'options.limit: bad value -1 (want an integer >= 0)'),
+        ('{"limit":"x"}', 'options.limit: bad value "x" (want an integer >= 0)'),
+        ('{"lease_ms":0}', 'options.lease_ms: bad value 0 (want an integer 1..315537897599999)'),
+        ('{"owner":5}', 'options.owner: bad value 5 (want text)'),
+        ('{"wake_mode":"later"}',
+         'options.wake_mode: bad value "later" (want "inject_now" or "next_autonomy_cycle")'),
+        ('{"wake_mode":5}',
+         'options.wake_mode: bad value 5 (want "inject_now" or "next_autonomy_cycle")'),
+        ('{"ack":1}', 'options.ack: bad value 1 (want true or false)'),
+        ('{"agents":"a"}', 'options.agents: bad value "a" (want an array of agent ids)'),
+        ('{"bogus":1}', "options: unknown key 'bogus' (known: limit, owner, lease_ms, "
+                        "agents, wake_mode, ack)"),
+        ('[1]', "argument 2 (options) must be a JSON object"),
+    ]
+    for opts, why in cases:
+        for fn in ("trigger_run_due", "trigger_next_wakeup"):
+            assert error(db, f"SELECT {fn}(?, ?)", T0, opts) == f"{fn}: {why}", (fn, opts)
+    for fn in ("trigger_run_due", "trigger_next_wakeup"):
+        assert error(db, f"SELECT {fn}(?, 5)", T0) == f"{fn}: argument 2 (options) must be text"
+
+
+def test_text_numbers_and_repeated_keys(ext):
+    db = connect(ext)
+    for i in range(3):
+        add(db, f"t{i}", agent_id="a", start_at=T0)
+    assert len(tick(db, T0, limit="1")) == 1
+    assert len(tick(db, T0, limit=1.0)) == 1
+    got = json.loads(one(db, "SELECT trigger_run_due(?, ?)", T0,
+                         '{"owner":"h1","owner":"h2","limit":0,"limit":5}'))
+    assert len(got) == 1
+    assert one(db, "SELECT group_concat(DISTINCT owner) FROM trigger_runs "
+                   "WHERE trigger_id = 't2'") == "h2"
+    # the last agents array wins
+    add(db, "b", agent_id="b", start_at=T0 + MIN)
+    assert one(db, "SELECT trigger_next_wakeup(?, ?)", T0,
+               '{"agents":["a"],"agents":["b"]}') == MIN
+
+
+def test_agents_choose_expired_leases(ext):
+    db = connect(ext)
+    add(db, "a", agent_id="a", interval_ms=3600000, max_attempts=3, start_at=T0)
+    add(db, "ab", agent_id="ab", interval_ms=3600000, max_attempts=3, start_at=T0)
+    assert len(tick(db, T0, lease_ms=1000)) == 2
+    later = T0 + 2000
+    # "b" and "x" hold no agent with an expired lease; "a" is no prefix match
+    for agents in (["x"], ["b"]):
+        assert tick(db, later, agents=agents, lease_ms=1000) == [], agents
+    for agents, want in ((["x", "a"], ["a"]), (["ab", "x"], ["ab"])):
+        got = tick(db, later, agents=agents, lease_ms=1000)
+        assert sorted(r["trigger_id"] for r in got) == want, (agents, got)
+        later += 2000
+    got = tick(db, later, agents=["ab"], lease_ms=1000)
+    assert [r["trigger_id"] for r in got] == ["ab"], got

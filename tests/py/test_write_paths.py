@@ -1,0 +1,49 @@
+"""tests/py/test_write_paths.py -- writes through the triggers table and
+the create action that the other tests do not make: enabled = 0 on a
+trigger that ended (nothing to pause), a schedule change of a paused
+trigger (stays paused, not armed), INSERT OR REPLACE of a free id, and
+trigger_create with a trigger_id already taken (refused with SQLite's
+UNIQUE wording, nothing written)."""
+import json
+
+from util import MIN, T0, add, connect, finish, one, tick, trig
+
+OWNER = json.dumps({"agent_id": "a", "role": "owner", "now": T0})
+
+
+def test_disable_and_reschedule_when_not_active(ext):
+    db = connect(ext)
+    add(db, "o", trigger_type="once", scheduled_at=T0 + MIN)
+    tick(db, T0 + MIN)
+    finish(db, one(db, "SELECT run_id FROM trigger_runs"), "success", now=T0 + MIN)
+    db.execute("UPDATE triggers SET enabled = 0 WHERE trigger_id = 'o'")
+    t = trig(db, "o")
+    assert (t["status"], t["enabled"]) == ("completed", 0), t
+    add(db, "p", interval_ms=MIN, start_at=T0)
+    one(db, "SELECT trigger_pause('p', ?)", T0)
+    db.execute("UPDATE triggers SET interval_ms = 120000 WHERE trigger_id = 'p'")
+    t = trig(db, "p")
+    assert (t["status"], t["enabled"], t["next_due_at"], t["interval_ms"]) == \
+        ("paused", 0, None, 120000), t
+
+
+def test_insert_or_replace_of_a_free_id(ext):
+    db = connect(ext)
+    db.execute("INSERT OR REPLACE INTO triggers(trigger_id, instructions, trigger_type, "
+               "interval_ms) VALUES('new', 'x', 'interval', 60000)")
+    t = trig(db, "new")
+    assert (t["status"], t["instructions"]) == ("scheduled", "x"), t
+    assert one(db, "SELECT count(*) FROM trigger_events WHERE kind = 'created'") == 1
+
+
+def test_create_with_an_id_taken(ext):
+    db = connect(ext)
+    req = {"trigger_id": "tid1", "instructions": "x", "trigger_type": "interval",
+           "interval_ms": 900000}
+    r = json.loads(one(db, "SELECT trigger_create(?, ?)", json.dumps(req), OWNER))
+    assert (r["created"], r["triggerId"]) == (True, "tid1"), r
+    r = json.loads(one(db, "SELECT trigger_create(?, ?)",
+                       json.dumps(dict(req, instructions="y")), OWNER))
+    assert (r["success"], r["error"], r["reason"]) == (
+        False, "INVALID_REQUEST", "UNIQUE constraint failed: triggers.trigger_id"), r
+    assert one(db, "SELECT instructions FROM triggers WHERE trigger_id = 'tid1'") == "x"
