@@ -71,7 +71,7 @@ static void test_flat_array(void) {
   flat_unsure("[{\"k\":\"0123456789012345678901234567890123\"}]", 64);
   flat_unsure("[{\"k\":\"abc\"}]", 6); /* value: 3 bytes of room, needs 4 */
   flat("[{\"k\":\"abc\"}]", "|k=abc;");
-  flat_unsure("[]", 1);                     /* no room at all */
+  flat_unsure("[]", 1); /* no room at all */
   flat_unsure(NULL, 64);
   flat_unsure("", 64);
   flat_unsure("{}", 64);
@@ -135,7 +135,7 @@ int main(void) {
   unsure("{\"a\":\"\\x\"}");
   unsure("{\"a\":\"\\u12\"}");
   unsure("{\"a\":\"\\u12g4\"}");
-  unsure("{\"a\":\"\\");                 /* a backslash, then the end */
+  unsure("{\"a\":\"\\"); /* a backslash, then the end */
   unsure("{\"a\x01\":1}");
   unsure("{\"a\":\"open");
   unsure("{\"a\":[1,2}");
