@@ -355,7 +355,9 @@ static void test_rejected(void) {
                      "1-12, JAN-DEC)");
   rej("0 0 LX * *", "cron field 3 (day-of-month): invalid value 'LX' "
                     "(allowed 1-31, L, L-n, LW, nW)");
-  /* a control byte shown as '?', a long value cut at a character */
+  /* a control byte shown as '?', a long value cut at a character (32
+  ** bytes at most): after 16 whole 2-byte ones, or before the one that
+  ** 32 bytes would cut (x and 15 of them) */
   rej("0 0 \x01 * *", "cron field 3 (day-of-month): invalid value '?' "
                       "(allowed 1-31, L, L-n, LW, nW)");
   rej("0 0 * * "
@@ -363,7 +365,28 @@ static void test_rejected(void) {
       "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
       "cron field 5 (day-of-week): invalid value "
       "'\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (allowed 0-7, SUN-SAT, nL, n#k)");
+  rej("0 0 * * x"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+      "cron field 5 (day-of-week): invalid value 'x"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
       "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (allowed 0-7, SUN-SAT, nL, n#k)");
+  /* 3-byte characters: 10 whole ones (30 bytes), the 11th would be cut */
+  rej("0 0 * * "
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac",
+      "cron field 5 (day-of-week): invalid value '"
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+      "...' (allowed 0-7, SUN-SAT, nL, n#k)");
+  /* a weekday name with W outside day-of-month, a month name with L
+  ** outside the day fields: neither is a misplaced W or L */
+  rej("0 0 * WED *", "cron field 4 (month): unknown name 'WED' (allowed "
+                     "1-12, JAN-DEC)");
+  rej("0 JUL * * *", "cron field 2 (hour): invalid value 'JUL' (allowed "
+                     "0-23)");
   /* DEL is a control byte too; a long ASCII value is cut after 32 bytes */
   rej("0 0 \x7f * *", "cron field 3 (day-of-month): invalid value '?' "
                       "(allowed 1-31, L, L-n, LW, nW)");
