@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tzif_fixed.h"
 
 /* ---- failures on demand -------------------------------------------------- */
 
@@ -134,12 +135,6 @@ ssize_t __wrap_read(int fd, void *buf, size_t n) {
 
 static char dir[512];
 
-/* A TZif v1 file of one zone type, UTC+3 ("+03"), no transitions. */
-static const unsigned char three[] = {
-    'T', 'Z', 'i', 'f', 0, 0, 0, 0, 0, 0, 0,    0,    0, 0, 0,   0,   0,   0,
-    0,   0,   0,   0,   0, 0, 0, 0, 0, 0, 0,    0,    0, 0, 0,   0,   0,   0,
-    0,   0,   0,   1,   0, 0, 0, 4, 0, 0, 0x2a, 0x30, 0, 0, '+', '0', '3', 0};
-
 /* 61 bytes: "Fix/" and this is one more than a name may have. */
 static const char long_name[] =
     "Aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
@@ -175,24 +170,25 @@ static int build_dir(const char *argv0) {
            "mkdir -p \"$d/Fix/Folder\" \"$d/Fix/Shut\"",
            dir);
   if (system(cmd) != 0) return -1;
-  put("Fix/Three", three, sizeof three);
-  put("Fix/THREE", three, sizeof three); /* the same name in another case */
-  put("Fix/Gone", three, sizeof three);  /* removed once listed */
-  put("Fix/Locked", three, sizeof three);
-  put("Fix/Trunc", three, 30);
+  put("Fix/Three", tzif_plus3, sizeof tzif_plus3);
+  put("Fix/THREE", tzif_plus3,
+      sizeof tzif_plus3); /* the same name in another case */
+  put("Fix/Gone", tzif_plus3, sizeof tzif_plus3); /* removed once listed */
+  put("Fix/Locked", tzif_plus3, sizeof tzif_plus3);
+  put("Fix/Trunc", tzif_plus3, 30);
   static const char text[] = "A text file, not a zone file: no TZif magic.";
   put("Fix/Text", text, sizeof text - 1);
-  put("Fix/A~B", three, sizeof three);
-  put("Fix/A[B", three, sizeof three);
-  put("Fix/A`B", three, sizeof three);
-  put("Fix/A{B", three, sizeof three);
-  put("Fix/A|B", three, sizeof three);
-  put("Fix/A@B", three, sizeof three);
+  put("Fix/A~B", tzif_plus3, sizeof tzif_plus3);
+  put("Fix/A[B", tzif_plus3, sizeof tzif_plus3);
+  put("Fix/A`B", tzif_plus3, sizeof tzif_plus3);
+  put("Fix/A{B", tzif_plus3, sizeof tzif_plus3);
+  put("Fix/A|B", tzif_plus3, sizeof tzif_plus3);
+  put("Fix/A@B", tzif_plus3, sizeof tzif_plus3);
   char rel[80];
   snprintf(rel, sizeof rel, "Fix/%s", long_name);
-  put(rel, three, sizeof three);
+  put(rel, tzif_plus3, sizeof tzif_plus3);
   put("Fix/Big", "TZif", 4);
-  put("Fix/Shut/Zone", three, sizeof three);
+  put("Fix/Shut/Zone", tzif_plus3, sizeof tzif_plus3);
   sh("chmod 000 Fix/Locked && chmod 644 Fix/Shut && mkfifo Fix/Fifo && ln -s Nowhere Fix/Dangling && "
      "truncate -s 1048577 Fix/Big");
   return 0;
@@ -305,6 +301,7 @@ static void test_no_message(void) {
   char err[8] = "x";
   if (!db) return;
   CHECK(tzdb_get(db, "Fix/Thre", &z, NULL, 0) == -1, "unknown, err NULL");
+  CHECK(tzdb_get(db, "Fix/Thre", &z, NULL, 100) == -1, "err NULL, errlen 100");
   CHECK(tzdb_get(db, "Fix/Thre", &z, err, 0) == -1 && strcmp(err, "x") == 0,
         "unknown, errlen 0");
   CHECK(tzdb_get(db, "Fix/Tr nc", &z, NULL, 0) == -1, "invalid, err NULL");
@@ -365,14 +362,14 @@ static void test_dir_names(void) {
   CHECK(system(cmd) == 0, "mkdir deep");
   char file[4300];
   snprintf(file, sizeof file, "%s/Abc", deep);
-  write_file(file, three, sizeof three);
+  write_file(file, tzif_plus3, sizeof tzif_plus3);
   /* the directory's name, '/', 46 bytes: more than a path can hold, so
   ** this file is written from inside the directory */
   char here[1100];
   CHECK(getcwd(here, sizeof here) != NULL, "getcwd");
   if (chdir(deep) == 0) {
     snprintf(file, sizeof file, "%.46s", long_name);
-    write_file(file, three, sizeof three);
+    write_file(file, tzif_plus3, sizeof tzif_plus3);
     CHECK(chdir(here) == 0, "back to %s", here);
   } else {
     CHECK(0, "chdir %s", deep);
@@ -403,7 +400,7 @@ static void test_limits(void) {
   snprintf(first, sizeof first, "%s/Z0000", many);
   FILE *f = fopen(first, "wb");
   if (!f) return;
-  fwrite(three, 1, sizeof three, f);
+  fwrite(tzif_plus3, 1, sizeof tzif_plus3, f);
   fclose(f);
   for (int k = 1; k <= 4096; k++) {
     snprintf(path, sizeof path, "%s/Z%04d", many, k);
