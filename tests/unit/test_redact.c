@@ -103,6 +103,7 @@ static const redact_case positives[] = {
      "Server=db;Uid=app;Pwd=" R ";Database=x"},
     {"key-value", "pwd: hunter2", "pwd: " R},
     {"key-value", "DB_PASS=hunter2", "DB_PASS=" R},
+    {"url-credentials", "https://u:a[b@host/x", "https://u:" R "@host/x"},
     {"key-value", "export SMTP_PASS=swordfish", "export SMTP_PASS=" R},
     {"key-value", "dbPass: swordfish", "dbPass: " R},
     {"key-value", "export AWS_SECRET=abc", "export AWS_SECRET=" R},
@@ -333,6 +334,8 @@ static const redact_case near_misses[] = {
     {"discord-bot-token",
      "MTIzNDU2Nzg5MDEyMzQ1Ng.Gh1234.abcdefghijklmnopqrstuvwxyz01", NULL},
     {"key-value", "mypwd=abc123xyz and dbpass=abc123xyz", NULL},
+    /* a capital after a capital or digit is no camel-case word start */
+    {"key-value", "SKIPass=abc123xyz and 2Pwd=abc123xyz", NULL},
 };
 
 /* Plain text: no rule is near, nothing changes. */
