@@ -1276,6 +1276,53 @@ static void test_regressions(void) {
       "2025-11-03T01:30:00-05:00");
 }
 
+/* A zone (TZif v1, built here) whose wall clock skips 02:00-03:00 every
+** day from 1970 to 2030: +1 h at 02:00, back at 05:00. A job whose times
+** all lie in that gap never fires: the search gives up after 50 years of
+** segments (HORIZON_SECS) and says so; one time outside the gap fires. */
+static void test_daily_gap(void) {
+  enum { DAYS = 60 * 366, NT = 2 * DAYS };
+  size_t len = 44 + (size_t)NT * 5 + 2 * 6 + 4;
+  unsigned char *buf = calloc(1, len), *p;
+  if (!buf) return;
+  static const unsigned char counts[24] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                           0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 4};
+  memcpy(buf, "TZif", 4);
+  memcpy(buf + 20, counts, sizeof counts);
+  p = buf + 32; /* transition count, big-endian */
+  p[0] = (unsigned char)(NT >> 24);
+  p[1] = (unsigned char)(NT >> 16);
+  p[2] = (unsigned char)(NT >> 8);
+  p[3] = (unsigned char)NT;
+  p = buf + 44;
+  for (int k = 0; k < NT; k++) {
+    uint32_t t = (uint32_t)(k / 2) * 86400u + (k % 2 ? 4u : 2u) * 3600u;
+    *p++ = (unsigned char)(t >> 24);
+    *p++ = (unsigned char)(t >> 16);
+    *p++ = (unsigned char)(t >> 8);
+    *p++ = (unsigned char)t;
+  }
+  for (int k = 0; k < NT; k++) *p++ = (unsigned char)(k % 2 ? 0 : 1);
+  static const unsigned char types[] = {0,   0, 0,    0,    0, 0, /* UTC */
+                                        0,   0, 0x0e, 0x10, 1, 0, /* +1 h */
+                                        'X', 0, 0,    0};
+  memcpy(p, types, sizeof types);
+  tz_zone *z = NULL;
+  char err[160];
+  CHECK(tz_parse(buf, len, "Gap/Daily", &z, err, sizeof err) == 0, "%s", err);
+  free(buf);
+  if (!z) return;
+  cron_expr c;
+  int64_t at = -1;
+  CHECK(cron_parse("0,30 2 * * *", &c, err, sizeof err) == 0, "%s", err);
+  CHECK(cron_next(&c, z, 0, &at) == 0 && at == -1,
+        "02:00 and 02:30 never happen: %" PRId64, at);
+  CHECK(cron_parse("30 2,6 * * *", &c, err, sizeof err) == 0, "%s", err);
+  CHECK(cron_next(&c, z, 0, &at) == 1 && at == (6 * 3600 + 1800) * 1000LL,
+        "06:30 (UTC+0 again) of day one: %" PRId64, at);
+  tz_free(z);
+}
+
 int main(void) {
   db = tzdb_new(NULL);
   if (!db) return 1;
@@ -1292,6 +1339,7 @@ int main(void) {
   test_properties();
   test_long_iteration();
   test_regressions();
+  test_daily_gap();
   tzdb_free(db);
   return check_report("cron");
 }
