@@ -363,12 +363,12 @@ static int types_read(const unsigned char *p, const tzif_header *h,
 ** message. */
 #define FOOTER_SHOW 40
 static void footer_excerpt(const char *s, size_t n, char out[FOOTER_SHOW + 1]) {
-  size_t k, m = n < FOOTER_SHOW ? n : FOOTER_SHOW;
-  for (k = 0; k < m; k++) {
+  size_t k;
+  for (k = 0; k < n && k < FOOTER_SHOW; k++) {
     unsigned char ch = (unsigned char)s[k];
     out[k] = ch >= 0x20 && ch < 0x7f && ch != '\'' ? (char)ch : '?';
   }
-  out[m] = '\0';
+  out[k] = '\0';
 }
 
 /* Footer: "\n" TZ-string "\n"; an empty string means no rule. */

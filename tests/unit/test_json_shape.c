@@ -43,13 +43,13 @@ static int walk(const char *text, size_t cap, seen *got) {
 }
 
 static void flat(const char *text, const char *want) {
-  seen got;
+  seen got = {""};
   CHECK(walk(text, 64, &got) == 1, "want 1: %s", text);
   CHECK_STR(got.log, want, text);
 }
 
 static void flat_unsure(const char *text, size_t cap) {
-  seen got;
+  seen got = {""};
   CHECK(walk(text, cap, &got) == 0, "want 0 (cap %zu): %s", cap, text);
 }
 
@@ -96,7 +96,7 @@ static void test_flat_array(void) {
   flat_unsure("[{\"\\u0041\":null}]", 64);
   flat_unsure("[{\"a\":\"\\x\"}]", 64);
   /* the member callback stops the walk: 0, after the calls it got */
-  seen got;
+  seen got = {""};
   CHECK(walk("[{\"a\":\"1\"},{\"stop\":null,\"b\":\"2\"}]", 64, &got) == 0,
         "stop");
   CHECK_STR(got.log, "|a=1;|", "calls before the stop");

@@ -743,6 +743,15 @@ static void test_footer_errors(void) {
     snprintf(want, sizeof want, "TZif: footer: bad rule '%s'", bad[k]);
     CHECK_STR(err, want, bad[k]);
   }
+  /* a long one is shown by its first 40 characters */
+  char err[256];
+  tz_zone *z = footer_zone("EST5EDT,M3.2.0,M11.1.0,M3.2.0,M11.1.0,M3.2.0", err,
+                           sizeof err);
+  CHECK(z == NULL, "a long bad footer");
+  tz_free(z);
+  CHECK_STR(err,
+            "TZif: footer: bad rule 'EST5EDT,M3.2.0,M11.1.0,M3.2.0,M11.1.0,M3'",
+            "cut at 40");
 }
 
 /* ---- corrupt and unusual files ------------------------------------------------ */
