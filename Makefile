@@ -107,7 +107,13 @@ PURE_HAVE = $(wildcard $(PURE_SRC))
 
 $(B)/unit/%: tests/unit/%.c $(PURE_HAVE) $(HDRS) $(wildcard tests/unit/*.h) | $(B)
 	@mkdir -p $(B)/unit
-	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $< $(PURE_HAVE) -lm
+	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ $< $(PURE_HAVE) $(UNIT_LDFLAGS) -lm
+
+# test_tzdb fails allocations and system calls on demand: GNU ld's --wrap
+# sends the pure modules' calls of these through the test's __wrap_ ones.
+$(B)/unit/test_tzdb: UNIT_LDFLAGS = \
+  $(addprefix -Wl$(comma)--wrap=,malloc calloc realloc open fstat lstat read)
+comma := ,
 
 # Unit tests of the host's self-contained parts (tests/unit/test_host_*.c):
 # each links the host file it names alone (the test supplies what else it

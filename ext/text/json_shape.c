@@ -103,10 +103,10 @@ static const char *decode(const char *p, char *dst, size_t cap) {
   for (p++; p < end - 1; p++) {
     char c = *p;
     if (c == '\\') {
+      /* string() let through only these escapes and \u */
       static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-      const char *k = strchr(from, *++p);
-      if (*p == 'u' || !k) return NULL;
-      c = to[k - from];
+      if (*++p == 'u') return NULL;
+      c = to[strchr(from, *p) - from];
     }
     if (n + 1 >= cap) return NULL;
     dst[n++] = c;

@@ -25,6 +25,7 @@
 ** tests can hold that bound.
 */
 #include "text/redact.h"
+#include "base/coverage.h"
 #include "text/ascii.h"
 
 #include <stdint.h>
@@ -116,8 +117,8 @@ static int in_class(int cs, int c) {
     case CS_TOKEN68:
       return is_alnum(c) || c == '-' || c == '.' || c == '_' || c == '~' ||
              c == '+' || c == '/' || c == '=';
-    case CS_PATH: return is_alnum(c) || c == '_' || c == '-' || c == '/';
-    default: return 0;
+    default: /* CS_PATH */
+      return is_alnum(c) || c == '_' || c == '-' || c == '/';
   }
 }
 
@@ -440,7 +441,8 @@ static int m_kv(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
     k++;
     j = nx;
   }
-  if (k == 0 || k > KEY_MAX || !(kind = key_kind(key, k))) return 0;
+  /* (k > 0: the rule starts at a key character) */
+  if (k > KEY_MAX || !(kind = key_kind(key, k))) return 0;
   if (open_quote(s, j, &q, &esc, &e)) j = e; /* "key": or \"key\": */
   c = rd(s, skip_spaces(s, j), &nx);
   if (c != '=' && c != ':') return 0;
@@ -547,8 +549,7 @@ static int m_basic(const rule *r, const src *s, size_t i, hit *h,
 static int token_at(const rule *r, const src *s, size_t i, int cls, seglen len,
                     size_t *end) {
   size_t j, nx;
-  if (r->lit && !lit_at(s, i, r->lit, 0, &j)) return 0;
-  if (!r->lit) j = i;
+  if (!lit_at(s, i, r->lit, 0, &j)) return 0;
   size_t k = span(s, j, cls, len.max ? (size_t)len.max + 1 : SIZE_MAX, end);
   if (k < len.min || (len.max && k > len.max)) return 0;
   return !len.max || !is_alnum(rd(s, *end, &nx));
@@ -650,8 +651,8 @@ static int m_discord(const rule *r, const src *s, size_t i, hit *h,
   (void)skip; /* the digit check depends on the start */
   h->vs = i;
   if (!segments_at(r, s, i, &h->ve, &seg0, &no_skip)) return 0;
-  b64_info d = b64_scan(s, i, seg0);
-  return d.bytes >= 17 && d.nondigits == 0;
+  /* lit and 22+ characters: 17+ bytes */
+  return b64_scan(s, i, seg0).nondigits == 0;
 }
 
 #define L REDACT_MARKER
@@ -892,8 +893,8 @@ static void pass(rstate *b, const src *s, int depth) {
       if (!(can & (uint32_t)1 << r) || i < skip[r] ||
           !edge_ok(ru->edge, b->last))
         continue;
-      if (ru->match(ru, s, i, &h, &skip[r]) && h.ve > i && h.vs <= h.ve &&
-          h.vs >= i)
+      if (ru->match(ru, s, i, &h, &skip[r]) &&
+          ALWAYS(h.ve > i && h.vs <= h.ve && h.vs >= i))
         break;
     }
     if (!can || r == NRULES) {

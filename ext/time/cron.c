@@ -33,7 +33,9 @@
 */
 #include "time/cron.h"
 
+#include "base/coverage.h"
 #include "text/ascii.h"
+#include "text/utf8.h"
 #include "time/civil.h"
 
 #include <limits.h>
@@ -74,9 +76,10 @@ static int popcount64(uint64_t m) {
   return n;
 }
 
-/* Lowest set bit >= from, or -1. */
+/* Lowest set bit >= from, or -1. The callers' from is at most 60 (one past
+** a field's highest value). */
 static int next_bit(uint64_t m, int from) {
-  if (from > 63) return -1;
+  if (NEVER(from > 63)) return -1;
   m &= ~0ULL << from;
   return m ? ctz64(m) : -1;
 }
@@ -117,17 +120,17 @@ typedef struct parse_ctx {
   cron_expr *out;
 } parse_ctx;
 
-/* Copy text for a message: bounded, control bytes shown as '?'. */
+/* Copy text for a message: bounded (cut before a character, then
+** "..."), control bytes shown as '?'. */
 static const char *show(char *buf, const char *s, const char *e) {
-  size_t n = (size_t)(e - s), i, k = 0;
-  size_t lim = n > SHOW_MAX - 4 ? SHOW_MAX - 8 : n;
-  for (i = 0; i < lim; i++) {
-    unsigned char ch = (unsigned char)s[i];
-    buf[k++] = (ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
+  size_t n = (size_t)(e - s), k;
+  int cut = n > SHOW_MAX - 4;
+  size_t lim = cut ? (size_t)utf8_prefix(s, n, SHOW_MAX - 8) : n;
+  for (k = 0; k < lim; k++) {
+    unsigned char ch = (unsigned char)s[k];
+    buf[k] = (ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
   }
-  if (lim < n) {
-    while (k > 0 && ((unsigned char)buf[k - 1] & 0xC0) == 0x80) k--;
-    if (k > 0 && ((unsigned char)buf[k - 1] & 0xC0) == 0xC0) k--;
+  if (cut) {
     memcpy(buf + k, "...", 3);
     k += 3;
   }
@@ -138,10 +141,10 @@ static const char *show(char *buf, const char *s, const char *e) {
 static int expr_fail(char *err, size_t errlen, const char *fmt, ...) {
   va_list ap;
   if (err && errlen) {
-    int k = snprintf(err, errlen, "cron: ");
-    if (k > 0 && (size_t)k < errlen) {
+    size_t k = (size_t)snprintf(err, errlen, "cron: ");
+    if (k < errlen) {
       va_start(ap, fmt);
-      vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+      vsnprintf(err + k, errlen - k, fmt, ap);
       va_end(ap);
     }
   }
@@ -151,11 +154,11 @@ static int expr_fail(char *err, size_t errlen, const char *fmt, ...) {
 static int field_fail(parse_ctx *p, const char *fmt, ...) {
   va_list ap;
   if (p->err && p->errlen) {
-    int k =
-        snprintf(p->err, p->errlen, "cron field %d (%s): ", p->num, p->f->name);
-    if (k > 0 && (size_t)k < p->errlen) {
+    size_t k = (size_t)snprintf(p->err, p->errlen,
+                                "cron field %d (%s): ", p->num, p->f->name);
+    if (k < p->errlen) {
       va_start(ap, fmt);
-      vsnprintf(p->err + k, p->errlen - (size_t)k, fmt, ap);
+      vsnprintf(p->err + k, p->errlen - k, fmt, ap);
       va_end(ap);
     }
   }
@@ -213,7 +216,10 @@ static int name_index(const char *table, const char *s, const char *e) {
   return -1;
 }
 
-/* Why a token is not a value: the most specific message we can give. */
+/* Why a token is not a value: the most specific message we can give.
+** [s, e) is what parse_value refused: never empty digits (those fail as
+** out of range), and in day-of-week neither a '#' (parse_dow_special
+** takes the item apart) nor a weekday name (it parses). */
 static int value_fail(parse_ctx *p, const char *s, const char *e,
                       const char *is, const char *ie) {
   char a[SHOW_MAX], b[SHOW_MAX];
@@ -223,7 +229,7 @@ static int value_fail(parse_ctx *p, const char *s, const char *e,
   if (upper((unsigned char)*s) == 'H' && (e - s == 1 || !ascii_is_alpha(s[1])))
     return field_fail(p, "H (hashed value) is not supported: '%s'",
                       show(a, is, ie));
-  if (has_char(s, e, '#') && kind != F_DOW)
+  if (has_char(s, e, '#'))
     return field_fail(p, "'#' is only allowed in day-of-week: '%s'",
                       show(a, is, ie));
   if (has_letter(s, e, 'W') && kind != F_DOM && name_index(DOW_NAMES, s, e) < 0)
@@ -236,11 +242,10 @@ static int value_fail(parse_ctx *p, const char *s, const char *e,
                       "'%s'",
                       show(a, is, ie));
   if ((kind == F_DOM || kind == F_DOW) && in_range &&
-      (has_letter(s, e, 'L') || has_letter(s, e, 'W') || has_char(s, e, '#')) &&
-      !(kind == F_DOW && name_index(DOW_NAMES, s, e) >= 0))
+      (has_letter(s, e, 'L') || has_letter(s, e, 'W')))
     return field_fail(p, "'%s' cannot be used in a range or with a step: '%s'",
                       show(a, s, e), show(b, is, ie));
-  if ((kind == F_MON || kind == F_DOW) && all_digits(s, e) == 0) {
+  if (kind == F_MON || kind == F_DOW) {
     int alpha = 1;
     const char *q;
     for (q = s; q < e; q++)

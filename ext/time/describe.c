@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/coverage.h"
 #include "text/ascii.h"
 #include "time/civil.h"
 
@@ -36,14 +37,16 @@ static void put(wbuf *w, const char *s) {
   w->len += k;
 }
 
+/* put() of a formatted text, written in place (on overflow the buffer
+** may hold part of it: the result is -1 then) */
 static void putf(wbuf *w, const char *fmt, ...) {
-  char tmp[256];
   va_list ap;
+  size_t room = w->n - w->len;
   va_start(ap, fmt);
-  int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int k = vsnprintf(w->p + w->len, room, fmt, ap);
   va_end(ap);
-  if ((size_t)k >= sizeof tmp) w->over = 1; /* k < 0 too */
-  else put(w, tmp);
+  if ((size_t)k >= room) w->over = 1; /* k < 0 too */
+  else w->len += (size_t)k;
 }
 
 /* A list of short items, joined "a and b" / "a, b, and c" (cronstrue
@@ -55,7 +58,7 @@ typedef struct items {
 } items;
 
 static void item_add(items *it, const char *fmt, ...) {
-  if (it->n == ITEMS_MAX) return; /* cannot happen: 79 day items at most */
+  if (NEVER(it->n == ITEMS_MAX)) return; /* 79 day items at most */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(it->v[it->n++], sizeof it->v[0], fmt, ap);
@@ -232,8 +235,7 @@ static void put_hour_list(wbuf *w, uint64_t hours, int m, int s) {
 
 static void put_hours(wbuf *w, const field *f, int min_zero) {
   const char *end = min_zero ? "00" : "59";
-  switch (f->sh) {
-    case SH_ALL: break;
+  switch (f->sh) { /* not SH_ALL: the caller leaves "every hour" unsaid */
     case SH_ONE:
       if (min_zero) putf(w, "at %02d:00", f->first);
       else putf(w, "between %02d:00 and %02d:59", f->first, f->first);
@@ -249,7 +251,7 @@ static void put_hours(wbuf *w, const field *f, int min_zero) {
     case SH_RUN:
       putf(w, "between %02d:00 and %02d:%s", f->first, f->last, end);
       break;
-    default: /* SH_LIST */
+    default: /* SH_LIST (SH_ALL would list all 24) */
       put(w, "at ");
       put_hour_list(w, f->bits, 0, 0);
       break;
@@ -328,8 +330,7 @@ static void describe_dom(wbuf *w, const cron_expr *c) {
     return;
   }
   if (specials == 0) {
-    switch (D.sh) {
-      case SH_ALL: return; /* day_any: never asked */
+    switch (D.sh) { /* not SH_ALL: that is day_any, never asked */
       case SH_ONE: putf(w, "on day %d of the month", D.first); return;
       case SH_EVERY: putf(w, "every %d days in a month", D.step); return;
       case SH_START:
@@ -343,7 +344,7 @@ static void describe_dom(wbuf *w, const cron_expr *c) {
       case SH_RUN:
         putf(w, "between day %d and %d of the month", D.first, D.last);
         return;
-      default: break; /* SH_LIST */
+      default: break; /* SH_LIST (SH_ALL would list all 31) */
     }
   }
   /* values, then the special days, as one list */
@@ -369,11 +370,12 @@ static void describe_dow(wbuf *w, const cron_expr *c, int either) {
   items plain = {.n = 0}, special = {.n = 0};
   if (c->dow) {
     /* Sunday first, unless a run of 3 or more goes through Saturday into
-    ** Sunday: then from its first day ("Friday through Sunday") */
+    ** Sunday: then from its first day ("Friday through Sunday"). Never
+    ** all seven days (they read as '*'), so each run is 6 days at most. */
     int start = 0, back = 0, fwd = 0;
-    while (back < 7 && has(c->dow, 6 - back)) back++;
-    while (fwd < 7 && has(c->dow, fwd)) fwd++;
-    if (back && fwd && back + fwd >= 3 && back + fwd < 7) start = 7 - back;
+    while (back < 6 && has(c->dow, 6 - back)) back++;
+    while (fwd < 6 && has(c->dow, fwd)) fwd++;
+    if (back && fwd && back + fwd >= 3) start = 7 - back;
     value_items(&plain, c->dow, 0, 6, start, fmt_day);
   }
   for (int d = 0; d < 7; d++) { /* by weekday: "5L,1#1" is Monday first */
@@ -402,8 +404,7 @@ static void describe_months(wbuf *w, const cron_expr *c) {
   field F;
   items it = {.n = 0};
   analyze(&F, c->months, 1, 12, 2);
-  switch (F.sh) {
-    case SH_ALL: break;
+  switch (F.sh) { /* not SH_ALL: the caller leaves all months unsaid */
     case SH_ONE: putf(w, "only in %s", month_names[F.first]); break;
     case SH_EVERY: putf(w, "every %d months", F.step); break;
     case SH_START:
@@ -414,7 +415,7 @@ static void describe_months(wbuf *w, const cron_expr *c) {
     case SH_RUN:
       putf(w, "%s through %s", month_names[F.first], month_names[F.last]);
       break;
-    default: /* SH_LIST */
+    default: /* SH_LIST (SH_ALL would list all 12) */
       value_items(&it, c->months, 1, 12, 1, fmt_month);
       put(w, "only in ");
       put_join(w, &it, 1);
@@ -437,7 +438,8 @@ static void cron_phrase(wbuf *w, const cron_expr *c) {
     put(w, ", ");
     describe_months(w, c);
   }
-  if (!w->over && w->len > start && ascii_is_lower(w->p[start]))
+  /* every phrase starts with a lowercase word */
+  if (!w->over && ALWAYS(w->len > start && ascii_is_lower(w->p[start])))
     w->p[start] = (char)(w->p[start] - 'a' + 'A');
 }
 
@@ -514,6 +516,10 @@ int describe_schedule(const sched_spec *s, char *buf, size_t n) {
     put_local(&w, s->end_at, z);
   }
   if (s->start_at != SCHED_NONE || s->end_at != SCHED_NONE) shows_time = 1;
-  if (shows_time && z != tz_utc()) putf(&w, " (%s)", tz_name(z));
+  if (shows_time && z != tz_utc()) {
+    put(&w, " (");
+    put(&w, tz_name(z));
+    put(&w, ")");
+  }
   return w.over ? -1 : (int)w.len;
 }

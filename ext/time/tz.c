@@ -28,6 +28,7 @@
 */
 #include "time/tz.h"
 
+#include "base/coverage.h"
 #include "text/ascii.h"
 #include "time/civil.h"
 
@@ -358,15 +359,16 @@ static int types_read(const unsigned char *p, const tzif_header *h,
   return 0;
 }
 
-/* Copies at most 40 printable characters of a footer for a message. */
-static void footer_excerpt(const char *s, size_t n, char *out, size_t outlen) {
-  size_t k, m = n < 40 ? n : 40;
-  if (m >= outlen) m = outlen - 1;
-  for (k = 0; k < m; k++) {
+/* Copies at most FOOTER_SHOW printable characters of a footer for a
+** message. */
+#define FOOTER_SHOW 40
+static void footer_excerpt(const char *s, size_t n, char out[FOOTER_SHOW + 1]) {
+  size_t k;
+  for (k = 0; k < n && k < FOOTER_SHOW; k++) {
     unsigned char ch = (unsigned char)s[k];
     out[k] = ch >= 0x20 && ch < 0x7f && ch != '\'' ? (char)ch : '?';
   }
-  out[m] = '\0';
+  out[k] = '\0';
 }
 
 /* Footer: "\n" TZ-string "\n"; an empty string means no rule. */
@@ -381,8 +383,8 @@ static int footer_read(const unsigned char *p, size_t avail, tz_rule *r,
   n = (size_t)(nl - (p + 1));
   if (n == 0) return 0;
   if (rule_parse((const char *)p + 1, n, r)) {
-    char ex[48];
-    footer_excerpt((const char *)p + 1, n, ex, sizeof ex);
+    char ex[FOOTER_SHOW + 1];
+    footer_excerpt((const char *)p + 1, n, ex);
     return tz_fail(err, errlen, "TZif: footer: bad rule '%s'", ex);
   }
   *has_rule = 1;
@@ -520,7 +522,8 @@ static int32_t rule_offset(const tz_zone *z, int64_t t) {
   t = clamp_instant(t);
   tf = t - frame_shift(t);
   k = count_le(z->rule_at, z->rule_n, tf);
-  return z->rule_off[k > 0 ? k - 1 : 0];
+  /* tf lies in [2000, 2400); the events start two years before */
+  return z->rule_off[NEVER(k == 0) ? 0 : k - 1];
 }
 
 /* First rule event strictly after t, or INT64_MAX. */
@@ -531,7 +534,8 @@ static int64_t rule_next_event(const tz_zone *z, int64_t t) {
   t = clamp_instant(t);
   shift = frame_shift(t);
   k = count_le(z->rule_at, z->rule_n, t - shift);
-  return k < z->rule_n ? z->rule_at[k] + shift : INT64_MAX;
+  /* t - shift lies in [2000, 2400); the events end two years after */
+  return ALWAYS(k < z->rule_n) ? z->rule_at[k] + shift : INT64_MAX;
 }
 
 static int in_rule_domain(const tz_zone *z, int64_t t) {
@@ -586,7 +590,9 @@ void tz_local_lookup(const tz_zone *z, int64_t local_s, tz_local *r) {
     if (u >= seg && u < nt) local_add(r, u, o);
     if (nt > hi) break;
     o2 = tz_offset_at(z, nt);
-    if (!gap && r->count == 0 && nt + o <= L && L < nt + o2) {
+    /* Without a match so far, the wall clock of each segment ended at or
+    ** before L (nt + o <= L): a gap when the next one starts after it. */
+    if (!gap && r->count == 0 && L < nt + o2) {
       gap = 1;
       r->gap_end_utc = nt;
       r->off_before = o;

@@ -163,39 +163,45 @@ static int table_grow(tzdb *db) {
 
 /* ---- reading a zone file ----------------------------------------------- */
 
-/* Reads the whole regular file at path (at most TZDB_MAX_FILE bytes).
-** Returns 0, -1 (missing or not a regular file) or -2 (too large / OOM). */
+/* What file_read found. */
+enum {
+  FILE_OK = 0,
+  FILE_MISSING = -1,   /* no such file, or not a regular file */
+  FILE_TOO_LARGE = -2, /* over TZDB_MAX_FILE, or it grew while read */
+  FILE_NOMEM = -3,
+  FILE_UNREADABLE = -4 /* fstat or read failed */
+};
+
+/* Reads the whole regular file at path (at most TZDB_MAX_FILE bytes):
+** FILE_OK and *out (to free) and *len, or one of the failures above. */
 static int file_read(const char *path, unsigned char **out, size_t *len) {
   struct stat st;
-  unsigned char *buf;
-  size_t got = 0, cap;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return -1;
-  }
+  unsigned char *buf = NULL;
+  size_t got = 0, cap = 0;
+  int rc = FILE_OK;
+  /* O_NONBLOCK: the open of a FIFO returns at once (fstat refuses it) */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return FILE_MISSING;
+  if (fstat(fd, &st) != 0) rc = FILE_UNREADABLE;
+  else if (!S_ISREG(st.st_mode)) rc = FILE_MISSING;
+  else if (st.st_size > TZDB_MAX_FILE) rc = FILE_TOO_LARGE;
   /* One byte more than fstat reports, so a file that grew is noticed. */
-  cap = (size_t)st.st_size + 1;
-  if (st.st_size > TZDB_MAX_FILE || !(buf = malloc(cap))) {
-    close(fd);
-    return -2;
-  }
-  for (;;) {
+  else if (!(buf = malloc(cap = (size_t)st.st_size + 1))) rc = FILE_NOMEM;
+  while (rc == FILE_OK) {
     ssize_t r = read(fd, buf + got, cap - got);
     if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    got += (size_t)r;
-    if (got == cap) break;
+    if (r < 0) rc = FILE_UNREADABLE;
+    else if (r == 0) break;
+    else if ((got += (size_t)r) == cap) rc = FILE_TOO_LARGE;
   }
   close(fd);
-  if (got == cap) {
+  if (rc != FILE_OK) {
     free(buf);
-    return -2;
+    return rc;
   }
   *out = buf;
   *len = got;
-  return 0;
+  return FILE_OK;
 }
 
 static int zone_load(const tzdb *db, const char *name, tz_zone **out, char *err,
@@ -210,13 +216,15 @@ static int zone_load(const tzdb *db, const char *name, tz_zone **out, char *err,
     return TZDB_UNKNOWN;
   }
   rc = file_read(path, &buf, &len);
-  if (rc == -1) {
+  if (rc == FILE_MISSING) {
     tzdb_fail(err, errlen, "unknown time zone", name, NULL);
     return TZDB_UNKNOWN;
   }
-  if (rc == -2) {
+  if (rc != FILE_OK) {
     tzdb_fail(err, errlen, "cannot load time zone", name,
-              "file too large or out of memory");
+              rc == FILE_TOO_LARGE ? "file too large"
+              : rc == FILE_NOMEM   ? "out of memory"
+                                   : "cannot read the file");
     return TZDB_FAILED;
   }
   rc = tz_parse(buf, len, name, out, perr, sizeof perr);
@@ -300,9 +308,10 @@ int tzdb_lookup(tzdb *db, const char *name, const tz_zone **out,
   }
   if (rc == TZDB_UNKNOWN || (rc == TZDB_INVALID && name)) {
     const char *near = tzdb_names_suggest(names_of(db), name);
-    size_t used = err && errlen ? strlen(err) : 0;
-    if (near && used < errlen)
+    if (near && err && errlen) { /* tzdb_fail wrote a message */
+      size_t used = strlen(err);
       snprintf(err + used, errlen - used, "; did you mean '%s'?", near);
+    }
   }
   if (canon) *canon = rc == TZDB_OK ? spelled : NULL;
   return rc == TZDB_OK ? 0 : -1;

@@ -10,6 +10,8 @@
 */
 #include "time/tzdb_names.h"
 
+#include "base/coverage.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -142,12 +144,13 @@ const char *tzdb_names_canonical(const tzdb_names *n, const char *name) {
 }
 
 /* Levenshtein distance of a and b ignoring ASCII case, or limit + 1 as
-** soon as it must exceed limit. Both are at most NAMES_MAX_LEN + 3. */
+** soon as it must exceed limit. b is a listed name or a part of one (at
+** most NAMES_MAX_LEN bytes: walk() lists no longer one); row holds its
+** bytes. */
 static int distance(const char *a, const char *b, int limit) {
-  int row[NAMES_MAX_LEN + 5];
+  int row[NAMES_MAX_LEN + 1];
   int la = (int)strlen(a), lb = (int)strlen(b);
-  if (la > NAMES_MAX_LEN + 3 || lb > NAMES_MAX_LEN + 3 || abs(la - lb) > limit)
-    return limit + 1;
+  if (NEVER(lb > NAMES_MAX_LEN) || abs(la - lb) > limit) return limit + 1;
   for (int j = 0; j <= lb; j++) row[j] = j;
   for (int i = 1; i <= la; i++) {
     int diag = row[0], best = i;
@@ -186,7 +189,7 @@ const char *tzdb_names_suggest(const tzdb_names *n, const char *name) {
   for (size_t k = 0; k < n->n && bestd > 0; k++) {
     const char *s = n->v[k], *last = strrchr(s, '/');
     int d = close_to(name, s, len <= 6, bestd - 1);
-    if (!whole && last && d > 0) {
+    if (!whole && last) { /* d > 0: s has a '/', name has not */
       int dl = close_to(name, last + 1, 1, bestd - 1);
       if (dl < d) d = dl;
     }

@@ -355,7 +355,9 @@ static void test_rejected(void) {
                      "1-12, JAN-DEC)");
   rej("0 0 LX * *", "cron field 3 (day-of-month): invalid value 'LX' "
                     "(allowed 1-31, L, L-n, LW, nW)");
-  /* a control byte shown as '?', a long value cut at a character */
+  /* a control byte shown as '?', a long value cut at a character (32
+  ** bytes at most): after 16 whole 2-byte ones, or before the one that
+  ** 32 bytes would cut (x and 15 of them) */
   rej("0 0 \x01 * *", "cron field 3 (day-of-month): invalid value '?' "
                       "(allowed 1-31, L, L-n, LW, nW)");
   rej("0 0 * * "
@@ -363,7 +365,28 @@ static void test_rejected(void) {
       "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
       "cron field 5 (day-of-week): invalid value "
       "'\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (allowed 0-7, SUN-SAT, nL, n#k)");
+  rej("0 0 * * x"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+      "cron field 5 (day-of-week): invalid value 'x"
+      "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
       "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...' (allowed 0-7, SUN-SAT, nL, n#k)");
+  /* 3-byte characters: 10 whole ones (30 bytes), the 11th would be cut */
+  rej("0 0 * * "
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac",
+      "cron field 5 (day-of-week): invalid value '"
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+      "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+      "...' (allowed 0-7, SUN-SAT, nL, n#k)");
+  /* a weekday name with W outside day-of-month, a month name with L
+  ** outside the day fields: neither is a misplaced W or L */
+  rej("0 0 * WED *", "cron field 4 (month): unknown name 'WED' (allowed "
+                     "1-12, JAN-DEC)");
+  rej("0 JUL * * *", "cron field 2 (hour): invalid value 'JUL' (allowed "
+                     "0-23)");
   /* DEL is a control byte too; a long ASCII value is cut after 32 bytes */
   rej("0 0 \x7f * *", "cron field 3 (day-of-month): invalid value '?' "
                       "(allowed 1-31, L, L-n, LW, nW)");
@@ -1253,6 +1276,53 @@ static void test_regressions(void) {
       "2025-11-03T01:30:00-05:00");
 }
 
+/* A zone (TZif v1, built here) whose wall clock skips 02:00-03:00 every
+** day from 1970 to 2030: +1 h at 02:00, back at 05:00. A job whose times
+** all lie in that gap never fires: the search gives up after 50 years of
+** segments (HORIZON_SECS) and says so; one time outside the gap fires. */
+static void test_daily_gap(void) {
+  enum { DAYS = 60 * 366, NT = 2 * DAYS };
+  size_t len = 44 + (size_t)NT * 5 + 2 * 6 + 4;
+  unsigned char *buf = calloc(1, len), *p;
+  if (!buf) return;
+  static const unsigned char counts[24] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                           0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 4};
+  memcpy(buf, "TZif", 4);
+  memcpy(buf + 20, counts, sizeof counts);
+  p = buf + 32; /* transition count, big-endian */
+  p[0] = (unsigned char)(NT >> 24);
+  p[1] = (unsigned char)(NT >> 16);
+  p[2] = (unsigned char)(NT >> 8);
+  p[3] = (unsigned char)NT;
+  p = buf + 44;
+  for (int k = 0; k < NT; k++) {
+    uint32_t t = (uint32_t)(k / 2) * 86400u + (k % 2 ? 4u : 2u) * 3600u;
+    *p++ = (unsigned char)(t >> 24);
+    *p++ = (unsigned char)(t >> 16);
+    *p++ = (unsigned char)(t >> 8);
+    *p++ = (unsigned char)t;
+  }
+  for (int k = 0; k < NT; k++) *p++ = (unsigned char)(k % 2 ? 0 : 1);
+  static const unsigned char types[] = {0,   0, 0,    0,    0, 0, /* UTC */
+                                        0,   0, 0x0e, 0x10, 1, 0, /* +1 h */
+                                        'X', 0, 0,    0};
+  memcpy(p, types, sizeof types);
+  tz_zone *z = NULL;
+  char err[160];
+  CHECK(tz_parse(buf, len, "Gap/Daily", &z, err, sizeof err) == 0, "%s", err);
+  free(buf);
+  if (!z) return;
+  cron_expr c;
+  int64_t at = -1;
+  CHECK(cron_parse("0,30 2 * * *", &c, err, sizeof err) == 0, "%s", err);
+  CHECK(cron_next(&c, z, 0, &at) == 0 && at == -1,
+        "02:00 and 02:30 never happen: %" PRId64, at);
+  CHECK(cron_parse("30 2,6 * * *", &c, err, sizeof err) == 0, "%s", err);
+  CHECK(cron_next(&c, z, 0, &at) == 1 && at == (6 * 3600 + 1800) * 1000LL,
+        "06:30 (UTC+0 again) of day one: %" PRId64, at);
+  tz_free(z);
+}
+
 int main(void) {
   db = tzdb_new(NULL);
   if (!db) return 1;
@@ -1269,6 +1339,7 @@ int main(void) {
   test_properties();
   test_long_iteration();
   test_regressions();
+  test_daily_gap();
   tzdb_free(db);
   return check_report("cron");
 }

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "time/describe.h"
 #include "time/tzdb.h"
+#include "tzif_fixed.h"
 
 #define SAME NULL
 #define REJECTS "(cronstrue rejects it)"
@@ -444,6 +445,9 @@ static void test_more_phrases(void) {
       {"0 0 * * SAT,SUN,MON", "At 00:00, Saturday through Monday"},
       {"0 0 * * SAT-SUN", "At 00:00, only on Sunday and Saturday"},
       {"0 0 * * 0-6", "At 00:00"},
+      {"0 0 * * MON-SAT", "At 00:00, Monday through Saturday"},
+      {"0 0 * * SUN-FRI", "At 00:00, Sunday through Friday"},
+      {"0 0 * * SAT,SUN-THU", "At 00:00, Saturday through Thursday"},
       {"5,10 * * * * *", "At 5 and 10 seconds past the minute"},
       {"5-10 * * * * *", "Seconds 5 through 10 past the minute"},
       {"0 5,10 * * * *", "At 5 and 10 minutes past the hour"},
@@ -469,6 +473,21 @@ static void test_more_phrases(void) {
   s = spec_of(SCHED_ONCE, NULL);
   s.scheduled_at = -1500; /* 1969-12-31T23:59:58.500Z */
   check_schedule(&s, "Once on 1969-12-31 at 23:59:58.500");
+  /* a zone's name is shown whole, however long (tz_parse takes any) */
+  char name[301];
+  memset(name, 'z', 300);
+  name[300] = 0;
+  tz_zone *z = NULL;
+  CHECK(tz_parse(tzif_plus3, sizeof tzif_plus3, name, &z, msg, sizeof msg) == 0,
+        "tz_parse: %s", msg);
+  if (z) {
+    char want[400];
+    s = spec_of(SCHED_ONCE, z);
+    s.scheduled_at = 0;
+    snprintf(want, sizeof want, "Once on 1970-01-01 at 03:00 (%s)", name);
+    check_schedule(&s, want);
+    tz_free(z);
+  }
   s = spec_of(SCHED_INTERVAL, NULL);
   s.interval_ms = 0;
   check_schedule(&s, "Every 0 milliseconds");

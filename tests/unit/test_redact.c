@@ -94,10 +94,16 @@ static const redact_case positives[] = {
     {"key-value", "password=\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"secret1\" ok",
      "password=\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"" R "\" ok"},
     {"key-value", "password=\\\\\"secret1\" ok", "password=\\\\\"" R "\" ok"},
+    /* 17 backslashes: past the levels open_quote reads; two before a
+    ** single quote */
+    {"key-value", "password=\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"secret1\" ok",
+     "password=\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"" R "\" ok"},
+    {"key-value", "password=\\\\'hunter2' ok", "password=\\\\'" R "' ok"},
     {"key-value", "Server=db;Uid=app;Pwd=s3cret;Database=x",
      "Server=db;Uid=app;Pwd=" R ";Database=x"},
     {"key-value", "pwd: hunter2", "pwd: " R},
     {"key-value", "DB_PASS=hunter2", "DB_PASS=" R},
+    {"url-credentials", "https://u:a[b@host/x", "https://u:" R "@host/x"},
     {"key-value", "export SMTP_PASS=swordfish", "export SMTP_PASS=" R},
     {"key-value", "dbPass: swordfish", "dbPass: " R},
     {"key-value", "export AWS_SECRET=abc", "export AWS_SECRET=" R},
@@ -293,6 +299,10 @@ static const redact_case near_misses[] = {
     {"aws-secret-key", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY alone", NULL},
     {"twilio-auth-token",
      "account AC0123456789abcdef0123456789abcdef is active", NULL},
+    /* the secret's 32 hex digits glued to a letter */
+    {"twilio-auth-token",
+     "AC0123456789abcdef0123456789abcdef:fedcba9876543210fedcba9876543210x",
+     NULL},
 
     {"openai-key", "sk-etch", NULL},
     {"openai-key",
@@ -317,12 +327,15 @@ static const redact_case near_misses[] = {
     {"jwt", "eyJa-eyJa-eyJa-eyJa-eyJa-eyJa", NULL},
     {"discord-bot-token",
      "NotADiscordTokenAtAllxyz.abcdef.abcdefghijklmnopqrstuvwxyzabc", NULL},
-    /* a first segment with '-' and '_' (not digits), or of 16 bytes */
+    /* a first segment with '-' and '_' (not digits), or one character
+    ** short (21 after the M) */
     {"discord-bot-token",
      "MTk4NjIyNDgzNDcxOTI1Mj-_.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs", NULL},
     {"discord-bot-token",
      "MTIzNDU2Nzg5MDEyMzQ1Ng.Gh1234.abcdefghijklmnopqrstuvwxyz01", NULL},
     {"key-value", "mypwd=abc123xyz and dbpass=abc123xyz", NULL},
+    /* a capital after a capital or digit is no camel-case word start */
+    {"key-value", "SKIPass=abc123xyz and 2Pwd=abc123xyz", NULL},
 };
 
 /* Plain text: no rule is near, nothing changes. */

@@ -385,6 +385,43 @@ static void test_skipped_day(void) {
   tz_free(z);
 }
 
+/* Two transitions a day apart, so the local lookup's two-day window
+** holds both: the second is walked past after a gap, and after the two
+** instants of an overlap. */
+static void test_close_transitions(void) {
+  static const int64_t t1 = 1000000000, times[] = {t1, t1 + 86400};
+  static const unsigned char spring[] = {1, 0}, fall[] = {1, 0};
+  static const int32_t spring_offs[] = {0, 3600}, fall_offs[] = {3600, 0};
+  unsigned char buf[4096];
+  char err[160];
+  tz_zone *z = NULL;
+  tz_local r;
+  /* +1 h at t1, back at t1 + 1 day: t1 + 30 min (wall) is in the gap */
+  tzif_spec s = {0, 2, times, spring, 2, spring_offs, NULL};
+  size_t n = build_tzif(buf, &s);
+  CHECK(tz_parse(buf, n, "spring", &z, err, sizeof err) == 0, "%s", err);
+  if (z) {
+    tz_local_lookup(z, t1 + 1800, &r);
+    CHECK(r.count == 0 && r.gap_end_utc == t1 && r.off_before == 0 &&
+              r.off_after == 3600,
+          "gap: count %d, end %" PRId64, r.count, r.gap_end_utc);
+    tz_free(z);
+  }
+  /* -1 h at t1, +1 h a day later: t1 + 30 min (wall) happens twice */
+  s.idx = fall;
+  s.offs = fall_offs;
+  n = build_tzif(buf, &s);
+  CHECK(tz_parse(buf, n, "fall", &z, err, sizeof err) == 0, "%s", err);
+  if (z) {
+    tz_local_lookup(z, t1 + 1800, &r);
+    CHECK(r.count == 2 && r.utc[0] == t1 - 1800 && r.utc[1] == t1 + 1800 &&
+              r.off_before == 3600 && r.off_after == 0,
+          "overlap: count %d, %" PRId64 ", %" PRId64, r.count, r.utc[0],
+          r.utc[1]);
+    tz_free(z);
+  }
+}
+
 /* ---- real zones ---------------------------------------------------------- */
 
 static void test_real_zones(tzdb *db) {
@@ -706,6 +743,15 @@ static void test_footer_errors(void) {
     snprintf(want, sizeof want, "TZif: footer: bad rule '%s'", bad[k]);
     CHECK_STR(err, want, bad[k]);
   }
+  /* a long one is shown by its first 40 characters */
+  char err[256];
+  tz_zone *z = footer_zone("EST5EDT,M3.2.0,M11.1.0,M3.2.0,M11.1.0,M3.2.0", err,
+                           sizeof err);
+  CHECK(z == NULL, "a long bad footer");
+  tz_free(z);
+  CHECK_STR(err,
+            "TZif: footer: bad rule 'EST5EDT,M3.2.0,M11.1.0,M3.2.0,M11.1.0,M3'",
+            "cut at 40");
 }
 
 /* ---- corrupt and unusual files ------------------------------------------------ */
@@ -1090,6 +1136,7 @@ int main(int argc, char **argv) {
   test_footer_transitions();
   test_footer_errors();
   test_corrupt();
+  test_close_transitions();
   if (build_fixtures(argv[0]) != 0) {
     CHECK(0, "building fixtures with zic in %s failed", fixdir);
   } else {
