@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/coverage.h"
+#include "text/coverage.h"
 #include "time/civil.h"
 #include "util.h"
 

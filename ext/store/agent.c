@@ -7,7 +7,7 @@
 */
 #include "store/agent.h"
 
-#include "base/coverage.h"
+#include "text/coverage.h"
 
 SQLITE_EXTENSION_INIT3
 

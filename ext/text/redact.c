@@ -25,7 +25,7 @@
 ** tests can hold that bound.
 */
 #include "text/redact.h"
-#include "base/coverage.h"
+#include "text/coverage.h"
 #include "text/ascii.h"
 
 #include <stdint.h>

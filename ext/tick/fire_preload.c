@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/args.h"
-#include "base/coverage.h"
+#include "text/coverage.h"
 #include "store/preload_sql.h"
 #include "text/utf8.h"
 #include "trigger/trigger.h"

@@ -33,7 +33,7 @@
 */
 #include "time/cron.h"
 
-#include "base/coverage.h"
+#include "text/coverage.h"
 #include "text/ascii.h"
 #include "text/utf8.h"
 #include "time/civil.h"

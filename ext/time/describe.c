@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/coverage.h"
+#include "text/coverage.h"
 #include "text/ascii.h"
 #include "time/civil.h"
 

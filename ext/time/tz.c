@@ -28,7 +28,7 @@
 */
 #include "time/tz.h"
 
-#include "base/coverage.h"
+#include "text/coverage.h"
 #include "text/ascii.h"
 #include "time/civil.h"
 

@@ -10,7 +10,7 @@
 */
 #include "time/tzdb_names.h"
 
-#include "base/coverage.h"
+#include "text/coverage.h"
 
 #include <dirent.h>
 #include <fcntl.h>

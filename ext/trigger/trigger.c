@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/args.h"
-#include "base/coverage.h"
+#include "text/coverage.h"
 #include "store/json.h"
 #include "store/stored.h"
 #include "text/dedupe.h"

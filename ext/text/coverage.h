@@ -1,6 +1,8 @@
 /*
 ** coverage.h -- ALWAYS() and NEVER(): how a defensive check is written
-** (the convention of SQLite's own sources).
+** (the convention of SQLite's own sources). It lives in the lowest layer
+** (text/) because every layer above, the pure modules and the host
+** included, may write such a check.
 **
 ** A check that no input, allocation failure or I/O error can reach --
 ** it guards an invariant the code around it already holds -- is written
