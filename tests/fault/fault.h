@@ -27,7 +27,11 @@ typedef struct scenario {
                         ** it raises no error); NULL: none */
   int stride;           /* N = 1, 1 + stride, ... (0: every N), for the calls of
               ** tens of thousands of allocations (a migration) */
-  int ddl;              /* a failure may leave the call's transaction open (see
+  const char *setup;    /* SQL run on every fresh connection first (not under
+                     ** the failing allocator), e.g. a preload to test */
+  int refused; /* the healthy call fails: its error message is the result
+               ** every N must give, or another error */
+  int ddl;     /* a failure may leave the call's transaction open (see
               ** oom.c, check_failed): the caller's ROLLBACK must then
               ** restore every table */
 } scenario;

@@ -242,6 +242,20 @@ static int run_sql(sqlite3 *db, const char *sql, char **out) {
   return rc;
 }
 
+/* The scenario's call: run_sql, and for a refused scenario its error as
+** the result ("error: <message>"), so that the refusal is compared as a
+** result is. */
+static int run_call(const scenario *s, sqlite3 *db, char **out) {
+  int rc = run_sql(db, s->sql, out);
+  if (rc != SQLITE_OK && s->refused) {
+    const char *m = sqlite3_errmsg(db);
+    *out = malloc(strlen(m) + 8);
+    if (!*out) abort();
+    sprintf(*out, "error: %s", m);
+  }
+  return rc;
+}
+
 static sqlite3_int64 mem_before_open;
 
 /* A connection on a fresh copy of the scenario's database; warm ones
@@ -253,12 +267,14 @@ static sqlite3 *fresh(const scenario *s, int warm, const char *want_result) {
   sqlite3 *db = open_db(db_path);
   /* SQLite's own schema parsing is not what is tested here. */
   exec(db, "SELECT count(*) FROM main.sqlite_schema");
+  if (s->setup) exec(db, s->setup);
   if (warm) {
     char *res = NULL;
     exec(db, "BEGIN IMMEDIATE");
-    int rc = run_sql(db, s->sql, &res);
+    int rc = run_call(s, db, &res);
     exec(db, "ROLLBACK");
-    if (rc != SQLITE_OK || (want_result && strcmp(res, want_result) != 0)) {
+    if ((rc != SQLITE_OK && !s->refused) ||
+        (want_result && strcmp(res, want_result) != 0)) {
       fprintf(stdout, "FAIL %s: the warm-up call differs (rc %d): %.300s\n",
               s->name, rc, res ? res : "(none)");
     }
@@ -314,10 +330,10 @@ static void check_failed(const scenario *s, const char *name, long n,
   char *res2 = NULL;
   exec(db, "BEGIN IMMEDIATE");
   changes = sqlite3_total_changes64(db);
-  int rc2 = run_sql(db, s->sql, &res2);
+  int rc2 = run_call(s, db, &res2);
   char *after2 = dump_after(s, db, changes, ref_after);
   exec(db, "ROLLBACK");
-  if (rc2 != SQLITE_OK || strcmp(res2, ref) != 0 ||
+  if ((rc2 != SQLITE_OK && !s->refused) || strcmp(res2, ref) != 0 ||
       strcmp(after2, ref_after) != 0) {
     fail(name, n, "the healthy call after the fault differs (rc %d): %.300s",
          rc2, res2 ? res2 : "(none)");
@@ -360,11 +376,15 @@ static int run_scenario(const scenario *s, int persist) {
   sqlite3 *db = fresh(s, 0, NULL);
   before = dump(db);
   if (s->in_txn) exec(db, "BEGIN IMMEDIATE");
-  int rc = run_sql(db, s->sql, &ref);
+  int rc = run_call(s, db, &ref);
   if (s->in_txn) exec(db, "COMMIT");
   ref_after = dump(db);
   close_db(db, name, 0);
-  if (rc != SQLITE_OK) {
+  if (s->refused && rc == SQLITE_OK) {
+    fail(name, 0, "the healthy call of a refused scenario succeeded");
+    return 0;
+  }
+  if (rc != SQLITE_OK && !s->refused) {
     fail(name, 0, "the healthy call failed (rc %d): %s", rc,
          sqlite3_errstr(rc));
     return 0;
@@ -391,11 +411,11 @@ static int run_scenario(const scenario *s, int persist) {
     if (s->in_txn) exec(db, "BEGIN IMMEDIATE");
     sqlite3_int64 changes = sqlite3_total_changes64(db);
     arm(n, persist);
-    rc = run_sql(db, s->sql, &res);
+    rc = run_call(s, db, &res);
     disarm();
     long got = injected;
     char *errmsg = strdup(sqlite3_errmsg(db));
-    if (rc != SQLITE_OK ||
+    if ((rc != SQLITE_OK && !(s->refused && strcmp(res, ref) == 0)) ||
         (s->fallback && strcmp(res, s->fallback) == 0 && got)) {
       errors++;
       check_failed(s, name, n, db, changes, rc, got, errmsg, before, ref,
