@@ -219,7 +219,7 @@ const scenario *scenarios(int *n) {
       {.name = "fire-preload-types",
        .sql = "SELECT trigger_fire('b', 1767225910000)",
        .db = "delete",
-       .modes = 3,
+       .modes = 1,
        .setup = "UPDATE triggers_config SET value = 'SELECT 1.5 AS r, 0.1 AS"
                 " tenth, x''00ff'' AS b, NULL AS n, CAST(x''ff41'' AS TEXT)"
                 " AS bad, 9e999 AS inf, -9e999 AS ninf, :trigger_id AS id'"
@@ -228,7 +228,7 @@ const scenario *scenarios(int *n) {
       {.name = "fire-preload-error",
        .sql = "SELECT trigger_fire('a', 1767225910000)",
        .db = "wal",
-       .modes = 3,
+       .modes = 1,
        .setup = "DROP TABLE memories"},
       {.name = "pause",
        .sql = "SELECT trigger_pause('a', 1767225910000)",
@@ -253,7 +253,7 @@ const scenario *scenarios(int *n) {
               " trigger_next_wakeup(1767225600000, '{\"agents\":[\"y\","
               "\"nobody\",3],\"wake_mode\":\"next_autonomy_cycle\"}')",
        .db = "delete",
-       .modes = 3,
+       .modes = 1,
        .read_only = 1},
       /* ---- the operator's functions (sql/fn_admin.c) ---- */
       /* persistent only: SQLite's json_valid (3.40) reads an allocation
@@ -339,7 +339,7 @@ const scenario *scenarios(int *n) {
       {.name = "vtab-read",
        .sql = VTAB_READ,
        .db = "delete",
-       .modes = 3,
+       .modes = 1,
        .read_only = 1},
       /* first use: each table connected */
       {.name = "vtab-cold",
@@ -370,13 +370,13 @@ const scenario *scenarios(int *n) {
               " AND trigger_id IN ('a', 'b', 'c', 'd')",
        .in_txn = 1,
        .db = "wal",
-       .modes = 3},
+       .modes = 1},
       /* ---- the schedule readers (sql/vtab_preview.c, fn_describe.c,
       ** fn_when.c) ---- */
       {.name = "preview",
        .sql = PREVIEW_SQL,
        .db = "delete",
-       .modes = 3,
+       .modes = 1,
        .read_only = 1},
       {.name = "describe",
        .sql = "SELECT trigger_describe('c') || '|' || trigger_describe('f')"
@@ -384,7 +384,7 @@ const scenario *scenarios(int *n) {
               " || '|' || trigger_describe('{\"scheduled_at\":"
               "\"2026-03-09T07:15:00\",\"timezone\":\"America/New_York\"}')",
        .db = "wal",
-       .modes = 3,
+       .modes = 1,
        .read_only = 1},
       {.name = "when",
        .sql = "SELECT trigger_find_when('remind me tomorrow at 9am to call"
@@ -410,7 +410,7 @@ const scenario *scenarios(int *n) {
            "],\"max_total\":\"700\",\"max_admin\":260,"
            "\"max_loop\":150,\"max_footer\":60}')",
        .db = "delete",
-       .modes = 3,
+       .modes = 1,
        .read_only = 1,
        .fallback = SUM_FALLBACK_PAYLOAD},
       /* ---- refusals: the error message (its own allocations) ---- */
