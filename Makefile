@@ -123,9 +123,11 @@ $(B)/unit/test_host_%: tests/unit/test_host_%.c host/%.c host/%.h tests/unit/che
 	$(CC) $(CFLAGS) $(WARN) -Ihost -o $@ $< host/$*.c
 
 # Out-of-memory fault injection harness (tests/fault/oom.c); it loads
-# $(EXT_SO) at run time.
-$(B)/fault_oom: tests/fault/oom.c | $(B)
-	$(CC) $(CFLAGS) $(WARN) -o $@ $< -lsqlite3
+# $(EXT_SO) at run time, which finds the harness's clock_gettime (the
+# pinned wall clock) through -rdynamic.
+FAULT_SRC = tests/fault/oom.c tests/fault/databases.c tests/fault/scenarios.c
+$(B)/fault_oom: $(FAULT_SRC) tests/fault/fault.h | $(B)
+	$(CC) $(CFLAGS) $(WARN) -rdynamic -o $@ $(FAULT_SRC) -lsqlite3
 
 fault-bin: $(B)/fault_oom
 

@@ -261,10 +261,11 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
 
 /*
 ** trigger_config('preload_sql', value): NULL or '' clears it; other text
-** must be one read-only query (store_preload_check), refused otherwise
-** with nothing changed. 0, or -1 with the error set.
+** must be one read-only query (store_preload_check), refused otherwise.
+** 0 (*out: the text to set, "" to clear), or -1 with the error set.
 */
-static int set_preload(sqlite3_context *ctx, store *s, sqlite3_value *arg) {
+static int preload_arg(sqlite3_context *ctx, sqlite3 *db, sqlite3_value *arg,
+                       const char **out) {
   const char *fname = "trigger_config";
   const char *v = "";
   char *err = NULL;
@@ -283,21 +284,52 @@ static int set_preload(sqlite3_context *ctx, store *s, sqlite3_value *arg) {
       return -1;
     }
   }
-  if (*v) rc = store_preload_check(s->db, v, &err);
-  if (rc == SQLITE_OK) {
-    rc = *v ? store_config_set(s, "preload_sql", v)
-            : store_config_clear(s, "preload_sql");
-  }
+  if (*v) rc = store_preload_check(db, v, &err);
+  *out = v;
   if (rc == SQLITE_OK) return 0;
   if (err) {
     trg_result_error(ctx, rc, fname, "argument 2 (value): %s", err);
   } else if (rc == SQLITE_NOMEM) {
     sqlite3_result_error_nomem(ctx);
   } else {
-    trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(s->db));
+    trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
   }
   sqlite3_free(err);
   return -1;
+}
+
+/*
+** trigger_config(key, value): the value checked, then written. The result
+** is the value set, made before the write (not read back): nothing may
+** fail once the write has committed, or the call would report an error
+** for a change it made.
+*/
+static void config_set(sqlite3_context *ctx, store *s, const config_key *k,
+                       sqlite3_value *arg) {
+  char num[24];
+  const char *v = NULL;
+  int preload = strcmp(k->key, "preload_sql") == 0;
+  if (preload ? preload_arg(ctx, s->db, arg, &v) != 0
+              : config_arg(ctx, k, arg, num, &v) != 0) {
+    return;
+  }
+  int text = !k->integer && (*v || !preload); /* else an integer or NULL */
+  char *shown = text ? sqlite3_mprintf("%s", v) : NULL;
+  int rc = text && !shown   ? SQLITE_NOMEM
+           : *v || !preload ? store_config_set(s, k->key, v)
+                            : store_config_clear(s, k->key);
+  if (rc != SQLITE_OK) {
+    sqlite3_free(shown);
+    if (rc == SQLITE_NOMEM) sqlite3_result_error_nomem(ctx);
+    else
+      trg_result_error(ctx, rc, "trigger_config", "%s", sqlite3_errmsg(s->db));
+  } else if (k->integer) {
+    sqlite3_result_int64(ctx, strtoll(v, NULL, 10));
+  } else if (text) {
+    sqlite3_result_text(ctx, shown, -1, sqlite3_free);
+  } else {
+    sqlite3_result_null(ctx); /* preload_sql cleared */
+  }
 }
 
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -322,27 +354,20 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   store s;
   char rule[48];
   store_init(&s, db);
-  if (argc > 1 && strcmp(key, "preload_sql") == 0) {
-    if (set_preload(ctx, &s, argv[1]) != 0) {
-      store_close(&s);
-      return;
-    }
-  } else if (argc > 1) {
-    char num[24];
-    const char *v;
-    if (config_arg(ctx, k, argv[1], num, &v) != 0) {
-      store_close(&s);
-      return;
-    }
-    int rc = store_config_set(&s, key, v);
-    if (rc != SQLITE_OK) {
-      trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
-      store_close(&s);
-      return;
-    }
+  if (argc > 1) {
+    config_set(ctx, &s, k, argv[1]);
+    store_close(&s);
+    return;
   }
   char *v = store_config_get(&s, key);
+  int err = s.err; /* not "unset": the default would be shown */
   store_close(&s);
+  if (err) {
+    sqlite3_free(v);
+    if (err == SQLITE_NOMEM) sqlite3_result_error_nomem(ctx);
+    else trg_result_error(ctx, err, fname, "%s", sqlite3_errmsg(db));
+    return;
+  }
   if (v && !config_value_ok(k, v)) {
     /* Changed outside the extension: the tick and the create action use
     ** the default; say so rather than show either value as the setting. */

@@ -75,19 +75,25 @@ static int prepare_checked(sqlite3 *db, const char *sql, unsigned int flags,
       return *why ? SQLITE_ERROR : SQLITE_NOMEM;
     }
   }
+  /* refused: set with its message, which may fail to allocate (then the
+  ** refusal stands and the error is SQLITE_NOMEM) */
+  int refused = 1;
   if (!sqlite3_stmt_readonly(st)) {
     *why = sqlite3_mprintf("preload_sql is not read-only (it would change "
                            "the database); a preload is one read-only query");
   } else if (sqlite3_column_count(st) == 0) {
     *why = sqlite3_mprintf("preload_sql returns no rows; a preload is one "
                            "read-only query (SELECT, VALUES, WITH ... SELECT)");
+  } else {
+    refused = 0;
   }
   int n = sqlite3_bind_parameter_count(st);
-  unsigned char *u = *why ? NULL : sqlite3_malloc(n + 1);
-  for (int i = 1; u && i <= n && !*why; i++) {
+  unsigned char *u = refused ? NULL : sqlite3_malloc(n + 1);
+  for (int i = 1; u && i <= n && !refused; i++) {
     const char *name = sqlite3_bind_parameter_name(st, i);
     int p = param_of(name);
     if (p < 0) {
+      refused = 1;
       *why = name ? sqlite3_mprintf(
                         "preload_sql names the parameter %s; it may name "
                         ":scope, :trigger_id, :agent_id, :now",
@@ -100,7 +106,7 @@ static int prepare_checked(sqlite3 *db, const char *sql, unsigned int flags,
     }
     u[i] = (unsigned char)(p < 0 ? 0 : p);
   }
-  if (*why || rc != SQLITE_OK || !u) {
+  if (refused || rc != SQLITE_OK || !u) {
     sqlite3_free(u);
     sqlite3_finalize(st);
     return *why ? SQLITE_ERROR : SQLITE_NOMEM;

@@ -97,10 +97,14 @@ static int op_fire(tick *t, trg_row *r, const sched_spec *spec) {
   }
   if (rc == SQLITE_OK) rc = tick_emit(t, &run, r);
   if (rc == SQLITE_OK) {
-    /* trigger_fire returns the run element itself, not an array. */
+    /* trigger_fire returns the run element itself, not an array (an
+    ** output lost to an allocation is an error, not an empty result:
+    ** the caller would show the trigger instead). */
+    rc = sqlite3_str_errcode(t->out);
     char *z = sqlite3_str_finish(t->out);
     t->out = sqlite3_str_new(t->db);
-    sqlite3_str_appendall(t->out, z ? z + 1 : "");
+    if (rc == SQLITE_OK && z) sqlite3_str_appendall(t->out, z + 1);
+    else rc = SQLITE_NOMEM;
     sqlite3_free(z);
   }
   run_clear(&run);

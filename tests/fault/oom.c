@@ -1,22 +1,30 @@
 /*
-** tests/fault/oom.c -- out-of-memory fault injection (issue 5, item 8).
+** tests/fault/oom.c -- out-of-memory fault injection (issue 5, item 8):
+** the failing allocator, the loop over N and the checks after each call.
+** The databases are in databases.c, the calls in scenarios.c.
 **
-**   build/fault_oom build/triggers.so [scenario-filter]
+**   build/fault_oom build/triggers.so [filter]
+**   filter: the scenarios whose name holds it; -text: all but those
 **   FAULT_JOBS=n (default 2): scenarios shared between n forked processes
+**   FAULT_FIXTURES=dir (default tests/py/fixtures): the older schemas
 **
 ** Installs a failing allocator around SQLite's default one (before
 ** sqlite3_initialize, lookaside off so every allocation goes through it),
-** builds a database with work for every probe of the tick (expired
-** leases, a retry, a deferral, due triggers of every policy, non-default
-** settings, rows changed outside the extension), and then, for each scenario (one call: the tick, create,
-** INSERT, finish) and N = 1, 2, 3, ..., makes the N-th allocation counted
+** pins the wall clock (CLOCK_REALTIME, which the extension reads when a
+** call has no `now`, e.g. an UPDATE of `triggers`) to NOW, builds the
+** pristine databases, and then, for each scenario (one call) and N = 1,
+** 2, 3, ..., makes the N-th allocation counted
 ** from just before the call fail -- "once" -- or that one and every later
 ** one -- "persistent" -- and checks:
 **   - the call reported an error (with a message), or succeeded with
 **     exactly the result of the healthy call (same text, same tables);
-**   - after an error the tables are byte-identical to before the call and
-**     no transaction is left open (for the scenarios run inside a caller's
-**     BEGIN IMMEDIATE: the tables inside that transaction are unchanged);
+**     a scenario's `fallback` result (the state summary's, which raises
+**     no error) counts as a reported error;
+**   - after an error every table (but the virtual ones: their rows are
+**     the shadow tables') is byte-identical to before the call, the
+**     schema too, and no transaction is left open (for the scenarios run
+**     inside a caller's BEGIN IMMEDIATE: the tables inside that
+**     transaction are unchanged);
 **   - with the allocator healthy again the same call on the same
 **     connection succeeds with exactly the healthy result: nothing was
 **     lost and no cached state was damaged;
@@ -28,6 +36,8 @@
 ** reaching the N-th allocation. Prints one line per scenario and
 ** "fault_oom: N passed, M failed" (scenarios); exit status 1 on failure.
 */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -35,11 +45,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-#define T0 1767225600000LL
-#define MIN 60000LL
-#define NOW (T0 + 5 * MIN + 10000)
+#include "fault.h"
 
 /* ---- the failing allocator ---------------------------------------------- */
 
@@ -48,9 +57,10 @@ static long armed_at;  /* 0 = healthy; else the allocation number that fails */
 static long count;     /* allocations since arming */
 static int persistent; /* every allocation after armed_at fails too */
 static long injected;  /* failures handed out since arming */
+static int paused;     /* the harness reads a result: not counted */
 
 static int should_fail(void) {
-  if (!armed_at) return 0;
+  if (!armed_at || paused) return 0;
   count++;
   if (count == armed_at || (persistent && count > armed_at)) {
     injected++;
@@ -78,9 +88,28 @@ static void arm(long n, int persist) {
 
 static void disarm(void) { armed_at = 0; }
 
+/* ---- the pinned clock ---------------------------------------------------- */
+
+/* The extension's wall clock (CLOCK_REALTIME) reads NOW: a call without
+** an explicit now gives the same result on every run. The extension
+** finds this definition first (the harness is linked with -rdynamic);
+** every other clock is the real one. */
+int clock_gettime(clockid_t id, struct timespec *ts) {
+  static int (*real)(clockid_t, struct timespec *);
+  if (id == CLOCK_REALTIME) {
+    ts->tv_sec = (time_t)(NOW / 1000);
+    ts->tv_nsec = (long)(NOW % 1000) * 1000000L;
+    return 0;
+  }
+  if (!real) {
+    *(void **)&real = dlsym(RTLD_NEXT, "clock_gettime");
+    if (!real) abort();
+  }
+  return real(id, ts);
+}
+
 /* ---- helpers ------------------------------------------------------------- */
 
-static const char *ext_path;
 static char db_path[256];
 static int failures_here; /* failures in the current scenario */
 
@@ -93,52 +122,6 @@ static void fail(const char *scen, long n, const char *fmt, ...) {
   vfprintf(stdout, fmt, ap);
   fputc('\n', stdout);
   va_end(ap);
-}
-
-static void die(const char *what, sqlite3 *db) {
-  fprintf(stdout, "FAIL setup: %s: %s\n", what, db ? sqlite3_errmsg(db) : "");
-  fprintf(stdout, "fault_oom: 0 passed, 1 failed\n");
-  exit(1);
-}
-
-static void copy_file(const char *from, const char *to) {
-  char buf[65536];
-  FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-  if (!in || !out) die("copy_file", NULL);
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
-  fclose(in);
-  if (fclose(out) != 0) die("copy_file", NULL);
-  char side[300];
-  snprintf(side, sizeof side, "%s-journal", to);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-wal", to);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", to);
-  unlink(side);
-}
-
-static sqlite3 *open_db(const char *path) {
-  sqlite3 *db = NULL;
-  char *err = NULL;
-  if (sqlite3_open(path, &db) != SQLITE_OK) die("open", db);
-  sqlite3_busy_timeout(db, 5000);
-  sqlite3_exec(db, "PRAGMA synchronous=OFF", 0, 0,
-               0); /* speed; rollback is unchanged */
-  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, (int *)0);
-  if (sqlite3_load_extension(db, ext_path, NULL, &err) != SQLITE_OK) {
-    fprintf(stdout, "FAIL setup: load %s: %s\n", ext_path, err ? err : "?");
-    exit(1);
-  }
-  return db;
-}
-
-static void exec(sqlite3 *db, const char *sql) {
-  char *err = NULL;
-  if (sqlite3_exec(db, sql, 0, 0, &err) != SQLITE_OK) {
-    fprintf(stdout, "FAIL setup: %s: %s\n", sql, err ? err : "?");
-    exit(1);
-  }
 }
 
 /* A growing text buffer on libc's allocator (never the failing one). */
@@ -158,16 +141,36 @@ static void put(buf *b, const char *s, size_t n) {
   b->p[b->n] = 0;
 }
 
-/* Every shadow row as text: equal dumps = identical tables. */
+/* The tables to dump: every table but the virtual ones (their rows are
+** the shadow tables'), in name order, then the schema. */
+static int table_names(sqlite3 *db, char names[][64], int max) {
+  sqlite3_stmt *st = NULL;
+  int n = 0;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT name FROM main.sqlite_schema WHERE type ="
+                         " 'table' AND coalesce(sql, '') NOT LIKE"
+                         " 'CREATE VIRTUAL%' ORDER BY name",
+                         -1, &st, NULL) != SQLITE_OK) {
+    die("dump", db);
+  }
+  while (sqlite3_step(st) == SQLITE_ROW && n < max - 1) {
+    snprintf(names[n++], 64, "%s", (const char *)sqlite3_column_text(st, 0));
+  }
+  sqlite3_finalize(st);
+  snprintf(names[n++], 64, "sqlite_schema");
+  return n;
+}
+
+/* Every row as text: equal dumps = identical tables. */
 static char *dump(sqlite3 *db) {
-  static const char *const tables[] = {"triggers_data", "triggers_state",
-                                       "triggers_rundata", "triggers_config",
-                                       "sqlite_schema"};
+  char tables[32][64];
+  int ntables = table_names(db, tables, 32);
   buf b = {0, 0, 0};
   put(&b, "", 0);
-  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+  for (int t = 0; t < ntables; t++) {
     char sql[128];
-    snprintf(sql, sizeof sql, "SELECT * FROM main.%s ORDER BY 1, 2", tables[t]);
+    snprintf(sql, sizeof sql, "SELECT * FROM main.\"%.63s\" ORDER BY 1, 2",
+             tables[t]);
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
       die("dump", db);
@@ -185,6 +188,16 @@ static char *dump(sqlite3 *db) {
     sqlite3_finalize(st);
   }
   return b.p;
+}
+
+/* The dump after a call: for a read-only scenario whose connection made
+** no change (sqlite3_total_changes64 as before the call), the dump it
+** would give, unchanged, without reading every table again. */
+static char *dump_after(const scenario *s, sqlite3 *db, sqlite3_int64 changes,
+                        const char *same) {
+  if (s->read_only && sqlite3_total_changes64(db) == changes)
+    return strdup(same);
+  return dump(db);
 }
 
 /* The first line where two dumps differ, for the log. */
@@ -209,7 +222,10 @@ static int run_sql(sqlite3 *db, const char *sql, char **out) {
   if (rc != SQLITE_OK) return rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (*out) continue;
+    /* the value as text: a conversion of the harness's, never failed */
+    paused = 1;
     const char *v = (const char *)sqlite3_column_text(st, 0);
+    paused = 0;
     if (!v && sqlite3_errcode(db) == SQLITE_NOMEM) {
       rc = SQLITE_NOMEM;
       break;
@@ -226,202 +242,39 @@ static int run_sql(sqlite3 *db, const char *sql, char **out) {
   return rc;
 }
 
-/* ---- the database -------------------------------------------------------- */
-
-static void build(const char *path, const char *journal) {
-  unlink(path);
-  sqlite3 *db = open_db(path);
-  char sql[4096];
-  snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s", journal);
-  exec(db, sql);
-  exec(db, "SELECT trigger_install()");
-  /* Non-default settings, so a value silently read as its default shows. */
-  exec(db, "SELECT trigger_config('misfire_grace_ms', 45000),"
-           " trigger_config('creator_roles', 'owner,admin,operator'),"
-           " trigger_config('max_active_per_scope', 40)");
-  /* A fire-time preload (tick/fire_preload.c): every claim runs it. */
-  exec(db, "CREATE TABLE memories(scope TEXT, text TEXT);"
-           "INSERT INTO memories VALUES('', 'note one'), ('', 'note two');"
-           "SELECT trigger_config('preload_sql', 'SELECT text, :now AS at"
-           " FROM memories WHERE scope = :scope')");
-  snprintf(
-      sql, sizeof sql,
-      "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms,"
-      " scheduled_at, cron_expression, timezone, start_at, misfire_policy, overlap_policy,"
-      " max_attempts, backoff_ms, jitter_ms, window_ms, created_at) VALUES"
-      " ('a', 'x', 'job a', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'allow', 3, 1000, 0, NULL, %lld),"
-      " ('b', 'x', 'job b', 'interval', 45000, NULL, NULL, 'UTC', %lld, 'coalesce', 'allow', 2, 1000, 0, NULL, %lld),"
-      " ('c', 'y', 'job c', 'cron', NULL, NULL, '*/2 * * * *', 'Europe/Berlin', NULL, 'coalesce', 'skip', 1, 1000, 0, NULL, %lld),"
-      " ('d', 'y', 'job d', 'once', NULL, %lld, NULL, 'UTC', NULL, 'coalesce', 'skip', 1, 1000, 0, NULL, %lld),"
-      " ('e', 'x', 'job e', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'allow', 1, 1000, 20000, NULL, %lld),"
-      " ('f', 'x', 'job f', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'allow', 2, 1000, 0, 150000, %lld),"
-      " ('g', 'y', 'job g', 'interval', 60000, NULL, NULL, 'UTC', %lld, 'all', 'queue', 1, 1000, 0, NULL, %lld),"
-      " ('h', 'y', 'job h', 'interval', 30000, NULL, NULL, 'UTC', %lld, 'skip', 'allow', 1, 1000, 0, NULL, %lld)",
-      T0, T0, T0, T0, T0, T0 + 4 * MIN, T0, T0, T0, T0, T0, T0, T0, T0, T0);
-  exec(db, sql);
-  /* History: a tick at T0 + 1 min, then some runs finished, one failed
-  ** (a retry is due at NOW), one deferred, the rest left running with a
-  ** lease that has passed by NOW. */
-  snprintf(
-      sql, sizeof sql,
-      "SELECT trigger_run_due(%lld, '{\"owner\":\"before\",\"lease_ms\":30000}')",
-      T0 + MIN);
-  exec(db, sql);
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(
-          db,
-          "SELECT run_id FROM trigger_runs WHERE status = 'running'"
-          " ORDER BY run_id",
-          -1, &st, NULL) != SQLITE_OK)
-    die("runs", db);
-  char ids[64][128];
-  int n = 0;
-  while (sqlite3_step(st) == SQLITE_ROW && n < 64) {
-    snprintf(ids[n++], sizeof ids[0], "%s",
-             (const char *)sqlite3_column_text(st, 0));
+/* The scenario's call: run_sql, and for a refused scenario its error as
+** the result ("error: <message>"), so that the refusal is compared as a
+** result is. */
+static int run_call(const scenario *s, sqlite3 *db, char **out) {
+  int rc = run_sql(db, s->sql, out);
+  if (rc != SQLITE_OK && s->refused) {
+    const char *m = sqlite3_errmsg(db);
+    *out = malloc(strlen(m) + 8);
+    if (!*out) abort();
+    sprintf(*out, "error: %s", m);
   }
-  sqlite3_finalize(st);
-  if (n < 8) die("too few runs claimed by the history tick", NULL);
-  static const char *const how[] = {"success", NULL, "deferred", "failed"};
-  for (int k = 0; k < n; k++) {
-    const char *status = how[k % 4];
-    if (!status) continue;
-    if (k % 4 == 2 && k > 2) status = "success";
-    snprintf(sql, sizeof sql,
-             "SELECT trigger_run_finish('%.127s', '%s', NULL, %lld)", ids[k],
-             status, T0 + MIN + 5);
-    exec(db, sql);
-  }
-  /* Rows changed outside the extension (DESIGN.md section 4), so that the
-  ** tick pauses them, and its quarantine writes meet every failure too:
-  ** a due trigger with interval_ms 0, one whose next_due_at is text (found
-  ** by the stray probe), a running run whose lease passed with attempt 0. */
-  snprintf(sql, sizeof sql,
-           "INSERT INTO triggers(trigger_id, agent_id, instructions,"
-           " trigger_type, interval_ms, created_at) VALUES"
-           " ('z', 'x', 'job z', 'interval', 60000, %lld),"
-           " ('w', 'y', 'job w', 'interval', 60000, %lld)",
-           T0, T0);
-  exec(db, sql);
-  exec(db, "UPDATE triggers_data SET interval_ms = 0 WHERE trigger_id = 'z'");
-  exec(db, "UPDATE triggers_state SET next_due_at = 'soon'"
-           " WHERE trigger_id = 'w'");
-  snprintf(sql, sizeof sql,
-           "UPDATE triggers_rundata SET attempt = 0 WHERE run_id = '%.127s'",
-           ids[1]);
-  exec(db, sql);
-  if (sqlite3_close(db) != SQLITE_OK) die("close", db);
+  return rc;
 }
 
-/* ---- scenarios ----------------------------------------------------------- */
-
-typedef struct scenario {
-  const char *name;
-  const char *sql;
-  int in_txn; /* inside the caller's BEGIN IMMEDIATE (the SAVEPOINT path) */
-  int cold;   /* a fresh connection for every N (first-use paths) */
-  const char *journal; /* "delete" or "wal" */
-  int modes;           /* 1 persistent, 2 once, 3 both */
-  int read_only;       /* the call writes nothing (its result is checked) */
-} scenario;
-
-static char finish_sql[256], finish_result_sql[256], heartbeat_sql[256];
-static char finish_many_sql[640];
-
-/* The first running run (in run_id order) that matches `where`. */
-static void first_run(sqlite3 *db, const char *where, char out[128]) {
-  char sql[256];
-  sqlite3_stmt *st = NULL;
-  snprintf(sql, sizeof sql,
-           "SELECT run_id FROM trigger_runs WHERE status = 'running'"
-           " AND %s ORDER BY run_id LIMIT 1",
-           where);
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
-      sqlite3_step(st) != SQLITE_ROW) {
-    die(sql, db);
-  }
-  snprintf(out, 128, "%s", (const char *)sqlite3_column_text(st, 0));
-  sqlite3_finalize(st);
-}
-
-#define TICK_SQL \
-  "SELECT trigger_run_due(1767225910000, '{\"owner\":\"h\",\"lease_ms\":30000}')"
-
-static const scenario *scenarios(int *n) {
-  static scenario s[] = {
-      {"tick", TICK_SQL, 0, 0, "delete", 3, 0},
-      /* the once mode of these two adds little to tick's and costs seconds */
-      {"tick-in-txn", TICK_SQL, 1, 0, "wal", 1, 0},
-      {"tick-cold", TICK_SQL, 0, 1, "wal", 2, 0},
-      {"create",
-       "SELECT trigger_create('{\"instructions\":\"Check the build\","
-       "\"trigger_type\":\"cron\",\"cron_expression\":\"0 9 * * MON-FRI\","
-       "\"timezone\":\"America/New_York\"}', '{\"agent_id\":\"x\",\"role\":\"owner\","
-       "\"now\":1767225600000}')",
-       0, 0, "wal", 3, 0},
-      {"create-in-txn",
-       "SELECT trigger_create('{\"instructions\":\"Every hour\","
-       "\"trigger_type\":\"interval\",\"interval_ms\":3600000}',"
-       " '{\"agent_id\":\"x\",\"role\":\"owner\",\"now\":1767225600000}')",
-       1, 0, "delete", 3, 0},
-      {"create-when",
-       "SELECT trigger_create('{\"instructions\":\"Water the plants\","
-       "\"when\":\"every day at 9am\",\"timezone\":\"Europe/Berlin\"}',"
-       " '{\"agent_id\":\"y\",\"role\":\"owner\",\"now\":1767225600000}')",
-       0, 0, "delete", 3, 0},
-      /* a model's untidy reply: prose and a fence around the XML, names
-      ** and values in other spellings, an element that is listed as
-      ** ignored */
-      {"create-xml",
-       "SELECT trigger_create_xml('Sure:\n```xml\n<Response><Instructions>"
-       "Rotate the logs</Instructions><trigger_type>INTERVAL</trigger_type>"
-       "<intervalMs>3600000</intervalMs><wakeMode>injectNow</wakeMode>"
-       "<thoughts>hourly</thoughts></Response>\n```',"
-       " '{\"agent_id\":\"y\",\"role\":\"owner\",\"now\":1767225600000}')",
-       0, 0, "wal", 3, 0},
-      {"insert",
-       "INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type,"
-       " cron_expression, timezone, created_at) VALUES ('new', 'x', 'Standup',"
-       " 'cron', '30 9 * * MON-FRI', 'Asia/Kolkata', 1767225600000)",
-       0, 0, "delete", 3, 0},
-      {"finish", finish_sql, 0, 0, "wal", 3, 0},
-      /* a success's detail: its result, cleaned and bounded (run_text) */
-      {"finish-result", finish_result_sql, 1, 0, "delete", 3, 0},
-      {"finish-many", finish_many_sql, 1, 0, "wal", 3, 0},
-      {"finish-many-alone", finish_many_sql, 0, 0, "delete", 3, 0},
-      {"heartbeat", heartbeat_sql, 0, 0, "delete", 3, 0},
-      /* a schedule read from JSON (spec_from_json) and an ISO instant: an
-      ** allocation failing here once made the call return a wrong time */
-      {"next-due-json",
-       "SELECT trigger_next_due('{\"trigger_type\":\"cron\","
-       "\"cron_expression\":\"0 9 * * MON-FRI\",\"timezone\":"
-       "\"America/New_York\",\"end_at\":\"2027-01-01T00:00:00\"}',"
-       " '2026-01-01T08:00:00Z')",
-       0, 0, "delete", 3, 1},
-  };
-  *n = (int)(sizeof s / sizeof s[0]);
-  return s;
-}
-
-static char pristine_delete[256], pristine_wal[256];
 static sqlite3_int64 mem_before_open;
 
 /* A connection on a fresh copy of the scenario's database; warm ones
 ** have run the call once already (rolled back), as a long-lived host's
 ** connection has: cached statements and options. */
-static sqlite3 *fresh(const scenario *s, const char *want_result) {
+static sqlite3 *fresh(const scenario *s, int warm, const char *want_result) {
   mem_before_open = sqlite3_memory_used();
-  copy_file(strcmp(s->journal, "wal") == 0 ? pristine_wal : pristine_delete,
-            db_path);
+  copy_file(database_path(s->db), db_path);
   sqlite3 *db = open_db(db_path);
   /* SQLite's own schema parsing is not what is tested here. */
   exec(db, "SELECT count(*) FROM main.sqlite_schema");
-  if (!s->cold) {
+  if (s->setup) exec(db, s->setup);
+  if (warm) {
     char *res = NULL;
     exec(db, "BEGIN IMMEDIATE");
-    int rc = run_sql(db, s->sql, &res);
+    int rc = run_call(s, db, &res);
     exec(db, "ROLLBACK");
-    if (rc != SQLITE_OK || (want_result && strcmp(res, want_result) != 0)) {
+    if ((rc != SQLITE_OK && !s->refused) ||
+        (want_result && strcmp(res, want_result) != 0)) {
       fprintf(stdout, "FAIL %s: the warm-up call differs (rc %d): %.300s\n",
               s->name, rc, res ? res : "(none)");
     }
@@ -440,111 +293,168 @@ static void close_db(sqlite3 *db, const char *name, long n) {
   }
 }
 
+/* The checks after a call that reported a failure (rc, or the scenario's
+** fallback result): nothing changed, no transaction left open, a message
+** (not for a fallback), and the healthy call on the same connection gives
+** exactly the reference. */
+static void check_failed(const scenario *s, const char *name, long n,
+                         sqlite3 *db, sqlite3_int64 changes, int rc, long got,
+                         const char *errmsg, const char *before,
+                         const char *ref, const char *ref_after) {
+  char d[600];
+  int txn_ok = s->in_txn || sqlite3_get_autocommit(db);
+  if (!txn_ok && s->ddl) exec(db, "ROLLBACK");
+  /* inside the caller's transaction when open */
+  char *after = dump_after(s, db, changes, before);
+  if (!sqlite3_get_autocommit(db)) exec(db, "ROLLBACK");
+  if (!got)
+    fail(name, n, "failed (rc %d: %s) without an injected fault", rc, errmsg);
+  if (strcmp(after, before) != 0) {
+    first_diff(before, after, d, sizeof d);
+    fail(name, n, "failed (rc %d: %s) but changed the tables:%s", rc, errmsg,
+         d);
+  }
+  /* A call that changes the schema (trigger_install) prepares its undo
+  ** ROLLBACK first, but the DDL expires every prepared statement (a
+  ** CREATE INDEX does), and once an allocation has failed inside a call
+  ** SQLite prepares nothing more (its malloc-failed flag stays set until
+  ** the outer statement ends): the undo cannot run and the transaction
+  ** stays open. The caller's ROLLBACK (above) restores every table. */
+  if (!txn_ok && !s->ddl)
+    fail(name, n, "failed (rc %d: %s) and left a transaction open", rc, errmsg);
+  if (rc != SQLITE_OK && (!*errmsg || strcmp(errmsg, "not an error") == 0)) {
+    fail(name, n, "failed (rc %d) without an error message", rc);
+  }
+  /* Healthy again, on the same connection: exactly the reference. (In a
+  ** transaction rolled back after, so the next N starts clean.) */
+  char *res2 = NULL;
+  exec(db, "BEGIN IMMEDIATE");
+  changes = sqlite3_total_changes64(db);
+  int rc2 = run_call(s, db, &res2);
+  char *after2 = dump_after(s, db, changes, ref_after);
+  exec(db, "ROLLBACK");
+  if ((rc2 != SQLITE_OK && !s->refused) || strcmp(res2, ref) != 0 ||
+      strcmp(after2, ref_after) != 0) {
+    fail(name, n, "the healthy call after the fault differs (rc %d): %.300s",
+         rc2, res2 ? res2 : "(none)");
+  }
+  free(res2);
+  free(after2);
+  free(after);
+}
+
+/* The checks after a call that succeeded: exactly the reference. */
+static void check_succeeded(const scenario *s, const char *name, long n,
+                            sqlite3 *db, sqlite3_int64 changes, const char *res,
+                            const char *ref, const char *ref_after) {
+  char d[600];
+  int txn_ok = sqlite3_get_autocommit(db) == !s->in_txn;
+  if (s->in_txn && !sqlite3_get_autocommit(db)) exec(db, "COMMIT");
+  char *after = dump_after(s, db, changes, ref_after);
+  if (strcmp(res, ref) != 0) {
+    fail(name, n,
+         "succeeded with a different result:\n  got  %.300s\n  want %.300s",
+         res, ref);
+  } else if (strcmp(after, ref_after) != 0) {
+    first_diff(ref_after, after, d, sizeof d);
+    fail(name, n, "succeeded with the same result but different tables:%s", d);
+  } else if (!txn_ok) {
+    fail(name, n, "succeeded but left a transaction open");
+  }
+  free(after);
+}
+
 static int run_scenario(const scenario *s, int persist) {
   char name[64];
   snprintf(name, sizeof name, "%s/%s", s->name,
            persist ? "persistent" : "once");
   failures_here = 0;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   /* The healthy call on a fresh connection: the reference. */
   char *ref = NULL, *before = NULL, *ref_after = NULL;
-  sqlite3 *db = fresh(
-      &(scenario){s->name, s->sql, s->in_txn, 1, s->journal, 0, s->read_only},
-      NULL);
+  sqlite3 *db = fresh(s, 0, NULL);
   before = dump(db);
   if (s->in_txn) exec(db, "BEGIN IMMEDIATE");
-  int rc = run_sql(db, s->sql, &ref);
+  int rc = run_call(s, db, &ref);
   if (s->in_txn) exec(db, "COMMIT");
   ref_after = dump(db);
   close_db(db, name, 0);
-  if (rc != SQLITE_OK) {
-    fail(name, 0, "the healthy call failed (rc %d)", rc);
+  if (s->refused && rc == SQLITE_OK) {
+    fail(name, 0, "the healthy call of a refused scenario succeeded");
+    return 0;
+  }
+  if (rc != SQLITE_OK && !s->refused) {
+    fail(name, 0, "the healthy call failed (rc %d): %s", rc,
+         sqlite3_errstr(rc));
     return 0;
   }
   if (!s->read_only && strcmp(ref_after, before) == 0) {
     fail(name, 0, "the healthy call changed nothing");
   }
+  if (s->read_only && strcmp(ref_after, before) != 0) {
+    fail(name, 0, "the healthy call of a read-only scenario wrote");
+  }
+  if (s->fallback && strcmp(ref, s->fallback) == 0) {
+    fail(name, 0, "the healthy call returned the fallback");
+  }
 
   long n, errors = 0, absorbed = 0;
-  db = fresh(s, ref);
-  for (n = 1; n < 200000 && failures_here == 0; n++) {
+  db = fresh(s, !s->cold, ref);
+  for (n = 1; n < 200000 && failures_here == 0;
+       n += s->stride ? s->stride : 1) {
     if (s->cold && n > 1) {
       close_db(db, name, n);
-      db = fresh(s, ref);
+      db = fresh(s, 0, ref);
     }
-    char *res = NULL, *after = NULL, d[600];
+    char *res = NULL;
     if (s->in_txn) exec(db, "BEGIN IMMEDIATE");
+    sqlite3_int64 changes = sqlite3_total_changes64(db);
     arm(n, persist);
-    rc = run_sql(db, s->sql, &res);
+    rc = run_call(s, db, &res);
     disarm();
     long got = injected;
     char *errmsg = strdup(sqlite3_errmsg(db));
-    if (rc != SQLITE_OK) {
+    if ((rc != SQLITE_OK && !(s->refused && strcmp(res, ref) == 0)) ||
+        (s->fallback && strcmp(res, s->fallback) == 0 && got)) {
       errors++;
-      after =
-          dump(db); /* inside the caller's transaction when it is still open */
-      int txn_ok = s->in_txn || sqlite3_get_autocommit(db);
-      if (s->in_txn && !sqlite3_get_autocommit(db)) exec(db, "ROLLBACK");
-      if (!got)
-        fail(name, n, "failed (rc %d: %s) without an injected fault", rc,
-             errmsg);
-      if (strcmp(after, before) != 0) {
-        first_diff(before, after, d, sizeof d);
-        fail(name, n, "failed (rc %d: %s) but changed the tables:%s", rc,
-             errmsg, d);
-      }
-      if (!txn_ok)
-        fail(name, n, "failed (rc %d: %s) and left a transaction open", rc,
-             errmsg);
-      if (!*errmsg || strcmp(errmsg, "not an error") == 0) {
-        fail(name, n, "failed (rc %d) without an error message", rc);
-      }
-      /* Healthy again, on the same connection: exactly the reference.
-      ** (In a transaction rolled back after, so the next N starts clean.) */
-      char *res2 = NULL;
-      exec(db, "BEGIN IMMEDIATE");
-      int rc2 = run_sql(db, s->sql, &res2);
-      char *after2 = dump(db);
-      exec(db, "ROLLBACK");
-      if (rc2 != SQLITE_OK || strcmp(res2, ref) != 0 ||
-          strcmp(after2, ref_after) != 0) {
-        fail(name, n,
-             "the healthy call after the fault differs (rc %d): %.300s", rc2,
-             res2 ? res2 : "(none)");
-      }
-      free(res2);
-      free(after2);
+      check_failed(s, name, n, db, changes, rc, got, errmsg, before, ref,
+                   ref_after);
     } else {
       if (got) absorbed++;
-      int txn_ok = sqlite3_get_autocommit(db) == !s->in_txn;
-      if (s->in_txn && !sqlite3_get_autocommit(db)) exec(db, "COMMIT");
-      after = dump(db);
-      if (strcmp(res, ref) != 0) {
-        fail(name, n,
-             "succeeded with a different result:\n  got  %.300s\n  want %.300s",
-             res, ref);
-      } else if (strcmp(after, ref_after) != 0) {
-        first_diff(ref_after, after, d, sizeof d);
-        fail(name, n, "succeeded with the same result but different tables:%s",
-             d);
-      } else if (!txn_ok) {
-        fail(name, n, "succeeded but left a transaction open");
+      check_succeeded(s, name, n, db, changes, res, ref, ref_after);
+      if (!s->read_only || s->in_txn) {
+        close_db(db, name, n); /* the call changed the file: start over */
+        db = fresh(s, !s->cold, ref);
       }
-      close_db(db, name, n); /* the call changed the file: start over */
-      db = fresh(s, ref);
     }
     free(errmsg);
     free(res);
-    free(after);
     if (!got) break; /* the call needs fewer than n allocations: done */
   }
   close_db(db, name, n);
-  printf("%s/%s: %ld injection points, %ld reported errors, %ld absorbed%s\n",
-         s->journal, name, n, errors, absorbed,
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  printf("%s/%s: %ld injection points, %ld reported errors, %ld absorbed "
+         "(%.1f s)%s\n",
+         s->db, name, n, errors, absorbed,
+         (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
          failures_here ? " -- FAILED" : "");
   free(before);
   free(ref);
   free(ref_after);
   return failures_here == 0;
+}
+
+/* Runs the jobs it reads from `jobs` (scenario index * 2 + persistent,
+** one int each) until none are left, writing 'P' or 'F' for each to
+** `done`. */
+static void worker(const scenario *sc, int jobs, int done) {
+  int j;
+  while (read(jobs, &j, sizeof j) == (ssize_t)sizeof j) {
+    char r = run_scenario(&sc[j / 2], j % 2) ? 'P' : 'F';
+    fflush(stdout);
+    if (write(done, &r, 1) != 1) die("write", NULL);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -579,56 +489,28 @@ int main(int argc, char **argv) {
 
   /* Keeps the extension mapped: without it every close unloads it. */
   sqlite3 *anchor = open_db(":memory:");
-  int passed = 0, failed = 0, ns;
+  databases_build(dir);
+  int ns;
   const scenario *sc = scenarios(&ns);
-  snprintf(pristine_delete, sizeof pristine_delete, "%s/pristine-delete.db",
-           dir);
-  snprintf(pristine_wal, sizeof pristine_wal, "%s/pristine-wal.db", dir);
-  build(pristine_delete, "delete");
-  build(pristine_wal, "wal");
-  {
-    /* a run left running by the history, for the finish scenario */
-    sqlite3 *db = open_db(pristine_delete);
-    char run_id[128];
-    first_run(db, "trigger_id = 'a'", run_id);
-    snprintf(finish_sql, sizeof finish_sql,
-             "SELECT trigger_run_finish('%s', 'failed', 'boom', %lld)", run_id,
-             NOW);
-    snprintf(finish_result_sql, sizeof finish_result_sql,
-             "SELECT trigger_run_finish('%s', 'success',"
-             " 'summary: all green \xC3\xA9\xFF', %lld)",
-             run_id, NOW);
-    {
-      char other[128];
-      first_run(db, "attempt >= 1", other);
-      /* two reports and a refused one between them (an unknown run) */
-      snprintf(finish_many_sql, sizeof finish_many_sql,
-               "SELECT trigger_run_finish_many('["
-               "{\"run_id\":\"%s\",\"status\":\"failed\",\"detail\":\"boom\"},"
-               "{\"run_id\":\"nope@1#1\",\"status\":\"success\"},"
-               "{\"run_id\":\"%s\",\"status\":\"success\",\"detail\":\"ok\"}]',"
-               " %lld)",
-               run_id, other, NOW);
-    }
-    /* renewed before its lease (claimed at T0 + MIN for 30 s) passed; a
-    ** run not changed outside the extension (a's has attempt 0: refused) */
-    first_run(db, "attempt >= 1", run_id);
-    snprintf(heartbeat_sql, sizeof heartbeat_sql,
-             "SELECT trigger_run_heartbeat('%s', NULL, %lld)", run_id,
-             T0 + MIN + 10000);
-    sqlite3_close(db);
-  }
-  /* The jobs (scenario x mode) are shared between FAULT_JOBS processes
-  ** (default 2), forked after the allocator is installed. */
-  int jobs[64][2], njobs = 0;
+  /* The jobs (scenario x mode), in table order (the longest, the tick's,
+  ** first), go through a
+  ** pipe to FAULT_JOBS forked workers (default 2), each taking the next
+  ** when it is done; each job's outcome comes back through another. */
+  int jobs[2], done[2], njobs = 0;
+  if (pipe(jobs) != 0 || pipe(done) != 0) die("pipe", NULL);
   for (int i = 0; i < ns; i++) {
     for (int persist = 1; persist >= 0; persist--) {
-      if (*filter && !strstr(sc[i].name, filter)) continue;
+      if (*filter == '-' ? strstr(sc[i].name, filter + 1) != NULL
+                         : *filter && !strstr(sc[i].name, filter)) {
+        continue;
+      }
       if (!(sc[i].modes & (persist ? 1 : 2))) continue;
-      jobs[njobs][0] = i;
-      jobs[njobs++][1] = persist;
+      int j = i * 2 + persist;
+      if (write(jobs[1], &j, sizeof j) != (ssize_t)sizeof j) die("pipe", NULL);
+      njobs++;
     }
   }
+  close(jobs[1]);
   int nproc = getenv("FAULT_JOBS") ? atoi(getenv("FAULT_JOBS")) : 2;
   if (nproc < 1) nproc = 1;
   if (nproc > njobs) nproc = njobs > 0 ? njobs : 1;
@@ -639,47 +521,36 @@ int main(int argc, char **argv) {
     pid_t pid = nproc == 1 ? 0 : fork();
     if (pid < 0) die("fork", NULL);
     if (pid == 0) {
-      int my_failed = 0;
       snprintf(db_path, sizeof db_path, "%s/work-%d.db", dir, k);
-      for (int j = k; j < njobs; j += nproc) {
-        if (!run_scenario(&sc[jobs[j][0]], jobs[j][1])) my_failed++;
-        fflush(stdout);
-      }
-      if (nproc == 1) {
-        failed = my_failed;
-        passed = njobs - my_failed;
-        break;
-      }
+      worker(sc, jobs[0], done[1]);
+      if (nproc == 1) break;
 #ifdef COVERAGE
-      exit(my_failed); /* make coverage: gcov's exit handlers write the
-                       ** counters of the extension this worker ran */
+      exit(0); /* make coverage: gcov's exit handlers write the counters
+               ** of the extension this worker ran */
 #else
-      _exit(my_failed);
+      _exit(0);
 #endif
     }
     pids[k] = pid;
   }
+  close(done[1]);
+  int passed = 0, failed = 0;
+  char r;
+  while (read(done[0], &r, 1) == 1) passed += r == 'P';
   for (int k = 0; nproc > 1 && k < nproc; k++) {
-    int status = 0, assigned = (njobs - k + nproc - 1) / nproc;
+    int status = 0;
     waitpid(pids[k], &status, 0);
-    if (WIFEXITED(status)) {
-      failed += WEXITSTATUS(status);
-      passed += assigned - WEXITSTATUS(status);
-    } else {
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       printf("FAIL worker %d ended by signal %d\n", k,
              WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-      failed += assigned;
     }
   }
-  char path[300];
-  const char *files[] = {"pristine-delete.db", "pristine-wal.db"};
-  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-    unlink(path);
-  }
+  failed = njobs - passed; /* a job a crashed worker did not finish too */
+  databases_remove();
   for (int k = 0; k < nproc; k++) {
     static const char *const side[] = {"", "-wal", "-shm", "-journal"};
     for (int i = 0; i < 4; i++) {
+      char path[300];
       snprintf(path, sizeof path, "%s/work-%d.db%s", dir, k, side[i]);
       unlink(path);
     }
