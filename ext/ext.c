@@ -35,15 +35,13 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
     return SQLITE_ERROR;
   }
   trg_ctx *c = trg_ctx_new();
-  if (!c) return SQLITE_NOMEM;
-  /* The functions' reference: dropped when this function is destroyed. */
-  int rc = sqlite3_create_function_v2(db, "trigger_internal_ctx", 0,
-                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, c, noop,
-                                      0, 0, trg_ctx_release);
-  if (rc != SQLITE_OK) {
-    trg_ctx_release(c);
-    return rc;
-  }
+  /* The functions' reference: dropped when this function is destroyed,
+  ** and by SQLite itself when the function cannot be created (it calls
+  ** the destructor then: releasing it here too freed it twice). */
+  int rc = c ? sqlite3_create_function_v2(db, "trigger_internal_ctx", 0,
+                                          SQLITE_UTF8 | SQLITE_DIRECTONLY, c,
+                                          noop, 0, 0, trg_ctx_release)
+             : SQLITE_NOMEM;
   /* Each file of functions or a module (base/register.h). */
   if (rc == SQLITE_OK) rc = vtab_triggers_register(db, c);
   if (rc == SQLITE_OK) rc = vtab_runs_register(db, c);
@@ -59,7 +57,10 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = fn_describe_register(db, c);
   if (rc == SQLITE_OK) rc = create_register(db, c);
   if (rc == SQLITE_OK) rc = fn_summary_register(db, c);
-  if (rc != SQLITE_OK)
-    *err = sqlite3_mprintf("sqlite-triggers: %s", sqlite3_errmsg(db));
+  if (rc != SQLITE_OK) {
+    *err = sqlite3_mprintf("sqlite-triggers: %s", rc == SQLITE_NOMEM
+                                                      ? sqlite3_errstr(rc)
+                                                      : sqlite3_errmsg(db));
+  }
   return rc;
 }

@@ -45,7 +45,9 @@ void copy_file(const char *from, const char *to) {
   unlink(side);
 }
 
-sqlite3 *open_db(const char *path) {
+sqlite3 *open_db(const char *path) { return open_db_ext(path, 1); }
+
+sqlite3 *open_db_ext(const char *path, int load) {
   sqlite3 *db = NULL;
   char *err = NULL;
   if (sqlite3_open(path, &db) != SQLITE_OK) die("open", db);
@@ -53,7 +55,7 @@ sqlite3 *open_db(const char *path) {
   sqlite3_exec(db, "PRAGMA synchronous=OFF", 0, 0,
                0); /* speed; rollback is unchanged */
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, (int *)0);
-  if (sqlite3_load_extension(db, ext_path, NULL, &err) != SQLITE_OK) {
+  if (load && sqlite3_load_extension(db, ext_path, NULL, &err) != SQLITE_OK) {
     fprintf(stdout, "FAIL setup: load %s: %s\n", ext_path, err ? err : "?");
     exit(1);
   }

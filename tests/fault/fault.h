@@ -31,6 +31,8 @@ typedef struct scenario {
                      ** the failing allocator), e.g. a preload to test */
   int refused; /* the healthy call fails: its error message is the result
                ** every N must give, or another error */
+  int load;    /* the call is sqlite3_load_extension(ext_path), not sql (a
+               ** function cannot be replaced while a statement runs) */
   int ddl;     /* a failure may leave the call's transaction open (see
               ** oom.c, check_failed): the caller's ROLLBACK must then
               ** restore every table */
@@ -40,6 +42,8 @@ typedef struct scenario {
 extern const char *ext_path;
 void die(const char *what, sqlite3 *db);
 sqlite3 *open_db(const char *path);
+/* The same, the extension loaded only when `load` is set. */
+sqlite3 *open_db_ext(const char *path, int load);
 void exec(sqlite3 *db, const char *sql);
 void copy_file(const char *from, const char *to);
 /* Builds every pristine database in dir (the history twice, the fixtures

@@ -245,7 +245,22 @@ static int run_sql(sqlite3 *db, const char *sql, char **out) {
 /* The scenario's call: run_sql, and for a refused scenario its error as
 ** the result ("error: <message>"), so that the refusal is compared as a
 ** result is. */
+static char load_err[512]; /* the load's message (not the connection's) */
+
 static int run_call(const scenario *s, sqlite3 *db, char **out) {
+  if (s->load) {
+    char *err = NULL;
+    int rc = sqlite3_load_extension(db, ext_path, NULL, &err);
+    /* an allocation of SQLite's own in the load fails with its code
+    ** alone (SQLITE_NOMEM, no message): then the code's text */
+    snprintf(load_err, sizeof load_err, "%s",
+             err  ? err
+             : rc ? sqlite3_errstr(rc)
+                  : "");
+    sqlite3_free(err);
+    *out = rc == SQLITE_OK ? strdup("loaded") : NULL;
+    return rc;
+  }
   int rc = run_sql(db, s->sql, out);
   if (rc != SQLITE_OK && s->refused) {
     const char *m = sqlite3_errmsg(db);
@@ -264,7 +279,7 @@ static sqlite3_int64 mem_before_open;
 static sqlite3 *fresh(const scenario *s, int warm, const char *want_result) {
   mem_before_open = sqlite3_memory_used();
   copy_file(database_path(s->db), db_path);
-  sqlite3 *db = open_db(db_path);
+  sqlite3 *db = open_db_ext(db_path, !s->load);
   /* SQLite's own schema parsing is not what is tested here. */
   exec(db, "SELECT count(*) FROM main.sqlite_schema");
   if (s->setup) exec(db, s->setup);
@@ -414,7 +429,7 @@ static int run_scenario(const scenario *s, int persist) {
     rc = run_call(s, db, &res);
     disarm();
     long got = injected;
-    char *errmsg = strdup(sqlite3_errmsg(db));
+    char *errmsg = strdup(s->load ? load_err : sqlite3_errmsg(db));
     if ((rc != SQLITE_OK && !(s->refused && strcmp(res, ref) == 0)) ||
         (s->fallback && strcmp(res, s->fallback) == 0 && got)) {
       errors++;

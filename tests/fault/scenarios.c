@@ -519,6 +519,17 @@ const scenario *scenarios(int *n) {
        .modes = 1,
        .read_only = 1,
        .fallback = SUM_FALLBACK},
+      /* the extension loaded into a connection (sqlite3_triggers_init):
+      ** each registration of ext.c meets the failure in turn; a load
+      ** that failed leaves what it registered to the connection's close,
+      ** and loading again then succeeds */
+      {.name = "load",
+       .sql = "(sqlite3_load_extension)",
+       .load = 1,
+       .cold = 1,
+       .db = "delete",
+       .modes = 3,
+       .read_only = 1},
   };
   if (!finish_sql[0]) name_runs();
   *n = (int)(sizeof s / sizeof s[0]);
