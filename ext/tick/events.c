@@ -114,7 +114,9 @@ void tick_snapshot(tick *t, const trg_row *r) {
 
 int tick_snapshot_schedule_same(const tick *t, const trg_row *r) {
   const trg_val *due = &r->v[TC_NEXT_DUE_AT], *fire = &r->v[TC_FIRE_AT];
-  return r->id == t->snap_id && t->snap_sched_ok && !due->bad && !fire->bad &&
+  /* (a value the call set is never bad: only a loaded one can be, and
+  ** then the snapshot is not ok) */
+  return r->id == t->snap_id && t->snap_sched_ok &&
          due->null == t->snap_due_null && fire->null == t->snap_fire_null &&
          (due->null || due->i == t->snap_due) &&
          (fire->null || fire->i == t->snap_fire);
