@@ -27,5 +27,5 @@ def test_failed_open_then_a_good_one(ext):
         assert r.returncode == 0, r.stderr
         assert r.stdout == ("unable to open database file\nunable to open database file\n"
                             "0.1.0\n"), r.stdout
-        assert "triggers-preload" not in r.stderr, r.stderr
+        assert "triggers-preload: " not in r.stderr, r.stderr
         assert not os.path.exists(os.path.join(tmp, "none.db"))
