@@ -144,17 +144,15 @@ int tick_opts_read(store *s, trg_ctx *c, const char *json, tick_opts *o,
 }
 
 /* 1 when the quoted JSON string q (n bytes) is an element of the array
-** text a; a string nested in an element (["x",["a"]]) is none. */
+** text a (valid JSON: json() made it); a string nested in an element
+** (["x",["a"]]) is none. q ends in its closing quote: a prefix match at
+** a string's opening quote is the whole string. */
 static int array_has(const char *a, const char *q, size_t n) {
   int depth = 0;
   for (const char *p = a; *p; p++) {
     if (*p == '"') {
-      if (depth == 1 && strncmp(p, q, n) == 0 && (p[n] == ']' || p[n] == ','))
-        return 1;
-      for (p++; *p && *p != '"'; p++) {
-        if (*p == '\\' && p[1]) p++;
-      }
-      if (!*p) return 0;
+      if (depth == 1 && strncmp(p, q, n) == 0) return 1;
+      for (p++; *p != '"'; p++) p += *p == '\\'; /* skip its escapes */
     } else if (*p == '[' || *p == '{') {
       depth++;
     } else if (*p == ']' || *p == '}') {

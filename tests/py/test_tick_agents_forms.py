@@ -17,5 +17,5 @@ def test_agents_elements_that_are_no_id(ext):
     for agents in ([{"a": 1}], [{"x": "a"}], [{"a": "a"}], [["a"]],
                    [2, {"b": ["a", 1]}], ['x"a"', '"a"'], ["a\\"]):
         assert tick(db, later, agents=agents, lease_ms=1000) == [], agents
-    got = tick(db, later, agents=[1, {"a": 0}, ['a'], 'q\\"', "a"], lease_ms=1000)
+    got = tick(db, later, agents=[1, {"a": 0}, ['a'], 'q\\"', "]", "{[", "a"], lease_ms=1000)
     assert [r["trigger_id"] for r in got] == ["a"], got
