@@ -143,6 +143,25 @@ int tick_opts_read(store *s, trg_ctx *c, const char *json, tick_opts *o,
   return rc;
 }
 
+/* 1 when the quoted JSON string q (n bytes) is an element of the array
+** text a (valid JSON: json() made it); a string nested in an element
+** (["x",["a"]]) is none. q ends in its closing quote: a prefix match at
+** a string's opening quote is the whole string. */
+static int array_has(const char *a, const char *q, size_t n) {
+  int depth = 0;
+  for (const char *p = a; *p; p++) {
+    if (*p == '"') {
+      if (depth == 1 && strncmp(p, q, n) == 0) return 1;
+      for (p++; *p != '"'; p++) p += *p == '\\'; /* skip its escapes */
+    } else if (*p == '[' || *p == '{') {
+      depth++;
+    } else if (*p == ']' || *p == '}') {
+      depth--;
+    }
+  }
+  return 0;
+}
+
 int tick_opts_allow_agent(const tick_opts *o, const char *agent_id) {
   if (!o->agents) return 1;
   /* The array is small (one host's agents): a text search of the
@@ -151,14 +170,7 @@ int tick_opts_allow_agent(const tick_opts *o, const char *agent_id) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   json_str(s, agent_id);
   char *q = sqlite3_str_finish(s);
-  int found = 0;
-  if (q) {
-    size_t n = strlen(q);
-    for (const char *p = strstr(o->agents, q); p && !found;
-         p = strstr(p + 1, q)) {
-      found = (p[-1] == '[' || p[-1] == ',') && (p[n] == ']' || p[n] == ',');
-    }
-  }
+  int found = q && array_has(o->agents, q, strlen(q));
   sqlite3_free(q);
   return found;
 }

@@ -1,0 +1,52 @@
+"""tests/py/test_config_values.py -- trigger_config values beside
+test_admin_args.py's: the empty text for a text key (stored as given),
+the empty preload_sql (cleared: NULL), an integer for a text key (its
+text), the same value set twice, a number out of range for
+min_confidence; and values changed outside the extension in
+triggers_config, which a read names with the default it falls back to."""
+import sqlite3
+
+from util import connect, one
+
+OUTSIDE = ("trigger_config: triggers_config.%s: '%s' is not %s (changed outside the "
+           "extension); the default %s is used until trigger_config('%s', value) sets it")
+
+
+def test_set_forms(ext):
+    db = connect(ext)
+    assert one(db, "SELECT trigger_config('creator_roles', '')") == ""
+    assert one(db, "SELECT trigger_config('creator_roles')") == ""
+    assert one(db, "SELECT value FROM triggers_config WHERE key = 'creator_roles'") == ""
+    assert one(db, "SELECT trigger_config('preload_sql', '')") is None
+    assert one(db, "SELECT trigger_config('preload_sql')") is None
+    assert one(db, "SELECT count(*) FROM triggers_config WHERE key = 'preload_sql'") == 0
+    assert one(db, "SELECT trigger_config('creator_roles', 5)") == "5"
+    for _ in range(2):
+        assert one(db, "SELECT trigger_config('creator_roles', 'owner')") == "owner"
+    for bad in (2, -0.5, "x"):
+        try:
+            one(db, "SELECT trigger_config('min_confidence', ?)", bad)
+            assert False, bad
+        except sqlite3.Error as e:
+            assert str(e).startswith("trigger_config: argument 2 (value): min_confidence "
+                                     "must be a number 0..1"), str(e)
+
+
+def test_values_changed_outside(ext):
+    db = connect(ext)
+    for key, value, rule, default in (
+            ("min_confidence", "abc", "a number 0..1", "0.5"),
+            ("min_confidence", "1.5", "a number 0..1", "0.5"),
+            ("misfire_grace_ms", "x", "an integer 0..315537897599999", "60000")):
+        db.execute("INSERT OR REPLACE INTO triggers_config VALUES (?, ?)", (key, value))
+        try:
+            one(db, "SELECT trigger_config(?)", key)
+            assert False, key
+        except sqlite3.Error as e:
+            assert str(e) == OUTSIDE % (key, value, rule, default, key), str(e)
+    db.execute("INSERT OR REPLACE INTO triggers_config VALUES ('unknown_key', 'x')")
+    try:
+        one(db, "SELECT trigger_config('unknown_key')")
+        assert False
+    except sqlite3.Error as e:
+        assert str(e) == "trigger_config: argument 1 (key): unknown key 'unknown_key'"
