@@ -1,0 +1,39 @@
+"""tests/py/test_host_modes_logged.py -- what trigger-host logs per mode
+and when its --via command dies (test_host_opts_edges.py has the JSON
+start line of tick): the JSON start line names run and serve as its
+mode, and a --via command killed by a signal is reported as such (exit
+3)."""
+import json
+import signal
+import subprocess
+
+from test_host import Tmp, host_bin
+
+
+def json_start(ext, *args):
+    proc = subprocess.Popen([host_bin(ext), *args, "--extension", ext, "--log", "json", "-v"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        proc.wait(timeout=1.5)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, (proc.returncode, err)
+    start = [json.loads(x) for x in err.splitlines() if '"event":"start"' in x]
+    assert len(start) == 1, err
+    return start[0]
+
+
+def test_json_start_line_names_run_and_serve(ext):
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        assert json_start(ext, "run", path)["mode"] == "run"
+        s = json_start(ext, "serve", path)
+        assert s["mode"] == "serve" and s["databases"] == [path], s
+
+
+def test_via_command_killed_by_a_signal(ext):
+    p = subprocess.run([host_bin(ext), "tick", "far", "--via", "kill -9 $$; :"],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 3, (p.returncode, p.stderr)
+    assert "via: SELECT trigger_install(): killed by signal 9" in p.stderr, p.stderr
