@@ -4,21 +4,15 @@ start line of tick): the JSON start line names run and serve as its
 mode, and a --via command killed by a signal is reported as such (exit
 3)."""
 import json
-import signal
 import subprocess
 
 from test_host import Tmp, host_bin
+from test_host_odd_inputs import briefly
 
 
 def json_start(ext, *args):
-    proc = subprocess.Popen([host_bin(ext), *args, "--extension", ext, "--log", "json", "-v"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        proc.wait(timeout=1.5)
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=10)
-    assert proc.returncode == 0, (proc.returncode, err)
+    rc, err = briefly(ext, *args, "--log", "json", "-v")
+    assert rc == 0, (rc, err)
     start = [json.loads(x) for x in err.splitlines() if '"event":"start"' in x]
     assert len(start) == 1, err
     return start[0]

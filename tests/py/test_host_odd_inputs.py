@@ -54,9 +54,10 @@ def ipv6_loopback():
         return False
 
 
-def serve_briefly(ext, path, addr):
-    """Run with --http addr for a moment; (exit status, stderr)."""
-    proc = subprocess.Popen([host_bin(ext), "run", path, "--extension", ext, "--http", addr],
+def briefly(ext, *args):
+    """trigger-host args for a moment (SIGTERM after 1.5 s if still on);
+    (exit status, stderr)."""
+    proc = subprocess.Popen([host_bin(ext), *args, "--extension", ext],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         proc.wait(timeout=1.5)
@@ -64,6 +65,10 @@ def serve_briefly(ext, path, addr):
         proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=10)
     return proc.returncode, err
+
+
+def serve_briefly(ext, path, addr):
+    return briefly(ext, "run", path, "--http", addr)
 
 
 def test_ipv6_literals_loopback_or_not(ext):
@@ -102,26 +107,19 @@ def start_line(err):
     return [x for x in err.splitlines() if " started: " in x or '"event":"start"' in x]
 
 
-def test_odd_exec_command_escaped_in_text_log(ext):
+def test_odd_exec_command_escaped_in_log_lines(ext):
     with Tmp() as t:
         path, _ = t.db(ext)
-        rc, _, err = host(ext, "tick", path, "--exec", ODD, "--log", "text", "-v")
-        assert rc == 0, err
-        line = start_line(err)
-        assert len(line) == 1, err
-        # one line, each control escaped, quote and backslash as they are
-        assert 'echo "a\\tb\\rc\\d\\x7fe\\x01f\\x1bg\u00e9"' in line[0], line
-
-
-def test_odd_exec_command_escaped_in_json_log(ext):
-    with Tmp() as t:
-        path, _ = t.db(ext)
-        rc, _, err = host(ext, "tick", path, "--exec", ODD, "--log", "json", "-v")
-        assert rc == 0, err
-        line = start_line(err)
-        assert len(line) == 1, err
-        assert "\\u007f" in line[0] and "\\u0001" in line[0] and '\\"' in line[0], line
-        assert json.loads(line[0])["dispatch"] == ODD, line
+        for fmt in ("text", "json"):
+            rc, _, err = host(ext, "tick", path, "--exec", ODD, "--log", fmt, "-v")
+            assert rc == 0, err
+            line = start_line(err)
+            assert len(line) == 1, err
+            if fmt == "text":  # controls escaped, quote and backslash as they are
+                assert 'echo "a\\tb\\rc\\d\\x7fe\\x01f\\x1bg\u00e9"' in line[0], line
+            else:
+                assert "\\u007f" in line[0] and "\\u0001" in line[0], line
+                assert json.loads(line[0])["dispatch"] == ODD, line
 
 
 def test_metrics_count_a_failed_run(ext):
