@@ -8,11 +8,17 @@ import subprocess
 from test_host import Tmp, add_interval, host_bin, now_ms, runs, wait_for
 
 
+def due_db(ext, t, n):
+    """A database with n hourly triggers due now."""
+    path, db = t.db(ext)
+    for i in range(n):
+        add_interval(db, f"t{i}", now_ms() - 500, interval_ms=3600000)
+    return path, db
+
+
 def test_tick_limit_with_one_slot(ext):
     with Tmp() as t:
-        path, db = t.db(ext)
-        for i in range(6):
-            add_interval(db, f"t{i}", now_ms() - 500, interval_ms=3600000)
+        path, db = due_db(ext, t, 6)
         p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext, "--limit", "3",
                             "--jobs", "1", "--exec", "true"],
                            capture_output=True, text=True, timeout=30)
@@ -23,9 +29,7 @@ def test_tick_limit_with_one_slot(ext):
 
 def test_run_limit_claims_again(ext):
     with Tmp() as t:
-        path, db = t.db(ext)
-        for i in range(3):
-            add_interval(db, f"t{i}", now_ms() - 500, interval_ms=3600000)
+        path, db = due_db(ext, t, 3)
         proc = subprocess.Popen([host_bin(ext), "run", path, "--extension", ext, "--limit", "1",
                                  "--exec", "true"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
