@@ -4,7 +4,8 @@ recorded (test_host_exec_io.py has the usual ones): killed by a signal
 written at once and cut in the middle of a UTF-8 character (the partial
 character dropped after "..."), and the child's HOME under --clean-env
 when the host has none or an empty one ("/"), and --env naming a variable
-the clean environment already sets (replaced, not doubled)."""
+the clean environment already sets (replaced, not doubled); and the
+host's own stale TRIGGER_* variables (replaced by the run's)."""
 import os
 import subprocess
 
@@ -57,3 +58,25 @@ def test_home_and_replaced_variables_under_clean_env(ext):
             assert "HOME=/" in got, (home, got)
             assert [x for x in got if x.startswith("LANG=")] == ["LANG=C"], got
             assert [x for x in got if x.startswith("PATH=")] == ["PATH=" + env["PATH"]], got
+
+
+def test_host_environment_with_stale_run_variables(ext):
+    """The host's own TRIGGER_* variables are replaced by the run's, not
+    passed beside them; a passed name that is a prefix of one the clean
+    environment sets (HOM, HOME) is its own variable."""
+    with Tmp() as t:
+        env = dict(os.environ, TRIGGER_ID="stale", TRIGGER_RUN_ID="stale", HOM="h")
+        out = t.file("env.txt")
+        one_run(ext, t, "--exec", f"env | sort > {out}", env=env)
+        with open(out) as f:
+            got = f.read().splitlines()
+        assert [x for x in got if x.startswith("TRIGGER_ID=")] == ["TRIGGER_ID=x"], got
+        assert [x for x in got if x.startswith("TRIGGER_RUN_ID=")] != ["TRIGGER_RUN_ID=stale"]
+        assert len([x for x in got if x.startswith("TRIGGER_RUN_ID=")]) == 1, got
+    with Tmp() as t:
+        out = t.file("env.txt")
+        one_run(ext, t, "--clean-env", "--env", "HOM", "--exec", f"env | sort > {out}",
+                env=env)
+        with open(out) as f:
+            got = f.read().splitlines()
+        assert "HOM=h" in got and "HOME=" + env.get("HOME", "/") in got, got
