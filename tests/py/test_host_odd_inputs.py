@@ -2,9 +2,10 @@
 (test_host_opts_edges.py and test_host_http.py have the usual ones):
 --http ports with trailing text, past a long or signed, and bracketed
 names (refused, exit 2); IPv6 literals that are or are not loopback;
---env names empty or starting with a digit; an --exec command full of
-characters a log line must escape (tab, CR, quote, backslash, DEL, other
-controls) in text and JSON logs; and /metrics counting a failed run."""
+--env names empty or starting with a digit or a character below '0'; an
+--exec command full of characters a log line must escape (tab, CR, quote,
+backslash, DEL, other controls) in text and JSON logs; and /metrics
+counting a failed run."""
 import json
 import os
 import signal
@@ -89,10 +90,10 @@ def test_ipv6_literals_loopback_or_not(ext):
             assert "cannot listen there" in err, err
 
 
-def test_env_names_empty_or_leading_digit(ext):
+def test_env_names_empty_or_leading_digit_or_lower(ext):
     with Tmp() as t:
         path, _ = t.db(ext)
-        for bad in ("", "0", "9A", "1_"):
+        for bad in ("", "0", "9A", "1_", "$X", " A"):
             rc, _, err = host(ext, "tick", path, "--exec", "true", "--clean-env",
                               "--env", bad)
             assert rc == 2 and f"--env {bad}: not a variable name" in err, (bad, rc, err)

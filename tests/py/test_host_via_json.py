@@ -64,3 +64,16 @@ def test_claim_members_read_as_far_as_they_go(ext):
                 assert f.read().splitlines() == [want], elem
             ignored = "far: claimed element without run_id or payload ignored"
             assert (ignored in p.stderr) == elem.endswith("7"), (elem, p.stderr)
+
+
+def test_run_id_with_a_bad_escape_is_no_run_id(ext):
+    """A \\u escape with a digit out of hex (below '0', past 'F' or 'f'):
+    the run_id does not decode, so the element is ignored, warned."""
+    for bad in ("a\\u00+1", "a\\u00G1", "a\\u00g1"):
+        with Tmp() as t:
+            via, env = standin(t, CLAIM=f'[{{"run_id": "{bad}", "payload": {{}}}}]')
+            p = via_host(ext, env, "tick", "far", "--via", via, "--exec", "true")
+            assert p.returncode == 0, (bad, p.returncode, p.stderr)
+            assert "far: claimed element without run_id or payload ignored" in p.stderr, \
+                (bad, p.stderr)
+            assert not [s for s in statements(t) if "trigger_run_finish" in s], bad
