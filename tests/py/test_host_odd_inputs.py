@@ -7,11 +7,9 @@ names (refused, exit 2); IPv6 literals that are or are not loopback;
 backslash, DEL, other controls) in text and JSON logs; and /metrics
 counting a failed run; print mode under --http with stdout closed."""
 import json
-import os
 import signal
 import socket
 import subprocess
-import time
 
 from test_host import Tmp, add_once, host_bin, now_ms, runs, wait_for
 from test_host_http import get, parse_metrics, read, start_http, stop_http

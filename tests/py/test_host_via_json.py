@@ -5,7 +5,6 @@ scheduled_for past a long long (left 0), a negative attempt, scalars of
 every kind among the members, and an object member whose key is not a
 string or no ':' (the rest of that element unread, the run still
 started), and an element that is not an object (ignored)."""
-import subprocess
 
 from test_host import Tmp
 from test_host_via_answers import standin, statements, via_host
