@@ -1,0 +1,45 @@
+"""tests/py/test_host_modes_logged.py -- what trigger-host logs per mode
+and when its --via command dies (test_host_opts_edges.py has the JSON
+start line of tick): the JSON start line names run and serve as its
+mode, a --via command killed by a signal is reported as such (exit 3),
+and print mode with stdout closed releases the run (exit 3)."""
+import json
+import subprocess
+
+from test_host import Tmp, add_once, host_bin, now_ms, runs
+from test_host_odd_inputs import briefly
+
+
+def json_start(ext, *args):
+    rc, err = briefly(ext, *args, "--log", "json", "-v")
+    assert rc == 0, (rc, err)
+    start = [json.loads(x) for x in err.splitlines() if '"event":"start"' in x]
+    assert len(start) == 1, err
+    return start[0]
+
+
+def test_json_start_line_names_run_and_serve(ext):
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        assert json_start(ext, "run", path)["mode"] == "run"
+        s = json_start(ext, "serve", path)
+        assert s["mode"] == "serve" and s["databases"] == [path], s
+
+
+def test_via_command_killed_by_a_signal(ext):
+    p = subprocess.run([host_bin(ext), "tick", "far", "--via", "kill -9 $$; :"],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 3, (p.returncode, p.stderr)
+    assert "via: SELECT trigger_install(): killed by signal 9" in p.stderr, p.stderr
+
+
+def test_print_mode_with_stdout_closed(ext):
+    """Nothing can be printed: the run is released (deferred), exit 3."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_once(db, "x", now_ms() - 1000)
+        p = subprocess.run(f"{host_bin(ext)} tick {path} --extension {ext} >&-", shell=True,
+                           capture_output=True, text=True, timeout=30)
+        assert p.returncode == 3, (p.returncode, p.stderr)
+        assert "stdout: Bad file descriptor; releasing runs and stopping" in p.stderr, p.stderr
+        assert [(r["status"], r["finished_at"]) for r in runs(db)] == [("deferred", None)]
