@@ -25,8 +25,8 @@
 ** tests can hold that bound.
 */
 #include "text/redact.h"
-#include "text/coverage.h"
 #include "text/ascii.h"
+#include "text/coverage.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "base/args.h"
-#include "text/coverage.h"
 #include "store/preload_sql.h"
+#include "text/coverage.h"
 #include "text/utf8.h"
 #include "trigger/trigger.h"
 

@@ -33,8 +33,8 @@
 */
 #include "time/cron.h"
 
-#include "text/coverage.h"
 #include "text/ascii.h"
+#include "text/coverage.h"
 #include "text/utf8.h"
 #include "time/civil.h"
 

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "text/coverage.h"
 #include "text/ascii.h"
+#include "text/coverage.h"
 #include "time/civil.h"
 
 /* ---- a bounded writer ---------------------------------------------------- */

@@ -28,8 +28,8 @@
 */
 #include "time/tz.h"
 
-#include "text/coverage.h"
 #include "text/ascii.h"
+#include "text/coverage.h"
 #include "time/civil.h"
 
 #include <stdarg.h>

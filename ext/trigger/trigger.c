@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "base/args.h"
-#include "text/coverage.h"
 #include "store/json.h"
 #include "store/stored.h"
+#include "text/coverage.h"
 #include "text/dedupe.h"
 #include "text/sha256.h"
 #include "text/spelling.h"

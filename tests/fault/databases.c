@@ -230,7 +230,9 @@ static char *read_text(const char *path) {
   do {
     if (n + 4096 + 1 > cap) {
       cap = (n + 4096 + 1) * 2;
-      if (!(p = realloc(p, cap))) abort();
+      char *grown = realloc(p, cap);
+      if (!grown) abort();
+      p = grown;
     }
     got = fread(p + n, 1, 4096, f);
     n += got;
