@@ -4,19 +4,10 @@ kind or value (health options, prune's limit and table, config values:
 NULL, not UTF-8, preload_sql not text or not a query), and writes refused
 by a read-only connection (PRAGMA query_only), named by SQLite's message."""
 import json
-import sqlite3
 
-from util import MIN, T0, add, connect, finish, one, tick
+from util import add, connect, error, finish, MIN, one, T0, tick
 
 NOT_INSTALLED = "sqlite-triggers is not installed in this database (run sql/install.sql)"
-
-
-def error(db, sql):
-    try:
-        db.execute(sql).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    raise AssertionError(sql)
 
 
 def test_without_tables(ext):

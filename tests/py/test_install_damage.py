@@ -4,22 +4,13 @@ triggers (refused, nothing changed), a schema_version row missing, NULL
 or not a number (refused with what is wrong, by install and by the
 table), and a long stored value shown cut on a character boundary."""
 import os
-import sqlite3
 import tempfile
 
-from util import connect, one
+from util import connect, error, one
 
 NOT_OURS = ("trigger_install: table 'triggers' already exists and is not a "
             "sqlite-triggers table; nothing was changed")
 MISSING = "triggers: shadow tables missing or damaged (triggers_config has no schema_version)"
-
-
-def error(db, sql):
-    try:
-        db.execute(sql).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    raise AssertionError(sql)
 
 
 def test_triggers_name_taken(ext):

@@ -4,17 +4,8 @@ the id before a bad `now` is read), an UPDATE of a disabled trigger that
 leaves `enabled` alone (still paused) and one that enables it, a tick
 with agents [] and limit 0 together, and preload_sql texts ending in
 blanks, ';' or a comment (one statement) or holding two statements."""
-import sqlite3
 
-from util import T0, add, connect, one, tick
-
-
-def error(db, sql, *args):
-    try:
-        one(db, sql, *args)
-    except sqlite3.Error as e:
-        return str(e)
-    raise AssertionError(sql)
+from util import add, connect, error, one, T0, tick
 
 
 def test_ops_with_an_id_that_is_no_text(ext):

@@ -5,20 +5,11 @@ runs that are no text, lease_ms out of range, and every way an element
 of finish_many's array is refused alone (its run_id answered, the others
 finished)."""
 import json
-import sqlite3
 
-from util import T0, add, connect, one, runs, tick
+from util import add, connect, error, one, runs, T0, tick
 
 NOT_INSTALLED = "sqlite-triggers is not installed in this database (run sql/install.sql)"
 GARBAGE = "cannot read 'garbage' as an instant: expected 4-digit year at offset 0, found 'garb'"
-
-
-def error(db, sql, *args):
-    try:
-        db.execute(sql, args).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    raise AssertionError(sql)
 
 
 def test_without_tables(ext):

@@ -3,17 +3,8 @@ trigger_preview (sql/spec_arg.c): JSON after any of JSON's white space
 (a carriage return included: it once read as a cron expression), a
 computed column as a key, created_at as the interval's anchor, a NULL or
 non-text tz, and a word that is no trigger_id (also without the tables)."""
-import sqlite3
 
-from util import MIN, T0, connect, one
-
-
-def error(db, sql, *args):
-    try:
-        db.execute(sql, args).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    raise AssertionError(sql)
+from util import connect, error, MIN, one, T0
 
 
 def test_json_after_white_space(ext):

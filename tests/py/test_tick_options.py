@@ -5,17 +5,8 @@ integer-valued text, repeated keys (the last one wins), and options.agents
 choosing which expired leases a tick offers again (an id first, last or
 only in the array, an id that is a prefix of another)."""
 import json
-import sqlite3
 
-from util import MIN, T0, add, connect, one, tick
-
-
-def error(db, sql, *args):
-    try:
-        db.execute(sql, args).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    raise AssertionError(sql)
+from util import add, connect, error, MIN, one, T0, tick
 
 
 def test_bad_options(ext):

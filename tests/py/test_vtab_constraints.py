@@ -6,7 +6,7 @@ no argument; the scans' NULL and range terms; the rowid that cannot
 change; and the CREATE VIRTUAL TABLE forms each module refuses."""
 import sqlite3
 
-from util import T0, add, connect
+from util import add, connect, error as util_error, T0
 
 P = "trigger_preview('*/5 * * * *', %d)" % T0
 
@@ -16,11 +16,7 @@ def ns(db, sql, *args):
 
 
 def error(db, sql, kind=sqlite3.OperationalError):
-    try:
-        db.execute(sql).fetchall()
-    except kind as e:
-        return str(e)
-    raise AssertionError(sql)
+    return util_error(db, sql, kind=kind)
 
 
 def test_preview_bounds_on_n(ext):

@@ -22,6 +22,16 @@ def one(db, sql, *args):
     return row[0] if row else None
 
 
+def error(db, sql, *args, kind=sqlite3.Error):
+    """The message of the error that sql (with args) raises; fails the test
+    when it raises none."""
+    try:
+        db.execute(sql, args).fetchall()
+    except kind as e:
+        return str(e)
+    raise AssertionError(sql)
+
+
 def vm_steps(db, sql, *args):
     """VM steps of one statement, the nested statements it runs included."""
     steps = [0]
