@@ -125,7 +125,7 @@ $(B)/unit/test_host_%: tests/unit/test_host_%.c host/%.c host/%.h tests/unit/che
 # Out-of-memory fault injection harness (tests/fault/oom.c); it loads
 # $(EXT_SO) at run time, which finds the harness's clock_gettime (the
 # pinned wall clock) through -rdynamic.
-FAULT_SRC = tests/fault/oom.c tests/fault/databases.c tests/fault/scenarios.c
+FAULT_SRC = tests/fault/oom.c tests/fault/databases.c tests/fault/scenarios.c tests/fault/vfs.c
 $(B)/fault_oom: $(FAULT_SRC) tests/fault/fault.h | $(B)
 	$(CC) $(CFLAGS) $(WARN) -rdynamic -o $@ $(FAULT_SRC) -lsqlite3
 

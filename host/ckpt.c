@@ -112,11 +112,13 @@ static void *run(void *arg) {
       pthread_mutex_lock(&c->mu);
     } else if (wait_until == INT64_MAX) {
       pthread_cond_wait(&c->cv, &c->mu);
-    } else {
-      pthread_mutex_unlock(&c->mu); /* a gap to wait out: rare, short */
-      struct timespec ts = {0, (long)(wait_until - now) * 1000000L};
-      nanosleep(&ts, NULL);
-      pthread_mutex_lock(&c->mu);
+    } else { /* a gap to wait out; ckpt_stop's signal ends it at once */
+      struct timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      long long ns = (long long)ts.tv_nsec + (wait_until - now) * 1000000LL;
+      ts.tv_sec += (time_t)(ns / 1000000000LL);
+      ts.tv_nsec = (long)(ns % 1000000000LL);
+      pthread_cond_timedwait(&c->cv, &c->mu, &ts);
     }
   }
   pthread_mutex_unlock(&c->mu);
@@ -138,7 +140,12 @@ ckpt *ckpt_start(hostdb *dbs, int ndbs) {
     c->slots[i].last = INT64_MIN / 2;
   }
   pthread_mutex_init(&c->mu, NULL);
-  pthread_cond_init(&c->cv, NULL);
+  /* the gap's timed wait is on the monotonic clock, as mono_ms() */
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&c->cv, &ca);
+  pthread_condattr_destroy(&ca);
   if (thread_start(&c->thread, run, c) != 0) {
     log_warn("cannot start the checkpointer thread: SQLite checkpoints "
              "inside commits");

@@ -762,14 +762,15 @@ static void run_create(sqlite3_context *ctx, const char *request,
   row_init(&q.row);
   store_init(&q.own, q.db);
   q.st = &q.own;
-  if (!trg_ctx_has_table(q.ctx) && !store_installed(q.db)) {
-    if (pre_code) early_refusal(ctx, pre_code, pre_reason); /* no log */
-    else {
-      trg_result_error(ctx, SQLITE_ERROR, "trigger_create",
-                       "sqlite-triggers is not "
-                       "installed in this database (run sql/install.sql)");
+  if (!trg_ctx_has_table(q.ctx)) {
+    char *err = NULL;
+    int found = store_installed(q.db, &err);
+    sqlite3_free(err);
+    if (found == 0 && pre_code) {
+      early_refusal(ctx, pre_code, pre_reason); /* no log */
+      return;
     }
-    return;
+    if (store_require_installed(ctx, "trigger_create") != 0) return;
   }
   q.ignored = sqlite3_str_new(NULL);
   if ((q.kept = store_kept_take(q.ctx, q.db))) q.st = q.kept;

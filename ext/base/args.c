@@ -14,6 +14,13 @@
 
 SQLITE_EXTENSION_INIT3
 
+const char *trg_errmsg(sqlite3 *db, int rc) {
+  int ec = sqlite3_errcode(db);
+  return ec == SQLITE_OK || ec == SQLITE_ROW || ec == SQLITE_DONE
+             ? sqlite3_errstr(rc)
+             : sqlite3_errmsg(db);
+}
+
 void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
                       const char *fmt, ...) {
   va_list ap;

@@ -18,6 +18,10 @@
 ** order matters: a later sqlite3_result_error resets the code). */
 void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
                       const char *fmt, ...);
+/* The message of a failure rc of a statement on db: the connection's,
+** unless a later call (finalizing or resetting another statement, a
+** rollback) left it stale ("not an error"): then SQLite's text for rc. */
+const char *trg_errmsg(sqlite3 *db, int rc);
 /* Finish a JSON result: text, or the OOM error. */
 void trg_result_str(sqlite3_context *ctx, sqlite3_str *s);
 /* Helpers that return SQLITE_OK, or an error code with *err set to a

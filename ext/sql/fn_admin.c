@@ -77,7 +77,7 @@ static int health_options(sqlite3_context *ctx, store *s, sqlite3_value *arg,
   if (bad) return -1;
   if (rc != SQLITE_DONE) {
     trg_result_error(ctx, rc, fname, "%s",
-                     sqlite3_errmsg(sqlite3_context_db_handle(ctx)));
+                     trg_errmsg(sqlite3_context_db_handle(ctx), rc));
     return -1;
   }
   return 0;
@@ -113,12 +113,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_health";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   i64 now;
-  if (!store_installed(db)) {
-    trg_result_error(ctx, SQLITE_ERROR, fname,
-                     "sqlite-triggers is not "
-                     "installed in this database (run sql/install.sql)");
-    return;
-  }
+  if (store_require_installed(ctx, fname) != 0) return;
   if (arg_instant(ctx, fname, argc, argv, 0, "now", 1, &now) != 0) return;
   store s;
   store_health h;
@@ -142,7 +137,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_free(scope);
   if (rc != SQLITE_OK) {
     store_health_free(&h);
-    trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
+    trg_result_error(ctx, rc, fname, "%s", trg_errmsg(db, rc));
     return;
   }
   sqlite3_str *out = sqlite3_str_new(db);
@@ -170,12 +165,7 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_prune";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   i64 before;
-  if (!store_installed(db)) {
-    trg_result_error(ctx, SQLITE_ERROR, fname,
-                     "sqlite-triggers is not "
-                     "installed in this database (run sql/install.sql)");
-    return;
-  }
+  if (store_require_installed(ctx, fname) != 0) return;
   if (arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0) return;
   i64 limit = -1; /* none */
   if (argc > 1 && prune_limit(ctx, argv[1], &limit) != 0) return;
@@ -199,7 +189,7 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                   : store_prune_runs(&s, before, limit, &deleted);
   store_close(&s);
   if (rc != SQLITE_OK) {
-    trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
+    trg_result_error(ctx, rc, fname, "%s", trg_errmsg(db, rc));
     return;
   }
   sqlite3_result_int64(ctx, deleted);
@@ -292,7 +282,7 @@ static int preload_arg(sqlite3_context *ctx, sqlite3 *db, sqlite3_value *arg,
   } else if (rc == SQLITE_NOMEM) {
     sqlite3_result_error_nomem(ctx);
   } else {
-    trg_result_error(ctx, rc, fname, "%s", sqlite3_errmsg(db));
+    trg_result_error(ctx, rc, fname, "%s", trg_errmsg(db, rc));
   }
   sqlite3_free(err);
   return -1;
@@ -322,7 +312,7 @@ static void config_set(sqlite3_context *ctx, store *s, const config_key *k,
     sqlite3_free(shown);
     if (rc == SQLITE_NOMEM) sqlite3_result_error_nomem(ctx);
     else
-      trg_result_error(ctx, rc, "trigger_config", "%s", sqlite3_errmsg(s->db));
+      trg_result_error(ctx, rc, "trigger_config", "%s", trg_errmsg(s->db, rc));
   } else if (k->integer) {
     sqlite3_result_int64(ctx, strtoll(v, NULL, 10));
   } else if (text) {
@@ -345,12 +335,7 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                      key);
     return;
   }
-  if (!store_installed(db)) {
-    trg_result_error(ctx, SQLITE_ERROR, fname,
-                     "sqlite-triggers is not "
-                     "installed in this database (run sql/install.sql)");
-    return;
-  }
+  if (store_require_installed(ctx, fname) != 0) return;
   store s;
   char rule[48];
   store_init(&s, db);
@@ -365,7 +350,7 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (err) {
     sqlite3_free(v);
     if (err == SQLITE_NOMEM) sqlite3_result_error_nomem(ctx);
-    else trg_result_error(ctx, err, fname, "%s", sqlite3_errmsg(db));
+    else trg_result_error(ctx, err, fname, "%s", trg_errmsg(db, err));
     return;
   }
   if (v && !config_value_ok(k, v)) {

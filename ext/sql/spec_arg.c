@@ -68,7 +68,8 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
   if (ob > 0) store_json_each_close(&it);
   /* A failed step: the row is incomplete. */
   if (rc == SQLITE_OK && step != SQLITE_DONE) {
-    rc = step == SQLITE_NOMEM ? step : trg_errf(err, "%s", sqlite3_errmsg(db));
+    rc =
+        step == SQLITE_NOMEM ? step : trg_errf(err, "%s", trg_errmsg(db, step));
   }
   if (rc == SQLITE_OK && tz_arg) rc = val_set_text(&r.v[TC_TIMEZONE], tz_arg);
   if (rc == SQLITE_OK && r.v[TC_TRIGGER_TYPE].null) {
@@ -153,7 +154,8 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
                            char **err) {
   trg_row r;
   store s;
-  if (!store_installed(db)) return SQLITE_DONE;
+  int found = store_installed(db, err);
+  if (found <= 0) return found == 0 ? SQLITE_DONE : -found;
   row_init(&r);
   store_init(&s, db);
   int rc = store_trigger_load(&s, id, &r);
@@ -168,7 +170,7 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
       sqlite3_free(verr);
     }
   } else if (rc != SQLITE_DONE) {
-    rc = trg_errf(err, "%s", sqlite3_errmsg(db));
+    rc = trg_errf(err, "%s", trg_errmsg(db, rc));
   }
   store_close(&s);
   row_clear(&r);

@@ -17,6 +17,7 @@
 */
 #include <string.h>
 
+#include "base/args.h"
 #include "base/register.h"
 #include "sql/vtab_scan.h"
 #include "store/run_rows.h"
@@ -60,7 +61,7 @@ static int runs_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
     return scan_error(tab, msg ? rc : SQLITE_NOMEM, msg);
   }
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
-    scan_error(tab, rc, sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
+    scan_error(tab, rc, sqlite3_mprintf("%s", trg_errmsg(t->db, rc)));
   }
   return rc;
 }

@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "base/args.h"
 #include "store/schema.h"
 
 SQLITE_EXTENSION_INIT3
@@ -45,7 +46,9 @@ int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
                            d->name, d->name, argv[1], argv[2]);
     return SQLITE_ERROR;
   }
-  if (!store_installed(db)) {
+  int found = store_installed(db, err);
+  if (found < 0) return -found; /* the schema could not be read: *err */
+  if (!found) {
     *err = sqlite3_mprintf("%s: create the triggers table first (run "
                            "sql/install.sql)",
                            d->name);
@@ -185,7 +188,7 @@ int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   sqlite3_free(terms);
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
     return scan_error(cur->pVtab, rc,
-                      sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
+                      sqlite3_mprintf("%s", trg_errmsg(t->db, rc)));
   }
   return rc;
 }
@@ -196,7 +199,7 @@ int scan_next(sqlite3_vtab_cursor *cur) {
   if (rc == SQLITE_OK) return SQLITE_OK;
   scan_tab *t = (scan_tab *)cur->pVtab;
   return scan_error(cur->pVtab, rc,
-                    sqlite3_mprintf("%s", sqlite3_errmsg(t->db)));
+                    sqlite3_mprintf("%s", trg_errmsg(t->db, rc)));
 }
 
 int scan_eof(sqlite3_vtab_cursor *cur) {

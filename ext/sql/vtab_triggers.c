@@ -28,6 +28,7 @@
 */
 #include <string.h>
 
+#include "base/args.h"
 #include "base/register.h"
 #include "sql/vtab_scan.h"
 #include "store/run_rows.h"
@@ -189,11 +190,7 @@ static int triggers_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
   trg_status_clear(&st);
   if (rc != SQLITE_OK && !err && rc != SQLITE_NOMEM) {
     /* The connection's message, unless it is stale (our own failure). */
-    int ec = sqlite3_errcode(t->db);
-    err = sqlite3_mprintf("%s", ec == SQLITE_OK || ec == SQLITE_ROW ||
-                                        ec == SQLITE_DONE
-                                    ? sqlite3_errstr(rc)
-                                    : sqlite3_errmsg(t->db));
+    err = sqlite3_mprintf("%s", trg_errmsg(t->db, rc));
   }
   if (err) scan_error(tab, rc, err);
   return rc;

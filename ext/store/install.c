@@ -86,5 +86,9 @@ int store_install(sqlite3 *db, char **err) {
                       " USING trigger_events;",
                       0, 0, err);
   }
-  return store_txn_end(db, &t, rc);
+  rc = store_txn_end(db, &t, rc);
+  /* the rollback reset the connection's message: the one it kept */
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM && !*err)
+    *err = sqlite3_mprintf("%s", store_txn_errmsg(&t, db));
+  return rc;
 }

@@ -11,7 +11,9 @@ SQLITE_EXTENSION_INIT3
 
 store *store_kept_take(trg_ctx *c, sqlite3 *db) {
   void *kept;
-  if (!trg_ctx_has_table(c)) store_connect_table(db);
+  /* the calls' begin connected it (store_require_installed) or found
+  ** why it cannot be: then the call prepares its own statements */
+  if (!trg_ctx_has_table(c)) (void)store_connect_table(db);
   if (!trg_ctx_stmts_begin(c, &kept)) return NULL;
   store *s = kept ? kept : store_new(db);
   if (!s) {

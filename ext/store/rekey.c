@@ -62,6 +62,8 @@ static int rekeyed(sqlite3 *db) {
 
 int store_rekey(sqlite3 *db, char **err) {
   int done = rekeyed(db);
+  if (done < 0 && done != -SQLITE_NOMEM)
+    *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
   if (done) return done < 0 ? -done : SQLITE_OK;
   sqlite3_stmt *sel = NULL, *upd = NULL;
   int rc = sqlite3_prepare_v2(
@@ -86,6 +88,9 @@ int store_rekey(sqlite3 *db, char **err) {
     rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
   }
   if (rc == SQLITE_DONE) rc = SQLITE_OK;
+  /* the message now: finalizing the other statement resets it */
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM)
+    *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
   sqlite3_finalize(sel);
   sqlite3_finalize(upd);
   if (rc == SQLITE_OK) {

@@ -56,6 +56,7 @@
 */
 #include "store/schema.h"
 
+#include "base/args.h"
 #include "store/columns.h"
 #include "store/stored.h"
 
@@ -199,6 +200,8 @@ int store_schema_version(sqlite3 *db, i64 *v, char **err) {
     *err = sqlite3_mprintf("triggers: shadow tables missing or damaged "
                            "(triggers_config has no schema_version)");
     rc = SQLITE_ERROR;
+  } else if (rc != SQLITE_NOMEM) { /* could not be read: a disk error */
+    *err = sqlite3_mprintf("triggers: %s", sqlite3_errmsg(db));
   }
   sqlite3_finalize(st);
   return rc;
@@ -261,23 +264,51 @@ int store_declare_vtab(sqlite3 *db, store_vtab t) {
   return rc;
 }
 
-int store_installed(sqlite3 *db) {
+int store_installed(sqlite3 *db, char **err) {
   sqlite3_stmt *st = NULL;
-  int found = 0;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT 1 FROM main.sqlite_schema WHERE"
-                         " type = 'table' AND name = 'triggers_data'",
-                         -1, &st, NULL) == SQLITE_OK) {
-    found = sqlite3_step(st) == SQLITE_ROW;
+  *err = NULL;
+  int rc = sqlite3_prepare_v2(db,
+                              "SELECT 1 FROM main.sqlite_schema WHERE"
+                              " type = 'table' AND name = 'triggers_data'",
+                              -1, &st, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  int found = rc == SQLITE_ROW;
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+    /* the schema could not be read (a disk error): not "not installed" */
+    *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    found = rc == SQLITE_NOMEM || !*err ? -SQLITE_NOMEM : -rc;
   }
   sqlite3_finalize(st);
   return found;
 }
 
-void store_connect_table(sqlite3 *db) {
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.triggers WHERE 0", -1, &st,
-                         NULL) == SQLITE_OK) {
-    sqlite3_finalize(st);
+int store_require_installed(sqlite3_context *ctx, const char *fname) {
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  char *err = NULL;
+  int found = store_installed(db, &err);
+  int rc = found > 0 ? store_connect_table(db) : SQLITE_OK;
+  if (found == 0) {
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "sqlite-triggers is not installed in this database "
+                     "(run sql/install.sql)");
+  } else if (found < 0 && err) {
+    trg_result_error(ctx, -found, fname, "%s", err);
+  } else if (found < 0 || rc == SQLITE_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (rc != SQLITE_OK) {
+    trg_result_error(ctx, rc, fname, "%s", trg_errmsg(db, rc));
   }
+  sqlite3_free(err);
+  return found > 0 && rc == SQLITE_OK ? 0 : -1;
+}
+
+int store_connect_table(sqlite3 *db) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db, "SELECT 1 FROM main.triggers WHERE 0", -1,
+                              &st, NULL);
+  sqlite3_finalize(st);
+  /* SQLITE_ERROR: no such table, or one the call reports itself (its
+  ** schema version); any other failure (a disk error) may have rolled
+  ** back the caller's transaction: the call must not go on without it */
+  return rc == SQLITE_ERROR ? SQLITE_OK : rc;
 }

@@ -12,7 +12,14 @@
 int store_create(sqlite3 *db, char **err);
 int store_check(sqlite3 *db, char **err);
 int store_drop(sqlite3 *db);
-int store_installed(sqlite3 *db); /* 1 when triggers_data exists in main */
+/* 1 when triggers_data exists in main, 0 when it does not, -rc when the
+** schema could not be read (*err: SQLite's message, to free; NULL out of
+** memory). */
+int store_installed(sqlite3 *db, char **err);
+/* For an SQL function fname: 0 when installed (main.triggers connected:
+** store_connect_table); else -1 with the error set on ctx: not
+** installed, or why the schema could not be read. */
+int store_require_installed(sqlite3_context *ctx, const char *fname);
 
 /* The extension's virtual tables. */
 typedef enum store_vtab {
@@ -25,8 +32,10 @@ typedef enum store_vtab {
 /* sqlite3_declare_vtab of table t's columns (in its xConnect). */
 int store_declare_vtab(sqlite3 *db, store_vtab t);
 /* Connect main.triggers on this connection (the context keeps the tick's
-** statements only while it is connected: context.h). */
-void store_connect_table(sqlite3 *db);
+** statements only while it is connected: context.h). SQLITE_OK, also
+** when it cannot be (no such table, another schema version: the calls
+** report that themselves); else the failure (a disk error). */
+int store_connect_table(sqlite3 *db);
 
 /* ---- for migrate.c ------------------------------------------------------ */
 

@@ -23,12 +23,8 @@ int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
   t->grace_ms = -1; /* read when first needed (claim.c) */
   store_init(&t->own, t->db);
   t->st = &t->own;
-  if (!trg_ctx_has_table(t->ctx) && !store_installed(t->db)) {
-    trg_result_error(ctx, SQLITE_ERROR, fname,
-                     "sqlite-triggers is not installed in this database "
-                     "(run sql/install.sql)");
+  if (!trg_ctx_has_table(t->ctx) && store_require_installed(ctx, fname) != 0)
     return -1;
-  }
   return 0;
 }
 
@@ -69,7 +65,7 @@ void tick_fail(tick *t, sqlite3_context *ctx, int rc) {
   } else if (rc == SQLITE_NOMEM) {
     sqlite3_result_error_nomem(ctx);
   } else {
-    trg_result_error(ctx, rc, t->fname, "%s", sqlite3_errmsg(t->db));
+    trg_result_error(ctx, rc, t->fname, "%s", trg_errmsg(t->db, rc));
   }
 }
 

@@ -1,8 +1,8 @@
 /*
-** tests/fault/fault.h -- what the fault harness's three files share:
-** oom.c (the failing allocator, the N loop and its checks), databases.c
-** (the pristine databases every scenario starts from) and scenarios.c
-** (the calls under test).
+** tests/fault/fault.h -- what the fault harness's files share: oom.c (the
+** failing allocator, the N loop and its checks), vfs.c (the failing disk
+** of the I/O mode), databases.c (the pristine databases every scenario
+** starts from) and scenarios.c (the calls under test).
 */
 #ifndef FAULT_H
 #define FAULT_H
@@ -52,6 +52,12 @@ void databases_build(const char *dir);
 /* The path of a pristine database ("" after databases_build: unknown). */
 const char *database_path(const char *name);
 void databases_remove(void);
+
+/* oom.c: in the I/O mode (--io), 1 when the disk operation about to be
+** made is to fail (counted as the allocations are in the memory mode). */
+int fault_io_fails(void);
+/* vfs.c: the failing disk, registered as the default VFS. */
+void fault_vfs_install(void);
 
 /* scenarios.c: the table, after databases_build (some SQL names runs the
 ** history left). */

@@ -1,9 +1,13 @@
 /*
-** tests/fault/oom.c -- out-of-memory fault injection (issue 5, item 8):
-** the failing allocator, the loop over N and the checks after each call.
-** The databases are in databases.c, the calls in scenarios.c.
+** tests/fault/oom.c -- fault injection (issue 5, item 8): the failing
+** allocator, the loop over N and the checks after each call. The
+** databases are in databases.c, the calls in scenarios.c, the failing
+** disk of the I/O mode in vfs.c.
 **
-**   build/fault_oom build/triggers.so [filter]
+**   build/fault_oom [--io] build/triggers.so [filter]
+**   --io: fail disk operations (vfs.c: a read, a write -- the disk is
+**         full --, a truncation, a sync, a size read) instead of
+**         allocations; the same loop over N and the same checks
 **   filter: the scenarios whose name holds it; -text: all but those
 **   FAULT_JOBS=n (default 2): scenarios shared between n forked processes
 **   FAULT_FIXTURES=dir (default tests/py/fixtures): the older schemas
@@ -58,6 +62,7 @@ static long count;     /* allocations since arming */
 static int persistent; /* every allocation after armed_at fails too */
 static long injected;  /* failures handed out since arming */
 static int paused;     /* the harness reads a result: not counted */
+static int io_mode;    /* --io: disk operations fail, not allocations */
 
 static int should_fail(void) {
   if (!armed_at || paused) return 0;
@@ -69,10 +74,14 @@ static int should_fail(void) {
   return 0;
 }
 
-static void *x_malloc(int n) { return should_fail() ? NULL : orig.xMalloc(n); }
-static void *x_realloc(void *p, int n) {
-  return should_fail() ? NULL : orig.xRealloc(p, n);
+static void *x_malloc(int n) {
+  return !io_mode && should_fail() ? NULL : orig.xMalloc(n);
 }
+static void *x_realloc(void *p, int n) {
+  return !io_mode && should_fail() ? NULL : orig.xRealloc(p, n);
+}
+
+int fault_io_fails(void) { return io_mode && should_fail(); }
 static void x_free(void *p) { orig.xFree(p); }
 static int x_size(void *p) { return orig.xSize(p); }
 static int x_roundup(int n) { return orig.xRoundup(n); }
@@ -340,6 +349,13 @@ static void check_failed(const scenario *s, const char *name, long n,
   if (rc != SQLITE_OK && (!*errmsg || strcmp(errmsg, "not an error") == 0)) {
     fail(name, n, "failed (rc %d) without an error message", rc);
   }
+  /* A failed disk is reported as one: not as a missing table, an unknown
+  ** id, "not an error" (the text of a code already cleared). */
+  if (io_mode && rc != SQLITE_OK && !strstr(errmsg, "disk I/O error") &&
+      !strstr(errmsg, "database or disk is full")) {
+    fail(name, n, "a disk failure reported as something else (rc %d): %s", rc,
+         errmsg);
+  }
   /* Healthy again, on the same connection: exactly the reference. (In a
   ** transaction rolled back after, so the next N starts clean.) */
   char *res2 = NULL;
@@ -379,10 +395,15 @@ static void check_succeeded(const scenario *s, const char *name, long n,
   free(after);
 }
 
-static int run_scenario(const scenario *s, int persist) {
+/* One scenario in one mode; all_cold: run it cold whatever its own
+** setting (the I/O mode runs each both ways: a fresh connection reads
+** the schema and every page from the disk, a warm one few). */
+static int run_scenario(const scenario *s, int persist, int all_cold) {
+  int cold = s->cold || all_cold;
   char name[64];
-  snprintf(name, sizeof name, "%s/%s", s->name,
-           persist ? "persistent" : "once");
+  snprintf(name, sizeof name, "%s/%s%s", s->name,
+           persist ? "persistent" : "once",
+           all_cold && !s->cold ? "/cold" : "");
   failures_here = 0;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -415,10 +436,10 @@ static int run_scenario(const scenario *s, int persist) {
   }
 
   long n, errors = 0, absorbed = 0;
-  db = fresh(s, !s->cold, ref);
+  db = fresh(s, !cold, ref);
   for (n = 1; n < 200000 && failures_here == 0;
-       n += s->stride ? s->stride : 1) {
-    if (s->cold && n > 1) {
+       n += s->stride && !io_mode ? s->stride : 1) {
+    if (cold && n > 1) {
       close_db(db, name, n);
       db = fresh(s, 0, ref);
     }
@@ -440,7 +461,7 @@ static int run_scenario(const scenario *s, int persist) {
       check_succeeded(s, name, n, db, changes, res, ref, ref_after);
       if (!s->read_only || s->in_txn) {
         close_db(db, name, n); /* the call changed the file: start over */
-        db = fresh(s, !s->cold, ref);
+        db = fresh(s, !cold, ref);
       }
     }
     free(errmsg);
@@ -460,13 +481,13 @@ static int run_scenario(const scenario *s, int persist) {
   return failures_here == 0;
 }
 
-/* Runs the jobs it reads from `jobs` (scenario index * 2 + persistent,
-** one int each) until none are left, writing 'P' or 'F' for each to
+/* Runs the jobs it reads from `jobs` ((scenario index * 2 + persistent)
+** * 2 + all cold, one int each) until none are left, writing 'P' or 'F' for each to
 ** `done`. */
 static void worker(const scenario *sc, int jobs, int done) {
   int j;
   while (read(jobs, &j, sizeof j) == (ssize_t)sizeof j) {
-    char r = run_scenario(&sc[j / 2], j % 2) ? 'P' : 'F';
+    char r = run_scenario(&sc[j / 4], j / 2 % 2, j % 2) ? 'P' : 'F';
     fflush(stdout);
     if (write(done, &r, 1) != 1) die("write", NULL);
   }
@@ -490,12 +511,14 @@ int main(int argc, char **argv) {
     die("LOOKASIDE", NULL);
   if (sqlite3_initialize() != SQLITE_OK) die("initialize", NULL);
 
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s path/to/triggers.so [filter]\n", argv[0]);
+  io_mode = argc > 1 && strcmp(argv[1], "--io") == 0;
+  if (argc < 2 + io_mode) {
+    fprintf(stderr, "usage: %s [--io] path/to/triggers.so [filter]\n", argv[0]);
     return 2;
   }
-  ext_path = argv[1];
-  const char *filter = argc > 2 ? argv[2] : "";
+  if (io_mode) fault_vfs_install();
+  ext_path = argv[1 + io_mode];
+  const char *filter = argc > 2 + io_mode ? argv[2 + io_mode] : "";
   /* tmpfs when there is one: the loop is file-system bound otherwise */
   char dir[] = "/dev/shm/trg-oom-XXXXXX";
   if (access("/dev/shm", W_OK) != 0)
@@ -520,9 +543,13 @@ int main(int argc, char **argv) {
         continue;
       }
       if (!(sc[i].modes & (persist ? 1 : 2))) continue;
-      int j = i * 2 + persist;
-      if (write(jobs[1], &j, sizeof j) != (ssize_t)sizeof j) die("pipe", NULL);
-      njobs++;
+      int variants = io_mode && !sc[i].cold ? 2 : 1; /* warm, then cold */
+      for (int cold = 0; cold < variants; cold++) {
+        int j = (i * 2 + persist) * 2 + cold;
+        if (write(jobs[1], &j, sizeof j) != (ssize_t)sizeof j)
+          die("pipe", NULL);
+        njobs++;
+      }
     }
   }
   close(jobs[1]);
@@ -572,6 +599,7 @@ int main(int argc, char **argv) {
   }
   rmdir(dir);
   sqlite3_close(anchor);
-  printf("fault_oom: %d passed, %d failed\n", passed, failed);
+  printf("%s: %d passed, %d failed\n", io_mode ? "fault_io" : "fault_oom",
+         passed, failed);
   return failed ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 /*
 ** tests/fault/scenarios.c -- the calls the fault harness fails
-** allocations in: one scenario per SQL-facing entry point (the tick and
+** allocations (or, --io, disk operations) in: one scenario per SQL-facing entry point (the tick and
 ** the lifecycle calls, the create action, the virtual tables' reads and
 ** writes, the operator's functions, the state summary, the schedule
 ** readers, the install and migration of an older schema). Each names its
