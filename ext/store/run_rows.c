@@ -22,6 +22,25 @@ static const int run_state_cols[] = {
     RC_RETRY_AT,    RC_DEFERRALS,  RC_LEASE_MS};
 #define RUN_STATE_NCOL ((int)(sizeof run_state_cols / sizeof run_state_cols[0]))
 
+/* What a running run's end changes (ST_RUN_END): its lease, retry and
+** claim stay as they are, and an UPDATE that does not name retry_at
+** leaves the retry index alone. */
+static const int run_end_cols[] = {RC_STATUS, RC_FINISHED_AT, RC_LATENCY_MS,
+                                   RC_ERROR, RC_RESULT};
+#define RUN_END_NCOL ((int)(sizeof run_end_cols / sizeof run_end_cols[0]))
+
+/* UPDATE main.triggers_rundata SET <cols> = ?1.. WHERE id = ?(n + 1). */
+static char *run_update_sql(const int *cols, int n) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(s, "UPDATE main.triggers_rundata SET ");
+  for (int i = 0; i < n; i++) {
+    sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", run_cols[cols[i]].name,
+                        i + 1);
+  }
+  sqlite3_str_appendf(s, " WHERE id = ?%d", n + 1);
+  return sqlite3_str_finish(s);
+}
+
 /* INSERT of STORE_MANY run rows (columns cols), ?1.. row after row. */
 static char *runs_insert_many_sql(const char *cols) {
   sqlite3_str *s = sqlite3_str_new(NULL);
@@ -67,17 +86,10 @@ static char *sql_text(store_sql which) {
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_rundata WHERE run_id = ?1", rc);
       break;
-    case ST_RUN_UPDATE: {
-      sqlite3_str *s = sqlite3_str_new(NULL);
-      sqlite3_str_appendall(s, "UPDATE main.triggers_rundata SET ");
-      for (int i = 0; i < RUN_STATE_NCOL; i++) {
-        sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "",
-                            run_cols[run_state_cols[i]].name, i + 1);
-      }
-      sqlite3_str_appendf(s, " WHERE id = ?%d", RUN_STATE_NCOL + 1);
-      out = sqlite3_str_finish(s);
+    case ST_RUN_UPDATE:
+      out = run_update_sql(run_state_cols, RUN_STATE_NCOL);
       break;
-    }
+    case ST_RUN_END: out = run_update_sql(run_end_cols, RUN_END_NCOL); break;
     case ST_RUN_RUNNING:
       out = sqlite3_mprintf("SELECT run_id FROM main.triggers_rundata"
                             " WHERE id = ?1 AND status = 'running'");
@@ -173,18 +185,27 @@ int store_runs_drop_after(store *s, i64 mark) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_run_save(store *s, const run_row *r) {
-  sqlite3_stmt *st = store_stmt(s, ST_RUN_UPDATE, sql_text);
+/* Run statement `which` (an UPDATE of columns cols of run r). */
+static int run_update(store *s, store_sql which, const int *cols, int n,
+                      const run_row *r) {
+  sqlite3_stmt *st = store_stmt(s, which, sql_text);
   if (!st) return store_err(s);
   int rc = vals_poisoned(r->v, RC_NCOL) ? SQLITE_NOMEM : SQLITE_OK;
-  for (int i = 0; i < RUN_STATE_NCOL && rc == SQLITE_OK; i++) {
-    int c = run_state_cols[i];
-    rc = store_val_bind(st, i + 1, run_cols[c].kind, &r->v[c]);
+  for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+    rc = store_val_bind(st, i + 1, run_cols[cols[i]].kind, &r->v[cols[i]]);
   }
-  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, RUN_STATE_NCOL + 1, r->id);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, n + 1, r->id);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_run_save(store *s, const run_row *r) {
+  return run_update(s, ST_RUN_UPDATE, run_state_cols, RUN_STATE_NCOL, r);
+}
+
+int store_run_save_end(store *s, const run_row *r) {
+  return run_update(s, ST_RUN_END, run_end_cols, RUN_END_NCOL, r);
 }
 
 int store_run_close(store *s, i64 id, const char *status, const char *error,

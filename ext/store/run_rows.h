@@ -12,6 +12,9 @@ int store_run_load(store *s, const char *run_id, run_row *r);
 int store_run_insert(store *s, const run_row *r); /* changes() 0 = existed */
 /* UPDATE of a run's changing columns (never its identity or payload). */
 int store_run_save(store *s, const run_row *r);
+/* The same for a running run that ended as loaded and then changed only
+** in status, finished_at, latency_ms, error and result. */
+int store_run_save_end(store *s, const run_row *r);
 /* A run whose stored row cannot be used any more is finished with only
 ** status, error and finished_at = now written (retry_at cleared). */
 int store_run_close(store *s, i64 id, const char *status, const char *error,

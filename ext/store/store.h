@@ -47,6 +47,7 @@ typedef enum store_sql {
   ST_RUN_BY_ID,            /* ?1 run_id -> rowid, run columns */
   ST_RUN_UPDATE,           /* a run's changing columns (status, lease, end,
                          retry...: run_state_cols) ?1.., then the rowid */
+  ST_RUN_END,              /* a run's end (run_end_cols) ?1.., the rowid */
   ST_RUN_RUNNING,          /* ?1 rowid -> run_id if that run is running */
   ST_RUN_DELETE,           /* ?1 rowid */
   ST_RUN_CLOSE,            /* ?1 rowid ?2 status ?3 error ?4 finished_at */

@@ -82,7 +82,7 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
       val_set_int(&run->v[RC_FINISHED_AT], t->now);
       val_set_int(&run->v[RC_LATENCY_MS], t->now - run->v[RC_CLAIMED_AT].i);
     }
-    rc = store_run_save(t->st, run);
+    rc = deferred ? store_run_save(t->st, run) : store_run_save_end(t->st, run);
     if (usable) {
       tick_note_finish(usable, t->now, status, error);
       if (strcmp(status, "success") == 0) tick_occurrence_done(usable, 1, NULL);
