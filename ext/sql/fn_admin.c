@@ -35,7 +35,7 @@ static void fn_install(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int rc = store_install(db, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, "trigger_install", "%s",
-                     err ? err : sqlite3_errmsg(db));
+                     err ? err : trg_errmsg(db, rc));
     sqlite3_free(err);
     return;
   }
@@ -210,6 +210,16 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
                      "argument 2 (value) must not be NULL");
     return -1;
   }
+  char rule[48];
+  config_rule(k, rule, sizeof rule);
+  int type = sqlite3_value_type(arg); /* before it is read as text */
+  if (strcmp(rule, "text") == 0 && type != SQLITE_TEXT) {
+    /* creator_roles = 5 is a mistake, not a role named "5" */
+    trg_result_error(ctx, SQLITE_MISMATCH, fname,
+                     "argument 2 (value): %s must be text, got %s", k->key,
+                     stored_type_word(type));
+    return -1;
+  }
   const char *v;
   char *err = NULL;
   int rc = trg_value_text(arg, 0, "argument 2 (value)", &v, &err);
@@ -226,8 +236,6 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
   *out = v;
   if (!k->integer) {
     if (config_value_ok(k, v)) return 0;
-    char rule[48];
-    config_rule(k, rule, sizeof rule);
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument 2 (value): %s must be %s", k->key, rule);
     return -1;

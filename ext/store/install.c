@@ -8,33 +8,41 @@
 
 #include <string.h>
 
+#include "base/args.h"
 #include "store/migrate.h"
 #include "store/rekey.h"
 #include "store/txn.h"
 
 SQLITE_EXTENSION_INIT3
 
-/* What already holds `name`: 0 nothing, 1 ours, -1 something else. */
-static int name_owner(sqlite3 *db, const char *name, const char *module) {
+/* What already holds `name`: 0 nothing, 1 ours, 2 something else (*type:
+** "table", "view", "index" or "trigger"); or -rc when the schema could not
+** be read (*err: why). */
+static int name_owner(sqlite3 *db, const char *name, const char *module,
+                      char type[8], char **err) {
   sqlite3_stmt *st = NULL;
   int owner = 0;
-  if (sqlite3_prepare_v2(
-          db,
-          "SELECT type, coalesce(sql, '') FROM main.sqlite_schema"
-          " WHERE lower(name) = lower(?1)",
-          -1, &st, NULL) != SQLITE_OK) {
-    return -1;
-  }
-  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-  if (sqlite3_step(st) == SQLITE_ROW) {
+  int rc =
+      sqlite3_prepare_v2(db,
+                         "SELECT type, coalesce(sql, '') FROM"
+                         " main.sqlite_schema WHERE lower(name) = lower(?1)",
+                         -1, &st, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
     const char *sql = (const char *)sqlite3_column_text(st, 1);
     char *want = sqlite3_mprintf("USING %s", module);
     owner = (want && sql && sqlite3_strlike("%VIRTUAL TABLE%", sql, 0) == 0 &&
              sqlite3_strglob("*[Uu][Ss][Ii][Nn][Gg] *", sql) == 0 &&
              strstr(sql, want) != NULL)
                 ? 1
-                : -1;
+                : 2;
+    sqlite3_snprintf(8, type, "%s", t && strlen(t) < 8 ? t : "table");
     sqlite3_free(want);
+  } else if (rc != SQLITE_DONE) {
+    if (rc != SQLITE_NOMEM) *err = sqlite3_mprintf("%s", trg_errmsg(db, rc));
+    owner = -rc;
   }
   sqlite3_finalize(st);
   return owner;
@@ -49,21 +57,26 @@ int store_install(sqlite3 *db, char **err) {
   static const char *const shadows[] = {"triggers_data", "triggers_state",
                                         "triggers_rundata", "triggers_config",
                                         "triggers_events"};
-  int ours = name_owner(db, "triggers", "triggers") == 1;
+  char type[8];
+  int ours = 0;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    if (name_owner(db, names[i][0], names[i][1]) < 0) {
-      *err = sqlite3_mprintf("table '%s' already exists and is not a "
+    int owner = name_owner(db, names[i][0], names[i][1], type, err);
+    if (owner < 0) return -owner;
+    if (owner == 2) {
+      *err = sqlite3_mprintf("%s '%s' already exists and is not a "
                              "sqlite-triggers table; nothing was changed",
-                             names[i][0]);
+                             type, names[i][0]);
       return SQLITE_ERROR;
     }
+    if (i == 0) ours = owner == 1;
   }
   if (!ours) {
     for (size_t i = 0; i < sizeof shadows / sizeof shadows[0]; i++) {
-      if (name_owner(db, shadows[i], "-") != 0) {
-        *err = sqlite3_mprintf("table '%s' already exists; nothing was "
-                               "changed",
-                               shadows[i]);
+      int owner = name_owner(db, shadows[i], "-", type, err);
+      if (owner < 0) return -owner;
+      if (owner != 0) {
+        *err = sqlite3_mprintf("%s '%s' already exists; nothing was changed",
+                               type, shadows[i]);
         return SQLITE_ERROR;
       }
     }

@@ -36,7 +36,7 @@ int stored_err(char **err, const char *table, const char *column,
   return *err ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
 }
 
-static const char *type_word(int t) {
+const char *stored_type_word(int t) {
   switch (t) {
     case SQLITE_INTEGER: return "an integer";
     case SQLITE_FLOAT: return "a real";
@@ -55,12 +55,12 @@ int stored_type_error(char **err, const char *table, const trg_coldef *d,
                               : "an integer (ms) or ISO-8601 text";
   if (!text || (type != SQLITE_TEXT && type != SQLITE_FLOAT)) {
     return stored_err(err, table, d->name, "must be %s, got %s", want,
-                      type_word(type));
+                      stored_type_word(type));
   }
   return stored_err(err, table, d->name,
                     type == SQLITE_TEXT ? "must be %s, got %s '%s'"
                                         : "must be %s, got %s %s",
-                    want, type_word(type), stored_shown(text, buf));
+                    want, stored_type_word(type), stored_shown(text, buf));
 }
 
 /* ---- run rows ---------------------------------------------------------- */

@@ -17,6 +17,9 @@
 ** continuation byte, "..." when cut; buf holds the cut copy. */
 #define STORED_SHOWN 40
 const char *stored_shown(const char *t, char buf[STORED_SHOWN + 4]);
+/* A value type as a message says it: "an integer", "a real", "text", "a
+** blob", "NULL". */
+const char *stored_type_word(int t);
 
 /* "<table>.<column>: <printf message>" into *err: SQLITE_CONSTRAINT_CHECK,
 ** or SQLITE_NOMEM with *err NULL. */

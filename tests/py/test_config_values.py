@@ -1,7 +1,7 @@
 """tests/py/test_config_values.py -- trigger_config values beside
 test_admin_args.py's: the empty text for a text key (stored as given),
-the empty preload_sql (cleared: NULL), an integer for a text key (its
-text), the same value set twice, a number out of range for
+the empty preload_sql (cleared: NULL), a number or blob for a text key
+(refused with its type), the same value set twice, a number out of range for
 min_confidence; and values changed outside the extension in
 triggers_config, which a read names with the default it falls back to."""
 import sqlite3
@@ -20,7 +20,16 @@ def test_set_forms(ext):
     assert one(db, "SELECT trigger_config('preload_sql', '')") is None
     assert one(db, "SELECT trigger_config('preload_sql')") is None
     assert one(db, "SELECT count(*) FROM triggers_config WHERE key = 'preload_sql'") == 0
-    assert one(db, "SELECT trigger_config('creator_roles', 5)") == "5"
+    # a number for a text key is a mistake (creator_roles = 5), refused
+    # with its type; the setting is left as it was
+    for bad, kind in ((5, "an integer"), (5.5, "a real"), (b"owner", "a blob")):
+        try:
+            one(db, "SELECT trigger_config('creator_roles', ?)", bad)
+            assert False, bad
+        except sqlite3.Error as e:
+            assert str(e) == ("trigger_config: argument 2 (value): creator_roles must be "
+                              "text, got " + kind), str(e)
+    assert one(db, "SELECT trigger_config('creator_roles')") == ""
     for _ in range(2):
         assert one(db, "SELECT trigger_config('creator_roles', 'owner')") == "owner"
     for bad in (2, -0.5, "x"):

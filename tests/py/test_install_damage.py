@@ -8,16 +8,18 @@ import tempfile
 
 from util import connect, error, one
 
-NOT_OURS = ("trigger_install: table 'triggers' already exists and is not a "
+NOT_OURS = ("trigger_install: {} 'triggers' already exists and is not a "
             "sqlite-triggers table; nothing was changed")
 MISSING = "triggers: shadow tables missing or damaged (triggers_config has no schema_version)"
 
 
 def test_triggers_name_taken(ext):
-    for ddl in ("CREATE TABLE triggers(x)", "CREATE VIEW triggers AS SELECT 1"):
+    """What holds the name is named as what it is: a table, a view."""
+    for ddl, kind in (("CREATE TABLE triggers(x)", "table"),
+                      ("CREATE VIEW triggers AS SELECT 1", "view")):
         db = connect(ext, install=False)
         db.execute(ddl)
-        assert error(db, "SELECT trigger_install()") == NOT_OURS, ddl
+        assert error(db, "SELECT trigger_install()") == NOT_OURS.format(kind), ddl
         assert one(db, "SELECT count(*) FROM sqlite_schema") == 1
 
 
