@@ -60,7 +60,8 @@ for layer in $layers; do
       run py env LD_PRELOAD="$PRELOAD" /usr/bin/python3 tests/py/run.py "$B/triggers" ;;
     fault)
       run fault_oom "$B/fault_oom" "$B/triggers.so"
-      run fault_io "$B/fault_oom" --io "$B/triggers.so" ;;
+      run fault_io "$B/fault_oom" --io "$B/triggers.so"
+      run fault_busy "$B/fault_oom" --busy "$B/triggers.so" ;;
     fuzz_seeds)
       # every fuzz seed once through its target, without libFuzzer
       run fuzz_seeds sh tests/fuzz/seeds.sh ;;

@@ -45,13 +45,15 @@ void copy_file(const char *from, const char *to) {
   unlink(side);
 }
 
+int busy_timeout_ms = 5000;
+
 sqlite3 *open_db(const char *path) { return open_db_ext(path, 1); }
 
 sqlite3 *open_db_ext(const char *path, int load) {
   sqlite3 *db = NULL;
   char *err = NULL;
   if (sqlite3_open(path, &db) != SQLITE_OK) die("open", db);
-  sqlite3_busy_timeout(db, 5000);
+  sqlite3_busy_timeout(db, busy_timeout_ms);
   sqlite3_exec(db, "PRAGMA synchronous=OFF", 0, 0,
                0); /* speed; rollback is unchanged */
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, (int *)0);

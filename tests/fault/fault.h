@@ -39,6 +39,9 @@ typedef struct scenario {
 } scenario;
 
 /* databases.c */
+/* The busy timeout of every connection (0 in the --busy mode: a refused
+** lock is final, as without a busy handler). */
+extern int busy_timeout_ms;
 extern const char *ext_path;
 void die(const char *what, sqlite3 *db);
 sqlite3 *open_db(const char *path);
@@ -53,9 +56,12 @@ void databases_build(const char *dir);
 const char *database_path(const char *name);
 void databases_remove(void);
 
-/* oom.c: in the I/O mode (--io), 1 when the disk operation about to be
-** made is to fail (counted as the allocations are in the memory mode). */
-int fault_io_fails(void);
+/* What the harness fails. */
+typedef enum fault_kind { FAULT_MEMORY, FAULT_DISK, FAULT_LOCK } fault_kind;
+/* oom.c: in the I/O modes (--io: FAULT_DISK, --busy: FAULT_LOCK), 1 when
+** the operation of kind k about to be made is to fail (counted as the
+** allocations are in the memory mode). */
+int fault_vfs_fails(fault_kind k);
 /* vfs.c: the failing disk, registered as the default VFS. */
 void fault_vfs_install(void);
 

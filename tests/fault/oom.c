@@ -4,10 +4,12 @@
 ** databases are in databases.c, the calls in scenarios.c, the failing
 ** disk of the I/O mode in vfs.c.
 **
-**   build/fault_oom [--io] build/triggers.so [filter]
+**   build/fault_oom [--io|--busy] build/triggers.so [filter]
 **   --io: fail disk operations (vfs.c: a read, a write -- the disk is
 **         full --, a truncation, a sync, a size read) instead of
 **         allocations; the same loop over N and the same checks
+**   --busy: refuse a lock instead (vfs.c: taking a lock on the database
+**         file answers SQLITE_BUSY, as another connection's would)
 **   filter: the scenarios whose name holds it; -text: all but those
 **   FAULT_JOBS=n (default 2): scenarios shared between n forked processes
 **   FAULT_FIXTURES=dir (default tests/py/fixtures): the older schemas
@@ -62,7 +64,10 @@ static long count;     /* allocations since arming */
 static int persistent; /* every allocation after armed_at fails too */
 static long injected;  /* failures handed out since arming */
 static int paused;     /* the harness reads a result: not counted */
-static int io_mode;    /* --io: disk operations fail, not allocations */
+/* What fails: allocations, or (vfs.c) disk operations (--io) or locks
+** (--busy); io_mode is set for either of the last two. */
+static fault_kind kind = FAULT_MEMORY;
+static int io_mode;
 
 static int should_fail(void) {
   if (!armed_at || paused) return 0;
@@ -81,7 +86,7 @@ static void *x_realloc(void *p, int n) {
   return !io_mode && should_fail() ? NULL : orig.xRealloc(p, n);
 }
 
-int fault_io_fails(void) { return io_mode && should_fail(); }
+int fault_vfs_fails(fault_kind k) { return kind == k && should_fail(); }
 static void x_free(void *p) { orig.xFree(p); }
 static int x_size(void *p) { return orig.xSize(p); }
 static int x_roundup(int n) { return orig.xRoundup(n); }
@@ -349,11 +354,17 @@ static void check_failed(const scenario *s, const char *name, long n,
   if (rc != SQLITE_OK && (!*errmsg || strcmp(errmsg, "not an error") == 0)) {
     fail(name, n, "failed (rc %d) without an error message", rc);
   }
-  /* A failed disk is reported as one: not as a missing table, an unknown
-  ** id, "not an error" (the text of a code already cleared). */
-  if (io_mode && rc != SQLITE_OK && !strstr(errmsg, "disk I/O error") &&
+  /* A failed disk or lock is reported as one: not as a missing table, an
+  ** unknown id, "not an error" (the text of a code already cleared). */
+  if (kind == FAULT_DISK && rc != SQLITE_OK &&
+      !strstr(errmsg, "disk I/O error") &&
       !strstr(errmsg, "database or disk is full")) {
     fail(name, n, "a disk failure reported as something else (rc %d): %s", rc,
+         errmsg);
+  }
+  if (kind == FAULT_LOCK && rc != SQLITE_OK &&
+      !strstr(errmsg, "database is locked")) {
+    fail(name, n, "a lock refused reported as something else (rc %d): %s", rc,
          errmsg);
   }
   /* Healthy again, on the same connection: exactly the reference. (In a
@@ -511,9 +522,13 @@ int main(int argc, char **argv) {
     die("LOOKASIDE", NULL);
   if (sqlite3_initialize() != SQLITE_OK) die("initialize", NULL);
 
-  io_mode = argc > 1 && strcmp(argv[1], "--io") == 0;
+  if (argc > 1 && strcmp(argv[1], "--io") == 0) kind = FAULT_DISK;
+  if (argc > 1 && strcmp(argv[1], "--busy") == 0) kind = FAULT_LOCK;
+  io_mode = kind != FAULT_MEMORY;
+  if (kind == FAULT_LOCK) busy_timeout_ms = 0;
   if (argc < 2 + io_mode) {
-    fprintf(stderr, "usage: %s [--io] path/to/triggers.so [filter]\n", argv[0]);
+    fprintf(stderr, "usage: %s [--io|--busy] path/to/triggers.so [filter]\n",
+            argv[0]);
     return 2;
   }
   if (io_mode) fault_vfs_install();
@@ -599,7 +614,7 @@ int main(int argc, char **argv) {
   }
   rmdir(dir);
   sqlite3_close(anchor);
-  printf("%s: %d passed, %d failed\n", io_mode ? "fault_io" : "fault_oom",
-         passed, failed);
+  static const char *const names[] = {"fault_oom", "fault_io", "fault_busy"};
+  printf("%s: %d passed, %d failed\n", names[kind], passed, failed);
   return failed ? 1 : 0;
 }

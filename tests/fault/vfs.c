@@ -1,13 +1,18 @@
 /*
-** tests/fault/vfs.c -- the failing disk of the fault harness's I/O mode
-** (oom.c, --io): a VFS around the default one, registered as the
-** default, whose file reads, writes, truncations, syncs and size reads
-** ask fault_io_fails() first and, told to fail, return the error a real
-** disk gives there (a write: SQLITE_FULL, the disk is full; the others:
-** their SQLITE_IOERR_* code) without touching the file. Opening, locking,
-** the WAL's shared memory and everything else pass through: what is
-** tested is how a call's statements, and the extension's handling of
-** their failures, behave when the disk fails under them.
+** tests/fault/vfs.c -- the failing disk and the refused locks of the
+** fault harness's I/O modes (oom.c, --io and --busy): a VFS around the
+** default one, registered as the default. With --io its file reads,
+** writes, truncations, syncs and size reads ask fault_vfs_fails() first
+** and, told to fail, return the error a real disk gives there (a write:
+** SQLITE_FULL, the disk is full; the others: their SQLITE_IOERR_* code)
+** without touching the file; with --busy, taking a lock on the database
+** file answers SQLITE_BUSY, as when another connection holds it (the
+** WAL's locks in shared memory are not refused: SQLite retries those for
+** 10 s, then answers SQLITE_PROTOCOL, which says nothing of the calls).
+** Unlocking, opening, the WAL's shared memory and everything else pass
+** through: what is tested is how a call's statements, and the
+** extension's handling of their failures, behave when the disk or
+** another process refuses them.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -32,36 +37,37 @@ static int f_close(sqlite3_file *f) {
 }
 
 static int f_read(sqlite3_file *f, void *buf, int n, sqlite3_int64 off) {
-  if (fault_io_fails()) return SQLITE_IOERR_READ;
+  if (fault_vfs_fails(FAULT_DISK)) return SQLITE_IOERR_READ;
   sqlite3_file *r = real_of(f);
   return r->pMethods->xRead(r, buf, n, off);
 }
 
 static int f_write(sqlite3_file *f, const void *buf, int n, sqlite3_int64 off) {
-  if (fault_io_fails()) return SQLITE_FULL;
+  if (fault_vfs_fails(FAULT_DISK)) return SQLITE_FULL;
   sqlite3_file *r = real_of(f);
   return r->pMethods->xWrite(r, buf, n, off);
 }
 
 static int f_truncate(sqlite3_file *f, sqlite3_int64 size) {
-  if (fault_io_fails()) return SQLITE_IOERR_TRUNCATE;
+  if (fault_vfs_fails(FAULT_DISK)) return SQLITE_IOERR_TRUNCATE;
   sqlite3_file *r = real_of(f);
   return r->pMethods->xTruncate(r, size);
 }
 
 static int f_sync(sqlite3_file *f, int flags) {
-  if (fault_io_fails()) return SQLITE_IOERR_FSYNC;
+  if (fault_vfs_fails(FAULT_DISK)) return SQLITE_IOERR_FSYNC;
   sqlite3_file *r = real_of(f);
   return r->pMethods->xSync(r, flags);
 }
 
 static int f_size(sqlite3_file *f, sqlite3_int64 *size) {
-  if (fault_io_fails()) return SQLITE_IOERR_FSTAT;
+  if (fault_vfs_fails(FAULT_DISK)) return SQLITE_IOERR_FSTAT;
   sqlite3_file *r = real_of(f);
   return r->pMethods->xFileSize(r, size);
 }
 
 static int f_lock(sqlite3_file *f, int lock) {
+  if (fault_vfs_fails(FAULT_LOCK)) return SQLITE_BUSY;
   sqlite3_file *r = real_of(f);
   return r->pMethods->xLock(r, lock);
 }
