@@ -129,7 +129,11 @@ FAULT_SRC = tests/fault/oom.c tests/fault/databases.c tests/fault/scenarios.c te
 $(B)/fault_oom: $(FAULT_SRC) tests/fault/fault.h | $(B)
 	$(CC) $(CFLAGS) $(WARN) -rdynamic -o $@ $(FAULT_SRC) -lsqlite3
 
-fault-bin: $(B)/fault_oom
+# A disk that fills up under trigger-host (LD_PRELOAD; tests/fault/host_disk.c).
+$(B)/host_disk.so: tests/fault/host_disk.c tests/fault/vfs.c tests/fault/fault.h | $(B)
+	$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ tests/fault/host_disk.c tests/fault/vfs.c -ldl -pthread
+
+fault-bin: $(B)/fault_oom $(B)/host_disk.so
 
 $(B):
 	@mkdir -p $(B)
@@ -138,7 +142,7 @@ $(B):
 deps:
 	@sh tests/deps.sh
 
-test: deps all $(UNIT_BIN) $(B)/fault_oom dist-bins $(B)/plain-sqlite replay-bins
+test: deps all $(UNIT_BIN) $(B)/fault_oom $(B)/host_disk.so dist-bins $(B)/plain-sqlite replay-bins
 	@sh tests/run_all.sh
 
 test-unit: $(UNIT_BIN)

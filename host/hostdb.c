@@ -19,7 +19,12 @@
 #include "via.h"
 
 static char *db_error(hostdb *h, const char *what) {
-  return xprintf("%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
+  /* the extension's messages start with its function's name already */
+  const char *msg = sqlite3_errmsg(h->db);
+  size_t n = strlen(what);
+  if (strncmp(msg, what, n) == 0 && msg[n] == ':')
+    return xprintf("%s: %s", h->path, msg);
+  return xprintf("%s: %s: %s", h->path, what, msg);
 }
 
 static int prepare(hostdb *h, const char *sql, sqlite3_stmt **st, char **err) {

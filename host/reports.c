@@ -88,7 +88,11 @@ static void outcome(const reports *r, hostdb *h, const report *e,
 static void batch_failed(reports *r, report_queue *q, char *keep, int code,
                          const char *err) {
   int64_t now = mono_ms();
-  int busy = code == SQLITE_BUSY || code == SQLITE_LOCKED;
+  /* what may pass (another connection's lock, a full or failing disk):
+  ** kept and tried again while the leases hold, not dropped at once */
+  int primary = code & 0xff;
+  int busy = primary == SQLITE_BUSY || primary == SQLITE_LOCKED ||
+             primary == SQLITE_FULL || primary == SQLITE_IOERR;
   int kept = 0, dropped = 0;
   int64_t retry = BUSY_RETRY_MAX_MS;
   for (int i = 0; i < q->n; i++) {

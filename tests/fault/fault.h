@@ -56,14 +56,21 @@ void databases_build(const char *dir);
 const char *database_path(const char *name);
 void databases_remove(void);
 
-/* What the harness fails. */
-typedef enum fault_kind { FAULT_MEMORY, FAULT_DISK, FAULT_LOCK } fault_kind;
-/* oom.c: in the I/O modes (--io: FAULT_DISK, --busy: FAULT_LOCK), 1 when
-** the operation of kind k about to be made is to fail (counted as the
-** allocations are in the memory mode). */
+/* What the harness fails: allocations; disk writes, syncs and
+** truncations; disk reads and size reads; locks on the database file. */
+typedef enum fault_kind {
+  FAULT_MEMORY,
+  FAULT_DISK,
+  FAULT_READ,
+  FAULT_LOCK
+} fault_kind;
+/* 1 when the operation of kind k about to be made is to fail: oom.c's
+** (--io fails FAULT_DISK and FAULT_READ, --busy FAULT_LOCK, counted as the
+** allocations are in the memory mode) or host_disk.c's. */
 int fault_vfs_fails(fault_kind k);
-/* vfs.c: the failing disk, registered as the default VFS. */
-void fault_vfs_install(void);
+/* vfs.c: the failing disk, registered as the default VFS; 0, or -1 when
+** it cannot be. */
+int fault_vfs_install(void);
 
 /* scenarios.c: the table, after databases_build (some SQL names runs the
 ** history left). */

@@ -86,7 +86,10 @@ static void *x_realloc(void *p, int n) {
   return !io_mode && should_fail() ? NULL : orig.xRealloc(p, n);
 }
 
-int fault_vfs_fails(fault_kind k) { return kind == k && should_fail(); }
+int fault_vfs_fails(fault_kind k) {
+  if (k == FAULT_READ) k = FAULT_DISK; /* --io fails reads too */
+  return kind == k && should_fail();
+}
 static void x_free(void *p) { orig.xFree(p); }
 static int x_size(void *p) { return orig.xSize(p); }
 static int x_roundup(int n) { return orig.xRoundup(n); }
@@ -531,7 +534,7 @@ int main(int argc, char **argv) {
             argv[0]);
     return 2;
   }
-  if (io_mode) fault_vfs_install();
+  if (io_mode && fault_vfs_install() != 0) die("vfs_register", NULL);
   ext_path = argv[1 + io_mode];
   const char *filter = argc > 2 + io_mode ? argv[2 + io_mode] : "";
   /* tmpfs when there is one: the loop is file-system bound otherwise */

@@ -37,7 +37,7 @@ static int f_close(sqlite3_file *f) {
 }
 
 static int f_read(sqlite3_file *f, void *buf, int n, sqlite3_int64 off) {
-  if (fault_vfs_fails(FAULT_DISK)) return SQLITE_IOERR_READ;
+  if (fault_vfs_fails(FAULT_READ)) return SQLITE_IOERR_READ;
   sqlite3_file *r = real_of(f);
   return r->pMethods->xRead(r, buf, n, off);
 }
@@ -61,7 +61,7 @@ static int f_sync(sqlite3_file *f, int flags) {
 }
 
 static int f_size(sqlite3_file *f, sqlite3_int64 *size) {
-  if (fault_vfs_fails(FAULT_DISK)) return SQLITE_IOERR_FSTAT;
+  if (fault_vfs_fails(FAULT_READ)) return SQLITE_IOERR_FSTAT;
   sqlite3_file *r = real_of(f);
   return r->pMethods->xFileSize(r, size);
 }
@@ -203,11 +203,10 @@ static sqlite3_vfs faulty_vfs = {
     v_dlsym,  v_dlclose, v_random, v_sleep, v_time,   v_last_error,
     v_time64, NULL,      NULL,     NULL};
 
-void fault_vfs_install(void) {
+int fault_vfs_install(void) {
   real_vfs = sqlite3_vfs_find(NULL);
-  if (!real_vfs || real_vfs->iVersion < 2) die("vfs_find", NULL);
+  if (!real_vfs || real_vfs->iVersion < 2) return -1;
   faulty_vfs.szOsFile = (int)sizeof(faulty_file) + real_vfs->szOsFile;
   faulty_vfs.mxPathname = real_vfs->mxPathname;
-  if (sqlite3_vfs_register(&faulty_vfs, 1) != SQLITE_OK)
-    die("vfs_register", NULL);
+  return sqlite3_vfs_register(&faulty_vfs, 1) == SQLITE_OK ? 0 : -1;
 }

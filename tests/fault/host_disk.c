@@ -1,0 +1,46 @@
+/*
+** tests/fault/host_disk.c -- a disk that fills up under a whole program
+** (build/host_disk.so, loaded with LD_PRELOAD; tests/py/test_host_disk.py
+** runs trigger-host over it). It wraps sqlite3_open_v2: the first open
+** registers vfs.c's failing VFS as the default, and from then on the
+** program's writes, syncs and truncations (every connection and thread:
+** the host's loop and its checkpointer) are counted; reads never fail.
+**
+**   FAULT_DISK_AFTER=K   the K-th of them and every later one fails with
+**                        SQLITE_FULL (unset or 0: none fails)
+**   FAULT_DISK_FOR=M     only M of them fail (a disk freed again); unset
+**                        or 0: all from the K-th on
+*/
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+
+#include "fault.h"
+
+static long after, lasting; /* FAULT_DISK_AFTER, FAULT_DISK_FOR */
+static long count;          /* writes so far (atomic) */
+
+int fault_vfs_fails(fault_kind k) {
+  if (k != FAULT_DISK || after <= 0) return 0;
+  long n = __atomic_add_fetch(&count, 1, __ATOMIC_SEQ_CST);
+  return n >= after && (lasting <= 0 || n < after + lasting);
+}
+
+static void install(void) {
+  const char *a = getenv("FAULT_DISK_AFTER"), *f = getenv("FAULT_DISK_FOR");
+  after = a ? atol(a) : 0;
+  lasting = f ? atol(f) : 0;
+  if (fault_vfs_install() != 0) abort();
+}
+
+int sqlite3_open_v2(const char *path, sqlite3 **db, int flags,
+                    const char *vfs) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  static int (*real)(const char *, sqlite3 **, int, const char *);
+  if (!real) *(void **)&real = dlsym(RTLD_NEXT, "sqlite3_open_v2");
+  if (!real) abort();
+  pthread_once(&once, install);
+  return real(path, db, flags, vfs);
+}
