@@ -186,9 +186,9 @@ int trg_text_check(const char *t, size_t n, int json, const char *what,
   char why[UTF8_DESCRIBE_MAX];
   utf8_describe(&e, t, why, sizeof why);
   if (e.key_len) {
-    return trg_errf(err, "%s.%.*s: %s", what,
+    return trg_errf(err, "%s.%.*s%s: %s", what,
                     utf8_prefix(t + e.key_at, e.key_len, 64), t + e.key_at,
-                    why);
+                    e.in_key ? " (in a key)" : "", why);
   }
   return trg_errf(err, "%s%s: %s", what, e.in_key ? " (in a key)" : "", why);
 }

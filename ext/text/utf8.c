@@ -10,6 +10,7 @@
 */
 #include "text/utf8.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,12 +68,21 @@ size_t utf8_char(const unsigned char *s, size_t n, size_t *bad,
   return need + 1;
 }
 
-/* Where a JSON walk is: in a string or not, nesting depth, and the key of
-** the top-level member being read. */
+/* Where a JSON walk is: in a string or not (a key of the top-level object,
+** or a key of an object inside it), nesting depth, which of the first 64
+** levels are objects, and the key of the top-level member being read. */
 typedef struct jstate {
-  int in_str, str_is_key, expect_key, top_obj;
+  int in_str, str_is_key, str_is_inner_key, expect_key, top_obj;
   size_t depth, str_at, key_at, key_len;
+  uint64_t objects; /* bit d: the container at depth d + 1 is an object */
 } jstate;
+
+/* 1 when the container the walk is in is an object (beyond 64 levels: not
+** known, 0: a problem there is reported under its top-level member). */
+static int in_object(const jstate *j) {
+  return j->depth >= 1 && j->depth <= 64 &&
+         ((j->objects >> (j->depth - 1)) & 1) != 0;
+}
 
 static void json_track(jstate *j, unsigned char c, size_t i) {
   if (j->in_str) {
@@ -87,19 +97,24 @@ static void json_track(jstate *j, unsigned char c, size_t i) {
       j->in_str = 1;
       j->str_at = i + 1;
       j->str_is_key = j->depth == 1 && j->expect_key;
+      j->str_is_inner_key = j->depth > 1 && j->expect_key;
       j->expect_key = 0;
       break;
     case '{':
-      if (j->depth++ == 0) j->top_obj = j->expect_key = 1;
+    case '[':
+      if (j->depth < 64) {
+        uint64_t bit = (uint64_t)1 << j->depth;
+        j->objects = c == '{' ? j->objects | bit : j->objects & ~bit;
+      }
+      if (j->depth++ == 0 && c == '{') j->top_obj = 1;
+      j->expect_key = c == '{';
       break;
-    case '[': j->depth++; break;
     case '}':
     case ']':
       if (j->depth) j->depth--;
+      j->expect_key = 0;
       break;
-    case ',':
-      if (j->depth == 1 && j->top_obj) j->expect_key = 1;
-      break;
+    case ',': j->expect_key = in_object(j); break;
     default: break;
   }
 }
@@ -168,6 +183,7 @@ static void note(utf8_err *e, const jstate *j, utf8_problem what, size_t at,
   } else if (j->depth >= 1) {
     e->key_at = j->key_at;
     e->key_len = j->key_len;
+    e->in_key = j->in_str && j->str_is_inner_key;
   }
 }
 

@@ -43,8 +43,9 @@ typedef struct utf8_err {
   size_t at;  /* byte offset in the text */
   size_t len; /* its bytes: the maximal invalid subpart, or the escape (6) */
   /* JSON only: the member of the top-level object whose value holds the
-  ** problem, as its raw bytes between the quotes (key_len 0: none), or
-  ** in_key when the problem is inside one of those keys. */
+  ** problem, as its raw bytes between the quotes (key_len 0: none), and
+  ** in_key when the problem is inside a key: one of those keys (key_len
+  ** 0), or a key of an object inside that member's value. */
   size_t key_at, key_len;
   int in_key;
 } utf8_err;

@@ -173,6 +173,14 @@ def test_bad_escape_in_a_key(ext):
     r = json.loads(one(db, "SELECT trigger_create(?)", r'{"a\udc80":1}'))
     refused(r, "INVALID_REQUEST", "request (in a key): the escape \\udc80 at byte 3 is a "
             "lone surrogate (only a high surrogate followed by a low one is a character)")
+    # a key inside a member's value: named under that member, still "in a key";
+    # a value there is named under the member alone
+    why = ("the escape \\udc80 at byte {} is a lone surrogate (only a high surrogate "
+           "followed by a low one is a character)")
+    r = json.loads(one(db, "SELECT trigger_create(?)", r'{"m":{"a\udc80":1}}'))
+    refused(r, "INVALID_REQUEST", "request.m (in a key): " + why.format(8))
+    r = json.loads(one(db, "SELECT trigger_create(?)", r'{"m":{"a":"\udc80"}}'))
+    refused(r, "INVALID_REQUEST", "request.m: " + why.format(11))
 
 
 def test_ignored_keys_listed_once(ext):

@@ -231,7 +231,8 @@ typedef struct json_case {
   const char *what, *in;
   utf8_problem want;
   size_t at;
-  const char *key; /* "" none, "(key)" in a key */
+  const char *key; /* the top-level member ("" none), then "(key)" when the
+                    ** problem is in a key */
   const char *repaired;
 } json_case;
 
@@ -262,7 +263,17 @@ static const json_case jsons[] = {
      UTF8_ESC_SURROGATE, 22, "m",
      "{\"a\":1,\"m\":{\"k\":[\"x\",\"\\ufffd\"]}}"},
     {"nested key is not a top key", "{\"m\":{\"\\udfff\":1}}",
-     UTF8_ESC_SURROGATE, 7, "m", "{\"m\":{\"\\ufffd\":1}}"},
+     UTF8_ESC_SURROGATE, 7, "m(key)", "{\"m\":{\"\\ufffd\":1}}"},
+    /* a value inside the nested object, an array's string, a key past an
+    ** array in an object: keys are told from values at every depth */
+    {"nested value", "{\"m\":{\"k\":\"\\udfff\"}}", UTF8_ESC_SURROGATE, 11, "m",
+     "{\"m\":{\"k\":\"\\ufffd\"}}"},
+    {"array string", "{\"m\":[\"\\udfff\"]}", UTF8_ESC_SURROGATE, 7, "m",
+     "{\"m\":[\"\\ufffd\"]}"},
+    {"key after an array", "{\"m\":{\"a\":[1,2],\"\\udfff\":1}}",
+     UTF8_ESC_SURROGATE, 17, "m(key)", "{\"m\":{\"a\":[1,2],\"\\ufffd\":1}}"},
+    {"array of objects", "{\"m\":[{\"\\udfff\":1}]}", UTF8_ESC_SURROGATE, 8,
+     "m(key)", "{\"m\":[{\"\\ufffd\":1}]}"},
     {"in a key", "{\"a\":1,\"k\\udc80\":1}", UTF8_ESC_SURROGATE, 9, "(key)",
      "{\"a\":1,\"k\\ufffd\":1}"},
     {"top-level array", "[\"\\udc80\"]", UTF8_ESC_SURROGATE, 2, "",
@@ -320,8 +331,9 @@ static void test_json(void) {
     if (c->want != UTF8_OK) {
       CHECK_EQ_I64(e.at, c->at, c->what);
       char key[32];
-      if (e.in_key) snprintf(key, sizeof key, "(key)");
-      else snprintf(key, sizeof key, "%.*s", (int)e.key_len, c->in + e.key_at);
+      /* the top-level member, and "(key)" when the problem is in a key */
+      snprintf(key, sizeof key, "%.*s%s", (int)e.key_len, c->in + e.key_at,
+               e.in_key ? "(key)" : "");
       CHECK_STR(key, c->key, c->what);
     }
     size_t m = utf8_json_repair(c->in, n, buf);
