@@ -647,9 +647,10 @@ static char *admin_line(const adm_item *it, int text_max, int *cut) {
           : sqlite3_mprintf("%s", "");
   char *line = NULL;
   if (text && marker) {
+    /* an item of only blanks has no text: no space after its bracket */
     line =
-        sqlite3_mprintf("\n- [%s %s] %s%s", it->resolved ? "resolved" : "open",
-                        iso(it->ts, buf), text, marker);
+        sqlite3_mprintf("\n- [%s %s]%s%s%s", it->resolved ? "resolved" : "open",
+                        iso(it->ts, buf), *text ? " " : "", text, marker);
   }
   sqlite3_free(text);
   sqlite3_free(marker);
@@ -678,7 +679,8 @@ static int seg_admin(summary *s, sqlite3_str *out, int cap) {
       /* the most important item is cut to fit rather than dropped */
       int ignored = 0;
       char *bare = admin_line(s->order[i], 0, &ignored);
-      int fixed = bare ? (int)strlen(bare) : 0;
+      /* its line without text, and the space before the text */
+      int fixed = bare ? (int)strlen(bare) + 1 : 0;
       sqlite3_free(bare);
       sqlite3_free(line);
       line = NULL;

@@ -646,3 +646,14 @@ def test_hints_order_budget_and_space(ext):
         assert p["hints"] == shown, (total, p)
         assert (segments(t) if t else {}).get("Hints") == ("Hints: " + ", ".join(shown) if shown else None), t
         assert p["confidence"] == "medium"
+
+
+def test_blank_admin_item_has_no_trailing_space(ext):
+    # an item whose text is only blanks (trimmed to nothing) is listed with
+    # its bracket alone: no space before the end of the line
+    db = connect(ext)
+    for text in ("   ", "", "\t\n"):
+        admin = segments(summary(db, admin=[item(NOW - MIN, text)]))["Admin"]
+        assert admin.split("\n")[1] == "- [open 2026-01-01T00:09:00Z]", (text, admin)
+    admin = segments(summary(db, admin=[item(NOW - MIN, "  go  ")]))["Admin"]
+    assert admin.split("\n")[1] == "- [open 2026-01-01T00:09:00Z] go", admin
