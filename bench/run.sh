@@ -25,7 +25,8 @@ for p in mkdb empty_tick busy_tick preload_tick events_tick create peak_mem two_
   $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/dbgen.c bench/bench.c -lsqlite3
 done
 $CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
-  ext/time/civil.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c ext/time/cron.c -lsqlite3 -lm
+  ext/time/civil.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c ext/time/cron.c \
+  ext/text/utf8.c -lsqlite3 -lm
 [ -f bench/summary.c ] && $CC $CFLAGS -o "$OUT/summary" bench/summary.c bench/bench.c -lsqlite3 -lm
 for p in host_print host_exec host_latency; do
   $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/hostbench.c bench/bench.c -lsqlite3
