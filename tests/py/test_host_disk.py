@@ -11,9 +11,11 @@ written, 'failed' by the lease ('lease expired') -- nothing stays
 running, the exit status says what happened (0, 1 reports not written,
 3 the claim failed) with the disk named in the log, and the database is
 whole. A full disk that clears within the lease loses no report: the
-batch is kept and written again."""
+batch is kept and written again. `trigger-host run` outlasts a full disk:
+its claims are tried again until the disk has room."""
 import json
 import os
+import signal
 import subprocess
 import time
 
@@ -95,3 +97,29 @@ def test_full_disk_that_clears_loses_no_report(ext):
         assert sorted(printed) == sorted(r["run_id"] for r in runs(db))
         assert {r["status"] for r in runs(db)} == {"success"}
         assert one(db, "SELECT sum(run_count) FROM triggers") == N
+
+
+def test_run_mode_outlasts_a_full_disk(ext):
+    # trigger-host run over a disk full for a while (three writes fail,
+    # from its first on: each failed claim is tried again a second later):
+    # it keeps going, claims once the disk has room, and ends with every
+    # occurrence printed and 'success'; SIGTERM still ends it cleanly
+    with Tmp() as t:
+        path, db = due_db(ext, t)
+        env = dict(os.environ, **full_from(ext, 1, 3))
+        proc = subprocess.Popen([host_bin(ext), "run", path, "--extension", ext,
+                                 "--lease-ms", str(LEASE_MS)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env)
+        deadline = time.time() + 20
+        while time.time() < deadline and (
+                one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'success'") < N):
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+        assert proc.returncode == 0, (proc.returncode, err[-2000:])
+        assert "database or disk is full" in err, err[-2000:]
+        printed = [json.loads(x)["run_id"] for x in out.splitlines()]
+        got = {r["run_id"]: r["status"] for r in runs(db)}
+        assert set(got.values()) == {"success"} and len(got) == N, got
+        assert set(printed) == set(got), (sorted(printed), sorted(got))
