@@ -24,8 +24,9 @@
 **
 ** A batch that cannot be written at all (BEGIN, a finish or COMMIT fails
 ** for the database, not for the report) is rolled back whole. A busy
-** database (busy_timeout exhausted) is tried again a tenth of a lease
-** later (at most 1 s) while the runs' leases hold; a report whose lease
+** database (busy_timeout exhausted), a full disk or an I/O error -- what
+** may pass -- is tried again a tenth of a lease later (at most 1 s)
+** while the runs' leases hold; a report whose lease
 ** passed, or any other failure, is dropped with a warning and counted:
 ** its run stays 'running' and the next tick after its lease reclaims it.
 ** A crash (SIGKILL) loses the reports not yet written: at most one window
