@@ -274,32 +274,32 @@ static char *span_dup(json_span v) {
   return s;
 }
 
-/* One claimed element (a run object) -> a run; NULL without a run_id
-** string or a payload object. */
-static host_run *parse_run(hostdb *h, json_span elem) {
+/* One member of a claimed element (a run object) into the run. */
+static void run_member(void *arg, json_span key, json_span val) {
+  host_run *r = arg;
+  char **text = json_key_is(key, "run_id")       ? &r->run_id
+                : json_key_is(key, "trigger_id") ? &r->trigger_id
+                : json_key_is(key, "agent_id")   ? &r->agent_id
+                : json_key_is(key, "wake_mode")  ? &r->wake_mode
+                                                 : NULL;
+  if (text) {
+    free(*text); /* a member given twice: the last one */
+    *text = json_string(val);
+  } else if (json_key_is(key, "payload") && val.p[0] == '{') {
+    free(r->payload);
+    r->payload = span_dup(val);
+  } else if (json_key_is(key, "scheduled_for")) {
+    json_int64(val, &r->scheduled_for);
+  } else if (json_key_is(key, "attempt")) {
+    json_int64(val, &r->attempt);
+  }
+}
+
+static host_run *run_new(hostdb *h) {
   host_run *r = xmalloc(sizeof *r);
   memset(r, 0, sizeof *r);
   r->db = h;
-  r->element = span_dup(elem);
   r->lease_end = r->renew_at = INT64_MAX; /* set by the claim: lease.h */
-  json_iter it;
-  json_span key, val;
-  json_iter_init(&it, elem);
-  while (json_next_member(&it, &key, &val) == 1) {
-    if (json_key_is(key, "run_id")) r->run_id = json_string(val);
-    else if (json_key_is(key, "trigger_id")) r->trigger_id = json_string(val);
-    else if (json_key_is(key, "agent_id")) r->agent_id = json_string(val);
-    else if (json_key_is(key, "wake_mode")) r->wake_mode = json_string(val);
-    else if (json_key_is(key, "payload") && val.p[0] == '{')
-      r->payload = span_dup(val);
-    else if (json_key_is(key, "scheduled_for"))
-      json_int64(val, &r->scheduled_for);
-    else if (json_key_is(key, "attempt")) json_int64(val, &r->attempt);
-  }
-  if (!r->run_id || !r->payload) {
-    run_free(r);
-    return NULL;
-  }
   return r;
 }
 
@@ -310,19 +310,24 @@ static int parse_runs(hostdb *h, const char *json, host_run ***runs, int *n,
   json_span elem;
   int rc, cap = 0;
   json_iter_init(&it, (json_span){json, strlen(json)});
-  while ((rc = json_next_element(&it, &elem)) == 1) {
-    host_run *r = parse_run(h, elem);
-    if (!r) {
+  host_run *r = run_new(h);
+  while ((rc = json_next_element_members(&it, &elem, run_member, r)) == 1) {
+    if (!r->run_id || !r->payload) {
       log_warn("%s: claimed element without run_id or payload ignored",
                h->path);
+      run_free(r);
+      r = run_new(h);
       continue;
     }
+    r->element = span_dup(elem);
     if (*n == cap) {
       cap = cap ? cap * 2 : 8;
       *runs = xrealloc(*runs, sizeof(host_run *) * (size_t)cap);
     }
     (*runs)[(*n)++] = r;
+    r = run_new(h);
   }
+  run_free(r); /* the one no element filled */
   if (rc < 0)
     *err = xprintf("%s: trigger_run_due: the answer is not a JSON array of "
                    "runs: %.60s",

@@ -111,6 +111,28 @@ int json_next_element(json_iter *it, json_span *elem) {
   return 1;
 }
 
+int json_next_element_members(json_iter *it, json_span *elem,
+                              json_member_fn member, void *arg) {
+  int rc = next_item(it, '[', ']');
+  if (rc != 1) return rc;
+  const char *start = it->p, *e = NULL;
+  if (*start == '{') {
+    json_iter o;
+    json_span k, v;
+    int m;
+    json_iter_init(&o, span(start, it->end));
+    while ((m = json_next_member(&o, &k, &v)) == 1) member(arg, k, v);
+    if (m == 0) e = o.p; /* just past its '}' */
+  }
+  /* not an object, or malformed inside: its end by its brackets, as
+  ** json_next_element finds it */
+  if (!e) e = skip_value(start, it->end);
+  if (!e) return iter_fail(it);
+  *elem = span(start, e);
+  it->p = e;
+  return 1;
+}
+
 int json_next_member(json_iter *it, json_span *key, json_span *val) {
   int rc = next_item(it, '{', '}');
   if (rc != 1) return rc;

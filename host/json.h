@@ -39,6 +39,13 @@ int json_next_element(json_iter *it, json_span *elem);
 /* The next object member: 1 with *key (the string token, quotes
 ** included) and *val, 0 after the last, -1 malformed. */
 int json_next_member(json_iter *it, json_span *key, json_span *val);
+/* json_next_element, reading an object element's members on the way:
+** member(arg, key, val) for each, in order (up to where the object is
+** malformed, if it is), so the element is scanned once, not once to find
+** its end and again for its members. */
+typedef void (*json_member_fn)(void *arg, json_span key, json_span val);
+int json_next_element_members(json_iter *it, json_span *elem,
+                              json_member_fn member, void *arg);
 
 /* 1 if the string token key decodes to name. */
 int json_key_is(json_span key, const char *name);

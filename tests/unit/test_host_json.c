@@ -157,8 +157,57 @@ static void check_keys_and_ints(void) {
   CHECK(json_int64(js("123456789012345678901234"), &x) == -1, "24 bytes");
 }
 
+/* Each member seen by json_next_element_members, as "k=v;". */
+static void collect(void *arg, json_span key, json_span val) {
+  char *got = arg;
+  strncat(got, key.p, key.n);
+  strcat(got, "=");
+  strncat(got, val.p, val.n);
+  strcat(got, ";");
+}
+
+/* The elements of text as "elem{members}|...", "!" when malformed. */
+static void elements_members(const char *text, const char *want) {
+  json_iter it;
+  json_span e;
+  char got[512] = "";
+  int rc, first = 1;
+  json_iter_init(&it, js(text));
+  for (;;) {
+    char seen[256] = "";
+    if ((rc = json_next_element_members(&it, &e, collect, seen)) != 1) break;
+    if (!first) strcat(got, "|");
+    first = 0;
+    strncat(got, e.p, e.n);
+    strcat(got, "{");
+    strcat(got, seen);
+    strcat(got, "}");
+  }
+  if (rc < 0) strcat(got, "!");
+  CHECK_STR(got, want, text);
+}
+
+static void check_element_members(void) {
+  /* the same elements as json_next_element finds, an object's members
+  ** seen on the way (a nested object is one member's value) */
+  elements_members("[]", "");
+  elements_members(
+      "[{\"a\":1, \"b\":{\"c\":\"}\"}} , 2]",
+      "{\"a\":1, \"b\":{\"c\":\"}\"}}{\"a\"=1;\"b\"={\"c\":\"}\"};}|"
+      "2{}");
+  elements_members("[{}]", "{}{}");
+  /* an object malformed inside: the members before the fault are seen,
+  ** the element ends at its brackets, and the walk goes on */
+  elements_members("[{\"a\":1 \"b\":2},{\"c\":3}]",
+                   "{\"a\":1 \"b\":2}{\"a\"=1;}|{\"c\":3}{\"c\"=3;}");
+  /* unterminated: malformed as for json_next_element */
+  elements_members("[{\"a\":1", "!");
+  elements_members("[{\"a\":\"x}]", "!");
+}
+
 int main(void) {
   check_walk();
+  check_element_members();
   check_strings();
   check_keys_and_ints();
   return check_report("host_json");
