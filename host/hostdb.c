@@ -276,16 +276,20 @@ static char *span_dup(json_span v) {
 
 /* One member of a claimed element (a run object) into the run. */
 static void run_member(void *arg, json_span key, json_span val) {
+  static const char *const names[] = {"run_id", "trigger_id", "agent_id",
+                                      "wake_mode"};
   host_run *r = arg;
-  char **text = json_key_is(key, "run_id")       ? &r->run_id
-                : json_key_is(key, "trigger_id") ? &r->trigger_id
-                : json_key_is(key, "agent_id")   ? &r->agent_id
-                : json_key_is(key, "wake_mode")  ? &r->wake_mode
-                                                 : NULL;
-  if (text) {
-    free(*text); /* a member given twice: the last one */
-    *text = json_string(val);
-  } else if (json_key_is(key, "payload") && val.p[0] == '{') {
+  for (int i = 0; i < 4; i++) {
+    if (!json_key_is(key, names[i])) continue;
+    char **to = i == 0   ? &r->run_id
+                : i == 1 ? &r->trigger_id
+                : i == 2 ? &r->agent_id
+                         : &r->wake_mode;
+    free(*to); /* a member given twice: the last one */
+    *to = json_string(val);
+    return;
+  }
+  if (json_key_is(key, "payload") && val.p[0] == '{') {
     free(r->payload);
     r->payload = span_dup(val);
   } else if (json_key_is(key, "scheduled_for")) {
