@@ -57,6 +57,7 @@
 #include "store/schema.h"
 
 #include "base/args.h"
+#include "base/context.h"
 #include "store/columns.h"
 #include "store/stored.h"
 
@@ -283,6 +284,8 @@ int store_installed(sqlite3 *db, char **err) {
 }
 
 int store_require_installed(sqlite3_context *ctx, const char *fname) {
+  const trg_ctx *c = sqlite3_user_data(ctx);
+  if (c && trg_ctx_has_table(c)) return 0; /* connected: installed */
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   char *err = NULL;
   int found = store_installed(db, &err);

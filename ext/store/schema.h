@@ -16,8 +16,9 @@ int store_drop(sqlite3 *db);
 ** schema could not be read (*err: SQLite's message, to free; NULL out of
 ** memory). */
 int store_installed(sqlite3 *db, char **err);
-/* For an SQL function fname: 0 when installed (main.triggers connected:
-** store_connect_table); else -1 with the error set on ctx: not
+/* For an SQL function fname (its user data the connection's trg_ctx): 0
+** when installed (main.triggers connected: at once when it is already,
+** else store_connect_table); else -1 with the error set on ctx: not
 ** installed, or why the schema could not be read. */
 int store_require_installed(sqlite3_context *ctx, const char *fname);
 

@@ -23,8 +23,7 @@ int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
   t->grace_ms = -1; /* read when first needed (claim.c) */
   store_init(&t->own, t->db);
   t->st = &t->own;
-  if (!trg_ctx_has_table(t->ctx) && store_require_installed(ctx, fname) != 0)
-    return -1;
+  if (store_require_installed(ctx, fname) != 0) return -1;
   return 0;
 }
 
