@@ -762,16 +762,17 @@ static void run_create(sqlite3_context *ctx, const char *request,
   row_init(&q.row);
   store_init(&q.own, q.db);
   q.st = &q.own;
-  if (!trg_ctx_has_table(q.ctx)) {
+  if (pre_code && !trg_ctx_has_table(q.ctx)) {
+    /* refused before anything is read: without the tables, no log */
     char *err = NULL;
     int found = store_installed(q.db, &err);
     sqlite3_free(err);
-    if (found == 0 && pre_code) {
-      early_refusal(ctx, pre_code, pre_reason); /* no log */
+    if (found == 0) {
+      early_refusal(ctx, pre_code, pre_reason);
       return;
     }
-    if (store_require_installed(ctx, "trigger_create") != 0) return;
   }
+  if (store_require_installed(ctx, "trigger_create") != 0) return;
   q.ignored = sqlite3_str_new(NULL);
   if ((q.kept = store_kept_take(q.ctx, q.db))) q.st = q.kept;
   store_txn txn;
