@@ -11,11 +11,12 @@
 **   engine   -- (diagnostic) the same claim, then trigger_run_finish(run_id,
 **               'success') per run, 256 per BEGIN IMMEDIATE .. COMMIT, and a
 **               passive checkpoint, from C: what the engine needs for a
-**               claim plus a report.
+**               claim plus a report (print mode's lease path).
 **   host     -- `trigger-host tick COPY` (print mode, default options:
-**               synchronous NORMAL, --report-ms 5), its stdout read and its
-**               lines counted here; timed from fork to exit (process start,
-**               open, claim, print, reports, close included).
+**               synchronous NORMAL; stdout a pipe read here, so batches
+**               are claimed and printed in the claim's own transaction),
+**               its lines counted here; timed from fork to exit (process
+**               start, open, claims, print, close included).
 ** Each side is checked: N runs claimed (host: N lines, N runs 'success';
 ** engine: N 'success'). Row: host runs/s / claim runs/s, target >= 0.5x;
 ** diagnostic: engine / claim (information).
@@ -170,9 +171,9 @@ int main(int argc, char **argv) {
   bench_row(row, bench_fmt_rate(bench_median(engine, reps), a, sizeof a),
             bench_fmt_rate(bench_median(claim, reps), b, sizeof b), r_engine,
             reps, NULL, 0, "(info)");
-  bench_note("host print mode vs the engine's own claim + finish loop: "
-             "%.2fx [%.2fx-%.2fx] (what the host adds: process, printing, "
-             "reading the claim, report batches)",
+  bench_note("host print mode vs the engine's claim + finish loop (the "
+             "lease path's work): %.2fx [%.2fx-%.2fx] (above 1: the claim's "
+             "own transaction needs no report)",
              bench_median(r_he, reps), bench_min(r_he, reps),
              bench_max(r_he, reps));
   bench_rm_db(tmpl);

@@ -134,6 +134,13 @@ static int prepare_all(hostdb *h, char **err) {
               : "SELECT trigger_run_due(NULL, " CLAIM_OPTS ")",
           &h->st_claim, err))
     return -1;
+  /* print mode's claim inside its own transaction (printtx.h): the runs
+  ** recorded 'success' at once, committed once their lines are out */
+  if (!via && prepare(h,
+                      "SELECT trigger_run_due(NULL, json_set(" CLAIM_OPTS
+                      ", '$.ack', json('false')))",
+                      &h->st_claim_acked, err))
+    return -1;
   if (prepare(h,
               via ? "SELECT format('SELECT trigger_run_finish(%Q, %Q, %Q)',"
                     " ?1, ?2, ?3)"
@@ -251,6 +258,7 @@ void hostdb_close(hostdb *h) {
   sqlite3_finalize(h->st_claim);
   sqlite3_finalize(h->st_finish);
   sqlite3_finalize(h->st_finish_many);
+  sqlite3_finalize(h->st_claim_acked);
   sqlite3_finalize(h->st_heartbeat);
   sqlite3_finalize(h->st_wakeup);
   sqlite3_finalize(h->st_version);
@@ -359,11 +367,11 @@ static int answer(hostdb *h, sqlite3_stmt *st, const char *what, char **out,
   return res;
 }
 
-int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
-                 char **err) {
+int hostdb_claim(hostdb *h, long long limit, int acked, host_run ***runs,
+                 int *n, char **err) {
   *runs = NULL;
   *n = 0;
-  sqlite3_stmt *st = h->st_claim;
+  sqlite3_stmt *st = acked ? h->st_claim_acked : h->st_claim;
   sqlite3_bind_text(st, 1, h->options, -1, SQLITE_STATIC);
   if (limit > 0) sqlite3_bind_int64(st, 2, limit);
   char *json = NULL;

@@ -52,6 +52,7 @@ struct hostdb {
   sqlite3_stmt *st_claim, *st_finish, *st_heartbeat, *st_wakeup, *st_version,
       *st_begin, *st_commit, *st_rollback;
   sqlite3_stmt *st_finish_many; /* NULL: --via, or an extension without it */
+  sqlite3_stmt *st_claim_acked; /* NULL: --via (printtx.h) */
   long long data_version;
   /* scheduling state, owned by loop.c */
   int64_t tick_at;    /* monotonic µs of the next tick */
@@ -72,10 +73,12 @@ void hostdb_close(hostdb *h);
 ** ok; else -1 and *err (free()). */
 int hostdb_load_extension(sqlite3 *db, const char *ext, char **err);
 
-/* Claim up to limit runs (0 = options' own limit). *runs is a malloc'ed
-** array of *n runs (free each with run_free, then the array). */
-int hostdb_claim(hostdb *h, long long limit, host_run ***runs, int *n,
-                 char **err);
+/* Claim up to limit runs (0 = options' own limit). acked: with
+** {"ack": false}, the runs recorded 'success' in the claim itself
+** (st_claim_acked; print mode's transaction, printtx.h). *runs is a
+** malloc'ed array of *n runs (free each with run_free, then the array). */
+int hostdb_claim(hostdb *h, long long limit, int acked, host_run ***runs,
+                 int *n, char **err);
 /* trigger_run_finish(run_id, status, detail): detail is a failure's error
 ** or another run's result (NULL: none). 0 ok; else -1, *err (free()) and
 ** *code (SQLITE_ERROR: refused, e.g. the run is already finished; with

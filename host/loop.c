@@ -47,6 +47,7 @@
 #include "dispatch.h"
 #include "lease.h"
 #include "log.h"
+#include "printtx.h"
 #include "prune.h"
 #include "reports.h"
 #include "sig.h"
@@ -56,7 +57,8 @@
 
 #define RETRY_MS 1000 /* after a failed claim or wakeup query */
 #define IDLE_MAX_MS 1000
-#define US 1000 /* microseconds per millisecond */
+#define STDOUT_WAIT_US 2000 /* a full pipe on stdout looked at again */
+#define US 1000             /* microseconds per millisecond */
 
 typedef struct loop {
   const host_opts *o;
@@ -73,6 +75,7 @@ typedef struct loop {
   int failures;     /* failed runs and refused reports */
   int fatal;        /* exit status 3 */
   prunes pr;        /* retention (run and serve; none in tick mode) */
+  printtx ptx;      /* print mode in the claim's transaction */
 } loop;
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -123,24 +126,77 @@ static long long claim_limit(const loop *l, const hostdb *h) {
   return (limit == 0 || slots < limit) ? slots : limit;
 }
 
+/* The lease path's claim: the pending reports and the claim in one
+** transaction, so the claim sees every run we finished. 0, or -1 (*err). */
+static int claim_leased(loop *l, hostdb *h, long long limit, host_run ***runs,
+                        int *n, char **err) {
+  int joined = reports_begin(&l->rep, h);
+  int rc = hostdb_claim(h, limit, 0, runs, n, err);
+  if (joined && reports_commit(&l->rep, h) != 0 && rc == 0) {
+    for (int i = 0; i < *n; i++) run_free((*runs)[i]); /* undone: never ours */
+    free(*runs);
+    *runs = NULL;
+    *n = 0;
+    rc = -1;
+    *err = xprintf("%s: the claim was undone with its reports' transaction",
+                   h->path);
+  }
+  return rc;
+}
+
+/* Print mode in the claim's transaction (printtx.h): 1 when it ran (*rc,
+** *n; the printed runs logged, counted and freed; *waiting: stdout has no
+** room yet), 0 to take the lease path. The pending reports are written
+** first, as the claim must see them. */
+static int print_in_txn(loop *l, hostdb *h, long long *limit, int *n, int *rc,
+                        int *waiting, char **err) {
+  if (l->o->exec_cmd || !l->ptx.usable || !h->st_claim_acked) return 0;
+  if (reports_begin(&l->rep, h)) reports_commit(&l->rep, h);
+  host_run **runs;
+  int res = printtx_tick(&l->ptx, h, limit, &runs, n, err);
+  *rc = res == PRINTTX_FAILED ? -1 : 0;
+  if (res == PRINTTX_LEASE) return 0;
+  if (res == PRINTTX_WAIT) {
+    *waiting = 1;
+    return 1;
+  }
+  if (res == PRINTTX_STDOUT_LOST) {
+    log_warn("%s", *err);
+    free(*err);
+    *err = NULL;
+    l->d.stdout_lost = 1;
+    return 1;
+  }
+  if (res != PRINTTX_DONE) return 1;
+  long long wall = stats_wall_ms();
+  for (int i = 0; i < *n; i++) {
+    if (l->o->http) {
+      stats_claimed(h->path, runs[i]->agent_id, runs[i]->scheduled_for, wall);
+      stats_reported(h->path, runs[i]->agent_id, "success", 0);
+    }
+    log_run(runs[i], "success", NULL);
+    run_free(runs[i]);
+  }
+  free(runs);
+  if (*n) {
+    l->rep.written += *n;
+    l->rep.batches++;
+  }
+  return 1;
+}
+
 static void tick_db(loop *l, hostdb *h, int64_t now) {
   host_run **runs = NULL;
-  int n = 0;
+  int n = 0, rc = 0;
   char *err = NULL;
   long long limit = claim_limit(l, h);
-  /* the pending reports and the claim in one transaction: the claim sees
-  ** every run we finished */
-  int joined = reports_begin(&l->rep, h);
-  int rc = hostdb_claim(h, limit, &runs, &n, &err);
-  if (joined && reports_commit(&l->rep, h) != 0 && rc == 0) {
-    for (int i = 0; i < n; i++) run_free(runs[i]); /* undone: never ours */
-    free(runs);
-    runs = NULL;
-    n = 0;
-    rc = -1;
-    err = xprintf("%s: the claim was undone with its reports' transaction",
-                  h->path);
+  int waiting = 0;
+  int printed = print_in_txn(l, h, &limit, &n, &rc, &waiting, &err);
+  if (waiting) { /* the reader has not made room: look again soon */
+    h->tick_at = now + STDOUT_WAIT_US;
+    return;
   }
+  if (!printed) rc = claim_leased(l, h, limit, &runs, &n, &err);
   if (rc != 0) {
     if (l->o->mode == MODE_TICK) log_fatal("%s", err); /* exit status 3 */
     else log_warn("%s", err);
@@ -149,13 +205,15 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
     h->tick_at = l->o->mode == MODE_TICK ? INT64_MAX : now + us_of(RETRY_MS);
     return;
   }
-  if (n) log_info("%s: claimed %d run(s)", h->path, n);
-  if (l->o->http) { /* the counters of --http's /metrics */
+  if (n)
+    log_info("%s: claimed %d run(s)%s", h->path, n,
+             printed ? " and printed them" : "");
+  if (l->o->http && !printed) { /* the counters of --http's /metrics */
     long long wall = stats_wall_ms();
     for (int i = 0; i < n; i++)
       stats_claimed(h->path, runs[i]->agent_id, runs[i]->scheduled_for, wall);
   }
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n && !printed; i++) {
     lease_start(runs[i]);
     disp_submit(&l->d, runs[i]);
   }
@@ -278,6 +336,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   l.kill_at = INT64_MAX;
   slice_request(); /* before the threads below: they keep the default */
   disp_init(&l.d, o, on_done, &l);
+  printtx_init(&l.ptx, o->exec_cmd || o->print_lease);
   reports_init(&l.rep, dbs, ndbs, o->report_ms);
   l.rep.stats = o->http != NULL;
   ckpt *checkpointer = ckpt_start(dbs, ndbs);

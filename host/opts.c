@@ -81,8 +81,18 @@ static const char usage_text[] =
     "Dispatch:\n"
     "  (default)   Print each claimed run as one JSON line on stdout (the element\n"
     "              of trigger_run_due: run_id, trigger_id, agent_id, scheduled_for,\n"
-    "              attempt, wake_mode, instructions, payload) and report it\n"
-    "              'success' once the line is written and flushed.\n"
+    "              attempt, wake_mode, instructions, payload), recorded\n"
+    "              'success' once the line is written. Where stdout cannot\n"
+    "              block (a file, /dev/null, a pipe with room for the batch) a\n"
+    "              batch is claimed with {\"ack\": false} in a transaction that\n"
+    "              commits after its lines are written: one commit, no lease; a\n"
+    "              crash before the commit leaves the runs due. Otherwise (a\n"
+    "              terminal, a socket, a full pipe) each run is claimed with a\n"
+    "              lease and reported 'success' once its line is flushed.\n"
+    "  --print-lease\n"
+    "              Print mode always claims with a lease and reports (runs are\n"
+    "              'running' until their line is out; for a pipe that another\n"
+    "              process also writes to).\n"
     "  --exec CMD  Run CMD with /bin/sh -c for each run, in its own process group,\n"
     "              with the payload JSON (one line) on stdin.\n"
     "              Environment: TRIGGER_RUN_ID, TRIGGER_ID, TRIGGER_AGENT_ID,\n"
@@ -338,7 +348,8 @@ enum {
   O_JSON,
   O_HTTP,
   O_SYNC,
-  O_REPORT_MS
+  O_REPORT_MS,
+  O_PRINT_LEASE
 };
 
 static const struct option long_opts[] = {
@@ -365,6 +376,7 @@ static const struct option long_opts[] = {
     {"http", required_argument, 0, O_HTTP},
     {"synchronous", required_argument, 0, O_SYNC},
     {"report-ms", required_argument, 0, O_REPORT_MS},
+    {"print-lease", no_argument, 0, O_PRINT_LEASE},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -451,6 +463,7 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       if ((rc = num_flag("--report-ms", arg, 0, 1000, &v)) < 0)
         o->report_ms = (int)v;
       break;
+    case O_PRINT_LEASE: o->print_lease = 1; break;
     case O_SYNC:
       if (strcmp(arg, "full") == 0) o->synchronous = SYNC_FULL;
       else if (strcmp(arg, "normal") == 0) o->synchronous = SYNC_NORMAL;

@@ -16,6 +16,8 @@ typedef struct host_opts {
   char *extension;       /* --extension, default: see default_extension */
   const char *exec_cmd;  /* --exec CMD, NULL = print mode */
   int clean_env;         /* --clean-env: children get a minimal environment */
+  int print_lease;       /* --print-lease: print mode never claims in its
+                            own transaction (printtx.h) */
   const char **env_pass; /* --env NAME (repeatable): passed through */
   int nenv_pass;
   double timeout_s;      /* --timeout SEC, 0 = none */

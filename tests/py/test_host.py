@@ -586,8 +586,9 @@ def test_heartbeat_keeps_a_long_command_leased(ext):
 
 
 def test_print_mode_defers_runs_whose_lease_ran_out(ext):
-    # Print mode claims a batch; a reader that stalls past the lease blocks
-    # the writes. Once it reads again, the runs not yet printed have less
+    # Print mode's lease path (--print-lease; also what a pipe without room
+    # for the batch gets) claims a batch; a reader that stalls past the
+    # lease blocks the writes. Once it reads again, the runs not yet printed have less
     # than a quarter of their lease left: released 'deferred', never printed
     # late, and the next tick offers them again (same run_id, attempt 1).
     with Tmp() as t:
@@ -597,7 +598,7 @@ def test_print_mode_defers_runs_whose_lease_ran_out(ext):
             add_once(db, f"p{i:03d}", due, instructions=f"job {i} " + "x" * 2000)
         with open(t.file("err"), "w") as err:
             proc = subprocess.Popen([host_bin(ext), "tick", path, "--extension", ext,
-                                     "--lease-ms", "1000"],
+                                     "--lease-ms", "1000", "--print-lease"],
                                     stdout=subprocess.PIPE, stderr=err, text=True)
             time.sleep(1.5)  # the pipe is full long before: the host waits
             out, _ = proc.communicate(timeout=10)
@@ -635,13 +636,14 @@ def batches(err):
 
 
 def test_print_tick_reports_in_batches(ext):
-    # 3000 due runs, print mode: every run printed once and reported
-    # 'success' exactly once, none left running, in a dozen transactions
-    # (one per 256 reports), not 3000.
+    # 3000 due runs, print mode's lease path: every run printed once and
+    # reported 'success' exactly once, none left running, in a dozen
+    # transactions (one per 256 reports), not 3000.
     with Tmp() as t:
         path, db = t.db(ext)
         add_due(db, 3000)
-        p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext, "-v"],
+        p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext, "-v",
+                            "--print-lease"],
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 0, p.stderr[-2000:]
         printed = [json.loads(x)["run_id"] for x in p.stdout.splitlines()]
@@ -673,7 +675,8 @@ def test_sigkill_mid_batch_loses_no_run(ext):
             path, db = t.db(ext)
             add_due(db, 3000)
             proc = subprocess.Popen([host_bin(ext), "tick", path, "--extension", ext,
-                                     "--lease-ms", "3000", "--report-ms", "1000"],
+                                     "--lease-ms", "3000", "--report-ms", "1000",
+                                     "--print-lease"],
                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                     text=True)
             printed = [json.loads(proc.stdout.readline())["run_id"] for _ in range(1500)]
@@ -710,7 +713,7 @@ def test_refused_report_in_batch_keeps_the_others(ext):
     with Tmp() as t:
         path, db = t.db(ext)
         add_due(db, 10)
-        proc = start(ext, "run", path, "--report-ms", "1000")
+        proc = start(ext, "run", path, "--report-ms", "1000", "--print-lease")
         lines = [json.loads(proc.stdout.readline()) for _ in range(10)]
         mine = [r["run_id"] for r in lines[:3]]
         for r in mine:

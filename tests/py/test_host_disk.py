@@ -5,7 +5,8 @@ SQLITE_FULL; FAULT_DISK_FOR=M: only M of them, a disk freed again).
 
 A print-mode tick over 30 due triggers, the disk full from each point of
 its run on (the claim, the reports, the close), then a healthy tick after
-the lease: no run is lost -- every occurrence is printed at least once,
+the lease, on both of print mode's paths (the lease path, and the claim's
+transaction committed after the lines): no run is lost -- every occurrence is printed at least once,
 and ends 'success' or, when its printed run's report could not be
 written, 'failed' by the lease ('lease expired') -- nothing stays
 running, the exit status says what happened (0, 1 reports not written,
@@ -34,9 +35,9 @@ def preload(ext):
     return ":".join(p for p in (os.environ.get("PRELOAD", ""), so) if p)
 
 
-def tick(ext, path, env=None):
+def tick(ext, path, env=None, args=()):
     p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext,
-                        "--lease-ms", str(LEASE_MS)],
+                        "--lease-ms", str(LEASE_MS), *args],
                        capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, **(env or {})))
     return p.returncode, [json.loads(x)["run_id"] for x in p.stdout.splitlines()], p.stderr
@@ -58,14 +59,23 @@ def full_from(ext, k, lasting=0):
 
 
 def test_full_disk_at_every_point_of_a_tick_loses_no_run(ext):
+    full_disk_sweep(ext, ["--print-lease"], {0, 1, 3})
+    # in the claim's transaction there are no reports: the claim (and its
+    # commit after the lines) fails whole, or all is done
+    full_disk_sweep(ext, [], {0, 3})
+
+
+def full_disk_sweep(ext, args, expect):
     seen = set()
     for k in (1, 5, 10, 15, 20, 25, 30, 35, 41, 60):
         with Tmp() as t:
             path, db = due_db(ext, t)
-            rc, printed, err = tick(ext, path, full_from(ext, k))
+            rc, printed, err = tick(ext, path, full_from(ext, k), args)
             assert rc in (0, 1, 3), (k, rc, err[-2000:])
             if rc:
                 assert "database or disk is full" in err, (k, err[-2000:])
+            if rc == 3 and not args:
+                assert runs(db) == [], k  # rolled back: nothing claimed
             seen.add(rc)
             if any(r["status"] == "running" for r in runs(db)):
                 time.sleep(LEASE_MS / 1000 + 0.1)
@@ -83,7 +93,7 @@ def test_full_disk_at_every_point_of_a_tick_loses_no_run(ext):
                     assert r["run_id"] in printed, (k, r)  # delivered, report lost
             assert one(db, "PRAGMA integrity_check") == "ok", k
     # the sweep reached the claim (3), the reports (1) and a clean run (0)
-    assert seen == {0, 1, 3}, seen
+    assert seen == expect, (args, seen)
 
 
 def test_full_disk_that_clears_loses_no_report(ext):
@@ -91,7 +101,7 @@ def test_full_disk_that_clears_loses_no_report(ext):
         path, db = due_db(ext, t)
         # from the reports' first write on, three writes fail: the batch is
         # kept, tried again, and written once the disk has room again
-        rc, printed, err = tick(ext, path, full_from(ext, 30, 3))
+        rc, printed, err = tick(ext, path, full_from(ext, 30, 3), ["--print-lease"])
         assert rc == 0, err[-2000:]
         assert "report(s) tried again" in err, err[-2000:]
         assert sorted(printed) == sorted(r["run_id"] for r in runs(db))

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 
 from test_host import Tmp, add_interval, host_bin, now_ms, runs
+from util import one
 
 EAGAIN = os.strerror(11)  # "Resource temporarily unavailable"
 EMFILE = os.strerror(24)  # "Too many open files"
@@ -135,17 +136,27 @@ def test_via_without_descriptors_for_its_pipes(ext):
 
 
 def test_print_mode_to_a_full_stdout(ext):
-    """A claimed run larger than stdout's buffer: its fputs is the write
-    that fails (not the flush); the run is released (deferred), the host
+    """A claimed run larger than stdout's buffer, stdout /dev/full. The
+    lease path (--print-lease): its fputs is the write that fails (not the
+    flush); the run is released (deferred). In the claim's transaction (the
+    default for a device that is not a terminal): the claim is rolled
+    back, no run at all, the trigger due as before. Either way the host
     stops claiming, exit 3."""
-    with Tmp() as t:
-        path, db = t.db(ext)
-        add_interval(db, "big", now_ms() - 500, interval_ms=3600000,
-                     instructions="x" * 20000)
-        with open("/dev/full", "w") as full:
-            p = subprocess.run(host(ext, "tick", path), stdout=full, stderr=subprocess.PIPE,
-                               text=True, timeout=30)
-        assert p.returncode == 3, (p.returncode, p.stderr)
-        assert f"stdout: {os.strerror(28)}; releasing runs and stopping" in p.stderr, p.stderr
-        [r] = runs(db)
-        assert r["status"] == "deferred", r
+    for lease in (True, False):
+        with Tmp() as t:
+            path, db = t.db(ext)
+            add_interval(db, "big", now_ms() - 500, interval_ms=3600000,
+                         instructions="x" * 20000)
+            args = host(ext, "tick", path) + (["--print-lease"] if lease else [])
+            with open("/dev/full", "w") as full:
+                p = subprocess.run(args, stdout=full, stderr=subprocess.PIPE,
+                                   text=True, timeout=30)
+            assert p.returncode == 3, (lease, p.returncode, p.stderr)
+            assert f"stdout: {os.strerror(28)}; releasing runs and stopping" in p.stderr, \
+                p.stderr
+            if lease:
+                [r] = runs(db)
+                assert r["status"] == "deferred", r
+            else:
+                assert runs(db) == []
+                assert one(db, "SELECT next_due_at < ? FROM triggers", now_ms()) == 1

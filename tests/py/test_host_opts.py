@@ -80,7 +80,7 @@ def test_lease_ms_is_the_claims_lease(ext):
     with Tmp() as t:
         path, db = t.db(ext)
         add_interval(db, "t", now_ms() - 500, interval_ms=3600000)
-        rc, out, err = tick(ext, path, "--lease-ms", "123456")
+        rc, out, err = tick(ext, path, "--lease-ms", "123456", "--print-lease")
         assert rc == 0, err
         [r] = runs(db)
         assert r["lease_until"] - r["claimed_at"] == 123456, r

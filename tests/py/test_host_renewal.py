@@ -72,23 +72,27 @@ def test_renewal_through_via(ext):
 
 
 def test_stdout_closed_releases_the_claimed_runs(ext):
-    with Tmp() as t:
-        path, db = t.db(ext)
-        for i in range(3):
-            add_interval(db, f"t{i}", now_ms() - 500, interval_ms=3600000)
-        r, w = os.pipe()
-        os.close(r)
-        try:
-            p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext], stdout=w,
-                               stderr=subprocess.PIPE, text=True, timeout=10)
-        finally:
-            os.close(w)
-        assert p.returncode == 3 and "releasing runs and stopping" in p.stderr, p.stderr
-        assert sorted(x["status"] for x in runs(db)) == ["deferred"] * 3
-        # the next tick offers them again
-        assert len(subprocess.run([host_bin(ext), "tick", path, "--extension", ext],
-                                  capture_output=True, text=True, timeout=10)
-                   .stdout.splitlines()) == 3
+    # a pipe whose reader is gone (EPIPE): the lease path releases its runs
+    # 'deferred'; the claim's transaction is rolled back (no run rows)
+    for lease in (True, False):
+        with Tmp() as t:
+            path, db = t.db(ext)
+            for i in range(3):
+                add_interval(db, f"t{i}", now_ms() - 500, interval_ms=3600000)
+            r, w = os.pipe()
+            os.close(r)
+            try:
+                p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext]
+                                   + (["--print-lease"] if lease else []), stdout=w,
+                                   stderr=subprocess.PIPE, text=True, timeout=10)
+            finally:
+                os.close(w)
+            assert p.returncode == 3 and "releasing runs and stopping" in p.stderr, p.stderr
+            assert sorted(x["status"] for x in runs(db)) == (["deferred"] * 3 if lease else [])
+            # the next tick offers them again
+            assert len(subprocess.run([host_bin(ext), "tick", path, "--extension", ext],
+                                      capture_output=True, text=True, timeout=10)
+                       .stdout.splitlines()) == 3
 
 
 def test_second_stop_signal_kills_at_once(ext):

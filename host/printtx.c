@@ -1,0 +1,157 @@
+/*
+** printtx.c -- print mode in the claim's own transaction (see printtx.h).
+*/
+/* NOLINTNEXTLINE(bugprone-reserved-identifier): for F_GETPIPE_SZ */
+#define _GNU_SOURCE
+#include "printtx.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sbuf.h"
+#include "util.h"
+
+#define BATCH_MAX 4096      /* runs per transaction at most */
+#define PIPE_WANT (1 << 20) /* a pipe's buffer grown to this if allowed */
+#define LINE_GUESS 512      /* a line's size before any was printed */
+#define PAGE 4096           /* a pipe's slot (one page) */
+
+void printtx_init(printtx *p, int forced_lease) {
+  memset(p, 0, sizeof *p);
+  p->line_bytes = LINE_GUESS;
+  struct stat sb;
+  int fl = fcntl(STDOUT_FILENO, F_GETFL);
+  /* closed (SQLite may have put /dev/null there, read-only): the lease
+  ** path meets the failure and releases what it claimed */
+  if (forced_lease || fl < 0 || (fl & O_ACCMODE) == O_RDONLY ||
+      fstat(STDOUT_FILENO, &sb) != 0)
+    return;
+  if (S_ISREG(sb.st_mode)) p->usable = 1;
+  else if (S_ISCHR(sb.st_mode)) p->usable = !isatty(STDOUT_FILENO);
+  else if (S_ISFIFO(sb.st_mode)) {
+    p->usable = p->pipe = 1;
+    if (fcntl(STDOUT_FILENO, F_GETPIPE_SZ) < PIPE_WANT)
+      (void)fcntl(STDOUT_FILENO, F_SETPIPE_SZ, PIPE_WANT); /* else as it is */
+  }
+}
+
+/* The bytes the pipe on stdout takes now without blocking, in *room,
+** counted in whole free slots: a slot holding unread bytes (the head one
+** partly read, the tail one partly written) is counted as taken; *empty:
+** nothing unread. -1: not known. */
+static int pipe_room(size_t *room, int *empty) {
+  int cap = fcntl(STDOUT_FILENO, F_GETPIPE_SZ), unread = 0;
+  if (cap <= 0 || ioctl(STDOUT_FILENO, FIONREAD, &unread) != 0 || unread < 0)
+    return -1;
+  long slots = cap / PAGE;
+  long taken = (unread + PAGE - 1) / PAGE + (unread > 0);
+  *room = slots > taken ? (size_t)(slots - taken) * PAGE : 0;
+  *empty = unread == 0;
+  return 0;
+}
+
+/* Write all of b to stdout: 0, or -1 with errno. */
+static int write_all(const char *b, size_t n) {
+  if (fflush(stdout) != 0) return -1; /* nothing of the lease path's left */
+  while (n) {
+    ssize_t w = write(STDOUT_FILENO, b, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (w == 0) errno = EIO;
+      return -1;
+    }
+    b += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+static void free_runs(host_run **runs, int n) {
+  for (int i = 0; i < n; i++) run_free(runs[i]);
+  free(runs);
+}
+
+/* The runs to ask for: a batch, what room takes at the expected line
+** size, and the caller's limit. */
+static long long batch_size(const printtx *p, size_t room, long long limit) {
+  long long ask = BATCH_MAX;
+  if (room != SIZE_MAX && (size_t)ask > room / p->line_bytes)
+    ask = (long long)(room / p->line_bytes);
+  return limit > 0 && limit < ask ? limit : ask;
+}
+
+/* One attempt: BEGIN, claim ask runs, write them if they take no more
+** than room, COMMIT. PRINTTX_DONE, PRINTTX_FAILED, PRINTTX_STDOUT_LOST, or
+** TOO_BIG (rolled back: the lines were longer than expected; *n still
+** says how many). */
+#define TOO_BIG (-1)
+static int attempt(printtx *p, hostdb *h, long long ask, size_t room,
+                   host_run ***runs, int *n, char **err) {
+  int code;
+  if (hostdb_begin(h, &code, err) != 0) return PRINTTX_FAILED;
+  if (hostdb_claim(h, ask, 1, runs, n, err) != 0) {
+    hostdb_rollback(h);
+    return PRINTTX_FAILED;
+  }
+  sbuf b = {0};
+  for (int i = 0; i < *n; i++) {
+    sb_puts(&b, (*runs)[i]->element);
+    sb_putc(&b, '\n');
+  }
+  if (*n) p->line_bytes = b.n / (size_t)*n + 1;
+  int res = PRINTTX_DONE;
+  if (b.n > room) {
+    res = TOO_BIG;
+  } else if (b.n && write_all(b.p, b.n) != 0) {
+    *err = xprintf("stdout: %s; releasing runs and stopping",
+                   errno ? strerror(errno) : "write error");
+    res = PRINTTX_STDOUT_LOST;
+  }
+  sb_free(&b);
+  if (res != PRINTTX_DONE) {
+    hostdb_rollback(h);
+  } else if (hostdb_commit(h, &code, err) != 0) {
+    char *why = xprintf("%s (their %d line(s) were printed: the runs are "
+                        "offered again)",
+                        *err, *n);
+    free(*err);
+    *err = why;
+    res = PRINTTX_FAILED;
+  }
+  return res;
+}
+
+int printtx_tick(printtx *p, hostdb *h, long long *limit, host_run ***runs,
+                 int *n, char **err) {
+  *runs = NULL;
+  *n = 0;
+  if (!p->usable || !h->st_claim_acked) return PRINTTX_LEASE;
+  for (int tries = 0;; tries++) {
+    size_t room = SIZE_MAX;
+    int empty = 1;
+    if (p->pipe && pipe_room(&room, &empty) != 0) return PRINTTX_LEASE;
+    long long ask = batch_size(p, room, *limit);
+    /* no room: wait for the reader, nothing claimed meanwhile; a line
+    ** longer than the whole pipe goes by the lease path */
+    if (ask < 1) return empty ? PRINTTX_LEASE : PRINTTX_WAIT;
+    int res = attempt(p, h, ask, room, runs, n, err);
+    int got = *n;
+    if (res != PRINTTX_DONE) {
+      free_runs(*runs, *n);
+      *runs = NULL;
+      *n = 0;
+    }
+    if (res != TOO_BIG) {
+      *limit = ask;
+      return res;
+    }
+    if (got <= 1 || tries == 2) return empty ? PRINTTX_LEASE : PRINTTX_WAIT;
+  }
+}

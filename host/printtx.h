@@ -1,0 +1,59 @@
+/*
+** printtx.h -- print mode in the claim's own transaction.
+**
+** BEGIN IMMEDIATE; claim with {"ack": false} (the runs are recorded
+** 'success' by the claim itself); write their lines to stdout; COMMIT.
+** A run is thus recorded done only once its line is out, as with the
+** lease path (a claim, the line, a report), in one commit instead of two
+** and without the 'running' state in between. A crash before COMMIT
+** leaves nothing claimed: the runs are offered again at once (their lines
+** may then be printed twice), not after a lease. stdout failing (EPIPE)
+** rolls the claim back.
+**
+** The write lock is held while the lines are written, so this path is
+** taken only when stdout cannot block: a regular file, a character device
+** that is not a terminal (/dev/null), or a pipe or FIFO (grown to 1 MiB
+** where the kernel lets) with room for the whole batch: its free slots,
+** read before BEGIN, the host taken to be the pipe's only writer. The
+** batch is sized by the lines of the last one; a batch whose lines turn
+** out not to fit is rolled back and asked again, smaller. A pipe too full
+** for a line is waited for, nothing claimed meanwhile (a stalled reader
+** holds no run). Terminals, sockets, a line longer than the whole pipe,
+** --via and --print-lease take the lease path.
+*/
+#ifndef HOST_PRINTTX_H
+#define HOST_PRINTTX_H
+
+#include <stddef.h>
+
+#include "hostdb.h"
+
+typedef struct printtx {
+  int usable;        /* stdout's kind allows it at all */
+  int pipe;          /* stdout is a pipe or FIFO: room is read per batch */
+  size_t line_bytes; /* a line's expected size (the last batch's mean) */
+} printtx;
+
+/* Look at stdout once (and grow a pipe's buffer where the kernel lets). */
+void printtx_init(printtx *p, int forced_lease);
+
+/* What one printtx_tick did. */
+enum {
+  PRINTTX_DONE,
+  PRINTTX_WAIT, /* the pipe has no room: nothing claimed, try again soon */
+  PRINTTX_LEASE,
+  PRINTTX_FAILED,
+  PRINTTX_STDOUT_LOST
+};
+
+/* Claim up to *limit runs of h (0: a batch) in one transaction and print
+** them; *limit is set to the number asked. PRINTTX_DONE: *n runs printed
+** and committed (*runs: theirs, for logging; free each with run_free, then
+** the array). PRINTTX_WAIT: the pipe is too full for a line; nothing
+** claimed. PRINTTX_LEASE: nothing claimed; use the lease path this time.
+** PRINTTX_FAILED (*err) or PRINTTX_STDOUT_LOST (*err): rolled back,
+** nothing claimed -- but for a failed COMMIT, whose lines were printed. */
+int printtx_tick(printtx *p, hostdb *h, long long *limit, host_run ***runs,
+                 int *n, char **err);
+
+#endif
