@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lease.h"
+#include "printtx.h"
 #include "util.h"
 
 void disp_init(dispatcher *d, const host_opts *o, child_done done, void *ctx) {
@@ -54,8 +55,9 @@ static void print_run(dispatcher *d, host_run *run) {
       report(d, run, "success", NULL);
       return;
     }
-    log_warn("stdout: %s; releasing runs and stopping",
-             errno ? strerror(errno) : "write error");
+    char *why = print_stdout_lost(errno);
+    log_warn("%s", why);
+    free(why);
     d->stdout_lost = 1;
   }
   report(d, run, "deferred", NULL);

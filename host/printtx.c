@@ -57,6 +57,11 @@ static int pipe_room(size_t *room, int *empty) {
   return 0;
 }
 
+char *print_stdout_lost(int errnum) {
+  return xprintf("stdout: %s; releasing runs and stopping",
+                 errnum ? strerror(errnum) : "write error");
+}
+
 /* Write all of b to stdout: 0, or -1 with errno. */
 static int write_all(const char *b, size_t n) {
   if (fflush(stdout) != 0) return -1; /* nothing of the lease path's left */
@@ -110,8 +115,7 @@ static int attempt(printtx *p, hostdb *h, long long ask, size_t room,
   if (b.n > room) {
     res = TOO_BIG;
   } else if (b.n && write_all(b.p, b.n) != 0) {
-    *err = xprintf("stdout: %s; releasing runs and stopping",
-                   errno ? strerror(errno) : "write error");
+    *err = print_stdout_lost(errno);
     res = PRINTTX_STDOUT_LOST;
   }
   sb_free(&b);

@@ -34,6 +34,10 @@ typedef struct printtx {
   size_t line_bytes; /* a line's expected size (the last batch's mean) */
 } printtx;
 
+/* The warning when print mode's stdout fails with errnum (0: unknown);
+** malloc'ed. Both paths use it. */
+char *print_stdout_lost(int errnum);
+
 /* Look at stdout once (and grow a pipe's buffer where the kernel lets). */
 void printtx_init(printtx *p, int forced_lease);
 
