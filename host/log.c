@@ -6,6 +6,7 @@
 #include "log.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,11 +56,16 @@ static void line_begin(sbuf *b, log_level lv, const char *event) {
   }
 }
 
+static atomic_long lines_written;
+
+long log_lines(void) { return atomic_load(&lines_written); }
+
 static void line_end(sbuf *b) {
   if (as_json) jw_close(b, '}');
   sb_putc(b, '\n');
   fputs(sb_str(b), stderr);
   fflush(stderr);
+  atomic_fetch_add(&lines_written, 1);
   sb_free(b);
 }
 

@@ -45,5 +45,7 @@ void log_run(const host_run *r, const char *status, const char *detail);
 void log_refused(const host_run *r, const char *status, const char *why);
 /* The stop line: runs reported, how many failed. */
 void log_stop(int runs, int failed);
+/* How many lines the log has written to stderr so far (any thread). */
+long log_lines(void);
 
 #endif

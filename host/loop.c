@@ -326,7 +326,7 @@ static int exit_status(const loop *l) {
   return 0;
 }
 
-int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
+int loop_main(const host_opts *o, hostdb *dbs, int ndbs, const printtx *ptx) {
   loop l;
   memset(&l, 0, sizeof l);
   l.o = o;
@@ -336,7 +336,7 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs) {
   l.kill_at = INT64_MAX;
   slice_request(); /* before the threads below: they keep the default */
   disp_init(&l.d, o, on_done, &l);
-  printtx_init(&l.ptx, o->exec_cmd || o->print_lease);
+  l.ptx = *ptx;
   reports_init(&l.rep, dbs, ndbs, o->report_ms);
   l.rep.stats = o->http != NULL;
   ckpt *checkpointer = ckpt_start(dbs, ndbs);

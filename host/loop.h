@@ -8,9 +8,11 @@
 
 #include "hostdb.h"
 #include "opts.h"
+#include "printtx.h"
 
-/* Run until stopped (run, serve) or until one pass is done (tick).
-** Returns the process exit status (see --help). */
-int loop_main(const host_opts *o, hostdb *dbs, int ndbs);
+/* Run until stopped (run, serve) or until one pass is done (tick); ptx:
+** print mode's stdout as main() found it (printtx.h). Returns the process
+** exit status (see --help). */
+int loop_main(const host_opts *o, hostdb *dbs, int ndbs, const printtx *ptx);
 
 #endif

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "sbuf.h"
 #include "util.h"
 
@@ -37,23 +38,44 @@ void printtx_init(printtx *p, int forced_lease) {
   else if (S_ISCHR(sb.st_mode)) p->usable = !isatty(STDOUT_FILENO);
   else if (S_ISFIFO(sb.st_mode)) {
     p->usable = p->pipe = 1;
+    int unread = 0; /* what it holds now: trusted once it is empty */
+    p->unknown = ioctl(STDOUT_FILENO, FIONREAD, &unread) != 0 || unread != 0;
+    p->log_base = log_lines();
+    struct stat eb; /* the log on the same pipe: its lines count */
+    p->shared_err = fstat(STDERR_FILENO, &eb) == 0 && eb.st_dev == sb.st_dev &&
+                    eb.st_ino == sb.st_ino;
     if (fcntl(STDOUT_FILENO, F_GETPIPE_SZ) < PIPE_WANT)
       (void)fcntl(STDOUT_FILENO, F_SETPIPE_SZ, PIPE_WANT); /* else as it is */
   }
 }
 
-/* The bytes the pipe on stdout takes now without blocking, in *room,
-** counted in whole free slots: a slot holding unread bytes (the head one
-** partly read, the tail one partly written) is counted as taken; *empty:
-** nothing unread. -1: not known. */
-static int pipe_room(size_t *room, int *empty) {
+/* What the pipe on stdout takes now in one write() without blocking, in
+** *room; *empty: it holds nothing unread. -1: not known.
+**
+** Linux keeps a pipe's bytes in page-sized slots and merges a write into
+** the last slot only when the write's remainder fits there, so a slot may
+** be partly filled. Each write() leaves at most one partly filled slot
+** (its last), and the reader at most one (the slot it is reading). So the
+** slots taken are at most ceil(unread / PAGE) + 1 + the writes since the
+** pipe was last seen empty: ours (p->writes) and, when stderr is the same
+** pipe, the log's lines (up to two writes each). Past a print by the lease
+** path (p->unknown) only an empty pipe is trusted. */
+static int pipe_room(printtx *p, size_t *room, int *empty) {
   int cap = fcntl(STDOUT_FILENO, F_GETPIPE_SZ), unread = 0;
   if (cap <= 0 || ioctl(STDOUT_FILENO, FIONREAD, &unread) != 0 || unread < 0)
     return -1;
-  long slots = cap / PAGE;
-  long taken = (unread + PAGE - 1) / PAGE + (unread > 0);
-  *room = slots > taken ? (size_t)(slots - taken) * PAGE : 0;
   *empty = unread == 0;
+  if (*empty) {
+    p->writes = 0;
+    p->unknown = 0;
+    p->log_base = log_lines();
+    *room = (size_t)cap;
+    return 0;
+  }
+  long slots = cap / PAGE;
+  long taken = (unread + PAGE - 1) / PAGE + 1 + p->writes;
+  if (p->shared_err) taken += 2 * (log_lines() - p->log_base);
+  *room = !p->unknown && slots > taken ? (size_t)(slots - taken) * PAGE : 0;
   return 0;
 }
 
@@ -62,10 +84,11 @@ char *print_stdout_lost(int errnum) {
                  errnum ? strerror(errnum) : "write error");
 }
 
-/* Write all of b to stdout: 0, or -1 with errno. */
-static int write_all(const char *b, size_t n) {
+/* Write all of b to stdout (each write() counted): 0, or -1 with errno. */
+static int write_all(printtx *p, const char *b, size_t n) {
   if (fflush(stdout) != 0) return -1; /* nothing of the lease path's left */
   while (n) {
+    p->writes++;
     ssize_t w = write(STDOUT_FILENO, b, n);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
@@ -114,7 +137,7 @@ static int attempt(printtx *p, hostdb *h, long long ask, size_t room,
   int res = PRINTTX_DONE;
   if (b.n > room) {
     res = TOO_BIG;
-  } else if (b.n && write_all(b.p, b.n) != 0) {
+  } else if (b.n && write_all(p, b.p, b.n) != 0) {
     *err = print_stdout_lost(errno);
     res = PRINTTX_STDOUT_LOST;
   }
@@ -132,19 +155,25 @@ static int attempt(printtx *p, hostdb *h, long long ask, size_t room,
   return res;
 }
 
+/* The lease path prints next: its writes are not counted. */
+static int lease(printtx *p) {
+  p->unknown = 1;
+  return PRINTTX_LEASE;
+}
+
 int printtx_tick(printtx *p, hostdb *h, long long *limit, host_run ***runs,
                  int *n, char **err) {
   *runs = NULL;
   *n = 0;
-  if (!p->usable || !h->st_claim_acked) return PRINTTX_LEASE;
+  if (!p->usable || !h->st_claim_acked) return lease(p);
   for (int tries = 0;; tries++) {
     size_t room = SIZE_MAX;
     int empty = 1;
-    if (p->pipe && pipe_room(&room, &empty) != 0) return PRINTTX_LEASE;
+    if (p->pipe && pipe_room(p, &room, &empty) != 0) return lease(p);
     long long ask = batch_size(p, room, *limit);
     /* no room: wait for the reader, nothing claimed meanwhile; a line
     ** longer than the whole pipe goes by the lease path */
-    if (ask < 1) return empty ? PRINTTX_LEASE : PRINTTX_WAIT;
+    if (ask < 1) return empty ? lease(p) : PRINTTX_WAIT;
     int res = attempt(p, h, ask, room, runs, n, err);
     int got = *n;
     if (res != PRINTTX_DONE) {
@@ -156,6 +185,6 @@ int printtx_tick(printtx *p, hostdb *h, long long *limit, host_run ***runs,
       *limit = ask;
       return res;
     }
-    if (got <= 1 || tries == 2) return empty ? PRINTTX_LEASE : PRINTTX_WAIT;
+    if (got <= 1 || tries == 2) return empty ? lease(p) : PRINTTX_WAIT;
   }
 }

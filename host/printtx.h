@@ -14,7 +14,9 @@
 ** taken only when stdout cannot block: a regular file, a character device
 ** that is not a terminal (/dev/null), or a pipe or FIFO (grown to 1 MiB
 ** where the kernel lets) with room for the whole batch: its free slots,
-** read before BEGIN, the host taken to be the pipe's only writer. The
+** counted before BEGIN from its unread bytes and the writes since it was
+** last empty (ours, and the log's when stderr is the same pipe; another
+** process writing to it is not counted: --print-lease then). The
 ** batch is sized by the lines of the last one; a batch whose lines turn
 ** out not to fit is rolled back and asked again, smaller. A pipe too full
 ** for a line is waited for, nothing claimed meanwhile (a stalled reader
@@ -31,6 +33,10 @@
 typedef struct printtx {
   int usable;        /* stdout's kind allows it at all */
   int pipe;          /* stdout is a pipe or FIFO: room is read per batch */
+  int shared_err;    /* stderr is the same pipe */
+  int unknown;       /* the pipe holds writes not counted (printtx.c) */
+  long writes;       /* our write()s since the pipe was last seen empty */
+  long log_base;     /* log_lines() then */
   size_t line_bytes; /* a line's expected size (the last batch's mean) */
 } printtx;
 
@@ -38,7 +44,9 @@ typedef struct printtx {
 ** malloc'ed. Both paths use it. */
 char *print_stdout_lost(int errnum);
 
-/* Look at stdout once (and grow a pipe's buffer where the kernel lets). */
+/* Look at stdout once, before the log writes anything (a pipe it shares
+** with stderr must be seen empty first), and grow a pipe's buffer where
+** the kernel lets. */
 void printtx_init(printtx *p, int forced_lease);
 
 /* What one printtx_tick did. */

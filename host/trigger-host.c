@@ -16,6 +16,7 @@
 #include "log.h"
 #include "loop.h"
 #include "opts.h"
+#include "printtx.h"
 #include "sig.h"
 #include "status.h"
 #include "util.h"
@@ -32,6 +33,8 @@ int main(int argc, char **argv) {
     return rc;
   }
   log_setup(&o);
+  printtx ptx; /* print mode's stdout, as it is before the first log line */
+  printtx_init(&ptx, o.exec_cmd || o.print_lease);
   if (o.mode == MODE_STATUS) {
     rc = status_main(&o);
     opts_free(&o);
@@ -63,7 +66,7 @@ int main(int argc, char **argv) {
       log_start(&o, version);
       free(version);
     }
-    rc = loop_main(&o, dbs, o.ndbs);
+    rc = loop_main(&o, dbs, o.ndbs, &ptx);
   }
   http_stop(srv);
   for (int i = 0; i < opened; i++) hostdb_close(&dbs[i]);

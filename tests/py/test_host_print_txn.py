@@ -14,12 +14,21 @@ import os
 import pty
 import re
 import signal
+import sqlite3
 import subprocess
 import threading
 import time
 
 from test_host import Tmp, add_interval, add_once, host_bin, now_ms, runs
 from util import one
+
+
+def connect_plain(path):
+    """A second connection without the extension, writing a table of its
+    own with a 1.5 s busy timeout."""
+    c = sqlite3.connect(path, isolation_level=None, timeout=1.5)
+    c.execute("CREATE TABLE IF NOT EXISTS side(x)")
+    return c
 
 F_SETPIPE_SZ = 1031  # <fcntl.h>; Python 3.10+ has fcntl.F_SETPIPE_SZ
 
@@ -163,6 +172,52 @@ def test_print_to_a_full_pipe_waits_with_nothing_claimed(ext):
         assert sorted(json.loads(x)["run_id"] for x in lines) == sorted(x["run_id"] for x in got)
         assert len(got) == 4 and all(x["status"] == "success" and not leased(x) for x in got)
         assert sum(printed_batches(err)) == 4, err
+
+
+def test_a_stalled_reader_never_holds_the_write_lock(ext):
+    # stdout and stderr on one pipe, 400 runs of ~6 KB lines (2.4 MB: more than the pipe, grown to 1 MiB,
+    # takes) and a reader that reads nothing for 4 s. The host prints what
+    # fits and then waits with nothing claimed: meanwhile another
+    # connection writes with a 1.5 s busy timeout, and never meets the
+    # host's write lock. Then the reader reads: every run printed once and
+    # 'success'.
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_due(db, 400, pad=3000)
+        r, w = os.pipe()
+        try:
+            p = subprocess.Popen([host_bin(ext), "tick", path, "--extension", ext],
+                                 stdout=w, stderr=w)
+            os.close(w)
+            w = -1
+            other = connect_plain(path)
+            deadline = time.time() + 4
+            writes = 0
+            while time.time() < deadline:
+                other.execute("BEGIN IMMEDIATE")  # sqlite3.OperationalError if locked
+                other.execute("INSERT INTO side(x) VALUES (1)")
+                other.execute("COMMIT")
+                writes += 1
+                time.sleep(0.05)
+            assert p.poll() is None  # still waiting for the reader
+            claimed = one(db, "SELECT count(*) FROM trigger_runs")
+            assert 0 < claimed < 400, claimed
+            chunks = []
+            reader = threading.Thread(target=lambda: chunks.extend(iter(
+                lambda: os.read(r, 1 << 16), b"")))
+            reader.start()
+            p.wait(timeout=30)
+            reader.join(timeout=30)
+        finally:
+            os.close(r)
+            if w >= 0:
+                os.close(w)
+        assert p.returncode == 0
+        lines = [x for x in b"".join(chunks).decode().splitlines() if x.startswith("{")]
+        got = runs(db)
+        assert sorted(json.loads(x)["run_id"] for x in lines) == sorted(x["run_id"] for x in got)
+        assert len(got) == 400 and all(x["status"] == "success" and not leased(x) for x in got)
+        assert writes > 20, writes
 
 
 def test_sigkill_in_print_mode_loses_no_run(ext):
