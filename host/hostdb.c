@@ -511,3 +511,8 @@ void run_free(host_run *r) {
   free(r->payload);
   free(r);
 }
+
+void runs_free(host_run **runs, int n) {
+  for (int i = 0; i < n; i++) run_free(runs[i]);
+  free(runs);
+}

@@ -76,7 +76,7 @@ int hostdb_load_extension(sqlite3 *db, const char *ext, char **err);
 /* Claim up to limit runs (0 = options' own limit). acked: with
 ** {"ack": false}, the runs recorded 'success' in the claim itself
 ** (st_claim_acked; print mode's transaction, printtx.h). *runs is a
-** malloc'ed array of *n runs (free each with run_free, then the array). */
+** malloc'ed array of *n runs (runs_free). */
 int hostdb_claim(hostdb *h, long long limit, int acked, host_run ***runs,
                  int *n, char **err);
 /* trigger_run_finish(run_id, status, detail): detail is a failure's error
@@ -114,5 +114,7 @@ int hostdb_wakeup(hostdb *h, long long at_ms, long long *ms, char **err);
 int hostdb_changed(hostdb *h);
 
 void run_free(host_run *r);
+/* Free n runs and their array (a claim's answer). */
+void runs_free(host_run **runs, int n);
 
 #endif

@@ -133,8 +133,7 @@ static int claim_leased(loop *l, hostdb *h, long long limit, host_run ***runs,
   int joined = reports_begin(&l->rep, h);
   int rc = hostdb_claim(h, limit, 0, runs, n, err);
   if (joined && reports_commit(&l->rep, h) != 0 && rc == 0) {
-    for (int i = 0; i < *n; i++) run_free((*runs)[i]); /* undone: never ours */
-    free(*runs);
+    runs_free(*runs, *n); /* undone: never ours */
     *runs = NULL;
     *n = 0;
     rc = -1;
@@ -144,45 +143,14 @@ static int claim_leased(loop *l, hostdb *h, long long limit, host_run ***runs,
   return rc;
 }
 
-/* Print mode in the claim's transaction (printtx.h): 1 when it ran (*rc,
-** *n; the printed runs logged, counted and freed; *waiting: stdout has no
-** room yet), 0 to take the lease path. The pending reports are written
-** first, as the claim must see them. */
-static int print_in_txn(loop *l, hostdb *h, long long *limit, int *n, int *rc,
-                        int *waiting, char **err) {
-  if (l->o->exec_cmd || !l->ptx.usable || !h->st_claim_acked) return 0;
+/* Print mode in the claim's transaction (printtx.h) where stdout allows
+** it, the pending reports written first (the claim must see them); else
+** PRINTTX_LEASE, nothing done. */
+static int print_in_txn(loop *l, hostdb *h, long long *limit, host_run ***runs,
+                        int *n, char **err) {
+  if (!l->ptx.usable || !h->st_claim_acked) return PRINTTX_LEASE;
   if (reports_begin(&l->rep, h)) reports_commit(&l->rep, h);
-  host_run **runs;
-  int res = printtx_tick(&l->ptx, h, limit, &runs, n, err);
-  *rc = res == PRINTTX_FAILED ? -1 : 0;
-  if (res == PRINTTX_LEASE) return 0;
-  if (res == PRINTTX_WAIT) {
-    *waiting = 1;
-    return 1;
-  }
-  if (res == PRINTTX_STDOUT_LOST) {
-    log_warn("%s", *err);
-    free(*err);
-    *err = NULL;
-    l->d.stdout_lost = 1;
-    return 1;
-  }
-  if (res != PRINTTX_DONE) return 1;
-  long long wall = stats_wall_ms();
-  for (int i = 0; i < *n; i++) {
-    if (l->o->http) {
-      stats_claimed(h->path, runs[i]->agent_id, runs[i]->scheduled_for, wall);
-      stats_reported(h->path, runs[i]->agent_id, "success", 0);
-    }
-    log_run(runs[i], "success", NULL);
-    run_free(runs[i]);
-  }
-  free(runs);
-  if (*n) {
-    l->rep.written += *n;
-    l->rep.batches++;
-  }
-  return 1;
+  return printtx_tick(&l->ptx, h, limit, runs, n, err);
 }
 
 static void tick_db(loop *l, hostdb *h, int64_t now) {
@@ -190,13 +158,19 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   int n = 0, rc = 0;
   char *err = NULL;
   long long limit = claim_limit(l, h);
-  int waiting = 0;
-  int printed = print_in_txn(l, h, &limit, &n, &rc, &waiting, &err);
-  if (waiting) { /* the reader has not made room: look again soon */
+  int res = print_in_txn(l, h, &limit, &runs, &n, &err);
+  if (res == PRINTTX_WAIT) { /* the reader has not made room: look soon */
     h->tick_at = now + STDOUT_WAIT_US;
     return;
   }
-  if (!printed) rc = claim_leased(l, h, limit, &runs, &n, &err);
+  if (res == PRINTTX_STDOUT_LOST) {
+    log_warn("%s", err);
+    free(err);
+    l->d.stdout_lost = 1;
+    return;
+  }
+  if (res == PRINTTX_LEASE) rc = claim_leased(l, h, limit, &runs, &n, &err);
+  if (res == PRINTTX_FAILED) rc = -1;
   if (rc != 0) {
     if (l->o->mode == MODE_TICK) log_fatal("%s", err); /* exit status 3 */
     else log_warn("%s", err);
@@ -205,19 +179,27 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
     h->tick_at = l->o->mode == MODE_TICK ? INT64_MAX : now + us_of(RETRY_MS);
     return;
   }
+  int printed = res == PRINTTX_DONE; /* recorded 'success' by the claim */
   if (n)
     log_info("%s: claimed %d run(s)%s", h->path, n,
              printed ? " and printed them" : "");
-  if (l->o->http && !printed) { /* the counters of --http's /metrics */
+  if (l->o->http) { /* the counters of --http's /metrics */
     long long wall = stats_wall_ms();
     for (int i = 0; i < n; i++)
       stats_claimed(h->path, runs[i]->agent_id, runs[i]->scheduled_for, wall);
   }
-  for (int i = 0; i < n && !printed; i++) {
-    lease_start(runs[i]);
-    disp_submit(&l->d, runs[i]);
+  for (int i = 0; i < n; i++) {
+    if (printed) {
+      if (l->o->http) stats_reported(h->path, runs[i]->agent_id, "success", 0);
+      log_run(runs[i], "success", NULL);
+      run_free(runs[i]);
+    } else {
+      lease_start(runs[i]);
+      disp_submit(&l->d, runs[i]);
+    }
   }
   free(runs);
+  if (printed) reports_count_claimed(&l->rep, n);
   if (l->o->mode == MODE_TICK) {
     /* caught up (or the pass's --limit reached): this database is done */
     h->pass_claimed += n;

@@ -101,11 +101,6 @@ static int write_all(printtx *p, const char *b, size_t n) {
   return 0;
 }
 
-static void free_runs(host_run **runs, int n) {
-  for (int i = 0; i < n; i++) run_free(runs[i]);
-  free(runs);
-}
-
 /* The runs to ask for: a batch, what room takes at the expected line
 ** size, and the caller's limit. */
 static long long batch_size(const printtx *p, size_t room, long long limit) {
@@ -165,7 +160,6 @@ int printtx_tick(printtx *p, hostdb *h, long long *limit, host_run ***runs,
                  int *n, char **err) {
   *runs = NULL;
   *n = 0;
-  if (!p->usable || !h->st_claim_acked) return lease(p);
   for (int tries = 0;; tries++) {
     size_t room = SIZE_MAX;
     int empty = 1;
@@ -177,7 +171,7 @@ int printtx_tick(printtx *p, hostdb *h, long long *limit, host_run ***runs,
     int res = attempt(p, h, ask, room, runs, n, err);
     int got = *n;
     if (res != PRINTTX_DONE) {
-      free_runs(*runs, *n);
+      runs_free(*runs, *n);
       *runs = NULL;
       *n = 0;
     }

@@ -59,7 +59,7 @@ enum {
 };
 
 /* Claim up to *limit runs of h (0: a batch) in one transaction and print
-** them; *limit is set to the number asked. PRINTTX_DONE: *n runs printed
+** them (p->usable, and h has st_claim_acked: not --via); *limit is set to the number asked. PRINTTX_DONE: *n runs printed
 ** and committed (*runs: theirs, for logging; free each with run_free, then
 ** the array). PRINTTX_WAIT: the pipe is too full for a line; nothing
 ** claimed. PRINTTX_LEASE: nothing claimed; use the lease path this time.

@@ -45,6 +45,12 @@ void reports_init(reports *r, hostdb *dbs, int ndbs, int window_ms) {
   r->window_ms = window_ms;
 }
 
+void reports_count_claimed(reports *r, int n) {
+  if (n <= 0) return;
+  r->batches++;
+  r->written += n;
+}
+
 void reports_free(reports *r) {
   for (int i = 0; i < r->nq; i++) {
     for (int j = 0; j < r->q[i].n; j++) report_clear(&r->q[i].v[j]);

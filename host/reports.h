@@ -66,6 +66,9 @@ typedef struct reports {
 } reports;
 
 void reports_init(reports *r, hostdb *dbs, int ndbs, int window_ms);
+/* n outcomes recorded by a claim itself (print mode in the claim's
+** transaction, printtx.h), one transaction: counted as written. */
+void reports_count_claimed(reports *r, int n);
 void reports_free(reports *r);
 /* Queue run's outcome (detail as for hostdb_finish, copied); the queue is
 ** written at once when it is full. */

@@ -42,6 +42,15 @@ def add_due(db, n, prefix="d", pad=0):
     db.execute("COMMIT")
 
 
+def drain(fd):
+    """A thread reading fd to its end; its chunks land in the list."""
+    chunks = []
+    reader = threading.Thread(target=lambda: chunks.extend(iter(
+        lambda: os.read(fd, 1 << 16), b"")))
+    reader.start()
+    return reader, chunks
+
+
 def leased(r):
     """The run went through the lease path: a lease was recorded."""
     return r["lease_until"] is not None
@@ -154,10 +163,7 @@ def test_print_to_a_full_pipe_waits_with_nothing_claimed(ext):
             time.sleep(0.5)
             assert p.poll() is None  # waiting for room
             assert runs(db) == []
-            chunks = []
-            reader = threading.Thread(target=lambda: chunks.extend(iter(
-                lambda: os.read(r, 65536), b"")))
-            reader.start()
+            reader, chunks = drain(r)
             _, err = p.communicate(timeout=20)
             reader.join(timeout=20)
         finally:
@@ -202,10 +208,7 @@ def test_a_stalled_reader_never_holds_the_write_lock(ext):
             assert p.poll() is None  # still waiting for the reader
             claimed = one(db, "SELECT count(*) FROM trigger_runs")
             assert 0 < claimed < 400, claimed
-            chunks = []
-            reader = threading.Thread(target=lambda: chunks.extend(iter(
-                lambda: os.read(r, 1 << 16), b"")))
-            reader.start()
+            reader, chunks = drain(r)
             p.wait(timeout=30)
             reader.join(timeout=30)
         finally:
