@@ -19,7 +19,9 @@ SQLITE_EXTENSION_INIT3
 ** every text or blob (which sort after all numbers). A row holding one
 ** was changed outside the extension (DESIGN.md §4); the tick looks for
 ** such rows with one more probe of the same indexes (ST_RUNS_ANY, then
-** ST_DUE_STRAY, ST_RUNS_STRAY_*), so that they are paused, not lost. */
+** ST_DUE_STRAY, ST_RUNS_STRAY_*), so that they are paused, not lost.
+** A NULL lease and one past the range are two seeks of the lease index:
+** written as one OR, SQLite walks every running run on each tick. */
 #define STRAY ((long long)SCHED_MS_MAX)
 
 /* After the row, the due probes (ST_DUE, ST_DUE_AGENTS, ST_DUE_STRAY)
@@ -91,7 +93,10 @@ static char *sql_text(store_sql which) {
           " INDEXED BY triggers_state_due WHERE next_due_at > %lld)"
           " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
           " INDEXED BY triggers_rundata_lease WHERE status = 'running'"
-          " AND (lease_until IS NULL OR lease_until > %lld))"
+          " AND lease_until IS NULL)"
+          " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
+          " INDEXED BY triggers_rundata_lease WHERE status = 'running'"
+          " AND lease_until > %lld)"
           " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
           " INDEXED BY triggers_rundata_retry WHERE retry_at > %lld)",
           STRAY, STRAY, STRAY);
@@ -99,9 +104,11 @@ static char *sql_text(store_sql which) {
     case ST_RUNS_STRAY_LEASE:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"
-          " WHERE status = 'running' AND (lease_until IS NULL"
-          " OR lease_until > %lld) AND ?1 = ?1 LIMIT ?2",
-          rc, STRAY);
+          " WHERE status = 'running' AND lease_until IS NULL AND ?1 = ?1"
+          " UNION ALL "
+          "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"
+          " WHERE status = 'running' AND lease_until > %lld LIMIT ?2",
+          rc, rc, STRAY);
       break;
     case ST_RUNS_STRAY_RETRY:
       out = sqlite3_mprintf(
