@@ -23,15 +23,10 @@ static const char *op_sql(const char *op) {
   return NULL;
 }
 
-/* The SELECT of table t with the terms; sqlite3_malloc'd, NULL when out of
-** memory or a term is not one of the table's. */
-static char *scan_sql(store_vtab t, const store_term *terms, int n) {
-  int triggers = t == STORE_VTAB_TRIGGERS, events = t == STORE_VTAB_EVENTS;
-  const trg_coldef *cols = triggers ? trg_cols : events ? evt_cols : run_cols;
-  int ncol = triggers ? TC_NPUBLIC : events ? EC_NCOL : RC_NPUBLIC;
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  const char *id = triggers ? "d.id" : "id";
-  sqlite3_str_appendf(s, "SELECT %s", id);
+/* The columns the reads select: the rowid, then every public column. */
+static void select_list(sqlite3_str *s, int triggers, const trg_coldef *cols,
+                        int ncol) {
+  sqlite3_str_appendf(s, "SELECT %s", triggers ? "d.id" : "id");
   for (int i = 0; i < ncol; i++) {
     sqlite3_str_appendf(s, ", %s%s",
                         !triggers               ? ""
@@ -39,6 +34,49 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n) {
                                                 : "d.",
                         cols[i].name);
   }
+}
+
+/* A read of runs by status alone. triggers_rundata has no index on status
+** itself (a run row already pays for five), so `status = ?1` would walk
+** the whole table; each kind of run is in a partial index instead: a
+** running run in triggers_rundata_lease, one waiting to be re-offered in
+** triggers_rundata_retry, a finished one in triggers_rundata_finished
+** (status, finished_at). A row that is none of these (not running, no
+** retry_at, no finished_at) exists only by a change made outside the
+** extension; a lookup by status does not find it (one by run_id,
+** trigger_id, agent_id or scheduled_for does). */
+static char *runs_by_status_sql(const char *status) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  if (status && strcmp(status, "running") == 0) {
+    select_list(s, 0, run_cols, RC_NPUBLIC);
+    sqlite3_str_appendall(s, " FROM main.triggers_rundata"
+                             " INDEXED BY triggers_rundata_lease"
+                             " WHERE status = 'running' AND status = ?1");
+  } else {
+    sqlite3_str_appendall(s, "SELECT * FROM (");
+    select_list(s, 0, run_cols, RC_NPUBLIC);
+    sqlite3_str_appendall(s, " FROM main.triggers_rundata"
+                             " INDEXED BY triggers_rundata_finished"
+                             " WHERE finished_at IS NOT NULL AND status = ?1"
+                             " UNION ALL ");
+    select_list(s, 0, run_cols, RC_NPUBLIC);
+    sqlite3_str_appendall(s, " FROM main.triggers_rundata"
+                             " INDEXED BY triggers_rundata_retry"
+                             " WHERE retry_at IS NOT NULL"
+                             " AND finished_at IS NULL AND status = ?1)");
+  }
+  sqlite3_str_appendall(s, " ORDER BY id");
+  return sqlite3_str_finish(s);
+}
+
+/* The SELECT of table t with the terms; sqlite3_malloc'd, NULL when out of
+** memory or a term is not one of the table's. */
+static char *scan_sql(store_vtab t, const store_term *terms, int n) {
+  int triggers = t == STORE_VTAB_TRIGGERS, events = t == STORE_VTAB_EVENTS;
+  const trg_coldef *cols = triggers ? trg_cols : events ? evt_cols : run_cols;
+  int ncol = triggers ? TC_NPUBLIC : events ? EC_NCOL : RC_NPUBLIC;
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  select_list(s, triggers, cols, ncol);
   sqlite3_str_appendf(s, " FROM %s",
                       triggers ? STORE_TRIGGER_FROM
                       : events ? "main.triggers_events"
@@ -50,22 +88,39 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n) {
       sqlite3_free(sqlite3_str_finish(s));
       return NULL;
     }
-    sqlite3_str_appendf(s, "%s%s%s %s ?%d", i ? " AND " : " WHERE ",
+    /* A range is marked selective: without it SQLite (no statistics)
+    ** guesses that a range keeps a quarter of the rows and walks the whole
+    ** table in id order rather than sort what the index finds. */
+    int range = strcmp(op, "=") != 0;
+    sqlite3_str_appendf(s, "%s%s%s%s %s ?%d%s", i ? " AND " : " WHERE ",
+                        range ? "likelihood(" : "",
                         !triggers                 ? ""
                         : store_col_in_state(col) ? "s."
                                                   : "d.",
-                        cols[col].name, op, i + 1);
+                        cols[col].name, op, i + 1, range ? ", 0.001)" : "");
   }
   /* events newest first (the time index walked backwards) */
-  sqlite3_str_appendf(s, " ORDER BY %s", events ? "at DESC, id DESC" : id);
+  sqlite3_str_appendf(s, " ORDER BY %s",
+                      events     ? "at DESC, id DESC"
+                      : triggers ? "d.id"
+                                 : "id");
   return sqlite3_str_finish(s);
+}
+
+/* 1 when the read is of runs by `status = ?` alone (runs_by_status_sql). */
+static int runs_by_status(store_vtab t, const store_term *terms, int n) {
+  return t == STORE_VTAB_RUNS && n == 1 && terms[0].col == RC_STATUS &&
+         terms[0].op && strcmp(terms[0].op, "=") == 0;
 }
 
 int store_scan_open(sqlite3 *db, store_vtab t, const store_term *terms, int n,
                     sqlite3_value **argv, store_scan *sc) {
   sc->st = NULL;
   sc->eof = 1;
-  char *sql = scan_sql(t, terms, n);
+  char *sql =
+      runs_by_status(t, terms, n)
+          ? runs_by_status_sql((const char *)sqlite3_value_text(argv[0]))
+          : scan_sql(t, terms, n);
   if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_prepare_v3(db, sql, -1, 0, &sc->st, NULL);
   sqlite3_free(sql);
