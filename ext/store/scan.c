@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "store/columns.h"
+#include "store/stored.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -69,6 +70,14 @@ static char *runs_by_status_sql(const char *status) {
   return sqlite3_str_finish(s);
 }
 
+/* 1 when one of the terms is on column col. */
+static int has_term(const store_term *terms, int n, int col) {
+  for (int i = 0; i < n; i++) {
+    if (terms[i].col == col) return 1;
+  }
+  return 0;
+}
+
 /* The SELECT of table t with the terms; sqlite3_malloc'd, NULL when out of
 ** memory or a term is not one of the table's. */
 static char *scan_sql(store_vtab t, const store_term *terms, int n) {
@@ -98,6 +107,14 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n) {
                         : store_col_in_state(col) ? "s."
                                                   : "d.",
                         cols[col].name, op, i + 1, range ? ", 0.001)" : "");
+  }
+  /* finished_at leads no index: it is the second key of (status,
+  ** finished_at), so without a status term each status is probed */
+  if (t == STORE_VTAB_RUNS && has_term(terms, n, RC_FINISHED_AT) &&
+      !has_term(terms, n, RC_STATUS)) {
+    sqlite3_str_appendall(s, " AND status IN (");
+    run_statuses_sql(s);
+    sqlite3_str_appendall(s, ")");
   }
   /* events newest first (the time index walked backwards) */
   sqlite3_str_appendf(s, " ORDER BY %s",

@@ -77,6 +77,12 @@ int run_status_known(const char *status) {
   return 0;
 }
 
+void run_statuses_sql(sqlite3_str *s) {
+  for (size_t i = 0; i < sizeof run_statuses / sizeof run_statuses[0]; i++) {
+    sqlite3_str_appendf(s, "%s'%s'", i ? ", " : "", run_statuses[i]);
+  }
+}
+
 /* A counter of the run within min..TRG_COUNT_MAX (adding one is safe). */
 static int run_count_check(const run_row *run, int col, i64 min, char **err) {
   i64 n = run->v[col].i;

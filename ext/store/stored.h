@@ -42,5 +42,7 @@ int stored_type_error(char **err, const char *table, const trg_coldef *d,
 int run_check(store *s, const run_row *run, char **err);
 /* 1 when status is one of the run statuses ('running', 'success', ...). */
 int run_status_known(const char *status);
+/* Append the run statuses to s as SQL literals: "'running', 'success', ..." */
+void run_statuses_sql(sqlite3_str *s);
 
 #endif

@@ -69,6 +69,9 @@ def _workload(db):
             ("SELECT * FROM trigger_runs WHERE status = ?", "running"),
             ("SELECT * FROM trigger_runs WHERE status = ?", "failed"),
             ("SELECT * FROM trigger_runs WHERE status = ?", "deferred"),
+            ("SELECT count(*) FROM trigger_runs WHERE status = 'failed'"
+             " AND finished_at > ?", T0),  # trigger-host status's failures
+            ("SELECT * FROM trigger_runs WHERE finished_at >= ?", T0),
             ("SELECT * FROM triggers WHERE agent_id = ?", "a1"),
             ("SELECT * FROM triggers WHERE status = ?", "paused"),
             ("SELECT * FROM triggers WHERE next_due_at <= ?", T0 + 20 * MIN),
@@ -77,6 +80,7 @@ def _workload(db):
     db.execute("UPDATE triggers SET enabled = 0 WHERE trigger_id = 't8'")
     db.execute("DELETE FROM triggers WHERE trigger_id = 't9'")
     db.execute("DELETE FROM trigger_runs WHERE status = 'success'")
+    db.execute("DELETE FROM trigger_runs WHERE finished_at < ?", (T0 + 2 * MIN,))
     one(db, "SELECT trigger_prune(?)", T0 + 100 * MIN)
 
 
@@ -127,7 +131,7 @@ def test_the_check_sees_a_scan(ext):
     assert _scans(plan), plan
 
 
-def test_runs_by_status_match_the_shadow_table(ext):
+def test_runs_by_status_and_finished_at_match_the_shadow_table(ext):
     db = connect(ext)
     for i in range(8):
         add(db, f"t{i}")
@@ -145,3 +149,14 @@ def test_runs_by_status_match_the_shadow_table(ext):
         assert got == want, (status, got, want)
         if status != "x":
             assert want, status  # the data set has each kind
+    # finished_at, alone (each status probed) and with a status
+    for sql, args, shadow in [
+            ("finished_at > ?", (T0 + MIN + 5,), "finished_at > ?"),
+            ("finished_at <= ?", (T0 + MIN + 5,), "finished_at <= ?"),
+            ("status = ? AND finished_at >= ?", ("failed", T0),
+             "status = ? AND finished_at >= ?")]:
+        got = [r[0] for r in db.execute(
+            f"SELECT run_id FROM trigger_runs WHERE {sql}", args)]
+        want = [r[0] for r in db.execute(
+            f"SELECT run_id FROM triggers_rundata WHERE {shadow} ORDER BY id", args)]
+        assert got == want and want, (sql, got, want)
