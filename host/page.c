@@ -437,22 +437,26 @@ static void trigger_row(sqlite3_str *s, readdb *r, sqlite3_stmt *st,
 
 static void triggers_section(sqlite3_str *s, readdb *r, const page_info *in) {
   sqlite3_str_appendall(s, "<h3>Triggers</h3>\n");
-  sqlite3_stmt *st = readdb_stmt(r, RQ_TRIGGERS);
-  sqlite3_bind_int(st, 1, PAGE_TRIGGERS + 1);
-  int n = 0, rc, more = 0;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (n == PAGE_TRIGGERS) {
-      more = 1;
-      break;
+  /* those with a next due time first, in its order; then the others */
+  static const readdb_query parts[] = {RQ_TRIGGERS, RQ_TRIGGERS_IDLE};
+  int n = 0, rc = SQLITE_DONE, more = 0;
+  for (int p = 0; p < 2 && !more && rc == SQLITE_DONE; p++) {
+    sqlite3_stmt *st = readdb_stmt(r, parts[p]);
+    sqlite3_bind_int(st, 1, PAGE_TRIGGERS + 1 - n);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      if (n == PAGE_TRIGGERS) {
+        more = 1;
+        break;
+      }
+      if (n++ == 0)
+        sqlite3_str_appendall(s, "<table><tr><th>trigger</th><th>agent</th>"
+                                 "<th>schedule</th><th>status</th><th>next</th>"
+                                 "<th>last run</th><th>runs</th></tr>\n");
+      trigger_row(s, r, st, in);
     }
-    if (n++ == 0)
-      sqlite3_str_appendall(s, "<table><tr><th>trigger</th><th>agent</th>"
-                               "<th>schedule</th><th>status</th><th>next</th>"
-                               "<th>last run</th><th>runs</th></tr>\n");
-    trigger_row(s, r, st, in);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) sql_error(s, r, "triggers");
+    sqlite3_reset(st);
   }
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) sql_error(s, r, "triggers");
-  sqlite3_reset(st);
   if (n) sqlite3_str_appendall(s, "</table>\n");
   else if (rc == SQLITE_DONE)
     sqlite3_str_appendall(s, "<p class=\"muted\">No triggers.</p>\n");

@@ -10,8 +10,9 @@
 ** bounded length at a character boundary.
 **
 ** Bounds (one page never grows with the run history): at most
-** PAGE_TRIGGERS triggers listed (a pass over the triggers, ordered by next
-** due time), PAGE_TIMELINE_ROWS rows on the timeline (an index range on
+** PAGE_TRIGGERS triggers listed (ordered by next due time: that many rows
+** of the due index; the triggers with nothing due follow, by id, read
+** only when the first fall short), PAGE_TIMELINE_ROWS rows on the timeline (an index range on
 ** next_due_at), PAGE_RUNS runs (an index range on scheduled_for, widened
 ** from 10 minutes to 7 days until it holds PAGE_RUNS runs), at most
 ** PAGE_PREVIEW_CALLS trigger_preview calls for the whole page, and

@@ -9,16 +9,23 @@
 
 #include "util.h"
 
+/* The columns of RQ_TRIGGERS and RQ_TRIGGERS_IDLE (page.c reads them by
+** position). */
+#define TRIGGER_COLS                                                \
+  "SELECT trigger_id, display_name, agent_id, status, next_due_at," \
+  " trigger_iso(next_due_at, timezone), last_status,"               \
+  " trigger_iso(last_run_at, timezone), last_error, run_count,"     \
+  " instructions"
+
 static const char *const sql_text[RQ_COUNT] = {
     [RQ_HEALTH] = "SELECT trigger_health(?1)",
     [RQ_TRIGGERS] =
-        "SELECT trigger_id, display_name, agent_id, status, next_due_at,"
-        " trigger_iso(next_due_at, timezone), last_status,"
-        " trigger_iso(last_run_at, timezone), last_error, run_count,"
-        " instructions"
-        " FROM (SELECT * FROM triggers"
-        " ORDER BY next_due_at IS NULL, next_due_at, trigger_id LIMIT ?1)"
-        " ORDER BY next_due_at IS NULL, next_due_at, trigger_id",
+        TRIGGER_COLS " FROM triggers"
+                     " WHERE next_due_at >= -9223372036854775807 - 1"
+                     " ORDER BY next_due_at, trigger_id LIMIT ?1",
+    [RQ_TRIGGERS_IDLE] = TRIGGER_COLS " FROM triggers"
+                                      " WHERE next_due_at IS NULL"
+                                      " ORDER BY trigger_id LIMIT ?1",
     [RQ_DESCRIBE] = "SELECT trigger_describe(?1)",
     [RQ_UPCOMING] =
         "SELECT trigger_id, display_name, next_due_at, max_runs - run_count"

@@ -13,9 +13,14 @@
 **   RQ_UPCOMING  triggers WHERE next_due_at >= ?1 AND next_due_at < ?2
 **                (triggers_state_due), at most ?3 rows
 **   RQ_RUNS      trigger_runs WHERE scheduled_for >= ?1 AND
-**                scheduled_for <= ?2 (triggers_rundata_sched; a one-sided
-**                range would be planned as a scan), at most ?3 rows
-**   RQ_TRIGGERS  one pass over the triggers, at most ?1 rows returned
+**                scheduled_for <= ?2 (triggers_rundata_sched, walked
+**                from the latest: the ORDER BY is handed to the virtual
+**                table), at most ?3 rows
+**   RQ_TRIGGERS  the first ?1 triggers by (next_due_at, trigger_id):
+**                ?1 rows of triggers_state_due (the ORDER BY is handed
+**                to the virtual table); RQ_TRIGGERS_IDLE the first ?1
+**                by trigger_id of those with nothing due (a pass over
+**                the triggers, asked for only when the first fell short)
 **   RQ_PREVIEW   ?3 occurrences of one trigger (the bound is pushed in)
 */
 #ifndef HOST_READDB_H
@@ -24,14 +29,15 @@
 #include <sqlite3.h>
 
 typedef enum {
-  RQ_HEALTH,   /* trigger_health(?1) */
-  RQ_TRIGGERS, /* the first ?1 triggers by next due time */
-  RQ_DESCRIBE, /* trigger_describe(?1) */
-  RQ_UPCOMING, /* triggers due in [?1, ?2), at most ?3 */
-  RQ_PREVIEW,  /* due_at of trigger ?1 strictly after ?2, n <= ?3 */
-  RQ_RUNS,     /* runs scheduled in [?1, ?2), latest first, at most ?3 */
-  RQ_QUOTE,    /* json_quote(?1) */
-  RQ_FIELDS,   /* key, value of the JSON object ?1 (json_each) */
+  RQ_HEALTH,        /* trigger_health(?1) */
+  RQ_TRIGGERS,      /* the first ?1 triggers by next due time */
+  RQ_TRIGGERS_IDLE, /* the first ?1 with no next due time, by id */
+  RQ_DESCRIBE,      /* trigger_describe(?1) */
+  RQ_UPCOMING,      /* triggers due in [?1, ?2), at most ?3 */
+  RQ_PREVIEW,       /* due_at of trigger ?1 strictly after ?2, n <= ?3 */
+  RQ_RUNS,          /* runs scheduled in [?1, ?2), latest first, at most ?3 */
+  RQ_QUOTE,         /* json_quote(?1) */
+  RQ_FIELDS,        /* key, value of the JSON object ?1 (json_each) */
   RQ_COUNT
 } readdb_query;
 

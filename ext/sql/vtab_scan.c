@@ -5,7 +5,11 @@
 ** vtab_scan.h.
 **
 ** idxNum is unused (0); idxStr lists the consumed terms in argv order,
-** each "<column><op>" with op one of = > >= < <=, comma-separated.
+** each "<column><op>" with op one of = > >= < <=, comma-separated, then,
+** when the query's ORDER BY is on columns of the table,
+** "|ORDER BY <column>[ DESC], ...": the read sorts (or walks an index in
+** that order) and SQLite need not, so `ORDER BY next_due_at LIMIT 10`
+** reads ten rows of the due index, not the whole table.
 */
 #include "sql/vtab_scan.h"
 
@@ -88,6 +92,16 @@ static const scan_key *key_of(const scan_desc *d, int col) {
   return NULL;
 }
 
+/* 1 when the query's ORDER BY can be handed to the read: a few terms,
+** each a column of the table (not the rowid). */
+static int order_usable(const sqlite3_index_info *info) {
+  if (info->nOrderBy < 1 || info->nOrderBy > STORE_ORDER_MAX) return 0;
+  for (int i = 0; i < info->nOrderBy; i++) {
+    if (info->aOrderBy[i].iColumn < 0) return 0;
+  }
+  return 1;
+}
+
 int scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
   const scan_desc *d = ((scan_tab *)tab)->desc;
   sqlite3_str *s = sqlite3_str_new(NULL);
@@ -108,8 +122,17 @@ int scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
     if (this_cost < cost) cost = this_cost;
     if (k->unique && c->op == SQLITE_INDEX_CONSTRAINT_EQ) unique = 1;
   }
+  int ordered = order_usable(info);
+  if (ordered) {
+    for (int i = 0; i < info->nOrderBy; i++) {
+      const struct sqlite3_index_orderby *o = &info->aOrderBy[i];
+      sqlite3_str_appendf(s, "%s%s%s", i ? ", " : "|ORDER BY ",
+                          d->cols[o->iColumn].name, o->desc ? " DESC" : "");
+    }
+    info->orderByConsumed = 1;
+  }
   char *str = sqlite3_str_finish(s);
-  if (argv && !str) return SQLITE_NOMEM;
+  if ((argv || ordered) && !str) return SQLITE_NOMEM;
   info->idxStr = str;
   info->needToFreeIdxStr = 1;
   info->estimatedCost = cost;
@@ -159,6 +182,28 @@ static const char *op_named(const char *p, int n) {
   return NULL;
 }
 
+/* The terms of "ORDER BY col[ DESC], ..." (idxStr after '|') into order[];
+** their number, or -1 when the text is not that. */
+static int order_parse(const scan_desc *d, const char *p, store_order *order) {
+  static const char head[] = "ORDER BY ";
+  if (strncmp(p, head, sizeof head - 1) != 0) return -1;
+  p += sizeof head - 1;
+  int n = 0;
+  while (*p) {
+    if (n == STORE_ORDER_MAX) return -1;
+    int len = (int)strcspn(p, ", ");
+    order[n].col = col_named(d, p, len);
+    if (order[n].col < 0) return -1;
+    p += len;
+    order[n].desc = strncmp(p, " DESC", 5) == 0;
+    if (order[n].desc) p += 5;
+    n++;
+    if (strncmp(p, ", ", 2) == 0) p += 2;
+    else if (*p) return -1;
+  }
+  return n;
+}
+
 int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
                 int argc, sqlite3_value **argv) {
   (void)idxNum;
@@ -169,14 +214,22 @@ int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   for (int i = 0; i < argc; i++) {
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return SQLITE_OK;
   }
-  /* idxStr was written by scan_best_index: "col op,col op", in argv order. */
+  /* idxStr was written by scan_best_index: "col op,col op", in argv order,
+  ** then "|ORDER BY col[ DESC], ..." */
+  store_order order[STORE_ORDER_MAX];
+  const char *by = idxStr ? strchr(idxStr, '|') : NULL;
+  int norder = by ? order_parse(d, by + 1, order) : 0;
+  if (norder < 0) {
+    return scan_error(cur->pVtab, SQLITE_ERROR,
+                      sqlite3_mprintf("%s: bad idxStr '%s'", d->name, idxStr));
+  }
   store_term *terms = sqlite3_malloc64(sizeof *terms * (size_t)(argc + 1));
   if (!terms) return SQLITE_NOMEM;
   const char *p = idxStr ? idxStr : "";
   int n = 0;
-  while (*p && n < argc) {
-    const char *end = strchr(p, ',');
-    int len = end ? (int)(end - p) : (int)strlen(p);
+  while (*p && *p != '|' && n < argc) {
+    int len = (int)strcspn(p, ",|");
+    const char *end = p[len] == ',' ? p + len : NULL;
     int namelen = (int)strcspn(p, "=<>");
     if (namelen > len) namelen = len;
     terms[n].col = col_named(d, p, namelen);
@@ -184,7 +237,8 @@ int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     n++;
     p += len + (end ? 1 : 0);
   }
-  int rc = store_scan_open(t->db, d->table, terms, n, argv, &c->scan);
+  int rc =
+      store_scan_open(t->db, d->table, terms, n, argv, order, norder, &c->scan);
   sqlite3_free(terms);
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
     return scan_error(cur->pVtab, rc,

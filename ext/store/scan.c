@@ -37,6 +37,30 @@ static void select_list(sqlite3_str *s, int triggers, const trg_coldef *cols,
   }
 }
 
+/* " ORDER BY" the order terms (each column as the read names it: prefix
+** "s."/"d." for triggers; rows equal on them in no set order, so that an
+** index on those columns serves the whole ORDER BY), or with no terms the
+** table's own order: rowid, events newest first. */
+static void order_by(sqlite3_str *s, store_vtab t, const char *prefix_d,
+                     const store_order *order, int norder) {
+  int triggers = t == STORE_VTAB_TRIGGERS, events = t == STORE_VTAB_EVENTS;
+  const trg_coldef *cols = triggers ? trg_cols : events ? evt_cols : run_cols;
+  sqlite3_str_appendall(s, " ORDER BY ");
+  if (norder == 0) {
+    if (events) sqlite3_str_appendall(s, "at DESC, id DESC");
+    else sqlite3_str_appendf(s, "%sid", triggers ? prefix_d : "");
+    return;
+  }
+  for (int i = 0; i < norder; i++) {
+    int col = order[i].col;
+    sqlite3_str_appendf(s, "%s%s%s%s", i ? ", " : "",
+                        !triggers                 ? ""
+                        : store_col_in_state(col) ? "s."
+                                                  : prefix_d,
+                        cols[col].name, order[i].desc ? " DESC" : "");
+  }
+}
+
 /* A read of runs by status alone. triggers_rundata has no index on status
 ** itself (a run row already pays for five), so `status = ?1` would walk
 ** the whole table; each kind of run is in a partial index instead: a
@@ -46,7 +70,8 @@ static void select_list(sqlite3_str *s, int triggers, const trg_coldef *cols,
 ** retry_at, no finished_at) exists only by a change made outside the
 ** extension; a lookup by status does not find it (one by run_id,
 ** trigger_id, agent_id or scheduled_for does). */
-static char *runs_by_status_sql(const char *status) {
+static char *runs_by_status_sql(const char *status, const store_order *order,
+                                int norder) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   if (status && strcmp(status, "running") == 0) {
     select_list(s, 0, run_cols, RC_NPUBLIC);
@@ -66,7 +91,7 @@ static char *runs_by_status_sql(const char *status) {
                              " WHERE retry_at IS NOT NULL"
                              " AND finished_at IS NULL AND status = ?1)");
   }
-  sqlite3_str_appendall(s, " ORDER BY id");
+  order_by(s, STORE_VTAB_RUNS, "", order, norder);
   return sqlite3_str_finish(s);
 }
 
@@ -80,7 +105,8 @@ static int has_term(const store_term *terms, int n, int col) {
 
 /* The SELECT of table t with the terms; sqlite3_malloc'd, NULL when out of
 ** memory or a term is not one of the table's. */
-static char *scan_sql(store_vtab t, const store_term *terms, int n) {
+static char *scan_sql(store_vtab t, const store_term *terms, int n,
+                      const store_order *order, int norder) {
   int triggers = t == STORE_VTAB_TRIGGERS, events = t == STORE_VTAB_EVENTS;
   const trg_coldef *cols = triggers ? trg_cols : events ? evt_cols : run_cols;
   int ncol = triggers ? TC_NPUBLIC : events ? EC_NCOL : RC_NPUBLIC;
@@ -117,10 +143,7 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n) {
     sqlite3_str_appendall(s, ")");
   }
   /* events newest first (the time index walked backwards) */
-  sqlite3_str_appendf(s, " ORDER BY %s",
-                      events     ? "at DESC, id DESC"
-                      : triggers ? "d.id"
-                                 : "id");
+  order_by(s, t, "d.", order, norder);
   return sqlite3_str_finish(s);
 }
 
@@ -131,13 +154,15 @@ static int runs_by_status(store_vtab t, const store_term *terms, int n) {
 }
 
 int store_scan_open(sqlite3 *db, store_vtab t, const store_term *terms, int n,
-                    sqlite3_value **argv, store_scan *sc) {
+                    sqlite3_value **argv, const store_order *order, int norder,
+                    store_scan *sc) {
   sc->st = NULL;
   sc->eof = 1;
   char *sql =
       runs_by_status(t, terms, n)
-          ? runs_by_status_sql((const char *)sqlite3_value_text(argv[0]))
-          : scan_sql(t, terms, n);
+          ? runs_by_status_sql((const char *)sqlite3_value_text(argv[0]), order,
+                               norder)
+          : scan_sql(t, terms, n, order, norder);
   if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_prepare_v3(db, sql, -1, 0, &sc->st, NULL);
   sqlite3_free(sql);
