@@ -24,39 +24,50 @@ static const char *op_sql(const char *op) {
   return NULL;
 }
 
-/* The columns the reads select: the rowid, then every public column. */
-static void select_list(sqlite3_str *s, int triggers, const trg_coldef *cols,
-                        int ncol) {
-  sqlite3_str_appendf(s, "SELECT %s", triggers ? "d.id" : "id");
-  for (int i = 0; i < ncol; i++) {
-    sqlite3_str_appendf(s, ", %s%s",
-                        !triggers               ? ""
-                        : store_col_in_state(i) ? "s."
-                                                : "d.",
-                        cols[i].name);
+/* The public columns of table t, and their number in *ncol. */
+static const trg_coldef *table_cols(store_vtab t, int *ncol) {
+  switch (t) {
+    case STORE_VTAB_TRIGGERS: *ncol = TC_NPUBLIC; return trg_cols;
+    case STORE_VTAB_EVENTS: *ncol = EC_NCOL; return evt_cols;
+    default: *ncol = RC_NPUBLIC; return run_cols;
   }
 }
 
-/* " ORDER BY" the order terms (each column as the read names it: prefix
-** "s."/"d." for triggers; rows equal on them in no set order, so that an
-** index on those columns serves the whole ORDER BY), or with no terms the
-** table's own order: rowid, events newest first. */
-static void order_by(sqlite3_str *s, store_vtab t, const char *prefix_d,
-                     const store_order *order, int norder) {
-  int triggers = t == STORE_VTAB_TRIGGERS, events = t == STORE_VTAB_EVENTS;
-  const trg_coldef *cols = triggers ? trg_cols : events ? evt_cols : run_cols;
+/* How the reads qualify column col of table t: a trigger is the join of
+** triggers_data (d.) and triggers_state (s.); the others are one table. */
+static const char *col_prefix(store_vtab t, int col) {
+  if (t != STORE_VTAB_TRIGGERS) return "";
+  return store_col_in_state(col) ? "s." : "d.";
+}
+
+/* The columns the reads select: the rowid, then every public column. */
+static void select_list(sqlite3_str *s, store_vtab t) {
+  int ncol;
+  const trg_coldef *cols = table_cols(t, &ncol);
+  sqlite3_str_appendf(s, "SELECT %s", t == STORE_VTAB_TRIGGERS ? "d.id" : "id");
+  for (int i = 0; i < ncol; i++) {
+    sqlite3_str_appendf(s, ", %s%s", col_prefix(t, i), cols[i].name);
+  }
+}
+
+/* " ORDER BY" the order terms (rows equal on them in no set order, so that
+** an index on those columns serves the whole ORDER BY), or with no terms
+** the table's own order: rowid, events newest first (the time index
+** walked backwards). */
+static void order_by(sqlite3_str *s, store_vtab t, const store_order *order,
+                     int norder) {
+  int ncol;
+  const trg_coldef *cols = table_cols(t, &ncol);
   sqlite3_str_appendall(s, " ORDER BY ");
   if (norder == 0) {
-    if (events) sqlite3_str_appendall(s, "at DESC, id DESC");
-    else sqlite3_str_appendf(s, "%sid", triggers ? prefix_d : "");
+    sqlite3_str_appendall(s, t == STORE_VTAB_EVENTS     ? "at DESC, id DESC"
+                             : t == STORE_VTAB_TRIGGERS ? "d.id"
+                                                        : "id");
     return;
   }
   for (int i = 0; i < norder; i++) {
     int col = order[i].col;
-    sqlite3_str_appendf(s, "%s%s%s%s", i ? ", " : "",
-                        !triggers                 ? ""
-                        : store_col_in_state(col) ? "s."
-                                                  : prefix_d,
+    sqlite3_str_appendf(s, "%s%s%s%s", i ? ", " : "", col_prefix(t, col),
                         cols[col].name, order[i].desc ? " DESC" : "");
   }
 }
@@ -74,24 +85,24 @@ static char *runs_by_status_sql(const char *status, const store_order *order,
                                 int norder) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   if (status && strcmp(status, "running") == 0) {
-    select_list(s, 0, run_cols, RC_NPUBLIC);
+    select_list(s, STORE_VTAB_RUNS);
     sqlite3_str_appendall(s, " FROM main.triggers_rundata"
                              " INDEXED BY triggers_rundata_lease"
                              " WHERE status = 'running' AND status = ?1");
   } else {
     sqlite3_str_appendall(s, "SELECT * FROM (");
-    select_list(s, 0, run_cols, RC_NPUBLIC);
+    select_list(s, STORE_VTAB_RUNS);
     sqlite3_str_appendall(s, " FROM main.triggers_rundata"
                              " INDEXED BY triggers_rundata_finished"
                              " WHERE finished_at IS NOT NULL AND status = ?1"
                              " UNION ALL ");
-    select_list(s, 0, run_cols, RC_NPUBLIC);
+    select_list(s, STORE_VTAB_RUNS);
     sqlite3_str_appendall(s, " FROM main.triggers_rundata"
                              " INDEXED BY triggers_rundata_retry"
                              " WHERE retry_at IS NOT NULL"
                              " AND finished_at IS NULL AND status = ?1)");
   }
-  order_by(s, STORE_VTAB_RUNS, "", order, norder);
+  order_by(s, STORE_VTAB_RUNS, order, norder);
   return sqlite3_str_finish(s);
 }
 
@@ -107,15 +118,14 @@ static int has_term(const store_term *terms, int n, int col) {
 ** memory or a term is not one of the table's. */
 static char *scan_sql(store_vtab t, const store_term *terms, int n,
                       const store_order *order, int norder) {
-  int triggers = t == STORE_VTAB_TRIGGERS, events = t == STORE_VTAB_EVENTS;
-  const trg_coldef *cols = triggers ? trg_cols : events ? evt_cols : run_cols;
-  int ncol = triggers ? TC_NPUBLIC : events ? EC_NCOL : RC_NPUBLIC;
+  int ncol;
+  const trg_coldef *cols = table_cols(t, &ncol);
   sqlite3_str *s = sqlite3_str_new(NULL);
-  select_list(s, triggers, cols, ncol);
+  select_list(s, t);
   sqlite3_str_appendf(s, " FROM %s",
-                      triggers ? STORE_TRIGGER_FROM
-                      : events ? "main.triggers_events"
-                               : "main.triggers_rundata");
+                      t == STORE_VTAB_TRIGGERS ? STORE_TRIGGER_FROM
+                      : t == STORE_VTAB_EVENTS ? "main.triggers_events"
+                                               : "main.triggers_rundata");
   for (int i = 0; i < n; i++) {
     const char *op = op_sql(terms[i].op);
     int col = terms[i].col;
@@ -128,10 +138,7 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n,
     ** table in id order rather than sort what the index finds. */
     int range = strcmp(op, "=") != 0;
     sqlite3_str_appendf(s, "%s%s%s%s %s ?%d%s", i ? " AND " : " WHERE ",
-                        range ? "likelihood(" : "",
-                        !triggers                 ? ""
-                        : store_col_in_state(col) ? "s."
-                                                  : "d.",
+                        range ? "likelihood(" : "", col_prefix(t, col),
                         cols[col].name, op, i + 1, range ? ", 0.001)" : "");
   }
   /* finished_at leads no index: it is the second key of (status,
@@ -142,8 +149,7 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n,
     run_statuses_sql(s);
     sqlite3_str_appendall(s, ")");
   }
-  /* events newest first (the time index walked backwards) */
-  order_by(s, t, "d.", order, norder);
+  order_by(s, t, order, norder);
   return sqlite3_str_finish(s);
 }
 
