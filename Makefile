@@ -7,9 +7,10 @@ WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
-# libmicrohttpd: only trigger-host links it (--http, host/http.c).
+# libmicrohttpd: only trigger-host uses it (--http, host/http.c), loaded at
+# run time (host/mhd.c): its header is needed to build, the library only
+# with --http.
 MHD_CFLAGS := $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
-MHD_LIBS   := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 B        = build
 
 # ---- Distribution: platform, version, install paths (issue #18) ----
@@ -77,11 +78,11 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # when PREFIX does, so the host is rebuilt). It compiles the pure
 # ext/text/utf8.c too, to repair a command's output as the extension would;
 # VERSION is its --version, as it is the extension's trigger_version().
-# libmicrohttpd serves --http on a thread of its own (-pthread).
+# libmicrohttpd serves --http on a thread of its own (-pthread), dlopen'ed.
 $(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/text/utf8.c ext/text/utf8.h VERSION $(B)/install-dirs | $(B)
 	$(CC) $(CFLAGS) $(WARN) -pthread -Iext $(MHD_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
 	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
-	  -o $@ $(wildcard host/*.c) ext/text/utf8.c -lsqlite3 $(MHD_LIBS) -pthread
+	  -o $@ $(wildcard host/*.c) ext/text/utf8.c -lsqlite3 -ldl -pthread
 
 # The preload library (ext/preload.c): the extension compiled into SQLite's
 # core API (-DSQLITE_CORE) plus wrappers of sqlite3_open*, for programs

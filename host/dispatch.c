@@ -4,6 +4,7 @@
 ** is gone (EPIPE) the run was delivered to nobody, so it is released as
 ** 'deferred' and the loop stops claiming. A run whose lease is nearly over
 ** is neither printed nor started: it is released as 'deferred' too.
+** With --exec a run that finds no free slot waits in d->ahead.
 */
 #include "dispatch.h"
 
@@ -28,7 +29,10 @@ void disp_init(dispatcher *d, const host_opts *o, child_done done, void *ctx) {
   if (o->clean_env) d->kids.env = child_env_new(o->env_pass, o->nenv_pass);
 }
 
-void disp_free(dispatcher *d) { children_free(&d->kids); }
+void disp_free(dispatcher *d) {
+  children_free(&d->kids);
+  free(d->ahead); /* empty: the loop ends when nothing waits */
+}
 
 static void report(dispatcher *d, host_run *run, const char *status,
                    const char *detail) {
@@ -72,21 +76,73 @@ static void start_run(dispatcher *d, host_run *run) {
   free(err);
 }
 
+static int free_slot(const dispatcher *d) { return d->kids.n < d->o->jobs; }
+
 void disp_submit(dispatcher *d, host_run *run) {
   if (!d->o->exec_cmd) {
     print_run(d, run);
     return;
   }
-  start_run(d, run); /* the claim took no more than the free slots */
+  if (free_slot(d) && d->nahead == 0) {
+    start_run(d, run);
+    return;
+  }
+  if (d->nahead == d->capahead) {
+    d->capahead = d->capahead ? 2 * d->capahead : 8;
+    d->ahead = xrealloc(d->ahead, sizeof(host_run *) * (size_t)d->capahead);
+  }
+  d->ahead[d->nahead++] = run;
+}
+
+/* Drop the first n runs of d->ahead. */
+static void ahead_shift(dispatcher *d, int n) {
+  d->nahead -= n;
+  memmove(d->ahead, d->ahead + n, sizeof(host_run *) * (size_t)d->nahead);
+}
+
+/* The waiting runs into the free slots, in claim order; a waiting run
+** whose lease is nearly over is released (start_run, still_leased). */
+static void start_ahead(dispatcher *d) {
+  int k = 0;
+  while (k < d->nahead && free_slot(d)) start_run(d, d->ahead[k++]);
+  ahead_shift(d, k);
+  int64_t now = mono_ms();
+  int kept = 0;
+  for (int i = 0; i < d->nahead; i++) {
+    host_run *r = d->ahead[i];
+    if (lease_startable(r, now)) d->ahead[kept++] = r;
+    else still_leased(d, r); /* reports it deferred */
+  }
+  d->nahead = kept;
+}
+
+void disp_release(dispatcher *d) {
+  for (int i = 0; i < d->nahead; i++) {
+    log_info("%s: %s: not started, the host stops; released (deferred)",
+             d->ahead[i]->db->path, d->ahead[i]->run_id);
+    report(d, d->ahead[i], "deferred", NULL);
+  }
+  d->nahead = 0;
+}
+
+/* Runs to claim ahead of the free slots (see dispatch.h). */
+static long long prefetch(const dispatcher *d) {
+  int64_t mean = d->kids.mean_us;
+  if (d->o->prefetch == 0 || mean <= 0) return 0; /* none ended yet */
+  int64_t wait = d->o->lease_ms * 1000 / 8;
+  if (wait > PREFETCH_WAIT_US) wait = PREFETCH_WAIT_US;
+  long long n = (long long)(wait * d->o->jobs / mean);
+  return n < d->o->prefetch ? n : d->o->prefetch;
 }
 
 long long disp_slots(const dispatcher *d) {
   if (!d->o->exec_cmd) return 1LL << 40;
+  if (d->nahead) return 0; /* the runs claimed ahead start first */
   long long free_slots = (long long)d->o->jobs - d->kids.n;
-  return free_slots > 0 ? free_slots : 0;
+  return (free_slots > 0 ? free_slots : 0) + prefetch(d);
 }
 
-int disp_idle(const dispatcher *d) { return d->kids.n == 0; }
+int disp_idle(const dispatcher *d) { return d->kids.n == 0 && !d->nahead; }
 
 int disp_pollfds(dispatcher *d, struct pollfd *fds, int max) {
   children_flush(&d->kids);
@@ -99,6 +155,10 @@ void disp_polled(dispatcher *d, const struct pollfd *fds, int n) {
 
 int64_t disp_deadline(const dispatcher *d) {
   int64_t t = children_deadline(&d->kids);
+  for (int i = 0; i < d->nahead; i++) {
+    int64_t end = lease_start_deadline(d->ahead[i]);
+    if (end < t) t = end;
+  }
   for (int i = 0; i < d->kids.n; i++) {
     int64_t renew = children_run(&d->kids, i)->renew_at;
     if (renew < t) t = renew;
@@ -108,6 +168,7 @@ int64_t disp_deadline(const dispatcher *d) {
 
 void disp_service(dispatcher *d) {
   if (d->kids.n) children_service(&d->kids, d->done, d->ctx);
+  if (d->nahead) start_ahead(d);
   int64_t now = mono_ms();
   for (int i = 0; i < d->kids.n; i++)
     lease_renew(children_run(&d->kids, i), now);

@@ -53,6 +53,7 @@ struct child {
   size_t inlen, inoff;
   tail out, err;     /* of stdout, stderr */
   int64_t deadline;  /* INT64_MAX = no timeout */
+  int64_t start_us;  /* mono_us() when its start was asked */
   char *kill_reason; /* set when we killed it */
   int reaped, status;
   int ready; /* READY_* bits: what the last poll() said of its pipes */
@@ -249,6 +250,7 @@ int child_start(children *cs, host_run *run, char **err) {
   c->input = xprintf("%s\n", run->payload);
   c->inlen = strlen(c->input);
   c->deadline = cs->timeout_ms ? mono_ms() + cs->timeout_ms : INT64_MAX;
+  c->start_us = mono_us();
   feed_stdin(c); /* now: a command reading its stdin need not wait a loop */
   push(cs, c);
   l->req.owner = c;
@@ -262,8 +264,24 @@ int child_start(children *cs, host_run *run, char **err) {
   return 0;
 }
 
+/* 1 when the loop must hear of every answer at once: it reaped a child
+** whose answer it has not taken (keep_early), or killed one being started
+** (it is killed when its pid is known). Otherwise the answer of a started
+** child waits for the loop's next pass. */
+static int answers_wanted(const children *cs) {
+  if (cs->nearly) return 1;
+  for (int i = 0; i < cs->n; i++) {
+    if (cs->v[i]->launch && cs->v[i]->kill_reason) return 1;
+  }
+  return 0;
+}
+
 void children_flush(children *cs) {
-  if (cs->starting) spawner_kick(cs->sp);
+  if (!cs->starting) return;
+  spawner_kick(cs->sp);
+  int want = answers_wanted(cs);
+  if (want != cs->wake_all) spawner_wake_all(cs->sp, want);
+  cs->wake_all = want;
 }
 
 int children_pollfds(children *cs, struct pollfd *fds, int max) {
@@ -435,7 +453,15 @@ static void free_child(child *c) {
   free(c);
 }
 
-static void finish_child(child *c, child_done done, void *ctx) {
+/* Count c's run time into the mean: each new one weighs a quarter. */
+static void count_run_time(children *cs, const child *c) {
+  int64_t t = mono_us() - c->start_us;
+  if (t < 1) t = 1;
+  cs->mean_us = cs->mean_us ? cs->mean_us + (t - cs->mean_us) / 4 : t;
+  if (cs->mean_us < 1) cs->mean_us = 1;
+}
+
+static void finish_child(children *cs, child *c, child_done done, void *ctx) {
   read_output(c); /* what the child wrote before exiting */
   close_fd(&c->in_fd);
   close_fd(&c->out_fd);
@@ -446,6 +472,7 @@ static void finish_child(child *c, child_done done, void *ctx) {
     free_child(c);
     return;
   }
+  count_run_time(cs, c);
   int ok =
       !c->kill_reason && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0;
   /* A success's result is its stdout tail as written (no "..." when cut);
@@ -474,7 +501,7 @@ void children_service(children *cs, child_done done, void *ctx) {
   int k = 0;
   for (int i = 0; i < cs->n; i++) {
     child *c = cs->v[i];
-    if (c->reaped) finish_child(c, done, ctx);
+    if (c->reaped) finish_child(cs, c, done, ctx);
     else cs->v[k++] = c;
   }
   cs->n = k;

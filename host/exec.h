@@ -25,11 +25,13 @@ typedef struct children {
   const char *cmd;
   long long timeout_ms; /* 0 = none */
   double timeout_s;
-  char **env;  /* --clean-env: the children's environment; NULL = the host's */
-  int jobs;    /* --jobs: at most as many starting at once */
-  spawner *sp; /* started on first use; NULL: none (yet) */
-  int sp_failed; /* it could not start: children start on the loop */
-  int starting;  /* starts handed to sp and not answered yet */
+  char **env; /* --clean-env: the children's environment; NULL = the host's */
+  int jobs;   /* --jobs: at most as many starting at once */
+  int64_t mean_us; /* the commands' run time, a moving mean; 0: none ended */
+  spawner *sp;     /* started on first use; NULL: none (yet) */
+  int sp_failed;   /* it could not start: children start on the loop */
+  int starting;    /* starts handed to sp and not answered yet */
+  int wake_all;    /* what sp was last told (spawner_wake_all) */
   struct {
     pid_t pid;
     int status;

@@ -6,7 +6,6 @@
 */
 #include "http.h"
 
-#include <microhttpd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -16,6 +15,7 @@
 
 #include "http_addr.h"
 #include "metrics.h"
+#include "mhd.h"
 #include "page.h"
 #include "readdb.h"
 #include "stats.h"
@@ -29,6 +29,8 @@ struct http_server {
   long long start_ms;
 };
 
+static const mhd_api *mhd; /* loaded by http_start (mhd.h) */
+
 static const char csp[] =
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -38,26 +40,24 @@ static enum MHD_Result respond(struct MHD_Connection *c, unsigned status,
                                const char *type, char *body, size_t len,
                                void (*release)(void *)) {
   struct MHD_Response *r =
-      release
-          ? MHD_create_response_from_buffer_with_free_callback(len, body,
-                                                               release)
-          : MHD_create_response_from_buffer(len, body, MHD_RESPMEM_PERSISTENT);
+      release ? mhd->response_with_free(len, body, release)
+              : mhd->response_from_buffer(len, body, MHD_RESPMEM_PERSISTENT);
   if (!r) {
     if (release) release(body);
     return MHD_NO;
   }
-  MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-  MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-  MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+  mhd->add_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+  mhd->add_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  mhd->add_header(r, "X-Content-Type-Options", "nosniff");
   if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-    MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+    mhd->add_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
   if (strncmp(type, "text/html", 9) == 0) {
-    MHD_add_response_header(r, "Content-Security-Policy", csp);
-    MHD_add_response_header(r, "X-Frame-Options", "DENY");
-    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    mhd->add_header(r, "Content-Security-Policy", csp);
+    mhd->add_header(r, "X-Frame-Options", "DENY");
+    mhd->add_header(r, "Referrer-Policy", "no-referrer");
   }
-  enum MHD_Result ok = MHD_queue_response(c, status, r);
-  MHD_destroy_response(r);
+  enum MHD_Result ok = mhd->queue_response(c, status, r);
+  mhd->destroy_response(r);
   return ok;
 }
 
@@ -200,7 +200,7 @@ static struct MHD_Daemon *start_daemon(http_server *srv, http_addr *a) {
   sigaddset(&block, SIGINT);
   sigaddset(&block, SIGCHLD);
   pthread_sigmask(SIG_BLOCK, &block, &old);
-  struct MHD_Daemon *d = MHD_start_daemon(
+  struct MHD_Daemon *d = mhd->start_daemon(
       flags, 0, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER,
       mhd_log, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a->ss,
       MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONN,
@@ -217,7 +217,7 @@ static void bound_address(struct MHD_Daemon *d, const http_addr *a, char *buf,
   struct sockaddr_storage ss = a->ss;
   socklen_t len = sizeof ss;
   const union MHD_DaemonInfo *info =
-      MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
+      mhd->get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
   if (info) getsockname(info->listen_fd, (struct sockaddr *)&ss, &len);
   http_addr_format((struct sockaddr *)&ss, buf, size);
 }
@@ -225,7 +225,7 @@ static void bound_address(struct MHD_Daemon *d, const http_addr *a, char *buf,
 http_server *http_start(const host_opts *o, const hostdb *dbs, int ndbs) {
   http_addr a;
   char *err = NULL;
-  if (http_addr_parse(o->http, &a, &err) != 0) {
+  if (http_addr_parse(o->http, &a, &err) != 0 || !(mhd = mhd_load(&err))) {
     log_warn("%s", err);
     free(err);
     return NULL;
@@ -266,7 +266,7 @@ http_server *http_start(const host_opts *o, const hostdb *dbs, int ndbs) {
 
 void http_stop(http_server *srv) {
   if (!srv) return;
-  if (srv->daemon) MHD_stop_daemon(srv->daemon);
+  if (srv->daemon) mhd->stop_daemon(srv->daemon);
   for (int i = 0; i < srv->ndbs; i++) readdb_close(&srv->dbs[i]);
   free(srv->dbs);
   free(srv);

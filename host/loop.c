@@ -19,9 +19,10 @@
 ** its options pass but a policy holds), it backs off (poll_ms doubling up
 ** to 1 s) instead of ticking in a tight loop.
 **
-** How much is claimed: in --exec mode never more than the free --jobs
-** slots (so every claimed run starts at once, well inside its lease); in
-** print mode a batch (printing is immediate). Tick mode claims again as
+** How much is claimed: in --exec mode the free --jobs slots, and runs
+** claimed ahead only while the commands are short enough that they start
+** within milliseconds (dispatch.h, --prefetch); in print mode a batch
+** (printing is immediate). Tick mode claims again as
 ** slots free up, until a claim returns fewer runs than it asked for (the
 ** pass has caught up with what is due; --limit bounds the whole pass),
 ** then waits for its commands.
@@ -117,7 +118,7 @@ static void plan_wakeup(loop *l, hostdb *h) {
 }
 
 /* Runs to claim now, 0 = no bound: --limit (in tick mode what is left of
-** it for the pass), and in --exec mode at most the free slots. */
+** it for the pass), and in --exec mode at most disp_slots. */
 static long long claim_limit(const loop *l, const hostdb *h) {
   long long limit = l->o->limit;
   if (limit && l->o->mode == MODE_TICK) limit -= h->pass_claimed;
@@ -259,6 +260,7 @@ static void handle_signals(loop *l, int64_t now) {
     l->stopping = 1;
     l->claiming = 0;
     l->kill_at = now + us_of(l->o->grace_ms);
+    disp_release(&l->d); /* the runs claimed ahead do not start */
   }
   if (s >= 2 && !l->killed) {
     disp_kill(&l->d, "killed: host stopped (second stop signal)");

@@ -23,6 +23,7 @@ typedef struct host_opts {
   double timeout_s;      /* --timeout SEC, 0 = none */
   long long timeout_ms;  /* the same in ms */
   int jobs;              /* --jobs N: concurrent --exec children */
+  int prefetch;          /* --prefetch N: runs claimed ahead (dispatch.h) */
   char *owner;           /* --owner, default trigger-host@HOST:PID */
   long long lease_ms;    /* --lease-ms, default 60000 (or --timeout + 30 s) */
   const char *wake_mode; /* --wake-mode */

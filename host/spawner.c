@@ -1,10 +1,11 @@
 /*
 ** spawner.c -- the starting threads (see spawner.h). One mutex guards the
 ** two lists (queued, answered), the counts and the stop flag. A thread
-** takes the oldest queued request, answers it, appends it to the answered
-** list and writes one byte to a non-blocking pipe (a full pipe means a
-** wakeup is pending anyway); the loop drains the pipe and takes the whole
-** answered list. Threads are started on demand: spawner_kick starts one
+** takes the oldest queued request, answers it and appends it to the
+** answered list; for a failed start (or any, with spawner_wake_all) it
+** writes one byte to a non-blocking pipe (a full pipe means a wakeup is
+** pending anyway); the loop drains the pipe and takes the whole answered
+** list. Threads are started on demand: spawner_kick starts one
 ** for each queued request no idle thread waits for, up to the most.
 */
 #include "spawner.h"
@@ -28,7 +29,8 @@ struct spawner {
   spawn_req *done, *done_tail;   /* answered */
   int queued, idle;              /* requests in queue; threads waiting */
   int stop;
-  int wake[2]; /* the threads write, the loop polls */
+  int wake_all; /* every answer wakes the loop, not only a failed start */
+  int wake[2];  /* the threads write, the loop polls */
 };
 
 static void append(spawn_req **head, spawn_req **tail, spawn_req *r) {
@@ -36,6 +38,12 @@ static void append(spawn_req **head, spawn_req **tail, spawn_req *r) {
   if (*tail) (*tail)->next = r;
   else *head = r;
   *tail = r;
+}
+
+/* One byte on the wakeup pipe (full: the loop has a wakeup pending). */
+static void wake_loop(spawner *s) {
+  ssize_t w = write(s->wake[1], "", 1);
+  (void)w;
 }
 
 static void *run(void *arg) {
@@ -59,8 +67,7 @@ static void *run(void *arg) {
         shell_spawn(r->argv, r->env, r->in_fd, r->out_fd, r->err_fd, &r->err);
     pthread_mutex_lock(&s->mu);
     append(&s->done, &s->done_tail, r);
-    ssize_t w = write(s->wake[1], "", 1);
-    (void)w; /* full: the loop has a wakeup pending */
+    if (r->pid < 0 || s->wake_all) wake_loop(s);
   }
   pthread_mutex_unlock(&s->mu);
   return NULL;
@@ -125,6 +132,13 @@ void spawner_kick(spawner *s) {
   }
   if (s->queued > 1) pthread_cond_broadcast(&s->cv);
   else if (s->queued) pthread_cond_signal(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+}
+
+void spawner_wake_all(spawner *s, int on) {
+  pthread_mutex_lock(&s->mu);
+  s->wake_all = on;
+  if (on && s->done) wake_loop(s); /* answered before it was asked */
   pthread_mutex_unlock(&s->mu);
 }
 

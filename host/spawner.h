@@ -7,7 +7,12 @@
 ** that wait held up reaping, reports and the next claims while slots were
 ** free (bench/README.md). The loop hands a request over and goes on; when
 ** the child runs (or could not start), the request comes back with its
-** pid (or error) and a byte on a pipe wakes the loop's poll(). One thread
+** pid (or error). A failed start wakes the loop's poll() with a byte on a
+** pipe; a started child's answer waits for the loop's next pass (the
+** child's SIGCHLD or pipes, a deadline), one wakeup less per command,
+** unless the loop asks for every answer at once (spawner_wake_all: it
+** reaped a child whose answer it has not taken, or killed one being
+** started). One thread
 ** per start in flight, up to --jobs (at most SPAWNER_THREADS_MAX): with
 ** one thread, starts queued behind each other's exec (mean 1 ms from the
 ** request to its thread, against 0.3 ms with up to 4).
@@ -50,6 +55,9 @@ void spawner_submit(spawner *s, spawn_req *r);
 ** loop (measured: a loop pass that started two commands was held up
 ** 3.7 ms between them on a busy machine). */
 void spawner_kick(spawner *s);
+/* on: every answer wakes the loop (and answers already waiting do now);
+** off: only failed starts do. */
+void spawner_wake_all(spawner *s, int on);
 /* The read end of the wakeup pipe (POLLIN: answers to take). */
 int spawner_fd(const spawner *s);
 /* The answered requests, oldest first (NULL: none), linked by next. */

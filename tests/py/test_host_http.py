@@ -609,3 +609,26 @@ def test_page_limits_and_empty_database(ext):
             assert "\x01" not in page and "\x7f" not in page
         finally:
             stop_http(proc)
+
+
+def test_libmicrohttpd_loaded_only_for_http(ext):
+    # host/mhd.c: the library (and the GnuTLS it links) is dlopen'ed when
+    # --http starts the server; a host without --http never maps it.
+    def mapped(proc):
+        with open(f"/proc/{proc.pid}/maps") as f:
+            return "libmicrohttpd" in f.read()
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        err_path = t.file("plain.err")
+        proc = subprocess.Popen([host_bin(ext), "run", path, "--extension", ext],
+                                stdout=subprocess.DEVNULL, stderr=open(err_path, "w"))
+        try:
+            assert wait_for(lambda: "started: run" in read(err_path), 10), read(err_path)
+            assert not mapped(proc)
+        finally:
+            stop_http(proc)
+        proc, port, _ = start_http(ext, t, "run", path)
+        try:
+            assert get(port, "/health")[0] == 200 and mapped(proc)
+        finally:
+            stop_http(proc)
