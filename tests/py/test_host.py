@@ -104,7 +104,8 @@ def wait_for(pred, seconds):
 def test_help_documents_modes_and_flags(ext):
     p = subprocess.run([host_bin(ext), "--help"], capture_output=True, text=True, timeout=5)
     assert p.returncode == 0
-    for word in ("run DB", "serve DB", "tick DB", "--exec", "--timeout", "--jobs", "--owner",
+    for word in ("run DB", "serve DB", "tick DB", "--exec", "--timeout", "--jobs", "--prefetch N",
+                 "--owner",
                  "--clean-env", "--env NAME",
                  "--lease-ms", "--wake-mode", "--limit", "--agents", "--extension", "--poll-ms",
                  "--grace", "--verbose", "data_version", "Exit status"):
