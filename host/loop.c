@@ -19,6 +19,9 @@
 ** its options pass but a policy holds), it backs off (poll_ms doubling up
 ** to 1 s) instead of ticking in a tight loop.
 **
+** Several databases (serve) take turns: each claim pass starts at the
+** database after the one that claimed last.
+**
 ** How much is claimed: in --exec mode the free --jobs slots, and runs
 ** claimed ahead only while the commands are short enough that they start
 ** within milliseconds (dispatch.h, --prefetch); in print mode a batch
@@ -71,6 +74,7 @@ typedef struct loop {
   int stopping; /* a stop signal arrived */
   int killed;   /* children were killed */
   int seen_stops;
+  int next_db;      /* claim_pass starts here: the one after the last claim */
   int64_t kill_at;  /* end of the grace period (µs, as every time here) */
   int64_t check_at; /* next PRAGMA data_version read */
   int failures;     /* failed runs and refused reports */
@@ -235,17 +239,25 @@ static void check_versions(loop *l, int64_t now) {
   l->check_at = now + us_of(l->o->poll_ms);
 }
 
+/* One look at every database, from the one after the database that
+** claimed last: the slots go round, so a database with a backlog does not
+** hold the others' due runs until it has caught up. */
 static void claim_pass(loop *l, int64_t now) {
   int tick_mode = l->o->mode == MODE_TICK;
   if (!tick_mode && now >= l->check_at) check_versions(l, now);
   int pending = 0; /* tick mode: databases not yet caught up */
-  for (int i = 0; i < l->ndbs && l->claiming; i++) {
+  int first = l->next_db;
+  for (int k = 0; k < l->ndbs && l->claiming; k++) {
+    int i = (first + k) % l->ndbs;
     hostdb *h = &l->dbs[i];
     if (h->refresh && !tick_mode) {
       h->refresh = 0;
       plan_wakeup(l, h);
     }
-    if (h->tick_at <= now && disp_slots(&l->d) > 0) tick_db(l, h, now);
+    if (h->tick_at <= now && disp_slots(&l->d) > 0) {
+      tick_db(l, h, now);
+      l->next_db = (i + 1) % l->ndbs;
+    }
     if (l->d.stdout_lost) l->claiming = 0;
     pending |= h->tick_at != INT64_MAX;
   }
