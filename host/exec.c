@@ -249,8 +249,9 @@ int child_start(children *cs, host_run *run, char **err) {
   set_nonblock(c->err_fd);
   c->input = xprintf("%s\n", run->payload);
   c->inlen = strlen(c->input);
-  c->deadline = cs->timeout_ms ? mono_ms() + cs->timeout_ms : INT64_MAX;
   c->start_us = mono_us();
+  c->deadline =
+      cs->timeout_ms ? c->start_us / 1000 + cs->timeout_ms : INT64_MAX;
   feed_stdin(c); /* now: a command reading its stdin need not wait a loop */
   push(cs, c);
   l->req.owner = c;
@@ -453,12 +454,12 @@ static void free_child(child *c) {
   free(c);
 }
 
-/* Count c's run time into the mean: each new one weighs a quarter. */
+/* Count c's run time into the mean: each new one weighs a quarter (the
+** mean of times of at least 1 µs stays at least 1: 0 means none yet). */
 static void count_run_time(children *cs, const child *c) {
   int64_t t = mono_us() - c->start_us;
   if (t < 1) t = 1;
   cs->mean_us = cs->mean_us ? cs->mean_us + (t - cs->mean_us) / 4 : t;
-  if (cs->mean_us < 1) cs->mean_us = 1;
 }
 
 static void finish_child(children *cs, child *c, child_done done, void *ctx) {

@@ -21,22 +21,25 @@ def due_db(ext, t, n):
     return path, db
 
 
-def claims(err):
-    """The size of each claim, from the -v log ("claimed N run(s)")."""
-    return [int(n) for n in re.findall(r": claimed (\d+) run\(s\)", err)]
+def tick_claims(ext, t, n, cmd, *flags):
+    """A `tick --exec CMD --jobs 2 FLAGS` over n due triggers: each must
+    succeed. Returns (db, the size of each claim, from the -v log)."""
+    path, db = due_db(ext, t, n)
+    rc, _, err = tick(ext, path, "--exec", cmd, "--jobs", "2", *flags, "-v", timeout=60)
+    assert rc == 0, err
+    assert len(runs(db, "status = 'success'")) == n
+    sizes = [int(k) for k in re.findall(r": claimed (\d+) run\(s\)", err)]
+    assert sum(sizes) == n, sizes
+    return db, sizes
 
 
 def test_short_commands_are_claimed_ahead(ext):
     # `true` ends within a few ms: after the first one ends, each claim
     # takes the free slots and up to --prefetch (default: --jobs) more.
     with Tmp() as t:
-        path, db = due_db(ext, t, 40)
-        rc, _, err = tick(ext, path, "--exec", "true", "--jobs", "2", "-v", timeout=60)
-        assert rc == 0, err
-        got = runs(db)
-        assert len(got) == 40 and all(r["status"] == "success" and r["attempt"] == 1
-                                      for r in got), got
-        assert sum(claims(err)) == 40 and 2 < max(claims(err)) <= 4, claims(err)
+        db, sizes = tick_claims(ext, t, 40, "true")
+        assert all(r["attempt"] == 1 for r in runs(db)), runs(db)
+        assert 2 < max(sizes) <= 4, sizes
         # claimed in due order: a later claim never holds an earlier trigger
         order = [r[0] for r in db.execute("SELECT trigger_id FROM trigger_runs"
                                           " ORDER BY claimed_at, trigger_id")]
@@ -45,24 +48,16 @@ def test_short_commands_are_claimed_ahead(ext):
 
 def test_prefetch_zero_claims_only_free_slots(ext):
     with Tmp() as t:
-        path, db = due_db(ext, t, 20)
-        rc, _, err = tick(ext, path, "--exec", "true", "--jobs", "2", "--prefetch", "0", "-v",
-                          timeout=60)
-        assert rc == 0, err
-        assert len(runs(db, "status = 'success'")) == 20
-        assert sum(claims(err)) == 20 and max(claims(err)) <= 2, claims(err)
+        _, sizes = tick_claims(ext, t, 20, "true", "--prefetch", "0")
+        assert max(sizes) <= 2, sizes
 
 
 def test_long_commands_are_not_claimed_ahead(ext):
     # 60 ms commands, 2 jobs: a run claimed ahead would wait ~30 ms, more
     # than the 20 ms a prefetch may wait: every claim takes free slots only.
     with Tmp() as t:
-        path, db = due_db(ext, t, 8)
-        rc, _, err = tick(ext, path, "--exec", "sleep 0.06", "--jobs", "2",
-                          "--prefetch", "64", "-v", timeout=60)
-        assert rc == 0, err
-        assert len(runs(db, "status = 'success'")) == 8
-        assert sum(claims(err)) == 8 and max(claims(err)) <= 2, claims(err)
+        _, sizes = tick_claims(ext, t, 8, "sleep 0.06", "--prefetch", "64")
+        assert max(sizes) <= 2, sizes
 
 
 def test_stop_releases_the_runs_claimed_ahead(ext):
