@@ -235,6 +235,12 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
                                             : (sync ? sync : "?"));
   free(sync);
   if (hostdb_load_extension(h->db, o->extension, err)) return -1;
+  /* SQLite falls back to read-only when the file is not writable, and the
+  ** connection stays so: every claim fails (backed off, loop.c) */
+  if (sqlite3_db_readonly(h->db, "main") == 1)
+    log_warn("%s: opened read-only (the file is not writable): nothing can "
+             "be claimed until it is and the host is restarted",
+             path);
   return exec_text(h, "SELECT trigger_install()", NULL, err);
 }
 
