@@ -195,13 +195,20 @@ static int open_via(hostdb *h, const host_opts *o, char **err) {
 ** 0, or -1 and *err. */
 static int schema_readable(hostdb *h, char **err) {
   sqlite3_stmt *st = NULL;
+  const char *what = "prepare";
   int rc = sqlite3_prepare_v2(h->db, "SELECT count(*) FROM sqlite_schema", -1,
                               &st, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  if (rc == SQLITE_OK) {
+    what = "reading the schema";
+    rc = sqlite3_step(st);
+  }
   sqlite3_finalize(st);
   if (rc == SQLITE_ROW) return 0;
-  *err = xprintf("%s: not a SQLite database, or a damaged one (%s)", h->path,
-                 sqlite3_errmsg(h->db));
+  int primary = sqlite3_errcode(h->db) & 0xff;
+  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+    *err = xprintf("%s: not a SQLite database, or a damaged one (%s)", h->path,
+                   sqlite3_errmsg(h->db));
+  else *err = db_error(h, what); /* no descriptor, no memory, I/O: as is */
   return -1;
 }
 
