@@ -121,10 +121,13 @@ static void batch_failed(reports *r, report_queue *q, char *keep, int code,
   /* a failure that lasts is logged once a minute (backoff.h) */
   backoff_step s = backoff_failed(&q->failing, err, now, retry + 1, retry + 1);
   q->retry_at = (now + s.wait_ms) * 1000;
-  if (s.log)
-    log_warn("%s; %d report(s) tried again in %lld ms%s", err, kept,
-             (long long)s.wait_ms,
-             s.unlogged ? " (failed before too, not logged each time)" : "");
+  if (s.log && s.unlogged)
+    log_warn("%s; %d report(s) tried again in %lld ms (%ld more failure(s) "
+             "since the last line)",
+             err, kept, (long long)s.wait_ms, s.unlogged);
+  else if (s.log)
+    log_warn("%s; %d report(s) tried again in %lld ms", err, kept,
+             (long long)s.wait_ms);
 }
 
 /* The end of q's batch: bookkeeping after a COMMIT (ok) or a failure
