@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbfile.h"
 #include "json.h"
 #include "util.h"
 #include "via.h"
@@ -189,6 +190,28 @@ static int open_via(hostdb *h, const host_opts *o, char **err) {
   return 0;
 }
 
+/* Read the schema before the first write (journal_mode=WAL writes the
+** header): a damaged database is refused with nothing written (dbfile.h).
+** 0, or -1 and *err. */
+static int schema_readable(hostdb *h, char **err) {
+  sqlite3_stmt *st = NULL;
+  const char *what = "prepare";
+  int rc = sqlite3_prepare_v2(h->db, "SELECT count(*) FROM sqlite_schema", -1,
+                              &st, NULL);
+  if (rc == SQLITE_OK) {
+    what = "reading the schema";
+    rc = sqlite3_step(st);
+  }
+  sqlite3_finalize(st);
+  if (rc == SQLITE_ROW) return 0;
+  int primary = sqlite3_errcode(h->db) & 0xff;
+  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+    *err = xprintf("%s: not a SQLite database, or a damaged one (%s)", h->path,
+                   sqlite3_errmsg(h->db));
+  else *err = db_error(h, what); /* no descriptor, no memory, I/O: as is */
+  return -1;
+}
+
 static int open_local(hostdb *h, const host_opts *o, char **err) {
   const char *path = h->path;
   /* a missing file was refused by opts.c unless --create; not creating it
@@ -196,6 +219,11 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
   /* NOMUTEX: only the loop's thread uses this connection (the
   ** checkpointer and --http have their own), so SQLite need not lock it
   ** around every call (a claim or a report reads ~40 columns a row). */
+  const char *why = NULL;
+  if (dbfile_check(path, o->create, &why) != 0) {
+    *err = xprintf("%s: %s", path, why);
+    return -1;
+  }
   int rc = sqlite3_open_v2(path, &h->db,
                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
                                (o->create ? SQLITE_OPEN_CREATE : 0),
@@ -213,6 +241,7 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
     *err = xprintf("%s: open: cannot turn on SQLITE_DBCONFIG_DEFENSIVE", path);
     return -1;
   }
+  if (schema_readable(h, err)) return -1;
   char *mode = NULL;
   if (exec_text(h, "PRAGMA journal_mode=WAL", &mode, err)) return -1;
   int wal = mode && strcmp(mode, "wal") == 0;
@@ -235,6 +264,12 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
                                             : (sync ? sync : "?"));
   free(sync);
   if (hostdb_load_extension(h->db, o->extension, err)) return -1;
+  /* SQLite falls back to read-only when the file is not writable, and the
+  ** connection stays so: every claim fails (backed off, loop.c) */
+  if (sqlite3_db_readonly(h->db, "main") == 1)
+    log_warn("%s: opened read-only (the file is not writable): nothing can "
+             "be claimed until it is and the host is restarted",
+             path);
   return exec_text(h, "SELECT trigger_install()", NULL, err);
 }
 

@@ -23,6 +23,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+#include "backoff.h"
 #include "opts.h"
 
 typedef struct hostdb hostdb;
@@ -55,11 +56,13 @@ struct hostdb {
   sqlite3_stmt *st_claim_acked; /* NULL: --via (printtx.h) */
   long long data_version;
   /* scheduling state, owned by loop.c */
-  int64_t tick_at;    /* monotonic µs of the next tick */
-  int64_t idle_ms;    /* backoff while overdue work is not ours */
-  int64_t idle_until; /* µs */
-  int empty_due;      /* empty ticks in a row while "due now" */
-  int refresh;        /* recompute the wakeup (we changed the db) */
+  int64_t tick_at;     /* monotonic µs of the next tick */
+  int64_t idle_ms;     /* backoff while overdue work is not ours */
+  int64_t idle_until;  /* µs */
+  int empty_due;       /* empty ticks in a row while "due now" */
+  int refresh;         /* recompute the wakeup (we changed the db) */
+  backoff failing;     /* claims or wakeups failing in a row (backoff.h) */
+  int64_t retry_until; /* µs: no tick before then after a failure */
 
   long long lease_ms;     /* the lease claimed and renewed (lease.h) */
   long long pass_claimed; /* tick mode: runs claimed by this pass */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "http_addr.h"
+#include "http_guard.h"
 #include "metrics.h"
 #include "mhd.h"
 #include "page.h"
@@ -23,6 +24,7 @@
 
 struct http_server {
   struct MHD_Daemon *daemon;
+  http_guard *guard; /* the deadline of slow requests (http_guard.h) */
   readdb *dbs;
   int ndbs;
   const host_opts *o;
@@ -186,6 +188,33 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
   log_info("http: %s", buf);
 }
 
+/* Each connection opened and closed, tracked by the guard (its socket
+** context is the guard's handle). */
+static void on_connection(void *cls, struct MHD_Connection *c,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe) {
+  http_server *srv = cls;
+  if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+    guard_closed(srv->guard, *socket_context);
+    *socket_context = NULL;
+    return;
+  }
+  const union MHD_ConnectionInfo *fd =
+      mhd->get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+  *socket_context = fd ? guard_opened(srv->guard, fd->connect_fd) : NULL;
+}
+
+/* A request was answered: the connection's next one has its own time. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **req,
+                         enum MHD_RequestTerminationCode toe) {
+  (void)req;
+  (void)toe;
+  http_server *srv = cls;
+  const union MHD_ConnectionInfo *ctx =
+      mhd->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  if (ctx) guard_request_done(srv->guard, ctx->socket_context);
+}
+
 /* ---- start and stop -------------------------------------------------- */
 
 static struct MHD_Daemon *start_daemon(http_server *srv, http_addr *a) {
@@ -203,8 +232,11 @@ static struct MHD_Daemon *start_daemon(http_server *srv, http_addr *a) {
   struct MHD_Daemon *d = mhd->start_daemon(
       flags, 0, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER,
       mhd_log, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a->ss,
-      MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONN,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_TIMEOUT_S,
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned)srv->o->http_conns,
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)srv->o->http_per_ip,
+      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->o->http_timeout_s,
+      MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+      MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONN_MEMORY,
       MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL, MHD_OPTION_END);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -246,6 +278,12 @@ http_server *http_start(const host_opts *o, const hostdb *dbs, int ndbs) {
       return NULL;
     }
   }
+  srv->guard = guard_start(o->http_timeout_s);
+  if (!srv->guard) {
+    log_warn("--http: cannot start the thread of its request deadline");
+    http_stop(srv);
+    return NULL;
+  }
   srv->daemon = start_daemon(srv, &a);
   if (!srv->daemon) {
     log_warn("--http %s: cannot listen there (address in use, or not an "
@@ -266,7 +304,8 @@ http_server *http_start(const host_opts *o, const hostdb *dbs, int ndbs) {
 
 void http_stop(http_server *srv) {
   if (!srv) return;
-  if (srv->daemon) mhd->stop_daemon(srv->daemon);
+  if (srv->daemon) mhd->stop_daemon(srv->daemon); /* closes: guard_closed */
+  guard_stop(srv->guard);
   for (int i = 0; i < srv->ndbs; i++) readdb_close(&srv->dbs[i]);
   free(srv->dbs);
   free(srv);

@@ -12,8 +12,11 @@
 ** HEAD is answered like GET without the body. Any other method gets 405
 ** (Allow: GET, HEAD), any other path 404, a URI (query string included)
 ** longer than HTTP_URI_MAX bytes 414; a query string is ignored. At most
-** HTTP_MAX_CONN connections at once (more wait in the listen backlog until
-** one closes), each closed after HTTP_TIMEOUT_S idle seconds; the request line and headers
+** --http-conns connections at once (more wait in the listen backlog until
+** one closes) and --http-conns-per-ip from one client address (more are
+** closed at once), each closed when a request has not arrived whole and
+** been answered within --http-timeout seconds (http_guard.h) or after as
+** many idle seconds; the request line and headers
 ** must fit in HTTP_CONN_MEMORY bytes. Every response says no-store and
 ** nosniff; the page's Content-Security-Policy allows only its inline
 ** style (no script, nothing loaded from anywhere).
@@ -31,8 +34,6 @@
 #include "opts.h"
 
 #define HTTP_URI_MAX 4096
-#define HTTP_MAX_CONN 64
-#define HTTP_TIMEOUT_S 10
 #define HTTP_CONN_MEMORY (32 * 1024)
 
 typedef struct http_server http_server;

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backoff.h"
 #include "ckpt.h"
 #include "dispatch.h"
 #include "lease.h"
@@ -59,7 +60,8 @@
 #include "stats.h"
 #include "util.h"
 
-#define RETRY_MS 1000 /* after a failed claim or wakeup query */
+#define RETRY_MS 1000     /* after a failed claim or wakeup query, */
+#define RETRY_MAX_MS 5000 /* doubling while it fails again (backoff.h) */
 #define IDLE_MAX_MS 1000
 #define STDOUT_WAIT_US 2000 /* a full pipe on stdout looked at again */
 #define US 1000             /* microseconds per millisecond */
@@ -97,28 +99,55 @@ static void on_done(void *ctx, host_run *run, const char *status,
   reports_add(&l->rep, run, status, detail);
 }
 
-/* tick_at from trigger_next_wakeup(), never before the idle backoff.
+/* A claim or wakeup query of h failed (err, freed): no tick before the
+** backoff's wait (a failed write marks h for a wakeup refresh, which must
+** not tick it at once: that was a busy loop on a full disk); logged the
+** first time and then once a minute (backoff.h). */
+static void db_failed(hostdb *h, int64_t now, char *err) {
+  backoff_step s =
+      backoff_failed(&h->failing, err, ms_of(now), RETRY_MS, RETRY_MAX_MS);
+  if (s.log && s.unlogged)
+    log_warn("%s; next try in %lld ms (%ld more failure(s) since the last "
+             "line)",
+             err, (long long)s.wait_ms, s.unlogged);
+  else if (s.log)
+    log_warn("%s; next try in %lld ms", err, (long long)s.wait_ms);
+  free(err);
+  h->retry_until = h->tick_at = now + us_of(s.wait_ms);
+}
+
+/* A tick of h went through (claim and wakeup): the failures are over. */
+static void db_recovered(hostdb *h) {
+  long n = backoff_ok(&h->failing);
+  h->retry_until = 0;
+  if (n)
+    log_warn("%s: claims work again after %ld failed tr%s", h->path, n,
+             n == 1 ? "y" : "ies");
+}
+
+/* tick_at from trigger_next_wakeup(), never before the idle backoff or a
+** failure's (db_failed); 0, or -1 when the query failed.
 ** The wakeup is asked in ms from our own clock's ms (with --via, from the
 ** far side's when it answers, about now), and the tick is set at that
 ** instant to the µs: the next ms boundary, not up to 2 ms after it (the
 ** clocks truncated to the ms, plus 1 ms to be safe: 0.7 ms of the
 ** run-mode latency's median, bench/README.md). */
-static void plan_wakeup(loop *l, hostdb *h) {
+static int plan_wakeup(loop *l, hostdb *h) {
   long long ms, at = ms_of(wall_us());
   char *err = NULL;
   int rc = hostdb_wakeup(h, at, &ms, &err);
   int64_t now = mono_us(), wall = wall_us();
   if (rc != 0) {
-    log_warn("%s", err);
-    free(err);
-    h->tick_at = now + us_of(RETRY_MS);
-    return;
+    db_failed(h, now, err);
+    return -1;
   }
   if (ms < 0 || ms > l->o->max_sleep_ms) ms = l->o->max_sleep_ms;
   if (h->via) at = ms_of(wall);
   int64_t left = us_of(at + ms) - wall;   /* to the due instant */
   h->tick_at = left > 0 ? now + left : 0; /* 0: due already */
   if (h->tick_at < h->idle_until) h->tick_at = h->idle_until;
+  if (h->tick_at < h->retry_until) h->tick_at = h->retry_until;
+  return 0;
 }
 
 /* Runs to claim now, 0 = no bound: --limit (in tick mode what is left of
@@ -176,12 +205,15 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   }
   if (res == PRINTTX_LEASE) rc = claim_leased(l, h, limit, &runs, &n, &err);
   if (res == PRINTTX_FAILED) rc = -1;
-  if (rc != 0) {
-    if (l->o->mode == MODE_TICK) log_fatal("%s", err); /* exit status 3 */
-    else log_warn("%s", err);
+  if (rc != 0 && l->o->mode != MODE_TICK) {
+    db_failed(h, now, err);
+    return;
+  }
+  if (rc != 0) { /* tick mode: exit status 3 */
+    log_fatal("%s", err);
     free(err);
-    if (l->o->mode == MODE_TICK) l->fatal = 1;
-    h->tick_at = l->o->mode == MODE_TICK ? INT64_MAX : now + us_of(RETRY_MS);
+    l->fatal = 1;
+    h->tick_at = INT64_MAX;
     return;
   }
   int printed = res == PRINTTX_DONE; /* recorded 'success' by the claim */
@@ -214,7 +246,8 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
     return;
   }
   h->refresh = 0; /* asked after every write of this tick */
-  plan_wakeup(l, h);
+  if (plan_wakeup(l, h) != 0) return;
+  db_recovered(h);
   if (n == 0 && h->tick_at <= now && h->empty_due++ > 0) {
     /* overdue twice in a row, but nothing claimed: not for this host */
     h->idle_ms =

@@ -22,6 +22,7 @@
 MHD_FN(start_daemon, MHD_start_daemon)
 MHD_FN(stop_daemon, MHD_stop_daemon)
 MHD_FN(get_daemon_info, MHD_get_daemon_info)
+MHD_FN(get_connection_info, MHD_get_connection_info)
 MHD_FN(response_from_buffer, MHD_create_response_from_buffer)
 MHD_FN(response_with_free, MHD_create_response_from_buffer_with_free_callback)
 MHD_FN(add_header, MHD_add_response_header)
@@ -66,6 +67,7 @@ const mhd_api *mhd_load(char **err) {
   if (resolve(lib, start_daemon_name, &a.start_daemon, err) ||
       resolve(lib, stop_daemon_name, &a.stop_daemon, err) ||
       resolve(lib, get_daemon_info_name, &a.get_daemon_info, err) ||
+      resolve(lib, get_connection_info_name, &a.get_connection_info, err) ||
       resolve(lib, response_from_buffer_name, &a.response_from_buffer, err) ||
       resolve(lib, response_with_free_name, &a.response_with_free, err) ||
       resolve(lib, add_header_name, &a.add_header, err) ||

@@ -21,6 +21,9 @@ typedef struct mhd_api {
   void (*stop_daemon)(struct MHD_Daemon *daemon);
   const union MHD_DaemonInfo *(*get_daemon_info)(
       struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...);
+  const union MHD_ConnectionInfo *(*get_connection_info)(
+      struct MHD_Connection *connection, enum MHD_ConnectionInfoType info_type,
+      ...);
   struct MHD_Response *(*response_from_buffer)(
       size_t size, void *buffer, enum MHD_ResponseMemoryMode mode);
   struct MHD_Response *(*response_with_free)(

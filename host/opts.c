@@ -77,6 +77,15 @@ static const char usage_text[] =
     "\n"
     "A database file that does not exist is an error (exit 2) unless --create\n"
     "is given (run, serve, tick): a mistyped path never makes a new database.\n"
+    "Nor is anything written into a file that is not a SQLite database: an\n"
+    "empty file (a database only with --create, which makes it one), a file\n"
+    "without SQLite's header, a damaged one. run and tick exit 3 on it; serve\n"
+    "logs it once (path and why), serves the others, and exits 3 when none is\n"
+    "left.\n"
+    "\n"
+    "A database that cannot be written (a full disk, a read-only file, a lock\n"
+    "held past --busy-timeout): run and serve try its claims again after 1 s,\n"
+    "doubling to at most 5 s, and log the failure once, then once a minute.\n"
     "\n"
     "Dispatch:\n"
     "  (default)   Print each claimed run as one JSON line on stdout (the element\n"
@@ -182,6 +191,18 @@ static const char usage_text[] =
     "              read the triggers). PORT 0 picks a free port (logged). It\n"
     "              reads through its own read-only connections, never delaying\n"
     "              a claim.\n"
+    "  --http-conns N\n"
+    "              At most N connections at once (default 64, 1..1024); more\n"
+    "              wait in the listen backlog until one closes.\n"
+    "  --http-conns-per-ip N\n"
+    "              At most N of them from one client address (default 16,\n"
+    "              1..1024); more are closed at once.\n"
+    "  --http-timeout SEC\n"
+    "              A request must arrive whole and its answer be sent within\n"
+    "              SEC seconds of the connection's start or of its previous\n"
+    "              request (default 10, 1..3600), else the connection is\n"
+    "              closed: a client sending a header line now and then no\n"
+    "              longer holds a connection.\n"
     "\n"
     "Other options:\n"
     "  --extension PATH  the extension to load (default: triggers" TRIGGERS_SO_SUFFIX
@@ -359,7 +380,10 @@ enum {
   O_SYNC,
   O_REPORT_MS,
   O_PRINT_LEASE,
-  O_PREFETCH
+  O_PREFETCH,
+  O_HTTP_CONNS,
+  O_HTTP_PER_IP,
+  O_HTTP_TIMEOUT
 };
 
 static const struct option long_opts[] = {
@@ -385,6 +409,9 @@ static const struct option long_opts[] = {
     {"json", no_argument, 0, O_JSON},
     {"quiet", no_argument, 0, 'q'},
     {"http", required_argument, 0, O_HTTP},
+    {"http-conns", required_argument, 0, O_HTTP_CONNS},
+    {"http-conns-per-ip", required_argument, 0, O_HTTP_PER_IP},
+    {"http-timeout", required_argument, 0, O_HTTP_TIMEOUT},
     {"synchronous", required_argument, 0, O_SYNC},
     {"report-ms", required_argument, 0, O_REPORT_MS},
     {"print-lease", no_argument, 0, O_PRINT_LEASE},
@@ -479,6 +506,18 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
         o->report_ms = (int)v;
       break;
     case O_PRINT_LEASE: o->print_lease = 1; break;
+    case O_HTTP_CONNS:
+      if ((rc = num_flag("--http-conns", arg, 1, 1024, &v)) < 0)
+        o->http_conns = (int)v;
+      break;
+    case O_HTTP_PER_IP:
+      if ((rc = num_flag("--http-conns-per-ip", arg, 1, 1024, &v)) < 0)
+        o->http_per_ip = (int)v;
+      break;
+    case O_HTTP_TIMEOUT:
+      if ((rc = num_flag("--http-timeout", arg, 1, 3600, &v)) < 0)
+        o->http_timeout_s = (int)v;
+      break;
     case O_SYNC:
       if (strcmp(arg, "full") == 0) o->synchronous = SYNC_FULL;
       else if (strcmp(arg, "normal") == 0) o->synchronous = SYNC_NORMAL;
@@ -617,6 +656,12 @@ int opts_parse(host_opts *o, int argc, char **argv) {
       return rc;
     }
   }
+  if ((o->http_conns || o->http_per_ip || o->http_timeout_s) && !o->http)
+    return usage_error("%s", "--http-conns, --http-conns-per-ip and "
+                             "--http-timeout need --http");
+  if (!o->http_conns) o->http_conns = 64;
+  if (!o->http_per_ip) o->http_per_ip = 16;
+  if (!o->http_timeout_s) o->http_timeout_s = 10;
   if (o->nenv_pass && !o->clean_env)
     return usage_error("%s", "--env needs --clean-env (without it the "
                              "command gets the host's whole environment)");

@@ -40,6 +40,9 @@ typedef struct host_opts {
   int json;              /* status --json */
   int version;           /* --version */
   const char *http;      /* --http ADDR: the status server (http.h) */
+  int http_conns;        /* --http-conns N: connections at once */
+  int http_per_ip;       /* --http-conns-per-ip N: from one address */
+  int http_timeout_s;    /* --http-timeout SEC: a whole request's time */
   host_sync synchronous; /* --synchronous full|normal */
   int report_ms; /* --report-ms: how long a report may wait (reports.h) */
 } host_opts;

@@ -117,11 +117,17 @@ static void batch_failed(reports *r, report_queue *q, char *keep, int code,
     free(why);
   }
   r->refused += dropped;
-  if (kept) {
-    q->retry_at = (now + retry + 1) * 1000;
+  if (!kept) return;
+  /* a failure that lasts is logged once a minute (backoff.h) */
+  backoff_step s = backoff_failed(&q->failing, err, now, retry + 1, retry + 1);
+  q->retry_at = (now + s.wait_ms) * 1000;
+  if (s.log && s.unlogged)
+    log_warn("%s; %d report(s) tried again in %lld ms (%ld more failure(s) "
+             "since the last line)",
+             err, kept, (long long)s.wait_ms, s.unlogged);
+  else if (s.log)
     log_warn("%s; %d report(s) tried again in %lld ms", err, kept,
-             (long long)retry + 1);
-  }
+             (long long)s.wait_ms);
 }
 
 /* The end of q's batch: bookkeeping after a COMMIT (ok) or a failure
@@ -144,6 +150,10 @@ static void batch_end(reports *r, report_queue *q, int ok, int code,
              q->n - refused, refused);
     memset(q->keep, 0, (size_t)q->n);
     q->retry_at = 0;
+    long failed = backoff_ok(&q->failing);
+    if (failed)
+      log_warn("%s: reports written again after %ld failed tr%s", h->path,
+               failed, failed == 1 ? "y" : "ies");
   } else {
     batch_failed(r, q, q->keep, code, err ? err : "?");
   }
@@ -277,7 +287,9 @@ static void write_queue(reports *r, report_queue *q) {
 
 int reports_begin(reports *r, hostdb *h) {
   report_queue *q = queue_of(r, h);
-  return q && q->n && batch_begin(r, q);
+  /* a batch waiting for its retry does not join the claim: trying it with
+  ** every claim was a busy loop on a full disk */
+  return q && q->n && mono_us() >= q->retry_at && batch_begin(r, q);
 }
 
 int reports_commit(reports *r, hostdb *h) {

@@ -40,6 +40,7 @@
 
 #include <stdint.h>
 
+#include "backoff.h"
 #include "hostdb.h"
 
 #define REPORTS_BATCH_MAX 256
@@ -51,6 +52,7 @@ typedef struct report_queue {
   report *v; /* oldest first */
   int n, cap;
   int64_t retry_at; /* busy: not written again before then (mono µs) */
+  backoff failing;  /* batches failing in a row: their log (backoff.h) */
   char *keep;       /* the open batch: 0 for a report refused in it */
 } report_queue;
 
@@ -76,7 +78,8 @@ void reports_add(reports *r, const host_run *run, const char *status,
                  const char *detail);
 /* Begin a transaction on h holding its pending reports, for the claim to
 ** join: 1 when one is open (end it with reports_commit), 0 when nothing
-** was pending or the batch could not be written (then none is open). */
+** was pending, the batch waits for its retry time, or it could not be
+** written (then none is open). */
 int reports_begin(reports *r, hostdb *h);
 /* COMMIT what reports_begin opened, with whatever ran in it since: 0, or
 ** -1 when the commit failed and all of it was undone (the reports wait

@@ -22,6 +22,36 @@
 #include "util.h"
 #include "version.h"
 
+/* Open o's databases into dbs: how many are open, 0 when the host cannot
+** go on (logged). run and tick need every one; serve serves those that
+** open and logs each one that does not, with its path and why, once (a
+** file in its directory that is not a database, docs/host.md): o->dbs
+** keeps only the served ones, in order, for the start line. */
+static int open_databases(host_opts *o, hostdb *dbs) {
+  int opened = 0, given = o->ndbs;
+  for (int i = 0; i < given; i++) {
+    char *err = NULL;
+    if (hostdb_open(&dbs[opened], o->dbs[i], o, &err) == 0) {
+      o->dbs[opened++] = o->dbs[i];
+      continue;
+    }
+    hostdb_close(&dbs[opened]);
+    if (o->mode != MODE_SERVE) {
+      log_fatal("%s", err ? err : "cannot open database");
+      free(err);
+      for (int j = 0; j < opened; j++) hostdb_close(&dbs[j]);
+      return 0;
+    }
+    log_warn("%s; not served", err ? err : o->dbs[i]);
+    free(err);
+    free(o->dbs[i]);
+  }
+  o->ndbs = opened;
+  if (!opened)
+    log_fatal("no database to serve: none of the %d could be opened", given);
+  return opened;
+}
+
 int main(int argc, char **argv) {
   /* Before SQLite initializes: no allocation statistics (the host reads
   ** none), so no global mutex around every allocation. */
@@ -47,17 +77,8 @@ int main(int argc, char **argv) {
   }
   hostdb *dbs = xmalloc(sizeof *dbs * (size_t)o.ndbs);
   memset(dbs, 0, sizeof *dbs * (size_t)o.ndbs);
-  int opened = 0;
-  for (; opened < o.ndbs; opened++) {
-    char *err = NULL;
-    if (hostdb_open(&dbs[opened], o.dbs[opened], &o, &err) != 0) {
-      log_fatal("%s", err ? err : "cannot open database");
-      free(err);
-      hostdb_close(&dbs[opened]);
-      rc = 3;
-      break;
-    }
-  }
+  int opened = open_databases(&o, dbs);
+  if (opened == 0) rc = 3;
   http_server *srv = NULL; /* --http: beside the loop, until it ends */
   if (rc != 3 && o.http && !(srv = http_start(&o, dbs, o.ndbs))) rc = 3;
   if (rc != 3) {

@@ -10,20 +10,27 @@
 **                        SQLITE_FULL (unset or 0: none fails)
 **   FAULT_DISK_FOR=M     only M of them fail (a disk freed again); unset
 **                        or 0: all from the K-th on
+**   FAULT_DISK_WHILE=P   every one fails while the file P exists (a test
+**                        fills the disk and frees it when it chooses, by
+**                        creating and removing P); beside the two above
 */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "fault.h"
 
-static long after, lasting; /* FAULT_DISK_AFTER, FAULT_DISK_FOR */
-static long count;          /* writes so far (atomic) */
+static long after, lasting;    /* FAULT_DISK_AFTER, FAULT_DISK_FOR */
+static const char *full_while; /* FAULT_DISK_WHILE */
+static long count;             /* writes so far (atomic) */
 
 int fault_vfs_fails(fault_kind k) {
-  if (k != FAULT_DISK || after <= 0) return 0;
+  if (k != FAULT_DISK) return 0;
+  if (full_while && access(full_while, F_OK) == 0) return 1;
+  if (after <= 0) return 0;
   long n = __atomic_add_fetch(&count, 1, __ATOMIC_SEQ_CST);
   return n >= after && (lasting <= 0 || n < after + lasting);
 }
@@ -32,6 +39,7 @@ static void install(void) {
   const char *a = getenv("FAULT_DISK_AFTER"), *f = getenv("FAULT_DISK_FOR");
   after = a ? atol(a) : 0;
   lasting = f ? atol(f) : 0;
+  full_while = getenv("FAULT_DISK_WHILE");
   if (fault_vfs_install() != 0) abort();
 }
 

@@ -16,6 +16,7 @@ batch is kept and written again. `trigger-host run` outlasts a full disk:
 its claims are tried again until the disk has room."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -133,3 +134,106 @@ def test_run_mode_outlasts_a_full_disk(ext):
         got = {r["run_id"]: r["status"] for r in runs(db)}
         assert set(got.values()) == {"success"} and len(got) == N, got
         assert set(printed) == set(got), (sorted(printed), sorted(got))
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a running process (all its threads)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def line_count(path):
+    with open(path, errors="replace") as f:
+        return sum(1 for _ in f)
+
+
+def idle_while(proc, err_path, seconds):
+    """(log lines written, CPU seconds used) by proc over `seconds`."""
+    lines0, cpu0 = line_count(err_path), cpu_seconds(proc.pid)
+    time.sleep(seconds)
+    return line_count(err_path) - lines0, cpu_seconds(proc.pid) - cpu0
+
+
+def test_run_backs_off_on_a_full_disk_and_loses_no_report(ext):
+    # trigger-host run with reports pending when the disk fills: it used to
+    # try the reports with every claim and the claim again at once (a failed
+    # write asked for a new wakeup): 46,883 log lines and 3.45 CPU-seconds
+    # in 5 s. Now claims back off (1 s doubling to 5 s), reports are tried
+    # again on their own schedule, a failure that goes on is logged once a
+    # minute; freed, the disk takes every report: nothing lost or run twice
+    with Tmp() as t:
+        path, db = t.db(ext)
+        due = now_ms() - 500
+        db.execute("BEGIN")
+        for i in range(8):
+            add_interval(db, f"d{i}", due, interval_ms=3600000)
+        db.execute("COMMIT")
+        full, ran, err_path = t.file("full"), t.file("ran"), t.file("err")
+        env = dict(os.environ, LD_PRELOAD=preload(ext), FAULT_DISK_WHILE=full)
+        cmd = f'echo "$TRIGGER_RUN_ID" >> {ran}; sleep 1'
+        proc = subprocess.Popen([host_bin(ext), "run", path, "--extension", ext,
+                                 "--exec", cmd, "--jobs", "4", "--prefetch", "0"],
+                                stdout=subprocess.DEVNULL, stderr=open(err_path, "w"),
+                                env=env)
+        try:
+            deadline = time.time() + 10
+            while time.time() < deadline and (
+                    not os.path.exists(ran) or line_count(ran) < 4):
+                time.sleep(0.02)
+            open(full, "w").close()  # the disk is full: the 4 reports are pending
+            time.sleep(1.5)          # the commands end, their reports fail
+            lines, cpu = idle_while(proc, err_path, 5)
+            log = open(err_path).read()
+            assert "database or disk is full" in log, log[-2000:]
+            assert lines <= 12 and cpu < 0.5, (lines, cpu, log[-3000:])
+            os.remove(full)          # room again
+            deadline = time.time() + 20
+            while time.time() < deadline and one(
+                    db, "SELECT count(*) FROM trigger_runs WHERE status = 'success'") < 8:
+                time.sleep(0.1)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=15) == 0
+        log = open(err_path).read()
+        got = runs(db)
+        assert [(r["status"], r["attempt"]) for r in got] == [("success", 1)] * 8, \
+            (got, log[-3000:])
+        executed = open(ran).read().split()
+        assert sorted(executed) == sorted(r["run_id"] for r in got), executed
+        assert "reports written again" in log and "claims work again" in log, log[-3000:]
+
+
+def test_run_backs_off_on_a_read_only_database(ext):
+    # a database file the host cannot write (opened read-only by SQLite):
+    # serve goes on with the other databases, warns once at open, and its
+    # failing claims are logged once (then once a minute), not every second
+    with Tmp() as t:
+        ro, rodb = t.db(ext, "ro.db")
+        ok, okdb = t.db(ext, "ok.db")
+        add_interval(rodb, "ro", now_ms() - 500, interval_ms=3600000)
+        add_interval(okdb, "ok", now_ms() + 300, interval_ms=3600000)
+        rodb.close()
+        os.chmod(ro, 0o444)
+        # root writes any file: drop the capability that lets it
+        prefix = []
+        if os.geteuid() == 0:
+            if not shutil.which("setpriv"):
+                print("SKIP test_run_backs_off_on_a_read_only_database: root without setpriv")
+                return
+            prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+        err_path = t.file("err")
+        proc = subprocess.Popen([*prefix, host_bin(ext), "serve", ro, ok, "--extension", ext],
+                                stdout=subprocess.DEVNULL, stderr=open(err_path, "w"))
+        try:
+            time.sleep(0.5)
+            lines, cpu = idle_while(proc, err_path, 6)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=15) == 0
+        log = open(err_path).read()
+        assert "opened read-only" in log, log
+        failures = [x for x in log.splitlines() if "readonly database" in x]
+        assert 1 <= len(failures) <= 2, log
+        assert lines <= 3 and cpu < 0.5, (lines, cpu, log)
+        assert [r["status"] for r in runs(okdb)] == ["success"], log
