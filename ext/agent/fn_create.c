@@ -6,15 +6,21 @@
 **
 ** One path for both forms: the XML is parsed (xml_request.c) into the
 ** same request as the JSON form. Then, in one transaction:
-**   1. request and context must be JSON objects      -> INVALID_REQUEST
+**   1. request and context must be JSON objects of at most 64 KiB (XML's
+**      bound, create_bounds.h)                        -> INVALID_REQUEST
 **   2. context.autonomy_available false               -> AUTONOMY_UNAVAILABLE
 **   3. context.role not in creator_roles (default user) -> PERMISSION_DENIED
 **   4. the row is read and validated like an INSERT  -> INVALID_REQUEST
 **      (schedule columns: INVALID_SCHEDULE); a "when" phrase is read by
 **      when.c and must reach min_confidence           -> INVALID_SCHEDULE
 **      Keys are matched in any spelling (request_field.h); a key that is
-**      no field is listed in the result's "ignored", never dropped.
-**   5. policy bounds: interval (or a cron's shortest gap) within
+**      no field is listed in the result's "ignored", never dropped. The
+**      request's metadata may not give a key twice; its own user_id is
+**      dropped (listed in "ignored"): the user is the context's.
+**   5. policy bounds: each field an agent may set within its
+**      max_agent_* / min_agent_backoff_ms key (create_bounds.c)
+**                                                     -> INVALID_REQUEST
+**      interval (or a cron's shortest gap) within
 **      min_interval_ms..max_interval_ms, once instants in the future and
 **      at most max_interval_ms ahead                  -> INVALID_SCHEDULE
 **   6. an active trigger of the agent with the same dedupe key
@@ -25,6 +31,8 @@
 **      with context.user_id (kept in metadata.user_id) max_active_per_user
 **      and max_creations_per_window per (agent, user)
 **                                                     -> TRIGGER_QUOTA_EXCEEDED
+**      a trigger_id the request names that a trigger (of any agent) has,
+**      or another agent's runs carry                  -> INVALID_REQUEST
 **   9. the row is written.
 ** Steps 4-9 are one call of trg_write_insert (trigger/write.h), the path
 ** of INSERT INTO triggers, with the policy (5, 7, 8) as its hooks: the
@@ -33,7 +41,8 @@
 ** Failures return the result JSON (never an SQL error) and change nothing
 ** but the log: every call leaves exactly one event in trigger_events, in
 ** its transaction (created, duplicate, or rejected with its code and, in
-** detail, the reason and a "when" phrase with its confidence).
+** detail, the reason and a "when" phrase with its confidence, each cut to
+** CREATE_EVENT_TEXT_MAX bytes).
 ** With "dry_run": true in the context every step runs and the result is
 ** the one the call would give, with "dryRun": true; the transaction is
 ** rolled back: no trigger, no event.
@@ -41,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/create_bounds.h"
 #include "agent/request_field.h"
 #include "agent/xml_request.h"
 #include "base/args.h"
@@ -70,9 +80,11 @@ typedef struct create_req {
   trg_row row;
   sched_spec spec;
   char *role;
-  char *user;    /* context.user_id, if any (per-user quotas) */
-  char *when;    /* the request's "when" phrase (or "when_text"), if any */
-  int when_text; /* when is a message to find the phrase in (§8) */
+  char *user; /* context.user_id, if any (per-user quotas) */
+  char *when; /* the request's "when" phrase (or "when_text"), if any */
+  size_t metadata_bytes; /* the request's own metadata (create_bounds.h) */
+  int id_given;          /* the request named its trigger_id */
+  int when_text;         /* when is a message to find the phrase in (§8) */
   int autonomy, confirmed;
   int dry_run;      /* context.dry_run: every check, nothing written */
   double when_conf; /* the phrase's confidence, once read (when_read) */
@@ -313,11 +325,27 @@ static int read_request(create_req *q, const char *json) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* The metadata (a JSON object) without its member `name`, however the
+** request spelled the key ("user\u005fid" is user_id); *dropped when it
+** had one. */
+static int metadata_drop(create_req *q, const char *name, int *dropped) {
+  trg_val *m = &q->row.v[TC_METADATA];
+  char *rest = NULL;
+  *dropped = 0;
+  if (m->null) return SQLITE_OK;
+  int rc = store_json_remove(q->st, m->t, name, &rest);
+  if (rc != SQLITE_OK || !rest) return rc;
+  *dropped = 1;
+  return val_set_owned(m, rest);
+}
+
 /* The request's metadata with member `name` set to the JSON text json
-** (metadata.when, metadata.user_id). Metadata that is no JSON object is
-** refused as it is without a member to set. */
+** (metadata.when, metadata.user_id): the request's own member of that
+** name is replaced. Metadata that is no JSON object is refused as it is
+** without a member to set. */
 static int metadata_set(create_req *q, const char *name, const char *json) {
   const trg_val *m = &q->row.v[TC_METADATA];
+  int dropped;
   if (!m->null) {
     int ob = json_object_type(q, m->t);
     if (ob < 0) return -ob;
@@ -326,9 +354,40 @@ static int metadata_set(create_req *q, const char *name, const char *json) {
                   sqlite3_mprintf("triggers.metadata: must be a JSON object"));
     }
   }
-  char *metadata;
-  int rc = store_json_set(q->st, m->null ? NULL : m->t, name, json, &metadata);
+  char *metadata = NULL;
+  int rc = metadata_drop(q, name, &dropped);
+  if (rc == SQLITE_OK)
+    rc = store_json_set(q->st, m->null ? NULL : m->t, name, json, &metadata);
   return rc == SQLITE_OK ? val_set_owned(&q->row.v[TC_METADATA], metadata) : rc;
+}
+
+/* The request's own metadata: its size (the bounds, create_bounds.h); a
+** key given twice refused, since readers disagree on which one counts;
+** its user_id dropped and listed in "ignored": the user is the context's
+** (metadata_user), never the request's, so the per-user quotas count
+** what is stored. Metadata that is no JSON object is left to validation. */
+static int request_metadata(create_req *q) {
+  const trg_val *m = &q->row.v[TC_METADATA];
+  if (m->null) return SQLITE_OK;
+  q->metadata_bytes = strlen(m->t);
+  int ob = json_object_type(q, m->t);
+  if (ob <= 0) return -ob;
+  char *dup, buf[TRG_ECHO_MAX];
+  int rc = store_json_duplicate_key(q->st, m->t, &dup), dropped;
+  if (rc != SQLITE_OK) return rc;
+  if (dup) {
+    rc = fail(q, "INVALID_REQUEST",
+              sqlite3_mprintf("metadata: key '%s' is given twice (readers "
+                              "disagree on which one counts)",
+                              trg_echo(dup, buf)));
+    sqlite3_free(dup);
+    return rc;
+  }
+  rc = metadata_drop(q, "user_id", &dropped);
+  if (rc == SQLITE_OK && dropped &&
+      request_ignore(q->ignored, "metadata.user_id"))
+    rc = SQLITE_NOMEM;
+  return rc;
 }
 
 /* A "when" phrase (WHEN.md) becomes the schedule columns, when the
@@ -560,9 +619,11 @@ static int check_user_quota(create_req *q) {
 ** nothing: a duplicate still answers with the existing trigger. */
 static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
   create_req *q = arg;
-  (void)r;
+  char *why;
   q->spec = *spec;
-  int rc = check_policy(q);
+  int rc = create_bounds_check(q->st, r, q->metadata_bytes, &why);
+  if (rc == SQLITE_ERROR) return fail(q, "INVALID_REQUEST", why);
+  if (rc == SQLITE_OK) rc = check_policy(q);
   if (rc && q->code && strcmp(q->code, "CONFIRMATION_REQUIRED") == 0) {
     q->pending_code = q->code;
     q->pending_reason = q->reason;
@@ -573,11 +634,27 @@ static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
   return rc;
 }
 
+/* A trigger_id the request names must be free: no trigger of any agent
+** has it, and no other agent's runs carry it (a deleted trigger's
+** history, which the new trigger would sit on). One answer whoever holds
+** it, so a create (or a dry run) never tells whose id it is. */
+static int check_id_available(create_req *q, const trg_row *r) {
+  int held = 0;
+  const char *id = val_text(&r->v[TC_TRIGGER_ID]);
+  int rc = store_agent_id_held(q->st, id, val_text(&r->v[TC_AGENT_ID]), &held);
+  if (rc != SQLITE_OK || !held) return rc;
+  char buf[TRG_ECHO_MAX];
+  return fail(q, "INVALID_REQUEST",
+              sqlite3_mprintf("trigger_id '%s' is not available (a trigger "
+                              "has it, or another agent's runs do): leave "
+                              "trigger_id out for a generated one",
+                              trg_echo(id, buf)));
+}
+
 /* Hook before the write: no duplicate, so a waiting confirmation refusal
-** stands (7); then the quotas (8). */
+** stands (7); then the quotas (8) and a trigger_id the request names. */
 static int policy_admit(void *arg, const trg_row *r) {
   create_req *q = arg;
-  (void)r;
   if (q->pending_code) {
     int rc = fail(q, q->pending_code, q->pending_reason);
     q->pending_code = NULL;
@@ -585,7 +662,9 @@ static int policy_admit(void *arg, const trg_row *r) {
     return rc;
   }
   int rc = check_quota(q);
-  return rc ? rc : check_user_quota(q);
+  if (rc == SQLITE_OK) rc = check_user_quota(q);
+  if (rc == SQLITE_OK && q->id_given) rc = check_id_available(q, r);
+  return rc;
 }
 
 /* Steps 4-9: one write through the path of INSERT INTO triggers. */
@@ -647,6 +726,8 @@ static int create_in_txn(create_req *q, const char *request,
     return rc;
   }
   if ((rc = read_request(q, request))) return rc;
+  q->id_given = !q->row.v[TC_TRIGGER_ID].null;
+  if ((rc = request_metadata(q))) return rc;
   if (q->when && (rc = apply_when(q))) return rc;
   if (q->user && (rc = metadata_user(q))) return rc;
   rc = val_set_text(&q->row.v[TC_CREATED_BY],
@@ -656,9 +737,26 @@ static int create_in_txn(create_req *q, const char *request,
   return write_row(q);
 }
 
+/* Text t as a JSON string of the event's detail: at most
+** CREATE_EVENT_TEXT_MAX bytes, cut on a character boundary and ending in
+** "..." when longer, so a huge refused input logs a bounded event. */
+static void event_text(sqlite3_str *j, const char *t) {
+  size_t n = strlen(t);
+  char cut[CREATE_EVENT_TEXT_MAX + 1];
+  if (n > CREATE_EVENT_TEXT_MAX) {
+    int keep = utf8_prefix(t, n, CREATE_EVENT_TEXT_MAX - 3);
+    memcpy(cut, t, (size_t)keep);
+    memcpy(cut + keep, "...", 4);
+    t = cut;
+  }
+  json_str(j, t);
+}
+
 /* The call's one event (DESIGN.md §12): created, duplicate, or rejected
 ** with its code and, in detail, the reason (and a "when" phrase with its
-** confidence: a low-confidence candidate is logged, never dropped). */
+** confidence: a low-confidence candidate is logged, never dropped); each
+** text of a rejected one bounded (event_text; a trigger_id longer than
+** that is left out). */
 static int write_event(create_req *q) {
   const trg_val *id = &q->row.v[TC_TRIGGER_ID];
   store_event e = {q->now,
@@ -672,13 +770,14 @@ static int write_event(create_req *q) {
   if (q->code) {
     e.kind = "rejected";
     e.code = q->code;
-    e.trigger_id = id->null ? NULL : id->t;
+    e.trigger_id =
+        id->null || strlen(id->t) > CREATE_EVENT_TEXT_MAX ? NULL : id->t;
     sqlite3_str *j = sqlite3_str_new(NULL);
     sqlite3_str_appendall(j, "{\"reason\":");
-    json_str(j, q->reason); /* a refusal has its reason (fail()) */
+    event_text(j, q->reason); /* a refusal has its reason (fail()) */
     if (q->when) {
       sqlite3_str_appendall(j, ",\"phrase\":");
-      json_str(j, q->when);
+      event_text(j, q->when);
     }
     if (q->when_read)
       sqlite3_str_appendf(j, ",\"confidence\":%.2f", q->when_conf);
@@ -853,12 +952,14 @@ static void early_refusal(sqlite3_context *ctx, const char *code,
   trg_result_str(ctx, s);
 }
 
-/* The context argument when it is valid text (else NULL): a refusal
-** found before the request was read still logs its agent and scope. */
+/* The context argument when it is valid text within the size bound
+** (else NULL): a refusal found before the request was read still logs its
+** agent and scope. */
 static const char *good_context(int argc, sqlite3_value **argv) {
   const char *t = NULL;
   char *err = NULL;
   if (argc < 2 || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
+      sqlite3_value_bytes(argv[1]) > CREATE_INPUT_MAX_BYTES ||
       trg_value_text(argv[1], 1, "context", &t, &err) != SQLITE_OK)
     t = NULL;
   sqlite3_free(err);
@@ -871,16 +972,21 @@ static void refused(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   run_create(ctx, NULL, good_context(argc, argv), code, reason);
 }
 
-/* The JSON text at argv[pos] (absent or NULL: fine) must be valid
-** UTF-8 without NUL, its escapes included (utf8.h); otherwise the refusal
-** names the member, e.g. "request.instructions: the escape \udc80 at
-** byte 17 is a lone surrogate". 0 fine, -1 answered. */
+/* The JSON text at argv[pos] (absent or NULL: fine) must be at most
+** CREATE_INPUT_MAX_BYTES long (XML's bound), and valid UTF-8 without NUL,
+** its escapes included (utf8.h); otherwise the refusal names the member,
+** e.g. "request.instructions: the escape \udc80 at byte 17 is a lone
+** surrogate". 0 fine, -1 answered. */
 static int refuse_bad_text(sqlite3_context *ctx, int argc, sqlite3_value **argv,
                            int pos, const char *what) {
   if (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL) return 0;
   const char *t;
   char *err;
-  int rc = trg_value_text(argv[pos], 1, what, &t, &err);
+  int len = sqlite3_value_bytes(argv[pos]);
+  int rc = len > CREATE_INPUT_MAX_BYTES
+               ? trg_errf(&err, "%s is %d bytes, more than the %d allowed",
+                          what, len, CREATE_INPUT_MAX_BYTES)
+               : trg_value_text(argv[pos], 1, what, &t, &err);
   if (rc == SQLITE_OK) return 0;
   if (err) refused(ctx, argc, argv, "INVALID_REQUEST", err);
   else sqlite3_result_error_nomem(ctx);

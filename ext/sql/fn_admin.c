@@ -43,11 +43,21 @@ static void fn_install(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 /* trigger_health's options: {"agents": [ids], "scope": text}, into f
-** (texts sqlite3_malloc'd). 0, or -1 with the error set. */
+** (texts sqlite3_malloc'd). Text that is not valid UTF-8 (or a JSON escape
+** of a NUL or a lone surrogate) is refused first, naming the byte in hex,
+** so a message never quotes raw bytes. 0, or -1 with the error set. */
 static int health_options(sqlite3_context *ctx, store *s, sqlite3_value *arg,
                           char **agents, char **scope) {
   const char *fname = "trigger_health";
-  const char *json = (const char *)sqlite3_value_text(arg);
+  const char *json = NULL;
+  char *err = NULL, buf[TRG_ECHO_MAX];
+  if (trg_value_text(arg, 1, "argument 2 (options)", &json, &err) !=
+      SQLITE_OK) {
+    if (err) trg_result_error(ctx, SQLITE_ERROR, fname, "%s", err);
+    else sqlite3_result_error_nomem(ctx);
+    sqlite3_free(err);
+    return -1;
+  }
   int ob = json ? store_json_is_object(s, json) : 0;
   if (ob != 1) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
@@ -65,7 +75,7 @@ static int health_options(sqlite3_context *ctx, store *s, sqlite3_value *arg,
       trg_result_error(ctx, SQLITE_ERROR, fname,
                        "argument 2 (options): %s: unknown key or wrong type "
                        "(known: agents, an array of agent ids; scope, text)",
-                       k);
+                       trg_echo(k, buf));
       bad = 1;
       break;
     }

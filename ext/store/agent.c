@@ -2,8 +2,8 @@
 ** agent.c -- the reads about one agent (agent.h): the summary's latest
 ** failure and successes (triggers_rundata_outcome, newest first, with a
 ** LIMIT), its pending triggers (triggers_state_agent; agent '' through
-** triggers_state_due), the hints' probes, and the create quotas (per
-** agent and scope, and per user).
+** triggers_state_due), the hints' probes, the create quotas (per agent
+** and scope, and per user), and whether a trigger_id it asks for is held.
 */
 #include "store/agent.h"
 
@@ -87,6 +87,15 @@ static char *sql_text(store_sql which) {
             " FROM main.triggers_data INDEXED BY triggers_data_created"
             " WHERE agent_id = ?1 AND CASE WHEN json_valid(metadata)"
             " THEN json_extract(metadata, '$.user_id') END = ?2";
+      break;
+    case ST_AGENT_ID_HELD:
+      /* a live trigger of any agent; or runs of the id that are another
+      ** agent's (a deleted trigger's history): both probes of an index
+      ** on trigger_id */
+      sql = "SELECT EXISTS(SELECT 1 FROM main.triggers_data"
+            " WHERE trigger_id = ?1)"
+            " OR EXISTS(SELECT 1 FROM main.triggers_rundata"
+            " WHERE trigger_id = ?1 AND agent_id <> ?2)";
       break;
     default: break;
   }
@@ -203,6 +212,18 @@ int store_agent_user_quota(store *s, const char *agent, const char *user,
   int rc = sqlite3_step(st);
   *active = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
   *created = rc == SQLITE_ROW ? sqlite3_column_int64(st, 1) : 0;
+  store_cursor_close(&c);
+  return rc == SQLITE_ROW ? SQLITE_OK : store_err(s);
+}
+
+int store_agent_id_held(store *s, const char *trigger_id, const char *agent,
+                        int *held) {
+  store_cursor c;
+  sqlite3_stmt *st = open_on(s, ST_AGENT_ID_HELD, trigger_id, &c);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 2, agent, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  *held = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
   store_cursor_close(&c);
   return rc == SQLITE_ROW ? SQLITE_OK : store_err(s);
 }

@@ -60,4 +60,10 @@ int store_agent_quota(store *s, const char *agent, const char *scope, i64 since,
 int store_agent_user_quota(store *s, const char *agent, const char *user,
                            i64 since, i64 *active, i64 *created);
 
+/* *held: trigger_id names a trigger (of any agent), or runs of another
+** agent than `agent` (a deleted trigger's history) still carry it: an
+** agent's create may not take it (docs/create-action.md). */
+int store_agent_id_held(store *s, const char *trigger_id, const char *agent,
+                        int *held);
+
 #endif

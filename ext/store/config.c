@@ -31,6 +31,17 @@ static const config_key keys[] = {
     {"preload_sql", NULL, 0}, /* preload_sql.h */
     {"preload_max_bytes", "4096", 1},
     {"event_retention_ms", "604800000", 1}, /* 7 days */
+    /* an agent's create (agent/create_bounds.c): the fields it may set */
+    {"max_agent_attempts", "10", 1},
+    {"min_agent_backoff_ms", "1000", 1},    /* when max_attempts > 1 */
+    {"max_agent_jitter_ms", "3600000", 1},  /* 1 hour */
+    {"max_agent_window_ms", "86400000", 1}, /* 1 day */
+    {"max_agent_runs", "1000000", 1},
+    {"max_agent_pause_after_failures", "100", 1},
+    {"max_agent_trigger_id_bytes", "128", 1},
+    {"max_agent_display_name_bytes", "256", 1},
+    {"max_agent_instructions_bytes", "16384", 1},
+    {"max_agent_metadata_bytes", "8192", 1},
 };
 
 const config_key *config_find(const char *key) {
@@ -40,7 +51,15 @@ const config_key *config_find(const char *key) {
   return NULL;
 }
 
+/* A max_agent_*_bytes key: a size within a create's request. */
+static int request_size_key(const char *key) {
+  size_t n = strlen(key);
+  return strncmp(key, "max_agent_", 10) == 0 && n > 16 &&
+         strcmp(key + n - 6, "_bytes") == 0;
+}
+
 i64 config_max(const config_key *k) {
+  if (request_size_key(k->key)) return CONFIG_REQUEST_BYTES_MAX;
   return strcmp(k->key, "preload_max_bytes") == 0 ? CONFIG_PRELOAD_BYTES_MAX
                                                   : SCHED_SPAN_MAX;
 }

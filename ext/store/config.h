@@ -15,6 +15,9 @@ typedef struct config_key {
 
 /* preload_max_bytes's largest value (a run's payload stays small). */
 #define CONFIG_PRELOAD_BYTES_MAX 1048576
+/* The largest value of a max_agent_*_bytes key: a create's request (JSON
+** or XML) is at most this long (agent/create_bounds.h). */
+#define CONFIG_REQUEST_BYTES_MAX 65536
 
 const config_key *config_find(const char *key); /* NULL: unknown key */
 /* 1 when text is a value key k may hold, what trigger_config(key, value)
@@ -24,7 +27,7 @@ const config_key *config_find(const char *key); /* NULL: unknown key */
 ** (changed outside the extension) reads as the default. */
 int config_value_ok(const config_key *k, const char *text);
 /* The largest value of integer key k: SCHED_SPAN_MAX, or less for a key
-** that bounds memory (preload_max_bytes). */
+** that bounds memory (preload_max_bytes, the max_agent_*_bytes keys). */
 i64 config_max(const config_key *k);
 /* The rule of config_value_ok in words ("an integer 0..315537897599999"). */
 void config_rule(const config_key *k, char *buf, size_t n);

@@ -1,6 +1,7 @@
 /*
 ** json.c -- JSON read through SQLite's json1 (json.h): whether a text is
-** a JSON object, and the members of one in order.
+** a JSON object, the members of one in order, a key given twice, and a
+** member set or removed.
 */
 #include "store/json.h"
 
@@ -32,13 +33,56 @@ static char *sql_text(store_sql which) {
           "SELECT key, type, atom, NULL, id, parent FROM json_tree(?1)");
       break;
     case ST_JSON_SET:
+      /* ?1 is NULL or an object (the caller checked): no json_valid(),
+      ** which answers 0 when it runs out of memory (the object was then
+      ** replaced by {}: tests/fault found it) */
       out = sqlite3_mprintf(
-          "SELECT json_set(CASE WHEN json_valid(?1) AND json_type(?1) ="
-          " 'object' THEN ?1 ELSE '{}' END, '$.' || ?3, json(?2))");
+          "SELECT json_set(coalesce(?1, '{}'), '$.' || ?3, json(?2))");
+      break;
+    case ST_JSON_DUP_KEY:
+      /* json_each's key is the decoded one: "user\u005fid" is user_id */
+      out = sqlite3_mprintf("SELECT key FROM json_each(?1) GROUP BY key"
+                            " HAVING count(*) > 1 ORDER BY min(id) LIMIT 1");
+      break;
+    case ST_JSON_REMOVE:
+      /* fullkey spells the key as the text does, so a key written with
+      ** escapes is found (a path '$.user_id' would not match it) */
+      out = sqlite3_mprintf("SELECT json_remove(?1, fullkey) FROM"
+                            " json_each(?1) WHERE key = ?2 LIMIT 1");
       break;
     default: break;
   }
   return out;
+}
+
+/* Statement which, bound to ?1 json and ?2 (when not NULL), stepped once:
+** its first column as text into *out (NULL: no row). */
+static int text_of(store *s, store_sql which, const char *json,
+                   const char *arg2, char **out) {
+  *out = NULL;
+  sqlite3_stmt *st = store_stmt(s, which, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  if (arg2) sqlite3_bind_text(st, 2, arg2, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(st, 0);
+    *out = t ? sqlite3_mprintf("%s", t) : NULL;
+    rc = *out ? SQLITE_OK : SQLITE_NOMEM;
+  } else {
+    rc = rc == SQLITE_DONE ? SQLITE_OK : store_err(s);
+  }
+  sqlite3_reset(st);
+  return rc;
+}
+
+int store_json_duplicate_key(store *s, const char *object, char **key) {
+  return text_of(s, ST_JSON_DUP_KEY, object, NULL, key);
+}
+
+int store_json_remove(store *s, const char *object, const char *member,
+                      char **out) {
+  return text_of(s, ST_JSON_REMOVE, object, member, out);
 }
 
 int store_json_is_object(store *s, const char *text) {

@@ -33,11 +33,21 @@ typedef struct store_json_each {
   int tree; /* json_tree: every node, with id and parent */
   store_json_member m;
 } store_json_each;
-/* metadata (NULL, or text that is not a JSON object: {}) with member
-** `member` ("when", "user_id") set to the JSON text json, into *out
-** (sqlite3_malloc'd). */
+/* metadata (NULL: {}; else a JSON object, which the caller checked) with
+** member `member` ("when", "user_id") set to the JSON text json, into
+** *out (sqlite3_malloc'd). */
 int store_json_set(store *s, const char *metadata, const char *member,
                    const char *json, char **out);
+
+/* The first key of a JSON object's top level given more than once (read
+** as a parser reads it: escapes decoded), into *key (sqlite3_malloc'd);
+** NULL when every key is given once. */
+int store_json_duplicate_key(store *s, const char *object, char **key);
+/* object without its top-level member `member` (matched with escapes
+** decoded, however the text spells it), into *out (sqlite3_malloc'd);
+** NULL when it has no such member. */
+int store_json_remove(store *s, const char *object, const char *member,
+                      char **out);
 
 int store_json_each_open(store *s, const char *json, store_json_each *it);
 int store_json_tree_open(store *s, const char *json, store_json_each *it);

@@ -123,7 +123,9 @@ typedef enum store_sql {
   ST_JSON_IS_OBJECT, /* ?1 text -> 1 a JSON object, 0 other JSON */
   ST_JSON_EACH,      /* ?1 JSON -> key, type, value, JSON text, id, parent */
   ST_JSON_TREE,      /* every node: key, type, atom, NULL, id, parent */
-  ST_JSON_SET, /* ?1 object (else {}) ?2 JSON ?3 path -> ?1 with ?3 = ?2 */
+  ST_JSON_SET,     /* ?1 object (NULL: {}) ?2 JSON ?3 path -> ?1 with ?3 = ?2 */
+  ST_JSON_DUP_KEY, /* ?1 object -> its first key given twice */
+  ST_JSON_REMOVE,  /* ?1 object ?2 key -> ?1 without that member */
   /* agent.c */
   ST_AGENT_FAILURE,   /* ?1 agent ?2 now -> its latest failed run */
   ST_AGENT_SUCCESSES, /* ?1 agent ?2 now ?3 limit -> its latest successes */
@@ -132,6 +134,8 @@ typedef enum store_sql {
   ST_AGENT_ACTIVE,    /* ?1 agent ?2 scope -> active triggers */
   ST_AGENT_CREATED,   /* ?1 agent ?2 scope ?3 since -> created after it */
   ST_AGENT_USER,      /* ?1 agent ?2 user ?3 since -> active, created after */
+  ST_AGENT_ID_HELD,   /* ?1 trigger_id ?2 agent -> 1 if a trigger has it or
+                         another agent's runs do */
   ST_COUNT
 } store_sql;
 

@@ -13,12 +13,14 @@
 **
 ** Matchers read characters through `rd`, which normalizes: full-width
 ** forms (U+FF01..U+FF5E) read as their ASCII twins and U+3000 as a space,
-** zero-width characters (U+200B..U+200D, U+2060, U+FEFF) are skipped. So
-** an obfuscated key matches like the plain one, while the ranges -- and
-** the bytes redacted -- are those of the original text.
+** invisible characters (U+00AD, U+200B..U+200D, U+2060, U+FEFF) are
+** skipped. So an obfuscated key matches like the plain one, while the
+** ranges -- and the bytes redacted -- are those of the original text.
 **
 ** Rules that start a token only fire at an edge judged on the output
-** written so far (a label ends a word), which makes a second pass a no-op.
+** written so far (a label ends a word), which makes a second pass a no-op;
+** so do the rules of a command's options (mysql -p, curl -u), which fire
+** only after the output named the command on that line (rstate.cmd).
 ** Time is linear in the input: every failing scan either has a bounded
 ** length or ends where no later start of the same rule could succeed (the
 ** `skip` positions); `redact_probe` counts the characters read so the
@@ -39,13 +41,15 @@ typedef struct src {
   size_t *steps; /* characters read, for redact_probe */
 } src;
 
-/* U+200B..U+200D, U+2060, U+FEFF at i (3 bytes each in UTF-8). */
-static int zero_width(const src *s, size_t i) {
+/* An invisible character at i: its length in bytes (U+00AD, the soft
+** hyphen: 2; U+200B..U+200D, U+2060, U+FEFF: 3), else 0. */
+static size_t zero_width(const src *s, size_t i) {
   const unsigned char *p = (const unsigned char *)s->in + i;
+  if (s->n - i >= 2 && p[0] == 0xC2 && p[1] == 0xAD) return 2;
   if (s->n - i < 3) return 0;
-  if (p[0] == 0xE2 && p[1] == 0x80) return p[2] >= 0x8B && p[2] <= 0x8D;
-  if (p[0] == 0xE2 && p[1] == 0x81) return p[2] == 0xA0;
-  return p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF;
+  if (p[0] == 0xE2 && p[1] == 0x80) return p[2] >= 0x8B && p[2] <= 0x8D ? 3 : 0;
+  if (p[0] == 0xE2 && p[1] == 0x81) return p[2] == 0xA0 ? 3 : 0;
+  return p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
 }
 
 /* The character at i (not a zero-width one), *next set past it: U+FF01..
@@ -75,9 +79,10 @@ static int decode(const src *s, size_t i, size_t *next) {
 /* The next visible character from i (zero-width ones skipped), or -1 at
 ** the end; *next is set past it (to n at the end). */
 static int rd(const src *s, size_t i, size_t *next) {
-  while (i < s->n && zero_width(s, i)) {
+  size_t w;
+  while (i < s->n && (w = zero_width(s, i)) > 0) {
     (*s->steps)++;
-    i += 3;
+    i += w;
   }
   if (i >= s->n) {
     *next = s->n;
@@ -218,8 +223,9 @@ typedef struct rule rule;
 typedef int (*rule_fn)(const rule *r, const src *s, size_t i, hit *h,
                        size_t *skip);
 
-/* What the character before a match must not be (judged on the output). */
-enum { EDGE_NONE, EDGE_ALNUM, EDGE_WORD, EDGE_KEY };
+/* What the character before a match must not be (judged on the output);
+** EDGE_SPACE: it must be a space or a tab (an option of a command). */
+enum { EDGE_NONE, EDGE_ALNUM, EDGE_WORD, EDGE_KEY, EDGE_SPACE };
 
 enum { R_NOCASE = 1, R_MIXED = 2 };
 
@@ -231,6 +237,7 @@ struct rule {
   const char *name;        /* as listed in docs/summary.md */
   rule_fn match;           /* what it matches, with the fields below */
   unsigned char edge;      /* EDGE_*: what may not come before */
+  unsigned char cmd;       /* CMD_*: only in that command (CMD_NONE: any) */
   unsigned char flags;     /* R_NOCASE: lit in any case; R_MIXED: m_pair */
   const char *lit;         /* starts with one of these ('|'), NULL: any */
   unsigned char cls, cls2; /* character classes of the body (and pair) */
@@ -241,15 +248,16 @@ struct rule {
 
 /* ---- PEM private key blocks ------------------------------------------- */
 
-/* At i, word ("-----BEGIN " / "-----END ") then a label of upper-case
-** letters, digits and spaces holding "PRIVATE KEY", then "-----": the
+/* At i, word ("-----begin " / "-----end ", any case) then a label of
+** letters, digits and spaces holding "PRIVATE KEY" (any case: a header
+** typed or pasted in lower case is still a key), then "-----": the
 ** position after it, or 0. */
 static size_t pem_line(const src *s, size_t i, const char *word) {
   size_t j, nx, e;
   int priv = 0, c;
-  if (!lit_at(s, i, word, 0, &j)) return 0;
-  while (ascii_is_upper(c = rd(s, j, &nx)) || ascii_is_digit(c) || c == ' ') {
-    if (c == 'P' && !priv) priv = lit_at(s, j, "PRIVATE KEY", 0, &e);
+  if (!lit_at(s, i, word, 1, &j)) return 0;
+  while (is_alnum(c = rd(s, j, &nx)) || c == ' ') {
+    if (to_lower(c) == 'p' && !priv) priv = lit_at(s, j, "private key", 1, &e);
     j = nx;
   }
   return priv && lit_at(s, j, "-----", 0, &e) ? e : 0;
@@ -259,11 +267,11 @@ static size_t pem_line(const src *s, size_t i, const char *word) {
 static int m_pem(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
   (void)r;
   (void)skip;
-  size_t j = pem_line(s, i, "-----BEGIN "), nx, e;
+  size_t j = pem_line(s, i, "-----begin "), nx, e;
   if (!j) return 0;
   int c;
   while ((c = rd(s, j, &nx)) >= 0) {
-    if (c == '-' && (e = pem_line(s, j, "-----END ")) > 0) {
+    if (c == '-' && (e = pem_line(s, j, "-----end ")) > 0) {
       nx = e;
       break;
     }
@@ -276,7 +284,8 @@ static int m_pem(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
 
 /* ---- key = value ------------------------------------------------------ */
 
-/* A longer run of key characters is not a key (and scanning stops). */
+/* A key's name is read from its last KEY_MAX characters: a longer run of
+** key characters is a key all the same (its end names it). */
 #define KEY_MAX 64
 
 enum { K_PASSWORD = 1, K_TOKEN };
@@ -299,8 +308,9 @@ static const struct key_word {
 
 static int key_sep(int c) { return c == '_' || c == '-' || c == '.'; }
 
-/* The kind of secret key[0..k) names, or 0. */
-static int key_kind(const char *key, size_t k) {
+/* The kind of secret key[0..k) names, or 0; cut: the key is the tail of
+** a longer one (something comes before key[0], not a separator). */
+static int key_kind(const char *key, size_t k, int cut) {
   for (size_t w = 0; w < sizeof key_words / sizeof key_words[0]; w++) {
     const struct key_word *kw = &key_words[w];
     size_t left = strlen(kw->word), p = k;
@@ -315,10 +325,11 @@ static int key_kind(const char *key, size_t k) {
       left--;
     }
     if (left > 0) continue;
-    if ((kw->flags & KW_COMPOUND) && p == 0) continue;
-    if ((kw->flags & KW_WORD) && p > 0 && !key_sep((unsigned char)key[p - 1]) &&
-        !(ascii_is_upper((unsigned char)key[p]) &&
-          ascii_is_lower((unsigned char)key[p - 1])))
+    if ((kw->flags & KW_COMPOUND) && p == 0 && !cut) continue;
+    if ((kw->flags & KW_WORD) && (p > 0 || cut) &&
+        (p == 0 || (!key_sep((unsigned char)key[p - 1]) &&
+                    !(ascii_is_upper((unsigned char)key[p]) &&
+                      ascii_is_lower((unsigned char)key[p - 1])))))
       continue;
     return kw->kind;
   }
@@ -326,7 +337,9 @@ static int key_kind(const char *key, size_t k) {
 }
 
 /* After a password-like key and ':', these single words are prose
-** ("password: reset"), not the password. All shorter than 12 letters. */
+** ("password: reset"), not the password; so is a word of these after a
+** command-line flag ("use --password to log in"). All shorter than 12
+** letters. */
 static const char *const prose_words[] = {
     "expired",   "reset",     "required",    "missing",  "invalid", "incorrect",
     "wrong",     "changed",   "updated",     "rotated",  "revoked", "removed",
@@ -336,14 +349,17 @@ static const char *const prose_words[] = {
     "protected", "encrypted", "unavailable", "see",      "ask",     "keep",
     "use",       "check",     "same",        "new",      "yes",     "no",
     "true",      "false",     "not",         "never",    "below",   "above",
-    "set",       "ok",        "okay",
+    "set",       "ok",        "okay",        "default",  "the",     "a",
+    "an",        "to",        "as",          "is",       "in",      "on",
+    "or",        "and",       "for",         "from",     "with",    "if",
+    "of",        "option",    "flag",
 };
 
 #define PLAIN_WORD_MAX 12
 
-/* Is the value [a, b) after ':' prose? One plain word (letters only,
-** shorter than PLAIN_WORD_MAX, maybe ending a sentence): for a token-like
-** key any such word; for a password-like one only a prose_words entry. */
+/* Is the value [a, b) prose? One plain word (letters only, shorter than
+** PLAIN_WORD_MAX, maybe ending a sentence): for a token-like key any such
+** word; for a password-like one only a prose_words entry. */
 static int prose_value(const src *s, size_t a, size_t b, int kind) {
   char w[PLAIN_WORD_MAX + 4];
   size_t k = 0, nx;
@@ -429,43 +445,220 @@ static size_t close_quote(const src *s, size_t i, int q, size_t esc) {
   return i;
 }
 
-/* At i (a key edge): a secret key, '=' or ':', its value. */
-static int m_kv(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
-  (void)r;
-  (void)skip;
-  char key[KEY_MAX];
-  size_t k = 0, j = i, nx, e, esc;
-  int c, q, kind;
-  while (k <= KEY_MAX && key_char(c = rd(s, j, &nx))) {
-    if (k < KEY_MAX) key[k] = (char)c;
-    k++;
-    j = nx;
-  }
-  /* (k > 0: the rule starts at a key character) */
-  if (k > KEY_MAX || !(kind = key_kind(key, k))) return 0;
-  if (open_quote(s, j, &q, &esc, &e)) j = e; /* "key": or \"key\": */
-  c = rd(s, skip_spaces(s, j), &nx);
-  if (c != '=' && c != ':') return 0;
-  int sep = c;
-  c = rd(s, nx, &e);
-  if (c == '=' || (sep == ':' && c == ':')) return 0; /* == and :: */
-  j = skip_spaces(s, nx);
+/* The value at j into h: inside its quotes (returns 1), or bare, up to a
+** value_stop character (returns 0). */
+static int kv_value(const src *s, size_t j, hit *h) {
+  size_t e, nx, esc;
+  int q;
   if (open_quote(s, j, &q, &esc, &e)) {
     h->vs = e;
     h->ve = close_quote(s, e, q, esc);
-  } else if (stray_quote(s, j, &q, &e)) {
+    return 1;
+  }
+  if (stray_quote(s, j, &q, &e)) {
     h->vs = e;
     h->ve = close_quote(s, e, q, 0);
-  } else {
-    h->vs = e = j;
-    while (!value_stop(rd(s, e, &nx))) e = nx;
-    h->ve = e;
-    if (lit_at(s, j, "bearer|basic", 1, &nx) && nx == e) return 0;
-    if (sep == ':' && prose_value(s, j, e, kind)) return 0;
+    return 1;
+  }
+  h->vs = e = j;
+  while (!value_stop(rd(s, e, &nx))) e = nx;
+  h->ve = e;
+  return 0;
+}
+
+/* A line break at j ("\n" or "\r\n"): *end after it. */
+static int line_break(const src *s, size_t j, size_t *end) {
+  size_t nx;
+  int c = rd(s, j, &nx);
+  if (c == '\r' && rd(s, nx, end) == '\n') return 1;
+  *end = nx;
+  return c == '\n';
+}
+
+/* Only spaces from j to the end of the line (or of the text). */
+static int line_ends(const src *s, size_t j) {
+  size_t nx;
+  int c = rd(s, skip_spaces(s, j), &nx);
+  return c < 0 || c == '\n' || c == '\r';
+}
+
+/* "password: changed to X": after one of these words, "to" and a value
+** that is not prose itself: that value (h moved to it) is the secret. */
+static int changed_to(const src *s, hit *h, int kind) {
+  size_t j, e, nx;
+  hit v;
+  if (!lit_at(s, h->vs, "changed|updated|rotated|reset|set", 1, &e) ||
+      e != h->ve)
+    return 0;
+  j = skip_spaces(s, h->ve);
+  if (j == h->ve || !lit_at(s, j, "to", 1, &e) || !is_space(rd(s, e, &nx)))
+    return 0;
+  if (!kv_value(s, skip_spaces(s, e), &v) && prose_value(s, v.vs, v.ve, kind))
+    return 0;
+  *h = v;
+  return 1;
+}
+
+/* The separator after a key at j: '=' (also "=>": Perl, Ruby, PHP) or
+** ':' (sep), *j moved to the value: after ':' maybe on a later line
+** (*own_line: then the value must stand alone on its line). A
+** command-line flag ("--password X", flag set) takes a space instead
+** (sep ' '). 0: no separator. */
+static int kv_sep(const src *s, size_t *j, int flag, int *own_line) {
+  size_t nx, e, at = skip_spaces(s, *j);
+  int c = rd(s, at, &nx), sep = c;
+  *own_line = 0;
+  if (c != '=' && c != ':') {
+    if (!flag || at == *j || c == '-' || c <= ' ') return 0;
+    *j = at;
+    return ' ';
+  }
+  c = rd(s, nx, &e);
+  if (c == '=' || (sep == ':' && c == ':')) return 0; /* == and :: */
+  if (sep == '=' && c == '>') nx = e;
+  *j = skip_spaces(s, nx);
+  while (sep == ':' && line_break(s, *j, &e)) { /* blank lines too */
+    *j = skip_spaces(s, e);
+    *own_line = 1;
+  }
+  return sep;
+}
+
+/* At i (a key edge): a secret key, its separator (kv_sep), its value. A
+** start inside the key's run reads the same end of it, so a failure
+** skips the run. */
+static int m_kv(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
+  (void)r;
+  char ring[KEY_MAX], key[KEY_MAX];
+  size_t k = 0, j = i, nx, e, esc;
+  int c, q, kind, own_line;
+  int flag = lit_at(s, i, "--", 0, &e);
+  c = rd(s, j, &nx); /* a key character: the rule starts at one */
+  do {
+    ring[k % KEY_MAX] = (char)c;
+    k++;
+    j = nx;
+  } while (key_char(c = rd(s, j, &nx)));
+  *skip = j;
+  /* the last KEY_MAX characters, in order: ring[k % KEY_MAX] is the
+  ** oldest once the ring has filled */
+  size_t n = k < KEY_MAX ? k : KEY_MAX, old = k < KEY_MAX ? 0 : k % KEY_MAX;
+  memcpy(key, ring + old, n - old);
+  memcpy(key + (n - old), ring, old);
+  if (!(kind = key_kind(key, n, k > KEY_MAX))) return 0;
+  if (open_quote(s, j, &q, &esc, &e)) j = e; /* "key": or \"key\": */
+  int sep = kv_sep(s, &j, flag, &own_line);
+  if (!sep) return 0;
+  if (!kv_value(s, j, h)) {
+    int prose = sep != '=' && prose_value(s, h->vs, h->ve, kind);
+    if (lit_at(s, j, "bearer|basic", 1, &nx) && nx == h->ve) return 0;
+    if (prose && (sep != ':' || !changed_to(s, h, kind))) return 0;
+    if (own_line && !prose && !line_ends(s, h->ve)) return 0;
   }
   if (rd(s, h->vs, &nx) < 0 || h->vs >= h->ve) return 0;
-  if (lit_at(s, h->vs, REDACT_MARKER, 0, &nx) && nx >= h->ve) return 0;
+  /* redacted already (one marker, or a head's and its own side by side) */
+  for (e = h->vs; lit_at(s, e, REDACT_MARKER, 0, &nx); e = nx) {
+    if (nx >= h->ve) return 0;
+  }
   return 1;
+}
+
+/* ---- secrets on a command line ---------------------------------------- */
+
+/* The commands whose options the command rules read: a rule fires only
+** in its command (rstate.cmd, judged on the output, as edges are). */
+enum { CMD_NONE, CMD_MYSQL, CMD_CURL };
+
+/* Does c end a shell word (outside quotes; ; | & also end the command)? */
+static int word_end(int c) {
+  return c <= ' ' || c == ';' || c == '|' || c == '&';
+}
+
+/* A shell word at j: [*a, *b) is its text, inside the quotes it starts
+** with (to the closing one or the line's end); *next is after it. */
+static void word_at(const src *s, size_t j, size_t *a, size_t *b,
+                    size_t *next) {
+  size_t nx;
+  int c = rd(s, j, &nx), q = c == '"' || c == '\'' ? c : 0;
+  if (q) j = nx;
+  *a = j;
+  while ((c = rd(s, j, &nx)) >= 0 && (q ? c != q && c != '\n' : !word_end(c)))
+    j = nx;
+  *b = *next = j;
+  if (q && c == q) *next = nx;
+}
+
+/* The secret [h->vs, h->ve) of an option's argument, the word [a, h->ve):
+** none when it is empty (the password is asked for) or the word holds a
+** marker (a rule fired there already). A failure skips the word (next:
+** after it). */
+static int option_secret(const src *s, size_t a, const hit *h, size_t next,
+                         size_t *skip) {
+  size_t nx;
+  *skip = next;
+  if (h->vs >= h->ve) return 0;
+  for (; a < h->ve; a = nx) {
+    if (rd(s, a, &nx) == '[' && lit_at(s, a, REDACT_MARKER, 0, &nx)) return 0;
+  }
+  return 1;
+}
+
+/* At i, in a mysql command (mysqldump, mariadb, ...), "-p" glued to the
+** password: -pS3cret, -p'a b'. "-p" alone asks for it. */
+static int m_mysql(const rule *r, const src *s, size_t i, hit *h,
+                   size_t *skip) {
+  size_t at, nx, next;
+  if (!lit_at(s, i, r->lit, 0, &at) || word_end(rd(s, at, &nx))) return 0;
+  word_at(s, at, &h->vs, &h->ve, &next);
+  return option_secret(s, h->vs, h, next, skip);
+}
+
+/* At i, in a curl command, -u or --user and user:password (glued, after
+** spaces or '='): the password, after the first ':'. The user is a plain
+** name (no quote, '=' or '['), so what comes before the password is no
+** key=value of its own. */
+static int m_curl(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
+  size_t at, nx = 0, next, a, u;
+  int c = 0;
+  if (!lit_at(s, i, r->lit, 0, &at)) return 0;
+  at = skip_spaces(s, at);
+  if (rd(s, at, &nx) == '=') at = nx;
+  word_at(s, at, &a, &h->ve, &next);
+  for (u = a; u < h->ve && (c = rd(s, u, &nx)) != ':'; u = nx) {
+    if (c == '"' || c == '\'' || c == '=' || c == '[') break;
+  }
+  h->vs = u < h->ve && c == ':' ? nx : h->ve;
+  return option_secret(s, a, h, next, skip);
+}
+
+/* ---- cookies ----------------------------------------------------------- */
+
+/* At i, "Cookie:" or "Set-Cookie:" (any case, the name maybe a quoted
+** JSON key) and a value that starts with name=: the whole value (to the
+** closing quote, or to the end of the line), which is session state. */
+static int m_cookie(const rule *r, const src *s, size_t i, hit *h,
+                    size_t *skip) {
+  (void)skip;
+  size_t j, nx, e, esc;
+  int q;
+  int quoted, c;
+  if (!lit_at(s, i, r->lit, 1, &j)) return 0;
+  if (open_quote(s, j, &q, &esc, &e)) j = e;
+  j = skip_spaces(s, j);
+  if (rd(s, j, &nx) != ':') return 0;
+  j = skip_spaces(s, nx);
+  if ((quoted = open_quote(s, j, &q, &esc, &e)) != 0) j = e;
+  /* name= first: a scan to the value's end only for a cookie */
+  for (e = j; key_char(rd(s, e, &nx));) e = nx;
+  if (e == j || rd(s, e, &nx) != '=') return 0;
+  h->vs = j;
+  if (quoted) {
+    h->ve = close_quote(s, j, q, esc);
+  } else {
+    while ((c = rd(s, e, &nx)) >= 0 && c != '\n' && c != '\r') e = nx;
+    h->ve = e;
+  }
+  return h->ve > h->vs;
 }
 
 /* ---- user:password@ in URLs ------------------------------------------- */
@@ -662,9 +855,28 @@ static int m_discord(const rule *r, const src *s, size_t i, hit *h,
 static const rule rules[] = {
     {.name = "pem-private-key",
      .match = m_pem,
-     .lit = "-----BEGIN ",
+     .flags = R_NOCASE,
+     .lit = "-----begin ",
      .label = L},
     {.name = "key-value", .match = m_kv, .edge = EDGE_KEY, .label = L},
+    {.name = "mysql-password",
+     .match = m_mysql,
+     .edge = EDGE_SPACE,
+     .cmd = CMD_MYSQL,
+     .lit = "-p",
+     .label = L},
+    {.name = "curl-user",
+     .match = m_curl,
+     .edge = EDGE_SPACE,
+     .cmd = CMD_CURL,
+     .lit = "-u|--user",
+     .label = L},
+    {.name = "cookie-header",
+     .match = m_cookie,
+     .edge = EDGE_WORD,
+     .flags = R_NOCASE,
+     .lit = "cookie",
+     .label = L},
     {.name = "url-credentials", .match = m_userinfo, .lit = "://", .label = L},
     {.name = "slack-webhook",
      .match = m_after,
@@ -823,11 +1035,40 @@ typedef struct rstate {
   char *out;
   size_t cap, len;
   int last;        /* the last visible character written (normalized), -1 */
+  int cmd;         /* CMD_*: the command the output's line is in */
+  char word[8];    /* the start of the word being written, */
+  size_t wlen;     /* and its length (for cmd) */
   const char *hit; /* the first rule that fired, for redact_probe */
   uint32_t starts[128];
 } rstate;
 
 _Static_assert(NRULES <= 32, "rstate.starts holds a bit per rule");
+
+/* A word written whole: the command it names (mysql..., mariadb...,
+** curl), if any, is the line's from now on. */
+static void word_done(rstate *b) {
+  /* word holds the first sizeof word (8) characters */
+  if (b->wlen >= 5 && memcmp(b->word, "mysql", 5) == 0) b->cmd = CMD_MYSQL;
+  if (b->wlen >= 7 && memcmp(b->word, "mariadb", 7) == 0) b->cmd = CMD_MYSQL;
+  if (b->wlen == 4 && memcmp(b->word, "curl", 4) == 0) b->cmd = CMD_CURL;
+  b->wlen = 0;
+}
+
+/* The command of the output's line after s[0..n) is written: set by a
+** word that names one, ended by a line break or ; | & */
+static void track_command(rstate *b, const char *s, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    int c = (unsigned char)s[k];
+    if (in_class(CS_WORD, c)) {
+      if (b->wlen < sizeof b->word) b->word[b->wlen] = (char)c;
+      b->wlen++;
+      continue;
+    }
+    if (b->wlen) word_done(b);
+    if (c == '\n' || c == '\r' || c == ';' || c == '|' || c == '&')
+      b->cmd = CMD_NONE;
+  }
+}
 
 static void put(rstate *b, const char *s, size_t n) {
   if (b->cap && b->len < b->cap - 1) {
@@ -835,6 +1076,7 @@ static void put(rstate *b, const char *s, size_t n) {
     memcpy(b->out + b->len, s, n < room ? n : room);
   }
   b->len += n;
+  track_command(b, s, n);
 }
 
 static int edge_ok(int edge, int last) {
@@ -843,6 +1085,7 @@ static int edge_ok(int edge, int last) {
     case EDGE_ALNUM: return !is_alnum(last);
     case EDGE_WORD: return !in_class(CS_WORD, last);
     case EDGE_KEY: return !key_char(last);
+    case EDGE_SPACE: return is_space(last);
     default: return 1;
   }
 }
@@ -880,10 +1123,11 @@ static void pass(rstate *b, const src *s, int depth) {
   while (i < s->n) {
     size_t next, r = NRULES;
     hit h = {0, 0};
-    if (zero_width(s, i)) { /* invisible: copied, starts nothing */
+    size_t w = zero_width(s, i);
+    if (w) { /* invisible: copied, starts nothing */
       (*s->steps)++;
-      put(b, s->in + i, 3);
-      i += 3;
+      put(b, s->in + i, w);
+      i += w;
       continue;
     }
     int c = decode(s, i, &next);
@@ -891,7 +1135,7 @@ static void pass(rstate *b, const src *s, int depth) {
     for (r = 0; can && r < NRULES; r++) {
       const rule *ru = &rules[r];
       if (!(can & (uint32_t)1 << r) || i < skip[r] ||
-          !edge_ok(ru->edge, b->last))
+          !edge_ok(ru->edge, b->last) || (ru->cmd && ru->cmd != b->cmd))
         continue;
       if (ru->match(ru, s, i, &h, &skip[r]) &&
           ALWAYS(h.ve > i && h.vs <= h.ve && h.vs >= i))

@@ -7,17 +7,18 @@
 ** part stays and only the secret is replaced. The rules are the table in
 ** redact.c, tried in order at every position (first match wins), and are
 ** listed with examples in docs/summary.md ("Redaction"): PEM/PGP private
-** key blocks, secrets in key=value / key: value (password, pwd, *_pass,
-** secret, token, api_key, access/account/private/secret key), URL
-** credentials, Slack and Discord webhooks, Basic and Bearer credentials,
-** AWS key ids and secret keys, Twilio, OpenAI/Anthropic, Stripe, GitHub,
-** GitLab, Slack, Google, Hugging Face, npm and SendGrid keys, JWTs and
-** Discord bot tokens.
+** key blocks (any case), secrets in key=value / key: value / key => value
+** / --key value (password, pwd, *_pass, secret, token, api_key,
+** access/account/private/secret key; a key of any length), mysql -p and
+** curl -u passwords, Cookie headers, URL credentials, Slack and Discord
+** webhooks, Basic and Bearer credentials, AWS key ids and secret keys,
+** Twilio, OpenAI/Anthropic, Stripe, GitHub, GitLab, Slack, Google, Hugging
+** Face, npm and SendGrid keys, JWTs and Discord bot tokens.
 **
 ** Matching reads full-width forms (U+FF01..U+FF5E, U+3000) as ASCII and
-** skips zero-width characters (U+200B..U+200D, U+2060, U+FEFF); the bytes
-** replaced are the original ones. Plain prose, URLs without credentials,
-** UUIDs and hex commit ids are not touched. Redacting redacted text
+** skips invisible characters (U+00AD, U+200B..U+200D, U+2060, U+FEFF);
+** the bytes replaced are the original ones. Plain prose, URLs without
+** credentials, UUIDs and hex commit ids are not touched. Redacting redacted text
 ** changes nothing. Time is linear in n.
 */
 #ifndef TRIGGERS_REDACT_H

@@ -161,6 +161,17 @@ const scenario *scenarios(int *n) {
               "\"now\":1767225600000}')",
        .db = "delete",
        .modes = 3},
+      /* a named trigger_id (is it held?), metadata whose user_id is
+      ** dropped for the context's, and the bounds' config reads */
+      {.name = "create-named",
+       .sql = "SELECT trigger_create('{\"instructions\":\"Ping\","
+              "\"trigger_id\":\"ping-1\",\"trigger_type\":\"interval\","
+              "\"interval_ms\":3600000,\"max_attempts\":3,"
+              "\"metadata\":{\"user_id\":\"u2\",\"k\":1}}',"
+              " '{\"agent_id\":\"x\",\"role\":\"owner\",\"user_id\":\"u1\","
+              "\"now\":1767225600000}')",
+       .db = "wal",
+       .modes = 3},
       /* a model's untidy reply: prose and a fence around the XML, names
       ** and values in other spellings, an element that is listed as
       ** ignored */

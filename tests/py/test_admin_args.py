@@ -26,6 +26,18 @@ def test_argument_refusals(ext):
         (f"SELECT trigger_health({T0}, '{{\"agents\":\"a\"}}')",
          "trigger_health: argument 2 (options): agents: unknown key or wrong type "
          "(known: agents, an array of agent ids; scope, text)"),
+        # issue 32: a bad option key is never quoted as raw bytes (hex, as
+        # everywhere), and a long one is cut
+        (f"SELECT trigger_health({T0}, CAST(X'7B2261FF223A317D' AS TEXT))",
+         "trigger_health: argument 2 (options) (in a key): not valid UTF-8 at byte 3 "
+         "(0xff: a byte that never appears in UTF-8)"),
+        (f"SELECT trigger_health({T0}, '{{\"a\\udc80\":1}}')",
+         "trigger_health: argument 2 (options) (in a key): the escape \\udc80 at byte 3 "
+         "is a lone surrogate (only a high surrogate followed by a low one is a "
+         "character)"),
+        (f"SELECT trigger_health({T0}, '{{\"{'k' * 100}\":1}}')",
+         f"trigger_health: argument 2 (options): {'k' * 60}...: unknown key or wrong "
+         "type (known: agents, an array of agent ids; scope, text)"),
         ("SELECT trigger_prune(0, NULL, X'00')", "trigger_prune: argument 3 (table) must be text"),
         ("SELECT trigger_prune(0, NULL, 'x')",
          "trigger_prune: argument 3 (table): 'x' is not 'trigger_runs' or 'trigger_events'"),

@@ -182,7 +182,9 @@ def test_error_messages_never_echo_bad_bytes(ext):
     for sql in ["SELECT trigger_iso(0, 'Mars/' || CAST(x'ff' AS TEXT))",
                 "SELECT trigger_run_due(CAST(x'ff' AS TEXT))",
                 "SELECT trigger_next_due(CAST(x'ff' AS TEXT), 0)",
-                "SELECT trigger_config(CAST(x'ff' AS TEXT))"]:
+                "SELECT trigger_config(CAST(x'ff' AS TEXT))",
+                "SELECT trigger_health(0, '{\"a' || CAST(x'ff' AS TEXT) || '\":1}')",
+                "SELECT trigger_health(0, '{\"scope\":\"' || char(56448) || '\"}')"]:
         try:
             db.execute(sql).fetchall()
             assert False, sql

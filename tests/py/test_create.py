@@ -332,6 +332,7 @@ def test_paused_trigger_counts_for_the_unique_rule(ext):
 def test_xml_size_bound(ext):
     # a request of exactly 65536 bytes is read; one byte more is refused
     db = connect(ext)
+    one(db, "SELECT trigger_config('max_agent_instructions_bytes', 65536)")
     head = "<response><instructions>"
     tail = ("</instructions><triggerType>interval</triggerType>"
             "<intervalMs>900000</intervalMs></response>")

@@ -111,3 +111,35 @@ def test_dry_run_must_be_a_boolean(ext):
     res = call(db, HOURLY, {**OWNER, "dry_run": "yes"})
     assert res["error"] == "INVALID_REQUEST" and "dry_run" in res["reason"], res
     assert "dryRun" not in res
+
+
+TAKEN = ("trigger_id '{}' is not available (a trigger has it, or another agent's "
+         "runs do): leave trigger_id out for a generated one")
+
+
+def test_another_agents_id_is_answered_as_any_taken_id(ext):
+    # issue 32: a dry run must not tell one agent about another agent's
+    # triggers. A trigger_id that is taken gets one answer, dry or real,
+    # whoever holds it: nothing names the holder or its trigger.
+    db = connect(ext)
+    a = {**OWNER, "agent_id": "agent-a"}
+    b = {**OWNER, "agent_id": "agent-b"}
+    assert call(db, {**HOURLY, "trigger_id": "mine"}, a)["created"]
+    assert call(db, {**HOURLY, "instructions": "b's", "trigger_id": "bs"}, b)["created"]
+    answers = []
+    for ctx, tid in ((b, "mine"), (b, "bs"), (a, "mine")):
+        req = {**HOURLY, "instructions": "another", "trigger_id": tid}
+        before = state(db)
+        dry = call(db, req, {**ctx, "dry_run": True})
+        assert state(db) == before and dry.pop("dryRun") is True
+        real = call(db, req, ctx)
+        assert dry == real, (dry, real)
+        assert (real["success"], real["error"], real["reason"]) == (
+            False, "INVALID_REQUEST", TAKEN.format(tid)), real
+        assert "agent-a" not in json.dumps(real) and "existingTriggerId" not in real
+        answers.append(real)
+    assert answers[0] == dict(answers[2]), answers  # another's = one's own
+    # a free id: created, dry and real alike
+    req = {**HOURLY, "instructions": "free", "trigger_id": "free"}
+    dry = call(db, req, {**b, "dry_run": True})
+    assert dry.pop("dryRun") and dry == call(db, req, b)

@@ -122,6 +122,8 @@ def test_full_disk_create_insert_finish(ext):
         path = os.path.join(tmp, "t.db")
         build(ext, path, "wal")
         db = open_db(ext, path)
+        # BIG is past the agent's default bound (create_bounds.c)
+        db.execute("SELECT trigger_config('max_agent_instructions_bytes', 65536)")
         db.execute(f"PRAGMA max_page_count = {page_count(db)}")
         before = dump(db)
         ctx = json.dumps({"agent_id": "a", "role": "owner", "now": T0})

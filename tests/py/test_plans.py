@@ -60,6 +60,13 @@ def _workload(db):
         {"action": "create", "instructions": "water the plants",
          "schedule": {"type": "interval", "every": "1h"}}), ctx)
     one(db, "SELECT trigger_create(?, ?)", json.dumps({"action": "list"}), ctx)
+    # a named id (held by a trigger or another agent's runs?), metadata (a
+    # key twice? its user_id dropped), the per-user quota
+    r = json.loads(one(db, "SELECT trigger_create(?, ?)", json.dumps(
+        {"instructions": "named", "trigger_id": "named-1", "trigger_type": "interval",
+         "interval_ms": 3600000, "metadata": {"user_id": "u2", "k": 1}}),
+        json.dumps({"agent_id": "a1", "role": "owner", "user_id": "u1", "now": T0})))
+    assert r["created"], r
     run_id = one(db, "SELECT run_id FROM trigger_runs WHERE status = 'success' LIMIT 1")
     for sql, arg in [
             ("SELECT * FROM trigger_runs WHERE run_id = ?", run_id),

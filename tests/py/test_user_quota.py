@@ -91,3 +91,53 @@ def test_user_kept_in_metadata(ext):
     # back) is no user's and fails nothing
     db.execute("UPDATE triggers_data SET metadata = '{bad' WHERE instructions = 'z'")
     assert create(db, "w", "u1")["created"]
+
+
+def test_a_request_never_counts_as_a_user(ext):
+    # issue 32: without a context user_id, a request's own metadata.user_id
+    # was stored and counted as that user's, so an agent could use up
+    # another user's quota. The user is the context's: a request's
+    # metadata.user_id is dropped (listed in "ignored"), however spelled.
+    db = connect(ext)
+    one(db, "SELECT trigger_config('max_active_per_user', 2)")
+    one(db, "SELECT trigger_config('max_creations_per_window', 50)")
+    spoofs = [{"user_id": "victim"}, {"user\\u005fid": "victim", "k": 1}]
+    for i in range(4):
+        meta = spoofs[i % 2]
+        # metadata as JSON text, so an escaped key reaches the action as sent
+        text = json.dumps(meta).replace("\\\\", "\\")
+        r = create(db, f"spoof {i}", metadata=text)
+        assert r["created"] and r["ignored"] == ["metadata.user_id"], r
+        stored = one(db, "SELECT metadata FROM triggers WHERE trigger_id = ?", r["triggerId"])
+        assert "victim" not in stored and "user" not in json.loads(stored), stored
+    # another user of the same agent, too: only the context counts
+    r = create(db, "spoof as u2", "u2", metadata={"user_id": "victim"})
+    assert r["created"] and r["ignored"] == ["metadata.user_id"], r
+    # the victim's own quota is untouched: two, then the limit
+    assert create(db, "mine 1", "victim")["created"]
+    assert create(db, "mine 2", "victim")["created"]
+    r = create(db, "mine 3", "victim")
+    assert r["error"] == "TRIGGER_QUOTA_EXCEEDED", r
+    # the stored metadata agrees with the count, for any reader
+    users = [json.loads(m).get("user_id") for (m,) in
+             db.execute("SELECT metadata FROM triggers WHERE metadata IS NOT NULL")]
+    assert sorted(u for u in users if u) == ["u2", "victim", "victim"], users
+
+
+def test_metadata_keys_given_twice_are_refused(ext):
+    # readers disagree on which of two equal keys counts (SQLite's
+    # json_extract reads the first, Python the last): such metadata is
+    # refused, escapes decoded, and nothing is written but the event
+    db = connect(ext)
+    before = dump(db)
+    for text, key in (('{"user_id":"me","user_id":"victim"}', "user_id"),
+                      ('{"a":1,"b":2,"a":3}', "a"),
+                      ('{"user_id":"x","user\\u005fid":"y"}', "user_id")):
+        for user in (None, "u1"):
+            r = create(db, "dup", user, metadata=text)
+            assert (r["error"], r["reason"]) == (
+                "INVALID_REQUEST", f"metadata: key '{key}' is given twice (readers "
+                "disagree on which one counts)"), r
+    assert dump(db) == before
+    # the same key in two nested objects is no duplicate
+    assert create(db, "nested", metadata={"a": {"k": 1}, "b": {"k": 2}})["created"]

@@ -9,6 +9,8 @@ import json
 from util import MIN, T0, add, connect, finish, one, tick, trig
 
 OWNER = json.dumps({"agent_id": "a", "role": "owner", "now": T0})
+TAKEN = ("trigger_id '%s' is not available (a trigger has it, or another agent's "
+         "runs do): leave trigger_id out for a generated one")
 
 
 def test_disable_and_reschedule_when_not_active(ext):
@@ -45,5 +47,36 @@ def test_create_with_an_id_taken(ext):
     r = json.loads(one(db, "SELECT trigger_create(?, ?)",
                        json.dumps(dict(req, instructions="y")), OWNER))
     assert (r["success"], r["error"], r["reason"]) == (
-        False, "INVALID_REQUEST", "UNIQUE constraint failed: triggers.trigger_id"), r
+        False, "INVALID_REQUEST", TAKEN % "tid1"), r
     assert one(db, "SELECT instructions FROM triggers WHERE trigger_id = 'tid1'") == "x"
+
+
+def test_create_with_another_agents_deleted_id(ext):
+    # issue 32: an agent could take the id of another agent's deleted
+    # trigger and sit on its run history (trigger_runs by trigger_id would
+    # mix the two). While that history remains, the id is refused to other
+    # agents; its own agent may create it again (a new incarnation).
+    db = connect(ext)
+    ctx = lambda agent, now=T0: json.dumps({"agent_id": agent, "role": "owner", "now": now})
+    req = json.dumps({"trigger_id": "report", "instructions": "x", "trigger_type": "interval",
+                      "interval_ms": 3600000})
+    create = lambda agent, now=T0: json.loads(one(db, "SELECT trigger_create(?, ?)", req,
+                                                  ctx(agent, now)))
+    assert create("alice")["created"]
+    [run] = tick(db, T0 + 3600000)
+    finish(db, run["run_id"], "success", now=T0 + 3600000)
+    db.execute("DELETE FROM triggers WHERE trigger_id = 'report'")
+    r = create("mallory")
+    assert (r["success"], r["error"], r["reason"]) == (
+        False, "INVALID_REQUEST", TAKEN % "report"), r
+    assert one(db, "SELECT count(*) FROM triggers") == 0
+    # a direct INSERT (the application, trusted) may; an agent's own id is
+    # its own
+    add(db, "report", agent_id="mallory")
+    db.execute("DELETE FROM triggers WHERE trigger_id = 'report'")
+    r = create("alice")
+    assert r["created"] and r["triggerId"] == "report", r
+    db.execute("DELETE FROM triggers WHERE trigger_id = 'report'")
+    # once the history is pruned the id is free for anyone
+    assert one(db, "SELECT trigger_prune(?)", T0 + 10 * 3600000) == 1
+    assert create("mallory")["created"]

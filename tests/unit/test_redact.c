@@ -29,6 +29,8 @@
 #define ZWJ "\xe2\x80\x8d"     /* U+200D */
 #define WJ "\xe2\x81\xa0"      /* U+2060 */
 #define BOM "\xef\xbb\xbf"     /* U+FEFF */
+#define SHY "\xc2\xad"         /* U+00AD soft hyphen: invisible */
+#define NBSP "\xc2\xa0"        /* U+00A0: visible (a space) */
 
 /* Must match the bound of tests/fuzz/fuzz_redact.c. */
 #define STEPS_PER_BYTE 64
@@ -240,6 +242,48 @@ static const redact_case positives[] = {
     {"aws-access-key-id",
      "AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMIaKbMDENGabPxRfiCYEXAMPLEKEY ok",
      R " wJalrXUtnFEMIaKbMDENGabPxRfiCYEXAMPLEKEY ok"},
+
+    /* issue 32: leaks found by an attack on the rules */
+    /* a status word, then "to" and the new password */
+    {"key-value", "password: changed to hunter2", "password: changed to " R},
+    {"key-value", "Password: reset to 'p4ss word' ok",
+     "Password: reset to '" R "' ok"},
+    /* the value on the next line (after blank ones too), alone on it */
+    {"key-value", "password:\nhunter2\nthanks", "password:\n" R "\nthanks"},
+    {"key-value", "Password:\r\n\r\n  s3cret  \r\nbye",
+     "Password:\r\n\r\n  " R "  \r\nbye"},
+    /* Perl, Ruby and PHP hashes: => */
+    {"key-value", "{\"password\" => \"hunter2\"}",
+     "{\"password\" => \"" R "\"}"},
+    {"key-value", "'api_key'=>'abc123'", "'api_key'=>'" R "'"},
+    /* a command-line flag and its argument */
+    {"key-value", "vault login --password hunter2 -x",
+     "vault login --password " R " -x"},
+    {"key-value", "app --api-token 'abc def'", "app --api-token '" R "'"},
+    /* mysql's password glued to -p */
+    {"mysql-password", "mysql -u root -pS3cret -h db",
+     "mysql -u root -p" R " -h db"},
+    {"mysql-password", "run mysqldump -p'a b' db > x.sql",
+     "run mysqldump -p'" R "' db > x.sql"},
+    /* curl's user:password */
+    {"curl-user", "curl -u alice:S3cret https://api.example.com",
+     "curl -u alice:" R " https://api.example.com"},
+    {"curl-user", "curl -s --user 'bob:p@ss w' -X POST",
+     "curl -s --user 'bob:" R "' -X POST"},
+    /* a Cookie header's value is session state */
+    {"cookie-header", "Cookie: session=abc123; theme=dark\nnext",
+     "Cookie: " R "\nnext"},
+    {"cookie-header", "{\"Set-Cookie\": \"sid=xyz; Path=/\"}",
+     "{\"Set-Cookie\": \"" R "\"}"},
+    /* a PEM header in lower or mixed case */
+    {"pem-private-key",
+     "-----begin private key-----\nMIIB\n-----end private key-----", R},
+    {"pem-private-key", "-----BEGIN private key-----", R},
+    {"pem-private-key", "x -----Begin Rsa Private Key-----\nMIIE", "x " R},
+    /* a soft hyphen inside a prefix or a key is invisible */
+    {"openai-key", "sk" SHY "-abcdefghijklmnopqrstuvwxyz", R},
+    {"github-token", "gh" SHY "p_1234567890abcdefghij", R},
+    {"key-value", "pass" SHY "word=hunter2", "pass" SHY "word=" R},
 };
 
 /* Looks like `rule`, is not a secret: unchanged, no rule fires. */
@@ -251,7 +295,8 @@ static const redact_case near_misses[] = {
      "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQEN\n"
      "-----END PGP PUBLIC KEY BLOCK-----",
      NULL},
-    {"pem-private-key", "-----BEGIN private key-----", NULL},
+    {"pem-private-key",
+     "-----begin public key-----\nMIIB\n-----end public key-----", NULL},
 
     {"key-value", "password reset link sent", NULL},
     {"key-value", "the token was used", NULL},
@@ -336,6 +381,22 @@ static const redact_case near_misses[] = {
     {"key-value", "mypwd=abc123xyz and dbpass=abc123xyz", NULL},
     /* a capital after a capital or digit is no camel-case word start */
     {"key-value", "SKIPass=abc123xyz and 2Pwd=abc123xyz", NULL},
+
+    /* issue 32: what the new forms leave alone */
+    {"key-value", "password: changed to the default. password: changed today",
+     NULL},
+    {"key-value", "password:\nThe next line is a sentence.", NULL},
+    {"key-value", "Password:\nrequired", NULL},
+    {"key-value", "if password >= 8 then \"password_length\" => 12", NULL},
+    {"key-value", "docker login --password-stdin < pw.txt", NULL},
+    {"key-value", "use --password to log in, or --token --verbose", NULL},
+    {"mysql-password", "mysql -u root -p -h db -P3306; ssh -p2222 host", NULL},
+    {"mysql-password", "mysql -h db\n-pS3cret", NULL},
+    {"curl-user", "curl -u alice https://x.example.com:8443/y", NULL},
+    {"curl-user", "docker run -u 1000:1000 img; curl -u bob: https://x", NULL},
+    {"cookie-header", "cookies: accepted. Cookie: none. the cookie: chocolate",
+     NULL},
+    {"openai-key", "sk" NBSP "-abcdefghijklmnopqrstuvwxyz", NULL},
 };
 
 /* Plain text: no rule is near, nothing changes. */
@@ -414,15 +475,16 @@ static void check_char_classes(void) {
   ** beside them in the code chart are not zero-width */
   static const char *const zw[] = {"\xe2\x80\x8b", "\xe2\x80\x8c",
                                    "\xe2\x80\x8d", "\xe2\x81\xa0",
-                                   "\xef\xbb\xbf"};
+                                   "\xef\xbb\xbf", SHY};
   for (size_t i = 0; i < sizeof zw / sizeof zw[0]; i++) {
     snprintf(in, sizeof in, "pass%sword=hunter2", zw[i]);
     snprintf(want, sizeof want, "pass%sword=" R, zw[i]);
     check_case("zero-width in a key", in, want, "key-value");
   }
-  static const char *const not_zw[] = {"\xe2\x80\x8a", "\xe2\x80\x8e",
-                                       "\xe2\x81\xa1", "\xef\xbb\xbe",
-                                       "\xef\xba\xbf", "\xe2\x82\x8b"};
+  static const char *const not_zw[] = {
+      "\xe2\x80\x8a", "\xe2\x80\x8e", "\xe2\x81\xa1", "\xef\xbb\xbe",
+      "\xef\xba\xbf", "\xe2\x82\x8b", "\xc2\xac",     "\xc2\xae",
+      NBSP,           "\xc3\xad"};
   for (size_t i = 0; i < sizeof not_zw / sizeof not_zw[0]; i++) {
     snprintf(in, sizeof in, "pass%sword=hunter2", not_zw[i]);
     check_case("not zero-width", in, in, NULL);
@@ -464,18 +526,25 @@ static void check_coverage(void) {
   CHECK(redact_rule_name(0) != NULL, "the rule table is not empty");
 }
 
-/* A key is at most KEY_MAX (64) characters: one of exactly 64 ending in a
-** key name is a key; at 65 the run is not a key, and a key starting
-** inside it is not at an edge. */
+/* A key of any length is named by its end (issue 32: keys longer than
+** 64 characters leaked): 64, 65 and 300 characters ending in "password"
+** are keys; a long run ending in no key name is not, and neither is a
+** long key whose last word only ends in "pwd". */
 static void check_key_max(void) {
-  char in[128], want[128];
-  snprintf(in, sizeof in, "%.*spassword=x", 56,
-           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
-  snprintf(want, sizeof want, "%.*spassword=" R, 56, in);
-  check_case("64-character key", in, want, "key-value");
-  snprintf(in, sizeof in, "b%.*spassword=x", 56,
-           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
-  check_case("65-character key", in, in, NULL);
+  char in[512], want[512], run[301];
+  size_t lens[] = {56, 57, 292};
+  memset(run, 'a', sizeof run - 1);
+  run[sizeof run - 1] = 0;
+  for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+    snprintf(in, sizeof in, "%.*spassword=x", (int)lens[i], run);
+    snprintf(want, sizeof want, "%.*spassword=" R, (int)lens[i], run);
+    check_case("long key", in, want, "key-value");
+  }
+  snprintf(in, sizeof in, "%.*s_pass.word: hunter2", 280, run);
+  snprintf(want, sizeof want, "%.*s_pass.word: " R, 280, run);
+  check_case("long key, separators", in, want, "key-value");
+  snprintf(in, sizeof in, "%.*s=x and %.*spwd=x", 200, run, 200, run);
+  check_case("long run, no key name", in, in, NULL);
 }
 
 static void check_sizes(void) {
@@ -536,6 +605,18 @@ static void check_linear(void) {
       "hooks.slack.com/services/",
       "token: a ",
       R,
+      "a",
+      "AKIAIOSFODNN7EXAMPLE_",
+      "password:\n",
+      "password: changed to ",
+      "--password ",
+      "mysql -p ",
+      "mysql ",
+      "curl -u a ",
+      "Cookie: a",
+      "cookie:",
+      SHY,
+      "\"password\"=>",
   };
   const size_t size = 64 * 1024;
   char *in = malloc(size);
@@ -608,6 +689,17 @@ static const char *const fragments[] = {
     "SK",
     "0123456789",
     "hooks.slack.com/services/",
+    "mysql ",
+    " -p",
+    "curl ",
+    " -u ",
+    "Cookie: ",
+    "=>",
+    "--",
+    SHY,
+    "changed to ",
+    "\r\n",
+    "-----begin private key-----",
 };
 
 static void check_generated(void) {
