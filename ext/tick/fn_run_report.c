@@ -326,8 +326,8 @@ static int run_find(tick *t, const char *run_id, run_row *run) {
   return t->err ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
 }
 
-/* Extend the lease of a running run to now + lease_ms (0: the claim's);
-** refused for a run not running or whose lease passed at or before now
+/* Extend the lease of a running run to now + lease_ms (0: the claim's),
+** never shortening it; refused for a run not running or whose lease passed at or before now
 ** (the tick reclaims exactly those). */
 static int renew_lease(tick *t, run_row *run, const char *run_id,
                        i64 lease_ms) {
@@ -349,8 +349,10 @@ static int renew_lease(tick *t, run_row *run, const char *run_id,
                              run_id, was, now);
     return SQLITE_ERROR;
   }
-  val_set_int(&run->v[RC_LEASE_UNTIL],
-              t->now + (lease_ms ? lease_ms : claim_lease_ms(run)));
+  /* A lease never moves backwards: a heartbeat from a clock behind the
+  ** claimer's (now before the claim) leaves the longer one. */
+  i64 renewed = t->now + (lease_ms ? lease_ms : claim_lease_ms(run));
+  if (renewed > until) val_set_int(&run->v[RC_LEASE_UNTIL], renewed);
   return store_run_save(t->st, run);
 }
 
