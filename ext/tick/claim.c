@@ -168,8 +168,11 @@ static int claim_row(tick *t, trg_row *r) {
   if (rc != SQLITE_OK || why)
     return why ? tick_quarantine(t, r, why, NULL, 0) : rc;
   const trg_val *fire = &r->v[TC_FIRE_AT];
-  if (fire->null || fire->i > t->now ||
-      !tick_opts_allow_wake(&t->o, val_text(&r->v[TC_WAKE_MODE])))
+  if (!fire->null && fire->i > t->now) return SQLITE_OK;
+  /* held (a queue's fire_at NULL, or skip's occurrences): by a run? */
+  if ((rc = tick_hold_check(t, r, &why)) != SQLITE_OK || why)
+    return why ? tick_quarantine(t, r, why, NULL, r->v[TC_RUNNING].i) : rc;
+  if (fire->null || !tick_opts_allow_wake(&t->o, val_text(&r->v[TC_WAKE_MODE])))
     return SQLITE_OK;
   tick_snapshot(t, r);
   return process_due(t, r, &spec);
