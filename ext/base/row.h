@@ -106,6 +106,10 @@ typedef struct trg_val { /* 24 bytes: a busy tick holds thousands of rows */
 /* trg_val.bad beyond SQLite's type codes (1-5). */
 #define TRG_BAD_COPY 8 /* triggers_state's copy of the column differs */
 #define TRG_BAD_JSON 9 /* metadata / payload that is not a JSON object */
+/* A text that is not valid UTF-8 or holds a NUL: the bytes as stored and
+** their length in i, until stored_text_repair (store/stored.h) says what
+** is wrong and makes it valid (then i is 0). */
+#define TRG_BAD_TEXT 10
 
 typedef struct trg_row {
   i64 id; /* rowid in triggers_data; 0 for a new row */

@@ -15,26 +15,28 @@ SQLITE_EXTENSION_INIT3
 ** The active triggers that are stalled at ?1: held back by a run whose
 ** lease has passed (skip records their occurrences skipped, queue holds
 ** them: until a tick reclaims the run, which no host may be doing), or
-** held by queue (fire_at NULL) with no live run behind the hold (an
-** inconsistent state, e.g. a run row removed from the shadow table). The
+** due and held (queue's fire_at NULL, or a running count under skip or
+** queue) with no live run behind the hold (an inconsistent state, e.g. a
+** run row removed from the shadow table: the next tick pauses it). The
 ** first part walks the lease index over the expired leases, the second
 ** the due index over the triggers due by ?1 (a hold is always due), each
 ** with one probe per row: never a scan over all triggers.
 */
-#define STALLED_IDS                                                       \
-  "SELECT d.id FROM main.triggers_rundata AS r"                           \
-  " INDEXED BY triggers_rundata_lease"                                    \
-  " JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"          \
-  " AND d.incarnation = r.incarnation"                                    \
-  " WHERE r.status = 'running' AND r.lease_until <= ?1"                   \
-  " AND d.status = 'scheduled' AND d.overlap_policy IN ('skip', 'queue')" \
-  " UNION SELECT s.id FROM main.triggers_state AS s"                      \
-  " INDEXED BY triggers_state_due"                                        \
-  " JOIN main.triggers_data AS d ON d.id = s.id"                          \
-  " WHERE s.next_due_at <= ?1 AND s.fire_at IS NULL"                      \
-  " AND d.status = 'scheduled' AND NOT EXISTS (SELECT 1"                  \
-  " FROM main.triggers_rundata AS r WHERE r.trigger_id = d.trigger_id"    \
-  " AND r.incarnation = d.incarnation AND r.status = 'running'"           \
+#define STALLED_IDS                                                         \
+  "SELECT d.id FROM main.triggers_rundata AS r"                             \
+  " INDEXED BY triggers_rundata_lease"                                      \
+  " JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"            \
+  " AND d.incarnation = r.incarnation"                                      \
+  " WHERE r.status = 'running' AND r.lease_until <= ?1"                     \
+  " AND d.status = 'scheduled' AND d.overlap_policy IN ('skip', 'queue')"   \
+  " UNION SELECT s.id FROM main.triggers_state AS s"                        \
+  " INDEXED BY triggers_state_due"                                          \
+  " JOIN main.triggers_data AS d ON d.id = s.id"                            \
+  " WHERE s.next_due_at <= ?1 AND (s.fire_at IS NULL OR (s.running > 0"     \
+  " AND d.overlap_policy IN ('skip', 'queue'))) AND d.status = 'scheduled'" \
+  " AND NOT EXISTS (SELECT 1"                                               \
+  " FROM main.triggers_rundata AS r WHERE r.trigger_id = d.trigger_id"      \
+  " AND r.incarnation = d.incarnation AND r.status = 'running'"             \
   " AND r.lease_until > ?1)"
 
 /* The ids of the triggers due and claimable at ?1, or stalled. */

@@ -108,6 +108,13 @@ static char *sql_text(store_sql which) {
           " AND incarnation = ?2"
           " AND (retry_at IS NOT NULL OR status = 'running') LIMIT 1");
       break;
+    case ST_RUN_HOLDING_FOR:
+      /* newest first: a running run is among a trigger's latest */
+      out = sqlite3_mprintf(
+          "SELECT 1 FROM main.triggers_rundata WHERE trigger_id = ?1"
+          " AND incarnation = ?2 AND status = 'running'"
+          " ORDER BY scheduled_for DESC, attempt DESC LIMIT 1");
+      break;
     case ST_RUN_LAST_INCARNATION:
       out = sqlite3_mprintf(
           "SELECT incarnation FROM main.triggers_rundata WHERE trigger_id = ?1"
@@ -250,12 +257,23 @@ int store_next_incarnation(store *s, const char *trigger_id, i64 *inc) {
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_run_pending(store *s, const char *trigger_id, i64 incarnation) {
-  sqlite3_stmt *st = store_stmt(s, ST_RUN_PENDING_FOR, sql_text);
+/* 1 when statement which (?1 trigger_id, ?2 incarnation) finds a row, 0
+** when not, -1 on an error. */
+static int run_exists(store *s, store_sql which, const char *trigger_id,
+                      i64 incarnation) {
+  sqlite3_stmt *st = store_stmt(s, which, sql_text);
   if (!st) return -1;
   sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 2, incarnation);
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_run_pending(store *s, const char *trigger_id, i64 incarnation) {
+  return run_exists(s, ST_RUN_PENDING_FOR, trigger_id, incarnation);
+}
+
+int store_run_holding(store *s, const char *trigger_id, i64 incarnation) {
+  return run_exists(s, ST_RUN_HOLDING_FOR, trigger_id, incarnation);
 }

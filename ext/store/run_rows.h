@@ -38,5 +38,8 @@ int store_next_incarnation(store *s, const char *trigger_id, i64 *inc);
 /* 1 when a run of (trigger_id, incarnation) is running or a retry or
 ** deferral of it is pending, 0 when none, <0 an error. */
 int store_run_pending(store *s, const char *trigger_id, i64 incarnation);
+/* 1 when a run of (trigger_id, incarnation) is running, 0 when none, <0 an
+** error: one probe of the trigger's runs, newest first. */
+int store_run_holding(store *s, const char *trigger_id, i64 incarnation);
 
 #endif

@@ -53,6 +53,8 @@ typedef enum store_sql {
   ST_RUN_CLOSE,            /* ?1 rowid ?2 status ?3 error ?4 finished_at */
   ST_RUN_PENDING_FOR,      /* ?1 trigger_id ?2 incarnation -> 1 if a run is
                          running or a retry/deferral is pending */
+  ST_RUN_HOLDING_FOR,      /* ?1 trigger_id ?2 incarnation -> 1 if a run is
+                              running (its newest runs first) */
   ST_RUN_LAST_INCARNATION, /* ?1 trigger_id -> the highest incarnation of
                               its runs */
   /* due.c */

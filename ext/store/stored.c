@@ -9,7 +9,9 @@
 */
 #include "store/stored.h"
 
+#include "base/args.h"
 #include "store/json.h"
+#include "text/utf8.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -18,11 +20,34 @@ SQLITE_EXTENSION_INIT3
 
 const char *stored_shown(const char *t, char buf[STORED_SHOWN + 4]) {
   size_t n = strlen(t);
-  if (n <= STORED_SHOWN) return t;
-  n = STORED_SHOWN;
-  while (n > 0 && ((unsigned char)t[n] & 0xC0) == 0x80) n--;
-  sqlite3_snprintf(STORED_SHOWN + 4, buf, "%.*s...", (int)n, t);
+  if (n <= STORED_SHOWN && utf8_check(t, n, NULL)) return t;
+  /* whole characters while they fit, each invalid sequence as U+FFFD */
+  size_t i = 0, o = 0;
+  while (i < n) {
+    size_t bad;
+    utf8_problem why;
+    size_t k = utf8_char((const unsigned char *)t + i, n - i, &bad, &why);
+    size_t w = k ? k : 3;
+    if (o + w > STORED_SHOWN) break;
+    memcpy(buf + o, k ? t + i : "\xEF\xBF\xBD", w);
+    o += w;
+    i += k ? k : bad;
+  }
+  if (i < n) memcpy(buf + o, "...", 3), o += 3;
+  buf[o] = 0;
   return buf;
+}
+
+int stored_text_repair(trg_val *v, char *why) {
+  if (v->bad != TRG_BAD_TEXT || !v->t) return SQLITE_OK;
+  if (why) {
+    utf8_err e;
+    utf8_check(v->t, (size_t)v->i, &e);
+    utf8_describe(&e, v->t, why, UTF8_DESCRIBE_MAX);
+  }
+  int rc = val_set_owned(v, trg_text_repair(v->t, (size_t)v->i, 0));
+  v->bad = TRG_BAD_TEXT; /* still a value the extension never wrote */
+  return rc;
 }
 
 int stored_err(char **err, const char *table, const char *column,
@@ -63,6 +88,17 @@ int stored_type_error(char **err, const char *table, const trg_coldef *d,
                     want, stored_type_word(type), stored_shown(text, buf));
 }
 
+int stored_texts_repair(trg_val *v, int n, int *first, char *why) {
+  *first = -1;
+  for (int i = 0; i < n; i++) {
+    if (!v[i].bad) continue;
+    int rc = stored_text_repair(&v[i], *first < 0 ? why : NULL);
+    if (rc != SQLITE_OK) return rc;
+    if (*first < 0) *first = i;
+  }
+  return SQLITE_OK;
+}
+
 /* ---- run rows ---------------------------------------------------------- */
 
 #define RUNS "triggers_rundata"
@@ -92,19 +128,23 @@ static int run_count_check(const run_row *run, int col, i64 min, char **err) {
                     (long long)TRG_COUNT_MAX, (long long)n);
 }
 
-int run_check(store *s, const run_row *run, char **err) {
+int run_check(store *s, run_row *run, char **err) {
   static const int required[] = {RC_RUN_ID,  RC_TRIGGER_ID, RC_AGENT_ID,
                                  RC_STATUS,  RC_PAYLOAD,    RC_SCHEDULED_FOR,
                                  RC_ATTEMPT, RC_DEFERRALS,  RC_INCARNATION};
   static const int instants[] = {RC_SCHEDULED_FOR, RC_CLAIMED_AT,
                                  RC_LEASE_UNTIL, RC_FINISHED_AT, RC_RETRY_AT};
   const trg_val *v = run->v;
+  char why[UTF8_DESCRIBE_MAX];
+  int bad;
   *err = NULL;
-  for (int i = 0; i < RC_NCOL; i++) {
-    if (v[i].bad) {
-      return stored_type_error(err, RUNS, &run_cols[i], v[i].bad, v[i].t, 1);
-    }
-  }
+  int rc = stored_texts_repair(run->v, RC_NCOL, &bad, why);
+  if (rc != SQLITE_OK) return rc;
+  if (bad >= 0 && v[bad].bad == TRG_BAD_TEXT)
+    return stored_err(err, RUNS, run_cols[bad].name, "%s", why);
+  if (bad >= 0)
+    return stored_type_error(err, RUNS, &run_cols[bad], v[bad].bad, v[bad].t,
+                             1);
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
     if (v[required[i]].null) {
       return stored_err(err, RUNS, run_cols[required[i]].name,
@@ -118,7 +158,7 @@ int run_check(store *s, const run_row *run, char **err) {
       return stored_err(err, RUNS, run_cols[instants[i]].name, "%s", msg);
     }
   }
-  int rc = run_count_check(run, RC_ATTEMPT, 1, err);
+  rc = run_count_check(run, RC_ATTEMPT, 1, err);
   if (rc == SQLITE_OK) rc = run_count_check(run, RC_DEFERRALS, 0, err);
   if (rc == SQLITE_OK) rc = run_count_check(run, RC_INCARNATION, 1, err);
   if (rc != SQLITE_OK) return rc;

@@ -1,11 +1,14 @@
 /*
 ** values.c -- values into and out of statements (values.h): a column read
 ** with its stored type kept (trg_val.bad for a value the extension never
-** writes), a whole trigger read into one allocation, and binds.
+** writes, a text that is not valid UTF-8 included), a whole trigger read
+** into one allocation, and binds.
 */
 #include "store/values.h"
 
 #include <string.h>
+
+#include "text/utf8.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -33,6 +36,16 @@ static int val_read_kind(sqlite3_value *cv, char kind, trg_val *v) {
   return texty;
 }
 
+/* A text read back (n bytes at v->t) that is not valid text: marked
+** TRG_BAD_TEXT with its length, for the row's check (stored.h). Work
+** proportional to the row, no statement: the tick checks each row it
+** reads anyway. */
+static void text_mark(trg_val *v, int n) {
+  if (v->bad || utf8_check(v->t, (size_t)n, NULL)) return;
+  v->bad = TRG_BAD_TEXT;
+  v->i = n;
+}
+
 static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
                      trg_val *v) {
   for (int i = 0; i < n; i++) {
@@ -43,8 +56,10 @@ static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
     if (!val_read_kind(cv, defs[i].kind, &v[i])) continue;
     const char *t = (const char *)sqlite3_value_text(cv);
     if (!t) return SQLITE_NOMEM;
-    v[i].t = trg_strndup(t, sqlite3_value_bytes(cv));
+    int len = sqlite3_value_bytes(cv);
+    v[i].t = trg_strndup(t, len);
     if (!v[i].t) return SQLITE_NOMEM;
+    text_mark(&v[i], len);
   }
   return SQLITE_OK;
 }
@@ -102,6 +117,7 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
     p[len[i]] = 0;
     r->v[i].t = p;
     r->v[i].borrowed = 1;
+    text_mark(&r->v[i], len[i]);
     p += len[i] + 1;
   }
   return SQLITE_OK;

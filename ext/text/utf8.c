@@ -2,9 +2,10 @@
 ** utf8.c -- validating, describing and repairing UTF-8 text and JSON
 ** texts. See utf8.h.
 **
-** One walk serves the four entry points: it copies each valid character
+** One walk serves the five entry points: it copies each valid character
 ** (to dst, or only counts it), and at a problem records the first one and
-** either stops (check) or writes the replacement and goes on (repair). For
+** either stops (check) or writes the replacement and goes on (repair; a
+** JSON mark, another replacement inside strings). For
 ** JSON it also follows strings, escapes and the top-level object's keys,
 ** so a message can name the member that holds the problem.
 */
@@ -15,6 +16,7 @@
 #include <string.h>
 
 static const char REPLACEMENT[] = "\xEF\xBF\xBD"; /* U+FFFD */
+static const char MARK[] = "\xEF\xBF\xBE";        /* U+FFFE: utf8_json_mark */
 
 static int is_cont(unsigned char c) { return (c & 0xC0) == 0x80; }
 
@@ -187,10 +189,17 @@ static void note(utf8_err *e, const jstate *j, utf8_problem what, size_t at,
   }
 }
 
-/* The walk (see the header comment). stop: return at the first problem.
-** Returns the length of the output. */
-static size_t walk(const char *text, size_t n, int json, int stop, utf8_err *e,
-                   char *dst) {
+/* What a walk does at a problem. */
+typedef enum walk_mode {
+  WALK_CHECK,  /* record the first one in e and stop */
+  WALK_REPAIR, /* write U+FFFD (\ufffd for a bad escape) and go on */
+  WALK_MARK    /* JSON: inside a string write U+FFFE (\ufffe) and go on;
+                  outside one record it in e and stop */
+} walk_mode;
+
+/* The walk (see the header comment). Returns the length of the output. */
+static size_t walk(const char *text, size_t n, int json, walk_mode mode,
+                   utf8_err *e, char *dst) {
   const unsigned char *s = (const unsigned char *)text;
   out o = {dst, 0};
   jstate j;
@@ -208,9 +217,11 @@ static size_t walk(const char *text, size_t n, int json, int stop, utf8_err *e,
         i += k;
         continue;
       }
-      note(e, &j, why, i, bad);
-      if (stop) return o.len;
-      put(&o, REPLACEMENT, 3);
+      if (mode == WALK_CHECK || (mode == WALK_MARK && !j.in_str)) {
+        note(e, &j, why, i, bad);
+        return o.len;
+      }
+      put(&o, mode == WALK_MARK ? MARK : REPLACEMENT, 3);
       i += bad;
       continue;
     }
@@ -218,10 +229,11 @@ static size_t walk(const char *text, size_t n, int json, int stop, utf8_err *e,
       k = escape_at(s, n, i, &why);
       if (why == UTF8_OK) {
         put(&o, s + i, k);
-      } else {
+      } else if (mode == WALK_CHECK) {
         note(e, &j, why, i, k);
-        if (stop) return o.len;
-        put(&o, "\\ufffd", 6);
+        return o.len;
+      } else {
+        put(&o, mode == WALK_MARK ? "\\ufffe" : "\\ufffd", 6);
       }
       i += k;
       continue;
@@ -243,23 +255,30 @@ int utf8_check(const char *s, size_t n, utf8_err *e) {
     memset(e, 0, sizeof *e);
     return 1;
   }
-  walk(s, n, 0, 1, e, NULL);
+  walk(s, n, 0, WALK_CHECK, e, NULL);
   return e->what == UTF8_OK;
 }
 
 int utf8_json_check(const char *s, size_t n, utf8_err *e) {
   utf8_err mine;
   if (!e) e = &mine;
-  walk(s, n, 1, 1, e, NULL);
+  walk(s, n, 1, WALK_CHECK, e, NULL);
   return e->what == UTF8_OK;
 }
 
 size_t utf8_repair(const char *s, size_t n, char *dst) {
-  return walk(s, n, 0, 0, NULL, dst);
+  return walk(s, n, 0, WALK_REPAIR, NULL, dst);
 }
 
 size_t utf8_json_repair(const char *s, size_t n, char *dst) {
-  return walk(s, n, 1, 0, NULL, dst);
+  return walk(s, n, 1, WALK_REPAIR, NULL, dst);
+}
+
+size_t utf8_json_mark(const char *s, size_t n, char *dst, utf8_err *e) {
+  utf8_err mine;
+  if (!e) e = &mine;
+  memset(e, 0, sizeof *e);
+  return walk(s, n, 1, WALK_MARK, e, dst);
 }
 
 char *utf8_describe(const utf8_err *e, const char *s, char *buf, size_t n) {

@@ -71,6 +71,17 @@ size_t utf8_repair(const char *s, size_t n, char *dst);
 size_t utf8_json_repair(const char *s, size_t n, char *dst);
 
 /*
+** utf8_json_repair with another replacement, to tell where it repaired:
+** each invalid sequence and NUL inside a string written as U+FFFE, each
+** bad escape as \ufffe. A string that reads differently repaired and
+** marked held a problem (trigger_run_finish_many refuses a report whose
+** run_id or status did, and takes the repaired detail). A problem outside
+** every string stops the walk: e says what and where (e->what UTF8_OK:
+** none). Returns the length written to dst (NULL: measure), at most 3 * n.
+*/
+size_t utf8_json_mark(const char *s, size_t n, char *dst, utf8_err *e);
+
+/*
 ** What is wrong, for a message after "<field>: ", e.g. "not valid UTF-8
 ** at byte 5 (0xed: an encoded surrogate, U+D800..U+DFFF)", "a NUL byte at
 ** byte 2", "the escape \udc80 at byte 6 is a lone surrogate". s is the

@@ -81,6 +81,11 @@ static int take_occurrence(tick *t, trg_row *r, i64 sched, int overlap_skip) {
   return claim_occurrence(t, r, sched);
 }
 
+/* max_runs reached: the schedule ends (claims count what ran or expired). */
+static int runs_spent(const trg_row *r) {
+  return !r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i;
+}
+
 static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
   int rc = SQLITE_OK;
   const char *policy = val_text(&r->v[TC_MISFIRE_POLICY]);
@@ -92,8 +97,6 @@ static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
   }
   int overlap_skip = busy && strcmp(overlap, "skip") == 0;
   i64 due = r->v[TC_NEXT_DUE_AT].i;
-  i64 room = r->v[TC_MAX_RUNS].null ? INT64_MAX
-                                    : r->v[TC_MAX_RUNS].i - r->v[TC_CLAIMS].i;
   int all = strcmp(policy, "all") == 0;
   sched_catchup cu;
   sched_catch_up(spec, due, t->now,
@@ -102,33 +105,30 @@ static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
   i64 next = cu.next_after;
 
   if (all) {
-    i64 n = cu.count;
-    if (n > room) n = room;
-    if (t->budget >= 0 && n > t->budget) n = t->budget;
+    /* Oldest first while the catch-up lasts, max_runs allows and the
+    ** limit has room: only a claim uses the limit, so an occurrence
+    ** the overlap skipped or the window expired never cuts the ones
+    ** after it (docs/lifecycle.md). occ: the first one not yet taken. */
     i64 occ = due, k = 0;
-    for (; k < n && rc == SQLITE_OK; k++) {
+    int more_occ = 1;
+    while (rc == SQLITE_OK && more_occ && k < cu.count && !runs_spent(r) &&
+           t->budget != 0) {
       rc = take_occurrence(t, r, occ, overlap_skip);
-      if (k + 1 < n && !sched_next(spec, occ, &occ)) break;
+      k++;
+      more_occ = sched_next(spec, occ, &occ);
     }
     if (rc != SQLITE_OK) return rc;
-    if (n < cu.count && n < room && t->budget == 0) {
-      /* The limit cut the catch-up: the rest stays due. n >= 1 (a row is
-      ** processed only while the budget lasts, claim_row), so occ was
-      ** taken and the rest begins after it. */
-      i64 rest;
-      if (!sched_next(spec, occ, &rest)) rest = next;
-      has_next = 1;
-      next = rest;
-    } else if (cu.more) {
-      i64 from;
-      sched_next(spec, occ, &from);
+    if (more_occ && !runs_spent(r) && k < cu.count) {
+      has_next = 1; /* the limit cut the catch-up: the rest stays due */
+      next = occ;
+    } else if (more_occ && !runs_spent(r) && cu.more) {
       rc = tick_record_outcome(
-          t, r, from, "skipped",
-          span_text("missed: skipped", 0, 1, from, t->now, policy));
+          t, r, occ, "skipped",
+          span_text("missed: skipped", 0, 1, occ, t->now, policy));
     }
   } else {
     i64 skipped = cu.count - 1;
-    int run_latest = room > 0;
+    int run_latest = !runs_spent(r);
     if (strcmp(policy, "skip") == 0 && t->now - cu.latest > grace_ms(t)) {
       run_latest = 0;
       skipped = cu.count;
@@ -144,9 +144,7 @@ static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
     }
   }
   if (rc != SQLITE_OK) return rc;
-  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
-    has_next = 0;
-  }
+  if (runs_spent(r)) has_next = 0;
   trg_set_next(r, has_next, next);
   if (!has_next && spec->type == SCHED_ONCE && r->v[TC_RUNNING].i == 0 &&
       !r->v[TC_WINDOW_MS].null && t->now - due > r->v[TC_WINDOW_MS].i) {
@@ -170,8 +168,11 @@ static int claim_row(tick *t, trg_row *r) {
   if (rc != SQLITE_OK || why)
     return why ? tick_quarantine(t, r, why, NULL, 0) : rc;
   const trg_val *fire = &r->v[TC_FIRE_AT];
-  if (fire->null || fire->i > t->now ||
-      !tick_opts_allow_wake(&t->o, val_text(&r->v[TC_WAKE_MODE])))
+  if (!fire->null && fire->i > t->now) return SQLITE_OK;
+  /* held (a queue's fire_at NULL, or skip's occurrences): by a run? */
+  if ((rc = tick_hold_check(t, r, &why)) != SQLITE_OK || why)
+    return why ? tick_quarantine(t, r, why, NULL, r->v[TC_RUNNING].i) : rc;
+  if (fire->null || !tick_opts_allow_wake(&t->o, val_text(&r->v[TC_WAKE_MODE])))
     return SQLITE_OK;
   tick_snapshot(t, r);
   return process_due(t, r, &spec);

@@ -79,8 +79,7 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
       val_set_int(&run->v[RC_RETRY_AT], t->now); /* re-offer next tick */
       val_set_int(&run->v[RC_DEFERRALS], run->v[RC_DEFERRALS].i + 1);
     } else {
-      val_set_int(&run->v[RC_FINISHED_AT], t->now);
-      val_set_int(&run->v[RC_LATENCY_MS], t->now - run->v[RC_CLAIMED_AT].i);
+      tick_run_ended(run, t->now);
     }
     rc = deferred ? store_run_save(t->st, run) : store_run_save_end(t->st, run);
     if (usable) {

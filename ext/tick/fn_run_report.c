@@ -15,6 +15,7 @@
 #include "store/run_rows.h"
 #include "store/stored.h"
 #include "text/json_shape.h"
+#include "text/utf8.h"
 #include "tick/call.h"
 #include "tick/finish.h"
 #include "tick/lifecycle.h"
@@ -215,6 +216,58 @@ static int items_read(tick *t, const char *json, item_list *l) {
   return SQLITE_OK;
 }
 
+/* A report whose run_id or status read differently repaired and marked
+** (utf8_json_mark) held a problem there: refused alone, as
+** trigger_run_finish refuses such an argument. */
+static void items_refuse_marked(item_list *l, const item_list *marked) {
+  for (int i = 0; i < l->n && i < marked->n; i++) {
+    finish_item *e = &l->v[i];
+    const finish_item *m = &marked->v[i];
+    if (e->bad) continue;
+    if (e->run_id && m->run_id && strcmp(e->run_id, m->run_id) != 0)
+      e->bad = "run_id is not valid UTF-8 (an invalid byte, a NUL or a bad "
+               "\\u escape; shown as U+FFFD)";
+    else if (e->status && m->status && strcmp(e->status, m->status) != 0)
+      e->bad = "status is not valid UTF-8 (an invalid byte, a NUL or a bad "
+               "\\u escape; shown as U+FFFD)";
+  }
+}
+
+/* The runs argument's reports into l. A text that is not valid UTF-8
+** (utf8_json_check) is read twice: repaired (utf8_json_repair: each
+** invalid sequence, NUL and bad escape in a string is U+FFFD) for the
+** details, which trigger_run_finish repairs the same way, and marked
+** (utf8_json_mark) to find the run_id or status that held one. A problem
+** outside every string fails the call: the text is not JSON. */
+static int items_of_value(tick *t, sqlite3_value *v, item_list *l) {
+  const char *raw = (const char *)sqlite3_value_text(v);
+  if (!raw) return SQLITE_NOMEM;
+  size_t n = (size_t)sqlite3_value_bytes(v);
+  if (utf8_json_check(raw, n, NULL)) return items_read(t, raw, l);
+  utf8_err e;
+  size_t len = utf8_json_mark(raw, n, NULL, &e);
+  if (e.what != UTF8_OK) {
+    char why[UTF8_DESCRIBE_MAX];
+    t->err = sqlite3_mprintf("argument 1 (runs): %s",
+                             utf8_describe(&e, raw, why, sizeof why));
+    return t->err ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  char *marked = sqlite3_malloc64(len + 1);
+  char *repaired = marked ? trg_text_repair(raw, n, 1) : NULL;
+  item_list other = {NULL, 0, 0, SQLITE_OK};
+  int rc = repaired ? SQLITE_OK : SQLITE_NOMEM;
+  if (rc == SQLITE_OK) {
+    marked[utf8_json_mark(raw, n, marked, NULL)] = 0;
+    rc = items_read(t, repaired, l);
+  }
+  if (rc == SQLITE_OK) rc = items_read(t, marked, &other);
+  if (rc == SQLITE_OK) items_refuse_marked(l, &other);
+  items_clear(&other);
+  sqlite3_free(marked);
+  sqlite3_free(repaired);
+  return rc;
+}
+
 /* One report of the array, inside the call's transaction: SQLITE_OK with
 ** its element appended (ok, or refused: nothing of it was written), or a
 ** failure of the whole call. No SAVEPOINT per report: SQLite would
@@ -265,21 +318,15 @@ static void fn_run_finish_many(sqlite3_context *ctx, int argc,
   tick t;
   if (tick_begin(&t, ctx, "trigger_run_finish_many") != 0) return;
   item_list items = {NULL, 0, 0, SQLITE_OK};
-  const char *json = NULL;
   if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
     trg_result_error(ctx, SQLITE_MISMATCH, t.fname,
                      "argument 1 (runs) must be text");
     goto out;
   }
-  int rc = trg_value_text(argv[0], 1, "argument 1 (runs)", &json, &t.err);
-  if (rc != SQLITE_OK) {
-    tick_fail(&t, ctx, rc);
-    goto out;
-  }
   if (arg_instant(ctx, t.fname, argc, argv, 1, "now", 1, &t.now) != 0) goto out;
   t.out = sqlite3_str_new(t.db);
   tick_cache_take(&t);
-  rc = items_read(&t, json, &items);
+  int rc = items_of_value(&t, argv[0], &items);
   if (rc == SQLITE_OK) {
     store_txn txn;
     rc = tick_txn_begin(&t, &txn);
@@ -326,8 +373,8 @@ static int run_find(tick *t, const char *run_id, run_row *run) {
   return t->err ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
 }
 
-/* Extend the lease of a running run to now + lease_ms (0: the claim's);
-** refused for a run not running or whose lease passed at or before now
+/* Extend the lease of a running run to now + lease_ms (0: the claim's),
+** never shortening it; refused for a run not running or whose lease passed at or before now
 ** (the tick reclaims exactly those). */
 static int renew_lease(tick *t, run_row *run, const char *run_id,
                        i64 lease_ms) {
@@ -349,8 +396,10 @@ static int renew_lease(tick *t, run_row *run, const char *run_id,
                              run_id, was, now);
     return SQLITE_ERROR;
   }
-  val_set_int(&run->v[RC_LEASE_UNTIL],
-              t->now + (lease_ms ? lease_ms : claim_lease_ms(run)));
+  /* A lease never moves backwards: a heartbeat from a clock behind the
+  ** claimer's (now before the claim) leaves the longer one. */
+  i64 renewed = t->now + (lease_ms ? lease_ms : claim_lease_ms(run));
+  if (renewed > until) val_set_int(&run->v[RC_LEASE_UNTIL], renewed);
   return store_run_save(t->st, run);
 }
 

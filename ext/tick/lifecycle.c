@@ -63,6 +63,14 @@ void tick_run_claim(tick *t, run_row *run) {
   val_set_null(&run->v[RC_RETRY_AT]);
 }
 
+/* A run's end at now: finished_at, and latency_ms from its claim, 0 when
+** now is before the claim (a finisher's clock behind the claimer's). */
+void tick_run_ended(run_row *run, i64 now) {
+  i64 latency = now - run->v[RC_CLAIMED_AT].i;
+  val_set_int(&run->v[RC_FINISHED_AT], now);
+  val_set_int(&run->v[RC_LATENCY_MS], latency > 0 ? latency : 0);
+}
+
 /* Append the claimed run to the result array. */
 int tick_emit(tick *t, const run_row *run, trg_row *r) {
   sqlite3_str *s = wb_out(t);
@@ -189,8 +197,7 @@ int tick_fail_run(store *s, trg_row *r, run_row *run, i64 now,
                   const char *error, int allow_retry) {
   val_set_text(&run->v[RC_STATUS], "failed");
   val_set_text(&run->v[RC_ERROR], error);
-  val_set_int(&run->v[RC_FINISHED_AT], now);
-  val_set_int(&run->v[RC_LATENCY_MS], now - run->v[RC_CLAIMED_AT].i);
+  tick_run_ended(run, now);
   tick_note_finish(r, now, "failed", error);
   int retry = allow_retry && run->v[RC_ATTEMPT].i < r->v[TC_MAX_ATTEMPTS].i;
   if (retry) {

@@ -16,6 +16,8 @@ int tick_run_make(tick *t, run_row *run, trg_row *r, i64 sched, i64 attempt,
                   const char *status);
 /* Mark a run claimed (running, or success at once when ack is false). */
 void tick_run_claim(tick *t, run_row *run);
+/* A run's end at now: finished_at, latency_ms from its claim (never < 0). */
+void tick_run_ended(run_row *run, i64 now);
 /* Append the claimed run's element to the call's result. */
 int tick_emit(tick *t, const run_row *run, trg_row *r);
 /* Record a finished-at-once run (skipped / expired) with a reason (taken). */

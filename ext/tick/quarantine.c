@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "store/run_rows.h"
 #include "store/stored.h"
 #include "store/trigger_rows.h"
 #include "tick/events.h"
@@ -24,12 +25,13 @@ SQLITE_EXTENSION_INIT3
 ** only what that takes (store_trigger_quarantine), never its other
 ** values: paused (a completed, cancelled or expired trigger keeps its
 ** status; `status` given: that one), next_due_at NULL, and last_error
-** "<table>.<column>: <what is wrong>; trigger paused". closed: a running
-** run of it was just closed, so its running count goes down by one (when
-** that count can be read). Takes why.
+** "<table>.<column>: <what is wrong>; trigger paused". ended: how many
+** of its running runs were just closed or found missing, so its running
+** count goes down by as many, to 0 at least (when that count can be
+** read). Takes why.
 */
 int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
-                    int closed) {
+                    i64 ended) {
   static const char *const kept[] = {"completed", "cancelled", "expired", 0};
   const trg_val *st = &r->v[TC_STATUS], *run = &r->v[TC_RUNNING];
   if (!status) {
@@ -40,9 +42,9 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
   }
   int paused = strcmp(status, "paused") == 0;
   i64 running = -1;
-  if (closed && !run->bad && !run->null && run->i > 0 &&
+  if (ended > 0 && !run->bad && !run->null && run->i > 0 &&
       run->i <= TRG_COUNT_MAX)
-    running = run->i - 1;
+    running = run->i > ended ? run->i - ended : 0;
   char *msg = why ? sqlite3_mprintf("%s; %s", why,
                                     paused ? "trigger paused"
                                     : strcmp(status, "cancelled") == 0
@@ -83,8 +85,31 @@ int tick_row_check(tick *t, trg_row *r, sched_spec *spec, int flags,
   return *why ? SQLITE_OK : rc;
 }
 
+/* A run row deleted, or rewritten (another status, trigger_id or
+** incarnation), outside the extension leaves its trigger's running count
+** up with nothing to bring it down: overlap skip would record every
+** occurrence skipped and queue hold the trigger, for good. Asked only of
+** a due trigger that count holds, one probe of its runs (newest first):
+** work proportional to what is due, none on an empty tick. */
+int tick_hold_check(tick *t, const trg_row *r, char **why) {
+  const trg_val *running = &r->v[TC_RUNNING];
+  *why = NULL;
+  if (running->i <= 0 ||
+      strcmp(val_text(&r->v[TC_OVERLAP_POLICY]), "allow") == 0)
+    return SQLITE_OK;
+  int live = store_run_holding(t->st, val_text(&r->v[TC_TRIGGER_ID]),
+                               r->v[TC_INCARNATION].i);
+  if (live < 0) return store_err(t->st);
+  if (live) return SQLITE_OK;
+  *why = sqlite3_mprintf("triggers_state.running: %lld, but no run of the "
+                         "trigger is 'running' in triggers_rundata (a run "
+                         "row deleted or changed outside the extension)",
+                         (long long)running->i);
+  return *why ? SQLITE_OK : SQLITE_NOMEM;
+}
+
 /* Check a run row read back; its message names the run. */
-int tick_run_check(tick *t, const run_row *run, char **why) {
+int tick_run_check(tick *t, run_row *run, char **why) {
   char *err = NULL;
   int rc = run_check(t->st, run, &err);
   *why = NULL;

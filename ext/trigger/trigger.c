@@ -415,10 +415,13 @@ static int check_state(trg_row *r, int flags, trg_status *st) {
 
 static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
                      i64 now, int flags, trg_status *st) {
-  int rc;
-  for (int i = 0; i < TC_NCOL; i++) {
-    if (r->v[i].bad) return bad_value(r, i, flags, st);
-  }
+  char why[UTF8_DESCRIBE_MAX];
+  int bad;
+  int rc = stored_texts_repair(r->v, TC_NCOL, &bad, why);
+  if (rc != SQLITE_OK) return rc;
+  if (bad >= 0 && r->v[bad].bad == TRG_BAD_TEXT)
+    return col_err(st, flags, bad, "%s", why);
+  if (bad >= 0) return bad_value(r, bad, flags, st);
   if (r->v[TC_INSTRUCTIONS].null) return not_null(st, flags, TC_INSTRUCTIONS);
   if (is_blank(r->v[TC_INSTRUCTIONS].t)) {
     return col_err(st, flags, TC_INSTRUCTIONS, "must not be empty");

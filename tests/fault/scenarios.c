@@ -18,7 +18,7 @@
 #include "fault.h"
 
 static char finish_sql[256], finish_result_sql[256], heartbeat_sql[256];
-static char finish_many_sql[640];
+static char finish_many_sql[640], finish_many_bad_sql[640];
 
 /* The first running run (in run_id order) that matches `where`. */
 static void first_run(sqlite3 *db, const char *where, char out[128]) {
@@ -56,6 +56,16 @@ static void name_runs(void) {
              "SELECT trigger_run_finish_many('["
              "{\"run_id\":\"%s\",\"status\":\"failed\",\"detail\":\"boom\"},"
              "{\"run_id\":\"nope@1#1\",\"status\":\"success\"},"
+             "{\"run_id\":\"%s\",\"status\":\"success\",\"detail\":\"ok\"}]',"
+             " %lld)",
+             run_id, other, NOW);
+    /* a detail with bad bytes and escapes (repaired), a run_id with a bad
+    ** byte (refused alone): the text read twice (utf8_json_mark) */
+    snprintf(finish_many_bad_sql, sizeof finish_many_bad_sql,
+             "SELECT trigger_run_finish_many('["
+             "{\"run_id\":\"%s\",\"status\":\"failed\","
+             "\"detail\":\"bo\xFFom \\u0000 \\udc80\"},"
+             "{\"run_id\":\"nope\xC0@1#1\",\"status\":\"success\"},"
              "{\"run_id\":\"%s\",\"status\":\"success\",\"detail\":\"ok\"}]',"
              " %lld)",
              run_id, other, NOW);
@@ -207,6 +217,10 @@ const scenario *scenarios(int *n) {
       {.name = "finish-many-alone",
        .sql = finish_many_sql,
        .db = "delete",
+       .modes = 3},
+      {.name = "finish-many-bad-bytes",
+       .sql = finish_many_bad_sql,
+       .db = "wal",
        .modes = 3},
       {.name = "heartbeat", .sql = heartbeat_sql, .db = "delete", .modes = 3},
       /* a schedule read from JSON (spec_from_json) and an ISO instant: an

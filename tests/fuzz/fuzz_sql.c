@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text/utf8.h"
 #include "time/civil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -326,6 +327,18 @@ static int is_txn_control(const char *sql) {
          !strncmp(sql, "RELEASE", 7) || !strncmp(sql, "END", 3);
 }
 
+/* The tick and the lifecycle calls answer valid UTF-8, whatever the
+** shadow tables hold (issue 32: bytes written there behind the
+** extension's back are repaired, the row paused). */
+static int answers_text(const char *sql) {
+  static const char *const calls[] = {
+      "SELECT trigger_run_", "SELECT trigger_fire(", "SELECT trigger_pause(",
+      "SELECT trigger_resume(", "SELECT trigger_cancel("};
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+    if (!strncmp(sql, calls[i], strlen(calls[i]))) return 1;
+  return 0;
+}
+
 /* Run a prepared statement to completion; check the transaction rules. */
 static int run(fz *f, sqlite3_stmt *st, const char *sql) {
   int before = sqlite3_get_autocommit(f->db), rc;
@@ -335,6 +348,11 @@ static int run(fz *f, sqlite3_stmt *st, const char *sql) {
     sqlite3_free(x);
   }
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (answers_text(sql) && sqlite3_column_type(st, 0) == SQLITE_TEXT) {
+      const char *v = (const char *)sqlite3_column_text(st, 0);
+      if (v && !utf8_check(v, (size_t)sqlite3_column_bytes(st, 0), NULL))
+        die(f, "an answer that is not valid UTF-8", sql);
+    }
     if (trace) {
       const char *v = (const char *)sqlite3_column_text(st, 0);
       fprintf(stderr, "    = %.200s\n", v ? v : "NULL");
@@ -517,8 +535,30 @@ static void op_tick(fz *f) {
   }
 }
 
+/* trigger_run_finish_many of a running run, its detail the input's bytes
+** (json_object copies them as they are: invalid UTF-8 in a string). */
+static void op_finish_many(fz *f, unsigned c) {
+  const char *sql =
+      "SELECT trigger_run_finish_many(json_array(json_object('run_id',"
+      " (SELECT run_id FROM trigger_runs WHERE status = 'running'"
+      " ORDER BY run_id LIMIT 1 OFFSET ?4), 'status', ?1, 'detail', ?2),"
+      " json_object('run_id', 'nope', 'status', ?1)), ?3)";
+  sqlite3_stmt *st = prep(f, sql);
+  if (!st) return;
+  bind_str(st, 1, pick(&f->in, finishes, N(finishes), f));
+  if (c & 2) sqlite3_bind_text(st, 2, "x\xff\xed\xa0\x80y", -1, SQLITE_STATIC);
+  else bind_str(st, 2, fuzz_text(&f->in, f->text[7]));
+  sqlite3_bind_int64(st, 3, f->now);
+  sqlite3_bind_int(st, 4, (int)((c >> 2) & 3));
+  run(f, st, sql);
+}
+
 static void op_finish(fz *f) {
   unsigned c = u8(&f->in);
+  if ((c & 0x81) == 0x81) {
+    op_finish_many(f, c);
+    return;
+  }
   const char *sql =
       "SELECT trigger_run_finish((SELECT run_id FROM trigger_runs"
       " WHERE status = ?5 ORDER BY run_id LIMIT 1 OFFSET ?4), ?1, ?2, ?3)";
@@ -717,6 +757,17 @@ static void op_shadow(fz *f) {
   rd *r = &f->in;
   unsigned t = u8(r) % 4, col = u8(r), row = u8(r) % 4, kind = u8(r);
   char sql[256];
+  if (t == 2 && kind == 0xFF) { /* a run row removed (a running one too) */
+    snprintf(sql, sizeof sql,
+             "DELETE FROM triggers_rundata WHERE id = (SELECT id FROM"
+             " triggers_rundata ORDER BY id LIMIT 1 OFFSET ?1)");
+    sqlite3_stmt *st = prep(f, sql);
+    if (!st) return;
+    f->tampered = 1;
+    sqlite3_bind_int(st, 1, (int)row);
+    run(f, st, sql);
+    return;
+  }
   if (t == 3) {
     snprintf(
         sql, sizeof sql,
@@ -738,7 +789,11 @@ static void op_shadow(fz *f) {
     case 3: sqlite3_bind_double(st, 1, reals[(kind >> 3) % N(reals)]); break;
     case 4: bind_str(st, 1, odd_texts[(kind >> 3) % N(odd_texts)]); break;
     case 5: bind_str(st, 1, fuzz_text(r, f->text[f->ntext++])); break;
-    case 6: sqlite3_bind_blob(st, 1, "\x00\xff", 2, SQLITE_STATIC); break;
+    case 6:
+      if (kind & 8) /* text that is not valid UTF-8, with a NUL */
+        sqlite3_bind_text(st, 1, "x\xff\0\xc0\xafy", 6, SQLITE_STATIC);
+      else sqlite3_bind_blob(st, 1, "\x00\xff", 2, SQLITE_STATIC);
+      break;
     default: bind_instant(f, st, 1); break;
   }
   if (t == 3) bind_str(st, 2, pick(r, cfg_keys, N(cfg_keys), f));

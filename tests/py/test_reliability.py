@@ -3,6 +3,7 @@ items 1-5) that test_core.py does not cover: clocks going backwards,
 the deferral bound, window_ms with misfire 'all', lease expiry without
 attempts left, overlap 'skip', jitter bounds, late-but-accepted finishes.
 """
+import json
 import sqlite3
 
 from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig
@@ -47,10 +48,31 @@ def test_clock_backwards_with_running_leases(ext):
     assert runs(db, "t")[0]["status"] == "running"
     finish(db, r["run_id"], "success", None, T0 + 500)   # finisher's clock is behind
     [row] = runs(db, "t")
-    assert row["status"] == "success" and row["latency_ms"] == -500
+    # a finish before the claim took no time: latency 0, never negative
+    assert row["status"] == "success" and row["latency_ms"] == 0
     assert tick(db, T0 + 7000) == []
     t = trig(db, "t")
     assert t["run_count"] == 1 and one(db, "SELECT running FROM triggers_state") == 0
+
+
+def test_heartbeat_from_a_clock_behind_never_shortens_the_lease(ext):
+    """Issue 32, item 8: a host whose wall clock stepped back renews with a
+    `now` before the claim; the lease keeps its end (a lease never moves
+    backwards), so a second host ticking before it reclaims nothing. A
+    failure reported from that clock has latency 0."""
+    db = connect(ext)
+    add(db, "t", interval_ms=3600000, max_attempts=2, start_at=T0)
+    [r] = tick(db, T0 + 1000, lease_ms=60000, owner="h1")          # until T0 + 61000
+    hb = lambda lease, now: json.loads(one(db, "SELECT trigger_run_heartbeat(?, ?, ?)",
+                                           r["run_id"], lease, now))["lease_until"]
+    assert hb(None, T0 - 30000) == T0 + 61000   # before: T0 + 30000
+    assert hb(1000, T0 + 2000) == T0 + 61000    # a shorter length: kept too
+    assert tick(db, T0 + 60999, owner="h2") == []
+    assert runs(db, "t")[0]["status"] == "running"
+    assert hb(None, T0 + 30000) == T0 + 90000   # forward as before
+    finish(db, r["run_id"], "failed", "boom", T0 - 5000)
+    row = runs(db, "t")[0]
+    assert row["status"] == "failed" and row["latency_ms"] == 0, row
 
 
 def test_deferral_bound_ends_in_expired(ext):

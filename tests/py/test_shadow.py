@@ -18,10 +18,12 @@ dead test run. Expected per case, one letter:
   R  SQLite refuses the change itself (a NOT NULL column)
   N  not due: next_due_at NULL on a scheduled trigger leaves it out of the
      tick's index probe (nothing else changes; a resume re-arms it)
-  H  held: a running run of it no longer looks like one (its status or
-     trigger_id changed), so it still counts as running and its
-     occurrences are recorded 'skipped' (overlap_policy skip); no probe
-     reaches such a run without a scan
+  S  paused as P, the message naming triggers_state.running: a running
+     run of it no longer looks like one (its status or trigger_id
+     changed), so nothing would bring its running count down; the next
+     tick that finds it due and held sees no run behind the hold (issue
+     32: before, it stayed held for good, its occurrences 'skipped')
+  H  held without that: expected of no case any more
 For every case, whatever the letter: the other triggers are claimed in
 that tick, health / summary / payload / SELECT of both tables succeed,
 the lifecycle calls answer (a result or an error, never a crash), the tick
@@ -138,11 +140,11 @@ SPECIAL_TRIGGER_CASES = [
 RUN_COLUMNS = [
     # column, finish, lease, retry
     ("run_id", "ROPOOOOOOO", "ROPOOOOOOO", "ROPOOOOOOO"),
-    ("trigger_id", "RHHHHHHHHH", "RHHHHHHHHH", "ROOOOOOOOO"),
+    ("trigger_id", "RSSSSSSSSS", "RSSSSSSSSS", "ROOOOOOOOO"),
     ("agent_id", "ROPOOOOOOO", "ROPOOOOOOO", "ROPOOOOOOO"),
     ("scheduled_for", "RPPPOOPPPP", "RPPPOOPPPP", "RPPPOOPPPP"),
     ("attempt", "RPPPPPPPPP", "RPPPPPPPPP", "RPPPPPPPPP"),
-    ("status", "RPPPPPPPPP", "RHHHHHHHHH", "RPPPPPPPPP"),
+    ("status", "RPPPPPPPPP", "RSSSSSSSSS", "RPPPPPPPPP"),
     ("owner", "OOPOOOOOOO", "OOPOOOOOOO", "OOPOOOOOOO"),
     ("claimed_at", "PPPPOOPPPP", "PPPPOOPPPP", "OPPPOOPPPP"),
     ("lease_until", "PPPPOOPPPP", "PPPPOOPPPP", "OPPPOOPPPP"),
@@ -215,12 +217,15 @@ def outcome(r, tid, table, column):
         return "R" if "NOT NULL constraint failed" in r.get("tamper", "") else "?"
     t = r["target"]
     claimed = tid in r.get("claimed", [])
+    held = "but no run of the trigger is 'running'" in (t["last_error"] or "")
+    if held:
+        table, column = "triggers_state", "running"
     named = f"{table}.{column}" in (t["last_error"] or "")
     if (not claimed and named and t["next_due_at"] is None and t["fire_at"] is None
             and t["status"] != "scheduled"):
         if t["status"] == "paused" and t["enabled"] != 0:
             return "?"
-        return "P"
+        return "S" if held else "P"
     if claimed and not named:
         return "O"
     if not claimed and not named and t["status"] == "scheduled":

@@ -1,5 +1,5 @@
 -- heartbeat.sql: trigger_run_heartbeat renews a running run's lease (by
--- default by the lease length it was claimed with), and refuses a run
+-- default by the lease length it was claimed with; never shortened), and refuses a run
 -- that is unknown, not running, or whose lease has passed; a renewed run
 -- is not reclaimed by the tick.
 .load @EXT@
@@ -16,8 +16,12 @@ SELECT json_extract(value, '$.run_id') AS claimed
 SELECT claimed_at, lease_until FROM trigger_runs;
 -- renewed at +10 s by the claim's length: until +40 s; the run as JSON
 SELECT trigger_run_heartbeat('hb@1767225660000#1', NULL, 1767225670000) AS run;
--- an explicit length: until +20 s + 5 s
-SELECT json_extract(trigger_run_heartbeat('hb@1767225660000#1', 5000, 1767225680000), '$.lease_until') AS explicit;
+-- an explicit length: until +20 s + 25 s
+SELECT json_extract(trigger_run_heartbeat('hb@1767225660000#1', 25000, 1767225680000), '$.lease_until') AS explicit;
+-- a lease never moves backwards: a shorter length, or a clock behind the
+-- claim's (a wall clock stepped back), leaves it at +45 s
+SELECT json_extract(trigger_run_heartbeat('hb@1767225660000#1', 1000, 1767225681000), '$.lease_until') AS shorter_kept;
+SELECT json_extract(trigger_run_heartbeat('hb@1767225660000#1', NULL, 1767225600000), '$.lease_until') AS clock_behind_kept;
 -- the default stays the claim's 30 s, not the last explicit length
 SELECT json_extract(trigger_run_heartbeat('hb@1767225660000#1', NULL, '2026-01-01T00:01:24Z'), '$.lease_until') AS default_again;
 -- past the claim's own lease (+30 s) but renewed: the tick leaves it running

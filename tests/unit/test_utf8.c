@@ -353,6 +353,48 @@ static void test_json(void) {
         "raw NUL in JSON");
 }
 
+/* utf8_json_mark: repair's twin with U+FFFE inside strings (a read of
+** both tells which strings held a problem); a problem outside every
+** string stops it, named in e. */
+static void test_json_mark(void) {
+  static const struct {
+    const char *what, *in;
+    size_t n; /* 0: strlen */
+    utf8_problem stop;
+    size_t at;
+    const char *marked;
+  } cases[] = {
+      {"valid", "[{\"d\":\"\xC3\xA9\\u00e9\"}]", 0, UTF8_OK, 0,
+       "[{\"d\":\"\xC3\xA9\\u00e9\"}]"},
+      {"a byte in a value", "[{\"d\":\"x\xFFy\"}]", 0, UTF8_OK, 0,
+       "[{\"d\":\"x\xEF\xBF\xBEy\"}]"},
+      {"escapes and a key", "[{\"d\":\"\\u0000\\udc80\",\"k\xC0\":1}]", 0,
+       UTF8_OK, 0, "[{\"d\":\"\\ufffe\\ufffe\",\"k\xEF\xBF\xBE\":1}]"},
+      {"a NUL in a string", "[\"a\0b\"]", 7, UTF8_OK, 0,
+       "[\"a\xEF\xBF\xBE\x62\"]"},
+      {"a surrogate, three subparts", "[\"\xED\xA0\x80\"]", 0, UTF8_OK, 0,
+       "[\"\xEF\xBF\xBE\xEF\xBF\xBE\xEF\xBF\xBE\"]"},
+      {"a byte outside", "[\"x\xFF\",\xFF]", 0, UTF8_NEVER, 6, NULL},
+      {"a NUL outside", "[1]\0", 4, UTF8_NUL, 3, NULL},
+  };
+  char buf[128];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t n = cases[i].n ? cases[i].n : strlen(cases[i].in);
+    utf8_err e;
+    size_t want = utf8_json_mark(cases[i].in, n, NULL, NULL);
+    size_t m = utf8_json_mark(cases[i].in, n, buf, &e);
+    CHECK_EQ_I64(m, want, cases[i].what);
+    CHECK_EQ_I64(e.what, cases[i].stop, cases[i].what);
+    if (cases[i].stop != UTF8_OK) {
+      CHECK_EQ_I64(e.at, cases[i].at, cases[i].what);
+      continue;
+    }
+    buf[m < sizeof buf ? m : 0] = 0;
+    CHECK_STR(buf, cases[i].marked, cases[i].what);
+    CHECK(utf8_json_check(buf, m, NULL), "%s: mark not valid", cases[i].what);
+  }
+}
+
 static void test_describe(void) {
   static const struct {
     const char *in;
@@ -445,6 +487,7 @@ int main(void) {
   test_code_points();
   test_repair_properties();
   test_json();
+  test_json_mark();
   test_describe();
   test_cutting();
   return check_report("utf8");
