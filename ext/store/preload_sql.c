@@ -50,13 +50,18 @@ static int refuse(char **why, char *msg) {
   return msg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
-/* A token's text for a message (trg_echo: cut, on a character). */
-static const char *shown(const sql_tok *t, char buf[TRG_ECHO_MAX]) {
+/* A token's text for a message: its copy, and that cut on a character
+** (trg_echo, which may answer the copy itself: both live in the caller). */
+typedef struct shown_buf {
   char copy[TRG_ECHO_MAX + 4];
-  size_t n = t->n < sizeof copy - 1 ? t->n : sizeof copy - 1;
-  memcpy(copy, t->p, n);
-  copy[n] = 0;
-  return trg_echo(copy, buf);
+  char echo[TRG_ECHO_MAX];
+} shown_buf;
+
+static const char *shown(const sql_tok *t, shown_buf *b) {
+  size_t n = t->n < sizeof b->copy - 1 ? t->n : sizeof b->copy - 1;
+  memcpy(b->copy, t->p, n);
+  b->copy[n] = 0;
+  return trg_echo(b->copy, b->echo);
 }
 
 /* 1 when t names a PRAGMA's table (pragma_table_info, also quoted, or
@@ -82,7 +87,7 @@ static int names_pragma(const sql_tok *t) {
 */
 static int check_text(const trg_ctx *c, const char *sql, char **why) {
   size_t len = strlen(sql), pos = 0;
-  char buf[TRG_ECHO_MAX];
+  shown_buf buf;
   sql_tok t = sql_next_token(sql, len, &pos), prev;
   if (t.kind == SQL_TOK_END) {
     return refuse(why, sqlite3_mprintf("preload_sql holds no statement "
@@ -94,7 +99,7 @@ static int check_text(const trg_ctx *c, const char *sql, char **why) {
                                        "preload is one read-only query of "
                                        "the application's tables, and no "
                                        "PRAGMA",
-                                       shown(&name, buf)));
+                                       shown(&name, &buf)));
   }
   if (!sql_tok_is_word(&t, "select") && !sql_tok_is_word(&t, "values") &&
       !sql_tok_is_word(&t, "with")) {
@@ -102,7 +107,7 @@ static int check_text(const trg_ctx *c, const char *sql, char **why) {
                                        "starts with '%s'); a preload is one "
                                        "read-only query (SELECT, VALUES, "
                                        "WITH ... SELECT)",
-                                       shown(&t, buf)));
+                                       shown(&t, &buf)));
   }
   for (int ended = 0; t.kind != SQL_TOK_END;) {
     if (ended && t.kind != SQL_TOK_SEMI) {
@@ -115,7 +120,7 @@ static int check_text(const trg_ctx *c, const char *sql, char **why) {
                                          "a preload is one read-only query "
                                          "of the application's tables, and "
                                          "no PRAGMA",
-                                         shown(&t, buf)));
+                                         shown(&t, &buf)));
     }
     ended |= t.kind == SQL_TOK_SEMI;
     prev = t;
@@ -127,7 +132,7 @@ static int check_text(const trg_ctx *c, const char *sql, char **why) {
                                          "function of sqlite-triggers with "
                                          "side effects; a preload may not "
                                          "call one",
-                                         shown(&prev, buf)));
+                                         shown(&prev, &buf)));
     }
   }
   return SQLITE_OK;

@@ -66,7 +66,7 @@ def test_processes_install_one_new_file(ext):
     errors = []
     ctx = multiprocessing.get_context("fork")
     with tempfile.TemporaryDirectory() as tmp:
-        for rep in range(80):
+        for rep in range(50):
             path = os.path.join(tmp, f"{rep}.db")
             barrier, queue = ctx.Barrier(4), ctx.Queue()
             ps = [ctx.Process(target=_process, args=(ext, path, barrier, queue)) for _ in range(4)]
