@@ -42,6 +42,8 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
                                           SQLITE_UTF8 | SQLITE_DIRECTONLY, c,
                                           noop, 0, 0, trg_ctx_release)
              : SQLITE_NOMEM;
+  /* DIRECTONLY as the functions with side effects: noted with them */
+  if (rc == SQLITE_OK) rc = trg_ctx_note_side(c, "trigger_internal_ctx");
   /* Each file of functions or a module (base/register.h). */
   if (rc == SQLITE_OK) rc = vtab_triggers_register(db, c);
   if (rc == SQLITE_OK) rc = vtab_runs_register(db, c);

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dbfile.h"
 #include "json.h"
@@ -212,6 +213,23 @@ static int schema_readable(hostdb *h, char **err) {
   return -1;
 }
 
+/* PRAGMA journal_mode=WAL (*mode: the mode it answers), tried again
+** while another connection holds a lock it needs, for up to busy_ms:
+** switching takes the write lock after the read lock, and SQLite answers
+** SQLITE_BUSY at once then instead of waiting (two hosts starting on one
+** new file, one of them installing: docs/reliability.md). */
+static int set_wal(hostdb *h, int busy_ms, char **mode, char **err) {
+  const struct timespec pause = {0, 10 * 1000 * 1000};
+  for (int waited = 0;; waited += 10) {
+    if (exec_text(h, "PRAGMA journal_mode=WAL", mode, err) == 0) return 0;
+    if ((sqlite3_errcode(h->db) & 0xff) != SQLITE_BUSY || waited >= busy_ms)
+      return -1;
+    free(*err);
+    *err = NULL;
+    nanosleep(&pause, NULL);
+  }
+}
+
 static int open_local(hostdb *h, const host_opts *o, char **err) {
   const char *path = h->path;
   /* a missing file was refused by opts.c unless --create; not creating it
@@ -243,7 +261,7 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
   }
   if (schema_readable(h, err)) return -1;
   char *mode = NULL;
-  if (exec_text(h, "PRAGMA journal_mode=WAL", &mode, err)) return -1;
+  if (set_wal(h, o->busy_ms, &mode, err)) return -1;
   int wal = mode && strcmp(mode, "wal") == 0;
   if (!wal)
     log_info("%s: journal_mode is %s, not wal", path, mode ? mode : "?");

@@ -1112,22 +1112,11 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
 }
 
 int create_register(sqlite3 *db, trg_ctx *ctx) {
-  int rc = SQLITE_OK;
-  for (int n = 1; n <= 2 && rc == SQLITE_OK; n++) {
-    rc = sqlite3_create_function_v2(db, "trigger_create", n,
-                                    SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
-                                    fn_create, 0, 0, 0);
-    if (rc == SQLITE_OK) {
-      rc = sqlite3_create_function_v2(db, "trigger_create_xml", n,
-                                      SQLITE_UTF8 | SQLITE_DIRECTONLY, ctx,
-                                      fn_create_xml, 0, 0, 0);
-    }
-  }
-  for (int n = 4; n <= 5 && rc == SQLITE_OK; n++) {
-    rc = sqlite3_create_function_v2(db, "trigger_dedupe_key", n,
-                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC |
-                                        SQLITE_INNOCUOUS,
-                                    ctx, fn_dedupe_key, 0, 0, 0);
-  }
-  return rc;
+  static const trg_fn fns[] = {
+      {"trigger_create", 1, 2, TRG_FN_SIDE, fn_create},
+      {"trigger_create_xml", 1, 2, TRG_FN_SIDE, fn_create_xml},
+      {"trigger_dedupe_key", 4, 5, TRG_FN_PURE | SQLITE_DETERMINISTIC,
+       fn_dedupe_key},
+  };
+  return trg_fn_register(db, ctx, fns, sizeof fns / sizeof fns[0]);
 }

@@ -85,6 +85,7 @@
 #include "base/register.h"
 #include "store/agent.h"
 #include "store/json.h"
+#include "store/schema.h"
 #include "text/redact.h"
 #include "text/utf8.h"
 #include "time/civil.h"
@@ -880,6 +881,14 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
   memset(s, 0, sizeof *s);
   s->db = sqlite3_context_db_handle(ctx);
   store_init(&s->st, s->db);
+  /* Not from a preload (it may call no function with side effects), nor
+  ** on a schema of another version: the fallback, never a misread. */
+  const trg_ctx *c = sqlite3_user_data(ctx);
+  if (c->in_preload) return SQLITE_ERROR;
+  char *why = NULL;
+  int ready = store_ready(c, s->db, &why);
+  sqlite3_free(why);
+  if (ready < 0) return -ready;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_ERROR;
   s->agent = (const char *)sqlite3_value_text(argv[0]);
   if (!s->agent) return SQLITE_NOMEM;

@@ -1,11 +1,14 @@
 /*
 ** context.c -- the per-connection context (see context.h): its life
-** (new, retain, release), the zone cache, and the clock.
+** (new, retain, release), the zone cache, the functions with side
+** effects and their guard while a preload steps, and the clock.
 */
 #include "base/context.h"
 
 #include <string.h>
 #include <time.h>
+
+#include "base/args.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -64,6 +67,30 @@ void trg_ctx_stmts_end(trg_ctx *c, void *stmts, void (*destroy)(void *)) {
   c->stmts.kept = stmts;
   c->stmts.destroy = destroy;
   if (c->stmts.tables == 0) trg_ctx_stmts_drop(c);
+}
+
+int trg_ctx_note_side(trg_ctx *c, const char *name) {
+  if (c->nside_fns == TRG_SIDE_FNS_MAX) return SQLITE_INTERNAL;
+  c->side_fns[c->nside_fns++] = name;
+  return SQLITE_OK;
+}
+
+int trg_ctx_is_side(const trg_ctx *c, const char *name, size_t n) {
+  for (int i = 0; i < c->nside_fns; i++) {
+    const char *f = c->side_fns[i];
+    if (strlen(f) == n && sqlite3_strnicmp(f, name, (int)n) == 0) return 1;
+  }
+  return 0;
+}
+
+int trg_ctx_refuse_in_preload(sqlite3_context *ctx, const char *fname) {
+  const trg_ctx *c = sqlite3_user_data(ctx);
+  if (!c->in_preload) return 0;
+  trg_result_error(ctx, SQLITE_ERROR, fname,
+                   "may not be called from preload_sql (a preload is a "
+                   "read-only query; it may not call a function of "
+                   "sqlite-triggers with side effects)");
+  return -1;
 }
 
 int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,

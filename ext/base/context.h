@@ -18,6 +18,9 @@
 
 #include "time/tzdb.h"
 
+/* Room for the names of the functions with side effects (19 today). */
+#define TRG_SIDE_FNS_MAX 32
+
 typedef struct trg_ctx {
   int refs;
   tzdb *zones;
@@ -46,6 +49,15 @@ typedef struct trg_ctx {
     void (*destroy)(void *);
     int tables, busy;
   } stmts;
+  /* Nonzero while the tick steps the configured preload query
+  ** (tick/fire_preload.c): every function of the extension with side
+  ** effects refuses then (trg_ctx_refuse_in_preload). */
+  int in_preload;
+  /* The names of the functions registered with side effects
+  ** (SQLITE_DIRECTONLY, base/register.h): a preload may not name one
+  ** (store/preload_sql.c). Static strings. */
+  const char *side_fns[TRG_SIDE_FNS_MAX];
+  int nside_fns;
 } trg_ctx;
 
 /* A context with one reference, or NULL when out of memory. */
@@ -70,6 +82,17 @@ int trg_ctx_stmts_begin(trg_ctx *c, void **kept);
 /* End such a call: keep stmts (NULL: none) for the next call while a
 ** table is connected, else free them now with destroy. */
 void trg_ctx_stmts_end(trg_ctx *c, void *stmts, void (*destroy)(void *));
+
+/* Note that the function `name` (a static string) has side effects:
+** SQLITE_OK, or SQLITE_INTERNAL when TRG_SIDE_FNS_MAX are noted. */
+int trg_ctx_note_side(trg_ctx *c, const char *name);
+/* 1 when name[0..n) is one of them (any case), else 0. */
+int trg_ctx_is_side(const trg_ctx *c, const char *name, size_t n);
+/* For the function fname with side effects: 0, or -1 with the error set
+** on ctx when it is called from the configured preload query while the
+** tick steps it (docs/reliability.md: a preload is a read-only query, and
+** a tick inside a tick would recurse until the stack ends). */
+int trg_ctx_refuse_in_preload(sqlite3_context *ctx, const char *fname);
 
 /* Read a zone by name through the connection's cache. */
 int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,

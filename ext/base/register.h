@@ -11,7 +11,9 @@
 #include "base/context.h"
 
 /* One SQL function of a file: added for each argument count nmin..nmax
-** with flags (SQLITE_UTF8 is implied) and the context as user data. */
+** with flags (SQLITE_UTF8 is implied) and the context as user data; one
+** with side effects (SQLITE_DIRECTONLY) is noted in the context
+** (trg_ctx_note_side: a preload may not call it). */
 typedef struct trg_fn {
   const char *name;
   int nmin, nmax;

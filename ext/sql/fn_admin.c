@@ -32,6 +32,7 @@ static void fn_install(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argv;
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   char *err = NULL;
+  if (trg_ctx_refuse_in_preload(ctx, "trigger_install") != 0) return;
   int rc = store_install(db, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, "trigger_install", "%s",
@@ -292,7 +293,7 @@ static int preload_arg(sqlite3_context *ctx, sqlite3 *db, sqlite3_value *arg,
       return -1;
     }
   }
-  if (*v) rc = store_preload_check(db, v, &err);
+  if (*v) rc = store_preload_check(sqlite3_user_data(ctx), db, v, &err);
   *out = v;
   if (rc == SQLITE_OK) return 0;
   if (err) {

@@ -154,7 +154,7 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
                            char **err) {
   trg_row r;
   store s;
-  int found = store_installed(db, err);
+  int found = store_ready(c, db, err); /* of this schema version */
   if (found <= 0) return found == 0 ? SQLITE_DONE : -found;
   row_init(&r);
   store_init(&s, db);

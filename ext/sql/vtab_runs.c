@@ -44,6 +44,8 @@ static int runs_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                        sqlite3_int64 *rowid) {
   scan_tab *t = (scan_tab *)tab;
   (void)rowid;
+  int refused = scan_refuse_in_preload(tab);
+  if (refused != SQLITE_OK) return refused;
   if (argc != 1) {
     return scan_error(tab, SQLITE_CONSTRAINT_CHECK,
                       sqlite3_mprintf("trigger_runs: rows are written by "

@@ -58,7 +58,11 @@ int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
                            d->name);
     return SQLITE_ERROR;
   }
-  int rc = scan_declare(db, d);
+  /* an older version is read as migrated (trigger_install creates these
+  ** tables before it migrates); a newer one is refused */
+  i64 version;
+  int rc = store_schema_not_newer(db, &version, err);
+  if (rc == SQLITE_OK) rc = scan_declare(db, d);
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
   scan_tab *t = scan_tab_new(db, ctx, d);
@@ -83,6 +87,15 @@ int scan_error(sqlite3_vtab *tab, int rc, char *msg) {
   sqlite3_free(tab->zErrMsg);
   tab->zErrMsg = msg;
   return rc;
+}
+
+int scan_refuse_in_preload(sqlite3_vtab *tab) {
+  const scan_tab *t = (const scan_tab *)tab;
+  if (!t->ctx->in_preload) return SQLITE_OK;
+  char *msg = sqlite3_mprintf("%s: may not be written from preload_sql (a "
+                              "preload is a read-only query)",
+                              t->desc->name);
+  return msg ? scan_error(tab, SQLITE_ERROR, msg) : SQLITE_NOMEM;
 }
 
 static const scan_key *key_of(const scan_desc *d, int col) {

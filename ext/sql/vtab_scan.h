@@ -56,5 +56,9 @@ int scan_rename(sqlite3_vtab *tab, const char *name);
 scan_tab *scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d);
 /* Set the table's error message (sqlite3_free'd msg is taken over). */
 int scan_error(sqlite3_vtab *tab, int rc, char *msg);
+/* For a write (xUpdate): SQLITE_OK, or SQLITE_ERROR with the message set
+** when the tick is stepping the configured preload, which may write
+** nothing of the extension's (trg_ctx_refuse_in_preload). */
+int scan_refuse_in_preload(sqlite3_vtab *tab);
 
 #endif

@@ -174,7 +174,8 @@ static int triggers_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                            sqlite3_int64 *rowid) {
   scan_tab *t = (scan_tab *)tab;
   trg_status st = TRG_STATUS_INIT;
-  int rc;
+  int rc = scan_refuse_in_preload(tab);
+  if (rc != SQLITE_OK) return rc;
   if (argc == 1) {
     rc = do_delete(t, sqlite3_value_int64(argv[0]));
   } else if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {

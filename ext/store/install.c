@@ -1,8 +1,8 @@
 /*
 ** install.c -- trigger_install() (install.h): the three virtual tables
 ** created when no other table holds their names or their shadow tables',
-** an older schema migrated and older dedupe keys recomputed (rekey.c), in
-** one transaction.
+** an older schema migrated and older dedupe keys recomputed (rekey.c), a
+** newer one refused, all in one transaction that the checks are part of.
 */
 #include "store/install.h"
 
@@ -48,7 +48,10 @@ static int name_owner(sqlite3 *db, const char *name, const char *module,
   return owner;
 }
 
-int store_install(sqlite3 *db, char **err) {
+/* The names the tables need, checked: SQLITE_OK when nothing but ours
+** holds them, else SQLITE_ERROR with *err (or the code of a schema that
+** could not be read). */
+static int names_free(sqlite3 *db, char **err) {
   static const char *const names[][2] = {
       {"triggers", "triggers"},
       {"trigger_runs", "trigger_runs"},
@@ -70,26 +73,35 @@ int store_install(sqlite3 *db, char **err) {
     }
     if (i == 0) ours = owner == 1;
   }
-  if (!ours) {
-    for (size_t i = 0; i < sizeof shadows / sizeof shadows[0]; i++) {
-      int owner = name_owner(db, shadows[i], "-", type, err);
-      if (owner < 0) return -owner;
-      if (owner != 0) {
-        *err = sqlite3_mprintf("%s '%s' already exists; nothing was changed",
-                               type, shadows[i]);
-        return SQLITE_ERROR;
-      }
+  for (size_t i = 0; !ours && i < sizeof shadows / sizeof shadows[0]; i++) {
+    int owner = name_owner(db, shadows[i], "-", type, err);
+    if (owner < 0) return -owner;
+    if (owner != 0) {
+      *err = sqlite3_mprintf("%s '%s' already exists; nothing was changed",
+                             type, shadows[i]);
+      return SQLITE_ERROR;
     }
   }
+  return SQLITE_OK;
+}
+
+int store_install(sqlite3 *db, char **err) {
+  /* The names are checked inside the write transaction (BEGIN IMMEDIATE
+  ** in autocommit mode): two connections installing into one new file at
+  ** once take turns, and the second finds the first one's tables as its
+  ** own rather than as names already taken (docs/reliability.md). */
   store_txn t;
   int rc = store_txn_begin(db, &t);
   if (rc != SQLITE_OK) return rc;
-  rc = sqlite3_exec(
-      db,
-      "CREATE VIRTUAL TABLE IF NOT EXISTS main.triggers USING triggers;"
-      "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_runs"
-      " USING trigger_runs;",
-      0, 0, err);
+  rc = names_free(db, err);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_exec(db,
+                      "CREATE VIRTUAL TABLE IF NOT EXISTS main.triggers USING"
+                      " triggers;"
+                      "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_runs"
+                      " USING trigger_runs;",
+                      0, 0, err);
+  }
   if (rc == SQLITE_OK) rc = store_migrate(db, err);
   if (rc == SQLITE_OK) rc = store_rekey(db, err);
   /* trigger_events reads triggers_events, which version 5 adds */

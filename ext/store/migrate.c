@@ -132,8 +132,8 @@ static int exec_built(sqlite3 *db, char *(*make)(void), char **err) {
 
 int store_migrate(sqlite3 *db, char **err) {
   i64 v = 0;
-  int rc = store_schema_version(db, &v, err);
-  if (rc != SQLITE_OK || v >= TRIGGERS_SCHEMA_VERSION) return rc;
+  int rc = store_schema_not_newer(db, &v, err); /* a newer one: refused */
+  if (rc != SQLITE_OK || v == TRIGGERS_SCHEMA_VERSION) return rc;
   if (v < 2) {
     /* 1 -> 2: one time index per access path (schema.c). */
     rc = sqlite3_exec(db,

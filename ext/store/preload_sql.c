@@ -1,12 +1,17 @@
 /*
-** preload_sql.c -- the configured preload query: checked, prepared once
-** per connection, bound and stepped with a step bound (preload_sql.h).
+** preload_sql.c -- the configured preload query: its text checked before
+** it is prepared (nothing runs), prepared once per connection, bound and
+** stepped under a step bound and a value bound, with the extension's
+** functions with side effects refusing meanwhile (preload_sql.h).
 */
 #include "store/preload_sql.h"
 
 #include <string.h>
 
+#include "base/args.h"
 #include "store/config.h"
+#include "text/coverage.h"
+#include "text/sql_tokens.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -16,6 +21,7 @@ static const char *const param_names[P_N] = {"scope", "trigger_id", "agent_id",
                                              "now"};
 
 struct store_preload {
+  trg_ctx *ctx;        /* the connection's, while a run steps (armed) */
   char *sql;           /* the configured text st was prepared from */
   sqlite3_stmt *st;    /* NULL: sql did not check (prepared again next call) */
   unsigned char *uses; /* uses[i]: the value of parameter i (1..nparam) */
@@ -23,9 +29,10 @@ struct store_preload {
   int loaded;          /* the config was read in this call */
   int on;              /* a preload is configured */
   i64 max_bytes;
-  int checks;  /* progress handler calls while the current run steps */
-  int stopped; /* the handler stopped it (PRELOAD_MAX_STEPS) */
-  int armed;   /* open: the handler is installed, st started */
+  int checks;     /* progress handler calls while the current run steps */
+  int stopped;    /* the handler stopped it (PRELOAD_MAX_STEPS) */
+  int armed;      /* open: the handler is installed, st started */
+  int length_was; /* SQLITE_LIMIT_LENGTH before open lowered it (else -1) */
 };
 
 /* The value a parameter name stands for (-1: none of them). */
@@ -37,43 +44,123 @@ static int param_of(const char *name) {
   return -1;
 }
 
+/* The refusal of a text read without preparing it, into *why. */
+static int refuse(char **why, char *msg) {
+  *why = msg;
+  return msg ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+/* A token's text for a message: its copy, and that cut on a character
+** (trg_echo, which may answer the copy itself: both live in the caller). */
+typedef struct shown_buf {
+  char copy[TRG_ECHO_MAX + 4];
+  char echo[TRG_ECHO_MAX];
+} shown_buf;
+
+static const char *shown(const sql_tok *t, shown_buf *b) {
+  size_t n = t->n < sizeof b->copy - 1 ? t->n : sizeof b->copy - 1;
+  memcpy(b->copy, t->p, n);
+  b->copy[n] = 0;
+  return trg_echo(b->copy, b->echo);
+}
+
+/* 1 when t names a PRAGMA's table (pragma_table_info, also quoted, or
+** as a string, which SQLite reads as a name where one is expected). */
+static int names_pragma(const sql_tok *t) {
+  if (t->kind != SQL_TOK_WORD && t->kind != SQL_TOK_QUOTED &&
+      t->kind != SQL_TOK_STRING)
+    return 0;
+  if (t->n < 7 || sqlite3_strnicmp(t->p, "pragma_", 7) != 0) return 0;
+  /* a string that is not a name ('pragma_%') is a text */
+  return t->kind != SQL_TOK_STRING || sql_is_identifier(t->p, t->n);
+}
+
+/*
+** The text read without preparing it (text/sql_tokens.h), since preparing
+** a PRAGMA already acts: it must start as a query does (SELECT, VALUES or
+** WITH: no other statement, no EXPLAIN), hold one statement (then only
+** semicolons, comments, white space), use no PRAGMA table, and call no
+** function of the extension with side effects (by name: SQLite refuses
+** them in a view, so no view hides one; an application function that
+** calls one is refused when it does, trg_ctx.in_preload). SQLITE_OK, or
+** SQLITE_ERROR with *why, or SQLITE_NOMEM.
+*/
+static int check_text(const trg_ctx *c, const char *sql, char **why) {
+  size_t len = strlen(sql), pos = 0;
+  shown_buf buf;
+  sql_tok t = sql_next_token(sql, len, &pos), prev;
+  if (t.kind == SQL_TOK_END) {
+    return refuse(why, sqlite3_mprintf("preload_sql holds no statement "
+                                       "(NULL or '' clears it)"));
+  }
+  if (sql_tok_is_word(&t, "pragma")) {
+    sql_tok name = sql_next_token(sql, len, &pos);
+    return refuse(why, sqlite3_mprintf("preload_sql uses PRAGMA %s; a "
+                                       "preload is one read-only query of "
+                                       "the application's tables, and no "
+                                       "PRAGMA",
+                                       shown(&name, &buf)));
+  }
+  if (!sql_tok_is_word(&t, "select") && !sql_tok_is_word(&t, "values") &&
+      !sql_tok_is_word(&t, "with")) {
+    return refuse(why, sqlite3_mprintf("preload_sql is not a query (it "
+                                       "starts with '%s'); a preload is one "
+                                       "read-only query (SELECT, VALUES, "
+                                       "WITH ... SELECT)",
+                                       shown(&t, &buf)));
+  }
+  for (int ended = 0; t.kind != SQL_TOK_END;) {
+    if (ended && t.kind != SQL_TOK_SEMI) {
+      return refuse(why, sqlite3_mprintf("preload_sql holds more than one "
+                                         "statement; a preload is one "
+                                         "read-only query"));
+    }
+    if (names_pragma(&t)) {
+      return refuse(why, sqlite3_mprintf("preload_sql reads %s, a PRAGMA; "
+                                         "a preload is one read-only query "
+                                         "of the application's tables, and "
+                                         "no PRAGMA",
+                                         shown(&t, &buf)));
+    }
+    ended |= t.kind == SQL_TOK_SEMI;
+    prev = t;
+    t = sql_next_token(sql, len, &pos);
+    if (t.kind == SQL_TOK_LPAREN &&
+        (prev.kind == SQL_TOK_WORD || prev.kind == SQL_TOK_QUOTED) &&
+        trg_ctx_is_side(c, prev.p, prev.n)) {
+      return refuse(why, sqlite3_mprintf("preload_sql calls %s(), a "
+                                         "function of sqlite-triggers with "
+                                         "side effects; a preload may not "
+                                         "call one",
+                                         shown(&prev, &buf)));
+    }
+  }
+  return SQLITE_OK;
+}
+
 /* Prepare sql and check it (see store_preload_check); on success *out and
 ** *uses (sqlite3_free) are set. */
-static int prepare_checked(sqlite3 *db, const char *sql, unsigned int flags,
-                           sqlite3_stmt **out, unsigned char **uses,
-                           char **why) {
-  sqlite3_stmt *st = NULL, *next = NULL;
-  const char *tail = NULL;
+static int prepare_checked(const trg_ctx *c, sqlite3 *db, const char *sql,
+                           unsigned int flags, sqlite3_stmt **out,
+                           unsigned char **uses, char **why) {
+  sqlite3_stmt *st = NULL;
   *out = NULL;
   *uses = NULL;
   *why = NULL;
-  int rc = sqlite3_prepare_v3(db, sql, -1, flags, &st, &tail);
+  int rc = check_text(c, sql, why);
+  if (rc != SQLITE_OK) return rc;
+  /* one query, checked to be one: what follows it is not prepared */
+  rc = sqlite3_prepare_v3(db, sql, -1, flags, &st, NULL);
   if (rc != SQLITE_OK) {
     if (rc == SQLITE_NOMEM) return rc;
     *why =
         sqlite3_mprintf("preload_sql does not prepare: %s", sqlite3_errmsg(db));
     return *why ? SQLITE_ERROR : SQLITE_NOMEM;
   }
-  if (!st) {
+  if (NEVER(!st)) { /* check_text found a statement */
     *why = sqlite3_mprintf(
         "preload_sql holds no statement (NULL or '' clears it)");
     return *why ? SQLITE_ERROR : SQLITE_NOMEM;
-  }
-  /* What follows the first statement may only be white space, comments
-  ** and semicolons: preparing it then gives no statement. */
-  if (tail && *tail) {
-    rc = sqlite3_prepare_v3(db, tail, -1, 0, &next, NULL);
-    if (rc == SQLITE_NOMEM) {
-      sqlite3_finalize(st);
-      return rc;
-    }
-    if (rc != SQLITE_OK || next) {
-      sqlite3_finalize(next);
-      sqlite3_finalize(st);
-      *why = sqlite3_mprintf("preload_sql holds more than one statement; a "
-                             "preload is one read-only query");
-      return *why ? SQLITE_ERROR : SQLITE_NOMEM;
-    }
   }
   /* refused: set with its message, which may fail to allocate (then the
   ** refusal stands and the error is SQLITE_NOMEM) */
@@ -81,7 +168,7 @@ static int prepare_checked(sqlite3 *db, const char *sql, unsigned int flags,
   if (!sqlite3_stmt_readonly(st)) {
     *why = sqlite3_mprintf("preload_sql is not read-only (it would change "
                            "the database); a preload is one read-only query");
-  } else if (sqlite3_column_count(st) == 0) {
+  } else if (NEVER(sqlite3_column_count(st) == 0)) { /* a query has rows */
     *why = sqlite3_mprintf("preload_sql returns no rows; a preload is one "
                            "read-only query (SELECT, VALUES, WITH ... SELECT)");
   } else {
@@ -116,10 +203,11 @@ static int prepare_checked(sqlite3 *db, const char *sql, unsigned int flags,
   return SQLITE_OK;
 }
 
-int store_preload_check(sqlite3 *db, const char *sql, char **why) {
+int store_preload_check(const trg_ctx *c, sqlite3 *db, const char *sql,
+                        char **why) {
   sqlite3_stmt *st;
   unsigned char *uses;
-  int rc = prepare_checked(db, sql, 0, &st, &uses, why);
+  int rc = prepare_checked(c, db, sql, 0, &st, &uses, why);
   sqlite3_finalize(st);
   sqlite3_free(uses);
   return rc;
@@ -184,19 +272,23 @@ static int on_progress(void *arg) {
   return 1;
 }
 
-int store_preload_open(store *s, const store_preload_args *a, char **why) {
-  struct store_preload *p = s->preload;
-  *why = NULL;
-  if (p->bad) { /* one attempt per call: the same answer for every run */
+/* Prepare the configured text (checked) unless it is prepared; once per
+** call when it does not check (p->bad: the same answer for every run). */
+static int prepare_kept(struct store_preload *p, const trg_ctx *c, sqlite3 *db,
+                        char **why) {
+  if (p->bad) {
     *why = sqlite3_mprintf("%s", p->bad);
     return *why ? SQLITE_ERROR : SQLITE_NOMEM;
   }
-  if (!p->st) {
-    int rc = prepare_checked(s->db, p->sql, SQLITE_PREPARE_PERSISTENT, &p->st,
-                             &p->uses, why);
-    if (rc == SQLITE_ERROR) p->bad = sqlite3_mprintf("%s", *why);
-    if (rc != SQLITE_OK) return rc;
-  }
+  if (p->st) return SQLITE_OK;
+  int rc = prepare_checked(c, db, p->sql, SQLITE_PREPARE_PERSISTENT, &p->st,
+                           &p->uses, why);
+  if (rc == SQLITE_ERROR) p->bad = sqlite3_mprintf("%s", *why);
+  return rc;
+}
+
+/* Bind the run's values to the names the query uses. */
+static int bind_args(struct store_preload *p, const store_preload_args *a) {
   int n = sqlite3_bind_parameter_count(p->st);
   const char *text[P_N] = {a->scope, a->trigger_id, a->agent_id, NULL};
   for (int i = 1; i <= n; i++) {
@@ -205,9 +297,25 @@ int store_preload_open(store *s, const store_preload_args *a, char **why) {
                                                      -1, SQLITE_STATIC);
     if (rc != SQLITE_OK) return rc;
   }
+  return SQLITE_OK;
+}
+
+int store_preload_open(store *s, const store_preload_args *a, char **why) {
+  struct store_preload *p = s->preload;
+  *why = NULL;
+  int rc = prepare_kept(p, a->ctx, s->db, why);
+  if (rc == SQLITE_OK) rc = bind_args(p, a);
+  if (rc != SQLITE_OK) return rc;
   p->checks = p->stopped = 0;
   p->armed = 1;
+  p->ctx = a->ctx;
+  p->ctx->in_preload++; /* the functions with side effects refuse */
   sqlite3_progress_handler(s->db, PRELOAD_STEP_CHECK, on_progress, p);
+  /* no value longer than any preload may be is made at all */
+  p->length_was = sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, -1);
+  if (p->length_was > PRELOAD_VALUE_MAX)
+    sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, PRELOAD_VALUE_MAX);
+  else p->length_was = -1;
   return SQLITE_OK;
 }
 
@@ -235,6 +343,11 @@ int store_preload_step(store *s, char **why) {
     *why = sqlite3_mprintf("preload_sql stopped after %d steps (a preload may "
                            "take at most that many)",
                            PRELOAD_MAX_STEPS);
+  } else if ((rc & 0xff) == SQLITE_TOOBIG) { /* the bound set by open */
+    *why = sqlite3_mprintf("preload_sql failed: %s (a preload's values are "
+                           "at most %d bytes)",
+                           sqlite3_errmsg(s->db),
+                           sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, -1));
   } else if (!fatal(rc)) {
     *why = sqlite3_mprintf("preload_sql failed: %s", sqlite3_errmsg(s->db));
   } else {
@@ -276,7 +389,11 @@ void store_preload_close(store *s) {
   struct store_preload *p = s->preload;
   if (!p || !p->armed) return; /* never touch a handler it did not set */
   sqlite3_progress_handler(s->db, 0, NULL, NULL);
+  if (p->length_was >= 0)
+    sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, p->length_was);
+  p->ctx->in_preload--;
   p->armed = 0;
+  p->ctx = NULL;
   sqlite3_reset(p->st);
   sqlite3_clear_bindings(p->st);
 }

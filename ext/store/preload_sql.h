@@ -5,15 +5,25 @@
 ** kept as a config value; this file is where it is checked, prepared and
 ** stepped, so no other file sees a statement.
 **
-** Checked when it is set (store_preload_check): one statement, read-only,
-** returning rows, naming no parameter but :scope, :trigger_id, :agent_id
-** and :now (also spelled @name or $name). Prepared once per connection:
-** kept with the store's statements (store.preload, freed by store_close)
-** and prepared again only when the configured text changed, which a call
-** finds out by reading the config once (store_preload_ready). Run for
-** each claimed run with the names it uses bound, and stopped after
-** PRELOAD_MAX_STEPS virtual-machine steps by a progress handler that is
-** installed on the connection only while it steps.
+** Checked when it is set (store_preload_check) and every time it is
+** prepared for a tick, without running it: prepared under an authorizer
+** that refuses any PRAGMA (statement or pragma_* table: a PRAGMA acts
+** while it is prepared, so the authorizer refuses it before it acts) and
+** any function of the extension with side effects (trg_ctx_is_side);
+** then one statement, read-only, returning rows, naming no parameter but
+** :scope, :trigger_id, :agent_id and :now (also spelled @name or $name).
+** Prepared once per connection: kept with the store's statements
+** (store.preload, freed by store_close) and prepared again only when the
+** configured text changed, which a call finds out by reading the config
+** once (store_preload_ready), or when the schema changed (a legacy
+** statement: SQLite reports the change instead of preparing it again
+** unchecked). Run for each claimed run with the names it uses bound; while
+** it steps (open to close) the connection has a progress handler that
+** stops it after PRELOAD_MAX_STEPS virtual-machine steps, a
+** SQLITE_LIMIT_LENGTH of PRELOAD_VALUE_MAX, and trg_ctx.in_preload set,
+** so that the extension's functions with side effects refuse however
+** they are reached (an application function calling one, a view).
+** docs/reliability.md says why both checks.
 **
 ** Its rows come out typed (store_preload_col); the tick makes them JSON
 ** (tick/fire_preload.c).
@@ -21,6 +31,8 @@
 #ifndef TRIGGERS_STORE_PRELOAD_SQL_H
 #define TRIGGERS_STORE_PRELOAD_SQL_H
 
+#include "base/context.h"
+#include "store/config.h"
 #include "store/store.h"
 
 /* VM steps one run's preload may take (sqlite3_progress_handler, checked
@@ -30,11 +42,19 @@
 ** so a replayed tick stops at the same row (DESIGN.md §11). */
 #define PRELOAD_MAX_STEPS 1000000
 #define PRELOAD_STEP_CHECK 1000
+/* The longest string or blob a preload may make or read while it steps
+** (SQLITE_LIMIT_LENGTH): the largest preload_max_bytes, since a longer
+** value never fits in a payload. Bounded before it is made: SELECT
+** randomblob(9e8) fails at once ("string or blob too big") instead of
+** allocating 900 MB, and the run carries preloadError. */
+#define PRELOAD_VALUE_MAX CONFIG_PRELOAD_BYTES_MAX
 
-/* What a claim binds, by name. */
+/* What a claim binds, by name; and the connection's context (its
+** functions with side effects, which refuse while the query steps). */
 typedef struct store_preload_args {
   const char *scope, *trigger_id, *agent_id;
   i64 now;
+  trg_ctx *ctx;
 } store_preload_args;
 
 /* One column of a preload row: its name, and its value by SQLite type
@@ -49,9 +69,11 @@ typedef struct store_preload_val {
   int n;
 } store_preload_val;
 
-/* sql as a value of preload_sql: SQLITE_OK; SQLITE_ERROR with *why (what
-** is wrong, sqlite3_free it); SQLITE_NOMEM. */
-int store_preload_check(sqlite3 *db, const char *sql, char **why);
+/* sql as a value of preload_sql on the connection of context c, checked
+** without running it: SQLITE_OK; SQLITE_ERROR with *why (what is wrong,
+** sqlite3_free it); SQLITE_NOMEM. */
+int store_preload_check(const trg_ctx *c, sqlite3 *db, const char *sql,
+                        char **why);
 
 /* The configured preload for this call: 1 (ready to open), 0 (none
 ** configured), -1 (an error reading the config: s->err). Reads
@@ -63,7 +85,8 @@ void store_preload_stale(store *s);
 
 /* Bind a's values to the names the query uses and start it: SQLITE_OK;
 ** SQLITE_ERROR with *why when the configured text does not check (it was
-** changed outside the extension, or names a table that is gone). */
+** written outside the extension or by an older one, or names a table
+** that is gone). */
 int store_preload_open(store *s, const store_preload_args *a, char **why);
 /* The next row: SQLITE_ROW (columns 0..store_preload_ncol), SQLITE_DONE,
 ** SQLITE_ERROR with *why when the query failed or took more than

@@ -208,16 +208,21 @@ int store_schema_version(sqlite3 *db, i64 *v, char **err) {
   return rc;
 }
 
+int store_schema_not_newer(sqlite3 *db, i64 *v, char **err) {
+  int rc = store_schema_version(db, v, err);
+  if (rc != SQLITE_OK || *v <= TRIGGERS_SCHEMA_VERSION) return rc;
+  /* the one message of every entry point (docs/reliability.md) */
+  *err = sqlite3_mprintf("sqlite-triggers: this database's schema is "
+                         "version %lld, newer than this build (%d): upgrade "
+                         "the extension",
+                         *v, TRIGGERS_SCHEMA_VERSION);
+  return *err ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
 int store_check(sqlite3 *db, char **err) {
   i64 v = 0;
-  int rc = store_schema_version(db, &v, err);
+  int rc = store_schema_not_newer(db, &v, err);
   if (rc != SQLITE_OK) return rc;
-  if (v > TRIGGERS_SCHEMA_VERSION) {
-    *err = sqlite3_mprintf("triggers: schema version %lld is newer than "
-                           "this extension (%d); upgrade the extension",
-                           v, TRIGGERS_SCHEMA_VERSION);
-    return SQLITE_ERROR;
-  }
   if (v < TRIGGERS_SCHEMA_VERSION) {
     *err = sqlite3_mprintf("triggers: schema version %lld is older than "
                            "this extension's (%d); run SELECT "
@@ -283,26 +288,38 @@ int store_installed(sqlite3 *db, char **err) {
   return found;
 }
 
+int store_ready(const trg_ctx *c, sqlite3 *db, char **err) {
+  *err = NULL;
+  if (trg_ctx_has_table(c)) return 1; /* connected: checked then */
+  int found = store_installed(db, err);
+  if (found <= 0) return found;
+  int rc = store_connect_table(db);
+  /* not connected: why (another schema version, a damaged one) before
+  ** any statement meets tables it does not know */
+  if (rc == SQLITE_OK && !trg_ctx_has_table(c)) rc = store_check(db, err);
+  if (rc == SQLITE_OK) return 1;
+  if (!*err && rc != SQLITE_NOMEM)
+    *err = sqlite3_mprintf("%s", trg_errmsg(db, rc));
+  return -rc;
+}
+
 int store_require_installed(sqlite3_context *ctx, const char *fname) {
+  if (trg_ctx_refuse_in_preload(ctx, fname) != 0) return -1;
   const trg_ctx *c = sqlite3_user_data(ctx);
-  if (c && trg_ctx_has_table(c)) return 0; /* connected: installed */
-  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  if (trg_ctx_has_table(c)) return 0; /* connected: installed */
   char *err = NULL;
-  int found = store_installed(db, &err);
-  int rc = found > 0 ? store_connect_table(db) : SQLITE_OK;
-  if (found == 0) {
+  int ready = store_ready(c, sqlite3_context_db_handle(ctx), &err);
+  if (ready == 0) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "sqlite-triggers is not installed in this database "
                      "(run sql/install.sql)");
-  } else if (found < 0 && err) {
-    trg_result_error(ctx, -found, fname, "%s", err);
-  } else if (found < 0 || rc == SQLITE_NOMEM) {
+  } else if (ready < 0 && err) {
+    trg_result_error(ctx, -ready, fname, "%s", err);
+  } else if (ready < 0) {
     sqlite3_result_error_nomem(ctx);
-  } else if (rc != SQLITE_OK) {
-    trg_result_error(ctx, rc, fname, "%s", trg_errmsg(db, rc));
   }
   sqlite3_free(err);
-  return found > 0 && rc == SQLITE_OK ? 0 : -1;
+  return ready > 0 ? 0 : -1;
 }
 
 int store_connect_table(sqlite3 *db) {

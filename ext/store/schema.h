@@ -5,6 +5,7 @@
 #ifndef TRIGGERS_SCHEMA_H
 #define TRIGGERS_SCHEMA_H
 
+#include "base/context.h"
 #include "store/store.h"
 
 /* Create shadow tables, indexes and the schema version (xCreate); check
@@ -12,14 +13,27 @@
 int store_create(sqlite3 *db, char **err);
 int store_check(sqlite3 *db, char **err);
 int store_drop(sqlite3 *db);
+/* The recorded schema version into *v (store_schema_version), refused
+** when it is newer than this build's, with the one message every entry
+** point gives: "sqlite-triggers: this database's schema is version 6,
+** newer than this build (5): upgrade the extension". */
+int store_schema_not_newer(sqlite3 *db, i64 *v, char **err);
 /* 1 when triggers_data exists in main, 0 when it does not, -rc when the
 ** schema could not be read (*err: SQLite's message, to free; NULL out of
 ** memory). */
 int store_installed(sqlite3 *db, char **err);
-/* For an SQL function fname (its user data the connection's trg_ctx): 0
-** when installed (main.triggers connected: at once when it is already,
-** else store_connect_table); else -1 with the error set on ctx: not
-** installed, or why the schema could not be read. */
+/* Whether the calls of connection c may use the tables: 1 when
+** main.triggers is connected (at once when it already is: its connect
+** checked the schema version, store_check), 0 when not installed, -rc
+** with *err (to free; NULL out of memory) when they may not: a schema of
+** another version (a newer one: the message every entry point gives,
+** docs/reliability.md) or damaged, or one that could not be read. */
+int store_ready(const trg_ctx *c, sqlite3 *db, char **err);
+/* For an SQL function fname with side effects (its user data the
+** connection's trg_ctx): 0 when installed and of this version
+** (store_ready); else -1 with the error set on ctx: called from a preload
+** (trg_ctx_refuse_in_preload), not installed, another schema version,
+** or why the schema could not be read. */
 int store_require_installed(sqlite3_context *ctx, const char *fname);
 
 /* The extension's virtual tables. */

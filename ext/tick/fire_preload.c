@@ -134,7 +134,7 @@ int tick_preload_payload(tick *t, trg_row *r, char **payload) {
   if (on <= 0) return on < 0 ? (t->st->err ? t->st->err : SQLITE_NOMEM) : 0;
   store_preload_args a = {val_text(&r->v[TC_SCOPE]),
                           val_text(&r->v[TC_TRIGGER_ID]),
-                          val_text(&r->v[TC_AGENT_ID]), t->now};
+                          val_text(&r->v[TC_AGENT_ID]), t->now, t->ctx};
   sqlite3_str *arr = sqlite3_str_new(t->db), *keys = sqlite3_str_new(t->db);
   char *why = NULL;
   int truncated = 0;

@@ -255,6 +255,23 @@ const scenario *scenarios(int *n) {
        .db = "wal",
        .modes = 1,
        .setup = "DROP TABLE memories"},
+      /* a preload stored before it was checked (an older version, a
+      ** direct write) that calls a function with side effects: refused
+      ** where the tick prepares it, the run carries preloadError */
+      {.name = "fire-preload-side",
+       .sql = "SELECT trigger_fire('b', 1767225910000)",
+       .db = "delete",
+       .modes = 1,
+       .setup = "UPDATE triggers_config SET value = 'SELECT"
+                " trigger_pause(:trigger_id) AS p' WHERE key = 'preload_sql'"},
+      /* a value longer than any preload may be: stopped by the length
+      ** bound before it is made, preloadError */
+      {.name = "fire-preload-huge",
+       .sql = "SELECT trigger_fire('b', 1767225910000)",
+       .db = "wal",
+       .modes = 1,
+       .setup = "UPDATE triggers_config SET value = 'SELECT"
+                " randomblob(2000000) AS b' WHERE key = 'preload_sql'"},
       {.name = "pause",
        .sql = "SELECT trigger_pause('a', 1767225910000)",
        .db = "delete",
@@ -463,6 +480,29 @@ const scenario *scenarios(int *n) {
        .modes = 3,
        .read_only = 1,
        .refused = 1},
+      {.name = "refused-preload-pragma",
+       .sql = "SELECT trigger_config('preload_sql', 'PRAGMA query_only=1')",
+       .db = "delete",
+       .modes = 3,
+       .read_only = 1,
+       .refused = 1},
+      {.name = "refused-preload-side",
+       .sql = "SELECT trigger_config('preload_sql', 'SELECT"
+              " trigger_run_due(:now) AS r')",
+       .db = "wal",
+       .modes = 3,
+       .read_only = 1,
+       .refused = 1},
+      /* a schema newer than this build: refused on first use */
+      {.name = "refused-newer-schema",
+       .sql = TICK_SQL,
+       .db = "delete",
+       .cold = 1,
+       .modes = 1,
+       .read_only = 1,
+       .refused = 1,
+       .setup = "UPDATE triggers_config SET value = 6"
+                " WHERE key = 'schema_version'"},
       {.name = "refused-config",
        .sql = "SELECT trigger_config('misfire_grace_ms', 'soon')",
        .db = "delete",

@@ -25,7 +25,9 @@
 **   - after the input: PRAGMA integrity_check is ok, the virtual tables
 **     see exactly the rows of their shadow tables, trigger_runs has no
 **     (trigger_id, incarnation, scheduled_for, attempt) duplicate, and
-**     trigger_health is a JSON object; unless the input wrote a shadow
+**     trigger_health is a JSON object; no preload changed the connection
+**     (query_only, writable_schema, busy_timeout, the heap limit, its
+**     length limit); unless the input wrote a shadow
 **     table itself, trigger_runs has only known statuses, every running
 **     run has a claim and a lease, every trigger a known status, and each
 **     trigger's running count is the number of running runs of its
@@ -133,6 +135,26 @@ static const char *const cfg_keys[] = {
     "max_active_per_scope", "max_creations_per_window", "creation_window_ms",
     "creator_roles",        "run_retention_ms",         "misfire_grace_ms",
     "min_confidence",       "schema_version",           "nope"};
+/* preload_sql texts (op_config): a good one, the extension's functions
+** with side effects, PRAGMAs, a huge value, a query the step bound stops;
+** each set through trigger_config (refused) or written into the config
+** table as an older version could have (then a tick's claim must carry
+** preloadError, and nothing may recurse or act: invariants()). */
+static const char *const preloads[] = {
+    "SELECT :scope AS s, :now AS n, :agent_id AS a",
+    "SELECT trigger_run_due(:now) AS r",
+    "SELECT trigger_fire(:trigger_id) AS r",
+    "SELECT \"trigger_pause\"(:trigger_id) AS r",
+    "PRAGMA query_only=1",
+    "PRAGMA busy_timeout=7",
+    "SELECT 1 AS one; PRAGMA writable_schema=ON",
+    "SELECT * FROM pragma_busy_timeout",
+    "SELECT randomblob(2000000) AS b",
+    "SELECT count(*) AS n FROM triggers WHERE agent_id = :agent_id",
+    "WITH r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i FROM r",
+    "SELECT trigger_describe(:trigger_id) AS d",
+    "SELECT trigger_create('{}') AS c",
+    ""};
 static const int64_t deltas[] = {0,
                                  1000,
                                  59000,
@@ -228,6 +250,7 @@ typedef struct fz {
   char iso[8][CIVIL_ISO_MAX];
   int niso;
   int tampered; /* the input wrote a shadow table directly (op_shadow) */
+  int length0;  /* the connection's SQLITE_LIMIT_LENGTH at the start */
 } fz;
 
 static void die(fz *f, const char *what, const char *sql) {
@@ -624,6 +647,16 @@ static void op_misc(fz *f) {
 
 static void op_config(fz *f) {
   unsigned c = u8(&f->in);
+  if (c & 16) { /* preload_sql: checked, or written as it is */
+    const char *sql = c & 32 ? "INSERT OR REPLACE INTO triggers_config(key,"
+                               " value) VALUES('preload_sql', ?1)"
+                             : "SELECT trigger_config('preload_sql', ?1)";
+    sqlite3_stmt *st = prep(f, sql);
+    if (!st) return;
+    bind_str(st, 1, pick(&f->in, preloads, N(preloads), f));
+    run(f, st, sql);
+    return;
+  }
   const char *sql =
       c & 1 ? "SELECT trigger_config(?1, ?2)" : "SELECT trigger_config(?1)";
   sqlite3_stmt *st = prep(f, sql);
@@ -898,6 +931,17 @@ static void invariants(fz *f) {
   a = scalar_int(f, "SELECT json_type(trigger_health(?1)) = 'object'", f->now,
                  &ok1);
   if (ok1 && !a) die(f, "trigger_health is not a JSON object", NULL);
+  /* no preload acted on the connection (a PRAGMA that was only checked
+  ** or prepared), and its value bound did not stay (preload_sql.h) */
+  static const char unchanged[] =
+      "SELECT (SELECT query_only FROM pragma_query_only) +"
+      " (SELECT writable_schema FROM pragma_writable_schema) +"
+      " (SELECT timeout FROM pragma_busy_timeout) +"
+      " (SELECT hard_heap_limit FROM pragma_hard_heap_limit)";
+  a = scalar_int(f, unchanged, 0, &ok1);
+  if (!ok1 || a) die(f, "a preload changed the connection", unchanged);
+  if (sqlite3_limit(f->db, SQLITE_LIMIT_LENGTH, -1) != f->length0)
+    die(f, "the preload's length bound stayed on the connection", NULL);
 }
 
 /* The installed, empty database, serialized once: each input starts
@@ -939,6 +983,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                           SQLITE_DESERIALIZE_FREEONCLOSE |
                               SQLITE_DESERIALIZE_RESIZEABLE) != SQLITE_OK)
     die(&f, "deserialize", NULL);
+  f.length0 = sqlite3_limit(f.db, SQLITE_LIMIT_LENGTH, -1);
   for (int i = 0; i < MAX_STMTS && f.in.n; i++) {
     f.ntext = f.niso = 0;
     unsigned op = u8(&f.in);

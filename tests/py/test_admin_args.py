@@ -50,6 +50,9 @@ def test_argument_refusals(ext):
          "trigger_config: argument 2 (value): not valid UTF-8 at byte 0 (0xff: a byte "
          "that never appears in UTF-8)"),
         ("SELECT trigger_config('preload_sql', 'DELETE FROM x')",
+         "trigger_config: argument 2 (value): preload_sql is not a query (it starts with "
+         "'DELETE'); a preload is one read-only query (SELECT, VALUES, WITH ... SELECT)"),
+        ("SELECT trigger_config('preload_sql', 'SELECT * FROM x')",
          "trigger_config: argument 2 (value): preload_sql does not prepare: no such table: x"),
         ("SELECT trigger_config('preload_sql', 5)",
          "trigger_config: argument 2 (value): preload_sql must be text (one read-only "

@@ -87,10 +87,17 @@ def test_values_as_json(ext):
 def test_write_statement_refused(ext):
     db = _db(ext)
     _set(db, SCOPED)
+    # refused from the text alone, before anything is prepared
     for sql in ("DELETE FROM memories", "INSERT INTO memories(text) VALUES('x')",
                 "UPDATE memories SET text = 'x'", "DROP TABLE memories",
-                "CREATE TABLE x(y)", "PRAGMA user_version = 3"):
-        _refused(db, sql, "preload_sql is not read-only")
+                "CREATE TABLE x(y)", "ATTACH ':memory:' AS x", "BEGIN", "ANALYZE"):
+        word = sql.split()[0]
+        _refused(db, sql, f"preload_sql is not a query (it starts with '{word}')")
+    _refused(db, "PRAGMA user_version = 3", "preload_sql uses PRAGMA user_version")
+    # a query's form that writes: refused once prepared
+    _refused(db, "WITH m AS (SELECT 1) DELETE FROM memories", "preload_sql is not read-only")
+    _refused(db, "WITH m AS (SELECT 1) INSERT INTO memories(text) SELECT 'x' RETURNING id",
+             "preload_sql is not read-only")
     assert one(db, "SELECT count(*) FROM memories") == 4
 
 
@@ -107,11 +114,11 @@ def test_multi_statement_refused(ext):
 
 def test_other_refusals(ext):
     db = _db(ext)
-    _refused(db, "SELEC 1", 'preload_sql does not prepare: near "SELEC": syntax error')
+    _refused(db, "SELEC 1", "preload_sql is not a query (it starts with 'SELEC')")
+    _refused(db, "SELECT 1 FROM", 'preload_sql does not prepare: incomplete input')
     _refused(db, "SELECT * FROM nowhere", "no such table: nowhere")
     _refused(db, "SELECT :user", "names the parameter :user")
     _refused(db, "SELECT ?", "a parameter without a name")
-    _refused(db, "BEGIN", "returns no rows")
     _refused(db, "   ", "holds no statement")
     _refused(db, 7, "must be text")
     assert one(db, "SELECT trigger_config('preload_sql')") is None

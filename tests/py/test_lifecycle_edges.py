@@ -210,7 +210,8 @@ def test_schema_checked_when_a_connection_attaches(ext):
         add(db, "t")
         for change, message in (
                 ("UPDATE triggers_config SET value = 99 WHERE key = 'schema_version'",
-                 "schema version 99 is newer than this extension"),
+                 "this database's schema is version 99, newer than this build (5): "
+                 "upgrade the extension"),
                 ("DELETE FROM triggers_config WHERE key = 'schema_version'",
                  "shadow tables missing or damaged")):
             db.execute(change)
