@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 
-from util import T0, connect
+from util import T0
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 N_TRIGGERS = 300

@@ -9,7 +9,7 @@ is the application's and is not bounded; a request or context over
 most 1 KiB of each text, cut on a character boundary (issue 32)."""
 import json
 
-from util import MIN, T0, connect, dump, one
+from util import T0, connect, dump, one
 
 CTX = {"agent_id": "a1", "role": "owner", "now": T0}
 HOURLY = {"trigger_type": "interval", "interval_ms": 3600000}

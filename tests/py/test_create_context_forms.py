@@ -6,7 +6,6 @@ or absent context (the refusal is logged with the context's agent only
 when the context is valid text), and the default display name built
 from instructions with tabs, carriage returns and newlines."""
 import json
-import sqlite3
 
 from util import T0, add, connect, one
 

@@ -8,7 +8,7 @@ import os
 import sqlite3
 from datetime import datetime
 
-from util import T0, connect, finish, one, runs, tick, trig
+from util import T0, connect, one, runs, tick, trig
 
 VECTORS = os.environ.get("VECTORS_DIR") or os.path.join(
     os.path.dirname(__file__), "..", "vectors")

@@ -9,7 +9,7 @@ import sqlite3
 import subprocess
 import time
 
-from util import MIN, T0, add, connect, one, tick
+from util import MIN, T0, add, connect, one
 
 
 def err_of(db, sql, *args):

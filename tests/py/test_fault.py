@@ -14,7 +14,7 @@ import shutil
 import sqlite3
 import tempfile
 
-from test_crash import NOW, build, copy_db, open_db
+from util.crash import NOW, build, copy_db, open_db
 from util import T0, dump, one
 
 OPTS = json.dumps({"owner": "host", "lease_ms": 30000})

@@ -9,7 +9,7 @@ its stdout is the run's result, its stderr is not mixed in."""
 import os
 import subprocess
 
-from test_host import Tmp, add_interval, host_bin, now_ms, runs
+from util.host import Tmp, add_interval, host_bin, now_ms, runs
 
 
 def test_commands_get_their_stdio_with_the_hosts_closed(ext):

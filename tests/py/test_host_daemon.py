@@ -14,7 +14,7 @@ import time
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from test_host import Tmp, add_interval, add_once, host_bin, now_ms, runs, wait_for
+from util.host import Tmp, add_interval, add_once, host_bin, now_ms, runs, wait_for
 from util import connect, finish, one, tick
 
 LINE = re.compile(r"^trigger-host: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (.*)$")

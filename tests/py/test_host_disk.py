@@ -21,7 +21,7 @@ import signal
 import subprocess
 import time
 
-from test_host import Tmp, add_interval, host_bin, now_ms, runs
+from util.host import Tmp, add_interval, host_bin, now_ms, runs
 from util import one
 
 N = 30

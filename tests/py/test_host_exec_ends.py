@@ -9,7 +9,7 @@ host's own stale TRIGGER_* variables (replaced by the run's)."""
 import os
 import subprocess
 
-from test_host import Tmp, add_once, host_bin, now_ms, runs
+from util.host import Tmp, add_once, host_bin, now_ms, runs
 
 
 def one_run(ext, t, *args, env=None, rc=0):

@@ -5,9 +5,7 @@ lost) and to one that never reads it and exits (EPIPE: stdin is closed,
 the run is still its exit status); results and errors trimmed of trailing
 CR, space and tab; a stderr tail that starts inside a character; a
 command killed by a signal it sent itself, saying nothing."""
-import os
-
-from test_host import Tmp, add_interval, now_ms, runs, tick
+from util.host import Tmp, add_interval, now_ms, runs, tick
 
 BIG = 300000
 

@@ -16,8 +16,8 @@ import socket
 import threading
 import time
 
-from test_host import Tmp, add_interval, host_bin, now_ms
-from test_host_http import get, read, start_http, stop_http
+from util.host import Tmp, add_interval, host_bin, now_ms
+from util.http import get, read, start_http, stop_http
 
 
 class SlowClients:

@@ -5,15 +5,7 @@ each claim, and every due run is still claimed, claim after claim."""
 import signal
 import subprocess
 
-from test_host import Tmp, add_interval, host_bin, now_ms, runs, wait_for
-
-
-def due_db(ext, t, n):
-    """A database with n hourly triggers due now."""
-    path, db = t.db(ext)
-    for i in range(n):
-        add_interval(db, f"t{i}", now_ms() - 500, interval_ms=3600000)
-    return path, db
+from util.host import Tmp, due_db, host_bin, runs, wait_for
 
 
 def test_tick_limit_with_one_slot(ext):

@@ -17,8 +17,8 @@ import resource
 import shutil
 import subprocess
 
-from test_host import Tmp, add_interval, host_bin, now_ms, runs
 from util import one
+from util.host import Tmp, add_interval, due_db, host_bin, now_ms, runs
 
 EAGAIN = os.strerror(11)  # "Resource temporarily unavailable"
 EMFILE = os.strerror(24)  # "Too many open files"
@@ -39,13 +39,6 @@ def limited(cmd, nproc=None, nofile=None, timeout=30):
                "--inh-caps=+dac_override", "--ambient-caps=+dac_override", "--"] + cmd
     p = subprocess.run(cmd, preexec_fn=pre, capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
-
-
-def due_db(ext, t, n):
-    path, db = t.db(ext)
-    for i in range(n):
-        add_interval(db, f"t{i}", now_ms() - 500, interval_ms=3600000)
-    return path, db
 
 
 def host(ext, *args):

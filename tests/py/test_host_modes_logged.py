@@ -6,8 +6,8 @@ and print mode with stdout closed releases the run (exit 3)."""
 import json
 import subprocess
 
-from test_host import Tmp, add_once, host_bin, now_ms, runs
-from test_host_odd_inputs import briefly
+from util.host import Tmp, add_once, host_bin, now_ms, runs
+from util.host import briefly
 
 
 def json_start(ext, *args):

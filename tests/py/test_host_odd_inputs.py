@@ -7,12 +7,11 @@ names (refused, exit 2); IPv6 literals that are or are not loopback;
 backslash, DEL, other controls) in text and JSON logs; and /metrics
 counting a failed run; print mode under --http with stdout closed."""
 import json
-import signal
 import socket
 import subprocess
 
-from test_host import Tmp, add_once, host_bin, now_ms, runs, wait_for
-from test_host_http import get, parse_metrics, read, start_http, stop_http
+from util.host import Tmp, add_once, briefly, host_bin, now_ms, runs, wait_for
+from util.http import get, parse_metrics, read, start_http, stop_http
 
 
 def host(ext, *args, timeout=20):
@@ -51,19 +50,6 @@ def ipv6_loopback():
         return True
     except OSError:
         return False
-
-
-def briefly(ext, *args):
-    """trigger-host args for a moment (SIGTERM after 1.5 s if still on);
-    (exit status, stderr)."""
-    proc = subprocess.Popen([host_bin(ext), *args, "--extension", ext],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        proc.wait(timeout=1.5)
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=10)
-    return proc.returncode, err
 
 
 def serve_briefly(ext, path, addr):

@@ -16,7 +16,7 @@ import subprocess
 import threading
 import time
 
-from test_host import Tmp, add_interval, host_bin, now_ms, runs, tick
+from util.host import Tmp, add_interval, host_bin, now_ms, runs, tick
 
 
 def usage(ext, *args):

@@ -9,7 +9,7 @@ import json
 import os
 import subprocess
 
-from test_host import Tmp, add_interval, host_bin, now_ms
+from util.host import Tmp, add_interval, host_bin, now_ms
 
 
 def host(ext, *args):

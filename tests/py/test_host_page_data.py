@@ -17,8 +17,8 @@ import re
 import shutil
 import sqlite3
 
-from test_host import Tmp, add_interval, add_once, now_ms, wait_for
-from test_host_http import get, parse_metrics, read, start_http, stop_http
+from util.host import Tmp, add_interval, add_once, now_ms, wait_for
+from util.http import get, parse_metrics, read, start_http, stop_http
 from util import one
 
 HOUR = 3600000

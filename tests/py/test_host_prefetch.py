@@ -8,7 +8,7 @@ import re
 import subprocess
 import time
 
-from test_host import (Tmp, add_interval, executions, host_bin, now_ms, runs, start, stop, tick,
+from util.host import (Tmp, add_interval, executions, host_bin, now_ms, runs, start, stop, tick,
                        wait_for)
 
 

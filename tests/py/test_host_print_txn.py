@@ -19,7 +19,7 @@ import subprocess
 import threading
 import time
 
-from test_host import Tmp, add_interval, add_once, host_bin, now_ms, runs
+from util.host import Tmp, add_interval, add_once, host_bin, now_ms, runs
 from util import one
 
 

@@ -13,7 +13,7 @@ import sqlite3
 import subprocess
 import time
 
-from test_host import Tmp, add_interval, add_once, host_bin, now_ms, runs, wait_for
+from util.host import Tmp, add_interval, add_once, host_bin, now_ms, runs, wait_for
 from util import one
 
 

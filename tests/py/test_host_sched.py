@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 
-from test_host import Tmp, add_once, host_bin, now_ms, runs
+from util.host import Tmp, add_once, host_bin, now_ms, runs
 
 
 def tick_under(ext, t, prefix):

@@ -2,7 +2,7 @@
 among its databases: each claim pass starts at the database after the one
 that claimed last (host/loop.c), so a database with a backlog does not
 hold the others' due runs until it has caught up."""
-from test_host import Tmp, add_interval, now_ms, runs, start, stop, wait_for
+from util.host import Tmp, add_interval, now_ms, runs, start, stop, wait_for
 
 
 def test_backlog_in_one_database_does_not_starve_another(ext):

@@ -12,7 +12,7 @@ import re
 import sqlite3
 import subprocess
 
-from test_host import Tmp, add_interval, add_once, host_bin, now_ms
+from util.host import Tmp, add_interval, add_once, host_bin, now_ms
 from util import one
 
 

@@ -14,7 +14,7 @@ import signal
 import subprocess
 import time
 
-from test_host import Tmp, host_bin
+from util.host import Tmp, host_bin
 
 # the stand-in: $1 is the statement; CLAIM and WAKE are its answers; every
 # statement is appended to $LOG

@@ -6,7 +6,7 @@ every kind among the members, and an object member whose key is not a
 string or no ':' (the rest of that element unread, the run still
 started), and an element that is not an object (ignored)."""
 
-from test_host import Tmp
+from util.host import Tmp
 from test_host_via_answers import standin, statements, via_host
 
 

@@ -8,7 +8,6 @@ cutting an 'all' catch-up; the virtual tables refusing ALTER TABLE RENAME
 and another name or schema; the schema checks when a connection attaches
 (newer version, damaged) and install beside a foreign shadow-named
 table. Each refusal names what was wrong and changes nothing."""
-import json
 import os
 import sqlite3
 import tempfile

@@ -9,14 +9,12 @@ preload stored before (by an older version, or written into the config
 table directly) is checked again where the tick prepares it: the claim
 goes on with payload.preloadError."""
 import json
-import resource
 import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 
-from util import T0, MIN, add, connect, error, one, tick
+from util import MIN, T0, add, connect, error, one, tick
 
 PRAGMA_TEXTS = (
     "PRAGMA query_only=1",

@@ -4,7 +4,7 @@ infinity, tiny reals, several columns; parameters numbered (?1) or named
 with @ and $; a statement without a tail."""
 import sqlite3
 
-from util import MIN, T0, add, connect, one, tick
+from util import T0, add, connect, one, tick
 
 
 def preload_row(db, sql):

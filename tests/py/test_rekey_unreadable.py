@@ -3,7 +3,7 @@ recomputation of tdk1 dedupe keys (store/rekey.c) over rows whose schedule
 cannot be read (a cron expression or trigger type changed outside the
 extension): such a row keeps its key, the others are recomputed, and the
 install succeeds."""
-from util import MIN, T0, add, connect, one
+from util import MIN, add, connect, one
 
 
 def test_unreadable_schedules_keep_their_keys(ext):

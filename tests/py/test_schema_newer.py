@@ -6,11 +6,10 @@ refuses with one message and nothing is written, for a current file
 marked newer and for an old one (version 3 tables) marked newer, which
 never answers "no such table"."""
 import os
-import shutil
 import sqlite3
 import tempfile
 
-from util import T0, MIN, add, connect, one, tick
+from util import MIN, T0, add, connect, one, tick
 
 NEWER = ("sqlite-triggers: this database's schema is version 6, newer than this build (5): "
          "upgrade the extension")
