@@ -1,10 +1,16 @@
-"""tests/py/util.py -- helpers shared by the Python tests: open a database
-with the extension loaded and installed, run the tick, dump tables."""
+"""tests/py/util/__init__.py -- helpers shared by the Python tests: open a
+database with the extension loaded and installed, run the tick, dump
+tables; where the repository's files are. The host's helpers are in
+util/host.py and util/http.py, the crash tests' database in util/crash.py."""
 import json
+import os
 import sqlite3
 
 T0 = 1767225600000  # 2026-01-01T00:00:00Z
 MIN = 60000
+PY_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/py
+ROOT = os.path.dirname(os.path.dirname(PY_DIR))  # the repository
+FIXTURES = os.path.join(PY_DIR, "fixtures")  # databases of older versions
 
 
 def connect(ext, path=":memory:", install=True):

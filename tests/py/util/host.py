@@ -113,3 +113,50 @@ def briefly(ext, *args):
         proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=10)
     return proc.returncode, err
+
+
+def host_process(ext, *args, timeout=20, **kw):
+    """trigger-host args to its end: the finished process, output captured."""
+    return subprocess.run([host_bin(ext), *args, "--extension", ext], capture_output=True,
+                          text=True, timeout=timeout, **kw)
+
+
+def run_host(ext, *args, timeout=20):
+    """trigger-host args to its end; (exit status, stdout, stderr)."""
+    p = host_process(ext, *args, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def standin(t, **answers):
+    """The --via value and the environment giving the answers."""
+    script = t.file("standin.sh")
+    with open(script, "w") as f:
+        f.write(STANDIN)
+    env = dict(os.environ, LOG=t.file("via.log"), CLAIM="[]", WAKE="60000", CLAIM_FAILS="")
+    env.update(answers)
+    return f"sh {script}", env
+
+
+def statements(t):
+    with open(t.file("via.log")) as f:
+        return f.read().splitlines()
+
+
+def via_host(ext, env, *args, timeout=30):
+    return subprocess.run([host_bin(ext), *args], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+# the stand-in: $1 is the statement; CLAIM and WAKE are its answers; every
+# statement is appended to $LOG
+STANDIN = r"""printf '%s\n' "$1" >> "$LOG"
+case $1 in
+  *trigger_install*) printf '5\r\n' ;;
+  *trigger_version*) [ -n "$VERSION_FAILS" ] && exit 1; echo 0.0.0 ;;
+  *trigger_next_wakeup*) printf '%s\n' "$WAKE" ;;
+  *trigger_run_due*) [ -n "$CLAIM_FAILS" ] && { echo "$CLAIM_FAILS" >&2; exit 1; }
+                     printf '%s\n' "$CLAIM" ;;
+  *trigger_run_finish*) ;;
+  *) echo "unexpected: $1" >&2; exit 9 ;;
+esac
+"""

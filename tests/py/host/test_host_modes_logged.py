@@ -1,13 +1,12 @@
-"""tests/py/test_host_modes_logged.py -- what trigger-host logs per mode
-and when its --via command dies (test_host_opts_edges.py has the JSON
-start line of tick): the JSON start line names run and serve as its
-mode, a --via command killed by a signal is reported as such (exit 3),
-and print mode with stdout closed releases the run (exit 3)."""
+"""tests/py/host/test_host_modes_logged.py -- what trigger-host logs per
+mode and when its --via command dies: the JSON start line names run and
+serve as its mode, and print mode in it; a --via command killed by a
+signal is reported as such (exit 3); print mode with stdout closed
+releases the run (exit 3), under --http too."""
 import json
 import subprocess
 
-from util.host import Tmp, add_once, host_bin, now_ms, runs
-from util.host import briefly
+from util.host import Tmp, add_once, briefly, host_bin, now_ms, run_host, runs
 
 
 def json_start(ext, *args):
@@ -43,3 +42,26 @@ def test_print_mode_with_stdout_closed(ext):
         assert p.returncode == 3, (p.returncode, p.stderr)
         assert "stdout: Bad file descriptor; releasing runs and stopping" in p.stderr, p.stderr
         assert [(r["status"], r["finished_at"]) for r in runs(db)] == [("deferred", None)]
+
+
+def test_json_start_line_in_print_mode(ext):
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        rc, _, err = run_host(ext, "tick", path, "--log", "json", "-v")
+        assert rc == 0, err
+        start = [json.loads(x) for x in err.splitlines() if '"event":"start"' in x]
+        assert len(start) == 1 and start[0]["dispatch"] == "print", err
+
+
+def test_print_mode_with_http_and_stdout_closed(ext):
+    """The run released (deferred) is counted by /metrics' bookkeeping
+    too; the host stops, exit 3."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_once(db, "x", now_ms() - 1000)
+        p = subprocess.run(f"{host_bin(ext)} run {path} --extension {ext} "
+                           "--http 127.0.0.1:0 >&-", shell=True, capture_output=True,
+                           text=True, timeout=30)
+        assert p.returncode == 3, (p.returncode, p.stderr)
+        assert "stdout: Bad file descriptor; releasing runs and stopping" in p.stderr, p.stderr
+        assert [r["status"] for r in runs(db)] == ["deferred"]

@@ -1,4 +1,4 @@
-"""tests/py/test_host_http_slow.py -- the status server (--http) under
+"""tests/py/host/test_host_http_slow.py -- the status server (--http) under
 slow clients, in real time: connections that send one header line now
 and then (a "slow loris") never hold /health from others. Those of one
 client address are bounded (--http-conns-per-ip, default 16: more are

@@ -1,4 +1,4 @@
-"""tests/py/test_host_limit_slots.py -- --limit together with --jobs
+"""tests/py/host/test_host_limit_slots.py -- --limit together with --jobs
 (test_host_opts.py has --limit alone): in tick mode a pass claims as slots
 free up until --limit runs are claimed, no more; in run mode --limit bounds
 each claim, and every due run is still claimed, claim after claim."""

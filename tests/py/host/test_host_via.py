@@ -1,4 +1,4 @@
-"""tests/py/test_host_via.py -- trigger-host --via CMD without a cluster:
+"""tests/py/host/test_host_via.py -- trigger-host --via CMD without a cluster:
 Debian's sqlite3 shell (with the extension loaded) as CMD stands in for
 the dqlite shell, so the statements the host writes, their quoting, the
 answers it reads and its errors are checked in every `make test`. (The

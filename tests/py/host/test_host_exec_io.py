@@ -1,4 +1,4 @@
-"""tests/py/test_host_exec_io.py -- an --exec command's pipes beyond what
+"""tests/py/host/test_host_exec_io.py -- an --exec command's pipes beyond what
 test_host.py checks: a payload larger than a pipe holds (300 kB) fed to a
 command that reads it late (the host's writes wait for POLLOUT, none is
 lost) and to one that never reads it and exits (EPIPE: stdin is closed,

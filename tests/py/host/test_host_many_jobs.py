@@ -1,4 +1,4 @@
-"""tests/py/test_host_many_jobs.py -- more commands at once than the
+"""tests/py/host/test_host_many_jobs.py -- more commands at once than the
 host's first allocations hold (test_host_limits.py has the usual --jobs):
 with --jobs 10 (above the spawner's 8 threads) ten commands run at the
 same time, each waiting until all ten have started; and in print mode a

@@ -1,4 +1,4 @@
-"""tests/py/test_host_closed_stdio.py -- trigger-host started with stdin,
+"""tests/py/host/test_host_closed_stdio.py -- trigger-host started with stdin,
 stdout and stderr closed (as a careless daemon manager may start it):
 descriptors 0-2 are then handed out to its own pipes, and a command's
 stdin pipe can get descriptor 2 (in --via mode no database file holds it

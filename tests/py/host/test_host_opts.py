@@ -1,11 +1,15 @@
-"""tests/py/test_host_opts.py -- trigger-host's claim and connection flags
-end to end (each flag's effect on what is claimed or how the database is
-waited for, and its bounds on both sides: a value just inside is taken, one
-just outside is a usage error, exit 2), the default extension path (beside
-the binary, else the install directory compiled in, which the error
-names), and the idle backoff of run mode when trigger_next_wakeup reports
-work that the claim does not return (a --via stand-in answers the wakeup
-with "due now": --poll-ms doubling up to 1 s, never a spin)."""
+"""tests/py/host/test_host_opts.py -- trigger-host's options (host/opts.c):
+the claim and connection flags end to end (each flag's effect on what is
+claimed or how the database is waited for, and its bounds on both sides: a
+value just inside is taken, one just outside is a usage error, exit 2),
+the default extension path (beside the binary, else the install directory
+compiled in, which the error names), and the idle backoff of run mode
+when trigger_next_wakeup reports work that the claim does not return (a
+--via stand-in answers the wakeup with "due now": --poll-ms doubling up
+to 1 s, never a spin). At their edges: --env names made of every kind of
+character (one outside each range is refused, exit 2; letters, digits
+and '_' pass; empty, starting with a digit or a character below '0'),
+and --agents with empty names between its commas (skipped)."""
 import json
 import os
 import re
@@ -16,7 +20,7 @@ import subprocess
 import threading
 import time
 
-from util.host import Tmp, add_interval, host_bin, now_ms, runs, tick
+from util.host import Tmp, add_interval, host_bin, now_ms, run_host, runs, tick
 
 
 def usage(ext, *args):
@@ -238,3 +242,37 @@ def test_status_of_a_file_that_is_no_database(ext):
         assert p.returncode == 3, (p.returncode, p.stderr)
         assert "reading the schema: file is not a database" in p.stderr, p.stderr
         assert p.stdout == "", p.stdout
+
+
+def test_env_names_by_character(ext):
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        for bad in ("a@", "a[", "a~", "a`", "a{", "@a", "~a"):  # around A-Z, a-z, 0-9
+            rc, _, err = run_host(ext, "tick", path, "--exec", "true", "--clean-env",
+                              "--env", bad)
+            assert rc == 2 and f"--env {bad}: not a variable name" in err, (bad, rc, err)
+        rc, _, err = run_host(ext, "tick", path, "--exec", "true", "--clean-env",
+                          "--env", "_Az09_", "--log", "text")
+        assert rc == 0, err
+
+
+def test_agents_list_with_empty_names(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        for agent in ("a", "b", "c"):
+            add_interval(db, agent, now_ms() - 500, interval_ms=3600000, agent_id=agent)
+        rc, out, err = run_host(ext, "tick", path, "--agents", ",a,,b,", "-v")
+        assert rc == 0, err
+        assert sorted(json.loads(x)["agent_id"] for x in out.splitlines()) == ["a", "b"], out
+        assert '"agents":["a","b"]' in err, err
+
+
+def test_env_names_empty_or_leading_digit_or_lower(ext):
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        for bad in ("", "0", "9A", "1_", "$X", " A"):
+            rc, _, err = run_host(ext, "tick", path, "--exec", "true", "--clean-env",
+                              "--env", bad)
+            assert rc == 2 and f"--env {bad}: not a variable name" in err, (bad, rc, err)
+        rc, _, err = run_host(ext, "tick", path, "--exec", "true", "--clean-env", "--env", "A9")
+        assert rc == 0, err

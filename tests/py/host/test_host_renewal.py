@@ -1,4 +1,4 @@
-"""tests/py/test_host_renewal.py -- what trigger-host does when the
+"""tests/py/host/test_host_renewal.py -- what trigger-host does when the
 database or the operator stops cooperating while runs are out: a second
 stop signal (running commands killed at once, reported failed), a lease
 renewal refused

@@ -1,4 +1,4 @@
-"""tests/py/test_host_via_answers.py -- what trigger-host --via makes of
+"""tests/py/host/test_host_via_answers.py -- what trigger-host --via makes of
 answers a real far side does not give: a stand-in command (a shell script
 answering each statement from the environment the host passes it) returns
 a claim that is not a JSON array (tick: exit 3; run: warned once and
@@ -9,46 +9,11 @@ answer at all to a report, answers ending in CR LF, no version (the
 start line says so); and a command that answers more than VIA_OUT_MAX
 bytes, or fails with its message after blank lines, or fails on a
 statement longer than the 60 characters the message shows."""
-import os
 import signal
 import subprocess
 import time
 
-from util.host import Tmp, host_bin
-
-# the stand-in: $1 is the statement; CLAIM and WAKE are its answers; every
-# statement is appended to $LOG
-STANDIN = r"""printf '%s\n' "$1" >> "$LOG"
-case $1 in
-  *trigger_install*) printf '5\r\n' ;;
-  *trigger_version*) [ -n "$VERSION_FAILS" ] && exit 1; echo 0.0.0 ;;
-  *trigger_next_wakeup*) printf '%s\n' "$WAKE" ;;
-  *trigger_run_due*) [ -n "$CLAIM_FAILS" ] && { echo "$CLAIM_FAILS" >&2; exit 1; }
-                     printf '%s\n' "$CLAIM" ;;
-  *trigger_run_finish*) ;;
-  *) echo "unexpected: $1" >&2; exit 9 ;;
-esac
-"""
-
-
-def standin(t, **answers):
-    """The --via value and the environment giving the answers."""
-    script = t.file("standin.sh")
-    with open(script, "w") as f:
-        f.write(STANDIN)
-    env = dict(os.environ, LOG=t.file("via.log"), CLAIM="[]", WAKE="60000", CLAIM_FAILS="")
-    env.update(answers)
-    return f"sh {script}", env
-
-
-def statements(t):
-    with open(t.file("via.log")) as f:
-        return f.read().splitlines()
-
-
-def via_host(ext, env, *args, timeout=30):
-    return subprocess.run([host_bin(ext), *args], capture_output=True, text=True,
-                          timeout=timeout, env=env)
+from util.host import Tmp, host_bin, standin, statements, via_host
 
 
 def test_claim_that_is_not_an_array_ends_a_tick(ext):

@@ -1,4 +1,4 @@
-"""tests/py/test_host.py -- the host program build/trigger-host, in real
+"""tests/py/host/test_host.py -- the host program build/trigger-host, in real
 time (seconds, each test bounded): the run loop fires interval triggers and
 picks up triggers inserted later by another connection, --exec records
 success (stdout tail as the result), failure (stderr tail) and timeouts, tick mode's exit status, serve

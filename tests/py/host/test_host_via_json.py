@@ -1,4 +1,4 @@
-"""tests/py/test_host_via_json.py -- trigger-host --via reading claims
+"""tests/py/host/test_host_via_json.py -- trigger-host --via reading claims
 written in every way JSON allows (test_host_via_answers.py has answers a
 real far side does not give): \\u escapes in upper and lower case, a
 scheduled_for past a long long (left 0), a negative attempt, scalars of
@@ -7,7 +7,7 @@ string or no ':' (the rest of that element unread, the run still
 started), and an element that is not an object (ignored)."""
 
 from util.host import Tmp
-from test_host_via_answers import standin, statements, via_host
+from util.host import standin, statements, via_host
 
 
 def claimed_env(ext, t, claim):

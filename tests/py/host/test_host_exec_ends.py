@@ -1,4 +1,4 @@
-"""tests/py/test_host_exec_ends.py -- how an --exec command's end is
+"""tests/py/host/test_host_exec_ends.py -- how an --exec command's end is
 recorded (test_host_exec_io.py has the usual ones): killed by a signal
 (no stderr: "killed by signal N"), a stderr longer than the 500 bytes kept
 written at once and cut in the middle of a UTF-8 character (the partial

@@ -1,4 +1,4 @@
-"""tests/py/test_host_sched.py -- trigger-host started under a scheduling
+"""tests/py/host/test_host_sched.py -- trigger-host started under a scheduling
 policy or nice value someone chose (slice.c asks for a short time slice
 only under the default policy): under SCHED_BATCH the policy is kept, and
 the commands it starts run under it too; under nice -1 the runs still

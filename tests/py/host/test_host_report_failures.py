@@ -1,4 +1,4 @@
-"""tests/py/test_host_report_failures.py -- a batch of reports whose write
+"""tests/py/host/test_host_report_failures.py -- a batch of reports whose write
 fails as a whole (reports.c's batch_failed): the database refuses it (an
 SQL trigger of the database's owner aborts every finish: the reports are
 dropped, each logged with the reason, tick exits 1, the runs stay running

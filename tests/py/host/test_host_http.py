@@ -1,6 +1,6 @@
-"""tests/py/test_host_http.py -- `trigger-host --http ADDR`, in real time:
-the three routes of a real `trigger-host run` (the status page with its
-escaping, /metrics in Prometheus text format checked line by line and
+"""tests/py/host/test_host_http.py -- `trigger-host --http ADDR`, in real
+time: the three routes of a real `trigger-host run` (the status page with
+its escaping, /metrics in Prometheus text format checked line by line and
 against what the host did, /health against trigger_health), bad requests
 answered without harm (other methods, unknown paths, long URLs, garbage,
 half-sent requests, the connection limit; slow clients have
@@ -9,7 +9,9 @@ ticks three 1-second triggers without a missed or doubled run, serve with
 several databases, usage errors, a page whose cost does not grow with the
 run history, and the page rendered by headless Chromium (a screenshot kept
 as build/host-status-page.png; skipped with a SKIP line without Debian's
-chromium)."""
+chromium). Odd addresses: --http ports with trailing text, past a long or
+signed, and bracketed names (refused, exit 2); IPv6 literals that are or
+are not loopback; /metrics counting a failed run."""
 import http.client
 import json
 import os
@@ -23,7 +25,8 @@ import threading
 import time
 
 from util import one
-from util.host import Tmp, add_interval, add_once, host_bin, now_ms, runs, wait_for
+from util.host import (Tmp, add_interval, add_once, briefly, host_bin, now_ms, run_host, runs,
+                       wait_for)
 from util.http import get, metric, parse_metrics, read, start_http, stop_http
 
 
@@ -536,3 +539,82 @@ def test_libmicrohttpd_loaded_only_for_http(ext):
             assert get(port, "/health")[0] == 200 and mapped(proc)
         finally:
             stop_http(proc)
+
+
+def test_http_ports_and_bracketed_names_refused(ext):
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        for addr, words in (
+                ("localhost:80x", "port '80x' is not a number 0..65535"),
+                ("localhost:99999999999999999999",
+                 "port '99999999999999999999' is not a number"),
+                ("localhost:-1", "port '-1' is not a number"),
+                ("localhost:+80", "port '+80' is not a number"),
+                ("localhost: 80", "port ' 80' is not a number"),
+                ("localhost:", "port '' is not a number"),
+                ("[::1]:65536", "port '65536' is not a number"),
+                ("[localhost]:80", "cannot resolve 'localhost'"),
+                ("[]:80", "[ADDR]:PORT"),
+                ("[::1", "[ADDR]:PORT"),
+                ("99999999999999999999", "port '99999999999999999999' is not a number")):
+            rc, out, err = run_host(ext, "run", path, "--http", addr)
+            assert rc == 2 and f"--http {addr}: " in err and words in err, (addr, rc, err)
+            assert out == "", out
+
+
+def test_ipv6_literals_loopback_or_not(ext):
+    if not ipv6_loopback():
+        print("SKIP: no IPv6 loopback here")
+        return
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        # every interface: served, with the warning
+        rc, err = serve_briefly(ext, path, "[::]:0")
+        assert rc == 0 and "serving http://[::]:" in err, (rc, err)
+        assert "is not a loopback address" in err, err
+        # an IPv4 loopback written as a mapped IPv6 address: loopback, so no
+        # warning, whether or not this machine lets a socket bind it
+        rc, err = serve_briefly(ext, path, "[::ffff:127.0.0.1]:0")
+        assert rc in (0, 3) and "is not a loopback address" not in err, (rc, err)
+        if rc == 3:  # with -v, libmicrohttpd's own words too, on one line
+            assert "cannot listen there" in err and "http: Failed to bind" in err, err
+
+
+def test_metrics_count_a_failed_run(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_once(db, "f", now_ms() - 1000, agent_id='ag"\\x')
+        proc, port, err_path = start_http(ext, t, "run", path, "--exec", "exit 7")
+        try:
+            def failed():
+                r = db.execute("SELECT status FROM trigger_runs").fetchall()
+                return r and r[0][0] == "failed"
+            assert wait_for(failed, 10), read(err_path)
+            samples = {}
+
+            def counted():
+                nonlocal samples
+                status, _, body = get(port, "/metrics")
+                assert status == 200
+                samples = parse_metrics(body)[0]
+                key = ("trigger_failures_total",
+                       frozenset({"db": path, "agent": 'ag"\\x'}.items()))
+                return samples.get(key) == 1
+            assert wait_for(counted, 10), samples
+        finally:
+            stop_http(proc)
+
+
+def ipv6_loopback():
+    if not socket.has_ipv6:
+        return False
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+def serve_briefly(ext, path, addr):
+    return briefly(ext, "run", path, "--http", addr, "-v")

@@ -1,4 +1,4 @@
-"""tests/py/test_example_agent.py -- the example agent loop
+"""tests/py/host/test_example_agent.py -- the example agent loop
 host/examples/agent_loop.py (issue 6, item 9), run as a subprocess with
 /usr/bin/python3 on a simulated clock (--now), and imported for its
 claim/deliver functions: inject_now runs become agent_messages rows and
@@ -18,10 +18,9 @@ import sys
 import tempfile
 import time
 
-from util import MIN, T0, add, connect, one, runs, trig
+from util import MIN, ROOT, T0, add, connect, one, runs, trig
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLE = os.path.join(HERE, "..", "..", "host", "examples", "agent_loop.py")
+EXAMPLE = os.path.join(ROOT, "host", "examples", "agent_loop.py")
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 DUE = T0 + MIN  # first occurrence of the triggers added with util.add
 

@@ -1,4 +1,4 @@
-"""tests/py/test_host_disk.py -- trigger-host on a disk that fills up
+"""tests/py/host/test_host_disk.py -- trigger-host on a disk that fills up
 (build/host_disk.so, tests/fault/host_disk.c, preloaded: from the K-th
 write, sync or truncation of the process on, every one fails with
 SQLITE_FULL; FAULT_DISK_FOR=M: only M of them, a disk freed again).

@@ -1,4 +1,4 @@
-"""tests/py/test_host_page_data.py -- the status page, /health and
+"""tests/py/host/test_host_page_data.py -- the status page, /health and
 /metrics of `trigger-host --http` on data the other page tests do not
 have: a trigger overdue (of an agent this host does not serve, so it
 stays overdue: red in the timeline, "ago" on the cards), names with every

@@ -1,4 +1,4 @@
-"""tests/py/test_host_print_txn.py -- print mode in the claim's own
+"""tests/py/host/test_host_print_txn.py -- print mode in the claim's own
 transaction (host/printtx.c): where stdout cannot block (a file, a device
 that is not a terminal, a pipe with room for the batch) trigger-host
 claims a batch with {"ack": false} inside BEGIN IMMEDIATE, writes its

@@ -1,4 +1,4 @@
-"""tests/py/test_host_serve_fair.py -- `serve` shares its --jobs slots
+"""tests/py/host/test_host_serve_fair.py -- `serve` shares its --jobs slots
 among its databases: each claim pass starts at the database after the one
 that claimed last (host/loop.c), so a database with a backlog does not
 hold the others' due runs until it has caught up."""

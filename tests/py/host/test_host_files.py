@@ -1,4 +1,4 @@
-"""tests/py/test_host_files.py -- trigger-host given files that are not
+"""tests/py/host/test_host_files.py -- trigger-host given files that are not
 SQLite databases: `serve DIR` serves the databases of the directory and
 logs each other *.db file once, with its path and why (a text file, an
 empty file, one shorter than SQLite's header, a header that is not
@@ -6,7 +6,8 @@ SQLite's, a damaged header, a damaged schema), writing nothing into any
 of them; the database beside them is served and its triggers fire. An
 empty file is a database only with --create (which makes it one); run
 and tick refuse such a file (exit 3), and serve exits 3 when nothing is
-left to serve."""
+left to serve; serve over a directory whose *.db entries are not all
+regular files (a directory, a dangling symbolic link: skipped)."""
 import hashlib
 import json
 import os
@@ -15,14 +16,8 @@ import sqlite3
 import subprocess
 import time
 
-from util.host import Tmp, add_interval, host_bin, now_ms, runs, wait_for
 from util import one
-
-
-def host(ext, *args, timeout=20):
-    p = subprocess.run([host_bin(ext), *args, "--extension", ext], capture_output=True,
-                       text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+from util.host import Tmp, add_interval, host_bin, now_ms, run_host, runs, wait_for
 
 
 def plain_db(path):
@@ -101,11 +96,11 @@ def test_an_empty_file_is_a_database_only_with_create(ext):
         empty = t.file("empty.db")
         open(empty, "wb").close()
         for mode in ("run", "tick"):
-            rc, out, err = host(ext, mode, empty)
+            rc, out, err = run_host(ext, mode, empty)
             assert rc == 3 and "empty file (0 bytes)" in err and "--create" in err, \
                 (mode, rc, err)
             assert os.path.getsize(empty) == 0
-        rc, out, err = host(ext, "tick", empty, "--create")
+        rc, out, err = run_host(ext, "tick", empty, "--create")
         assert rc == 0, err
         c = sqlite3.connect(empty)
         assert c.execute("SELECT count(*) FROM sqlite_schema WHERE name = 'triggers'"
@@ -119,7 +114,7 @@ def test_run_and_tick_refuse_what_is_not_a_database(ext):
         before = digests(t.path, bad)
         for name, why in bad.items():
             for mode in ("run", "tick"):
-                rc, out, err = host(ext, mode, t.file(name))
+                rc, out, err = run_host(ext, mode, t.file(name))
                 assert rc == 3 and why in err and t.file(name) in err, (name, mode, rc, err)
         assert digests(t.path, bad) == before
 
@@ -128,7 +123,7 @@ def test_serve_exits_3_when_nothing_is_left_to_serve(ext):
     with Tmp() as t:
         bad = bad_files(t.path)
         os.remove(t.file("plain.sqlite"))
-        rc, out, err = host(ext, "serve", t.path)
+        rc, out, err = run_host(ext, "serve", t.path)
         assert rc == 3 and "no database to serve" in err, (rc, err)
         assert err.count("not served") == len(bad), err
         # with --create the empty file becomes a database and is served
@@ -142,3 +137,22 @@ def test_serve_exits_3_when_nothing_is_left_to_serve(ext):
         assert "serve 1 databases" not in err and t.file("empty.db") in err.split(
             "started")[1], err
         assert os.path.getsize(t.file("empty.db")) > 0
+
+
+def test_serve_directory_skips_what_is_not_a_file(ext):
+    with Tmp() as t:
+        d = t.file("dir")
+        os.mkdir(d)
+        os.mkdir(os.path.join(d, "sub.db"))
+        os.symlink(os.path.join(d, "nowhere"), os.path.join(d, "dangling.db"))
+        t.db(ext, "dir/real.db")
+        proc = subprocess.Popen([host_bin(ext), "serve", d, "--extension", ext, "-v"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            proc.wait(timeout=1.5)
+        except subprocess.TimeoutExpired:
+            proc.terminate()
+        _, err = proc.communicate(timeout=10)
+        assert proc.returncode == 0, (proc.returncode, err)
+        assert f"started: serve {d}/real.db;" in err, err
+        assert "sub.db" not in err and "dangling.db" not in err, err

@@ -1,4 +1,4 @@
-"""tests/py/test_host_limits.py -- trigger-host when the system refuses it
+"""tests/py/host/test_host_limits.py -- trigger-host when the system refuses it
 resources, for real (no stand-ins): its processes and threads
 (RLIMIT_NPROC) and its file descriptors (RLIMIT_NOFILE), set on the host
 alone. Without threads the checkpointer and the spawner are given up

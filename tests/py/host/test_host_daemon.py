@@ -1,35 +1,29 @@
-"""tests/py/test_host_daemon.py -- trigger-host as a daemon people run
-(issue 19): its log lines by default, with -q, -v and --log json;
---version; a missing database file is an error unless --create, in every
-mode; `trigger-host status` (the table, --json, read-only); retention
-(finished runs older than run_retention_ms pruned in bounded batches, at
-most one round a minute, running and recent runs kept)."""
+"""tests/py/host/test_host_daemon.py -- trigger-host as a daemon people run
+(issue 19): its log lines by default, with -q, -v and --log json, and an
+--exec command full of characters a log line must escape (tab, CR,
+quote, backslash, DEL, other controls) in text and JSON logs; --version;
+a missing database file is an error unless --create, in every mode;
+retention (finished runs older than run_retention_ms pruned in bounded
+batches, at most one round a minute, running and recent runs kept).
+`trigger-host status` is in test_host_status.py."""
 import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import time
-from datetime import datetime
-from zoneinfo import ZoneInfo
 
-from util.host import Tmp, add_interval, add_once, host_bin, now_ms, runs, wait_for
-from util import connect, finish, one, tick
+from util import ROOT, connect, finish, one, tick
+from util.host import (Tmp, add_interval, add_once, host_bin, host_process as host, now_ms,
+                       run_host, runs, wait_for)
 
 LINE = re.compile(r"^trigger-host: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (.*)$")
 FAIL_CMD = 'if [ "$TRIGGER_ID" = bad ]; then echo "boom" >&2; echo "second line" >&2; exit 3; fi'
 
 
 def version():
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "..", "..", "VERSION")) as f:
+    with open(os.path.join(ROOT, "VERSION")) as f:
         return f.read().strip()
-
-
-def host(ext, *args, timeout=20, **kw):
-    return subprocess.run([host_bin(ext), *args, "--extension", ext], capture_output=True,
-                          text=True, timeout=timeout, **kw)
 
 
 def run_until(ext, path, done, *args, seconds=8):
@@ -205,133 +199,6 @@ def test_missing_database_is_an_error(ext):
         assert p.returncode == 2 and not os.path.exists(t.file("other.db"))
 
 
-def iso_in(ms, tz):
-    if ms is None:
-        return "-"
-    dt = datetime.fromtimestamp(ms // 1000, ZoneInfo(tz))
-    return dt.isoformat(sep=" ")
-
-
-def status_db(ext, t):
-    """Interval, cron, once, paused, completed and running triggers, and a
-    failure: (path, db, the failed run)."""
-    path, db = t.db(ext)
-    now = now_ms()
-    add_interval(db, "build-check", now - 1000, interval_ms=15 * 60000)
-    [r] = tick(db, now)
-    finish(db, r["run_id"], "failed", "exit status 3\nmore")
-    db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, cron_expression,"
-               " timezone) VALUES ('standup', 'Post the stand-up', 'cron', '0 7 * * MON-FRI',"
-               " 'Europe/Berlin')")
-    add_once(db, "report", now + 2 * 3600000, timezone="America/New_York")
-    add_interval(db, "paused-one", now + 60000, interval_ms=3600000)
-    db.execute("UPDATE triggers SET enabled = 0 WHERE trigger_id = 'paused-one'")
-    add_once(db, "done", now - 1000)
-    add_interval(db, "long-job", now - 1000, interval_ms=30 * 60000)
-    got = {x["trigger_id"]: x for x in tick(db, now + 10)}
-    finish(db, got["done"]["run_id"], "success", "ok")
-    return path, db, r
-
-
-def test_status_table(ext):
-    with Tmp() as t:
-        path, db, failed = status_db(ext, t)
-        p = host(ext, "status", path)
-        assert p.returncode == 0, p.stderr
-        lines = p.stdout.split("\n")
-        head = lines[0]
-        assert re.split(r"\s{2,}", head) == ["NEXT", "LEFT", "LAST", "STATUS", "TRIGGER",
-                                             "SCHEDULE"], head
-        starts = [head.index(c) for c in ("NEXT", "LEFT", "LAST", "STATUS", "TRIGGER",
-                                          "SCHEDULE")]
-        trig = db.execute("SELECT trigger_id, next_due_at, last_run_at, timezone,"
-                          " trigger_describe(trigger_id) FROM triggers").fetchall()
-        trig.sort(key=lambda x: (x[1] is None, x[1] or 0, x[0]))
-        want_status = {"build-check": "failed", "standup": "scheduled", "report": "scheduled",
-                       "paused-one": "paused", "done": "completed", "long-job": "running"}
-        rows = lines[1:1 + len(trig)]
-        for line, (tid, nxt, last, tz, desc) in zip(rows, trig):
-            cells = [line[a:b].rstrip() for a, b in zip(starts, starts[1:] + [None])]
-            assert cells[0] == iso_in(nxt, tz), (line, nxt, tz)
-            assert cells[2] == iso_in(last, tz), (line, last)
-            assert cells[3:] == [want_status[tid], tid, desc], line
-            left = cells[1]
-            if nxt is None:
-                assert left == "-", line
-            else:
-                assert re.fullmatch(r"\d+ms|\d+s|\d+min \d+s|\d+h \d+min|\d+d \d+h", left), line
-        assert [r[0] for r in trig][-2:] == ["done", "paused-one"]  # nothing due: last
-        report = next(x for x in rows if "  report  " in x)
-        assert re.search(r"  (1h 59min|2h 0min)  ", report), report
-        assert "  At 07:00, Monday through Friday (Europe/Berlin)" in p.stdout
-        assert "  Every 15 minutes" in p.stdout
-        rest = lines[1 + len(trig):]
-        assert rest[:2] == ["", "6 triggers: 4 scheduled, 1 paused, 1 completed."], rest
-        assert rest[2:4] == ["", "Failed runs in the last 24 h: 1"], rest
-        assert re.split(r"\s{2,}", rest[4]) == ["WHEN", "TRIGGER", "ATTEMPT", "ERROR"], rest
-        fin = one(db, "SELECT finished_at FROM trigger_runs WHERE run_id = ?", failed["run_id"])
-        assert re.split(r"\s{2,}", rest[5]) == [iso_in(fin, "UTC"), "build-check", "1",
-                                                "exit status 3\\nmore"], rest
-        assert rest[6:] == [""], rest
-
-
-def test_status_json(ext):
-    with Tmp() as t:
-        path, db, failed = status_db(ext, t)
-        p = host(ext, "status", "--json", path)
-        assert p.returncode == 0, p.stderr
-        s = json.loads(p.stdout)
-        assert s["database"] == path and abs(s["now"] - now_ms()) < 5000
-        ids = [x["trigger_id"] for x in s["triggers"]]
-        assert ids[-2:] == ["done", "paused-one"] and len(ids) == 6, ids
-        x = {x["trigger_id"]: x for x in s["triggers"]}
-        b = x["build-check"]
-        row = db.execute("SELECT next_due_at, last_run_at FROM triggers"
-                         " WHERE trigger_id = 'build-check'").fetchone()
-        assert (b["status"], b["trigger_status"], b["next_due_at"], b["last_run_at"],
-                b["last_status"], b["schedule"], b["timezone"], b["agent_id"]) == \
-            ("failed", "scheduled", row[0], row[1], "failed", "Every 15 minutes", "UTC", "")
-        assert b["left_ms"] == row[0] - s["now"] and b["next"] == iso_in(row[0], "UTC")
-        assert (x["paused-one"]["status"], x["paused-one"]["next_due_at"],
-                x["paused-one"]["left_ms"]) == ("paused", None, None)
-        assert x["long-job"]["status"] == "running" and x["done"]["status"] == "completed"
-        assert s["failures_24h"] == 1
-        [f] = s["failures"]
-        assert (f["run_id"], f["trigger_id"], f["attempt"], f["error"]) == \
-            (failed["run_id"], "build-check", 1, "exit status 3\nmore"), f
-        p = host(ext, "run", path, "--json")
-        assert p.returncode == 2 and "--json is an option of status" in p.stderr
-
-
-def test_status_writes_nothing(ext):
-    with Tmp() as t:
-        path, db, _ = status_db(ext, t)
-        db.execute("SELECT trigger_install()")
-
-        def files():
-            out = {}
-            for suffix in ("", "-wal"):
-                with open(path + suffix, "rb") as f:
-                    out[suffix] = f.read()
-            return out
-        before = files()
-        version_before = one(db, "PRAGMA data_version")
-        for args in (["status", path], ["status", "--json", path]):
-            assert host(ext, *args).returncode == 0
-        assert one(db, "PRAGMA data_version") == version_before
-        assert files() == before
-        # a database without the schema: an error, and it stays as it was
-        plain = t.file("plain.db")
-        sqlite3.connect(plain).execute("CREATE TABLE notes(x)").connection.commit()
-        with open(plain, "rb") as f:
-            plain_bytes = f.read()
-        p = host(ext, "status", plain)
-        assert p.returncode == 3, p
-        assert f"{plain}: sqlite-triggers is not installed in this database" in p.stderr
-        with open(plain, "rb") as f:
-            assert f.read() == plain_bytes
-
-
 def old_runs(db, trigger_id, n, start, status="success"):
     """n finished runs of a new trigger, finished from start on (a minute
     apart); the trigger is paused afterwards, so no host claims it."""
@@ -410,3 +277,25 @@ def test_help_documents_daemon_options(ext):
     for word in ("status [--json] DB", "--version", "--create", "--quiet, -q", "--log json",
                  "run_retention_ms", "trigger_prune(before, 100)", "NEXT, LEFT, LAST, STATUS"):
         assert word in p.stdout, word
+
+
+def test_odd_exec_command_escaped_in_log_lines(ext):
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        for fmt in ("text", "json"):
+            rc, _, err = run_host(ext, "tick", path, "--exec", ODD, "--log", fmt, "-v")
+            assert rc == 0, err
+            line = start_line(err)
+            assert len(line) == 1, err
+            if fmt == "text":  # controls escaped, quote and backslash as they are
+                assert 'echo "a\\tb\\rc\\d\\x7fe\\x01f\\x1bg\u00e9"' in line[0], line
+            else:
+                assert "\\u007f" in line[0] and "\\u0001" in line[0], line
+                assert json.loads(line[0])["dispatch"] == ODD, line
+
+
+ODD = 'echo "a\tb\rc\\d\x7fe\x01f\x1bg\u00e9"'
+
+
+def start_line(err):
+    return [x for x in err.splitlines() if " started: " in x or '"event":"start"' in x]
