@@ -1,4 +1,4 @@
-"""tests/py/test_plans.py -- every statement the extension runs on the
+"""tests/py/whole/test_plans.py -- every statement the extension runs on the
 caller's connection is answered by an index: a workload through all the
 functions and virtual tables, each statement it ran (SQLite's trace of
 nested statements, plus the connection's prepared statements) put through

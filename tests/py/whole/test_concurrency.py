@@ -1,7 +1,7 @@
-"""tests/py/test_concurrency.py -- several OS processes ticking one WAL
+"""tests/py/whole/test_concurrency.py -- several OS processes ticking one WAL
 database (issue 5, item 6).
 
-Four worker processes (tests/py/worker_tick.py) tick the same file at
+Four worker processes (tests/py/whole/worker_tick.py) tick the same file at
 once over 300 interval triggers (misfire_policy 'all', overlap 'allow',
 so every occurrence gets its own run row), each with its own owner and a
 clock that is offset from the others (so clocks also go backwards

@@ -1,4 +1,4 @@
-"""tests/py/test_fault.py -- a full disk (issue 5, item 8).
+"""tests/py/whole/test_fault.py -- a full disk (issue 5, item 8).
 
 `PRAGMA max_page_count` caps the file just above its size, so the writes
 of the tick, of trigger_create, of INSERT INTO triggers and of

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tests/py/worker_crash.py -- a host process that dies by SIGKILL, for
+"""tests/py/whole/worker_crash.py -- a host process that dies by SIGKILL, for
 test_crash.py.
 
     worker_crash.py '<json config>'

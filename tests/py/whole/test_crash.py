@@ -1,6 +1,6 @@
-"""tests/py/test_crash.py -- a host killed with SIGKILL (issue 5, item 7).
+"""tests/py/whole/test_crash.py -- a host killed with SIGKILL (issue 5, item 7).
 
-A worker process (tests/py/worker_crash.py) opens a database prepared
+A worker process (tests/py/whole/worker_crash.py) opens a database prepared
 here, and dies by SIGKILL:
   - mid-dispatch: after its tick committed, having finished only some of
     the claimed runs. The file opens clean, nothing is reclaimed before

@@ -1,4 +1,4 @@
-"""tests/py/test_thresholds.py -- every documented threshold of the SQL
+"""tests/py/whole/test_thresholds.py -- every documented threshold of the SQL
 layer, on both sides of it: the exact boundary, and one unit (1 ms, one
 more item, one byte) past it. Each test here fails when its comparison
 is flipped (`>` for `>=`, `<=` for `<`): issue #21, item 3. The pure

@@ -1,4 +1,4 @@
-"""tests/py/test_docs.py -- the user documentation stands alone and its
+"""tests/py/whole/test_docs.py -- the user documentation stands alone and its
 examples work: every relative link in README.md and docs/*.md (and the
 other Markdown files of the repository) names a file of the repository,
 and its #anchor a heading of that file; README.md and docs/ never send the
@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from util import ROOT
 
 # Files a link may name although they are not here yet, each with the
 # reason. Only their absence is excused: once present, they are checked as

@@ -1,4 +1,4 @@
-"""tests/py/test_length_limit.py -- calls under a small SQLITE_LIMIT_LENGTH
+"""tests/py/whole/test_length_limit.py -- calls under a small SQLITE_LIMIT_LENGTH
 (an application's sqlite3_limit): a tick or a create whose text would
 pass the limit fails as SQLite's own "string or blob too big" (or another
 SQLite error), never as out of memory (the tick's result once was), and

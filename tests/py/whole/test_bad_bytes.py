@@ -1,4 +1,4 @@
-"""tests/py/test_bad_bytes.py -- every TEXT the extension stores or returns
+"""tests/py/whole/test_bad_bytes.py -- every TEXT the extension stores or returns
 is valid UTF-8 without NUL (DESIGN.md §4, docs/reliability.md "bad bytes"): input text
 that is not (raw bytes, JSON escapes \\u0000 and lone surrogates, embedded
 NULs) is refused with the field named and nothing changed; a host's report

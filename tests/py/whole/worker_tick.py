@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tests/py/worker_tick.py -- one host process for test_concurrency.py.
+"""tests/py/whole/worker_tick.py -- one host process for test_concurrency.py.
 
     worker_tick.py '<json config>'
 
