@@ -3,7 +3,6 @@ loading, flags, writes and their validation, the tick's policies,
 transactions, determinism and the cost of an empty tick."""
 import json
 import os
-import shutil
 import sqlite3
 import tempfile
 
@@ -31,107 +30,6 @@ def test_function_flags(ext):
                  "trigger_resume", "trigger_cancel", "trigger_prune", "trigger_config",
                  "trigger_install"):
         assert flags[side] & DIRECTONLY and not flags[side] & INNOCUOUS, side
-
-
-def test_install_refuses_foreign_table(ext):
-    db = connect(ext, install=False)
-    db.execute("CREATE TABLE triggers(x)")
-    db.execute("INSERT INTO triggers VALUES (1)")
-    try:
-        db.execute("SELECT trigger_install()")
-        assert False, "install should fail"
-    except sqlite3.OperationalError as e:
-        assert "table 'triggers' already exists and is not a sqlite-triggers table" in str(e)
-    names = [r[0] for r in db.execute("SELECT name FROM sqlite_schema ORDER BY 1")]
-    assert names == ["triggers"], names
-    assert one(db, "SELECT x FROM triggers") == 1
-
-
-def test_install_idempotent(ext):
-    db = connect(ext)
-    before = list(db.execute("SELECT * FROM sqlite_schema ORDER BY name"))
-    db.execute("SELECT trigger_install()")
-    assert list(db.execute("SELECT * FROM sqlite_schema ORDER BY name")) == before
-
-
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
-
-# Version 1 differs from version 2 only in its indexes: _fire, _due on
-# next_due_at alone, _agent on fire_at, _pending; finished-run indexes not
-# partial.
-V2_TO_V1 = """
-    DROP INDEX triggers_data_due; DROP INDEX triggers_data_agent;
-    DROP INDEX triggers_rundata_finished; DROP INDEX triggers_rundata_outcome;
-    CREATE INDEX triggers_data_fire ON triggers_data(fire_at, trigger_id) WHERE fire_at IS NOT NULL;
-    CREATE INDEX triggers_data_due ON triggers_data(next_due_at) WHERE next_due_at IS NOT NULL;
-    CREATE INDEX triggers_data_agent ON triggers_data(agent_id, fire_at);
-    CREATE INDEX triggers_data_pending ON triggers_data(agent_id, status, next_due_at, trigger_id);
-    CREATE INDEX triggers_rundata_finished ON triggers_rundata(status, finished_at);
-    CREATE INDEX triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at);
-    UPDATE triggers_config SET value = 1 WHERE key = 'schema_version';
-"""
-
-
-def from_fixture(ext, tmp, name, extra=""):
-    """A database file restored from fixtures/<name> (plus extra SQL),
-    opened afresh so the restored schema is read."""
-    path = os.path.join(tmp, name + ".db")
-    if os.path.exists(path):
-        os.remove(path)
-    db = sqlite3.connect(path, isolation_level=None)
-    with open(os.path.join(FIXTURES, name)) as f:
-        db.executescript(f.read() + extra)
-    db.close()
-    return connect(ext, path, install=False)
-
-
-def test_install_migrates_older_schemas(ext):
-    # fixtures/schema_v2.sql is the `.dump` of a version-2 database (one
-    # table for a trigger's definition and state): trigger t, every minute
-    # from 1700000000000, ticked once, its run still running. Versions 1
-    # and 2 are brought to version 4 (through 3) by trigger_install(),
-    # keeping every row; the schema then equals a fresh install's, and t
-    # goes on. (Version 3 -> 4: tests/py/test_runs.py.)
-    fresh = connect(ext)
-    want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
-    tmp = tempfile.mkdtemp()
-    for version in (1, 2):
-        db = from_fixture(ext, tmp, "schema_v2.sql", V2_TO_V1 if version == 1 else "")
-        assert one(db, "SELECT trigger_install()") == 5
-        got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
-        assert got == want, version
-        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 5
-        t = trig(db, "t")
-        assert (t["next_due_at"], t["status"], t["run_count"]) == (1700000120000, "scheduled", 0)
-        assert one(db, "SELECT running FROM triggers_state") == 1
-        assert finish(db, "t@1700000060000#1", "success", now=1700000070000)["run_count"] == 1
-        assert [r["run_id"] for r in tick(db, 1700000120000)] == ["t@1700000120000#1"]
-        db.close()
-    shutil.rmtree(tmp)
-
-
-def test_install_migrates_v3_runs(ext):
-    # Version 3 -> 4 adds triggers_rundata.lease_ms (the claim's lease
-    # length, trigger_run_heartbeat's default). A run claimed under version
-    # 3 (fixtures/schema_v3.sql: t@T0+MIN#1... t's second run, claimed at
-    # 1767225720000 with lease_until 1767225780000) has none: its heartbeat
-    # renews by its lease as claimed (60 s).
-    tmp = tempfile.mkdtemp()
-    path = os.path.join(tmp, "v3.db")
-    raw = sqlite3.connect(path, isolation_level=None)
-    with open(os.path.join(os.path.dirname(__file__), "fixtures", "schema_v3.sql")) as f:
-        raw.executescript(f.read())
-    raw.close()
-    db = connect(ext, path, install=False)
-    assert one(db, "SELECT trigger_install()") == 5
-    assert one(db, "SELECT count(*) FROM triggers_rundata WHERE lease_ms IS NOT NULL") == 0
-    run_id = "t@1767225720000#1"
-    run = json.loads(one(db, "SELECT trigger_run_heartbeat(?, NULL, ?)", run_id,
-                         1767225730000))
-    assert run["lease_until"] == 1767225730000 + 60000, run
-    assert finish(db, run_id, "success", now=1767225731000)["run_count"] == 2
-    db.close()
-    shutil.rmtree(tmp)
 
 
 def test_heartbeat_in_transactions_and_health(ext):
@@ -162,22 +60,6 @@ def test_heartbeat_in_transactions_and_health(ext):
         assert str(e).startswith(f"trigger_run_heartbeat: run '{rid}': its lease passed"), e
     assert one(db, "SELECT lease_until FROM trigger_runs") == T0 + MIN + 39000
     assert [r["attempt"] for r in tick(db, T0 + MIN + 39000)] == [2]
-
-
-def test_connect_refuses_an_older_schema_until_install(ext):
-    # A version-2 database opened by this extension: the tables say to run
-    # trigger_install(), instead of failing on a missing table.
-    tmp = tempfile.mkdtemp()
-    db = from_fixture(ext, tmp, "schema_v2.sql")
-    try:
-        db.execute("SELECT count(*) FROM triggers").fetchone()
-        raise AssertionError("expected an error")
-    except sqlite3.OperationalError as e:
-        assert "run SELECT trigger_install()" in str(e), e
-    assert one(db, "SELECT trigger_install()") == 5
-    assert one(db, "SELECT count(*) FROM triggers") == 1
-    db.close()
-    shutil.rmtree(tmp)
 
 
 # (statement, args, expected message fragment)

@@ -8,10 +8,9 @@ import os
 import sqlite3
 from datetime import datetime
 
-from util import T0, connect, one, runs, tick, trig
+from util import ROOT, T0, connect, one, runs, tick, trig
 
-VECTORS = os.environ.get("VECTORS_DIR") or os.path.join(
-    os.path.dirname(__file__), "..", "vectors")
+VECTORS = os.environ.get("VECTORS_DIR") or os.path.join(ROOT, "tests", "vectors")
 
 
 def ms(iso):

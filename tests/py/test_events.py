@@ -6,14 +6,11 @@ first, indexed by time and trigger_id, pruned by trigger_prune; a
 version-4 database migrates; trigger_health's recent_creations and
 last_create_error, and its agents / scope narrowing."""
 import json
-import os
 import re
 import sqlite3
-import tempfile
 
-from util import MIN, T0, add, connect, finish, one, tick
+from util import MIN, T0, add, connect, events, finish, one, tick
 
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 OWNER = {"agent_id": "agent-1", "role": "owner", "now": T0}
 HOURLY = {"instructions": "Check the build", "trigger_type": "interval",
           "interval_ms": 3600000}
@@ -23,12 +20,6 @@ def create(db, req, ctx=OWNER, xml=False):
     fn = "trigger_create_xml" if xml else "trigger_create"
     body = req if isinstance(req, str) or req is None else json.dumps(req)
     return json.loads(one(db, f"SELECT {fn}(?, ?)", body, json.dumps(ctx)))
-
-
-def events(db, where="", *args):
-    cur = db.execute("SELECT rowid AS event_id, * FROM trigger_events " + where, args)
-    cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, r)) for r in cur.fetchall()]
 
 
 def kinds(db):
@@ -249,32 +240,6 @@ def test_prune_deletes_old_events_in_batches(ext):
         raise AssertionError("accepted")
     except sqlite3.OperationalError as e:
         assert "argument 3 (table)" in str(e), e
-
-
-def test_install_migrates_version_4(ext):
-    fresh = connect(ext)
-    want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
-    tmp = tempfile.mkdtemp()
-    try:
-        path = os.path.join(tmp, "v4.db")
-        raw = sqlite3.connect(path, isolation_level=None)
-        with open(os.path.join(FIXTURES, "schema_v4.sql")) as f:
-            raw.executescript(f.read())
-        raw.close()
-        db = connect(ext, path, install=False)
-        assert one(db, "SELECT trigger_install()") == 5
-        assert one(db, "SELECT trigger_install()") == 5  # idempotent
-        got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
-        assert got == want
-        assert events(db) == []
-        [r] = tick(db, T0 + 6 * MIN)  # the running run's lease passed: reclaimed
-        one(db, "SELECT trigger_pause('t', ?)", T0 + 6 * MIN)
-        assert [(e["kind"], e["agent_id"]) for e in events(db)] == [("paused", "a1")]
-        db.close()
-    finally:
-        for f in os.listdir(tmp):
-            os.remove(os.path.join(tmp, f))
-        os.rmdir(tmp)
 
 
 # ---- trigger_health ------------------------------------------------------

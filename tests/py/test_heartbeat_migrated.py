@@ -9,9 +9,8 @@ import shutil
 import sqlite3
 import tempfile
 
-from util import connect, one
+from util import FIXTURES, connect, one
 
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 RUN = "t@1767225720000#1"  # claimed 1767225720000, lease until 1767225780000
 
 

@@ -8,28 +8,15 @@ cutting an 'all' catch-up; the virtual tables refusing ALTER TABLE RENAME
 and another name or schema; the schema checks when a connection attaches
 (newer version, damaged) and install beside a foreign shadow-named
 table. Each refusal names what was wrong and changes nothing."""
-import os
 import sqlite3
-import tempfile
 
-from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig
+from util import MIN, T0, add, connect, finish, one, refused, runs, tick, trig
 
 
 def retry_at(db, trigger_id, attempt):
     """The run's pending retry instant (a shadow column, not in trigger_runs)."""
     return one(db, "SELECT retry_at FROM triggers_rundata WHERE trigger_id = ? AND attempt = ?",
                trigger_id, attempt)
-
-
-def refused(db, sql, args, message, snapshot=dump):
-    before = snapshot(db)
-    try:
-        db.execute(sql, args)
-    except sqlite3.Error as e:
-        assert message in str(e), (sql, str(e))
-    else:
-        raise AssertionError(f"not refused: {sql}")
-    assert snapshot(db) == before, sql
 
 
 def state(db, trigger_id):
@@ -198,41 +185,6 @@ def test_vtabs_refuse_rename_and_other_names(ext):
     except sqlite3.Error as e:
         assert "trigger_runs: create the triggers table first" in str(e), e
     assert one(bare, "SELECT count(*) FROM sqlite_schema") == 0
-
-
-def test_schema_checked_when_a_connection_attaches(ext):
-    # a database whose schema_version a newer extension wrote, then one
-    # whose schema_version is gone: a new connection refuses to read it
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "t.db")
-        db = connect(ext, path)
-        add(db, "t")
-        for change, message in (
-                ("UPDATE triggers_config SET value = 99 WHERE key = 'schema_version'",
-                 "this database's schema is version 99, newer than this build (5): "
-                 "upgrade the extension"),
-                ("DELETE FROM triggers_config WHERE key = 'schema_version'",
-                 "shadow tables missing or damaged")):
-            db.execute(change)
-            db.close()
-            db = connect(ext, path, install=False)
-            try:
-                db.execute("SELECT count(*) FROM triggers").fetchone()
-                raise AssertionError(f"read after: {change}")
-            except sqlite3.Error as e:
-                assert message in str(e), e
-        assert one(db, "SELECT count(*) FROM triggers_data") == 1, "nothing was changed"
-
-
-def test_install_beside_a_foreign_shadow_named_table(ext):
-    db = connect(ext, install=False)
-    db.execute("CREATE TABLE triggers_rundata(x)")
-    db.execute("INSERT INTO triggers_rundata VALUES (42)")
-    schema = lambda d: d.execute("SELECT name, sql FROM sqlite_schema").fetchall()
-    refused(db, "SELECT trigger_install()", (),
-            "table 'triggers_rundata' already exists; nothing was changed", schema)
-    assert [r[0] for r in schema(db)] == ["triggers_rundata"]
-    assert one(db, "SELECT x FROM triggers_rundata") == 42
 
 
 def test_resume_starts_a_new_failure_streak(ext):

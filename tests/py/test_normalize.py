@@ -8,7 +8,7 @@ import json
 import sqlite3
 from datetime import datetime, timezone
 
-from util import T0, connect, dump, one
+from util import ROOT, T0, connect, dump, one
 
 OWNER = {"agent_id": "agent-1", "scope": "room-1", "role": "owner", "now": T0}
 
@@ -330,8 +330,7 @@ def test_docs_example(ext):
     # the result and the row shown there
     import os
     import re
-    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs",
-                            "create-action.md"), encoding="utf-8").read()
+    doc = open(os.path.join(ROOT, "docs", "create-action.md"), encoding="utf-8").read()
     section = doc[doc.index("## Untidy replies"):doc.index("## Error codes")]
     reply = re.search(r"~~~text\n(.*?)~~~", section, re.S).group(1)
     db = connect(ext)

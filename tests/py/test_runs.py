@@ -5,15 +5,10 @@ under a deleted one's id is a new incarnation whose runs never collide with
 the old history, a run's `result` (the detail of a non-failure) is kept
 apart from `error`, and trigger_install() migrates a version-3 database."""
 import json
-import os
 import re
-import shutil
 import sqlite3
-import tempfile
 
 from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig, vm_steps
-
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
 
 def health(db, now):
@@ -164,7 +159,6 @@ def test_health_is_index_driven(ext):
         assert len(steps[n]) == 2, steps
         db.close()
     assert steps[1000] == steps[20000], steps
-
 
 
 # ---- re-created ids: incarnations ---------------------------------------
@@ -470,56 +464,6 @@ def test_finish_many_is_finish_one_by_one(ext):
 
 
 # ---- migration 3 -> 4 -----------------------------------------------------
-
-def test_install_migrates_version_3(ext):
-    # fixtures/schema_v3.sql: t's first run succeeded with a note (kept in
-    # `error` by version 3, and copied into last_error), its second runs;
-    # once1's attempt 1 failed, attempt 2 runs. trigger_install() brings it
-    # to version 4 keeping every row: the note moves to `result`, every run
-    # and trigger is incarnation 1 (run ids unchanged), and both go on.
-    fresh = connect(ext)
-    want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
-    tmp = tempfile.mkdtemp()
-    try:
-        path = os.path.join(tmp, "v3.db")
-        raw = sqlite3.connect(path, isolation_level=None)
-        with open(os.path.join(FIXTURES, "schema_v3.sql")) as f:
-            raw.executescript(f.read())
-        # a deleted trigger's success with a note longer than a result may be
-        raw.execute("INSERT INTO triggers_rundata(run_id, trigger_id, agent_id, scheduled_for,"
-                    " attempt, status, finished_at, error) VALUES ('gone@1#1', 'gone', '', 1, 1,"
-                    " 'success', 2, ?)", ("é" * 3000,))
-        before = raw.execute("SELECT count(*) FROM triggers_rundata").fetchone()[0]
-        raw.close()
-        db = connect(ext, path, install=False)
-        assert one(db, "SELECT trigger_install()") == 5
-        got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
-        assert got == want
-        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 5
-        assert one(db, "SELECT count(*) FROM trigger_runs") == before == 5
-        assert one(db, "SELECT result FROM trigger_runs WHERE run_id = 'gone@1#1'") == "é" * 2048
-        rs = {r["run_id"]: r for r in runs(db)}
-        ok = rs[f"t@{T0 + MIN}#1"]
-        assert (ok["status"], ok["error"], ok["result"]) == ("success", None, "summary: all green")
-        bad = rs[f"once1@{T0 + 30000}#1"]
-        assert (bad["status"], bad["error"], bad["result"]) == ("failed", "boom", None)
-        assert trig(db, "t")["last_error"] is None           # was the success note
-        assert trig(db, "once1")["last_error"] == "boom"
-        for table in ("triggers_rundata", "triggers_data"):
-            got = [x[0] for x in db.execute(f"SELECT DISTINCT incarnation FROM {table}")]
-            assert got == [1], (table, got)
-        # both go on: the running runs finish, the schedule continues
-        assert finish(db, f"t@{T0 + 2 * MIN}#1", "success", now=T0 + 2 * MIN + 5)["run_count"] == 2
-        t = finish(db, f"once1@{T0 + 30000}#2", "success", now=T0 + 2 * MIN + 6)
-        assert (t["status"], t["run_count"]) == ("completed", 2), t
-        assert [r["run_id"] for r in tick(db, T0 + 3 * MIN)] == [f"t@{T0 + 3 * MIN}#1"]
-        # and a re-created id is a new incarnation over the migrated history
-        db.execute("DELETE FROM triggers WHERE trigger_id = 'once1'")
-        add(db, "once1", trigger_type="once", scheduled_at=T0 + 30000, created_at=T0)
-        assert [r["run_id"] for r in tick(db, T0 + 3 * MIN + 1)] == [f"once1@{T0 + 30000}#1~2"]
-        db.close()
-    finally:
-        shutil.rmtree(tmp)
 
 
 def test_claim_reads_no_more_rows_than_its_limit(ext):

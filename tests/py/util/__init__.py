@@ -99,3 +99,36 @@ def dump(db):
         for row in db.execute(f"SELECT * FROM {table} ORDER BY 1"):
             out.append(f"{table}|{row!r}")
     return "\n".join(out)
+
+
+def refused(db, sql, args, message, snapshot=dump):
+    """sql (with args) fails with message in its error and changes nothing
+    that snapshot(db) shows."""
+    before = snapshot(db)
+    try:
+        db.execute(sql, args)
+    except sqlite3.Error as e:
+        assert message in str(e), (sql, str(e))
+    else:
+        raise AssertionError(f"not refused: {sql}")
+    assert snapshot(db) == before, sql
+
+
+def from_fixture(ext, tmp, name, extra=""):
+    """A database file restored from fixtures/<name> (plus extra SQL),
+    opened afresh so the restored schema is read."""
+    path = os.path.join(tmp, name + ".db")
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path, isolation_level=None)
+    with open(os.path.join(FIXTURES, name)) as f:
+        db.executescript(f.read() + extra)
+    db.close()
+    return connect(ext, path, install=False)
+
+
+def events(db, where="", *args):
+    """Rows of trigger_events (its rowid as event_id), as dicts."""
+    cur = db.execute("SELECT rowid AS event_id, * FROM trigger_events " + where, args)
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tests/py/worker_shadow.py -- runs shadow-table tamper cases for
+"""tests/py/store/worker_shadow.py -- runs shadow-table tamper cases for
 test_shadow.py, in a process of its own so that a crash (a signal) is
 seen by the parent and pinned on the case that caused it.
 
@@ -14,9 +14,11 @@ it one JSON line of what it saw, flushing each, so a crash in the middle
 leaves the name of the case on stdout.
 """
 import json
+import os
 import sqlite3
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/py: util
 from util import MIN, T0, add, connect, one
 
 AGENT = "ag"

@@ -1,4 +1,4 @@
-"""tests/py/test_shadow_edits.py -- shadow-table edits the sweep of
+"""tests/py/store/test_shadow_edits.py -- shadow-table edits the sweep of
 test_shadow.py does not make (issue 32, items 5 and 7): bytes that are
 not valid UTF-8 (and NUL) written straight into a text column, and a
 running run deleted or rewritten under its trigger.

@@ -1,4 +1,4 @@
-"""tests/py/test_install_concurrent.py -- trigger_install() called at once
+"""tests/py/store/test_install_concurrent.py -- trigger_install() called at once
 on a new file by threads, processes and two hosts (issue 32 item 11,
 docs/reliability.md "Concurrent first install"): it failed "table
 'triggers_data' already exists" (13 of 480 calls from threads, 1 of 320

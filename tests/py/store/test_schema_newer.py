@@ -1,4 +1,4 @@
-"""tests/py/test_schema_newer.py -- a database whose schema_version is
+"""tests/py/store/test_schema_newer.py -- a database whose schema_version is
 newer than this build knows (issue 32 item 6, docs/reliability.md "A
 newer schema"): trigger_install() returned 5 and the tick, create and
 finish wrote; only reading `triggers` refused. Now every entry point
@@ -9,12 +9,11 @@ import os
 import sqlite3
 import tempfile
 
-from util import MIN, T0, add, connect, one, tick
+from util import FIXTURES, MIN, T0, add, connect, one, tick
 
 NEWER = ("sqlite-triggers: this database's schema is version 6, newer than this build (5): "
          "upgrade the extension")
 FALLBACK = "Admin context temporarily unavailable; continue with latest autonomous objective."
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
 CREATE = ("'{\"instructions\":\"x\",\"trigger_type\":\"interval\",\"interval_ms\":900000}', "
           "'{\"agent_id\":\"a\",\"role\":\"owner\"}'")

@@ -1,4 +1,4 @@
-"""tests/py/test_shadow.py -- shadow-table rows changed outside the
+"""tests/py/store/test_shadow.py -- shadow-table rows changed outside the
 extension (DESIGN.md §4; docs/tables.md "Changed shadow tables").
 
 An application with SQLITE_DBCONFIG_DEFENSIVE off (Python's default) can
@@ -37,7 +37,7 @@ import sqlite3
 import subprocess
 import tempfile
 
-from util import MIN, T0, add, connect, finish, one, tick, trig
+from util import FIXTURES, MIN, T0, add, connect, finish, one, tick, trig
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = "/usr/bin/python3"
@@ -670,7 +670,7 @@ def test_trigger_host_installs_and_migrates_with_defensive_on(ext):
         assert p.returncode == 0 and "open (defensive)" in p.stderr, p.stderr
         old = os.path.join(tmp, "v2.db")
         raw = sqlite3.connect(old, isolation_level=None)
-        with open(os.path.join(HERE, "fixtures", "schema_v2.sql")) as f:
+        with open(os.path.join(FIXTURES, "schema_v2.sql")) as f:
             raw.executescript(f.read())
         raw.close()
         p = subprocess.run([host, "tick", old, "--extension", ext],
