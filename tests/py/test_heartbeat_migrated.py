@@ -4,23 +4,17 @@ lease_until - claimed_at, is renewed; when that is not positive, the
 default lease), and on a running run whose lease_until was cleared
 outside the extension (refused as a changed value, never renewed)."""
 import json
-import os
 import shutil
 import sqlite3
 import tempfile
 
-from util import FIXTURES, connect, one
+from util import from_fixture, one
 
 RUN = "t@1767225720000#1"  # claimed 1767225720000, lease until 1767225780000
 
 
 def migrated(ext, tmp):
-    path = os.path.join(tmp, "v3.db")
-    raw = sqlite3.connect(path, isolation_level=None)
-    with open(os.path.join(FIXTURES, "schema_v3.sql")) as f:
-        raw.executescript(f.read())
-    raw.close()
-    db = connect(ext, path, install=False)
+    db = from_fixture(ext, tmp, "schema_v3.sql")
     assert one(db, "SELECT trigger_install()") == 5
     return db
 

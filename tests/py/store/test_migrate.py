@@ -62,12 +62,7 @@ def test_install_migrates_v3_runs(ext):
     # 1767225720000 with lease_until 1767225780000) has none: its heartbeat
     # renews by its lease as claimed (60 s).
     tmp = tempfile.mkdtemp()
-    path = os.path.join(tmp, "v3.db")
-    raw = sqlite3.connect(path, isolation_level=None)
-    with open(os.path.join(FIXTURES, "schema_v3.sql")) as f:
-        raw.executescript(f.read())
-    raw.close()
-    db = connect(ext, path, install=False)
+    db = from_fixture(ext, tmp, "schema_v3.sql")
     assert one(db, "SELECT trigger_install()") == 5
     assert one(db, "SELECT count(*) FROM triggers_rundata WHERE lease_ms IS NOT NULL") == 0
     run_id = "t@1767225720000#1"
@@ -135,12 +130,7 @@ def test_install_migrates_version_4(ext):
     want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
     tmp = tempfile.mkdtemp()
     try:
-        path = os.path.join(tmp, "v4.db")
-        raw = sqlite3.connect(path, isolation_level=None)
-        with open(os.path.join(FIXTURES, "schema_v4.sql")) as f:
-            raw.executescript(f.read())
-        raw.close()
-        db = connect(ext, path, install=False)
+        db = from_fixture(ext, tmp, "schema_v4.sql")
         assert one(db, "SELECT trigger_install()") == 5
         assert one(db, "SELECT trigger_install()") == 5  # idempotent
         got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
@@ -151,6 +141,4 @@ def test_install_migrates_version_4(ext):
         assert [(e["kind"], e["agent_id"]) for e in events(db)] == [("paused", "a1")]
         db.close()
     finally:
-        for f in os.listdir(tmp):
-            os.remove(os.path.join(tmp, f))
-        os.rmdir(tmp)
+        shutil.rmtree(tmp)
