@@ -20,37 +20,6 @@ def err_of(db, sql, *args):
     raise AssertionError(f"no error for {sql}")
 
 
-def test_integer_valued_text_in_columns(ext):
-    db = connect(ext)
-    # SQLite's INTEGER affinity is the model: these all read as 300000
-    for i, v in enumerate(["300000", " 300000 ", "\t300000\n", "3e5", "300000.0", "+300000"]):
-        db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, interval_ms,"
-                   " max_runs, created_at) VALUES (?, ?, 'interval', ?, '3', ?)",
-                   (f"t{i}", f"task {i}", v, str(T0)))
-        row = db.execute("SELECT interval_ms, typeof(interval_ms), max_runs, typeof(max_runs),"
-                         " next_due_at FROM triggers WHERE trigger_id = ?", (f"t{i}",)).fetchone()
-        assert row == (300000, "integer", 3, "integer", T0 + 300000), (v, row)
-    db.execute("UPDATE triggers SET interval_ms = '600000', jitter_ms = ' 0 ' WHERE trigger_id = 't0'")
-    assert one(db, "SELECT interval_ms FROM triggers WHERE trigger_id = 't0'") == 600000
-    # instants: integer-valued text is ms, other text is ISO-8601
-    db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, scheduled_at)"
-               " VALUES ('o1', 'x', 'once', ' 1767225600000 ')")
-    db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, scheduled_at)"
-               " VALUES ('o2', 'y', 'once', '2026-01-01T00:00:00Z')")
-    assert [r[0] for r in db.execute("SELECT scheduled_at FROM triggers WHERE trigger_id"
-                                     " IN ('o1', 'o2')")] == [T0, T0]
-    # what is not an integer is refused with the value and the unit
-    before = db.execute("SELECT count(*) FROM triggers").fetchone()
-    for value, shown in [("five minutes", "'five minutes'"), ("0x10", "'0x10'"),
-                         ("300000.5", "'300000.5'"), ("", "''"), ("5 min", "'5 min'")]:
-        e = err_of(db, "INSERT INTO triggers(instructions, trigger_type, interval_ms)"
-                   " VALUES ('x', 'interval', ?)", value)
-        assert e == f"triggers.interval_ms: {shown} is not an integer number of milliseconds", e
-    e = err_of(db, "UPDATE triggers SET max_attempts = 'twice' WHERE trigger_id = 't0'")
-    assert e == "triggers.max_attempts: 'twice' is not an integer", e
-    assert db.execute("SELECT count(*) FROM triggers").fetchone() == before
-
-
 def test_integer_valued_text_in_arguments_and_json(ext):
     db = connect(ext)
     add(db, "a", interval_ms=MIN)

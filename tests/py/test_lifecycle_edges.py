@@ -246,3 +246,20 @@ def test_skipped_run_does_not_count_toward_max_runs(ext):
     (run,) = [r for r in tick(db, T0 + 20 * MIN) if r["trigger_id"] == "o1"]
     after = finish(db, run["run_id"], "skipped", None, T0 + 20 * MIN + 1)
     assert after["status"] == "completed" and after["run_count"] == 0, after
+
+
+def test_resume_when_used_up(ext):
+    db = connect(ext)
+    add(db, "m", interval_ms=MIN, max_runs=1, start_at=T0)
+    add(db, "o", trigger_type="once", scheduled_at=T0 + MIN)
+    tick(db, T0)
+    one(db, "SELECT trigger_pause('m', ?)", T0 + 1)
+    one(db, "SELECT trigger_resume('m', ?)", T0 + 2)
+    t = trig(db, "m")
+    assert (t["enabled"], t["next_due_at"]) == (1, None), t
+    assert t["status"] != "scheduled", t
+    # a once trigger paused before its instant, resumed after it: expired
+    one(db, "SELECT trigger_pause('o', ?)", T0 + 1)
+    one(db, "SELECT trigger_resume('o', ?)", T0 + 2 * MIN)
+    t = trig(db, "o")
+    assert (t["status"], t["next_due_at"], t["enabled"]) == ("expired", None, 1), t
