@@ -1,10 +1,10 @@
-"""tests/py/test_nested_calls.py -- a call of the extension made while
-another holds the connection's kept statements (base/context.h): an
+"""tests/py/base/test_context.py -- a call of the extension made while
+another holds the connection's kept statements (ext/base/context.h): an
 application function in preload_sql that calls trigger_create during a
 tick. Since issue 32 a preload may call no function with side effects
-(test_preload_guard.py): the nested call is refused, writes nothing, and
-the tick's claim goes on with preloadError; afterwards the kept statements
-serve a plain call again."""
+(tick/test_preload_guard.py): the nested call is refused, writes
+nothing, and the tick's claim goes on with preloadError; afterwards the
+kept statements serve a plain call again."""
 import json
 import sqlite3
 
