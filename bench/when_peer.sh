@@ -8,7 +8,7 @@
 #
 # chrono-node (pinned below) is installed once into build/chrono with npm;
 # bench/when_peer.mjs runs it, bench/when_peer.py scores both by the rules
-# of tests/py/when_corpus.py and prints them side by side.
+# of tests/py/util/when_corpus.py and prints them side by side.
 set -e
 CHRONO_VERSION=2.10.3
 B=${B:-build}

@@ -6,12 +6,12 @@ For every test_*.py under tests/py (recursively) and every top-level
 function named test_*: the `assert` statements written in it (nested
 functions included), and its calls of a checking helper (a function of
 tests/py, wherever defined, whose body holds an `assert` or raises
-AssertionError, such as util.error). Prints one line per test
-("file::test asserts checks") with -v, and always the totals: files,
-tests, asserts in tests, checking calls in tests, and every `assert`
-of every file under tests/py (helpers and workers included).
-    /usr/bin/python3 tests/py/census.py [-v] [DIR]
-"""
+AssertionError, such as util.error, under whatever name it is imported).
+Prints one line per test ("file::test asserts checks") with -v, and
+always the totals: files, tests, asserts in tests, checking calls in
+tests, and every `assert` of every file under tests/py (helpers and
+workers included).
+    /usr/bin/python3 tests/py/census.py [-v] [DIR]"""
 import ast
 import os
 import sys
@@ -61,6 +61,10 @@ def main():
             if isinstance(node, ast.FunctionDef) and not node.name.startswith("test_") \
                     and raises_assertion(node):
                 checkers.add(node.name)
+    for tree in trees.values():  # a checker imported under another name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                checkers.update(a.asname for a in node.names if a.asname and a.name in checkers)
     files = tests = asserts = checks = 0
     for rel, tree in trees.items():
         if not os.path.basename(rel).startswith("test_"):

@@ -2,9 +2,7 @@
 loading, flags, writes and their validation, the tick's policies,
 transactions, determinism and the cost of an empty tick."""
 import json
-import os
 import sqlite3
-import tempfile
 
 from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig
 
@@ -37,31 +35,6 @@ def test_heartbeat_in_transactions_and_health(ext):
         assert str(e).startswith(f"trigger_run_heartbeat: run '{rid}': its lease passed"), e
     assert one(db, "SELECT lease_until FROM trigger_runs") == T0 + MIN + 39000
     assert [r["attempt"] for r in tick(db, T0 + MIN + 39000)] == [2]
-
-
-def test_lookups_are_index_probes(ext):
-    db = connect(ext)
-    for sql, want in [
-        ("SELECT * FROM triggers WHERE trigger_id = 'x'", "INDEX 0:trigger_id="),
-        ("SELECT * FROM triggers WHERE agent_id = 'x'", "INDEX 0:agent_id="),
-        ("SELECT * FROM triggers WHERE status = 'paused'", "INDEX 0:status="),
-        ("SELECT * FROM triggers WHERE next_due_at < 5", "INDEX 0:next_due_at<"),
-        ("SELECT * FROM trigger_runs WHERE scheduled_for >= 5", "INDEX 0:scheduled_for>="),
-    ]:
-        plan = " ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql))
-        assert want in plan, (sql, plan)
-    # and the shadow query behind each uses a real index
-    for sql in ["SELECT * FROM triggers_data WHERE agent_id = 'x'",
-                "SELECT * FROM triggers_data WHERE status = 'x'",
-                "SELECT * FROM triggers_state WHERE next_due_at <= 5",
-                "SELECT * FROM triggers_state INDEXED BY triggers_state_due WHERE next_due_at <= 5 ORDER BY next_due_at, trigger_id",
-                "SELECT * FROM triggers_state WHERE agent_id = 'x' AND agent_id <> '' AND next_due_at IS NOT NULL ORDER BY next_due_at, trigger_id",
-                "SELECT * FROM triggers_rundata WHERE status = 'failed' AND finished_at > 5",
-                "SELECT * FROM triggers_rundata WHERE agent_id = 'x' AND status = 'success' AND finished_at <= 5 ORDER BY finished_at DESC",
-                "SELECT * FROM triggers_rundata WHERE trigger_id = 'x'",
-                "SELECT * FROM triggers_rundata WHERE scheduled_for > 5"]:
-        plan = " ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql))
-        assert "USING" in plan and "SCAN" not in plan, (sql, plan)
 
 
 def _interval_triggers(ext, rows):
@@ -455,67 +428,6 @@ def test_next_wakeup_follows_the_tick_filters(ext):
         assert False
     except sqlite3.Error as e:
         assert "trigger_next_wakeup: options: unknown key 'colour'" in str(e), e
-
-
-def test_prune_and_health(ext):
-    db = connect(ext)
-    add(db, "t")
-    for k in range(1, 4):
-        [r] = tick(db, T0 + k * MIN)
-        finish(db, r["run_id"], "failed" if k == 2 else "success", "x", T0 + k * MIN + 1)
-    h = json.loads(one(db, "SELECT trigger_health(?)", T0 + 3 * MIN + 2))
-    assert h["active"] == 1 and h["failures_24h"] == 1 and h["running"] == 0
-    assert h["next_due_at"] == T0 + 4 * MIN
-    assert one(db, "SELECT trigger_prune(?)", T0 + 2 * MIN + 5) == 2
-    assert len(runs(db, "t")) == 1
-
-
-def test_prune_limit(ext):
-    # trigger_prune(before, limit): at most limit rows per call (one bounded
-    # write transaction; trigger-host prunes in such batches), NULL = all;
-    # running runs, deferred ones and failed ones with a retry pending are
-    # never deleted, however many calls.
-    with tempfile.TemporaryDirectory(prefix="prune-") as tmp:
-        path = os.path.join(tmp, "p.db")
-        db = connect(ext, path)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA busy_timeout=0")
-        add(db, "t")
-        add(db, "r", max_attempts=3, backoff_ms=60 * MIN)
-        add(db, "d")
-        add(db, "u")
-        last = {"t": "success", "r": "failed", "d": "deferred"}  # u: left running
-        for k in range(1, 8):
-            for r in tick(db, T0 + k * MIN):
-                status = "success" if k < 7 else last.get(r["trigger_id"])
-                if status:
-                    finish(db, r["run_id"], status, "x" if status == "failed" else None,
-                           T0 + k * MIN + 1)
-        statuses = dict(db.execute("SELECT status, count(*) FROM trigger_runs GROUP BY 1"))
-        assert statuses == {"success": 25, "failed": 1, "deferred": 1, "running": 1}, statuses
-        before = T0 + 100 * MIN
-        keep, total = 3, 28  # the failed run (retry pending), deferred, running
-        done = 0
-        for limit in (3, "3", 2.0):  # integer-valued text and reals as integers
-            n = one(db, "SELECT trigger_prune(?, ?)", before, limit)
-            assert n == min(int(limit), total - keep - done), (limit, n)
-            done += n
-        assert one(db, "SELECT trigger_prune(?, NULL)", before) == total - keep - done
-        assert one(db, "SELECT trigger_prune(?, 5)", before) == 0
-        left = dict(db.execute("SELECT trigger_id, status FROM trigger_runs"))
-        assert left == {"r": "failed", "d": "deferred", "u": "running"}, left
-        # nothing to delete: no write transaction (another connection holds the
-        # write lock; trigger-host prunes every minute, also when idle)
-        other = sqlite3.connect(path, isolation_level=None)
-        other.execute("BEGIN IMMEDIATE")
-        assert one(db, "SELECT trigger_prune(?, 100)", before) == 0
-        other.execute("ROLLBACK")
-        for bad in (0, -1, "ten", 1.5):
-            try:
-                db.execute("SELECT trigger_prune(?, ?)", (before, bad))
-                assert False, bad
-            except sqlite3.Error as e:
-                assert "trigger_prune: argument 2 (limit) must be an integer >= 1 or NULL" in str(e), e
 
 
 def test_agent_filter_merges_triggers_without_an_agent(ext):

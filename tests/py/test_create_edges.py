@@ -68,17 +68,3 @@ def test_not_installed(ext):
         except sqlite3.OperationalError as e:
             assert "sqlite-triggers is not installed in this database" in str(e), e
     assert one(db, "SELECT count(*) FROM sqlite_schema") == 0
-
-
-def test_dedupe_key_refusals(ext):
-    db = connect(ext)
-    for args, why in (
-            (("x", "weekly", 1, ""), "argument 2 (trigger_type): 'weekly' is not one of"),
-            (("x", "interval", "abc", ""), "argument 3 (schedule): 'abc' is not an integer"),
-            (("x", "interval", 1.5, ""), "argument 3 (schedule): '1.5' is not an integer"),
-            (("x", "once", "someday", ""), "argument 3 (schedule)")):
-        try:
-            one(db, "SELECT trigger_dedupe_key(?, ?, ?, ?)", *args)
-            raise AssertionError(args)
-        except sqlite3.OperationalError as e:
-            assert str(e).startswith("trigger_dedupe_key: " + why), (args, e)

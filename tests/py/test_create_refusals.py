@@ -7,7 +7,6 @@ few times only, refusals before the request is read (a non-text request
 with a bad context, a dry run, no tables), an empty XML blob, a NULL
 context, and trigger_dedupe_key's argument checks."""
 import json
-import sqlite3
 
 from util import T0, connect, dump, one
 
@@ -150,22 +149,6 @@ def test_null_context(ext):
     r = json.loads(one(db, "SELECT trigger_create_xml('<response><instructions>x"
                            "</instructions></response>', NULL)"))
     assert r["error"] == "PERMISSION_DENIED", r
-
-
-def test_dedupe_key_arguments(ext):
-    db = connect(ext)
-    k = one(db, "SELECT trigger_dedupe_key('x', 'interval', 60000, 's')")
-    assert k.startswith("tdk2:") and k != one(
-        db, "SELECT trigger_dedupe_key('x', 'interval', 60000, NULL)")
-    for args, why in (("'x', 'interval', 60000, 5", "argument 4 (scope) must be text"),
-                      ("'x', 'cron', NULL, ''", "argument 3 (schedule) must be text"),
-                      ("'x', 'interval', NULL, NULL", "argument 3 (schedule) must not be NULL"),
-                      ("'x', 'once', NULL, NULL", "argument 3 (schedule) must not be NULL")):
-        try:
-            one(db, f"SELECT trigger_dedupe_key({args})")
-            raise AssertionError(args)
-        except sqlite3.Error as e:
-            assert str(e) == "trigger_dedupe_key: " + why, (args, e)
 
 
 def test_bad_escape_in_a_key(ext):

@@ -9,7 +9,7 @@ import json
 import re
 import sqlite3
 
-from util import MIN, T0, add, connect, events, finish, one, tick
+from util import MIN, T0, add, connect, events, finish, health, one, tick
 
 OWNER = {"agent_id": "agent-1", "role": "owner", "now": T0}
 HOURLY = {"instructions": "Check the build", "trigger_type": "interval",
@@ -24,12 +24,6 @@ def create(db, req, ctx=OWNER, xml=False):
 
 def kinds(db):
     return [e["kind"] for e in events(db, "ORDER BY rowid")]  # as written
-
-
-def health(db, now, **opts):
-    if opts:
-        return json.loads(one(db, "SELECT trigger_health(?, ?)", now, json.dumps(opts)))
-    return json.loads(one(db, "SELECT trigger_health(?)", now))
 
 
 # ---- the create action ---------------------------------------------------

@@ -8,8 +8,6 @@ cutting an 'all' catch-up; the virtual tables refusing ALTER TABLE RENAME
 and another name or schema; the schema checks when a connection attaches
 (newer version, damaged) and install beside a foreign shadow-named
 table. Each refusal names what was wrong and changes nothing."""
-import sqlite3
-
 from util import MIN, T0, add, connect, finish, one, refused, runs, tick, trig
 
 
@@ -166,25 +164,6 @@ def test_limit_cuts_an_all_catch_up(ext):
     assert trig(db, "a")["next_due_at"] == T0 + 3 * MIN, "the rest stays due"
     assert [r["scheduled_for"] for r in tick(db, now, ack=False)] == [T0 + k * MIN for k in (3, 4, 5)]
     assert not [r for r in runs(db, "a") if r["status"] == "skipped"]
-
-
-def test_vtabs_refuse_rename_and_other_names(ext):
-    db = connect(ext)
-    for table in ("triggers", "trigger_runs"):
-        refused(db, f"ALTER TABLE {table} RENAME TO {table}_old", (),
-                f"{table}: cannot be renamed to '{table}_old'")
-    assert one(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('triggers', 'trigger_runs')") == 2
-    refused(db, "CREATE VIRTUAL TABLE temp.triggers USING triggers", (),
-            "triggers: create it as main.triggers with no arguments (got temp.triggers)")
-    refused(db, "CREATE VIRTUAL TABLE main.jobs USING trigger_runs", (),
-            "trigger_runs: create it as main.trigger_runs with no arguments (got main.jobs)")
-    bare = connect(ext, install=False)
-    try:
-        bare.execute("CREATE VIRTUAL TABLE main.trigger_runs USING trigger_runs")
-        raise AssertionError("trigger_runs created without triggers")
-    except sqlite3.Error as e:
-        assert "trigger_runs: create the triggers table first" in str(e), e
-    assert one(bare, "SELECT count(*) FROM sqlite_schema") == 0
 
 
 def test_resume_starts_a_new_failure_streak(ext):

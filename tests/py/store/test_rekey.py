@@ -4,29 +4,11 @@ of dedupe keys (ext/store/rekey.c): the tdk1 keys of an older database
 without making two active triggers collide; rows whose schedule cannot be
 read (a cron expression or trigger type changed outside the extension)
 keep their key, the others are recomputed, and the install succeeds."""
-import hashlib
-import json
 import os
 import sqlite3
 import tempfile
 
-from util import MIN, T0, add, connect, one, trig
-
-
-OWNER = {"agent_id": "a1", "role": "owner", "now": T0}
-
-
-def create(db, req, ctx=OWNER):
-    return json.loads(one(db, "SELECT trigger_create(?, ?)", json.dumps(req), json.dumps(ctx)))
-
-
-def tdk1(instructions, ttype, schedule, scope):
-    """Version 0.1's key: the same canonical text without a cron's zone."""
-    norm = " ".join(instructions.split())
-    norm = "".join(c.lower() if "A" <= c <= "Z" else c for c in norm)
-    text = json.dumps(["tdk1", norm, ttype, schedule, scope], separators=(",", ":"),
-                      ensure_ascii=False)
-    return "tdk1:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+from util import MIN, T0, add, connect, create, dedupe_key, one, trig
 
 
 def cron(tz, ins="Send the report"):
@@ -54,7 +36,7 @@ def old_database(ext, path):
                 for tid, *_ in rows}
     for tid, ttype, _sched, canon, _tz, status in rows:
         db.execute("UPDATE triggers_data SET dedupe_key = ?, status = ? WHERE trigger_id = ?",
-                   (tdk1("Send the report", ttype, canon, ""), status, tid))
+                   (dedupe_key("Send the report", ttype, canon, "", fmt="tdk1"), status, tid))
     db.execute("DELETE FROM triggers_config WHERE key = 'dedupe_format'")
     db.close()
     return new_keys
@@ -134,7 +116,7 @@ def test_recompute_never_collides(ext):
             r = trig(db, tid)
             canon = {"0 9 * * *": "0 0 9 * * *", "0 9 * * 1-5": "0 0 9 * * 1-5",
                      "@daily": "0 0 0 * * *"}[r["cron_expression"]]
-            old = tdk1(r["instructions"], "cron", canon, "")
+            old = dedupe_key(r["instructions"], "cron", canon, "", fmt="tdk1")
             db.execute("UPDATE triggers_data SET dedupe_key = ?, status = ?"
                        " WHERE trigger_id = ?",
                        (old, "cancelled" if old in seen else "scheduled", tid))

@@ -2,6 +2,7 @@
 database with the extension loaded and installed, run the tick, dump
 tables; where the repository's files are. The host's helpers are in
 util/host.py and util/http.py, the crash tests' database in util/crash.py."""
+import hashlib
 import json
 import os
 import sqlite3
@@ -36,6 +37,21 @@ def error(db, sql, *args, kind=sqlite3.Error):
     except kind as e:
         return str(e)
     raise AssertionError(sql)
+
+
+def column(db, sql, *args):
+    """The first column of every row sql (with args) gives."""
+    return [r[0] for r in db.execute(sql, args).fetchall()]
+
+
+def create(db, req, ctx=None, fn="trigger_create"):
+    """trigger_create (or fn, e.g. trigger_create_xml) of req and ctx, each
+    a dict (written as JSON) or a text passed as it is; ctx defaults to the
+    owner of agent a1 at T0. Its answer, parsed."""
+    ctx = {"agent_id": "a1", "role": "owner", "now": T0} if ctx is None else ctx
+    return json.loads(one(db, f"SELECT {fn}(?, ?)",
+                          req if req is None or isinstance(req, str) else json.dumps(req),
+                          ctx if isinstance(ctx, str) else json.dumps(ctx)))
 
 
 def vm_steps(db, sql, *args):
@@ -132,3 +148,23 @@ def events(db, where="", *args):
     cur = db.execute("SELECT rowid AS event_id, * FROM trigger_events " + where, args)
     cols = [d[0] for d in cur.description]
     return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def health(db, now, **opts):
+    """trigger_health at now (with opts as its options, when given), parsed."""
+    if opts:
+        return json.loads(one(db, "SELECT trigger_health(?, ?)", now, json.dumps(opts)))
+    return json.loads(one(db, "SELECT trigger_health(?)", now))
+
+
+def dedupe_key(instructions, ttype, schedule, scope, tz="UTC", fmt="tdk2"):
+    """The documented dedupe key (docs/create-action.md#dedupe-keys): a
+    cron's canonical schedule is followed by a space and its time zone;
+    fmt "tdk1" is version 0.1's key, the same text without the zone."""
+    norm = " ".join(instructions.split())
+    norm = "".join(c.lower() if "A" <= c <= "Z" else c for c in norm)
+    if ttype == "cron" and fmt == "tdk2":
+        schedule = f"{schedule} {tz}"
+    text = json.dumps([fmt, norm, ttype, schedule, scope], separators=(",", ":"),
+                      ensure_ascii=False)
+    return f"{fmt}:" + hashlib.sha256(text.encode()).hexdigest()[:32]

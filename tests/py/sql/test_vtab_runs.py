@@ -1,18 +1,13 @@
-"""tests/py/test_runs.py -- the run history's robustness: DELETE through
+"""tests/py/sql/test_vtab_runs.py -- the run history's robustness: DELETE through
 trigger_runs refuses running runs (they hold their trigger's overlap
 policy), trigger_health reports stalled triggers, a trigger re-created
 under a deleted one's id is a new incarnation whose runs never collide with
 the old history, a run's `result` (the detail of a non-failure) is kept
 apart from `error`, and trigger_install() migrates a version-3 database."""
 import json
-import re
 import sqlite3
 
-from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig, vm_steps
-
-
-def health(db, now):
-    return json.loads(one(db, "SELECT trigger_health(?)", now))
+from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig
 
 
 def wakeup(db, now):
@@ -83,82 +78,6 @@ def test_multi_row_delete_with_a_running_run_fails_whole(ext):
 
 
 # ---- trigger_health.stalled ---------------------------------------------
-
-def test_health_counts_stalled_triggers(ext):
-    db = connect(ext)
-    add(db, "q", overlap_policy="queue")
-    add(db, "s", overlap_policy="skip")
-    add(db, "a", overlap_policy="allow")
-    assert len(tick(db, T0 + MIN, lease_ms=5 * MIN)) == 3
-    # q's and s's next occurrences come while their runs run: q is held,
-    # s's occurrence is skipped, a's is claimed
-    assert [x["trigger_id"] for x in tick(db, T0 + 2 * MIN, lease_ms=5 * MIN)] == ["a"]
-    h = health(db, T0 + 2 * MIN + 1)
-    assert (h["stalled"], h["overdue"], h["running"]) == (0, 0, 4), h
-    # no tick after the first leases passed (T0 + 6 min): q and s are held
-    # back by runs older than their lease; a is not (allow)
-    h = health(db, T0 + 6 * MIN + 1)
-    assert (h["stalled"], h["expired_leases"]) == (2, 3), h
-    # overdue counts them too: q (due, held), s (held back), a (due)
-    assert h["overdue"] == 3, h
-    # a tick reclaims the expired leases: nothing is held any more
-    tick(db, T0 + 6 * MIN + 1, lease_ms=5 * MIN)
-    h = health(db, T0 + 6 * MIN + 2)
-    assert (h["stalled"], h["overdue"]) == (0, 0), h
-
-
-def test_health_counts_a_hold_without_a_run(ext):
-    # An inconsistent state: q's run row removed behind the extension's
-    # back (its shadow table) leaves the queue hold with no run behind
-    # it. Health reports it stalled (and overdue) instead of nothing.
-    db = connect(ext)
-    add(db, "q", overlap_policy="queue")
-    [r] = tick(db, T0 + MIN, lease_ms=10 * MIN)
-    assert tick(db, T0 + 2 * MIN, lease_ms=10 * MIN) == []
-    h = health(db, T0 + 2 * MIN + 1)
-    assert (h["stalled"], h["overdue"]) == (0, 0), h
-    db.execute("DELETE FROM triggers_rundata WHERE run_id = ?", (r["run_id"],))
-    h = health(db, T0 + 2 * MIN + 1)
-    assert (h["stalled"], h["overdue"], h["running"]) == (1, 1, 0), h
-
-
-def test_health_is_index_driven(ext):
-    # Every statement trigger_health runs reads through an index, and the
-    # cost of overdue and stalled does not grow with the number of idle
-    # triggers (q is found by both parts of the stalled query: its run's
-    # lease passed, and it is held by queue).
-    steps = {}
-    for n in (1000, 20000):
-        db = connect(ext)
-        db.execute("BEGIN")
-        for i in range(n):
-            add(db, f"t{i:05}", created_at=T0 + 10**9)
-        db.execute("COMMIT")
-        add(db, "q", overlap_policy="queue")
-        assert len(tick(db, T0 + MIN, lease_ms=MIN + 1)) == 1
-        assert tick(db, T0 + 2 * MIN) == []
-        assert one(db, "SELECT fire_at FROM triggers_state WHERE trigger_id = 'q'") is None
-        got = []
-        db.set_trace_callback(got.append)
-        h = health(db, T0 + 3 * MIN)
-        db.set_trace_callback(None)
-        assert h["active"] == n + 1 and h["stalled"] == 1, h
-        used = set()
-        steps[n] = {}
-        for sql in [s[3:] for s in got if s.startswith("-- ") and "?1" in s]:
-            plan = [r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql, (0,))]
-            for step in plan:
-                # a scan only of a subquery's rows or of a partial index
-                assert not step.startswith("SCAN") or step.startswith("SCAN (subquery") \
-                    or "USING INDEX triggers_rundata_lease" in step, (sql, plan)
-                used.update(re.findall(r"USING (?:COVERING )?INDEX (\w+)", step))
-            if "fire_at IS NULL" in sql:  # overdue and stalled
-                steps[n][sql] = vm_steps(db, sql, T0 + 3 * MIN)
-        assert {"triggers_rundata_lease", "triggers_state_due",
-                "sqlite_autoindex_triggers_rundata_2"} <= used, used
-        assert len(steps[n]) == 2, steps
-        db.close()
-    assert steps[1000] == steps[20000], steps
 
 
 # ---- re-created ids: incarnations ---------------------------------------

@@ -1,12 +1,13 @@
-"""tests/py/test_config_values.py -- trigger_config values beside
-test_admin_args.py's: the empty text for a text key (stored as given),
+"""tests/py/sql/test_config.py -- trigger_config (ext/sql/fn_admin.c,
+ext/store/config.c): the empty text for a text key (stored as given),
 the empty preload_sql (cleared: NULL), a number or blob for a text key
-(refused with its type), the same value set twice, a number out of range for
-min_confidence; and values changed outside the extension in
-triggers_config, which a read names with the default it falls back to."""
+(refused with its type), the same value set twice, min_confidence out of
+0..1 or no number; and values changed outside the extension in
+triggers_config, which a read names with the default it falls back to
+(an integer past its bound included)."""
 import sqlite3
 
-from util import connect, one
+from util import connect, error, one
 
 OUTSIDE = ("trigger_config: triggers_config.%s: '%s' is not %s (changed outside the "
            "extension); the default %s is used until trigger_config('%s', value) sets it")
@@ -59,3 +60,19 @@ def test_values_changed_outside(ext):
         assert False
     except sqlite3.Error as e:
         assert str(e) == "trigger_config: argument 1 (key): unknown key 'unknown_key'"
+
+
+def test_config_values_checked(ext):
+    db = connect(ext)
+    for v in ("nan", "inf", "-0.5", "1.5", "0.5x", ""):
+        assert error(db, f"SELECT trigger_config('min_confidence', '{v}')") == (
+            "trigger_config: argument 2 (value): min_confidence must be a number 0..1"), v
+    assert one(db, "SELECT trigger_config('min_confidence', '1')") == "1"
+    assert one(db, "SELECT trigger_config('min_confidence', '0')") == "0"
+    # a stored integer past its bound (changed outside): reported, default used
+    db.execute("INSERT OR REPLACE INTO triggers_config(key, value) "
+               "VALUES('preload_max_bytes', '999999999999999')")
+    assert error(db, "SELECT trigger_config('preload_max_bytes')") == (
+        "trigger_config: triggers_config.preload_max_bytes: '999999999999999' is not an "
+        "integer 0..1048576 (changed outside the extension); the default 4096 is used "
+        "until trigger_config('preload_max_bytes', value) sets it")

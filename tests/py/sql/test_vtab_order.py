@@ -1,4 +1,4 @@
-"""tests/py/test_vtab_order.py -- an ORDER BY on the virtual tables'
+"""tests/py/sql/test_vtab_order.py -- an ORDER BY on the virtual tables'
 columns is handed to the read (xBestIndex's orderByConsumed): the rows
 come in the asked order, the same as SQLite sorting a plain copy would give
 them, and a LIMIT over an indexed order reads only that many rows."""

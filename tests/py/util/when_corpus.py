@@ -1,5 +1,5 @@
-"""tests/py/when_corpus.py -- loads tests/corpus/when_messages.jsonl and
-scores answers to it: ours (trigger_find_when) in tests/py/test_when_corpus.py
+"""tests/py/util/when_corpus.py -- loads tests/corpus/when_messages.jsonl and
+scores answers to it: ours (trigger_find_when) in tests/py/sql/test_when_corpus.py
 and a peer's (chrono-node, bench/when_peer.py), by the same rules
 (docs/when.md, "Corpus").
 
@@ -18,7 +18,7 @@ import os
 import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CORPUS = os.path.join(HERE, "..", "corpus", "when_messages.jsonl")
+CORPUS = os.path.join(HERE, "..", "..", "corpus", "when_messages.jsonl")
 MIN_CONFIDENCE = 0.5
 VERDICTS = ("right", "confident_wrong", "missed")
 

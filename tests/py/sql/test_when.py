@@ -1,6 +1,6 @@
-"""tests/py/test_when_phrase_forms.py -- trigger_parse_when and
-trigger_find_when on phrase forms beside test_ergo.py's and the WHEN
-fixtures: words glued to numbers ("at8", "mar3", "1h30m"), days and
+"""tests/py/sql/test_when.py -- trigger_parse_when and
+trigger_find_when (ext/sql/fn_when.c) on phrase forms beside those of
+tests/unit/test_when.c: words glued to numbers ("at8", "mar3", "1h30m"), days and
 months out of range or missing from the month, "next" with a unit or a
 weekday, joiners inside words (':', '.', '\'', '-'), a leading '+', the
 short and slash forms of a date, and the punctuation around a phrase

@@ -1,22 +1,15 @@
-"""tests/py/test_ergo.py -- what makes the extension easy to adopt from
-an application: integer-valued text where integers go (as PHP and HTML
-forms send numbers), time zone names in any case with a "did you mean",
-trigger_preview's bounds and trigger_id specs, trigger_describe. (The
-README's quick start is run by test_docs.py.)"""
+"""tests/py/sql/test_vtab_preview.py -- trigger_preview, the table of a
+schedule's next occurrences (ext/sql/vtab_preview.c): its bounds on n
+(=, <, <=, >, >=, !=, IS NOT NULL, reals, bounds that cross, the row
+limit) pushed into the read so a query that ignores them still ends and
+shows it by its cost, never more than 10,000 rows, its ORDER BY, its
+arguments (a missing one, a trigger_id as the spec)."""
 import re
 import sqlite3
 import subprocess
 import time
 
-from util import MIN, T0, add, connect, one
-
-
-def err_of(db, sql, *args):
-    try:
-        db.execute(sql, args).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    raise AssertionError(f"no error for {sql}")
+from util import MIN, T0, add, column, connect, error as util_error, one
 
 
 # An hourly series of 20,000 occurrences: finite, so a query that ignores
@@ -34,6 +27,13 @@ def shell_steps(ext, sql):
     assert steps, p.stdout
     rows = [l for l in p.stdout.splitlines() if ":" not in l or "|" in l]
     return rows, int(steps.group(1))
+
+
+P = "trigger_preview('*/5 * * * *', %d)" % T0
+
+
+def error(db, sql, kind=sqlite3.OperationalError):
+    return util_error(db, sql, kind=kind)
 
 
 def test_preview_pushes_n_constraints(ext):
@@ -98,67 +98,70 @@ def test_preview_of_a_trigger_id(ext):
                     ("standup", 1, 1767254400000), ("standup", 2, 1767340800000)], rows
     # a valid cron expression wins over a trigger_id of the same text
     assert one(db, "SELECT due_at FROM trigger_preview('@daily', ?) LIMIT 1", T0) == T0 + 86400000
-    e = err_of(db, "SELECT * FROM trigger_preview('nightly', 0)")
+    e = util_error(db, "SELECT * FROM trigger_preview('nightly', 0)")
     assert e == ("trigger_preview: argument 1 (spec): 'nightly' is not a trigger_id, nor a cron"
                  " expression: cron: expected 5 or 6 fields, got 1"), e
-    e = err_of(db, "SELECT * FROM trigger_preview('standup', 0, 'Mars/Olympus')")
+    e = util_error(db, "SELECT * FROM trigger_preview('standup', 0, 'Mars/Olympus')")
     assert e == "trigger_preview: argument 3 (tz): unknown time zone 'Mars/Olympus'", e
 
 
-def test_describe(ext):
+def test_preview_bounds_on_n(ext):
     db = connect(ext)
-    # DESIGN.md section 5's examples
-    assert one(db, "SELECT trigger_describe('0 7 * * MON-FRI', 'Europe/Berlin')") \
-        == "At 07:00, Monday through Friday (Europe/Berlin)"
-    assert one(db, "SELECT trigger_describe('*/15 * * * *')") == "Every 15 minutes"
-    assert one(db, "SELECT trigger_describe(?)",
-               '{"scheduled_at":"2026-03-09T07:15:00","timezone":"America/New_York"}') \
-        == "Once on 2026-03-09 at 07:15 (America/New_York)"
-    assert one(db, "SELECT trigger_describe('30 9-17 * * *')") \
-        == "At 30 minutes past the hour, between 09:00 and 17:59"
-    assert one(db, "SELECT trigger_describe('{\"interval_ms\":\"900000\"}')") == "Every 15 minutes"
-    assert one(db, "SELECT trigger_describe('@weekly', 'asia/tokyo')") \
-        == "At 00:00, only on Sunday (Asia/Tokyo)"
-    assert one(db, "SELECT trigger_describe(NULL)") is None
-    # a trigger_id: its type, zone and bounds
-    add(db, "standup", trigger_type="cron", cron_expression="0 9 * * MON-FRI",
-        timezone="Europe/Berlin", end_at="2026-06-30T18:00:00")
-    add(db, "ping", interval_ms=3600000)
-    add(db, "launch", trigger_type="once", scheduled_at="2026-03-09T07:15:00",
-        timezone="America/New_York")
-    rows = db.execute("SELECT trigger_id, trigger_describe(trigger_id) FROM triggers"
-                      " ORDER BY trigger_id").fetchall()
-    assert rows == [
-        ("launch", "Once on 2026-03-09 at 07:15 (America/New_York)"),
-        ("ping", "Every hour"),
-        ("standup", "At 09:00, Monday through Friday, until 2026-06-30 18:00 (Europe/Berlin)"),
-    ], rows
-    assert one(db, "SELECT trigger_describe('standup', 'UTC')") \
-        == "At 09:00, Monday through Friday, until 2026-06-30 16:00"
-    # usable in a view (INNOCUOUS), even with trusted_schema off
-    db.execute("PRAGMA trusted_schema = 0")
-    db.execute("CREATE VIEW schedules AS SELECT trigger_id, trigger_describe(trigger_id) AS said"
-               " FROM triggers")
-    assert one(db, "SELECT said FROM schedules WHERE trigger_id = 'ping'") == "Every hour"
-    flags = one(db, "SELECT flags FROM pragma_function_list WHERE name = 'trigger_describe'")
-    assert flags & 0x200000 and not flags & (0x80000 | 0x800), hex(flags)  # INNOCUOUS only
-    for sql, want in [
-        ("SELECT trigger_describe('nightly')",
-         "trigger_describe: argument 1 (spec): 'nightly' is not a trigger_id, nor a cron"
-         " expression: cron: expected 5 or 6 fields, got 1"),
-        ("SELECT trigger_describe('0 0 32 * *')",
-         "trigger_describe: cron field 3 (day-of-month): 32 is out of range 1-31"),
-        ("SELECT trigger_describe('@fortnightly')",
-         "trigger_describe: cron: unknown macro '@fortnightly' (allowed @yearly @annually"
-         " @monthly @weekly @daily @midnight @hourly)"),
-        ("SELECT trigger_describe('0 7 * * *', 'Europe/Berln')",
-         "trigger_describe: argument 2 (tz): unknown time zone 'Europe/Berln'; did you mean"
-         " 'Europe/Berlin'?"),
-        ("SELECT trigger_describe('standup', 5)", "trigger_describe: argument 2 (tz) must be text"),
-        ("SELECT trigger_describe('0 7 * * *', 5)", "trigger_describe: argument 2 (tz) must be text"),
-        ("SELECT trigger_describe(42)",
-         "trigger_describe: argument 1 (spec) must be text (a cron expression or a JSON object)"),
-        ("SELECT trigger_describe('{\"interval_ms\": 10}')",
-         "trigger_describe: argument 1 (spec): triggers.interval_ms: must be >= 1000, got 10"),
-    ]:
-        assert err_of(db, sql) == want, (sql, err_of(db, sql))
+    cases = [
+        ("n != 3 AND n < 4", [1, 2]),
+        ("n IS NOT NULL AND n < 3", [1, 2]),
+        ("n < 1e20 AND n < 3", [1, 2]),
+        ("n = 2.0", [2]),
+        ("n = 2.5", []),
+        ("n < 2.5", [1, 2]),
+        ("n > -2.5 AND n < 3", [1, 2]),
+        ("n > 0.5 AND n < 3", [1, 2]),
+        ("n > 1.5 AND n < 3", [2]),
+        ("n < 3 AND n = 5", []),
+        ("n = 5 AND n < 3", []),
+        ("n = 5 AND n = 4", []),
+        ("n = 4 AND n = 5", []),
+        ("n = 3 AND n < 5", [3]),
+        ("n < 5 AND n = 3", [3]),
+        ("n > -1e20 AND n < 3", [1, 2]),
+        ("n >= 3 AND n <= 4", [3, 4]),
+        ("n > 0 AND n < 3", [1, 2]),
+        ("n > 9998", [9999, 10000]),  # the series ends after 10000 rows
+        ("n BETWEEN '2' AND '3'", [2, 3]),
+        ("n > 'x'", []),
+    ]
+    for where, want in cases:
+        assert column(db, f"SELECT n FROM {P} WHERE {where}") == want, where
+    assert column(db, f"SELECT due_at FROM {P} WHERE n = 2") == [T0 + 10 * 60000]
+
+
+def test_preview_order_by(ext):
+    db = connect(ext)
+    assert column(db, f"SELECT n FROM {P} WHERE n < 4 ORDER BY n DESC") == [3, 2, 1]
+    assert column(db, f"SELECT n FROM {P} WHERE n < 4 ORDER BY due_at") == [1, 2, 3]
+    assert column(db, f"SELECT n FROM {P} WHERE n < 4 ORDER BY due_iso DESC") == [3, 2, 1]
+    assert column(db, f"SELECT n FROM {P} WHERE n < 4 ORDER BY due_iso") == [1, 2, 3]
+    # a bound on n from another table: usable in one join order only
+    assert column(db, f"WITH k(v) AS (VALUES (2), (4)) SELECT p.n FROM {P} p, k "
+                  "WHERE p.n = k.v ORDER BY 1") == [2, 4]
+    assert "ORDER BY" not in " ".join(
+        str(r) for r in db.execute(f"EXPLAIN QUERY PLAN SELECT n FROM {P} ORDER BY due_at"))
+
+
+def test_preview_arguments(ext):
+    db = connect(ext)
+    assert error(db, "SELECT n FROM trigger_preview('*/5 * * * *') LIMIT 2") == (
+        "trigger_preview: needs spec and after arguments: "
+        "trigger_preview(spec, after [, tz])")
+    assert error(db, "SELECT n FROM trigger_preview('*/5 * * * *', 'garbage')") == (
+        "trigger_preview: argument 2 (after): cannot read 'garbage' as an instant: "
+        "expected 4-digit year at offset 0, found 'garb'")
+    assert error(db, f"SELECT n FROM trigger_preview WHERE after = {T0}") == (
+        "trigger_preview: needs spec and after arguments: "
+        "trigger_preview(spec, after [, tz])")
+    # a range on the zone argument is no argument: checked on each row
+    assert column(db, f"SELECT n FROM trigger_preview WHERE spec = '*/5 * * * *' "
+                  f"AND after = {T0} AND tz > 'A' AND n < 3") == []
+    # the hidden arguments read back as NULL
+    assert db.execute(f"SELECT spec, after, tz FROM {P} LIMIT 1").fetchall() == [
+        (None, None, None)]

@@ -1,4 +1,4 @@
-"""tests/py/test_cron_sql.py -- cron through SQL: the conformance vectors
+"""tests/py/sql/test_cron.py -- cron through SQL: the conformance vectors
 fed through trigger_next_due (the C runner in tests/unit does the same at
 the module level), trigger_preview, and cron triggers in the tick
 (advancing from the schedule, start_at / end_at, DST)."""

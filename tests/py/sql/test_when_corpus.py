@@ -1,4 +1,4 @@
-"""tests/py/test_when_corpus.py -- trigger_find_when on the message corpus
+"""tests/py/sql/test_when_corpus.py -- trigger_find_when on the message corpus
 (tests/corpus/when_messages.jsonl, written by tests/corpus/make_when_corpus.py
 with its expected answers computed independently of the parser; docs/when.md,
 "Corpus").
@@ -13,14 +13,14 @@ Messages whose expected kind is "rrule" are scored apart ("not yet
 supported") until the parser can return that kind: set RRULE_SCORED.
 
 The full failure listing:
-    /usr/bin/python3 tests/py/test_when_corpus.py build/triggers --full
+    /usr/bin/python3 tests/py/sql/test_when_corpus.py build/triggers --full
 """
 import os
 import subprocess
 import sys
 
-import when_corpus as wc
-from util import connect
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # alone: util
+from util import connect, when_corpus as wc
 
 TARGET = {"right": 0.97, "confident_wrong": 0.01}
 # measured on main (fc7c25d): 758 of 776 messages scored, right 505, confident-wrong 226,
@@ -128,6 +128,5 @@ def test_when_corpus_recurring_labels_agree_with_engine(ext):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     print("\n".join(report(score(sys.argv[1] if len(sys.argv) > 1 else "build/triggers"),
                            full="--full" in sys.argv[2:])))

@@ -1,4 +1,4 @@
-"""tests/py/test_spec_args.py -- the spec argument of trigger_next_due and
+"""tests/py/sql/test_spec_arg.py -- the spec argument of trigger_next_due and
 trigger_preview (sql/spec_arg.c): JSON after any of JSON's white space
 (a carriage return included: it once read as a cron expression), a
 computed column as a key, created_at as the interval's anchor, a NULL or

@@ -1,4 +1,4 @@
-"""tests/py/test_sql_use.py -- the two virtual tables inside the schema:
+"""tests/py/sql/test_sql_use.py -- the two virtual tables inside the schema:
 a dashboard view over `triggers` and `trigger_runs`, and an application's
 AFTER INSERT trigger that creates a trigger (the outbox pattern), each with
 PRAGMA trusted_schema ON and OFF (Debian's SQLite 3.40). Functions with

@@ -1,4 +1,4 @@
-"""tests/py/test_vtab_vanished_rows.py -- an UPDATE or DELETE of the
+"""tests/py/sql/test_vtab_vanished_rows.py -- an UPDATE or DELETE of the
 triggers table whose own expression deletes another row it was going to
 visit (an application function that writes): the vanished row is passed
 over, nothing fails, and each trigger leaves exactly one `deleted`
