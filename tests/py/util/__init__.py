@@ -168,3 +168,9 @@ def dedupe_key(instructions, ttype, schedule, scope, tz="UTC", fmt="tdk2"):
     text = json.dumps([fmt, norm, ttype, schedule, scope], separators=(",", ":"),
                       ensure_ascii=False)
     return f"{fmt}:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def retry_at(db, trigger_id, attempt):
+    """The run's pending retry instant (a shadow column, not in trigger_runs)."""
+    return one(db, "SELECT retry_at FROM triggers_rundata WHERE trigger_id = ? AND attempt = ?",
+               trigger_id, attempt)

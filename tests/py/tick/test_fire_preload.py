@@ -1,13 +1,15 @@
-"""tests/py/test_fire_preload.py -- fire-time preload (DESIGN.md §12,
-docs/functions.md#fire-time-preload): trigger_config('preload_sql', ...)
+"""tests/py/tick/test_fire_preload.py -- fire-time preload
+(ext/tick/fire_preload.c, docs/functions.md#fire-time-preload): trigger_config('preload_sql', ...)
 takes one read-only query, checked when it is set; at claim the tick runs
 it with the names it uses bound (:scope, :trigger_id, :agent_id, :now) and
 merges its rows into each claimed run's payload as `preload`, bounded by
 PRELOAD_MAX_ROWS rows and preload_max_bytes bytes (`preloadTruncated`);
 a query that fails or runs away gives `preloadError` and the claim goes
 on. The prepared query is kept per connection and prepared again only
-when the configured text changes. (test_preload.py is about the preload
-*library*, build/triggers-preload.so.)"""
+when the configured text changes. Values read back exactly: reals that
+need 17 digits, a negative infinity, tiny reals, several columns;
+parameters numbered (?1) or named with @ and $. (test_preload.py is
+about the preload *library*, build/triggers-preload.so.)"""
 import json
 import sqlite3
 
@@ -43,6 +45,13 @@ def _refused(db, sql, words):
 
 def _payloads(out):
     return {r["trigger_id"]: r["payload"] for r in out}
+
+
+def preload_row(db, sql):
+    one(db, "SELECT trigger_config('preload_sql', ?)", sql)
+    db.execute("DELETE FROM triggers")
+    add(db, "t1", start_at=T0)
+    return tick(db, T0)[0]["payload"]["preload"]
 
 
 def test_rows_of_each_runs_scope(ext):
@@ -300,3 +309,21 @@ def test_preload_reads_the_extensions_tables(ext):
             want = [{"result": f"{r['trigger_id']} {j}"} for j in range(k - 1, 0, -1)][:2]
             assert r["payload"]["preload"] == want, (k, r)
             finish(db, r["run_id"], "success", f"{r['trigger_id']} {k}", T0 + k * MIN + 5)
+
+
+def test_reals(ext):
+    db = connect(ext)
+    rows = preload_row(db, "SELECT 0.1 + 0.2 AS r17, -1e400 AS ninf, 1e-300 AS tiny, 2.0 AS two")
+    assert rows == [{"r17": 0.1 + 0.2, "ninf": float("-inf"), "tiny": 1e-300, "two": 2.0}], rows
+
+
+def test_parameter_spellings(ext):
+    db = connect(ext)
+    rows = preload_row(db, "SELECT @scope AS s, $trigger_id AS t, :agent_id AS a, :now AS n")
+    assert rows == [{"s": "", "t": "t1", "a": "", "n": T0}], rows
+    try:
+        one(db, "SELECT trigger_config('preload_sql', 'SELECT ?1')")
+        raise AssertionError("?1 accepted")
+    except sqlite3.Error as e:
+        assert str(e) == ("trigger_config: argument 2 (value): preload_sql names the "
+                          "parameter ?1; it may name :scope, :trigger_id, :agent_id, :now"), e

@@ -1,4 +1,4 @@
-"""tests/py/test_occurrence_property.py -- "every occurrence is recorded or
+"""tests/py/tick/test_occurrence_property.py -- "every occurrence is recorded or
 run" (docs/reliability.md#guarantees) as a property, under every policy
 combination and a tick `limit` (issue 32, item 2).
 

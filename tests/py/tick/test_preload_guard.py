@@ -1,4 +1,4 @@
-"""tests/py/test_preload_guard.py -- what a preload may not do (issue 32
+"""tests/py/tick/test_preload_guard.py -- what a preload may not do (issue 32
 item 1, docs/reliability.md "Preload"): call a function of the extension
 with side effects (the tick inside the tick recursed until SIGSEGV, so
 `trigger-host run` crashed at every restart), write through one, use a
@@ -7,7 +7,8 @@ PRAGMA (which acted while the check prepared it: a refused
 value. Each is refused by trigger_config without running it, and a
 preload stored before (by an older version, or written into the config
 table directly) is checked again where the tick prepares it: the claim
-goes on with payload.preloadError."""
+goes on with payload.preloadError. A text ending in blanks, ';' or a
+comment is one statement; two statements are refused."""
 import json
 import sqlite3
 import subprocess
@@ -287,3 +288,16 @@ def test_values_within_the_bound_still_truncate(ext):
     [run] = tick(db, T0 + 2 * MIN)
     assert "string or blob too big" in run["payload"]["preloadError"], run
     assert db.getlimit(sqlite3.SQLITE_LIMIT_LENGTH) == 2000
+
+
+def test_preload_sql_tails(ext):
+    db = connect(ext)
+    for sql in ("SELECT 1;  ", "SELECT 1;", "SELECT 1 -- c", "SELECT 1; -- c"):
+        assert one(db, "SELECT trigger_config('preload_sql', ?)", sql) == sql, sql
+    assert error(db, "SELECT trigger_config('preload_sql', 'SELECT 1; SELECT 2')") == (
+        "trigger_config: argument 2 (value): preload_sql holds more than one statement; "
+        "a preload is one read-only query")
+    assert error(db, "SELECT trigger_config('preload_sql', ' ')") == (
+        "trigger_config: argument 2 (value): preload_sql holds no statement "
+        "(NULL or '' clears it)")
+    assert one(db, "SELECT trigger_config('preload_sql')") == "SELECT 1; -- c"

@@ -1,94 +1,25 @@
-"""tests/py/test_core.py -- the core runtime through Python's sqlite3:
-loading, flags, writes and their validation, the tick's policies,
-transactions, determinism and the cost of an empty tick."""
+"""tests/py/tick/test_tick.py -- trigger_run_due's policies (ext/tick/claim.c,
+fn_run_due.c; docs/lifecycle.md): interval anchoring, once triggers
+completing, a schedule past year 9999, max_runs, the misfire policies and
+the bound of an 'all' catch-up (cut by `limit` too), `limit` keeping the
+rest due, the claim order (due, then id), a wake_mode filter that never
+starves, overlap 'queue', 'allow' and 'skip', jitter (deterministic,
+within its bounds), the agents filter merging triggers without an agent;
+the tick inside the caller's transaction, clocks going backwards (with
+running leases too), next_due_at never left behind now, replays that
+give the same bytes (on two files too), the zone cache ignoring the
+process TZ; a claim of a run that exists redone one by one, claims once
+run rowids are exhausted, and run texts that quote every special
+character. Retries, leases and deferrals are in test_retry.py, the cost
+of a tick in test_tick_cost.py."""
 import json
 import sqlite3
 
 from util import MIN, T0, add, connect, dump, finish, one, runs, tick, trig
 
 
-def test_heartbeat_in_transactions_and_health(ext):
-    # A heartbeat joins the caller's transaction (rolled back with it), a
-    # renewed run is not an expired lease for trigger_health nor reclaimed
-    # by the tick, and a refused heartbeat leaves the run as it was.
-    db = connect(ext)
-    add(db, "t", max_attempts=2)
-    [run] = tick(db, T0 + MIN, lease_ms=10000)
-    rid = run["run_id"]
-    beat = lambda now, *lease: json.loads(one(
-        db, f"SELECT trigger_run_heartbeat(?, {'?' if lease else 'NULL'}, ?)",
-        rid, *lease, now))
-    db.execute("BEGIN IMMEDIATE")
-    assert beat(T0 + MIN + 5000)["lease_until"] == T0 + MIN + 15000
-    db.execute("ROLLBACK")
-    assert one(db, "SELECT lease_until FROM trigger_runs") == T0 + MIN + 10000
-    got = beat(T0 + MIN + 9000, 30000)
-    assert (got["run_id"], got["status"], got["lease_until"]) == (rid, "running", T0 + MIN + 39000)
-    assert set(got) == {r[1] for r in db.execute("PRAGMA table_info(trigger_runs)")}
-    health = json.loads(one(db, "SELECT trigger_health(?)", T0 + MIN + 20000))
-    assert (health["running"], health["expired_leases"]) == (1, 0), health
-    assert tick(db, T0 + MIN + 20000) == []
-    try:
-        beat(T0 + MIN + 39000)
-        raise AssertionError("expected an error")
-    except sqlite3.OperationalError as e:
-        assert str(e).startswith(f"trigger_run_heartbeat: run '{rid}': its lease passed"), e
-    assert one(db, "SELECT lease_until FROM trigger_runs") == T0 + MIN + 39000
-    assert [r["attempt"] for r in tick(db, T0 + MIN + 39000)] == [2]
-
-
-def _interval_triggers(ext, rows):
-    """A fresh database holding interval triggers t0.. of the given
-    (interval_ms, created_at) rows."""
-    db = connect(ext)
-    db.execute("BEGIN")
-    db.executemany(
-        "INSERT INTO triggers(trigger_id, instructions, trigger_type, interval_ms, created_at)"
-        " VALUES (?, ?, 'interval', ?, ?)",
-        ((f"t{i}", f"job {i}", every, at) for i, (every, at) in enumerate(rows)))
-    db.execute("COMMIT")
-    return db
-
-
-def _empty_tick_cost(db, now):
-    """vm_steps of a tick at now that claims nothing (checked: no full
-    scan, no row read)."""
-    assert tick(db, now) == []
-    stats = json.loads(one(db, "SELECT trigger_last_tick()"))
-    assert stats["fullscan_steps"] == 0 and stats["rows_read"] == 0, stats
-    return stats["vm_steps"]
-
-
-def test_empty_tick_cost_does_not_grow_with_triggers(ext):
-    costs = {}
-    for n in (1000, 100000):
-        db = _interval_triggers(ext, ((3600000, T0 + i) for i in range(n)))
-        costs[n] = _empty_tick_cost(db, T0 + 1000)
-    assert costs[100000] == costs[1000], costs
-    assert costs[1000] < 200, costs
-
-
-def test_empty_tick_cost_does_not_grow_with_running_runs(ext):
-    """Runs held by a host (running, lease not passed) are not scanned by
-    each tick: the probe for lease values changed outside the extension is
-    two index seeks (NULL, past the instant range), not a walk over every
-    running run."""
-    costs = {}
-    for n in (10, 3000):
-        db = _interval_triggers(ext, [(3600000, T0 - 3600000)] * n)
-        assert len(tick(db, T0, lease_ms=86400000)) == n
-        assert one(db, "SELECT count(*) FROM trigger_runs WHERE status = 'running'") == n
-        costs[n] = _empty_tick_cost(db, T0 + 1000)
-    assert costs[3000] == costs[10], costs
-
-
-def test_busy_tick_reads_only_due_rows(ext):
-    db = _interval_triggers(
-        ext, ((60000 if i < 50 else 3600000, T0) for i in range(20000)))
-    got = tick(db, T0 + MIN)
-    stats = json.loads(one(db, "SELECT trigger_last_tick()"))
-    assert len(got) == 50 and stats["claimed"] == 50
-    assert stats["rows_read"] == 50 and stats["fullscan_steps"] == 0, stats
+def keys(db):
+    return sorted((r["trigger_id"], r["scheduled_for"], r["attempt"]) for r in runs(db))
 
 
 def test_tick_inside_caller_transaction(ext):
@@ -232,63 +163,6 @@ def test_wake_mode_filter_never_starves(ext):
     assert tick(db, T0 + 100) == []
 
 
-def test_repeated_option_key_last_wins(ext):
-    # json_each hands a repeated key over twice: the last value wins (and
-    # the first copy is freed: tests/fuzz/corpus/options/regress-*).
-    db = connect(ext)
-    add(db, "now", trigger_type="once", scheduled_at=T0, wake_mode="inject_now")
-    add(db, "cycle", trigger_type="once", scheduled_at=T0)
-    got = one(db, "SELECT trigger_run_due(?, ?)", T0 + 1,
-              '{"wake_mode":"inject_now","agents":["x"],"owner":"a",'
-              '"wake_mode":"next_autonomy_cycle","agents":[""],"owner":"b"}')
-    [r] = json.loads(got)
-    assert r["trigger_id"] == "cycle"
-    assert one(db, "SELECT owner FROM trigger_runs WHERE trigger_id = 'cycle'") == "b"
-
-
-def test_retry_backoff_and_lease(ext):
-    db = connect(ext)
-    add(db, "t", max_attempts=3, backoff_ms=1000, interval_ms=3600000)
-    [r] = tick(db, T0 + 3600000)
-    finish(db, r["run_id"], "failed", "boom", T0 + 3600000 + 10)
-    assert tick(db, T0 + 3600000 + 500) == []  # backoff 1 s not over
-    [r2] = tick(db, T0 + 3600000 + 1010)
-    assert r2["attempt"] == 2 and r2["scheduled_for"] == T0 + 3600000
-    # attempt 2 is never reported: its lease (60 s) passes, attempt 3 claimed
-    [r3] = tick(db, T0 + 3600000 + 1010 + 60000)
-    assert r3["attempt"] == 3
-    st = {x["attempt"]: (x["status"], x["error"]) for x in runs(db, "t")}
-    assert st[1] == ("failed", "boom") and st[2] == ("failed", "lease expired")
-    try:
-        finish(db, r2["run_id"], "success", None, T0 + 3600000 + 70000)
-        assert False, "a reclaimed run cannot be finished"
-    except sqlite3.OperationalError as e:
-        assert "already finished (failed: lease expired)" in str(e)
-    t = trig(db, "t")
-    assert t["next_due_at"] == T0 + 2 * 3600000, "retries do not move the schedule"
-
-
-def test_deferred_reoffers_same_run(ext):
-    db = connect(ext)
-    add(db, "t", interval_ms=3600000)
-    [r] = tick(db, T0 + 3600000)
-    finish(db, r["run_id"], "deferred", None, T0 + 3600000 + 5)
-    assert trig(db, "t")["run_count"] == 0
-    [again] = tick(db, T0 + 3600000 + 10)
-    assert again["run_id"] == r["run_id"] and again["attempt"] == 1
-    finish(db, r["run_id"], "success", None, T0 + 3600000 + 20)
-    assert trig(db, "t")["run_count"] == 1
-
-
-def test_window_expires(ext):
-    db = connect(ext)
-    add(db, "late", trigger_type="once", scheduled_at=T0 + MIN, window_ms=30000)
-    assert tick(db, T0 + 2 * MIN) == []
-    t = trig(db, "late")
-    assert t["status"] == "expired", t["status"]
-    assert [r["status"] for r in runs(db, "late")] == ["expired"]
-
-
 def test_overlap_queue_and_allow(ext):
     db = connect(ext)
     add(db, "q", overlap_policy="queue")
@@ -301,16 +175,6 @@ def test_overlap_queue_and_allow(ext):
     finish(db, qrun["run_id"], "success", None, T0 + 2 * MIN + 5)
     got = tick(db, T0 + 2 * MIN + 10)
     assert [r["trigger_id"] for r in got] == ["q"]
-
-
-def test_pause_after_failures(ext):
-    db = connect(ext)
-    add(db, "t", pause_after_failures=2)
-    for k in (1, 2):
-        [r] = tick(db, T0 + k * MIN)
-        finish(db, r["run_id"], "failed", f"err{k}", T0 + k * MIN + 1)
-    t = trig(db, "t")
-    assert t["status"] == "paused" and "2 consecutive failures" in t["last_error"]
 
 
 def test_jitter_is_deterministic(ext):
@@ -362,72 +226,6 @@ def test_zone_cache_ignores_process_tz(ext):
     time.tzset()
     b = one(db, "SELECT trigger_iso(0, 'Europe/Berlin')")
     assert a == b == "1970-01-01T01:00:00+01:00"
-
-
-def test_next_wakeup(ext):
-    db = connect(ext)
-    assert one(db, "SELECT trigger_next_wakeup(?)", T0) is None
-    add(db, "t")
-    assert one(db, "SELECT trigger_next_wakeup(?)", T0) == MIN
-    assert one(db, "SELECT trigger_next_wakeup(?)", T0 + 2 * MIN) == 0
-
-
-def test_jitter_pending_trigger_neither_claimed_nor_blocking(ext):
-    # "a" is due first but its jitter puts its fire time later; "b" is due
-    # after it with no jitter. A tick between the two fire times claims
-    # only "b"; the wakeup points at a's jittered fire time; health counts
-    # only b as overdue before the tick.
-    db = connect(ext)
-    add(db, "a", trigger_type="once", scheduled_at=T0 + 10, jitter_ms=3600000)
-    add(db, "b", trigger_type="once", scheduled_at=T0 + 20)
-    fire_a = one(db, "SELECT fire_at FROM triggers_state WHERE trigger_id = 'a'")
-    assert fire_a > T0 + 1000  # this id and occurrence jitter by > 1 s
-    now = T0 + 30
-    assert json.loads(one(db, "SELECT trigger_health(?)", now))["overdue"] == 1
-    assert one(db, "SELECT trigger_next_wakeup(?)", now) == 0
-    [rb] = tick(db, now)
-    assert rb["trigger_id"] == "b"
-    finish(db, rb["run_id"], "success", None, now)
-    assert one(db, "SELECT trigger_next_wakeup(?)", now) == fire_a - now
-    assert tick(db, fire_a - 1) == []
-    [r] = tick(db, fire_a)
-    assert r["trigger_id"] == "a" and r["scheduled_for"] == T0 + 10
-
-
-def test_next_wakeup_follows_the_tick_filters(ext):
-    # A host serving agent "a" (or one wake_mode) is woken for what its own
-    # tick would take, not for another agent's overdue trigger or lease.
-    db = connect(ext)
-    add(db, "b-late", agent_id="b", trigger_type="once", scheduled_at=T0 - 3600000)
-    add(db, "a-soon", agent_id="a", trigger_type="once", scheduled_at=T0 + 10 * MIN)
-    add(db, "a-now", agent_id="a", trigger_type="once", scheduled_at=T0 + 5 * MIN,
-        wake_mode="inject_now")
-    add(db, "b-run", agent_id="b", trigger_type="once", scheduled_at=T0 - 1000)
-    wake = lambda opts=None: one(db, "SELECT trigger_next_wakeup(?, ?)", T0, opts)
-    assert wake() == 0
-    assert wake('{"agents":["a"]}') == 5 * MIN
-    assert wake('{"agents":["a"],"wake_mode":"next_autonomy_cycle"}') == 10 * MIN
-    assert wake('{"wake_mode":"inject_now"}') == 5 * MIN
-    assert wake('{"agents":[]}') is None
-    assert wake('{"agents":["nobody", 7]}') is None
-    # b's run is claimed with a 1-minute lease: a's wakeup ignores it
-    tick(db, T0, agents=["b"], lease_ms=MIN)
-    assert wake('{"agents":["b"]}') == MIN
-    assert wake('{"agents":["a"]}') == 5 * MIN
-    # a retry of b (failed with attempts left) is b's, not a's
-    add(db, "b-retry", agent_id="b", trigger_type="once", scheduled_at=T0,
-        max_attempts=2, backoff_ms=2 * MIN)
-    [r] = [x for x in tick(db, T0, agents=["b"]) if x["trigger_id"] == "b-retry"]
-    finish(db, r["run_id"], "failed", "boom", T0)
-    assert one(db, "SELECT trigger_next_wakeup(?, ?)", T0 + 1, '{"agents":["b"]}') == MIN - 1
-    assert wake('{"agents":["a"]}') == 5 * MIN
-    # the same options text as the tick, including keys the wakeup ignores
-    assert wake('{"agents":["a"],"owner":"h","limit":5,"lease_ms":1000,"ack":true}') == 5 * MIN
-    try:
-        wake('{"colour":1}')
-        assert False
-    except sqlite3.Error as e:
-        assert "trigger_next_wakeup: options: unknown key 'colour'" in str(e), e
 
 
 def test_agent_filter_merges_triggers_without_an_agent(ext):
@@ -540,32 +338,167 @@ def test_run_texts_quote_every_special_character(ext):
     assert again[0]["agent_id"] == 'ag"\x02' and again[0]["instructions"] == text
 
 
-def test_state_writes_of_a_large_batch(ext):
-    # A batch's state rows are written at its end (tick/write_behind.c):
-    # 37 due triggers, more than one multi-row run INSERT (16 rows) plus
-    # single ones. Every row gets exactly its own values, with ack (running
-    # counted) and without (run counted as success at once).
+def test_clock_backwards_claims_nothing_twice_loses_nothing(ext):
     db = connect(ext)
-    for i in range(37):
-        add(db, f"t{i:02d}", interval_ms=MIN + i * 1000)
-    got = tick(db, T0 + MIN + 40000)
-    assert len(got) == 37
-    rows = db.execute("SELECT trigger_id, next_due_at, fire_at, claims, running,"
-                      " run_count, last_status FROM triggers_state ORDER BY trigger_id").fetchall()
-    for i, (tid, due, fire, claims, running, count, last) in enumerate(rows):
-        assert tid == f"t{i:02d}"
-        nxt = T0 + 2 * (MIN + i * 1000)  # the first occurrence, T0 + iv, ran
-        assert (due, fire, claims, running, count, last) == (nxt, nxt, 1, 1, 0, None), \
-            (tid, due, fire, claims, running, count, last)
-    for x in got:
-        finish(db, x["run_id"], "success", now=T0 + MIN + 40001)
+    add(db, "all", misfire_policy="all", overlap_policy="allow", start_at=T0)
+    add(db, "co", overlap_policy="allow", start_at=T0)
+    add(db, "once", trigger_type="once", scheduled_at=T0 + 3 * MIN)
+    first = tick(db, T0 + 5 * MIN + 1, ack=False)
+    assert sorted(r["scheduled_for"] - T0 for r in first if r["trigger_id"] == "all") == \
+        [k * MIN for k in range(6)]
+    before = dump(db)
+    # The clock jumps back: nothing is due again, nothing is written.
+    for now in (T0 + 5 * MIN, T0 + 3 * MIN, T0, T0 - 10 * MIN):
+        assert tick(db, now, ack=False) == [], now
+    assert dump(db) == before
+    # Forward again: exactly the next occurrences, none lost in between.
+    got = tick(db, T0 + 7 * MIN, ack=False)
+    assert sorted((r["trigger_id"], r["scheduled_for"] - T0) for r in got) == \
+        [("all", 6 * MIN), ("all", 7 * MIN), ("co", 7 * MIN)]
+    ks = [k for k in keys(db) if k[0] == "all"]
+    assert ks == [("all", T0 + k * MIN, 1) for k in range(8)], ks
+    assert len(set(keys(db))) == len(keys(db))
+    assert trig(db, "once")["status"] == "completed"
+
+
+def test_clock_backwards_with_running_leases(ext):
+    """A lease is measured in the tick's `now`: a tick from a clock behind
+    the claimer's never expires the lease early, and finishing with an
+    earlier `now` than the claim is accepted."""
+    db = connect(ext)
+    add(db, "t", interval_ms=3600000, max_attempts=2, start_at=T0)
+    [r] = tick(db, T0 + 1000, lease_ms=5000)
+    assert tick(db, T0 - 60000) == []        # a clock far behind
+    assert tick(db, T0 + 5999) == []         # lease ends at T0 + 6000
+    assert runs(db, "t")[0]["status"] == "running"
+    finish(db, r["run_id"], "success", None, T0 + 500)   # finisher's clock is behind
+    [row] = runs(db, "t")
+    # a finish before the claim took no time: latency 0, never negative
+    assert row["status"] == "success" and row["latency_ms"] == 0
+    assert tick(db, T0 + 7000) == []
+    t = trig(db, "t")
+    assert t["run_count"] == 1 and one(db, "SELECT running FROM triggers_state") == 0
+
+
+def test_window_with_misfire_all(ext):
+    db = connect(ext)
+    add(db, "w", misfire_policy="all", overlap_policy="allow", window_ms=150000,
+        start_at=T0)
+    # due at 0..10 min; at 10 min only those at most 150 s late are claimed
     got = tick(db, T0 + 10 * MIN, ack=False)
-    assert len(got) == 37
-    now = T0 + 10 * MIN
-    for tid, due, running, count, last_at, last, streak in db.execute(
-            "SELECT trigger_id, next_due_at, running, run_count, last_run_at,"
-            " last_status, fail_streak FROM triggers_state"):
-        iv = MIN + int(tid[1:]) * 1000
-        assert due == T0 + ((now - T0) // iv + 1) * iv, (tid, due)
-        assert (running, count, last_at, last, streak) == (0, 2, now, "success", 0), tid
-    assert one(db, "SELECT count(*) FROM triggers_state") == 37
+    assert [r["scheduled_for"] - T0 for r in got] == [8 * MIN, 9 * MIN, 10 * MIN]
+    st = [(r["scheduled_for"] - T0, r["status"]) for r in runs(db, "w")]
+    assert st == [(k * MIN, "expired") for k in range(8)] + \
+        [(k * MIN, "success") for k in (8, 9, 10)], st
+    assert all("window_ms 150000" in r["error"] for r in runs(db, "w") if r["status"] == "expired")
+    t = trig(db, "w")
+    assert t["status"] == "scheduled" and t["next_due_at"] == T0 + 11 * MIN
+    assert t["run_count"] == 3
+
+
+def test_overlap_skip_records_skipped(ext):
+    db = connect(ext)
+    add(db, "s", start_at=T0)                 # overlap_policy skip (default)
+    [r] = tick(db, T0, lease_ms=600000)
+    assert tick(db, T0 + MIN, lease_ms=600000) == []
+    st = [(x["scheduled_for"] - T0, x["status"]) for x in runs(db, "s")]
+    assert st == [(0, "running"), (MIN, "skipped")], st
+    assert "overlap_policy skip" in runs(db, "s")[1]["error"]
+    finish(db, r["run_id"], "success", None, T0 + MIN + 1)
+    [r2] = tick(db, T0 + 2 * MIN)
+    assert r2["scheduled_for"] == T0 + 2 * MIN
+
+
+def test_jitter_bounds_and_spread(ext):
+    db = connect(ext)
+    for i in range(200):
+        add(db, f"j{i}", jitter_ms=10000, start_at=T0, interval_ms=MIN)
+    fires = [f - T0 for (f,) in db.execute("SELECT fire_at FROM triggers_state")]
+    assert all(0 <= f < 10000 for f in fires), fires
+    assert len(set(fires)) > 150, "the jitter is spread, not constant"
+    got = tick(db, T0 + 9999, ack=False)
+    assert len(got) == 200 and all(r["scheduled_for"] == T0 for r in got)
+    # the next occurrence jitters independently of the first
+    fires2 = [f - T0 - MIN for (f,) in db.execute("SELECT fire_at FROM triggers_state")]
+    assert all(0 <= f < 10000 for f in fires2) and fires2 != fires
+    assert tick(db, T0 + MIN - 1, ack=False) == []
+
+
+def test_tick_never_leaves_next_due_at_behind_now(ext):
+    db = connect(ext)
+    for pol in ("coalesce", "all", "skip"):
+        add(db, pol, misfire_policy=pol, interval_ms=1000, start_at=T0,
+            overlap_policy="allow")
+    add(db, "cron", trigger_type="cron", cron_expression="*/2 * * * *")
+    for now in (T0 + 1, T0 + 250 * 1000 + 7, T0 + 10**7):
+        tick(db, now, ack=False)
+        for (tid, due) in db.execute("SELECT trigger_id, next_due_at FROM triggers"):
+            assert due > now, (tid, due, now)
+
+
+def test_replay_on_two_files_is_identical(ext):
+    """Issue 5 item 9, with every writer: the create action (JSON and
+    `when`), INSERT, ticks with leases expiring, retries and deferrals,
+    fire, pause/resume, cancel, config and prune, all with explicit `now`,
+    replayed on two fresh files."""
+    import json
+    import os
+    import tempfile
+    ctx = json.dumps({"agent_id": "a", "role": "owner", "now": T0})
+    script = [
+        ("SELECT trigger_config('misfire_grace_ms', 30000)", ()),
+        ("SELECT trigger_create(?, ?)", (json.dumps({"instructions": "Check the build",
+                                                     "trigger_type": "interval",
+                                                     "interval_ms": 3600000}), ctx)),
+        ("SELECT trigger_create(?, ?)", (json.dumps({"instructions": "Water the plants",
+                                                     "when": "every day at 9am",
+                                                     "timezone": "Europe/Berlin"}), ctx)),
+        ("INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms,"
+         " start_at, misfire_policy, overlap_policy, max_attempts, backoff_ms, jitter_ms,"
+         " created_at) VALUES ('j', 'a', 'Poll', 'interval', 60000, ?, 'all', 'allow', 3, 1000,"
+         " 20000, ?)", (T0, T0)),
+        ("INSERT INTO triggers(trigger_id, instructions, trigger_type, cron_expression,"
+         " timezone, window_ms, created_at) VALUES ('c', 'Report', 'cron', '*/5 * * * *',"
+         " 'America/New_York', 60000, ?)", (T0,)),
+        ("SELECT trigger_run_due(?, '{\"owner\":\"h1\",\"lease_ms\":5000}')", (T0 + 5 * MIN,)),
+        ("SELECT trigger_run_finish(run_id, 'failed', 'boom', ?) FROM trigger_runs"
+         " WHERE trigger_id = 'j' AND status = 'running' AND scheduled_for = ?",
+         (T0 + 5 * MIN + 10, T0)),
+        ("SELECT trigger_run_finish(run_id, 'deferred', NULL, ?) FROM trigger_runs"
+         " WHERE trigger_id = 'j' AND status = 'running' AND scheduled_for = ?",
+         (T0 + 5 * MIN + 10, T0 + MIN)),
+        ("SELECT trigger_run_due(?, '{\"owner\":\"h2\",\"lease_ms\":60000}')", (T0 + 7 * MIN,)),
+        ("SELECT trigger_fire('j', ?)", (T0 + 8 * MIN + 1,)),
+        ("SELECT trigger_pause('c', ?)", (T0 + 9 * MIN,)),
+        ("SELECT trigger_resume('c', ?)", (T0 + 30 * MIN,)),
+        ("SELECT trigger_run_due(?, '{\"owner\":\"h1\",\"ack\":false}')", (T0 + 40 * MIN,)),
+        ("SELECT trigger_cancel('j', ?)", (T0 + 41 * MIN,)),
+        ("SELECT trigger_prune(?)", (T0 + 6 * MIN,)),
+    ]
+    dumps = []
+    tmp = tempfile.mkdtemp(prefix="trg-replay-")
+    try:
+        for k in range(2):
+            db = connect(ext, os.path.join(tmp, f"r{k}.db"))
+            for sql, args in script:
+                db.execute(sql, args).fetchall()
+            dumps.append(dump(db))
+            db.close()
+    finally:
+        for f in os.listdir(tmp):
+            os.unlink(os.path.join(tmp, f))
+        os.rmdir(tmp)
+    assert dumps[0] == dumps[1]
+    for word in ("lease expired", "Water the plants", "cancelled", "h2"):
+        assert word in dumps[0], word
+
+
+def test_limit_cuts_an_all_catch_up(ext):
+    db = connect(ext)
+    add(db, "a", misfire_policy="all", interval_ms=MIN, start_at=T0 + MIN)
+    now = T0 + 5 * MIN  # occurrences at 1..5 min
+    got = tick(db, now, limit=2, ack=False)
+    assert [r["scheduled_for"] for r in got] == [T0 + MIN, T0 + 2 * MIN]
+    assert trig(db, "a")["next_due_at"] == T0 + 3 * MIN, "the rest stays due"
+    assert [r["scheduled_for"] for r in tick(db, now, ack=False)] == [T0 + k * MIN for k in (3, 4, 5)]
+    assert not [r for r in runs(db, "a") if r["status"] == "skipped"]

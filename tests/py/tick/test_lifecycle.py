@@ -1,25 +1,32 @@
-"""tests/py/test_lifecycle_edges.py -- the lifecycle's edge cases that the
-main suites pass by: a cancelled trigger refused every way back
-(reschedule, resume, fire, pause); a trigger out of occurrences when it is
-re-armed or resumed (max_runs reached, a once trigger whose instant passed
-while paused, an end_at that passed); the tick's agents filter over the
-expired leases and the retries; runs whose trigger was deleted; `limit`
-cutting an 'all' catch-up; the virtual tables refusing ALTER TABLE RENAME
-and another name or schema; the schema checks when a connection attaches
-(newer version, damaged) and install beside a foreign shadow-named
-table. Each refusal names what was wrong and changes nothing."""
-from util import MIN, T0, add, connect, finish, one, refused, runs, tick, trig
-
-
-def retry_at(db, trigger_id, attempt):
-    """The run's pending retry instant (a shadow column, not in trigger_runs)."""
-    return one(db, "SELECT retry_at FROM triggers_rundata WHERE trigger_id = ? AND attempt = ?",
-               trigger_id, attempt)
+"""tests/py/tick/test_lifecycle.py -- trigger_pause, trigger_resume,
+trigger_fire and trigger_cancel (ext/tick/fn_trigger_ops.c, lifecycle.c;
+docs/lifecycle.md) at the lifecycle's edges: a cancelled trigger refused
+every way back (reschedule, resume, fire, pause); a trigger out of
+occurrences when it is re-armed or resumed (max_runs reached, a once
+trigger whose instant passed while paused, an end_at that passed); the
+status resume gives a trigger paused while its run is out; resume
+starting a new failure streak; a skipped run not counted toward
+max_runs; runs whose trigger was deleted closed; an id that is no text
+refused before a bad `now` is read. Each refusal names what was wrong
+and changes nothing."""
+from util import MIN, T0, add, connect, error, finish, one, refused, retry_at, runs, tick, trig
 
 
 def state(db, trigger_id):
     t = trig(db, trigger_id)
     return t["status"], t["next_due_at"]
+
+
+def status_enabled_due(db, tid):
+    return db.execute("SELECT status, enabled, next_due_at FROM triggers "
+                      "WHERE trigger_id = ?", (tid,)).fetchone()
+
+
+def pause_resume(db, tid, paused_at, resumed_at):
+    one(db, "SELECT trigger_pause(?, ?)", tid, paused_at)
+    assert status_enabled_due(db, tid) == ("paused", 0, None), tid
+    one(db, "SELECT trigger_resume(?, ?)", tid, resumed_at)
+    return status_enabled_due(db, tid)
 
 
 def test_cancelled_trigger_stays_cancelled(ext):
@@ -108,30 +115,6 @@ def test_interval_whose_end_passed_while_paused_completes(ext):
     assert state(db, "e") == ("scheduled", T0 + 3 * MIN)
 
 
-def test_agents_filter_over_leases_and_retries(ext):
-    db = connect(ext)
-    for agent in ("a", "b"):
-        add(db, agent, agent_id=agent, interval_ms=3600000, max_attempts=3, backoff_ms=1000)
-    due = T0 + 3600000
-    assert len(tick(db, due, lease_ms=10000)) == 2
-    # both leases have passed; a tick for agent a reclaims a's run only
-    got = tick(db, due + 10000, agents=["a"])
-    assert [(r["trigger_id"], r["attempt"]) for r in got] == [("a", 2)], got
-    st = {(r["trigger_id"], r["attempt"]): r["status"] for r in runs(db)}
-    assert st == {("a", 1): "failed", ("a", 2): "running", ("b", 1): "running"}, st
-    got = tick(db, due + 10001, agents=["b"])
-    assert [(r["trigger_id"], r["attempt"]) for r in got] == [("b", 2)], got
-    # both fail; a tick for b re-offers b's retry only
-    for r in runs(db):
-        if r["status"] == "running":
-            finish(db, r["run_id"], "failed", "boom", due + 20000)
-    got = tick(db, due + 40000, agents=["b"])
-    assert [(r["trigger_id"], r["attempt"]) for r in got] == [("b", 3)], got
-    a_retry = [r for r in runs(db, "a") if r["attempt"] == 2][0]
-    assert a_retry["status"] == "failed" and retry_at(db, "a", 2) == due + 20000 + 2000, a_retry
-    assert [(r["trigger_id"], r["attempt"]) for r in tick(db, due + 40000)] == [("a", 3)]
-
-
 def test_runs_of_a_deleted_trigger_are_closed(ext):
     db = connect(ext)
     add(db, "l", interval_ms=3600000, max_attempts=3)
@@ -153,17 +136,6 @@ def test_runs_of_a_deleted_trigger_are_closed(ext):
                   "r": ("failed", "boom", None),
                   "d": ("skipped", "trigger was deleted", None)}, st
     assert tick(db, due + 30000) == []
-
-
-def test_limit_cuts_an_all_catch_up(ext):
-    db = connect(ext)
-    add(db, "a", misfire_policy="all", interval_ms=MIN, start_at=T0 + MIN)
-    now = T0 + 5 * MIN  # occurrences at 1..5 min
-    got = tick(db, now, limit=2, ack=False)
-    assert [r["scheduled_for"] for r in got] == [T0 + MIN, T0 + 2 * MIN]
-    assert trig(db, "a")["next_due_at"] == T0 + 3 * MIN, "the rest stays due"
-    assert [r["scheduled_for"] for r in tick(db, now, ack=False)] == [T0 + k * MIN for k in (3, 4, 5)]
-    assert not [r for r in runs(db, "a") if r["status"] == "skipped"]
 
 
 def test_resume_starts_a_new_failure_streak(ext):
@@ -242,3 +214,37 @@ def test_resume_when_used_up(ext):
     one(db, "SELECT trigger_resume('o', ?)", T0 + 2 * MIN)
     t = trig(db, "o")
     assert (t["status"], t["next_due_at"], t["enabled"]) == ("expired", None, 1), t
+
+
+def test_resume_while_a_run_is_out(ext):
+    db = connect(ext)
+    add(db, "m1", agent_id="a1", interval_ms=MIN, start_at=T0, max_runs=1)
+    add(db, "m2", agent_id="a1", interval_ms=MIN, start_at=T0, max_runs=2)
+    add(db, "o", agent_id="a1", trigger_type="once", scheduled_at=T0)
+    got = {r["trigger_id"]: r["run_id"] for r in tick(db, T0)}
+    assert sorted(got) == ["m1", "m2", "o"], got
+    assert pause_resume(db, "m1", T0 + 1, T0 + 2) == ("completed", 1, None)
+    assert pause_resume(db, "m2", T0 + 1, T0 + 2) == ("scheduled", 1, T0 + MIN)
+    assert pause_resume(db, "o", T0 + 1, T0 + 2 * MIN) == ("completed", 1, None)
+    for tid, run_id in got.items():
+        finish(db, run_id, "success", now=T0 + 3)
+    counts = dict(db.execute("SELECT trigger_id, run_count FROM triggers"))
+    assert counts == {"m1": 1, "m2": 1, "o": 1}, counts
+    assert state(db, "m1")[0] == "completed" and state(db, "o")[0] == "completed"
+
+
+def test_once_paused_before_its_instant_expires(ext):
+    db = connect(ext)
+    add(db, "o2", agent_id="a1", trigger_type="once", scheduled_at=T0 + MIN)
+    assert pause_resume(db, "o2", T0, T0 + 2 * MIN) == ("expired", 1, None)
+    assert tick(db, T0 + 3 * MIN) == []
+    add(db, "o3", agent_id="a1", trigger_type="once", scheduled_at=T0 + MIN)
+    assert pause_resume(db, "o3", T0, T0 + 1) == ("scheduled", 1, T0 + MIN)
+
+
+def test_ops_with_an_id_that_is_no_text(ext):
+    db = connect(ext)
+    for fn in ("trigger_pause", "trigger_resume", "trigger_fire", "trigger_cancel"):
+        for args in ("NULL", "NULL, 'garbage'", "5"):
+            assert error(db, f"SELECT {fn}({args})") == \
+                f"{fn}: argument 1 (trigger_id) must be text", (fn, args)

@@ -1,4 +1,4 @@
-"""tests/py/test_tick_cache.py -- trigger_run_due keeps its prepared
+"""tests/py/tick/test_tick_cache.py -- trigger_run_due keeps its prepared
 statements between calls (on the connection's context while the `triggers`
 table is connected, trg_ctx.stmts) and the last parsed options
 (trg_ctx.last_opts).
