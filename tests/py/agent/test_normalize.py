@@ -1,5 +1,5 @@
-"""tests/py/test_normalize.py -- a model's reply as it really comes back
-(DESIGN.md §7, "Normalization"; docs/create-action.md): enum values and
+"""tests/py/agent/test_normalize.py -- a model's reply as it really comes back
+(docs/create-action.md, "Untidy replies"): enum values and
 field names in any case and with -, _ or camel spelling, the XML wrapped
 in prose or a code fence, extra fields, entities and CDATA. Each reply
 goes through trigger_create_xml (or trigger_create) and the test reads

@@ -1,6 +1,9 @@
-"""tests/py/test_summary_edges.py -- admin item forms test_summary.py does
-not give (docs/summary.md, "Options"): `resolved` as 0/1 and null, a
-value of another type (the fallback), and an item whose text holds a lone
+"""tests/py/agent/test_summary_options.py -- options of
+trigger_state_summary that are not what docs/summary.md allows, each
+answered with the fallback text (never an error): a ts that is no number
+or text, admin given twice, an item without text followed by another, a
+ts as text; admin item forms: `resolved` as 0/1 and null, a value of
+another type (the fallback), and an item whose text holds a lone
 surrogate escape (repaired to U+FFFD, never the reason for the fallback)."""
 import json
 
@@ -9,10 +12,29 @@ from util import T0, connect, one
 FALLBACK = "Admin context temporarily unavailable; continue with latest autonomous objective."
 
 
+def summary(db, opts):
+    return one(db, "SELECT trigger_state_summary('a1', ?, ?)", T0 + 60000, opts)
+
+
 def admin_lines(db, items):
     text = one(db, "SELECT trigger_state_summary('a1', ?, ?)", T0 + 60000,
                items if isinstance(items, str) else json.dumps({"admin": items}))
     return text if text == FALLBACK else text.split("\n\n")[0].split("\n")[1:]
+
+
+def test_fallbacks(ext):
+    db = connect(ext)
+    for opts in ('{"admin":[{"ts":[1],"text":"x"}]}',
+                 '{"admin":[{"ts":1,"text":"x"}],"admin":[]}',
+                 '{"admin":[{"ts":1},{"ts":2,"text":"y"}]}',
+                 '{"admin":[{"ts":1,"text":5}]}'):
+        assert summary(db, opts).startswith(FALLBACK), opts
+
+
+def test_ts_as_iso_text(ext):
+    db = connect(ext)
+    text = summary(db, json.dumps({"admin": [{"ts": "2026-01-01T00:00:30Z", "text": "x"}]}))
+    assert "- [open 2026-01-01T00:00:30Z] x" in text, text
 
 
 def test_resolved_forms(ext):

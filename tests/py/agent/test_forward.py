@@ -1,4 +1,4 @@
-"""tests/py/test_forward.py -- forward triggers: trigger_create with a
+"""tests/py/agent/test_forward.py -- forward triggers: trigger_create with a
 "when" phrase (docs/when.md), min_confidence, metadata, and the lifecycle of a
 forward trigger (scheduled -> fired / failed / expired) in triggers.status
 and trigger_runs."""

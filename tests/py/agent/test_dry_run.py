@@ -1,4 +1,4 @@
-"""tests/py/test_dry_run.py -- the validate phase (DESIGN.md §7):
+"""tests/py/agent/test_dry_run.py -- the validate phase (docs/create-action.md):
 "dry_run": true in the context runs every check of trigger_create and
 trigger_create_xml and returns the result the call would give, with
 "dryRun": true, writing nothing (no trigger, no event). A matrix of

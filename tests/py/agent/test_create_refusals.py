@@ -1,14 +1,17 @@
-"""tests/py/test_create_refusals.py -- the create action's refusals that
-test_create.py and test_create_edges.py do not reach: each context key
-with a value of the wrong type, fields a request may not set, a request's
-agent_id that is not the context's, "when_text" beside instructions,
-metadata that is no object with a user_id, cron schedules that fire a
-few times only, refusals before the request is read (a non-text request
-with a bad context, a dry run, no tables), an empty XML blob, a NULL
-context, and trigger_dedupe_key's argument checks."""
+"""tests/py/agent/test_create_refusals.py -- the create action's refusals
+beyond test_create.py's: each context key with a value of the wrong type,
+fields a request may not set, a request's agent_id that is not the
+context's (or of another type, or null: refused, never taken as the
+context's; a non-text request logs the context's agent when it is
+valid), "when_text" beside instructions, metadata that is no object with
+a user_id, cron schedules that fire a few times only, refusals before
+the request is read (a non-text request with a bad context, a dry run,
+no tables), an empty XML blob, a NULL context, a bad escape in a key,
+ignored keys listed once; and the default display name made of blank
+characters."""
 import json
 
-from util import T0, connect, dump, one
+from util import T0, add, connect, dump, one
 
 OWNER = {"agent_id": "a", "role": "owner", "now": T0}
 IV = {"instructions": "x", "trigger_type": "interval", "interval_ms": 900000}
@@ -17,14 +20,20 @@ KNOWN = ("unknown key or wrong type (known: agent_id, scope, user_id, role, "
 
 
 def create(db, req, ctx=OWNER):
+    """trigger_create of req and ctx: a dict is written as JSON, anything
+    else (text, a number, None) is passed as it is."""
     return json.loads(one(db, "SELECT trigger_create(?, ?)",
-                          req if isinstance(req, str) else json.dumps(req),
-                          ctx if ctx is None or isinstance(ctx, str) else json.dumps(ctx)))
+                          json.dumps(req) if isinstance(req, dict) else req,
+                          json.dumps(ctx) if isinstance(ctx, dict) else ctx))
 
 
 def refused(r, code, reason):
     assert (r["success"], r["created"], r["error"]) == (False, False, code), r
     assert r["reason"] == reason, r
+
+
+NOT_SETTABLE = ("field '%s' cannot be set by a request (it comes from the "
+                "context or is computed)")
 
 
 def test_context_keys_of_the_wrong_type(ext):
@@ -187,3 +196,52 @@ def test_when_with_two_flags(ext):
     assert meta["when"] == {"phrase": "next friday at midnight", "confidence": 0.6,
                             "flags": ["midnight_start_of_day", "next_weekday_ambiguous"],
                             "implied": []}, meta
+
+
+def test_request_agent_of_another_type_is_refused(ext):
+    db = connect(ext)
+    for value in (5, None, 1.5, ["a"]):
+        r = create(db, json.dumps(dict(IV, agent_id=value)), json.dumps(OWNER))
+        assert (r["created"], r["error"], r["reason"]) == \
+            (False, "INVALID_REQUEST", NOT_SETTABLE % "agent_id"), (value, r)
+    for value in (5, None):
+        r = create(db, json.dumps(dict(IV, scope=value)), json.dumps(OWNER))
+        assert r["reason"] == NOT_SETTABLE % "scope", (value, r)
+    # the context's own values, echoed, are fine
+    r = create(db, json.dumps(dict(IV, agent_id="a", scope="")), json.dumps(OWNER))
+    assert r["created"], r
+    assert one(db, "SELECT count(*) FROM triggers") == 1
+
+
+def test_non_text_request_logs_the_context_agent_when_valid(ext):
+    db = connect(ext)
+    cases = ((json.dumps(dict(OWNER, agent_id="good")), "good"),
+             (b"\xff\xfe", ""),
+             (7, ""),
+             (None, ""))
+    for ctx, agent in cases:
+        r = create(db, 5, ctx)
+        assert (r["created"], r["error"], r["reason"]) == \
+            (False, "INVALID_REQUEST", "request must be JSON text"), (ctx, r)
+        assert one(db, "SELECT agent_id FROM trigger_events WHERE kind = 'rejected' "
+                       "ORDER BY rowid DESC LIMIT 1") == agent, ctx
+    r = json.loads(one(db, "SELECT trigger_create(x'00')"))
+    assert r["reason"] == "request must be JSON text", r
+    assert one(db, "SELECT count(*) FROM trigger_events WHERE kind = 'rejected'") == 5
+    assert one(db, "SELECT count(*) FROM triggers") == 0
+
+
+def test_default_display_name_from_blank_characters(ext):
+    db = connect(ext)
+    r = create(db, json.dumps(dict(IV, instructions="\t\r\n one\t\ttwo\r\nthree \n"
+                                                    " four five six seven")),
+               json.dumps(OWNER))
+    assert r["created"], r
+    assert one(db, "SELECT display_name FROM triggers WHERE trigger_id = ?",
+               r["triggerId"]) == "one two three four five six"
+    add(db, "short", instructions="  a\tb \r\n")
+    add(db, "crlf", instructions="\r\rx\r\n\r\ny\n")
+    add(db, "long", instructions="w" * 70)
+    got = dict(db.execute("SELECT trigger_id, display_name FROM triggers "
+                          "WHERE trigger_id IN ('short', 'crlf', 'long')"))
+    assert got == {"short": "a b", "crlf": "x y", "long": "w" * 60}, got

@@ -1,4 +1,4 @@
-"""tests/py/test_user_quota.py -- per-user quotas of trigger_create: with
+"""tests/py/agent/test_user_quota.py -- per-user quotas of trigger_create: with
 context.user_id, max_active_per_user active triggers of the user in the
 agent (any scope) and max_creations_per_window creations by the user
 within creation_window_ms; each at its exact limit (limit - 1 existing:

@@ -1,9 +1,14 @@
-"""tests/py/test_summary_topics.py -- which admin texts are directives on
-a topic (docs/summary.md, "Conflicts"): leading white space, tabs after
+"""tests/py/agent/test_summary_topics.py -- which admin texts are directives
+on a topic (docs/summary.md, "Conflicts"): leading white space, tabs after
 the colon, every character a topic may hold, case; and texts that are no
 directive (a digit first, a character no topic holds, no space after the
-colon, no colon); questions ending in '?' after trailing white space or in
-the full-width U+FF1F; control characters collapsed in shown text."""
+colon, no colon, a character just outside the letters first: '[', '`',
+'{', '~', '!'); a newline or carriage return after the colon makes one, a
+vertical tab or the end of the text does not; questions ending in '?'
+after trailing white space, before vertical tabs and form feeds, in a
+lone '?' or in the full-width U+FF1F; control characters collapsed in
+shown text; a long item cut on a character; the order of future and
+stale items."""
 import json
 
 from util import T0, connect, one
@@ -14,6 +19,16 @@ def admin(db, items):
                json.dumps({"admin": items}))
     head, admin_seg = text.split("\n\n")[:2] if text.startswith("Hints") else (None, text.split("\n\n")[0])
     return head, admin_seg.split("\n")[1:]
+
+
+def admin_segment(db, items):
+    text = one(db, "SELECT trigger_state_summary('a1', ?, ?)", T0 + 60000,
+               json.dumps({"admin": items}))
+    return text.split("\n\nLoop")[0]
+
+
+def pair(db, text):
+    return admin_segment(db, [{"ts": T0, "text": text}, {"ts": T0 + 1, "text": text + "2"}])
 
 
 def test_directives_and_conflicts(ext):
@@ -69,3 +84,25 @@ def test_order_future_and_stale_items(ext):
         "- [open 2026-01-01T00:00:00Z] second",
         "- [open 2026-01-01T00:00:00Z] first"], segs[1]
     assert segs[-1].endswith("; 1 stale admin item ignored."), segs[-1]
+
+
+def test_directive_first_character_and_separator(ext):
+    db = connect(ext)
+    for text in ("~abc: x", "[abc: x", "!abc: x", "{abc: x", "`ab: x", "abc:", "abc:\x0bx"):
+        shown = " ".join(text.split()) if "\x0b" not in text else "abc: x"
+        assert pair(db, text) == ("Admin:\n- [open 2026-01-01T00:00:00.001Z] %s2\n"
+                                  "- [open 2026-01-01T00:00:00Z] %s" % (shown, shown)), text
+    for text, shown in (("abc:\nx", "abc: x"), ("abc:\rx", "abc: x"), ("Zed: x", "Zed: x"),
+                        ("zed: x", "zed: x")):
+        assert pair(db, text) == ("Admin:\n- [open 2026-01-01T00:00:00.001Z] %s2 "
+                                  "[conflict: overrides 1 earlier]" % shown), text
+
+
+def test_question_endings(ext):
+    db = connect(ext)
+    ask = "Hints: await_admin_confirmation\n\nAdmin:\n- [open 2026-01-01T00:00:00Z] "
+    for text, shown in (("ok?\x0b", "ok?"), ("ok?\x0c\x0c", "ok?"), ("?", "?"),
+                        ("ok\uff1f\r", "ok\uff1f")):
+        assert admin_segment(db, [{"ts": T0, "text": text}]) == ask + shown, text
+    assert admin_segment(db, [{"ts": T0, "text": "ok\x0b"}]) == \
+        "Admin:\n- [open 2026-01-01T00:00:00Z] ok"

@@ -1,4 +1,4 @@
-"""tests/py/test_create_when_text_rest.py -- trigger_create's "when_text"
+"""tests/py/agent/test_create_when_text_rest.py -- trigger_create's "when_text"
 without instructions: the text around the phrase becomes the
 instructions ("remind me to call"); a text that is the phrase alone, or
 the phrase with blanks and a comma, leaves none (refused: instructions

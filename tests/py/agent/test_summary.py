@@ -1,5 +1,5 @@
-"""tests/py/test_summary.py -- trigger_state_summary / trigger_state_payload
-(DESIGN.md §9, docs/summary.md): segments and payload keys, caps (default,
+"""tests/py/agent/test_summary.py -- trigger_state_summary / trigger_state_payload
+(ext/agent/fn_summary.c, docs/summary.md): segments and payload keys, caps (default,
 lowered, clamped), truncation order, stale items, the conflict marker,
 determinism, redaction, the fallback, the confidence rule, and a stress
 case (100k runs, 5k admin items) whose cost is shown bounded two ways:
