@@ -184,7 +184,7 @@ static void build_history(const char *path, const char *journal) {
 
 /* ---- older schemas ------------------------------------------------------- */
 
-/* Version 2's indexes as version 1 had them (tests/py/test_core.py). */
+/* Version 2's indexes as version 1 had them (tests/py/store/test_migrate.py) */
 static const char v2_to_v1[] =
     "DROP INDEX triggers_data_due; DROP INDEX triggers_data_agent;"
     "DROP INDEX triggers_rundata_finished; DROP INDEX triggers_rundata_outcome;"

@@ -6,8 +6,7 @@ stdout lost on the first of two databases stops the claims before the
 second (exit 3, its trigger left unclaimed)."""
 import subprocess
 
-from util.host import Tmp, add_once, host_bin, now_ms, runs
-from util.host import due_db
+from util.host import Tmp, add_once, due_db, host_bin, now_ms, runs
 
 
 def test_ten_commands_at_once(ext):

@@ -6,8 +6,7 @@ every kind among the members, and an object member whose key is not a
 string or no ':' (the rest of that element unread, the run still
 started), and an element that is not an object (ignored)."""
 
-from util.host import Tmp
-from util.host import standin, statements, via_host
+from util.host import Tmp, standin, statements, via_host
 
 
 def claimed_env(ext, t, claim):

@@ -36,7 +36,7 @@ def test_install_migrates_older_schemas(ext):
     # from 1700000000000, ticked once, its run still running. Versions 1
     # and 2 are brought to version 4 (through 3) by trigger_install(),
     # keeping every row; the schema then equals a fresh install's, and t
-    # goes on. (Version 3 -> 4: tests/py/test_runs.py.)
+    # goes on. (Version 3 -> 4: test_install_migrates_version_3.)
     fresh = connect(ext)
     want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
     tmp = tempfile.mkdtemp()

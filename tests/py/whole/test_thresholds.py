@@ -24,8 +24,9 @@ the redaction word rule, dedupe's ASCII lower-casing).
     280-byte admin item, 16-byte     fn_summary.c cut_text / seg_admin /
     first-item cut, 3-byte room      fit_cut
 Elsewhere: the 65536-byte XML request and intervalMs 2^53
-(test_create.py), a result's 4096 bytes (test_runs.py), trigger_preview's
-10,000 rows (test_ergo.py). Each comparison here is also a mutant of
+(agent/test_xml_request.py), a result's 4096 bytes
+(tick/test_run_report.py), trigger_preview's 10,000 rows
+(sql/test_vtab_preview.py). Each comparison here is also a mutant of
 `make mutants` (tests/mutants.txt), which checks that a test fails when it
 is flipped.
 """
