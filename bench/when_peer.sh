@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/when_peer.sh -- trigger_find_when and chrono-node side by side on the
 # one-time part of the message corpus (tests/corpus/when_messages.jsonl;
-# docs/when.md, "Corpus").
+# docs/when.md#corpus).
 #
 #   sh bench/when_peer.sh [--list]      (after `make`; --list: every message
 #                                        the two score differently)

@@ -138,7 +138,7 @@ static void build_history(const char *path, const char *journal) {
              status, T0 + MIN + 5);
     exec(db, sql);
   }
-  /* Rows changed outside the extension (DESIGN.md section 4), so that the
+  /* Rows changed outside the extension (docs/tables.md), so that the
   ** tick pauses them, and its quarantine writes meet every failure too:
   ** a due trigger with interval_ms 0, one whose next_due_at is text (found
   ** by the stray probe), a running run whose lease passed with attempt 0. */

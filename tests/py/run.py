@@ -3,7 +3,7 @@
 
 Runs every function named test_* in every tests/py/**/test_*.py, passing
 the extension path (without suffix, e.g. build/triggers). The folders
-mirror the code a test exercises (docs/testing.md "Where a test goes":
+mirror the code a test exercises (docs/testing.md#where-a-test-goes:
 agent/, tick/, sql/, store/, trigger/, base/, host/, preload/, and whole/
 for what crosses them); helpers live in tests/py/util/. Prints each
 failure with its traceback and ends with "py: N passed, M failed".

@@ -1,5 +1,5 @@
 """tests/py/agent/test_normalize.py -- a model's reply as it really comes back
-(docs/create-action.md, "Untidy replies"): enum values and
+(docs/create-action.md#untidy-replies-normalization-and-ignored): enum values and
 field names in any case and with -, _ or camel spelling, the XML wrapped
 in prose or a code fence, extra fields, entities and CDATA. Each reply
 goes through trigger_create_xml (or trigger_create) and the test reads
@@ -326,7 +326,7 @@ def test_direct_insert_stores_canonical_values(ext):
 
 
 def test_docs_example(ext):
-    # docs/create-action.md, "Untidy replies": the reply shown there gives
+    # docs/create-action.md#untidy-replies-normalization-and-ignored: the reply shown there gives
     # the result and the row shown there
     import os
     import re

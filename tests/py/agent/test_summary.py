@@ -495,7 +495,7 @@ def test_cost_does_not_grow_with_runs(ext):
 
 def test_cut_item_does_not_hide_later_items(ext):
     """An item longer than SUM_ITEM_MAX is cut to it and the items after it
-    are still shown while they fit (DESIGN.md §9)."""
+    are still shown while they fit (docs/summary.md#caps-and-truncation)."""
     db = connect(ext)
     admin = [item(T0 + 4, "short one"), item(T0 + 3, "long " + "y" * 341),
              item(T0 + 2, "short two"), item(T0 + 1, "short three")]

@@ -1,5 +1,5 @@
 """tests/py/agent/test_summary_topics.py -- which admin texts are directives
-on a topic (docs/summary.md, "Conflicts"): leading white space, tabs after
+on a topic (docs/summary.md#conflicting-directives): leading white space, tabs after
 the colon, every character a topic may hold, case; and texts that are no
 directive (a digit first, a character no topic holds, no space after the
 colon, no colon, a character just outside the letters first: '[', '`',

@@ -5,7 +5,7 @@ from util import add, connect, error, one
 
 def test_describe(ext):
     db = connect(ext)
-    # DESIGN.md section 5's examples
+    # the examples of docs/functions.md#trigger_describe
     assert one(db, "SELECT trigger_describe('0 7 * * MON-FRI', 'Europe/Berlin')") \
         == "At 07:00, Monday through Friday (Europe/Berlin)"
     assert one(db, "SELECT trigger_describe('*/15 * * * *')") == "Every 15 minutes"

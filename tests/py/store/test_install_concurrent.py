@@ -1,6 +1,6 @@
 """tests/py/store/test_install_concurrent.py -- trigger_install() called at once
 on a new file by threads, processes and two hosts (issue 32 item 11,
-docs/reliability.md "Concurrent first install"): it failed "table
+docs/reliability.md#concurrent-first-install-item-11): it failed "table
 'triggers_data' already exists" (13 of 480 calls from threads, 1 of 320
 from processes), because the names were checked before its transaction.
 Every call must succeed, and the file holds one installation. A host's

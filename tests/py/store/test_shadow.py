@@ -1,5 +1,5 @@
 """tests/py/store/test_shadow.py -- shadow-table rows changed outside the
-extension (DESIGN.md §4; docs/tables.md "Changed shadow tables").
+extension (docs/tables.md#changed-shadow-tables).
 
 An application with SQLITE_DBCONFIG_DEFENSIVE off (Python's default) can
 write triggers_data, triggers_state, triggers_rundata and triggers_config

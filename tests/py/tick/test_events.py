@@ -1,4 +1,4 @@
-"""tests/py/tick/test_events.py -- trigger_events (DESIGN.md §12): one event per
+"""tests/py/tick/test_events.py -- trigger_events (docs/tables.md#the-trigger_events-table): one event per
 lifecycle change and per trigger_create* call, in the change's
 transaction; a rejected forward trigger keeps its phrase, confidence and
 reason; the busy tick writes none per run; the table is read-only, newest

@@ -1,5 +1,5 @@
 """tests/py/tick/test_fire_preload.py -- fire-time preload
-(ext/tick/fire_preload.c, docs/functions.md#fire-time-preload): trigger_config('preload_sql', ...)
+(ext/tick/fire_preload.c, docs/lifecycle.md#fire-time-preload-preload_sql): trigger_config('preload_sql', ...)
 takes one read-only query, checked when it is set; at claim the tick runs
 it with the names it uses bound (:scope, :trigger_id, :agent_id, :now) and
 merges its rows into each claimed run's payload as `preload`, bounded by

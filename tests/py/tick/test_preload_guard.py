@@ -1,5 +1,5 @@
 """tests/py/tick/test_preload_guard.py -- what a preload may not do (issue 32
-item 1, docs/reliability.md "Preload"): call a function of the extension
+item 1, docs/reliability.md#what-a-preload-may-do-item-1): call a function of the extension
 with side effects (the tick inside the tick recursed until SIGSEGV, so
 `trigger-host run` crashed at every restart), write through one, use a
 PRAGMA (which acted while the check prepared it: a refused

@@ -1,7 +1,7 @@
 """tests/py/util/when_corpus.py -- loads tests/corpus/when_messages.jsonl and
 scores answers to it: ours (trigger_find_when) in tests/py/sql/test_when_corpus.py
 and a peer's (chrono-node, bench/when_peer.py), by the same rules
-(docs/when.md, "Corpus").
+(docs/when.md#corpus).
 
 An answer is {"confident", "kind", "due_ms", "interval_ms", "next"}; each
 message gets one verdict:

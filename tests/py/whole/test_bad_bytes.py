@@ -1,5 +1,5 @@
 """tests/py/whole/test_bad_bytes.py -- every TEXT the extension stores or returns
-is valid UTF-8 without NUL (DESIGN.md §4, docs/reliability.md "bad bytes"): input text
+is valid UTF-8 without NUL (docs/reliability.md#guarantees, "bad bytes"): input text
 that is not (raw bytes, JSON escapes \\u0000 and lone surrogates, embedded
 NULs) is refused with the field named and nothing changed; a host's report
 (trigger_run_finish's error/note, the host's stderr tail) and the summary's
