@@ -102,9 +102,9 @@ static const char *const predicates[] = {
 static const char *const subjects[] = {"i",    "we", "he",   "she",
                                        "they", "it", "there"};
 /* Habits are not schedules: "I usually wake up at 7". */
-static const char *const habitual[] = {"usually",   "normally",  "always",
-                                       "typically", "generally", "often",
-                                       "sometimes", "never",     "rarely"};
+static const char *const habitual[] = {
+    "usually",   "normally", "always", "typically", "generally", "often",
+    "sometimes", "never",    "rarely", "used to",   "every time"};
 
 static const char *const past_words[] = {
     "was",         "were",      "wasn't", "weren't", "did",    "didn't",
@@ -390,18 +390,32 @@ static int word_after(const char *t, size_t len, const when_cand *c, size_t *a,
   return when_next_word(t, len, c->b, a, b) && *b <= c->cb;
 }
 
+/* "when it's" / "when it is" right before a time: that time. */
+static int when_it_is(const char *t, size_t len, size_t a, size_t b) {
+  size_t a2, b2, a3, b3;
+  if (when_word_eq(t, a, b, "it's") || when_word_eq(t, a, b, "its"))
+    return when_prev_word(t, len, a, &a2, &b2) &&
+           when_word_eq(t, a2, b2, "when");
+  return when_word_eq(t, a, b, "is") && when_prev_word(t, len, a, &a2, &b2) &&
+         when_word_eq(t, a2, b2, "it") &&
+         when_prev_word(t, len, a2, &a3, &b3) &&
+         when_word_eq(t, a3, b3, "when");
+}
+
 /* Guards: a hedge, deadline or event before the phrase, "ago" after it. */
 static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
                         size_t n) {
   size_t a, b, a2, b2;
+  if (word_before(t, len, c, &a, &b) && when_it_is(t, len, a, b))
+    return CTX_OK; /* "remind me when it's 5pm": at 5pm */
   if (word_before(t, len, c, &a, &b)) {
     const char *w = t + a;
     size_t wn = b - a;
-    if (when_word_eq(t, a, b, "by"))
+    if (when_word_eq(t, a, b, "by") || when_word_eq(t, a, b, "due"))
       return refuse(why, n,
-                    "'by %.*s...' is a deadline, not a time to "
+                    "'%.*s ...' is a deadline, not a time to "
                     "remind: name the time to be reminded",
-                    t + c->a, c->b - c->a);
+                    w, wn);
     if (when_word_in(t, a, b, guard_vague, N(guard_vague)))
       return refuse(why, n,
                     "'%.*s' makes the time vague: name the time "
@@ -412,6 +426,9 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
                     "'%.*s ...' ties the time to an event, not to a "
                     "clock: name the time instead",
                     w, wn);
+    if (when_word_eq(t, a, b, "from") && c->form.form != F_DURATION)
+      return refuse(why, n, "'from %.*s' starts a period: say when to remind",
+                    t + c->a, c->b - c->a);
     if (when_word_in(t, a, b, guard_past, N(guard_past)))
       return refuse(why, n,
                     "'%.*s ...' points to the past: only future times "
@@ -462,6 +479,19 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
                       t + a2, b2 - a2);
     }
   }
+  if (when_next_word(t, len, c->b, &a, &b) && when_word_eq(t, a, b, "or") &&
+      when_next_word(t, len, b, &a2, &b2) &&
+      (when_word_eq(t, a2, b2, "so") || when_word_eq(t, a2, b2, "thereabouts")))
+    return refuse(why, n, "'%.*s or so' is vague: name the time itself",
+                  t + c->a, c->b - c->a);
+  if (when_next_word(t, len, c->b, &a, &b) &&
+      !memchr(t + c->b, '\n', a - c->b) &&
+      (when_word_in(t, a, b, guard_vague, N(guard_vague)) ||
+       when_word_eq(t, a, b, "by")) &&
+      when_next_word(t, len, b, &a2, &b2) &&
+      (time_like(t, a2, b2) || ascii_is_digit(t[a2])))
+    return refuse(why, n, "'%.*s' makes the time vague: name the time itself",
+                  t + a, b - a); /* "on sunday, around 4" */
   if (when_next_word(t, len, c->b, &a, &b) && when_word_eq(t, a, b, "or") &&
       !memchr(t + c->b, '\n', a - c->b) &&
       when_next_word(t, len, b, &a2, &b2) &&
@@ -529,9 +559,10 @@ static int judge_numbers(const char *t, size_t len, when_cand *c,
                   when_word_is(t + c->a, 4, "from");
   if (clock_only && !starts_at && !f->clock.ampm &&
       f->clock.kind == CLK_CLOCK) { /* "3:16" without "at" */
-    size_t ha, hb;
+    size_t ha, hb, m;
     int at_head = clause_head(t, len, c->ca, c->cb, &ha, &hb) && ha == c->a;
-    if (!at_head) return CTX_WEAK;
+    if (!at_head && !request_in(t, len, c->ca, c->cb, c->a, c->b, &m))
+      return CTX_WEAK; /* "set alarm 7:30" is a request */
   }
   if (clock_only && !starts_at && word_before(t, len, c, &a, &b) &&
       when_word_in(t, a, b, determiners, N(determiners)))
@@ -605,6 +636,10 @@ static int judge_cancel(const char *t, size_t len, const when_cand *c,
              N(reminder_objects)) &&
         !has(t, len, w - 1, c->sb, c->a, c->b, event_objects, N(event_objects)))
       w = 0;
+    if (w && has(t, len, c->sa, w - 1, 0, 0, task_markers, N(task_markers)) &&
+        !has(t, len, w - 1, c->sb, c->a, c->b, reminder_objects,
+             N(reminder_objects)))
+      w = 0; /* the task is to cancel something */
   }
   if (!w) {
     w = when_find_word(t, len, c->sa, c->sb, c->a, c->b, cancel_weak,
@@ -613,10 +648,6 @@ static int judge_cancel(const char *t, size_t len, const when_cand *c,
                   N(reminder_objects)))
       w = 0;
   }
-  if (w && has(t, len, c->sa, w - 1, 0, 0, task_markers, N(task_markers)) &&
-      !has(t, len, w - 1, c->sb, c->a, c->b, reminder_objects,
-           N(reminder_objects)))
-    w = 0; /* the task is to cancel something */
   for (int k = 0; !w && k < N(negations); k++) { /* "don't remind me" */
     const char *neg[1] = {negations[k]};
     size_t ng = when_find_word(t, len, c->sa, c->sb, c->a, c->b, neg, 1);
@@ -647,6 +678,23 @@ static int bare_clause(const char *t, size_t len, const when_cand *c) {
   return 1;
 }
 
+static const char *const det_heads[] = {"the",   "my",    "our",   "your",
+                                        "his",   "her",   "their", "its",
+                                        "these", "those", "this",  "that"};
+
+/* Does the clause tell something ("the dentist is on friday", "I called",
+** "the kids play outside")? A verb of its own, a subject pronoun, a past
+** tense, or a noun phrase at its head (outside the phrase). */
+static int statement_in(const char *t, size_t len, const when_cand *c) {
+  size_t a, b;
+  if (has(t, len, c->ca, c->cb, c->a, c->b, predicates, N(predicates)) ||
+      has(t, len, c->ca, c->cb, c->a, c->b, subjects, N(subjects)) ||
+      past_in(t, len, c->ca, c->cb, c->a, c->b))
+    return 1;
+  return clause_head(t, len, c->ca, c->cb, &a, &b) && (a < c->a || a >= c->b) &&
+         when_word_in(t, a, b, det_heads, N(det_heads));
+}
+
 /* The request, the statement, the past, questions and sign-offs. */
 static int judge_clause(const char *t, size_t len, when_cand *c, char *why,
                         size_t n) {
@@ -654,10 +702,7 @@ static int judge_clause(const char *t, size_t len, when_cand *c, char *why,
   int req_clause = request_in(t, len, c->ca, c->cb, c->a, c->b, &at);
   int req_sentence =
       req_clause || request_in(t, len, c->sa, c->sb, c->a, c->b, &at);
-  int statement =
-      has(t, len, c->ca, c->cb, c->a, c->b, predicates, N(predicates)) ||
-      has(t, len, c->ca, c->cb, c->a, c->b, subjects, N(subjects)) ||
-      past_in(t, len, c->ca, c->cb, c->a, c->b);
+  int statement = statement_in(t, len, c);
   /* a clause of its own in a request's sentence is the request's time only
   ** when it says nothing else ("remind me, tomorrow at 9am, to ...") */
   c->request =
@@ -688,6 +733,21 @@ static int judge_clause(const char *t, size_t len, when_cand *c, char *why,
   if (word_after(t, len, c, &a, &b) &&
       when_word_in(t, a, b, subject_verbs, N(subject_verbs)))
     return CTX_WEAK;
+  /* "the shop opens at 9 every day": a recurring time in a statement tells
+  ** a habit; a request asks for it ("remind me every day at 9") */
+  if ((c->form.form == F_CRON || c->form.form == F_INTERVAL) && statement)
+    return refuse(why, n,
+                  "'%.*s' tells a habit, not a request: ask for the "
+                  "reminder ('remind me ...')",
+                  t + c->a, c->b - c->a);
+  /* "we're closed on monday", "it's my birthday on friday": a statement
+  ** that names a day but no time asks for nothing */
+  if (c->form.form == F_GENERAL && !c->form.clock.has &&
+      c->form.part == P_NONE && c->form.day.kind != D_NONE && statement)
+    return refuse(why, n,
+                  "'%.*s' names a day in a statement, not a time to "
+                  "remind: say when ('remind me on friday at 9am')",
+                  t + c->a, c->b - c->a);
   /* habits */
   if ((w = when_find_word(t, len, c->ca, c->cb, c->a, c->b, habitual,
                           N(habitual))) != 0)

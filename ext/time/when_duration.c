@@ -231,12 +231,12 @@ int when_parse_day_count(when_parser *p, when_form *ph) {
   int in = when_accept(p, "in");
   if (!parse_terms(p, &d)) return 0;
   if (!(d.whole_days || (d.calendar && d.ms == 0))) return 0;
-  int from_tomorrow = 0, from_now = 0;
+  int from_tomorrow = 0, from_now = 0, from_day = 0;
   if (!in) {
     if (!when_accept(p, "from")) return 0;
     if (when_accept(p, "tomorrow")) from_tomorrow = 1;
     else if (when_accept(p, "now")) from_now = 1;
-    else if (!when_accept(p, "today")) return 0;
+    else if (!when_accept(p, "today")) from_day = 1; /* "a week from monday" */
   }
   int rest = p->pos;
   when_form tail;
@@ -250,12 +250,12 @@ int when_parse_day_count(when_parser *p, when_form *ph) {
       sub.n--;
     }
     if (sub.n == 0 || !when_parse_general(&sub, &tail) ||
-        tail.day.kind != D_NONE) {
+        (tail.day.kind != D_NONE) != from_day) {
       if (sub.fatal) when_fail(p, "%s", sub.reason);
       p->far = rest + sub.far;
       return 0;
     }
-  } else if (in || from_now) {
+  } else if (in || from_now || from_day) {
     return 0; /* "in 3 days" alone is a duration (exact time) */
   }
   ph->form = F_DAY_COUNT;
@@ -263,6 +263,11 @@ int when_parse_day_count(when_parser *p, when_form *ph) {
   ph->day.kind = D_REL;
   ph->day.rel = d.days + from_tomorrow;
   ph->day.future = 1;
+  if (from_day) { /* counted from the day named: resolved there */
+    ph->day = tail.day;
+    ph->day.future = 1;
+    ph->count_days = d.days;
+  }
   ph->clock = tail.clock;
   ph->part = tail.part;
   ph->zone = tail.zone;

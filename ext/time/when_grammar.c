@@ -432,7 +432,8 @@ static int parse_day_first(when_parser *p, day_spec *d) {
 }
 
 /* A/B[/YYYY]: month first (12/25) or day first (25/12) when only one
-** reading is a date; both (5/10) is refused: the reader cannot tell. */
+** reading is a date; both (5/10) is refused, the reader cannot tell,
+** unless the zone writes dates month first (the US and Canada). */
 static int parse_slash_date(when_parser *p, day_spec *d) {
   int i = p->pos;
   if (!(when_tok_int(p, i, 2) && when_tok_punct(p, i + 1, '/') &&
@@ -443,6 +444,11 @@ static int parse_slash_date(when_parser *p, day_spec *d) {
   if (when_accept_punct(p, '/') && !parse_year(p, &d->year))
     return when_fail(p, "the year in M/D/YYYY must have four digits");
   if (d->year < 0) return when_fail(p, "year 0000 is out of range");
+  if (a >= 1 && a <= 12 && b >= 1 && b <= 12 && a != b &&
+      p->hints.month_first) { /* "7/4" in Toronto: July 4 */
+    d->month = a, d->dom = b, d->slash_guess = 1;
+    return check_date(p, d);
+  }
   if (a >= 1 && a <= 12 && b >= 1 && b <= 12 && a != b)
     return when_fail(p, "%d/%d may be %s %d or %d %s: write the month's name",
                      a, b, when_month_full[a], b, a, when_month_full[b]);

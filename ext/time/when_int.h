@@ -55,9 +55,10 @@ typedef struct when_tok {
 enum { HINT_NONE, HINT_AM, HINT_PM, HINT_DAYTIME };
 
 typedef struct when_hints {
-  int meridiem; /* how to read a clock time without am/pm */
-  int timer;    /* a duration without "in" is a timer's length: from now */
-  int quiet;    /* no reason is needed for a phrase not understood */
+  int meridiem;    /* how to read a clock time without am/pm */
+  int timer;       /* a duration without "in" is a timer's length: from now */
+  int quiet;       /* no reason is needed for a phrase not understood */
+  int month_first; /* the zone writes dates month first (US, Canada) */
 } when_hints;
 
 typedef struct when_parser {
@@ -139,7 +140,8 @@ typedef struct day_spec {
   int wd_check;  /* a weekday said with a date ("friday the 14th"), or -1 */
   int year;      /* D_DATE: 0 when not given */
   int month, dom;
-  int future; /* said as ahead of now: tomorrow, next, this coming */
+  int future;      /* said as ahead of now: tomorrow, next, this coming */
+  int slash_guess; /* "7/4" read month first because the zone does */
 } day_spec;
 
 enum { Z_FIXED, Z_US, Z_EU };
@@ -185,6 +187,7 @@ typedef struct when_form {
   clock_spec clock; /* F_GENERAL, F_DAY_COUNT, F_CRON */
   zone_spec zone;   /* F_GENERAL */
   int range;        /* "from 10 to 11am": the start */
+  int count_days;   /* F_DAY_COUNT from a named day: days after it */
   /* F_CRON */
   unsigned dow_mask; /* bit w; 0x7f = every day */
   int cron_dom;      /* 0 = every day of the month */

@@ -118,6 +118,39 @@ static void explain_failure(when_parser *p) {
            t->len > 40 ? 40 : t->len, t->s, p->far + 1);
 }
 
+/* Zones of the countries that write dates month first (the US and
+** Canada): "7/4" there is July 4. */
+static int month_first_zone(const char *name) {
+  static const char *const prefixes[] = {"US/",
+                                         "Canada/",
+                                         "America/Indiana/",
+                                         "America/Kentucky/",
+                                         "America/North_Dakota/",
+                                         "EST5EDT",
+                                         "CST6CDT",
+                                         "MST7MDT",
+                                         "PST8PDT"};
+  static const char *const zones[] = {
+      "New_York",    "Chicago",       "Denver",       "Los_Angeles",
+      "Phoenix",     "Anchorage",     "Detroit",      "Boise",
+      "Juneau",      "Sitka",         "Nome",         "Adak",
+      "Metlakatla",  "Yakutat",       "Menominee",    "Indianapolis",
+      "Louisville",  "Toronto",       "Vancouver",    "Edmonton",
+      "Winnipeg",    "Halifax",       "St_Johns",     "Regina",
+      "Moncton",     "Glace_Bay",     "Goose_Bay",    "Whitehorse",
+      "Dawson",      "Iqaluit",       "Rankin_Inlet", "Cambridge_Bay",
+      "Inuvik",      "Swift_Current", "Creston",      "Dawson_Creek",
+      "Fort_Nelson", "Atikokan",      "Montreal",     "Thunder_Bay",
+      "Nipigon",     "Rainy_River",   "Yellowknife",  "Pangnirtung"};
+  for (int k = 0; k < WHEN_COUNT(prefixes); k++)
+    if (strncmp(name, prefixes[k], strlen(prefixes[k])) == 0) return 1;
+  if (strcmp(name, "Pacific/Honolulu") == 0) return 1;
+  if (strncmp(name, "America/", 8) != 0) return 0;
+  for (int k = 0; k < WHEN_COUNT(zones); k++)
+    if (strcmp(name + 8, zones[k]) == 0) return 1;
+  return 0;
+}
+
 /* ---- the entry points ------------------------------------------------------ */
 
 const char *when_kind_name(when_kind k) {
@@ -212,6 +245,8 @@ int when_read(const char *phrase, int64_t now_ms, const tz_zone *zone,
   memset(out, 0, sizeof *out);
   memset(p, 0, sizeof *p);
   if (hints) p->hints = *hints;
+  if (!zone) zone = tz_utc();
+  p->hints.month_first = month_first_zone(tz_name(zone));
   when_form_init(ph);
   ph->form = -1;
   *understood = 0;

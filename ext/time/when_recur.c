@@ -153,9 +153,8 @@ static int parse_rec_rest(when_parser *p, when_form *ph, int required) {
   int word = p->pos - 1, part;
   if (when_accept_from(p, rec_parts, WHEN_COUNT(rec_parts), &part) ||
       when_parse_part(p, &part)) {
-    ph->part = part;
-    required = 1;
-    word = p->pos - 1;
+    ph->part = part; /* "every morning": its hour (R8) when none is said */
+    required = 0;
   }
   if (!parse_times(p, ph)) {
     if (p->fatal) return 0;
@@ -170,11 +169,21 @@ static int parse_rec_rest(when_parser *p, when_form *ph, int required) {
 
 /* weekday {("," | "and") weekday}, singular or plural */
 static int parse_day_list(when_parser *p, when_form *ph, int plural) {
-  int wd;
+  int wd, last;
   const when_name *tab = plural ? plural_days : when_weekdays;
   int n = plural ? WHEN_COUNT(plural_days) : when_n_weekdays;
   if (!when_accept_from(p, tab, n, &wd)) return 0;
   ph->dow_mask = 1u << wd;
+  int at = p->pos; /* "mon-fri", "monday to friday": a range */
+  if ((when_accept_punct(p, '-') || when_accept(p, "to") ||
+       when_accept(p, "through") || when_accept(p, "thru") ||
+       when_accept(p, "till") || when_accept(p, "until")) &&
+      when_accept_from(p, tab, n, &last)) {
+    for (int d = wd; d != last; d = (d + 1) % 7) ph->dow_mask |= 1u << d;
+    ph->dow_mask |= 1u << last;
+    return 1;
+  }
+  p->pos = at;
   for (;;) {
     int save = p->pos;
     int sep = when_accept_punct(p, ',');
@@ -253,7 +262,7 @@ static int parse_rec_body(when_parser *p, when_form *ph) {
   ph->form = F_CRON;
   if (when_accept(p, "day")) return parse_rec_rest(p, ph, 0);
   if (when_accept_from(p, rec_parts, WHEN_COUNT(rec_parts), &ph->part))
-    return parse_rec_rest(p, ph, 1);
+    return parse_rec_rest(p, ph, 0); /* "every morning": 09:00 (R8) */
   if (when_accept(p, "weekday")) {
     ph->dow_mask = 0x3e;
     return parse_rec_rest(p, ph, 0);
@@ -387,6 +396,12 @@ static int parse_recurring_at(when_parser *p, when_form *ph) {
   p->pos = 0;
   when_accept(p, "on");
   if (parse_day_list(p, ph, 1)) return parse_rec_rest(p, ph, 1);
+  p->pos = 0; /* "mon-fri at 8am": a range of days needs its time */
+  when_accept(p, "on");
+  if (parse_day_list(p, ph, 0) &&
+      ph->dow_mask != (ph->dow_mask & -ph->dow_mask))
+    return parse_rec_rest(p, ph, 1);
+  ph->dow_mask = 0x7f;
   /* [on] the N(th) of every|each month [at time] */
   p->pos = 0;
   when_accept(p, "on");

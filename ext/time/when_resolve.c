@@ -485,6 +485,10 @@ static void general_confidence(when_ctx *c, const when_form *ph) {
     cap(c, 80);
     flag(c, "range_start");
   }
+  if (d->slash_guess) {
+    cap(c, 80);
+    flag(c, "month_first");
+  }
   if (ph->zone.has) {
     cap(c, 90);
     flag(c, "zone_named");
@@ -528,6 +532,19 @@ static int resolve_general(when_ctx *c, const when_form *ph) {
 static int resolve_day_count(when_ctx *c, const when_form *ph) {
   int64_t days = c->today + ph->day.rel, sod = c->now_sod, due;
   int ok, adj;
+  if (ph->count_days) { /* "a week from monday at 10am": from that day */
+    int64_t sod0;
+    if (general_sod(c, ph, &sod0) != 0 || resolve_day(c, ph, sod0, &due) != 0)
+      return -1;
+    cap(c, 95);
+    int64_t s = civil_floor_div(due, 1000);
+    int64_t local = due + (int64_t)tz_offset_at(c->zone, s) * 1000;
+    if (ph->zone.has) local = due + (int64_t)ph->zone.off_min * WHEN_MIN_MS;
+    days = civil_floor_div(local, WHEN_DAY_MS) + ph->count_days;
+    due = wall_to_utc(c, days, sod0, &ph->zone, &adj);
+    note_adjust(c, adj);
+    return finish_once(c, due);
+  }
   if (ph->dur.months) {
     days = add_months_days(c, days, ph->dur.months, &ok);
     if (!ok) return reject(c, "too far in the future: after 9999-12-31");
@@ -610,8 +627,8 @@ static int cron_text(when_ctx *c, const when_form *ph, char *buf, size_t n) {
   dow_field(ph->dow_mask, dow, sizeof dow);
   snprintf(dom, sizeof dom, ph->cron_dom ? "%d" : "*", ph->cron_dom);
   snprintf(mon, sizeof mon, ph->cron_month ? "%d" : "*", ph->cron_month);
-  if (!ph->clock.has) {
-    snprintf(buf, n, "0 0 %s %s %s", dom, mon, dow);
+  if (!ph->clock.has) { /* 00:00, or the part of the day's hour (R8) */
+    snprintf(buf, n, "0 %d %s %s %s", when_part_hour(ph->part), dom, mon, dow);
     return 0;
   }
   if (hours_field(c, ph, hrs, sizeof hrs) != 0) return -1;
@@ -649,7 +666,7 @@ static int resolve_cron(when_ctx *c, const when_form *ph) {
   if (ph->clock.has || ph->hourly) {
     cap(c, 95);
   } else {
-    cap(c, 80);
+    cap(c, ph->part != P_NONE ? 70 : 80);
     implied(c, "time");
   }
   if (ph->cron_dom > 28 && !ph->cron_month) flag(c, "short_months_skipped");
