@@ -107,20 +107,29 @@ static const char *const habitual[] = {
     "sometimes", "never",    "rarely", "used to",   "every time"};
 
 static const char *const past_words[] = {
-    "was",         "were",      "wasn't", "weren't", "did",    "didn't",
-    "had",         "hadn't",    "went",   "came",    "left",   "met",
-    "ran",         "took",      "got",    "began",   "woke",   "sent",
-    "spoke",       "paid",      "said",   "told",    "ate",    "drank",
-    "saw",         "made",      "gave",   "found",   "bought", "brought",
-    "thought",     "felt",      "kept",   "slept",   "stood",  "won",
-    "lost",        "heard",     "held",   "led",     "forgot", "flew",
-    "drove",       "wrote",     "broke",  "fell",    "became", "chose",
-    "knew",        "grew",      "threw",  "rode",    "rose",   "sang",
-    "swam",        "wore",      "tore",   "caught",  "taught", "fought",
-    "sold",        "hung",      "meant",  "spent",   "built",  "struck",
-    "understood",  "yesterday", "ago",    "already", "gone",   "done",
-    "been",        "seen",      "taken",  "born",    "missed", "forgotten",
-    "yesterday's", "sat"};
+    "was",         "were",      "wasn't",  "weren't",   "did",    "didn't",
+    "had",         "hadn't",    "went",    "came",      "left",   "met",
+    "ran",         "took",      "got",     "began",     "woke",   "sent",
+    "spoke",       "paid",      "said",    "told",      "ate",    "drank",
+    "saw",         "made",      "gave",    "found",     "bought", "brought",
+    "thought",     "felt",      "kept",    "slept",     "stood",  "won",
+    "lost",        "heard",     "held",    "led",       "forgot", "flew",
+    "drove",       "wrote",     "broke",   "fell",      "became", "chose",
+    "knew",        "grew",      "threw",   "rode",      "rose",   "sang",
+    "swam",        "wore",      "tore",    "caught",    "taught", "fought",
+    "sold",        "hung",      "meant",   "spent",     "built",  "struck",
+    "understood",  "yesterday", "ago",     "already",   "gone",   "done",
+    "been",        "seen",      "taken",   "born",      "missed", "forgotten",
+    "yesterday's", "sat",       "rang",    "rung",      "sank",   "bit",
+    "hid",         "slid",      "dug",     "spun",      "sprang", "shrank",
+    "stole",       "froze",     "swept",   "wept",      "knelt",  "dealt",
+    "lent",        "bent",      "fled",    "bled",      "laid",   "stuck",
+    "swung",       "clung",     "flung",   "forgave",   "drew",   "blew",
+    "shook",       "woken",     "arose",   "awoke",     "bore",   "crept",
+    "leapt",       "overslept", "sped",    "strode",    "swore",  "wrung",
+    "spilt",       "dove",      "spat",    "sought",    "wound",  "ground",
+    "bound",       "withdrew",  "mistook", "overheard", "hadnt",  "didnt",
+    "wasnt",       "werent"};
 
 /* Words ending in -ed that are no past tense. */
 static const char *const not_past_ed[] = {
@@ -358,16 +367,44 @@ static int points_ahead(const when_cand *c) {
 
 /* ---- hints --------------------------------------------------------------- */
 
+/* Does [a, b) name a clock time ("9:30", "5pm", "at 7")? */
+static int clock_in(const char *t, size_t len, size_t a, size_t b) {
+  size_t wa, wb, pa = 0, pb = 0;
+  for (size_t i = a; when_next_word(t, len, i, &wa, &wb) && wa < b; i = wb) {
+    if (ascii_is_digit(t[wa]) &&
+        (time_like(t, wa, wb) || (pb > pa && when_word_eq(t, pa, pb, "at"))))
+      return 1;
+    pa = wa, pb = wb;
+  }
+  return 0;
+}
+
+/* Which half of the day the words of [a, b) point to. */
+static int meridiem_in(const char *t, size_t len, size_t a, size_t b) {
+  int pm = has(t, len, a, b, 0, 0, hint_pm, N(hint_pm));
+  int am = has(t, len, a, b, 0, 0, hint_am, N(hint_am));
+  int day = has(t, len, a, b, 0, 0, hint_day, N(hint_day));
+  if (pm && !am) return HINT_PM;
+  if (am && !pm) return HINT_AM;
+  if (day && !am && !pm) return HINT_DAYTIME;
+  return HINT_NONE;
+}
+
 void when_context_hints(const char *t, size_t len, size_t pos, when_hints *h) {
   size_t sa, sb;
   memset(h, 0, sizeof *h);
   when_sentence(t, len, pos, &sa, &sb);
-  int pm = has(t, len, sa, sb, 0, 0, hint_pm, N(hint_pm));
-  int am = has(t, len, sa, sb, 0, 0, hint_am, N(hint_am));
-  int day = has(t, len, sa, sb, 0, 0, hint_day, N(hint_day));
-  if (pm && !am) h->meridiem = HINT_PM;
-  else if (am && !pm) h->meridiem = HINT_AM;
-  else if (day && !am && !pm) h->meridiem = HINT_DAYTIME;
+  /* the sentence's words, else the message's ("dinner is at 7; remind me
+  ** at 6:30 to leave") */
+  h->meridiem = meridiem_in(t, len, sa, sb);
+  for (size_t a = 0; h->meridiem == HINT_NONE && a < len;) {
+    size_t b = a;
+    while (b < len && !when_sentence_end(t, len, b)) b++;
+    if ((a != sa || b != sb) && clock_in(t, len, a, b) &&
+        !past_in(t, len, a, b, 0, 0))
+      h->meridiem = meridiem_in(t, len, a, b);
+    a = b + 1;
+  }
   h->timer = has(t, len, sa, sb, 0, 0, timer_words, N(timer_words));
 }
 
@@ -479,6 +516,13 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
                       t + a2, b2 - a2);
     }
   }
+  static const char *const vague_after[] = {"sometime", "anytime",  "whenever",
+                                            "someday",  "ish",      "-ish",
+                                            "latest",   "earliest", "sharpish"};
+  if (when_next_word(t, len, c->b, &a, &b) &&
+      when_word_in(t, a, b, vague_after, N(vague_after)))
+    return refuse(why, n, "'%.*s' makes the time vague: name the time itself",
+                  t + a, b - a); /* "tomorrow sometime" */
   if (when_next_word(t, len, c->b, &a, &b) && when_word_eq(t, a, b, "or") &&
       when_next_word(t, len, b, &a2, &b2) &&
       (when_word_eq(t, a2, b2, "so") || when_word_eq(t, a2, b2, "thereabouts")))
@@ -742,8 +786,7 @@ static int judge_clause(const char *t, size_t len, when_cand *c, char *why,
                   t + c->a, c->b - c->a);
   /* "we're closed on monday", "it's my birthday on friday": a statement
   ** that names a day but no time asks for nothing */
-  if (c->form.form == F_GENERAL && !c->form.clock.has &&
-      c->form.part == P_NONE && c->form.day.kind != D_NONE && statement)
+  if (c->form.form == F_GENERAL && !c->form.clock.has && statement)
     return refuse(why, n,
                   "'%.*s' names a day in a statement, not a time to "
                   "remind: say when ('remind me on friday at 9am')",
