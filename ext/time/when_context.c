@@ -256,9 +256,13 @@ static int has(const char *t, size_t len, size_t a, size_t b, size_t xa,
 
 /* "3ish", "9am-ish", "tomorrow-ish" (not "publish"). */
 static int ish_word(const char *t, size_t a, size_t b) {
+  static const char *const stems[] = {"noon",    "midnight", "tomorrow",
+                                      "tonight", "today",    "morning",
+                                      "evening", "lunch",    "lunchtime"};
   if (b - a < 4 || !when_word_is(t + b - 3, 3, "ish")) return 0;
   char before = t[b - 4];
-  return before == '-' || ascii_is_digit(before);
+  return before == '-' || ascii_is_digit(before) ||
+         when_word_in(t, a, b - 3, stems, N(stems)); /* "noonish" */
 }
 
 /* Is the chunk [a, b) time-like: a clock ("9:30", "5pm", "9am-ish"), a day

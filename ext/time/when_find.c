@@ -85,9 +85,17 @@ static int read_span(finder *f, size_t a, size_t b, when_cand *c) {
   return understood ? 1 : -1;
 }
 
-static void note_refusal(finder *f, when_cand *c, const char *why) {
-  char ignored[WHEN_REASON_MAX];
-  when_context_judge(f->t, f->len, c, ignored, sizeof ignored);
+/* Keep the first refusal's reason (and the first in a request). A phrase
+** the reader refused (parsed: reason in c->r) is judged in its message
+** first: not a time there ("John 3:16") gives no reason, and the context's
+** reason ("tells of the past") says more than the reader's. */
+static void note_refusal(finder *f, when_cand *c, const char *why, int parsed) {
+  char ctx[WHEN_REASON_MAX];
+  if (parsed) {
+    int v = when_context_judge(f->t, f->len, c, ctx, sizeof ctx);
+    if (v == CTX_WEAK) return;
+    if (v == CTX_REFUSED) why = ctx;
+  }
   if (!f->why[0]) snprintf(f->why, sizeof f->why, "%s", why);
   if (c->request && !f->why_req[0])
     snprintf(f->why_req, sizeof f->why_req, "%s", why);
@@ -126,7 +134,7 @@ static size_t candidates_at(finder *f, size_t a) {
         one = read_span(f, s, ends[0], &c1) > 0 &&
               strcmp(c1.r.reason, c.r.reason) == 0;
       }
-      note_refusal(f, &c, c.r.reason);
+      note_refusal(f, &c, c.r.reason, 1);
       if (one && f->n_ref < CANDS_MAX) {
         f->ref_a[f->n_ref] = s, f->ref_b[f->n_ref++] = ends[0];
         return ends[0];
@@ -134,7 +142,7 @@ static size_t candidates_at(finder *f, size_t a) {
       return ends[k];
     }
     int v = when_context_judge(f->t, f->len, &c, why, sizeof why);
-    if (v == CTX_REFUSED) note_refusal(f, &c, why);
+    if (v == CTX_REFUSED) note_refusal(f, &c, why, 0);
     if (v == CTX_REFUSED && strncmp(why, "cannot read", 11) == 0 &&
         f->n_other < CANDS_MAX) { /* still a time the message names */
       f->other_a[f->n_other] = c.a, f->other_s[f->n_other++] = c.sa;

@@ -62,7 +62,8 @@ static const char *const head_fillers[] = {
     "so",     "and",  "then",   "ok",  "okay", "also", "just",   "but",
     "anyway", "now",  "please", "pls", "plz",  "hey",  "hi",     "hello",
     "yo",     "heya", "oh",     "um",  "hmm",  "btw",  "alright"};
-static const char *const preps[] = {"at", "on", "in", "for", "from", "by"};
+static const char *const preps[] = {"at",   "on", "in", "for",
+                                    "from", "by", "to"};
 static const char *const tail_fillers[] = {"please", "pls", "plz", "thanks",
                                            "thx"};
 

@@ -1,14 +1,16 @@
 /*
-** test_find_when.c -- unit tests for when_find / when_find_rest (ext/time/when.c,
-** docs/when.md "Finding a phrase in a message"): the phrase found inside a
-** message, its span, and the rest of the message.
+** test_find_when.c -- unit tests for when_find / when_found_rest
+** (ext/time/when_find.c, when_context.c, when_rest.c; docs/when.md "Finding a
+** phrase in a message", "The rest"): the time a message means, its span,
+** and the task left.
 **
 ** One table: a message, the phrase that must be found (as written in the
-** message; NULL when none may be found), the rest that must remain (NULL:
-** not checked) and, for some, the due instant. The reference instant is
-** Wednesday 2025-03-05 10:00 UTC, zone UTC. Messages without a time phrase
-** include numbers that are not times ("call 3 people", "room 101",
-** "version 2.5"). Expected values were worked out from the rules in
+** message; NULL when none may be found: no time, or one refused), the rest
+** that must remain (NULL: not checked) and, for some, the due instant. The
+** reference instant is Wednesday 2025-03-05 10:00 UTC, zone UTC. Messages
+** without a time include numbers that are not times ("call 3 people",
+** "John 3:16"), the past, narration, questions, cancellations, hedges and
+** statements. Expected values were worked out from the rules in
 ** docs/when.md, not copied from the output. Also: code point spans, the
 ** longest-phrase rule, the size bounds and a 4 KiB message.
 */
@@ -314,6 +316,64 @@ static const fcase cases[] = {
     NONE("eat 5/2025"),
     NONE("a+2h call"),
     NONE("2 days ago\xc3\xa9"),
+    /* ---- issue 34: the time the message means --------------------------- */
+    /* the request's time beats a statement's; the rest is the task */
+    FD("the dentist is on Friday at 3pm, remind me on Thursday at 6pm to "
+       "confirm",
+       "on Thursday at 6pm", "confirm", "2025-03-06T18:00:00Z"),
+    FD("Party is Saturday at 8pm. Remind me Friday at 5pm to buy wine",
+       "Friday at 5pm", "buy wine", "2025-03-07T17:00:00Z"),
+    /* a day and a clock time apart in one sentence are read together */
+    FD("I usually wake up at 7 but tomorrow remind me at 6:15", "at 6:15", "",
+       "2025-03-06T06:15:00Z"),
+    FD("remind me tomorrow to call Anna at 9am", "at 9am", "call Anna",
+       "2025-03-06T09:00:00Z"),
+    FD("remind me at 8am to call the dentist at 9am", "at 8am",
+       "call the dentist at 9am", "2025-03-06T08:00:00Z"),
+    /* am or pm from the words around */
+    FD("dinner at 8", "at 8", "dinner", "2025-03-05T20:00:00Z"),
+    FD("wake me at 6", "at 6", "wake me", "2025-03-06T06:00:00Z"),
+    NONE("call Ravi at 5"), /* a person would ask */
+    FD("set a timer for 20 minutes", "for 20 minutes", "set a timer",
+       "2025-03-05T10:20:00Z"),
+    FD("in two hours and a half take the bread out", "in two hours and a half",
+       "take the bread out", "2025-03-05T12:30:00Z"),
+    F("every Monday evening at 8 call the family", "every Monday evening at 8",
+      "call the family"),
+    /* the task as a person writes it */
+    F("\xe2\x8f\xb0 tomorrow at 7am: gym \xf0\x9f\x92\xaa", "tomorrow at 7am",
+      "gym \xf0\x9f\x92\xaa"),
+    F("Could you please remind me tomorrow at 10:00 to call the insurance? "
+      "Thanks!",
+      "tomorrow at 10:00", "call the insurance?"),
+    F("don't forget to email Lucia on Thursday at 3pm", "on Thursday at 3pm",
+      "email Lucia"),
+    F("set a reminder for 6pm to call the plumber", "6pm", "call the plumber"),
+    F("hourly: check the build", "hourly", "check the build"),
+    /* past, narration, durations, numbers, vague, cancellations, questions,
+    ** statements, habits, calendar rules: no schedule */
+    NONE("we met yesterday at 4pm"),
+    NONE("the class was at 10:30"),
+    NONE("2 hours later we left"),
+    NONE("that's it for now"),
+    NONE("the meeting is 2 hours long"),
+    NONE("John 3:16"),
+    NONE("the video is 3:45 long"),
+    NONE("upgrade the cluster to v2.10"),
+    NONE("the window is 02:00-04:00"),
+    NONE("remind me at some point next week"),
+    NONE("send the report by close of business"),
+    NONE("stop reminding me every day at 8am"),
+    NONE("cancel my 3pm reminder"),
+    NONE("every other tuesday at 9am pay the cleaner"),
+    NONE("what's the weather tomorrow?"),
+    NONE("see you tomorrow!"),
+    NONE("we're closed on Monday"),
+    NONE("I love Friday nights"),
+    NONE("in an hour or so check the roast"),
+    NONE("tonight around 9 remind me to call"),
+    NONE("the shop opens at 9 every day"),
+    NONE("Tomorrow: 10am standup, 2pm call"),
 };
 
 /* The phrase as written in text[start..end), compared to want. */
@@ -356,7 +416,7 @@ static void run_table(int *n_found, int *n_none) {
     if (c->rest) {
       char *rest = malloc(len + 1);
       if (!rest) abort();
-      when_find_rest(c->text, len, f.start, f.end, rest);
+      when_found_rest(c->text, len, &f, rest);
       CHECK_STR(rest, c->rest, c->text);
       free(rest);
     }
@@ -389,6 +449,17 @@ static void check_spans(void) {
   CHECK(when_find(t, 18, NOW_MS, NULL, &f) == 0 && span_is(t, &f, "tomorrow"),
         "len bounds the text");
   CHECK(when_find(NULL, 0, NOW_MS, NULL, &f) == -1, "NULL text");
+  /* when_find_rest (one span) is when_found_rest without a second part */
+  {
+    char a[64], b[64];
+    t = "please remind me tomorrow at 9am to call Anna";
+    CHECK(when_find(t, strlen(t), NOW_MS, NULL, &f) == 0 && f.end2 == 0,
+          "one part");
+    when_find_rest(t, strlen(t), f.start, f.end, a);
+    when_found_rest(t, strlen(t), &f, b);
+    CHECK(strcmp(a, b) == 0 && strcmp(a, "call Anna") == 0, "rest '%s' '%s'", a,
+          b);
+  }
   /* a NUL byte separates like punctuation (fuzzer: it was let into a
   ** phrase, which the parser then read only up to the NUL) */
   static const char nul[] = "in 2 hours \0 tomorrow's plan";

@@ -1,7 +1,8 @@
 /*
-** test_when.c -- unit tests for ext/time/when.c, the English time phrase parser
-** (docs/when.md: the forms, the resolution rules, the confidence table and
-** the recurring phrases).
+** test_when.c -- unit tests for when_parse, the English time phrase reader
+** (ext/time/when_lex.c, when_grammar.c, when_duration.c, when_recur.c,
+** when_resolve.c, when_parse.c; docs/when.md: the forms, the resolution
+** rules, the confidence table and the recurring phrases).
 **
 ** One table of phrase cases: phrase, reference instant, zone, and what
 ** must come out (kind, due instant written as ISO-8601 with the zone's
@@ -674,6 +675,85 @@ static const wcase cases[] = {
     /* a run of three weekdays after a single one: "0,2-4" */
     CRON("every sunday, tuesday, wednesday and thursday at 9", WED, UTC,
          "0 9 * * 0,2-4", "2025-03-06T09:00:00Z", 60, "i:meridiem"),
+
+    /* ---- issue 34: the whole phrase a person means ------------------------ */
+    /* a part of the day with a clock time: that half of the day */
+    ONCE("tomorrow evening at 7:15", WED, UTC, "2025-03-06T19:15:00Z", 95, ""),
+    ONCE("7:15 tomorrow evening", WED, UTC, "2025-03-06T19:15:00Z", 95, ""),
+    ONCE("tonight at 11", WED, UTC, "2025-03-05T23:00:00Z", 95, "!i:meridiem"),
+    ONCE("at 10 tonight", WED, UTC, "2025-03-05T22:00:00Z", 95, ""),
+    ONCE("this afternoon at 4", WED, UTC, "2025-03-05T16:00:00Z", 95, ""),
+    ONCE("at 5 in the afternoon tomorrow", WED, UTC, "2025-03-06T17:00:00Z", 95,
+         ""),
+    ONCE("at half past nine tomorrow morning", WED, UTC, "2025-03-06T09:30:00Z",
+         95, ""),
+    ONCE("at quarter to 6 this evening", WED, UTC, "2025-03-05T17:45:00Z", 95,
+         ""),
+    ONCE("tonight at 1am", WED, UTC, "2025-03-06T01:00:00Z", 95, ""),
+    REJECT("tonight at 12", WED, UTC, "midnight or noon"),
+    REJECT("this morning at 8pm", WED, UTC, "20:00 is not in the morning"),
+    /* a day count with a time: that date, at that time */
+    ONCE("in 3 days at 8am", WED, UTC, "2025-03-08T08:00:00Z", 95, ""),
+    ONCE("two weeks from today at noon", WED, UTC, "2025-03-19T12:00:00Z", 95,
+         ""),
+    ONCE("a week from tomorrow at 9am", WED, UTC, "2025-03-13T09:00:00Z", 95,
+         ""),
+    ONCE("a week from today", WED, UTC, "2025-03-12T10:00:00Z", 80, "i:time"),
+    ONCE("a week from monday at 10am", WED, UTC, "2025-03-17T10:00:00Z", 95,
+         ""),
+    ONCE("in 2 days at 9am", NY_SPRING, NY, "2025-03-10T09:00:00-04:00", 95,
+         ""),
+    /* fractions */
+    ONCE("in two hours and a half", WED, UTC, "2025-03-05T12:30:00Z", 95, ""),
+    ONCE("in an hour and a quarter", WED, UTC, "2025-03-05T11:15:00Z", 95, ""),
+    ONCE("in 4\xc2\xbd hours", WED, UTC, "2025-03-05T14:30:00Z", 95, ""),
+    ONCE("in a day and a half", WED, UTC, "2025-03-06T22:00:00Z", 95, ""),
+    ONCE("in three quarters of an hour", WED, UTC, "2025-03-05T10:45:00Z", 95,
+         ""),
+    ONCE("in twenty-five minutes", WED, UTC, "2025-03-05T10:25:00Z", 95, ""),
+    /* recurring with a part of the day, several times, a leading time */
+    CRON("every monday evening at 8", WED, UTC, "0 20 * * 1",
+         "2025-03-10T20:00:00Z", 95, ""),
+    CRON("every night at 11pm", WED, UTC, "0 23 * * *", "2025-03-05T23:00:00Z",
+         95, ""),
+    CRON("every evening at 9", WED, UTC, "0 21 * * *", "2025-03-05T21:00:00Z",
+         95, ""),
+    CRON("every day at 8am and 8pm", WED, UTC, "0 8,20 * * *",
+         "2025-03-05T20:00:00Z", 95, ""),
+    CRON("at 7:45am every weekday", WED, UTC, "45 7 * * 1-5",
+         "2025-03-06T07:45:00Z", 95, ""),
+    CRON("mon-fri at 8am", WED, UTC, "0 8 * * 1-5", "2025-03-06T08:00:00Z", 95,
+         ""),
+    CRON("every year on march 3 at 8am", WED, UTC, "0 8 3 3 *",
+         "2026-03-03T08:00:00Z", 95, ""),
+    CRON("every hour on the hour", WED, UTC, "0 * * * *",
+         "2025-03-05T11:00:00Z", 95, ""),
+    /* calendar rules: refused, never a cron line that runs on other days */
+    REJECT("every second tuesday of the month at 9am", WED, UTC,
+           "calendar rule"),
+    REJECT("the 2nd and 4th friday of every month", WED, UTC, "calendar rule"),
+    REJECT("every 3 days at 7am", WED, UTC, "calendar rule"),
+    REJECT("biweekly on monday", WED, UTC, "calendar rule"),
+    /* a weekday with a date must agree; holidays; ranges */
+    ONCE("friday the 7th at 9am", WED, UTC, "2025-03-07T09:00:00Z", 85, ""),
+    REJECT("friday the 13th", WED, UTC, "is a thursday, not a friday"),
+    ONCE("christmas eve at 5pm", WED, UTC, "2025-12-24T17:00:00Z", 85, ""),
+    ONCE("from 10 to 11am", WED, UTC, WED, 80, "f:range_start"),
+    /* zones with their summer time */
+    ONCE("at 3pm ET", WED, UTC, "2025-03-05T20:00:00Z", 90, "f:zone_named"),
+    ONCE("at 3pm ET", "2025-07-01T10:00:00Z", UTC, "2025-07-01T19:00:00Z", 90,
+         "f:zone_named"),
+    /* shorthand, typos, other ways to write a clock time */
+    ONCE("tmrw at 9am", WED, UTC, "2025-03-06T09:00:00Z", 95, ""),
+    ONCE("thrusday at 2pm", WED, UTC, "2025-03-06T14:00:00Z", 95, ""),
+    ONCE("2moro @ 6pm", WED, UTC, "2025-03-06T18:00:00Z", 95, ""),
+    ONCE("at 8.30pm", WED, UTC, "2025-03-05T20:30:00Z", 90, ""),
+    ONCE("at 1830", WED, UTC, "2025-03-05T18:30:00Z", 90, ""),
+    ONCE("12 noon", WED, UTC, "2025-03-05T12:00:00Z", 90, ""),
+    /* a slash date both ways valid: month first only where that is usual */
+    ONCE("7/4", "2025-03-05T10:00:00-05:00", NY, "2025-07-04T00:00:00-04:00",
+         80, "f:month_first"),
+    REJECT("7/4", WED, UTC, "7/4 may be july 4 or 7 april"),
 };
 
 /* ---- the harness --------------------------------------------------------- */
