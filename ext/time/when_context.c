@@ -44,7 +44,8 @@ static const char *const markers[] = {
     "can we",    "could we", "shall we",     "i'd like",    "id like",
     "move my",   "move the", "reschedule",   "schedule a",  "schedule the",
     "book a",    "book the", "put it",       "add it",      "put a",
-    "add a",     "rmd me",   "rmnd me",      "give me a"};
+    "add a",     "rmd me",   "rmnd me",      "give me a",   "rmind me",
+    "remnd me",  "remid me", "remaind me"};
 
 /* Verbs that start an imperative clause ("call mom at 5pm"). */
 static const char *const imperatives[] = {
@@ -679,10 +680,14 @@ static int judge_cancel(const char *t, size_t len, const when_cand *c,
   if (!w) { /* "cancel my 3pm meeting", not "cancel the trial" */
     w = when_find_word(t, len, c->sa, c->sb, c->a, c->b, cancel_events,
                        N(cancel_events));
+    /* with a reminder or an event after it, or before the phrase ("cancel
+    ** the cab for tomorrow 6am": the time is the thing cancelled) */
     if (w &&
         !has(t, len, w - 1, c->sb, c->a, c->b, reminder_objects,
              N(reminder_objects)) &&
-        !has(t, len, w - 1, c->sb, c->a, c->b, event_objects, N(event_objects)))
+        !has(t, len, w - 1, c->sb, c->a, c->b, event_objects,
+             N(event_objects)) &&
+        w - 1 > c->a)
       w = 0;
     if (w && has(t, len, c->sa, w - 1, 0, 0, task_markers, N(task_markers)) &&
         !has(t, len, w - 1, c->sb, c->a, c->b, reminder_objects,
@@ -963,6 +968,10 @@ static const char *const rest_markers[] = {"reminder",
                                            "send me a ping",
                                            "rmd me",
                                            "rmnd me",
+                                           "rmind me",
+                                           "remnd me",
+                                           "remid me",
+                                           "remaind me",
                                            "i need to",
                                            "i have to",
                                            "need to"};
