@@ -77,7 +77,7 @@ static int hour_number(when_parser *p, int i, int *h) {
 /* half past H | quarter past/to H | N past H | N to H (N a word) | H o'clock
 ** | H (a word) after "at" */
 static int clock_words(when_parser *p, clock_spec *c, int after_at) {
-  int i = p->pos, mins = -1, to = 0, h, v, k;
+  int i = p->pos, mins = -1, to = 0, h, v = 0, k;
   if (when_tok_word(p, i, "half") && when_tok_word(p, i + 1, "past")) {
     mins = 30, k = i + 2;
   } else if (when_tok_word(p, i, "quarter") ||
