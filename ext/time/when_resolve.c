@@ -627,13 +627,13 @@ static int cron_text(when_ctx *c, const when_form *ph, char *buf, size_t n) {
   dow_field(ph->dow_mask, dow, sizeof dow);
   snprintf(dom, sizeof dom, ph->cron_dom ? "%d" : "*", ph->cron_dom);
   snprintf(mon, sizeof mon, ph->cron_month ? "%d" : "*", ph->cron_month);
-  if (!ph->clock.has) { /* 00:00, or the part of the day's hour (R8) */
-    snprintf(buf, n, "0 %d %s %s %s", when_part_hour(ph->part), dom, mon, dow);
-    return 0;
-  }
-  if (hours_field(c, ph, hrs, sizeof hrs) != 0) return -1;
   const clock_spec *k = &ph->clock;
-  if (k->s)
+  if (!k->has) /* 00:00, or the part of the day's hour (R8) */
+    snprintf(line, sizeof line, "0 %d %s %s %s", when_part_hour(ph->part), dom,
+             mon, dow);
+  else if (hours_field(c, ph, hrs, sizeof hrs) != 0)
+    return -1;
+  else if (k->s)
     snprintf(line, sizeof line, "%d %d %s %s %s %s", k->s, k->m, hrs, dom, mon,
              dow);
   else snprintf(line, sizeof line, "%d %s %s %s %s", k->m, hrs, dom, mon, dow);
