@@ -631,8 +631,7 @@ static int cron_text(when_ctx *c, const when_form *ph, char *buf, size_t n) {
   if (!k->has) /* 00:00, or the part of the day's hour (R8) */
     snprintf(line, sizeof line, "0 %d %s %s %s", when_part_hour(ph->part), dom,
              mon, dow);
-  else if (hours_field(c, ph, hrs, sizeof hrs) != 0)
-    return -1;
+  else if (hours_field(c, ph, hrs, sizeof hrs) != 0) return -1;
   else if (k->s)
     snprintf(line, sizeof line, "%d %d %s %s %s %s", k->s, k->m, hrs, dom, mon,
              dow);
