@@ -127,7 +127,7 @@ static void fn_find_when(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
   when_json(out, &f.r, z);
   if (ok) {
-    when_find_rest(text, len, f.start, f.end, rest);
+    when_found_rest(text, len, &f, rest);
     sqlite3_str_appendf(out, ",\"phrase\":\"");
     sqlite3_str_append(out, text + f.start, (int)(f.end - f.start));
     sqlite3_str_appendf(out, "\",\"span\":[%lld,%lld],\"rest\":",

@@ -68,44 +68,54 @@ int when_parse(const char *phrase, int64_t now_ms, const tz_zone *zone,
                when_result *out);
 
 /*
-** Finding a phrase inside a message ("remind me tomorrow at 9am to call
+** Finding the time a message means ("remind me tomorrow at 9am to call
 ** Anna"): trigger_find_when, docs/when.md "Finding a phrase in a message".
-** Candidates are runs of 1..WHEN_FIND_WORDS_MAX words starting and ending
-** at word boundaries, each read by when_parse; the longest accepted one
-** wins (then the higher confidence, then the earliest). Some readings are
-** not taken inside a message: a duration without a marker ("2 hours"), a
-** lone weekday abbreviation ("sat"), a bare M/D ("1/2"), "the 3rd" alone,
-** and a phrase right after a word that ties it to something else ("after",
-** "before", "around", "last", "every", "until", ...) or right before "ago",
-** "before", "after", "earlier". Work is bounded: at most
-** WHEN_FIND_TEXT_MAX bytes, WHEN_FIND_WORDS_MAX words and WHEN_PHRASE_MAX
-** bytes per candidate, so at most (words x WHEN_FIND_WORDS_MAX) parses.
+** Candidates are the longest runs of 1..WHEN_FIND_WORDS_MAX words the
+** reader accepts, read with the hints of their sentence ("dinner at 8" is
+** 20:00); each is then judged in its clause: past tense, narration,
+** questions, cancellations, hedges ("around", "by"), numbers that are not
+** times and time-like words the phrase did not read refuse it. The time of
+** a request ("remind me", an imperative) beats a time in a statement; two
+** different times left are refused, a day and a clock time apart in one
+** sentence are read together. Work is bounded: at most WHEN_FIND_TEXT_MAX
+** bytes, WHEN_FIND_WORDS_MAX words and WHEN_PHRASE_MAX bytes per
+** candidate, so at most (words x WHEN_FIND_WORDS_MAX) parses.
 */
 #define WHEN_FIND_TEXT_MAX 16384 /* longer text: confidence 0, reason */
 #define WHEN_FIND_WORDS_MAX 12
 
 typedef struct when_found {
-  when_result r; /* the best phrase's reading, or WHEN_NONE + reason */
+  when_result r; /* the phrase's reading, or WHEN_NONE + reason */
   size_t start;  /* byte offsets [start, end) of the phrase in text */
   size_t end;
   size_t cp_start; /* the same as Unicode code point offsets */
   size_t cp_end;
+  /* A second part read with it ("tomorrow" in "tomorrow remind me at
+  ** 6:15"): byte offsets, or 0, 0. */
+  size_t start2;
+  size_t end2;
 } when_found;
 
 /*
-** Find the best phrase in text[0..len) (any bytes; the phrase itself is
+** Find the time text[0..len) means (any bytes; the phrase itself is
 ** ASCII). Returns 0 when found (out->r accepted, span set), -1 when not
-** (out->r.kind WHEN_NONE, confidence 0, reason; span 0, 0).
+** (out->r.kind WHEN_NONE, confidence 0, a reason that says why; span 0, 0).
 */
 int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
               when_found *out);
 
 /*
-** The message without text[start..end): the two sides joined by one blank,
-** with blanks, commas, semicolons and colons at the cut, an emptied pair of
-** brackets or quotes around the phrase, and blanks at both ends dropped.
-** buf must hold len + 1 bytes; returns the length written (NUL added).
+** The task the message asks for, as a person would write it (docs/when.md
+** "The rest"): the message without the phrase (and its second part) and
+** without what only served the request: "remind me", "please", "can you",
+** "don't forget to", the "to" after them, a preposition left before the
+** phrase, greetings and thanks, and the sentences or clauses about another
+** time ("the dentist is on friday at 3pm, remind me ..."). buf must hold
+** len + 1 bytes; returns the length written (NUL added).
 */
+size_t when_found_rest(const char *text, size_t len, const when_found *f,
+                       char *buf);
+/* The same for a phrase at text[start..end) alone. */
 size_t when_find_rest(const char *text, size_t len, size_t start, size_t end,
                       char *buf);
 

@@ -1,6 +1,7 @@
 """tests/py/agent/test_create_when_text_rest.py -- trigger_create's "when_text"
 without instructions: the text around the phrase becomes the
-instructions ("remind me to call"); a text that is the phrase alone, or
+instructions, as a person writes the task ("remind me tomorrow at 9am to
+call" -> "call"); a text that is the phrase alone, or
 the phrase with blanks and a comma, leaves none (refused: instructions
 is NOT NULL), as does a bare "when"; with instructions given, they are
 kept."""
@@ -23,7 +24,7 @@ def test_rest_of_the_text(ext):
         r = create(db, req)
         assert (r["created"], r["error"], r["reason"]) == (
             False, "INVALID_REQUEST", "NOT NULL constraint failed: triggers.instructions"), (req, r)
-    for req, ins in (({"when_text": "remind me tomorrow at 9am to call"}, "remind me to call"),
+    for req, ins in (({"when_text": "remind me tomorrow at 9am to call"}, "call"),
                      ({"when_text": "tomorrow at 9am", "instructions": "x"}, "x")):
         r = create(db, req)
         assert r["created"], (req, r)

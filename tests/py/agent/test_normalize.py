@@ -119,7 +119,7 @@ Let me know if you want me to change the interval.""",
 
     ("whenText: the phrase is found in the message",
      """<response><whenText>remind me tomorrow at 9am to call Anna</whenText></response>""",
-     {"trigger_type": "once", "instructions": "remind me to call Anna",
+     {"trigger_type": "once", "instructions": "call Anna",
       "scheduled_at": ms("2026-01-02T09:00:00+00:00")}, []),
 
     ("startAt and endAt bound an interval",

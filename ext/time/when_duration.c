@@ -1,0 +1,276 @@
+/*
+** when_duration.c -- amounts of time in a phrase (docs/when.md "Durations",
+** "Day counts"): quantities with their fractions, durations, and a number
+** of days counted to a date with a time of its own.
+**
+**   duration := ["in" ["like"] | "+"] term {[","] ["and"] term}
+**               ["from now" | "later"]
+**   term     := qty unit ["and a half" | "and a quarter" | "and three
+**               quarters"] | qty "and a half" unit | "half an" unit
+**               | "a quarter of an" unit | "a quarter" unit | "1h30"
+**   qty      := INT | DEC ("1.5", "4½") | number words ("twenty-five")
+**               | "a" | "an" | "half a" | "a half"
+**   day_count:= "in" days [","] when | days "from" (today|tomorrow|now)
+**               [[","] when]                 ; in 3 days at 8am
+**
+** Seconds to fortnights are exact elapsed time (R1); months and years move
+** the calendar (R2) and may not be cut in fractions of a month. With a
+** timer's hint ("set a timer for 20 minutes") a duration needs no marker
+** and "for" is one.
+*/
+#include <string.h>
+
+#include "time/when_int.h"
+
+/* ---- quantities and durations (R1, R2) ------------------------------------ */
+
+/* A number word, or two ("twenty five", "forty-five"). 0 when none. */
+static int word_number(when_parser *p, int *v) {
+  int a, b;
+  if (!when_lookup(p, p->pos, when_numbers, when_n_numbers, &a)) return 0;
+  when_skip(p, 1);
+  if (a >= 20 && a % 10 == 0) {
+    int save = p->pos;
+    when_accept_punct(p, '-');
+    if (when_lookup(p, p->pos, when_numbers, when_n_numbers, &b) && b < 10 &&
+        !when_tok_word(p, p->pos, "a") && !when_tok_word(p, p->pos, "an")) {
+      when_skip(p, 1);
+      a += b;
+    } else {
+      p->pos = save;
+    }
+  }
+  *v = a;
+  return 1;
+}
+
+/* qty as num/den: "2" 2/1, "1.5" 15/10, "half a" 1/2, "a quarter of a(n)"
+** 1/4, "three quarters of a(n)" 3/4, "two and a half" 5/2. */
+int when_parse_qty(when_parser *p, int64_t *num, int *den) {
+  int i = p->pos, v;
+  *den = 1;
+  if (i < p->n && p->t[i].kind == T_DEC) {
+    *den = p->t[i].ndig == 1 ? 10 : 100;
+    *num = (int64_t)p->t[i].value * *den + p->t[i].frac;
+    when_skip(p, 1);
+    return 1;
+  }
+  if (when_tok_word(p, i, "half") &&
+      (when_tok_word(p, i + 1, "a") || when_tok_word(p, i + 1, "an"))) {
+    *num = 1, *den = 2;
+    when_skip(p, 2);
+    return 1;
+  }
+  if (when_tok_word(p, i, "a") && when_tok_word(p, i + 1, "half") &&
+      when_lookup(p, i + 2, when_units, when_n_units, &v)) { /* a half hour */
+    *num = 1, *den = 2;
+    when_skip(p, 2);
+    return 1;
+  }
+  if (when_tok_word(p, i, "half")) { /* "every half hour" */
+    *num = 1, *den = 2;
+    when_skip(p, 1);
+    return 1;
+  }
+  if ((when_tok_word(p, i, "a") && when_tok_word(p, i + 1, "quarter") &&
+       when_lookup(p, i + 2, when_units, when_n_units, &v)) ||
+      (when_tok_word(p, i, "quarter") &&
+       when_lookup(p, i + 1, when_units, when_n_units, &v))) {
+    *num = 1, *den = 4; /* "a quarter hour" */
+    when_skip(p, when_tok_word(p, i, "a") ? 2 : 1);
+    return 1;
+  }
+  int q = 0;
+  if ((when_tok_word(p, i, "a") && when_tok_word(p, i + 1, "quarter")) ||
+      (when_tok_word(p, i, "one") && when_tok_word(p, i + 1, "quarter")))
+    q = 1;
+  else if (when_tok_word(p, i, "three") && when_tok_word(p, i + 1, "quarters"))
+    q = 3;
+  else if (when_tok_word(p, i, "quarter")) q = -1;
+  if (q) {
+    int k = q > 0 ? i + 2 : i + 1;
+    if (when_tok_word(p, k, "of") &&
+        (when_tok_word(p, k + 1, "an") || when_tok_word(p, k + 1, "a"))) {
+      *num = q > 0 ? q : 1, *den = 4;
+      when_skip(p, k + 2 - i);
+      return 1;
+    }
+    if (q < 0) return 0;
+  }
+  if (when_tok_int(p, i, 4)) {
+    *num = p->t[i].value;
+    when_skip(p, 1);
+  } else if (word_number(p, &v)) {
+    *num = v;
+  } else {
+    return 0;
+  }
+  /* "two and a half (hours)" */
+  if (when_tok_word(p, p->pos, "and") && when_tok_word(p, p->pos + 1, "a") &&
+      when_tok_word(p, p->pos + 2, "half") &&
+      when_lookup(p, p->pos + 3, when_units, when_n_units, &v)) {
+    *num = *num * 2 + 1, *den = 2;
+    when_skip(p, 3);
+  }
+  return 1;
+}
+
+static int add_term(when_parser *p, duration *d, int64_t num, int den,
+                    int unit) {
+  if (d->seen & (1u << unit))
+    return when_fail(p, "the same unit is given twice in one duration");
+  d->seen |= 1u << unit;
+  if (unit == U_MONTH || unit == U_YEAR) {
+    int64_t m = num * (unit == U_YEAR ? 12 : 1);
+    if (m % den)
+      return when_fail(p, "%s a month is not a whole number of months",
+                       den == 2 ? "half" : "a fraction of");
+    d->calendar = 1;
+    d->months += (int)(m / den);
+    d->whole_days = 0;
+    return 1;
+  }
+  int64_t ms = num * when_unit_ms[unit];
+  if (ms % den)
+    return when_fail(p, "the duration is not a whole number of "
+                        "milliseconds");
+  d->ms += ms / den;
+  if (unit >= U_DAY && unit <= U_FORTNIGHT && (d->ms % WHEN_DAY_MS) == 0 &&
+      d->whole_days) {
+    d->days = (int)(d->ms / WHEN_DAY_MS);
+  } else {
+    d->whole_days = 0;
+  }
+  return 1;
+}
+
+/* "and a half", "and a quarter", "and three quarters" after a term. */
+static int term_fraction(when_parser *p, int *quarters) {
+  int i = p->pos;
+  if (!when_tok_word(p, i, "and")) return 0;
+  if (when_tok_word(p, i + 1, "a") && when_tok_word(p, i + 2, "half"))
+    *quarters = 2;
+  else if (when_tok_word(p, i + 1, "a") && when_tok_word(p, i + 2, "quarter"))
+    *quarters = 1;
+  else if (when_tok_word(p, i + 1, "three") &&
+           when_tok_word(p, i + 2, "quarters"))
+    *quarters = 3;
+  else return 0;
+  when_skip(p, 3);
+  return 1;
+}
+
+static int parse_term(when_parser *p, duration *d) {
+  int save = p->pos, den, unit, quarters;
+  int64_t num;
+  if (!when_parse_qty(p, &num, &den)) return 0;
+  if (when_tok_punct(p, p->pos, '-') && p->t[p->pos].glued) /* "20-minute" */
+    when_skip(p, 1);
+  if (!when_accept_from(p, when_units, when_n_units, &unit)) {
+    p->pos = save;
+    return 0;
+  }
+  if (term_fraction(p, &quarters)) { /* "an hour and a half" */
+    if (den != 1) return when_fail(p, "cannot add a fraction to a fraction");
+    num = num * 4 + quarters, den = 4;
+  }
+  if (!add_term(p, d, num, den, unit)) return 0;
+  /* "1h30": minutes glued after hours */
+  if (unit == U_HOUR && p->pos < p->n && p->t[p->pos].glued &&
+      when_tok_int(p, p->pos, 2) && p->t[p->pos - 1].glued &&
+      !when_lookup(p, p->pos + 1, when_units, when_n_units, &unit)) {
+    if (p->t[p->pos].value > 59)
+      return when_fail(p, "minute %d is out of range 0-59", p->t[p->pos].value);
+    if (!add_term(p, d, p->t[p->pos].value, 1, U_MIN)) return 0;
+    when_skip(p, 1);
+  }
+  return 1;
+}
+
+/* The terms of a duration, without its markers. */
+static int parse_terms(when_parser *p, duration *d) {
+  d->whole_days = 1;
+  if (!parse_term(p, d)) return 0;
+  for (;;) {
+    int save = p->pos;
+    when_accept_punct(p, ',');
+    when_accept(p, "and");
+    if (!parse_term(p, d)) {
+      p->pos = save;
+      break;
+    }
+  }
+  return !p->fatal;
+}
+
+int when_parse_duration(when_parser *p, duration *d) {
+  memset(d, 0, sizeof *d);
+  if (when_accept(p, "in") || when_accept_punct(p, '+')) {
+    d->marker = 1;
+    when_accept(p, "like"); /* "in like 20 min": a filler */
+  } else if (p->hints.timer && when_accept(p, "for")) {
+    d->marker = 1;
+  }
+  if (!parse_terms(p, d)) return 0;
+  if (when_accept(p, "from")) {
+    if (!when_accept(p, "now")) return 0;
+    d->marker = 1;
+  } else if (when_accept(p, "later")) {
+    d->marker = 1, d->later = 1;
+  }
+  if (p->hints.timer) d->marker = 1;
+  return 1;
+}
+
+/* ---- day counts: "in 3 days at 8am", "a week from tomorrow" ---------------- */
+
+int when_parse_day_count(when_parser *p, when_form *ph) {
+  duration d;
+  memset(&d, 0, sizeof d);
+  p->pos = 0;
+  int in = when_accept(p, "in");
+  if (!parse_terms(p, &d)) return 0;
+  if (!(d.whole_days || (d.calendar && d.ms == 0))) return 0;
+  int from_tomorrow = 0, from_now = 0, from_day = 0;
+  if (!in) {
+    if (!when_accept(p, "from")) return 0;
+    if (when_accept(p, "tomorrow")) from_tomorrow = 1;
+    else if (when_accept(p, "now")) from_now = 1;
+    else if (!when_accept(p, "today")) from_day = 1; /* "a week from monday" */
+  }
+  int rest = p->pos;
+  when_form tail;
+  when_form_init(&tail);
+  if (!when_at_end(p)) { /* the time of that day */
+    when_parser sub = *p;
+    memmove(sub.t, p->t + rest, sizeof(when_tok) * (size_t)(p->n - rest));
+    sub.n = p->n - rest, sub.pos = 0, sub.far = 0;
+    if (sub.t[0].kind == T_PUNCT && sub.t[0].s[0] == ',') {
+      memmove(sub.t, sub.t + 1, sizeof(when_tok) * (size_t)(sub.n - 1));
+      sub.n--;
+    }
+    if (sub.n == 0 || !when_parse_general(&sub, &tail) ||
+        (tail.day.kind != D_NONE) != from_day) {
+      if (sub.fatal) when_fail(p, "%s", sub.reason);
+      p->far = rest + sub.far;
+      return 0;
+    }
+  } else if (in || from_now || from_day) {
+    return 0; /* "in 3 days" alone is a duration (exact time) */
+  }
+  ph->form = F_DAY_COUNT;
+  ph->dur = d;
+  ph->day.kind = D_REL;
+  ph->day.rel = d.days + from_tomorrow;
+  ph->day.future = 1;
+  if (from_day) { /* counted from the day named: resolved there */
+    ph->day = tail.day;
+    ph->day.future = 1;
+    ph->count_days = d.days;
+  }
+  ph->clock = tail.clock;
+  ph->part = tail.part;
+  ph->zone = tail.zone;
+  p->pos = p->n;
+  return 1;
+}

@@ -1,0 +1,315 @@
+/*
+** when_find.c -- when_find: the time phrase a message means (when.h,
+** docs/when.md "Finding a phrase in a message").
+**
+**   1. Candidates: from each word, the longest run of 1..WHEN_FIND_WORDS_MAX
+**      words that the reader (when_read) accepts, read with the hints its
+**      sentence gives (am/pm words, a timer). A run it understood but
+**      refused (in the past, an invalid field, a calendar rule, am or pm
+**      untold) is kept as a refusal, and no piece of it is read again:
+**      "every other friday at 9am" is never "friday at 9am".
+**   2. Context (when_context.c): each candidate is judged in its clause and
+**      sentence: refused (past, vague, a deadline, a question, a
+**      cancellation, an unread time-like word next to it), weak (not a time
+**      in running text: "John 3:16", "for now"), or kept, and marked when
+**      it is the time of a request ("remind me ...", an imperative).
+**   3. The phrase meant: the request's candidates when there are any (a
+**      refused request refuses the message: the statement next to it is
+**      not what was asked), else the others. One left is the answer; a day
+**      and a clock time apart in one sentence ("tomorrow ... at 6:15") are
+**      read together; two different times are refused, with both named.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "text/ascii.h"
+#include "time/when_msg.h"
+
+#define CANDS_MAX 16
+
+typedef struct finder {
+  const char *t;
+  size_t len;
+  int64_t now;
+  const tz_zone *zone;
+  when_cand cands[CANDS_MAX];
+  int n;
+  char why[WHEN_REASON_MAX];     /* the first refusal, if any */
+  char why_req[WHEN_REASON_MAX]; /* the first refusal in a request */
+  size_t ref_a[CANDS_MAX], ref_b[CANDS_MAX]; /* refused single words */
+  int n_ref;
+  size_t other_a[CANDS_MAX], other_s[CANDS_MAX]; /* times refused for an */
+  int n_other;                                   /* unread word next to them */
+  when_hints hints; /* of the sentence [hint_a, hint_b) */
+  size_t hint_a, hint_b;
+} finder;
+
+/* Between two words of one phrase: only what the reader reads. */
+static int gap_ok(const char *t, size_t a, size_t b) {
+  for (size_t i = a; i < b; i++)
+    if (!when_is_blank(t[i]) && (!t[i] || !strchr(",.+-@", t[i]))) return 0;
+  return 1;
+}
+
+static size_t code_points(const char *t, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++)
+    if (((unsigned char)t[i] & 0xc0) != 0x80) c++;
+  return c;
+}
+
+/* The hints of the sentence holding byte pos (computed once per sentence). */
+static const when_hints *hints_at(finder *f, size_t pos) {
+  if (pos < f->hint_a || pos >= f->hint_b) {
+    when_sentence(f->t, f->len, pos, &f->hint_a, &f->hint_b);
+    f->hint_b++; /* include the terminator */
+    when_context_hints(f->t, f->len, pos, &f->hints);
+    f->hints.quiet = 1;
+  }
+  return &f->hints;
+}
+
+/* Read text[a..b) as a phrase. 0: accepted (c filled); 1: understood but
+** refused (reason in c->r); -1: not a phrase. */
+static int read_span(finder *f, size_t a, size_t b, when_cand *c) {
+  char buf[WHEN_PHRASE_MAX + 1];
+  when_parser p;
+  int understood;
+  memcpy(buf, f->t + a, b - a);
+  buf[b - a] = 0;
+  memset(c, 0, sizeof *c);
+  c->a = a, c->b = b;
+  if (when_read(buf, f->now, f->zone, hints_at(f, a), &c->r, &p, &c->form,
+                &understood) == 0)
+    return 0;
+  return understood ? 1 : -1;
+}
+
+/* Keep the first refusal's reason (and the first in a request). A phrase
+** the reader refused (parsed: reason in c->r) is judged in its message
+** first: not a time there ("John 3:16") gives no reason, and the context's
+** reason ("tells of the past") says more than the reader's. */
+static void note_refusal(finder *f, when_cand *c, const char *why, int parsed) {
+  char ctx[WHEN_REASON_MAX];
+  if (parsed) {
+    int v = when_context_judge(f->t, f->len, c, ctx, sizeof ctx);
+    if (v == CTX_WEAK) return;
+    if (v == CTX_REFUSED) why = ctx;
+  }
+  if (!f->why[0]) snprintf(f->why, sizeof f->why, "%s", why);
+  if (c->request && !f->why_req[0])
+    snprintf(f->why_req, sizeof f->why_req, "%s", why);
+}
+
+/* Candidates from the words starting at a: the longest accepted run, or a
+** refusal. Returns the end of what it covers (nothing starts inside it): a
+** refused run covers all of its words ("every other friday at 9am" is not
+** read again as "friday at 9am"), unless its first word alone is refused
+** ("1:1", "13pm"): then that word is, and a phrase right next to it is
+** refused with it (refused_next). */
+static size_t candidates_at(finder *f, size_t a) {
+  size_t ends[WHEN_FIND_WORDS_MAX];
+  int n = 0;
+  size_t s = a; /* "+2h": the sign belongs to the phrase */
+  if (s > 0 && f->t[s - 1] == '+' &&
+      (s == 1 || !when_word_byte((unsigned char)f->t[s - 2])))
+    s--;
+  for (size_t e = when_chunk_end(f->t, f->len, a);;) {
+    if (e - s > WHEN_PHRASE_MAX) break;
+    ends[n++] = e;
+    size_t next = when_chunk_next(f->t, f->len, e);
+    if (n == WHEN_FIND_WORDS_MAX || next >= f->len || !gap_ok(f->t, e, next))
+      break;
+    e = when_chunk_end(f->t, f->len, next);
+  }
+  for (int k = n - 1; k >= 0; k--) {
+    when_cand c;
+    char why[WHEN_REASON_MAX];
+    int rc = read_span(f, s, ends[k], &c);
+    if (rc < 0) continue;
+    if (rc > 0) {
+      int one = k == 0;
+      if (!one) { /* is the first word alone refused the same way? */
+        when_cand c1;
+        one = read_span(f, s, ends[0], &c1) > 0 &&
+              strcmp(c1.r.reason, c.r.reason) == 0;
+      }
+      note_refusal(f, &c, c.r.reason, 1);
+      if (one && f->n_ref < CANDS_MAX) {
+        f->ref_a[f->n_ref] = s, f->ref_b[f->n_ref++] = ends[0];
+        return ends[0];
+      }
+      return ends[k];
+    }
+    int v = when_context_judge(f->t, f->len, &c, why, sizeof why);
+    if (v == CTX_REFUSED) note_refusal(f, &c, why, 0);
+    if (v == CTX_REFUSED && strncmp(why, "cannot read", 11) == 0 &&
+        f->n_other < CANDS_MAX) { /* still a time the message names */
+      f->other_a[f->n_other] = c.a, f->other_s[f->n_other++] = c.sa;
+    }
+    if (v == CTX_OK && f->n < CANDS_MAX) f->cands[f->n++] = c;
+    return ends[k];
+  }
+  return 0;
+}
+
+/* Is the candidate right after a refused word ("13pm tomorrow"), or right
+** before one it leads to ("tomorrow at 13pm")? Only blanks, commas, "at"
+** and "on" between. */
+static int refused_next(const finder *f, const when_cand *c) {
+  for (int i = 0; i < f->n_ref; i++) {
+    int before = f->ref_b[i] <= c->a;
+    size_t x = before ? f->ref_b[i] : c->b;
+    size_t y = before ? c->a : f->ref_a[i];
+    if (y < x) continue;
+    if (!before) { /* after the phrase: only when "at" or "on" leads to it */
+      size_t wa, wb;
+      if (!when_next_word(f->t, f->len, x, &wa, &wb) || wa >= y ||
+          !(when_word_eq(f->t, wa, wb, "at") ||
+            when_word_eq(f->t, wa, wb, "on")))
+        continue;
+    }
+    int ok = 1;
+    size_t wa, wb;
+    for (size_t j = x; j < y && ok; j++)
+      if (!when_is_blank(f->t[j]) && f->t[j] != ',' &&
+          !when_word_byte((unsigned char)f->t[j]))
+        ok = 0;
+    for (size_t j = x;
+         ok && when_next_word(f->t, f->len, j, &wa, &wb) && wa < y; j = wb)
+      if (!when_word_eq(f->t, wa, wb, "at") &&
+          !when_word_eq(f->t, wa, wb, "on"))
+        ok = 0;
+    if (ok) return 1;
+  }
+  return 0;
+}
+
+static int same_schedule(const when_result *x, const when_result *y) {
+  return x->kind == y->kind && x->due_at == y->due_at &&
+         x->interval_ms == y->interval_ms && strcmp(x->cron, y->cron) == 0;
+}
+
+static int day_only(const when_cand *c) {
+  const when_form *p = &c->form;
+  return p->form == F_GENERAL && p->day.kind != D_NONE && !p->clock.has;
+}
+
+static int clock_only(const when_cand *c) {
+  const when_form *p = &c->form;
+  return p->form == F_GENERAL && p->clock.has && p->day.kind == D_NONE &&
+         p->part == P_NONE;
+}
+
+/* "tomorrow ... at 6:15": a day and a clock time apart in one sentence,
+** read as one phrase. 0 when read (into out). */
+static int merge(finder *f, const when_cand *x, const when_cand *y,
+                 when_found *out) {
+  const when_cand *d = day_only(x) ? x : y, *k = d == x ? y : x;
+  char buf[2 * WHEN_PHRASE_MAX + 2];
+  when_parser p;
+  when_form form;
+  int understood;
+  if (!(day_only(d) && clock_only(k)) || x->sa != y->sa) return -1;
+  snprintf(buf, sizeof buf, "%.*s %.*s", (int)(d->b - d->a), f->t + d->a,
+           (int)(k->b - k->a), f->t + k->a);
+  if (strlen(buf) > WHEN_PHRASE_MAX) return -1;
+  if (when_read(buf, f->now, f->zone, hints_at(f, k->a), &out->r, &p, &form,
+                &understood) != 0)
+    return -1;
+  if (out->r.confidence > 0.85) out->r.confidence = 0.85;
+  out->start = k->a, out->end = k->b;
+  out->start2 = d->a, out->end2 = d->b;
+  return 0;
+}
+
+/* The one candidate of the tier meant, or a refusal reason. */
+static int choose(finder *f, when_cand **tier, int n, when_found *out) {
+  int k = 0;
+  for (int i = 1; i < n; i++) /* the same schedule said twice is one */
+    if (!same_schedule(&tier[i]->r, &tier[k]->r)) tier[++k] = tier[i];
+  n = k + 1;
+  if (n == 2 && merge(f, tier[0], tier[1], out) == 0) return 0;
+  int nexts = 0, pick = 0;
+  for (int i = 0; i < n; i++)
+    if (tier[i]->marker_next) nexts++, pick = i;
+  if (n == 1 || nexts == 1) {
+    out->r = tier[pick]->r;
+    out->start = tier[pick]->a, out->end = tier[pick]->b;
+    return 0;
+  }
+  snprintf(f->why, sizeof f->why,
+           "two times in the message, '%.*s' and '%.*s': which one is meant?",
+           (int)(tier[0]->b - tier[0]->a > 40 ? 40 : tier[0]->b - tier[0]->a),
+           f->t + tier[0]->a,
+           (int)(tier[1]->b - tier[1]->a > 40 ? 40 : tier[1]->b - tier[1]->a),
+           f->t + tier[1]->a);
+  return -1;
+}
+
+static int not_found(when_found *out, int64_t now, const tz_zone *zone,
+                     const char *why) {
+  size_t n = strlen(why);
+  when_parse("", now, zone, &out->r);
+  if (n >= sizeof out->r.reason) n = sizeof out->r.reason - 1;
+  memcpy(out->r.reason, why, n);
+  out->r.reason[n] = 0;
+  out->start = out->end = out->start2 = out->end2 = 0;
+  return -1;
+}
+
+int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
+              when_found *out) {
+  finder local;
+  finder *fp = &local;
+  memset(out, 0, sizeof *out);
+  if (!text) text = "", len = 0;
+  if (len > WHEN_FIND_TEXT_MAX) {
+    char why[64];
+    snprintf(why, sizeof why, "text is longer than %d bytes",
+             WHEN_FIND_TEXT_MAX);
+    return not_found(out, now_ms, zone, why);
+  }
+  memset(fp, 0, sizeof *fp);
+  fp->t = text, fp->len = len, fp->now = now_ms, fp->zone = zone;
+  size_t covered = 0; /* no candidate starts inside an earlier one */
+  for (size_t a = when_chunk_next(text, len, 0); a < len;
+       a = when_chunk_next(text, len, when_chunk_end(text, len, a))) {
+    if (a < covered) continue;
+    size_t e = candidates_at(fp, a);
+    if (e > covered) covered = e;
+  }
+  when_cand *req[CANDS_MAX], *other[CANDS_MAX];
+  int nr = 0, no = 0, rc;
+  for (int i = 0; i < fp->n; i++) {
+    if (refused_next(fp, &fp->cands[i])) continue;
+    if (fp->cands[i].request) req[nr++] = &fp->cands[i];
+    else other[no++] = &fp->cands[i];
+  }
+  if (nr) rc = choose(fp, req, nr, out);
+  else if (fp->why_req[0]) return not_found(out, now_ms, zone, fp->why_req);
+  else if (no) rc = choose(fp, other, no, out);
+  else rc = -1;
+  for (int i = 0; rc == 0 && i < fp->n_other; i++) {
+    size_t sa, sb;
+    when_sentence(text, len, out->start, &sa, &sb);
+    if (fp->other_s[i] == sa &&
+        (fp->other_a[i] < out->start || fp->other_a[i] >= out->end)) {
+      snprintf(fp->why, sizeof fp->why,
+               "more than one time in the message ('%.*s' and the one at "
+               "byte %zu): which one is meant?",
+               (int)(out->end - out->start > 40 ? 40 : out->end - out->start),
+               text + out->start, fp->other_a[i]);
+      rc = -1;
+    }
+  }
+  if (rc != 0) {
+    const char *why = fp->why[0] ? fp->why : when_context_vague(text, len);
+    return not_found(out, now_ms, zone,
+                     why ? why : "no time phrase found in the text");
+  }
+  out->cp_start = code_points(text, out->start);
+  out->cp_end =
+      out->cp_start + code_points(text + out->start, out->end - out->start);
+  return 0;
+}

@@ -1,0 +1,246 @@
+/*
+** when_int.h -- what the files of the time-phrase reader share (not part of
+** the module's interface, which is when.h). The reader is cut by concept:
+**
+**   when_lex.c      a phrase -> tokens; words normalized (case, dots,
+**                   shorthand and typos: "tmrw", "thrusday", "2nite")
+**   when_grammar.c  tokens -> a parsed one-time form (clock, day, part of
+**                   day, zone)
+**   when_duration.c durations and day counts ("in 2.5 hours", "in 3 days at
+**                   8am")
+**   when_recur.c    tokens -> a parsed recurring form (cron, interval), and
+**                   the calendar rules it refuses ("every other tuesday")
+**   when_resolve.c  a parsed form + now + zone -> instant(s), confidence
+**   when_parse.c    when_parse: the steps above, and why a phrase failed
+**   when_msg.c      a message -> words, sentences, clauses (when_find)
+**   when_context.c  what the words around a phrase say: a request, the
+**                   past, a question, a cancellation, a vague hedge
+**   when_find.c     when_find: candidates, context, the phrase meant
+**   when_rest.c     when_find_rest: the task without the phrase
+**
+** docs/when.md is the manual: the grammar, the rules, what is refused.
+*/
+#ifndef TRIGGERS_WHEN_INT_H
+#define TRIGGERS_WHEN_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "time/civil.h"
+#include "time/when.h"
+
+#define WHEN_TOKENS_MAX 48
+#define WHEN_NORM_MAX (2 * WHEN_PHRASE_MAX)
+#define WHEN_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define WHEN_DAY_MS CIVIL_MS_PER_DAY
+#define WHEN_HOUR_MS 3600000LL
+#define WHEN_MIN_MS 60000LL
+
+/* ---- tokens (when_lex.c) ------------------------------------------------- */
+
+enum { T_INT, T_DEC, T_WORD, T_PUNCT };
+
+typedef struct when_tok {
+  int kind;
+  const char *s; /* into the parser's norm, not NUL-terminated */
+  int len;
+  int value; /* T_INT; T_DEC: the whole part */
+  int ndig;  /* T_INT: digits; T_DEC: digits after the point */
+  int frac;  /* T_DEC: the digits after the point as a number */
+  int glued; /* no blank before it */
+} when_tok;
+
+/* What the words around a phrase in a message tell the reader
+** (when_find); when_parse reads a phrase alone with none. */
+enum { HINT_NONE, HINT_AM, HINT_PM, HINT_DAYTIME };
+
+typedef struct when_hints {
+  int meridiem;    /* how to read a clock time without am/pm */
+  int timer;       /* a duration without "in" is a timer's length: from now */
+  int quiet;       /* no reason is needed for a phrase not understood */
+  int month_first; /* the zone writes dates month first (US, Canada) */
+} when_hints;
+
+typedef struct when_parser {
+  when_tok t[WHEN_TOKENS_MAX];
+  int n, pos, far;
+  int fatal; /* an invalid field was found: reason is final */
+  char reason[WHEN_REASON_MAX];
+  char norm[WHEN_NORM_MAX + 1];
+  when_hints hints;
+} when_parser;
+
+int when_tokenize(when_parser *p, const char *phrase);
+int when_fail(when_parser *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* token tests and moves */
+int when_tok_word(const when_parser *p, int i, const char *w);
+int when_tok_punct(const when_parser *p, int i, char ch);
+int when_tok_int(const when_parser *p, int i, int maxdig);
+int when_accept(when_parser *p, const char *w);
+int when_accept_punct(when_parser *p, char ch);
+void when_skip(when_parser *p, int k);
+int when_at_end(const when_parser *p);
+
+typedef struct when_name {
+  const char *name;
+  int v;
+} when_name;
+
+int when_lookup(const when_parser *p, int i, const when_name *tab, int n,
+                int *v);
+int when_accept_from(when_parser *p, const when_name *tab, int n, int *v);
+
+/* A word (len bytes, lower case) rewritten to the grammar's spelling:
+** shorthand and typos ("tmrw", "thrusday"); NULL when it is none. */
+const char *when_canonical_word(const char *w, size_t len);
+
+extern const when_name when_weekdays[];
+extern const int when_n_weekdays;
+extern const when_name when_months[];
+extern const int when_n_months;
+extern const char *const when_month_full[];
+extern const when_name when_units[];
+extern const int when_n_units;
+extern const when_name when_numbers[];
+extern const int when_n_numbers;
+extern const int64_t when_unit_ms[];
+
+enum { U_SEC, U_MIN, U_HOUR, U_DAY, U_WEEK, U_FORTNIGHT, U_MONTH, U_YEAR };
+
+/* ---- parsed forms (when_grammar.c, when_recur.c) -------------------------- */
+
+enum { CLK_CLOCK, CLK_BARE, CLK_NOON, CLK_MIDNIGHT };
+
+typedef struct clock_spec {
+  int has;
+  int kind;
+  int h, m, s;
+  int ampm;       /* 0: not said, 1: am, 2: pm */
+  int two_digit;  /* the hour was written with two digits ("07", "19") */
+  int said_words; /* "half past 4", "quarter to 6", "3 o'clock" */
+} clock_spec;
+
+enum {
+  D_NONE,
+  D_REL,          /* today + rel */
+  D_WEEKDAY,      /* the first such weekday still ahead */
+  D_NEXT_WEEKDAY, /* that weekday in next week */
+  D_WEEK_AFTER,   /* "friday next week": the same, said unambiguously */
+  D_DATE,
+  D_DOM
+};
+
+typedef struct day_spec {
+  int kind;
+  int rel;       /* D_REL: days from today */
+  int wd;        /* weekdays: 0 = Sunday */
+  int said_this; /* "this friday" */
+  int wd_check;  /* a weekday said with a date ("friday the 14th"), or -1 */
+  int year;      /* D_DATE: 0 when not given */
+  int month, dom;
+  int future;      /* said as ahead of now: tomorrow, next, this coming */
+  int slash_guess; /* "7/4" read month first because the zone does */
+} day_spec;
+
+enum { Z_FIXED, Z_US, Z_EU };
+
+typedef struct zone_spec {
+  int has;
+  int rule;    /* Z_FIXED: off_min; Z_US / Z_EU: standard off_min + DST */
+  int off_min; /* minutes east of UTC */
+} zone_spec;
+
+typedef struct duration {
+  int marker;     /* "in", "+", "from now", "later" (or a timer's "for") */
+  int later;      /* the marker was "later" (narration says it too) */
+  int calendar;   /* a month or year unit was used */
+  int months;     /* R2 part */
+  int64_t ms;     /* R1 part */
+  unsigned seen;  /* bit per unit */
+  int whole_days; /* only days, weeks and fortnights, in whole days */
+  int days;       /* that number of days */
+} duration;
+
+enum { P_NONE = -1, P_MORNING, P_AFTERNOON, P_EVENING, P_NIGHT, P_LUNCH };
+
+enum {
+  F_NOW,
+  F_DURATION,
+  F_END_OF,
+  F_NEXT_UNIT,
+  F_GENERAL,
+  F_DAY_COUNT,
+  F_INTERVAL,
+  F_CRON
+};
+
+#define WHEN_HOURS_MAX 4
+
+typedef struct when_form {
+  int form;
+  duration dur;     /* F_DURATION, F_DAY_COUNT (days), F_INTERVAL (ms) */
+  int unit;         /* F_END_OF, F_NEXT_UNIT */
+  int part;         /* P_NONE or a part of the day */
+  day_spec day;     /* F_GENERAL, F_DAY_COUNT (the day counted from) */
+  clock_spec clock; /* F_GENERAL, F_DAY_COUNT, F_CRON */
+  zone_spec zone;   /* F_GENERAL */
+  int range;        /* "from 10 to 11am": the start */
+  int count_days;   /* F_DAY_COUNT from a named day: days after it */
+  /* F_CRON */
+  unsigned dow_mask; /* bit w; 0x7f = every day */
+  int cron_dom;      /* 0 = every day of the month */
+  int cron_month;    /* 0 = every month */
+  int hourly;        /* "every hour on the hour": minute 0 of every hour */
+  int n_more;        /* more clock times: "at 8am and 8pm" */
+  clock_spec more[WHEN_HOURS_MAX];
+} when_form;
+
+void when_form_init(when_form *ph);
+int when_parse_once(when_parser *p, when_form *ph);
+int when_parse_recurring(when_parser *p, when_form *ph);
+int when_parse_clock(when_parser *p, clock_spec *c, int after_at);
+int when_parse_zone(when_parser *p, zone_spec *z);
+int when_parse_part(when_parser *p, int *part);
+int when_part_hour(int part);
+int when_parse_qty(when_parser *p, int64_t *num, int *den);
+int when_parse_duration(when_parser *p, duration *d);
+int when_parse_day_count(when_parser *p, when_form *ph);
+int when_parse_general(when_parser *p, when_form *ph);
+const char *when_part_name(int part);
+
+/* ---- resolution (when_resolve.c) ----------------------------------------- */
+
+int when_resolve(const when_form *ph, const when_hints *hints, int64_t now,
+                 const tz_zone *zone, when_result *out);
+int when_resolve_iso(const char *s, size_t n, int64_t now, const tz_zone *zone,
+                     when_result *out);
+
+/* The clock's hour on the 24-hour clock, given the part of the day and the
+** hints; -1 with a reason when am or pm cannot be told. *conf gets the
+** confidence cap that reading allows (hundredths). */
+int when_clock_hour(const clock_spec *c, int part, const when_hints *hints,
+                    int *conf, char *why, size_t n);
+
+/* ---- the parse (when_parse.c) -------------------------------------------- */
+
+/* when_parse with hints, also giving the parser and the form (form -1 for
+** ISO-8601) and whether a refused phrase was still understood (an invalid
+** field, a time in the past: *understood = 1). */
+int when_read(const char *phrase, int64_t now_ms, const tz_zone *zone,
+              const when_hints *hints, when_result *out, when_parser *p,
+              when_form *ph, int *understood);
+
+/* Set out to "refused, with this reason". Returns -1. */
+int when_refuse(when_result *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- helpers on plain text ------------------------------------------------ */
+
+int when_is_blank(char ch);
+char when_lower(char ch);
+/* Is text[0..n) the word w, ignoring ASCII case? */
+int when_word_is(const char *text, size_t n, const char *w);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+** when_msg.h -- a message as the finder (when_find.c, when_rest.c) reads it:
+** words, sentences and clauses of any text, found by scanning the bytes
+** around a position (nothing is allocated, so a 16 KiB message needs no
+** table), and what the words around a phrase say (when_context.c).
+** Internal to the time-phrase reader; docs/when.md "Finding a phrase in a
+** message" is the manual.
+*/
+#ifndef TRIGGERS_WHEN_MSG_H
+#define TRIGGERS_WHEN_MSG_H
+
+#include <stddef.h>
+
+#include "time/when_int.h"
+
+/* ---- words (when_msg.c) --------------------------------------------------- */
+
+/* A word ("chunk"): ASCII letters and digits and non-ASCII characters
+** other than punctuation, glued by the joiners of "9:30", "12/25", "2.5",
+** "a.m.", "tomorrow's", "9am-5pm". */
+size_t when_chunk_end(const char *t, size_t len, size_t i);
+/* Start of the next chunk at or after i, or len. */
+size_t when_chunk_next(const char *t, size_t len, size_t i);
+/* Bytes of a separator at i (0 inside a word). */
+size_t when_sep_len(const char *t, size_t len, size_t i);
+/* A byte of a word, seen alone. */
+int when_word_byte(unsigned char ch);
+
+/* The word before byte pos / at or after byte pos, [*a, *b); 0 when none
+** (or when a sentence ends in between and stop_at_sentence). */
+int when_prev_word(const char *t, size_t len, size_t pos, size_t *a, size_t *b);
+int when_next_word(const char *t, size_t len, size_t pos, size_t *a, size_t *b);
+
+/* Is the word [a, b) one of the list (ASCII case ignored)? */
+int when_word_in(const char *t, size_t a, size_t b, const char *const *list,
+                 int count);
+int when_word_eq(const char *t, size_t a, size_t b, const char *w);
+
+/* Sentence / clause bounds around byte pos: [*a, *b). A sentence ends at
+** . ! ? ; or a line break (not the dots of "2.5" or "a.m."); a clause also
+** at , : ( ) and dashes, and before "but", "so", "because". */
+void when_sentence(const char *t, size_t len, size_t pos, size_t *a, size_t *b);
+void when_clause(const char *t, size_t len, size_t pos, size_t *a, size_t *b);
+/* Is byte i a sentence's end / a clause's? */
+int when_sentence_end(const char *t, size_t len, size_t i);
+int when_clause_end(const char *t, size_t len, size_t i);
+
+/* Does the text [a, b) hold a word of the list, outside [xa, xb)?
+** Returns the word's start + 1, or 0. Phrases of several words ("make sure")
+** are matched word by word. */
+size_t when_find_word(const char *t, size_t len, size_t a, size_t b, size_t xa,
+                      size_t xb, const char *const *list, int count);
+
+/* ---- what the words say (when_context.c) ---------------------------------- */
+
+enum {
+  CTX_OK,     /* nothing against the phrase */
+  CTX_WEAK,   /* not a time in running text: no reason worth giving */
+  CTX_REFUSED /* a time, but not one to schedule: reason set */
+};
+
+typedef struct when_cand {
+  size_t a, b;     /* bytes of the phrase */
+  when_result r;   /* its reading */
+  when_form form;  /* the parsed form (form -1: ISO-8601) */
+  size_t ca, cb;   /* its clause(s) */
+  size_t sa, sb;   /* its sentence */
+  int request;     /* in a request ("remind me", an imperative) */
+  int marker_next; /* right after or before the request's marker */
+} when_cand;
+
+/* The hints the sentence around byte pos gives the reader. */
+void when_context_hints(const char *t, size_t len, size_t pos,
+                        when_hints *hints);
+
+/* Judge a candidate in its message: CTX_OK, CTX_WEAK, or CTX_REFUSED with
+** why set. Fills c's clause, sentence, request fields. */
+int when_context_judge(const char *t, size_t len, when_cand *c, char *why,
+                       size_t n);
+
+/* A reason for a message in which no phrase was taken: its vague or
+** event-bound words ("in a bit", "after work"), or NULL. */
+const char *when_context_vague(const char *t, size_t len);
+
+/* Does a request marker the rest drops ("remind me", "can you") start at
+** byte a? Returns its end, or 0. at_head: a is the first word left of its
+** sentence ("Reminder: ..."). */
+size_t when_context_marker_at(const char *t, size_t len, size_t a, int at_head);
+
+#endif

@@ -1,0 +1,419 @@
+/*
+** when_recur.c -- the recurring forms of a time phrase (docs/when.md
+** "Recurring phrases"): tokens -> a cron or interval when_form.
+**
+**   recurring := ("every" | "each") body | "daily" rest | "nightly" rest
+**              | "hourly" | "weekly" ["on"] days rest | weekdays rest
+**              | weekends rest | ["on"] plural_days rest  ("mondays and
+**                thursdays at 7pm") | ["on"] "the" N "of" ("every" |
+**                "each") "month" times
+**   body      := [qty] sec|min|hour ["on the hour"] | "day" rest
+**              | part rest | "weekday" rest | "weekend" rest | days rest
+**              | "week" "on" days rest | "month" "on the" N times
+**              | N "of the month" times | "year" "on" date times
+**   rest      := [part] [times]     ; every monday evening at 8
+**   times     := "at" clock {("and" | ",") ["at"] clock}  ; at 8am and 8pm
+**
+** Calendar rules that one cron line cannot say ("every other tuesday", "the
+** 2nd and 4th friday", "the last weekday of the month", "every 3 days")
+** are refused with a reason that names them: they need a calendar rule
+** this reader does not produce yet, and a cron line that runs more often,
+** or on other days, would be a confident wrong answer.
+*/
+#include <string.h>
+
+#include "time/when_int.h"
+
+static const when_name plural_days[] = {
+    {"sundays", 0},   {"mondays", 1}, {"tuesdays", 2}, {"wednesdays", 3},
+    {"thursdays", 4}, {"fridays", 5}, {"saturdays", 6}};
+
+static const when_name ordinals[] = {
+    {"first", 1}, {"1st", 1},    {"second", 2},   {"2nd", 2},   {"third", 3},
+    {"3rd", 3},   {"fourth", 4}, {"4th", 4},      {"fifth", 5}, {"5th", 5},
+    {"last", -1}, {"other", 2},  {"alternate", 2}};
+
+static int refuse_rule(when_parser *p, const char *what) {
+  return when_fail(p,
+                   "'%s' is a calendar rule (%s) that one cron line cannot "
+                   "say, and it is not supported yet: name the dates, or "
+                   "give a schedule cron can say",
+                   p->norm, what);
+}
+
+/* An ordinal word at i ("second", "2nd", "last"): 1 and *n, else 0. The
+** number tokens "2" + "nd" count as one word. */
+static int ordinal_at(const when_parser *p, int i, int *n, int *width) {
+  if (when_tok_int(p, i, 1) && i + 1 < p->n && p->t[i + 1].glued &&
+      p->t[i + 1].kind == T_WORD &&
+      (when_tok_word(p, i + 1, "st") || when_tok_word(p, i + 1, "nd") ||
+       when_tok_word(p, i + 1, "rd") || when_tok_word(p, i + 1, "th"))) {
+    *n = p->t[i].value, *width = 2;
+    return *n >= 1 && *n <= 5;
+  }
+  *width = 1;
+  return when_lookup(p, i, ordinals, WHEN_COUNT(ordinals), n);
+}
+
+static int is_day_word(const when_parser *p, int i) {
+  int v;
+  return when_lookup(p, i, when_weekdays, when_n_weekdays, &v) ||
+         when_lookup(p, i, plural_days, WHEN_COUNT(plural_days), &v) ||
+         when_tok_word(p, i, "weekday") || when_tok_word(p, i, "day") ||
+         when_tok_word(p, i, "week") || when_tok_word(p, i, "weekend");
+}
+
+/* The calendar rules cron cannot say, anywhere in the phrase. Returns 0
+** (and fails) when one is found. */
+static int no_calendar_rule(when_parser *p) {
+  int n, w, v;
+  for (int i = 0; i < p->n; i++) {
+    int every = when_tok_word(p, i, "every") || when_tok_word(p, i, "each");
+    if (when_tok_word(p, i, "biweekly") || when_tok_word(p, i, "fortnightly"))
+      return refuse_rule(p, "every 2 weeks");
+    if (every && (when_tok_word(p, i + 1, "other") ||
+                  when_tok_word(p, i + 1, "alternate")))
+      return refuse_rule(p, "every 2nd time");
+    if (every && when_tok_word(p, i + 1, "fortnight"))
+      return refuse_rule(p, "every 2 weeks");
+    /* every N days | weeks | months | years, N >= 2 */
+    if (every) {
+      int k = i + 1;
+      if (when_tok_int(p, k, 4)) {
+        n = p->t[k].value;
+      } else if (when_lookup(p, k, when_numbers, when_n_numbers, &n) &&
+                 !when_tok_word(p, k, "a") && !when_tok_word(p, k, "an")) {
+      } else {
+        n = 0;
+      }
+      if (n >= 2 && when_lookup(p, k + 1, when_units, when_n_units, &v) &&
+          v >= U_DAY)
+        return refuse_rule(p, "every so many days, weeks or months");
+    }
+    /* [every] first|2nd [and 4th]|last weekday|day|monday [of the month] */
+    if (!ordinal_at(p, i, &n, &w)) continue;
+    int k = i + w, w2;
+    while ((when_tok_word(p, k, "and") || when_tok_punct(p, k, ',')) &&
+           ordinal_at(p, k + 1, &n, &w2))
+      k += 1 + w2;
+    if (!is_day_word(p, k)) continue;
+    int after_every = i > 0 && (when_tok_word(p, i - 1, "every") ||
+                                when_tok_word(p, i - 1, "each"));
+    /* "the 1st day of the month" is a day of the month */
+    int plain_dom = when_tok_word(p, k, "day") &&
+                    !when_tok_word(p, i, "last") && !after_every;
+    int of_month = 0;
+    for (int j = k; j < p->n && j < k + 6; j++)
+      if (when_tok_word(p, j, "month")) of_month = 1;
+    if (!plain_dom && (of_month || after_every))
+      return refuse_rule(p, "a day counted within the month or every so "
+                            "many weeks");
+  }
+  return 1;
+}
+
+/* One or more clock times: "at 8", "at 8am and 8pm", "at 9:00, 13:00". */
+static int parse_times(when_parser *p, when_form *ph) {
+  int start = p->pos;
+  if (!when_accept(p, "at")) return 0;
+  if (!when_parse_clock(p, &ph->clock, 1)) {
+    p->pos = start;
+    return 0;
+  }
+  zone_spec z;
+  memset(&z, 0, sizeof z);
+  for (;;) {
+    if (when_parse_zone(p, &z))
+      return when_fail(p, "a zone inside a recurring phrase is not supported: "
+                          "pass the IANA zone as the tz argument");
+    if (p->fatal) return 0;
+    int save = p->pos;
+    int sep = when_accept_punct(p, ',');
+    sep |= when_accept(p, "and");
+    if (!sep) return 1;
+    int at = when_accept(p, "at");
+    if (ph->n_more == WHEN_HOURS_MAX ||
+        !when_parse_clock(p, &ph->more[ph->n_more], at)) {
+      if (p->fatal) return 0;
+      p->pos = save;
+      return 1;
+    }
+    ph->n_more++;
+  }
+}
+
+static const when_name rec_parts[] = {{"morning", P_MORNING},
+                                      {"afternoon", P_AFTERNOON},
+                                      {"evening", P_EVENING},
+                                      {"night", P_NIGHT}};
+
+/* [part] [times] [part]; the time is needed after a part ("every
+** morning"), after "weekdays", and wherever `required`. */
+static int parse_rec_rest(when_parser *p, when_form *ph, int required) {
+  int word = p->pos - 1, part;
+  if (when_accept_from(p, rec_parts, WHEN_COUNT(rec_parts), &part) ||
+      when_parse_part(p, &part)) {
+    ph->part = part; /* "every morning": its hour (R8) when none is said */
+    required = 0;
+  }
+  if (!parse_times(p, ph)) {
+    if (p->fatal) return 0;
+    if (required && when_at_end(p))
+      return when_fail(p, "'%.*s' needs a time: add 'at <time>'",
+                       p->t[word].len, p->t[word].s);
+    return !required && when_at_end(p);
+  }
+  if (ph->part == P_NONE && when_parse_part(p, &part)) ph->part = part;
+  return when_at_end(p);
+}
+
+/* weekday {("," | "and") weekday}, singular or plural */
+static int parse_day_list(when_parser *p, when_form *ph, int plural) {
+  int wd, last;
+  const when_name *tab = plural ? plural_days : when_weekdays;
+  int n = plural ? WHEN_COUNT(plural_days) : when_n_weekdays;
+  if (!when_accept_from(p, tab, n, &wd)) return 0;
+  ph->dow_mask = 1u << wd;
+  int at = p->pos; /* "mon-fri", "monday to friday": a range */
+  if ((when_accept_punct(p, '-') || when_accept(p, "to") ||
+       when_accept(p, "through") || when_accept(p, "thru") ||
+       when_accept(p, "till") || when_accept(p, "until")) &&
+      when_accept_from(p, tab, n, &last)) {
+    for (int d = wd; d != last; d = (d + 1) % 7) ph->dow_mask |= 1u << d;
+    ph->dow_mask |= 1u << last;
+    return 1;
+  }
+  p->pos = at;
+  for (;;) {
+    int save = p->pos;
+    int sep = when_accept_punct(p, ',');
+    sep |= when_accept(p, "and");
+    if (!sep || !when_accept_from(p, tab, n, &wd)) {
+      p->pos = save;
+      return 1;
+    }
+    ph->dow_mask |= 1u << wd;
+  }
+}
+
+/* "the" day_num: the day (1-31), else 0. */
+static int parse_the_day(when_parser *p, int *dom) {
+  int save = p->pos;
+  when_accept(p, "the");
+  if (!when_tok_int(p, p->pos, 2)) {
+    p->pos = save;
+    return 0;
+  }
+  *dom = p->t[p->pos].value;
+  when_skip(p, 1);
+  if (p->pos < p->n && p->t[p->pos].glued &&
+      (when_accept(p, "st") || when_accept(p, "nd") || when_accept(p, "rd") ||
+       when_accept(p, "th"))) {
+  }
+  if (*dom < 1 || *dom > 31)
+    return when_fail(p, "day %d is out of range 1-31", *dom);
+  return 1;
+}
+
+/* every/each [qty] sec|min|hour -> interval ("every hour on the hour" is
+** minute 0 of every hour: cron). */
+static int parse_rec_interval(when_parser *p, when_form *ph) {
+  int save = p->pos, den = 1, unit;
+  int64_t num = 1;
+  int has_qty = when_parse_qty(p, &num, &den);
+  if (!when_accept_from(p, when_units, when_n_units, &unit)) {
+    p->pos = save;
+    return 0;
+  }
+  if (unit > U_HOUR) { /* "every day" is a cron form; "every 1 day" too */
+    p->pos = has_qty && num == 1 && den == 1 ? p->pos - 1 : save;
+    return 0;
+  }
+  if (unit == U_HOUR && !has_qty && when_tok_word(p, p->pos, "on")) {
+    if (when_accept(p, "on") && when_accept(p, "the") &&
+        when_accept(p, "hour")) {
+      ph->form = F_CRON, ph->hourly = 1;
+      return 1;
+    }
+    p->pos = save;
+    return 0;
+  }
+  if (when_tok_word(p, p->pos, "and") && when_tok_word(p, p->pos + 1, "a") &&
+      when_tok_word(p, p->pos + 2, "half") && den == 1) {
+    when_skip(p, 3);
+    num = num * 2 + 1, den = 2;
+  }
+  ph->form = F_INTERVAL;
+  ph->dur.ms = num * when_unit_ms[unit] / den;
+  if (ph->dur.ms < 1000)
+    return when_fail(p, "an interval must be at least 1 second");
+  return 1;
+}
+
+/* The body after "every"/"each". */
+static int parse_rec_body(when_parser *p, when_form *ph) {
+  int v, dom;
+  if (when_tok_word(p, p->pos, "few") || when_tok_word(p, p->pos, "couple") ||
+      when_tok_word(p, p->pos, "now") || when_tok_word(p, p->pos, "so"))
+    return when_fail(p, "'%s' is vague: give a number ('every 2 hours')",
+                     p->norm);
+  if (parse_rec_interval(p, ph)) return when_at_end(p);
+  if (p->fatal) return 0;
+  ph->form = F_CRON;
+  if (when_accept(p, "day")) return parse_rec_rest(p, ph, 0);
+  if (when_accept_from(p, rec_parts, WHEN_COUNT(rec_parts), &ph->part))
+    return parse_rec_rest(p, ph, 0); /* "every morning": 09:00 (R8) */
+  if (when_accept(p, "weekday")) {
+    ph->dow_mask = 0x3e;
+    return parse_rec_rest(p, ph, 0);
+  }
+  if (when_accept(p, "weekend")) {
+    ph->dow_mask = 0x41;
+    return parse_rec_rest(p, ph, 0);
+  }
+  if (parse_day_list(p, ph, 0)) return parse_rec_rest(p, ph, 0);
+  if (when_accept(p, "week")) {
+    if (!when_accept(p, "on") || !parse_day_list(p, ph, 0))
+      return when_fail(p, "'every week' does not say which day: name it "
+                          "('every monday at 9am')");
+    return parse_rec_rest(p, ph, 0);
+  }
+  if (when_accept(p, "month")) {
+    if (!when_accept(p, "on"))
+      return when_fail(p, "'every month' does not say which day: name it "
+                          "('every month on the 1st at 9am')");
+    if (!parse_the_day(p, &ph->cron_dom)) return 0;
+    return parse_rec_rest(p, ph, 0);
+  }
+  if (when_accept(p, "year")) {
+    day_spec d;
+    int save = p->pos;
+    when_accept(p, "on");
+    if (!when_lookup(p, p->pos, when_months, when_n_months, &v)) {
+      p->pos = save;
+      return when_fail(p, "'every year' does not say which day: name it "
+                          "('every year on march 3 at 9am')");
+    }
+    when_skip(p, 1);
+    if (!when_tok_int(p, p->pos, 2)) return 0;
+    memset(&d, 0, sizeof d);
+    d.month = v, d.dom = p->t[p->pos].value;
+    when_skip(p, 1);
+    if (p->pos < p->n && p->t[p->pos].glued && p->t[p->pos].kind == T_WORD)
+      when_skip(p, 1);
+    if (d.dom < 1 || d.dom > civil_days_in_month(2000, d.month))
+      return when_fail(p, "%s has no day %d", when_month_full[d.month], d.dom);
+    ph->cron_month = d.month, ph->cron_dom = d.dom;
+    return parse_rec_rest(p, ph, 0);
+  }
+  /* every 1st of the month */
+  int save = p->pos;
+  if (parse_the_day(p, &dom) && when_accept(p, "of") &&
+      (when_accept(p, "the") || when_accept(p, "each") ||
+       when_accept(p, "every")) &&
+      when_accept(p, "month")) {
+    ph->cron_dom = dom;
+    return parse_rec_rest(p, ph, 0);
+  }
+  if (!p->fatal) p->pos = save;
+  return 0;
+}
+
+static int parse_recurring_at(when_parser *p, when_form *ph);
+
+/* Returns 1 parsed, 0 not a recurring phrase (or fatal). A time may come
+** first: "at 7:45am every weekday". */
+int when_parse_recurring(when_parser *p, when_form *ph) {
+  clock_spec lead;
+  p->pos = 0;
+  if (!no_calendar_rule(p)) return 0;
+  if (when_tok_word(p, 0, "at") &&
+      (p->pos = 1, when_parse_clock(p, &lead, 1)) && p->pos < p->n) {
+    when_accept_punct(p, ',');
+    if (when_tok_word(p, p->pos, "every") || when_tok_word(p, p->pos, "each") ||
+        when_tok_word(p, p->pos, "daily")) {
+      when_parser sub = *p;
+      int skip = p->pos;
+      memmove(sub.t, p->t + skip, sizeof(when_tok) * (size_t)(p->n - skip));
+      sub.n = p->n - skip, sub.pos = 0, sub.far = 0;
+      if (parse_recurring_at(&sub, ph) && ph->form == F_CRON &&
+          !ph->clock.has && !ph->hourly) {
+        ph->clock = lead;
+        p->pos = p->n;
+        return 1;
+      }
+      if (sub.fatal) {
+        when_fail(p, "%s", sub.reason);
+        return 0;
+      }
+      p->far = skip + sub.far;
+    }
+  }
+  if (p->fatal) return 0;
+  return parse_recurring_at(p, ph);
+}
+
+static int parse_recurring_at(when_parser *p, when_form *ph) {
+  int dom;
+  when_form_init(ph);
+  ph->form = F_CRON;
+  p->pos = 0;
+  if (when_accept(p, "every") || when_accept(p, "each"))
+    return parse_rec_body(p, ph);
+  if (when_accept(p, "daily")) return parse_rec_rest(p, ph, 0);
+  if (when_accept(p, "nightly")) {
+    ph->part = P_NIGHT;
+    return parse_rec_rest(p, ph, 1);
+  }
+  if (when_accept(p, "hourly") && when_at_end(p)) {
+    ph->form = F_INTERVAL;
+    ph->dur.ms = WHEN_HOUR_MS;
+    return 1;
+  }
+  p->pos = 0;
+  if (when_accept(p, "weekly")) {
+    when_accept(p, "on");
+    if (!parse_day_list(p, ph, 0) && !parse_day_list(p, ph, 1))
+      return when_fail(p, "'weekly' does not say which day: name it "
+                          "('every monday at 9am')");
+    return parse_rec_rest(p, ph, 0);
+  }
+  if (when_accept(p, "monthly")) {
+    when_accept(p, "on");
+    if (!parse_the_day(p, &ph->cron_dom))
+      return when_fail(p, "'monthly' does not say which day: name it "
+                          "('every month on the 1st at 9am')");
+    return parse_rec_rest(p, ph, 0);
+  }
+  if (when_accept(p, "weekdays")) {
+    ph->dow_mask = 0x3e;
+    return parse_rec_rest(p, ph, 1);
+  }
+  if (when_accept(p, "weekends")) {
+    ph->dow_mask = 0x41;
+    return parse_rec_rest(p, ph, 1);
+  }
+  p->pos = 0;
+  when_accept(p, "on");
+  if (parse_day_list(p, ph, 1)) return parse_rec_rest(p, ph, 1);
+  p->pos = 0; /* "mon-fri at 8am": a range of days needs its time */
+  when_accept(p, "on");
+  if (parse_day_list(p, ph, 0) &&
+      ph->dow_mask != (ph->dow_mask & -ph->dow_mask))
+    return parse_rec_rest(p, ph, 1);
+  ph->dow_mask = 0x7f;
+  /* [on] the N(th) of every|each month [at time] */
+  p->pos = 0;
+  when_accept(p, "on");
+  if (when_tok_word(p, p->pos, "the") && parse_the_day(p, &dom)) {
+    if (!(when_accept(p, "of") &&
+          (when_accept(p, "every") || when_accept(p, "each")) &&
+          when_accept(p, "month"))) {
+      p->pos = 0;
+      return 0;
+    }
+    ph->cron_dom = dom;
+    return parse_rec_rest(p, ph, 0);
+  }
+  return 0;
+}
