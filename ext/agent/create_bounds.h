@@ -1,11 +1,11 @@
 /*
-** create_bounds.h -- the bounds of an agent's create (DESIGN.md §7,
-** docs/create-action.md#bounds): the size of its request, and for each
-** field an agent may set through trigger_create / trigger_create_xml the
-** trigger_config key that bounds it (max_agent_attempts,
-** min_agent_backoff_ms, max_agent_instructions_bytes, ...). They hold
-** for the create action only: a direct INSERT is the application's,
-** which is trusted.
+** create_bounds.h -- the bounds of an agent's create
+** (docs/create-action.md#bounds-of-an-agents-create): the size of its
+** request, and for each field an agent may set through trigger_create /
+** trigger_create_xml the trigger_config key that bounds it
+** (max_agent_attempts, min_agent_backoff_ms, max_agent_instructions_bytes,
+** ...). They hold for the create action only: a direct INSERT is the
+** application's, which is trusted.
 */
 #ifndef TRIGGERS_CREATE_BOUNDS_H
 #define TRIGGERS_CREATE_BOUNDS_H

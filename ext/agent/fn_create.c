@@ -1,5 +1,5 @@
 /*
-** fn_create.c -- the agent-facing create action (DESIGN.md §7):
+** fn_create.c -- the agent-facing create action (docs/create-action.md):
 ** trigger_create(request_json [, context_json]),
 ** trigger_create_xml(xml [, context_json]) and
 ** trigger_dedupe_key(instructions, trigger_type, schedule, scope [, tz]).
@@ -84,7 +84,7 @@ typedef struct create_req {
   char *when; /* the request's "when" phrase (or "when_text"), if any */
   size_t metadata_bytes; /* the request's own metadata (create_bounds.h) */
   int id_given;          /* the request named its trigger_id */
-  int when_text;         /* when is a message to find the phrase in (§8) */
+  int when_text;         /* when is a message to find the phrase in */
   int autonomy, confirmed;
   int dry_run;      /* context.dry_run: every check, nothing written */
   double when_conf; /* the phrase's confidence, once read (when_read) */
@@ -390,7 +390,7 @@ static int request_metadata(create_req *q) {
   return rc;
 }
 
-/* A "when" phrase (WHEN.md) becomes the schedule columns, when the
+/* A "when" phrase (docs/when.md) becomes the schedule columns, when the
 ** parser's confidence reaches min_confidence; the phrase, confidence,
 ** flags and implied parts go into metadata.when. */
 /* "when_text": the phrase found in the message replaces q->when (so that
@@ -752,11 +752,11 @@ static void event_text(sqlite3_str *j, const char *t) {
   json_str(j, t);
 }
 
-/* The call's one event (DESIGN.md §12): created, duplicate, or rejected
-** with its code and, in detail, the reason (and a "when" phrase with its
-** confidence: a low-confidence candidate is logged, never dropped); each
-** text of a rejected one bounded (event_text; a trigger_id longer than
-** that is left out). */
+/* The call's one event (docs/create-action.md#the-event-of-each-call):
+** created, duplicate, or rejected with its code and, in detail, the reason
+** (and a "when" phrase with its confidence: a low-confidence candidate is
+** logged, never dropped); each text of a rejected one bounded (event_text;
+** a trigger_id longer than that is left out). */
 static int write_event(create_req *q) {
   const trg_val *id = &q->row.v[TC_TRIGGER_ID];
   store_event e = {q->now,

@@ -1,6 +1,6 @@
 /*
 ** fn_summary.c -- bounded autonomous-state context for an agent's next
-** autonomous turn (DESIGN.md §9; user guide: docs/summary.md).
+** autonomous turn (docs/summary.md).
 **
 **   SELECT trigger_state_summary('agent-1');
 **   SELECT trigger_state_summary('agent-1', '2026-03-08T09:00:00Z',
@@ -42,15 +42,14 @@
 ** max_footer 200. Options may lower them; larger values are clamped (the
 ** defaults are the hard limits). Budget order: the Hints line first, from
 ** max_total (hints dropped from the end of their order when it does not
-** fit), then the loop segment (its latest failure is always kept, cut if
-** it must be), then
-** admin, then the footer, and pending items get what is left of
-** max_total (6 bytes are reserved for the separators). Within a segment
+** fit), then the loop segment (its latest failure is always kept, cut if it
+** must be), then admin, then the footer, and pending items get what is left
+** of max_total (6 bytes are reserved for the separators). Within a segment
 ** items are taken in priority order and the first one that does not fit
 ** ends the segment, so the oldest are dropped first; an admin item longer
-** than SUM_ITEM_MAX is cut to it and later items are still shown while
-** they fit; only the first admin item is cut to fit rather than dropped. A note "(+N more admin items
-** omitted)" tells the agent what was left out.
+** than SUM_ITEM_MAX is cut to it and later items are still shown while they
+** fit; only the first admin item is cut to fit rather than dropped. A note
+** "(+N more admin items omitted)" tells the agent what was left out.
 **
 ** Conflicts: an admin item whose text starts with "topic: " (a letter,
 ** then up to 31 letters, digits, spaces or _ . / -, then ':' and a space
@@ -73,8 +72,9 @@
 ** Cost: four indexed queries with LIMIT (triggers_rundata_outcome twice,
 ** triggers_state_agent once, plus id and trigger_id probes; the hints'
 ** probes of triggers_rundata_lease, triggers_rundata_retry and
-** triggers_data_status), whatever the number of finished runs; the admin array is the caller's own input and is parsed once.
-** Call it inside a transaction to read all three from one snapshot.
+** triggers_data_status), whatever the number of finished runs; the admin
+** array is the caller's own input and is parsed once. Call it inside a
+** transaction to read all three from one snapshot.
 */
 #include <stdio.h>
 #include <stdlib.h>

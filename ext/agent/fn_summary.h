@@ -1,5 +1,5 @@
 /*
-** fn_summary.h -- the autonomous state summary (DESIGN.md §9):
+** fn_summary.h -- the autonomous state summary (docs/summary.md):
 ** trigger_state_summary(agent_id [, now [, options]]) -> TEXT and
 ** trigger_state_payload(agent_id [, now [, options]]) -> JSON. The
 ** contents, caps, truncation order and confidence rule are documented in

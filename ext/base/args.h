@@ -54,11 +54,11 @@ const char *trg_int_unit(const char *name);
 const char *trg_echo(const char *text, char *buf);
 
 /* ---- text entering the extension ------------------------------------------
-** DESIGN.md §4: every TEXT stored or returned is valid UTF-8 without NUL.
-** trg_text_check: SQLITE_OK, or SQLITE_ERROR with *err = "<what>:
-** <problem>" ("<what>.<key>: ..." for a JSON text whose top-level member
-** holds it; json also checks \u escapes), SQLITE_NOMEM. The message never
-** quotes the bad bytes. */
+** docs/reliability.md#guarantees: every TEXT stored or returned is valid
+** UTF-8 without NUL. trg_text_check: SQLITE_OK, or SQLITE_ERROR with *err =
+** "<what>: <problem>" ("<what>.<key>: ..." for a JSON text whose top-level
+** member holds it; json also checks \u escapes), SQLITE_NOMEM. The message
+** never quotes the bad bytes. */
 int trg_text_check(const char *t, size_t n, int json, const char *what,
                    char **err);
 /* The text of v (TEXT), checked as above: *out points into v. */

@@ -90,10 +90,11 @@ enum {
 ** such a value is refused by every save (SQLITE_NOMEM), so a call site
 ** that ignores the result can never write a stale value.
 ** bad: the value as read back from a shadow table is not one the
-** extension writes (changed outside it, DESIGN.md §4): the SQLite type
-** found (SQLITE_TEXT, _FLOAT, _BLOB, ...) when it does not fit the column,
-** or a TRG_BAD_* reason; 0 for every value set by code. An integer
-** column's text or real keeps its text in t (i is 0), for the message.
+** extension writes (changed outside it,
+** docs/tables.md#changed-shadow-tables): the SQLite type found
+** (SQLITE_TEXT, _FLOAT, _BLOB, ...) when it does not fit the column, or a
+** TRG_BAD_* reason; 0 for every value set by code. An integer column's
+** text or real keeps its text in t (i is 0), for the message.
 ** Such a row is checked (trg_check) and never saved whole. */
 typedef struct trg_val { /* 24 bytes: a busy tick holds thousands of rows */
   i64 i;

@@ -1,9 +1,9 @@
 /*
 ** fn_when.c -- trigger_parse_when(phrase [, now [, tz]]): an English time
 ** phrase read by the when module (ext/time/when.h, docs/when.md), as the
-** JSON of DESIGN.md §8; trigger_find_when(text [, now [, tz]]): the same
-** for the phrase found inside a message, plus "phrase", "span" (code
-** points) and "rest".
+** JSON of docs/when.md#calling-it; trigger_find_when(text [, now [, tz]]):
+** the same for the phrase found inside a message, plus "phrase", "span"
+** (code points) and "rest".
 **
 **   SELECT trigger_parse_when('tomorrow at 9am', '2025-03-08T15:00:00Z',
 **                             'America/New_York');
@@ -42,8 +42,8 @@ static void json_i64_or_null(sqlite3_str *out, const char *key, int has,
   else sqlite3_str_appendf(out, ",\"%s\":null", key);
 }
 
-/* DESIGN.md §8: every key present, null where it does not apply. The
-** object is left open for trigger_find_when's keys. */
+/* docs/when.md#calling-it: every key present, null where it does not
+** apply. The object is left open for trigger_find_when's keys. */
 static void when_json(sqlite3_str *out, const when_result *r,
                       const tz_zone *z) {
   int ok = r->kind != WHEN_NONE;

@@ -1,5 +1,6 @@
 /*
-** vtab_events.c -- the `trigger_events` virtual table (DESIGN.md §12):
+** vtab_events.c -- the `trigger_events` virtual table
+** (docs/tables.md#the-trigger_events-table):
 ** one row per lifecycle event of a trigger (created, duplicate, rejected,
 ** updated, paused, resumed, auto_paused, expired, completed, cancelled,
 ** deleted), newest first, read from the shadow table triggers_events that

@@ -1,9 +1,9 @@
 /*
 ** columns.h -- the layout of the shadow tables: each column of a trigger
 ** (trg_cols) and of a run (run_cols) in row.h's order, and of an event
-** (evt_cols), with its kind and declared type; which of a trigger's two tables holds a column; and the
-** pieces the store's statements are built from (column lists, the join of
-** a trigger's two tables).
+** (evt_cols), with its kind and declared type; which of a trigger's two
+** tables holds a column; and the pieces the store's statements are built
+** from (column lists, the join of a trigger's two tables).
 */
 #ifndef TRIGGERS_COLUMNS_H
 #define TRIGGERS_COLUMNS_H
@@ -20,7 +20,8 @@ typedef struct trg_coldef {
 } trg_coldef;
 extern const trg_coldef trg_cols[TC_NCOL];
 extern const trg_coldef run_cols[RC_NCOL];
-/* The columns of an event (trigger_events, DESIGN.md §12), all public. */
+/* The columns of an event (docs/tables.md#the-trigger_events-table), all
+** public. */
 enum {
   EC_AT,
   EC_AGENT_ID,

@@ -1,12 +1,11 @@
 /*
 ** config.c -- trigger_config keys and defaults; values live in the
 ** triggers_config shadow table (read and written here) and fall back to
-** these defaults.
-** A value that cannot be read (out of memory, I/O) is not a default: the
-** error is kept in store.err and fails the caller's transaction. A stored
-** value that trigger_config(key, value) would refuse (changed outside the
-** extension, DESIGN.md §4) is not used either: the default is, and
-** trigger_config(key) reports it.
+** these defaults. A value that cannot be read (out of memory, I/O) is not a
+** default: the error is kept in store.err and fails the caller's
+** transaction. A stored value that trigger_config(key, value) would refuse
+** (changed outside the extension, docs/functions.md#config-keys) is not
+** used either: the default is, and trigger_config(key) reports it.
 */
 #include "store/config.h"
 

@@ -1,6 +1,7 @@
 /*
-** config.h -- the trigger_config keys (DESIGN.md §7), their defaults, the
-** triggers_config table, and typed reads of the values stored there.
+** config.h -- the trigger_config keys (docs/functions.md#config-keys),
+** their defaults, the triggers_config table, and typed reads of the values
+** stored there.
 */
 #ifndef TRIGGERS_CONFIG_H
 #define TRIGGERS_CONFIG_H

@@ -1,10 +1,11 @@
 /*
-** due.c -- what the tick reads (due.h): the due triggers in claim order,
-** a batch at a time, through triggers_state_due (triggers_state_agent
-** for a tick of some agents), the runs whose lease passed
+** due.c -- what the tick reads (due.h): the due triggers in claim order, a
+** batch at a time, through triggers_state_due (triggers_state_agent for a
+** tick of some agents), the runs whose lease passed
 ** (triggers_rundata_lease) and those to re-offer (triggers_rundata_retry),
-** and the rows those probes never reach because a value was changed
-** outside the extension (DESIGN.md §4), so that they are paused, not lost.
+** and the rows those probes never reach because a value was changed outside
+** the extension (docs/tables.md#changed-shadow-tables), so that they are
+** paused, not lost.
 */
 #include "store/due.h"
 
@@ -16,12 +17,13 @@
 SQLITE_EXTENSION_INIT3
 
 /* A time the probes of the tick never reach: past the instant range, and
-** every text or blob (which sort after all numbers). A row holding one
-** was changed outside the extension (DESIGN.md §4); the tick looks for
-** such rows with one more probe of the same indexes (ST_RUNS_ANY, then
-** ST_DUE_STRAY, ST_RUNS_STRAY_*), so that they are paused, not lost.
-** A NULL lease and one past the range are two seeks of the lease index:
-** written as one OR, SQLite walks every running run on each tick. */
+** every text or blob (which sort after all numbers). A row holding one was
+** changed outside the extension (docs/tables.md#changed-shadow-tables); the
+** tick looks for such rows with one more probe of the same indexes
+** (ST_RUNS_ANY, then ST_DUE_STRAY, ST_RUNS_STRAY_*), so that they are
+** paused, not lost. A NULL lease and one past the range are two seeks of
+** the lease index: written as one OR, SQLite walks every running run on
+** each tick. */
 #define STRAY ((long long)SCHED_MS_MAX)
 
 /* After the row, the due probes (ST_DUE, ST_DUE_AGENTS, ST_DUE_STRAY)

@@ -1,5 +1,6 @@
 /*
-** due.h -- what the tick reads (the probes of DESIGN.md §6): the due
+** due.h -- what the tick reads (the probes of
+** docs/lifecycle.md#what-one-tick-does): the due
 ** triggers, the runs whose lease passed or that wait to be re-offered, and
 ** the rows those probes never reach.
 */

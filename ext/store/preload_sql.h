@@ -1,5 +1,6 @@
 /*
-** preload_sql.h -- the fire-time preload (DESIGN.md §12): the one
+** preload_sql.h -- the fire-time preload
+** (docs/lifecycle.md#fire-time-preload-preload_sql): the one
 ** read-only query an application configures with
 ** trigger_config('preload_sql', ...). Its text is the application's SQL,
 ** kept as a config value; this file is where it is checked, prepared and
@@ -38,8 +39,9 @@
 /* VM steps one run's preload may take (sqlite3_progress_handler, checked
 ** every PRELOAD_STEP_CHECK steps): an indexed query of a few rows takes
 ** hundreds, a scan of 100,000 rows about a million; past it the query is
-** stopped and the run carries preloadError. Counted in steps, not time,
-** so a replayed tick stops at the same row (DESIGN.md §11). */
+** stopped and the run carries preloadError. Counted in steps, not time, so
+** a replayed tick stops at the same row
+** (docs/lifecycle.md#fire-time-preload-preload_sql). */
 #define PRELOAD_MAX_STEPS 1000000
 #define PRELOAD_STEP_CHECK 1000
 /* The longest string or blob a preload may make or read while it steps

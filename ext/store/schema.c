@@ -47,12 +47,12 @@
 ** action's rows, so a tick's event costs two index entries.)
 **
 ** A fire rewrites next_due_at (and fire_at = next_due_at + jitter), so
-** exactly two indexes hold a time that a fire changes, and the second
-** only for a trigger that has an agent: a trigger without one (agent_id
-** '') costs one index entry per fire, and a tick or wakeup for agent ''
-** walks triggers_state_due skipping other agents' rows. The jitter is applied by the tick
-** as a filter on the rows it reads, not by an index of its own. A claimed
-** run enters neither of the finished-run indexes until it finishes.
+** exactly two indexes hold a time that a fire changes, and the second only
+** for a trigger that has an agent: a trigger without one (agent_id '')
+** costs one index entry per fire, and a tick or wakeup for agent '' walks
+** triggers_state_due skipping other agents' rows. The jitter is applied by
+** the tick as a filter on the rows it reads, not by an index of its own. A
+** claimed run enters neither of the finished-run indexes until it finishes.
 */
 #include "store/schema.h"
 
@@ -128,7 +128,7 @@ const char *const store_index_v3_ddl =
     "CREATE INDEX main.triggers_state_agent ON triggers_state(agent_id, next_due_at, trigger_id)"
     " WHERE agent_id <> '';";
 
-/* The event log of version 5 (trigger_events, DESIGN.md §12). */
+/* The event log of version 5 (docs/tables.md#the-trigger_events-table). */
 const char *const store_events_ddl =
     "CREATE TABLE main.triggers_events(id INTEGER PRIMARY KEY,"
     " at INTEGER NOT NULL, agent_id TEXT NOT NULL DEFAULT '',"

@@ -1,11 +1,11 @@
 /*
-** stored.h -- values read back from the shadow tables, which an
-** application can change outside the extension (SQL with
-** SQLITE_DBCONFIG_DEFENSIVE off; DESIGN.md §4): the messages that say
-** what is wrong with a value (shared with the write path, so a stored
-** value and a written one get the same words), and the check of a
-** triggers_rundata row. A trigger row is checked by trigger.c's own
-** validator (trg_check with TRG_STORED), the one INSERT uses.
+** stored.h -- values read back from the shadow tables, which an application
+** can change outside the extension (SQL with SQLITE_DBCONFIG_DEFENSIVE off;
+** docs/tables.md#changed-shadow-tables): the messages that say what is
+** wrong with a value (shared with the write path, so a stored value and a
+** written one get the same words), and the check of a triggers_rundata row.
+** A trigger row is checked by trigger.c's own validator (trg_check with
+** TRG_STORED), the one INSERT uses.
 */
 #ifndef TRIGGERS_STORED_H
 #define TRIGGERS_STORED_H

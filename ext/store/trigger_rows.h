@@ -28,10 +28,11 @@ int store_trigger_save_tick(store *s, const trg_row *r, int changed);
 ** n rows. */
 int store_tick_hot_all(store *s, trg_row *const *rows, int n);
 
-/* A row changed outside the extension (DESIGN.md §4) is taken out of the
-** tick without writing any of its other values: status (UPDATE OR
-** IGNORE) and enabled = 0 when paused, next_due_at and fire_at NULL,
-** last_error = why, updated_at = now, running when >= 0 (else kept). */
+/* A row changed outside the extension
+** (docs/tables.md#changed-shadow-tables) is taken out of the tick without
+** writing any of its other values: status (UPDATE OR IGNORE) and enabled =
+** 0 when paused, next_due_at and fire_at NULL, last_error = why, updated_at
+** = now, running when >= 0 (else kept). */
 int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
                              const char *why, i64 now, i64 running);
 

@@ -1,8 +1,9 @@
 /*
 ** redact.c -- secret redaction for the autonomous state summary
-** (DESIGN.md §9). The rules are the table `rules` below, one row per rule:
-** its name (docs/summary.md lists the same names), the matcher with its
-** parameters (what it matches), and the label that replaces the secret.
+** (docs/summary.md#redaction). The rules are the table `rules` below, one
+** row per rule: its name (docs/summary.md lists the same names), the
+** matcher with its parameters (what it matches), and the label that
+** replaces the secret.
 **
 ** One left-to-right pass (`pass`) drives them. At each position the rows
 ** are tried in table order; the first match wins. A match is a range

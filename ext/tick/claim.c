@@ -1,5 +1,6 @@
 /*
-** claim.c -- the tick's third step (claim.h, DESIGN.md §6): the triggers
+** claim.c -- the tick's third step (claim.h,
+** docs/lifecycle.md#what-one-tick-does): the triggers
 ** due (triggers_state_due, next_due_at <= now, in (next_due_at,
 ** trigger_id) order), each claimed once fire_at, the due time plus the
 ** trigger's jitter, is <= now: misfire, window, overlap and max_runs

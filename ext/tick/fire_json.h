@@ -1,8 +1,9 @@
 /*
 ** fire_json.h -- the texts of a claimed run: its run_id, its payload (the
 ** run row's payload column) and its element of trigger_run_due()'s result
-** array (DESIGN.md §6), built in an arena from the trigger's values,
-** which are JSON-quoted once per row however many runs it fires.
+** array (docs/lifecycle.md#claiming-trigger_run_due), built in an arena
+** from the trigger's values, which are JSON-quoted once per row however
+** many runs it fires.
 */
 #ifndef TRG_FIRE_JSON_H
 #define TRG_FIRE_JSON_H

@@ -1,5 +1,6 @@
 /*
-** fire_preload.h -- a claimed run's fire-time preload (DESIGN.md §12):
+** fire_preload.h -- a claimed run's fire-time preload
+** (docs/lifecycle.md#fire-time-preload-preload_sql):
 ** the query configured as preload_sql (store/preload_sql.h) run for the
 ** run's trigger, its rows merged into the run's payload.
 */

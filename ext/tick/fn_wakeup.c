@@ -27,12 +27,13 @@ typedef struct earliest {
 
 static int earliest_fire(void *arg, const store_wake_row *w) {
   earliest *e = arg;
-  /* Values changed outside the extension (DESIGN.md §4) must not wake a
-  ** host for nothing, over and over: a next_due_at that is not a number
-  ** sorts after every number and is never due, so the walk ends there;
-  ** the tick reads a row only once next_due_at has come, so a fire_at
-  ** before it counts as next_due_at (as does one that is not a number:
-  ** the tick pauses that row when it reads it). */
+  /* Values changed outside the extension
+  ** (docs/tables.md#changed-shadow-tables) must not wake a host for
+  ** nothing, over and over: a next_due_at that is not a number sorts after
+  ** every number and is never due, so the walk ends there; the tick reads a
+  ** row only once next_due_at has come, so a fire_at before it counts as
+  ** next_due_at (as does one that is not a number: the tick pauses that row
+  ** when it reads it). */
   if (w->due_type != SQLITE_INTEGER && w->due_type != SQLITE_FLOAT) return 1;
   if (e->have && w->due >= e->best) return 1;
   if (w->fire_type == SQLITE_NULL) return 0;

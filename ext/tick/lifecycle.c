@@ -1,5 +1,5 @@
 /*
-** lifecycle.c -- the run lifecycle's steps (lifecycle.h, DESIGN.md §6):
+** lifecycle.c -- the run lifecycle's steps (lifecycle.h, docs/lifecycle.md):
 ** a run made and claimed, its element of the result, a trigger's counters
 ** after a claim or a run's end, a failure with its retry, and settling a
 ** trigger once nothing of it is in flight.

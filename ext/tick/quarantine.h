@@ -1,7 +1,7 @@
 /*
 ** quarantine.h -- a trigger or run row read back that holds a value the
-** extension would refuse (DESIGN.md §4): its check, and the trigger taken
-** out of the schedule, writing only what that takes.
+** extension would refuse (docs/tables.md#changed-shadow-tables): its check,
+** and the trigger taken out of the schedule, writing only what that takes.
 */
 #ifndef TRIGGERS_QUARANTINE_H
 #define TRIGGERS_QUARANTINE_H

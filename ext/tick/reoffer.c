@@ -1,5 +1,6 @@
 /*
-** reoffer.c -- the tick's first two steps (reoffer.h, DESIGN.md §6):
+** reoffer.c -- the tick's first two steps (reoffer.h,
+** docs/lifecycle.md#what-one-tick-does):
 **   1. runs whose lease passed (triggers_rundata_lease): recorded failed
 **      "lease expired"; with attempts left a retry is queued for now;
 **   2. runs to re-offer (triggers_rundata_retry): deferred runs are

@@ -1,6 +1,6 @@
 /*
 ** event.h -- what a change of a trigger is called in the event log
-** (trigger_events, DESIGN.md §12) and the event written for it: the kind
+** (docs/operations.md#the-event-log) and the event written for it: the kind
 ** of a status change, and one row appended for a trigger row.
 */
 #ifndef TRIGGERS_EVENT_H

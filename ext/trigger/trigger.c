@@ -175,13 +175,14 @@ int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
 /* ---- validation ------------------------------------------------------ */
 
 /*
-** One validator for a row written through the table and for a row read
-** back from the shadow tables (flags & TRG_STORED, DESIGN.md §4). A write
-** fills the defaults of columns left NULL and reads ISO text in instant
-** columns; a stored row must hold what a write leaves: every value of
-** the right type, defaulted columns not NULL, instants as ms, and the
-** computed columns in their ranges. The messages are the same, naming the
-** virtual table for a write and the shadow table for a stored row.
+** One validator for a row written through the table and for a row read back
+** from the shadow tables (flags & TRG_STORED,
+** docs/tables.md#changed-shadow-tables). A write fills the defaults of
+** columns left NULL and reads ISO text in instant columns; a stored row
+** must hold what a write leaves: every value of the right type, defaulted
+** columns not NULL, instants as ms, and the computed columns in their
+** ranges. The messages are the same, naming the virtual table for a write
+** and the shadow table for a stored row.
 */
 
 /* A NULL in a column that must have a value. */

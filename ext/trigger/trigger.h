@@ -53,15 +53,15 @@ int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
                  char **err);
 
 /*
-** The same validator with flags: TRG_STORED checks a row read back from
-** the shadow tables (DESIGN.md §4: it may have been changed outside the
-** extension) instead of one being written: no defaults are filled (a
-** NULL where a write leaves a value is an error), the computed columns
-** are checked too (status, counters, instants, due only when scheduled),
-** and the messages name the shadow table ("triggers_data.interval_ms:
-** must be >= 1000, got 0"). TRG_NO_JSON leaves out the metadata check,
-** a query (the tick's claims never show metadata). Returns
-** SQLITE_CONSTRAINT_CHECK (or _NOTNULL) with *err, or SQLITE_NOMEM.
+** The same validator with flags: TRG_STORED checks a row read back from the
+** shadow tables (docs/tables.md#changed-shadow-tables: it may have been
+** changed outside the extension) instead of one being written: no defaults
+** are filled (a NULL where a write leaves a value is an error), the
+** computed columns are checked too (status, counters, instants, due only
+** when scheduled), and the messages name the shadow table
+** ("triggers_data.interval_ms: must be >= 1000, got 0"). TRG_NO_JSON leaves
+** out the metadata check, a query (the tick's claims never show metadata).
+** Returns SQLITE_CONSTRAINT_CHECK (or _NOTNULL) with *err, or SQLITE_NOMEM.
 */
 #define TRG_STORED 1
 #define TRG_NO_JSON 2
@@ -84,7 +84,7 @@ int trg_is_active(const trg_row *r);                   /* scheduled or paused */
 /* Deterministic jitter in [0, jitter_ms) from (trigger_id, occurrence). */
 i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms);
 
-/* dedupe_key of the row (DESIGN §7, dedupe.h). */
+/* dedupe_key of the row (docs/create-action.md#dedupe-keys, dedupe.h). */
 int trg_dedupe(trg_row *r, const sched_spec *spec);
 /* trigger_id of another active trigger of the same agent with the same
 ** dedupe_key (sqlite3_malloc'd into *existing), or NULL. Only an active r

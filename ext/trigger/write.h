@@ -4,12 +4,12 @@
 ** (trigger_create, agent/fn_create.c).
 **
 ** A write checks the row once (trigger.h's validator: defaults, zone,
-** instants, enums, ranges, schedule), derives what the table computes
-** (a default trigger_id, the incarnation, status / next_due_at / fire_at,
-** dedupe_key), refuses a duplicate of an active trigger of the agent and
-** a trigger_id that is taken, and writes the two shadow rows (store/trigger_rows.h).
-** The outcome is a trg_status (trigger.h): the code, the column it is
-** about, the message. A refusal writes nothing.
+** instants, enums, ranges, schedule), derives what the table computes (a
+** default trigger_id, the incarnation, status / next_due_at / fire_at,
+** dedupe_key), refuses a duplicate of an active trigger of the agent and a
+** trigger_id that is taken, and writes the two shadow rows
+** (store/trigger_rows.h). The outcome is a trg_status (trigger.h): the
+** code, the column it is about, the message. A refusal writes nothing.
 */
 #ifndef TRIGGERS_WRITE_H
 #define TRIGGERS_WRITE_H
@@ -17,10 +17,10 @@
 #include "trigger/trigger.h"
 
 /*
-** What the create action checks between the steps of an insert (its
-** policy, DESIGN.md §7). Either function may be NULL. A return other than
-** SQLITE_OK stops the insert with that code; the hook keeps its own
-** reason (the status then has no message).
+** What the create action checks between the steps of an insert (its policy,
+** docs/create-action.md#policy-checks). Either function may be NULL. A
+** return other than SQLITE_OK stops the insert with that code; the hook
+** keeps its own reason (the status then has no message).
 */
 typedef struct trg_insert_hooks {
   /* The row is valid and normalized, spec is its schedule; nothing has
