@@ -21,6 +21,7 @@
 #include "tick/quarantine.h"
 #include "tick/write_behind.h"
 #include "time/civil.h"
+#include "trigger/transition.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3

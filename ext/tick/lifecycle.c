@@ -13,6 +13,7 @@
 #include "tick/fire_preload.h"
 #include "tick/write_behind.h"
 #include "time/civil.h"
+#include "trigger/transition.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -135,7 +136,7 @@ void tick_occurrence_done(trg_row *r, int success, const char *error) {
   val_set_int(&r->v[TC_FAIL_STREAK], r->v[TC_FAIL_STREAK].i + 1);
   const trg_val *limit = &r->v[TC_PAUSE_AFTER_FAILURES];
   if (!limit->null && r->v[TC_FAIL_STREAK].i >= limit->i && trg_is_active(r)) {
-    trg_pause(r);
+    trg_transition(r, TRG_PAUSE, NULL, 0);
     char *why = sqlite3_mprintf("paused after %lld consecutive failures; "
                                 "last: %s",
                                 (long long)r->v[TC_FAIL_STREAK].i,

@@ -20,6 +20,7 @@
 #include "tick/lifecycle.h"
 #include "tick/quarantine.h"
 #include "tick/write_behind.h"
+#include "trigger/transition.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3

@@ -1,6 +1,7 @@
 /*
-** trigger.c -- the meaning of one `triggers` row: value checks, defaults,
-** the schedule spec, lifecycle transitions and JSON. See trigger.h.
+** trigger.c -- the meaning of one `triggers` row: its values read and
+** checked (the validator), its defaults, its schedule spec, and its JSON.
+** See trigger.h; how its status changes is transition.c's.
 */
 #include "trigger/trigger.h"
 
@@ -535,110 +536,8 @@ int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
   return trg_check(c, s, r, spec, now, 0, err);
 }
 
-/* ---- lifecycle ------------------------------------------------------- */
-
-i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms) {
-  if (jitter_ms <= 1) return 0;
-  char buf[32];
-  unsigned char d[32];
-  sha256_ctx h;
-  sha256_init(&h);
-  sha256_update(&h, trigger_id, strlen(trigger_id) + 1);
-  snprintf(buf, sizeof buf, "%lld", (long long)occurrence);
-  sha256_update(&h, buf, strlen(buf));
-  sha256_final(&h, d);
-  uint64_t x = 0;
-  for (int i = 0; i < 8; i++) x = (x << 8) | d[i];
-  return (i64)(x % (uint64_t)jitter_ms);
-}
-
-void trg_set_next(trg_row *r, int has_next, i64 next) {
-  if (!has_next) {
-    val_set_null(&r->v[TC_NEXT_DUE_AT]);
-    val_set_null(&r->v[TC_FIRE_AT]);
-    return;
-  }
-  val_set_int(&r->v[TC_NEXT_DUE_AT], next);
-  i64 j = r->v[TC_JITTER_MS].null ? 0 : r->v[TC_JITTER_MS].i;
-  val_set_int(&r->v[TC_FIRE_AT],
-              next + trg_jitter(val_text(&r->v[TC_TRIGGER_ID]), next, j));
-}
-
-static void set_status(trg_row *r, const char *st) {
-  val_borrow(&r->v[TC_STATUS], st); /* a literal */
-}
-
-int trg_is_active(const trg_row *r) {
-  const char *st = val_text(&r->v[TC_STATUS]);
-  return strcmp(st, "scheduled") == 0 || strcmp(st, "paused") == 0;
-}
-
-/* No occurrence left: completed once nothing is in flight. */
-static void set_exhausted(trg_row *r) {
-  trg_set_next(r, 0, 0);
-  set_status(r, "completed");
-}
-
-void trg_arm(trg_row *r, const sched_spec *spec, i64 now) {
-  if (!r->v[TC_ENABLED].i) {
-    trg_pause(r);
-    return;
-  }
-  i64 next;
-  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
-    set_exhausted(r);
-  } else if (sched_first(spec, now, &next)) {
-    set_status(r, "scheduled");
-    trg_set_next(r, 1, next);
-  } else {
-    set_exhausted(r);
-  }
-}
-
-void trg_pause(trg_row *r) {
-  val_set_int(&r->v[TC_ENABLED], 0);
-  set_status(r, "paused");
-  trg_set_next(r, 0, 0);
-}
-
-void trg_resume(trg_row *r, const sched_spec *spec, i64 now) {
-  val_set_int(&r->v[TC_ENABLED], 1);
-  i64 next;
-  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
-    set_exhausted(r);
-  } else if (sched_next(spec, now, &next)) {
-    set_status(r, "scheduled");
-    trg_set_next(r, 1, next);
-  } else if (spec->type == SCHED_ONCE && r->v[TC_CLAIMS].i == 0) {
-    /* Its instant passed while paused: it will never run. */
-    trg_set_next(r, 0, 0);
-    set_status(r, "expired");
-  } else {
-    set_exhausted(r);
-  }
-}
-
-int trg_dedupe(trg_row *r, const sched_spec *spec) {
-  char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
-  if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
-  dedupe_key(val_text(&r->v[TC_INSTRUCTIONS]), val_text(&r->v[TC_TRIGGER_TYPE]),
-             canon, val_text(&r->v[TC_TIMEZONE]), val_text(&r->v[TC_SCOPE]),
-             key);
-  return val_set_text(&r->v[TC_DEDUPE_KEY], key);
-}
-
-int trg_find_duplicate(store *s, const trg_row *r, int any_status,
-                       char **existing) {
-  *existing = NULL;
-  if ((!any_status && !trg_is_active(r)) || r->v[TC_DEDUPE_KEY].null)
-    return SQLITE_OK;
-  return store_trigger_duplicate(s, val_text(&r->v[TC_AGENT_ID]),
-                                 val_text(&r->v[TC_DEDUPE_KEY]), r->id,
-                                 existing);
-}
-
-/* ---- ids and JSON ---------------------------------------------------- */
-
+/* The default trigger_id: "trg-" and 16 hex digits of SHA-256 over the
+** row's identity and created_at, the first one not taken. */
 int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
   char canon[CRON_CANON_MAX];
   if (sched_canonical(spec, canon, sizeof canon) < 0) canon[0] = 0;

@@ -1,9 +1,9 @@
 /*
 ** trigger.h -- what a `triggers` row means: reading and validating column
-** values, defaults (derived trigger_id, display_name), the schedule spec
-** of a row, lifecycle transitions (schedule, pause, resume, complete) and
-** the row's JSON. Shared by the virtual table and the functions so that a
-** rule lives in one place.
+** values (one validator for a row written and a row read back), defaults
+** (derived trigger_id, display_name), the schedule spec of a row, and the
+** row's JSON. Shared by the virtual table and the functions so that a
+** rule lives in one place; how a status changes is transition.h's.
 */
 #ifndef TRIGGERS_TRIGGER_H
 #define TRIGGERS_TRIGGER_H
@@ -72,26 +72,6 @@ int trg_check_status(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
                      i64 now, int flags, trg_status *st);
 /* The values of `status`, NULL-terminated. */
 extern const char *const trg_statuses[];
-
-/* Lifecycle: set status / next_due_at / fire_at / enabled. */
-void trg_arm(trg_row *r, const sched_spec *spec, i64 now); /* (re)schedule */
-void trg_pause(trg_row *r);
-void trg_resume(trg_row *r, const sched_spec *spec,
-                i64 now);                              /* strictly after now */
-void trg_set_next(trg_row *r, int has_next, i64 next); /* + jitter */
-int trg_is_active(const trg_row *r);                   /* scheduled or paused */
-
-/* Deterministic jitter in [0, jitter_ms) from (trigger_id, occurrence). */
-i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms);
-
-/* dedupe_key of the row (docs/create-action.md#dedupe-keys, dedupe.h). */
-int trg_dedupe(trg_row *r, const sched_spec *spec);
-/* trigger_id of another active trigger of the same agent with the same
-** dedupe_key (sqlite3_malloc'd into *existing), or NULL. Only an active r
-** has duplicates, unless any_status (a create request that repeats an
-** active trigger is answered with it, whatever its own schedule). */
-int trg_find_duplicate(store *s, const trg_row *r, int any_status,
-                       char **existing);
 
 /* Derived default trigger_id (unique in the table). */
 int trg_default_id(store *s, trg_row *r, const sched_spec *spec);

@@ -8,7 +8,7 @@
 **      the update of that trigger (replace_existing)
 **   2. the row is checked and normalized (trg_check_status)  [hooks.checked]
 **   3. derived: default trigger_id, incarnation, counters, status and
-**      schedule (trg_arm), updated_at
+**      schedule (trg_arm, transition.h), updated_at
 **   4. dedupe_key; a duplicate active trigger of the agent: UNIQUE error
 **      with status.existing (with hooks, whatever the new row's status;
 **      without, found by the write itself: insert_new)       [hooks.admit]
@@ -24,7 +24,9 @@
 #include <string.h>
 
 #include "store/run_rows.h"
+#include "text/dedupe.h"
 #include "trigger/event.h"
+#include "trigger/transition.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -43,12 +45,29 @@ static int refuse(trg_status *st, int rc, int col, char *msg) {
   return msg ? rc : SQLITE_NOMEM;
 }
 
+/* r's dedupe_key (docs/create-action.md#dedupe-keys, text/dedupe.h). */
+static int set_dedupe_key(trg_row *r, const sched_spec *spec) {
+  char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
+  if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
+  dedupe_key(val_text(&r->v[TC_INSTRUCTIONS]), val_text(&r->v[TC_TRIGGER_TYPE]),
+             canon, val_text(&r->v[TC_TIMEZONE]), val_text(&r->v[TC_SCOPE]),
+             key);
+  return val_set_text(&r->v[TC_DEDUPE_KEY], key);
+}
+
 /* The UNIQUE rule among an agent's active triggers, for r and its
-** dedupe_key (any_status: trg_find_duplicate). */
+** dedupe_key: the trigger_id of another active trigger of the agent with
+** the same key, in st->existing. Only an active r has duplicates, unless
+** any_status (a create request that repeats an active trigger is
+** answered with it, whatever its own schedule). */
 static int find_duplicate(store *s, const trg_row *r, int any_status,
                           trg_status *st) {
   char *existing = NULL;
-  int rc = trg_find_duplicate(s, r, any_status, &existing);
+  if ((!any_status && !trg_is_active(r)) || r->v[TC_DEDUPE_KEY].null)
+    return SQLITE_OK;
+  int rc =
+      store_trigger_duplicate(s, val_text(&r->v[TC_AGENT_ID]),
+                              val_text(&r->v[TC_DEDUPE_KEY]), r->id, &existing);
   if (rc != SQLITE_OK || !existing) return rc;
   st->existing = existing;
   return refuse(st, SQLITE_CONSTRAINT_UNIQUE, TC_DEDUPE_KEY,
@@ -61,7 +80,7 @@ static int find_duplicate(store *s, const trg_row *r, int any_status,
 /* dedupe_key, then find_duplicate. */
 static int check_duplicate(store *s, trg_row *r, const sched_spec *spec,
                            int any_status, trg_status *st) {
-  int rc = trg_dedupe(r, spec);
+  int rc = set_dedupe_key(r, spec);
   return rc == SQLITE_OK ? find_duplicate(s, r, any_status, st) : rc;
 }
 
@@ -113,10 +132,9 @@ static int update_row(trg_ctx *c, store *s, const trg_row *old, trg_row *next,
                                   val_text(&old->v[TC_TRIGGER_ID])));
   }
   if (!enabled) {
-    if (trg_is_active(next)) trg_pause(next);
+    if (trg_is_active(next)) trg_transition(next, TRG_PAUSE, &spec, now);
   } else if (!was_enabled && (changed & (1ull << TC_ENABLED))) {
-    trg_resume(next, &spec, now);
-    val_set_int(&next->v[TC_FAIL_STREAK], 0); /* as trigger_resume does */
+    trg_transition(next, TRG_RESUME, &spec, now);
   } else if (changed & schedule_cols) {
     trg_arm(next, &spec, now);
   }
@@ -201,7 +219,7 @@ static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
   val_set_int(&r->v[TC_RUN_COUNT], 0);
   trg_arm(r, &spec, now);
   val_set_int(&r->v[TC_UPDATED_AT], now);
-  if ((rc = trg_dedupe(r, &spec)) != SQLITE_OK) return rc;
+  if ((rc = set_dedupe_key(r, &spec)) != SQLITE_OK) return rc;
   if (!h) {
     rc = insert_new(s, r, st);
     return rc ? rc : trg_event_write(s, r, "created", NULL, NULL, now);
