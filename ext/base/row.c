@@ -1,6 +1,7 @@
 /*
 ** row.c -- the row model (row.h): values set, borrowed and freed, rows
-** made empty. A value's text is its own (sqlite3_malloc), or borrowed
+** made empty, a trigger row's status and schedule as stored noted and
+** compared. A value's text is its own (sqlite3_malloc), or borrowed
 ** from a row's arena or a literal and never freed.
 */
 #include "base/row.h"
@@ -101,6 +102,39 @@ void row_clear(trg_row *r) {
   sqlite3_free(r->arena);
   memset(r, 0, sizeof *r);
   for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
+}
+
+void row_note_stored(trg_row *r) {
+  trg_stored *w = &r->stored;
+  const char *st = val_text(&r->v[TC_STATUS]);
+  const trg_val *due = &r->v[TC_NEXT_DUE_AT], *fire = &r->v[TC_FIRE_AT];
+  size_t n = strlen(st);
+  w->known = n < sizeof w->status;
+  if (w->known) memcpy(w->status, st, n + 1);
+  w->enabled = r->v[TC_ENABLED].i;
+  w->enabled_null = r->v[TC_ENABLED].null;
+  w->sched_ok = !due->bad && !fire->bad;
+  w->due = due->i;
+  w->due_null = due->null;
+  w->fire = fire->i;
+  w->fire_null = fire->null;
+}
+
+int row_status_stored(const trg_row *r) {
+  const trg_stored *w = &r->stored;
+  return w->known && strcmp(val_text(&r->v[TC_STATUS]), w->status) == 0 &&
+         r->v[TC_ENABLED].null == w->enabled_null &&
+         r->v[TC_ENABLED].i == w->enabled;
+}
+
+int row_schedule_stored(const trg_row *r) {
+  const trg_stored *w = &r->stored;
+  const trg_val *due = &r->v[TC_NEXT_DUE_AT], *fire = &r->v[TC_FIRE_AT];
+  /* (a value the call set is never bad: only a loaded one can be, and
+  ** then sched_ok is 0) */
+  return w->known && w->sched_ok && due->null == w->due_null &&
+         fire->null == w->fire_null && (due->null || due->i == w->due) &&
+         (fire->null || fire->i == w->fire);
 }
 
 void run_clear(run_row *r) {

@@ -112,10 +112,25 @@ typedef struct trg_val { /* 24 bytes: a busy tick holds thousands of rows */
 ** is wrong and makes it valid (then i is 0). */
 #define TRG_BAD_TEXT 10
 
+/* What the database holds of a trigger's status and schedule, as the
+** row was read (store_row_read notes it) or as a tick last wrote its
+** status (row_note_stored). A tick's write of the row compares with it
+** (tick/write_behind.c): a status that changed is written at once and is
+** an event; a status and a schedule that did not are not written.
+** known 0: nothing to compare with (a new row, or a status too long to be
+** one: a write then writes the status and schedule, and tells no event). */
+typedef struct trg_stored {
+  i64 enabled, due, fire; /* enabled, next_due_at, fire_at */
+  unsigned char known, enabled_null, due_null, fire_null;
+  unsigned char sched_ok; /* next_due_at and fire_at were values, not bad */
+  char status[16];
+} trg_stored;
+
 typedef struct trg_row {
   i64 id; /* rowid in triggers_data; 0 for a new row */
   trg_val v[TC_NCOL];
-  char *arena; /* the texts as read (store_row_read), one allocation */
+  trg_stored stored; /* the status and schedule as stored */
+  char *arena;       /* the texts as read (store_row_read), one allocation */
   /* fire_json.c's quoted texts of this row (in the tick's arena, which
   ** outlives the row); NULL again after row_clear. */
   struct row_json *json;
@@ -123,6 +138,13 @@ typedef struct trg_row {
 
 void row_init(trg_row *r);  /* a fresh, all-NULL row */
 void row_clear(trg_row *r); /* free texts, back to all-NULL */
+/* r's status, enabled, next_due_at and fire_at are what the database
+** holds now: r->stored. */
+void row_note_stored(trg_row *r);
+/* Whether r's status and enabled, or its next_due_at and fire_at, are
+** those of r->stored (never when it is not known). */
+int row_status_stored(const trg_row *r);
+int row_schedule_stored(const trg_row *r);
 void val_set_null(trg_val *v);
 void val_set_int(trg_val *v, i64 i);
 int val_set_text(trg_val *v, const char *t); /* SQLITE_OK / NOMEM */

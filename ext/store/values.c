@@ -108,9 +108,8 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
     if (!text[i]) return SQLITE_NOMEM;
     total += (len[i] = sqlite3_value_bytes(cv)) + 1;
   }
-  if (total == 0) return SQLITE_OK;
-  char *p = r->arena = sqlite3_malloc(total);
-  if (!p) return SQLITE_NOMEM;
+  char *p = NULL;
+  if (total && !(p = r->arena = sqlite3_malloc(total))) return SQLITE_NOMEM;
   for (int i = 0; i < TC_NCOL; i++) {
     if (!text[i]) continue;
     memcpy(p, text[i], (size_t)len[i]);
@@ -120,6 +119,7 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
     text_mark(&r->v[i], len[i]);
     p += len[i] + 1;
   }
+  row_note_stored(r); /* what a write compares with (row.h) */
   return SQLITE_OK;
 }
 

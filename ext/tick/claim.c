@@ -10,7 +10,6 @@
 ** key instead of duplicating.
 */
 #include "tick/claim.h"
-#include "tick/events.h"
 
 #include <string.h>
 
@@ -176,7 +175,6 @@ static int claim_row(tick *t, trg_row *r) {
     return why ? tick_quarantine(t, r, why, NULL, r->v[TC_RUNNING].i) : rc;
   if (fire->null || !tick_opts_allow_wake(&t->o, val_text(&r->v[TC_WAKE_MODE])))
     return SQLITE_OK;
-  tick_snapshot(t, r);
   return process_due(t, r, &spec);
 }
 

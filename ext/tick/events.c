@@ -96,28 +96,3 @@ void tick_events_free(tick *t) {
   sqlite3_free(ev);
   t->events = NULL;
 }
-
-/* Remember status and enabled of a row just loaded by the tick. */
-void tick_snapshot(tick *t, const trg_row *r) {
-  const char *st = val_text(&r->v[TC_STATUS]);
-  t->snap_id = strlen(st) < sizeof t->snap_status ? r->id : 0;
-  if (t->snap_id) memcpy(t->snap_status, st, strlen(st) + 1);
-  t->snap_enabled = r->v[TC_ENABLED].i;
-  t->snap_enabled_null = r->v[TC_ENABLED].null;
-  const trg_val *due = &r->v[TC_NEXT_DUE_AT], *fire = &r->v[TC_FIRE_AT];
-  t->snap_sched_ok = !due->bad && !fire->bad;
-  t->snap_due = due->i;
-  t->snap_due_null = due->null;
-  t->snap_fire = fire->i;
-  t->snap_fire_null = fire->null;
-}
-
-int tick_snapshot_schedule_same(const tick *t, const trg_row *r) {
-  const trg_val *due = &r->v[TC_NEXT_DUE_AT], *fire = &r->v[TC_FIRE_AT];
-  /* (a value the call set is never bad: only a loaded one can be, and
-  ** then the snapshot is not ok) */
-  return r->id == t->snap_id && t->snap_sched_ok &&
-         due->null == t->snap_due_null && fire->null == t->snap_fire_null &&
-         (due->null || due->i == t->snap_due) &&
-         (fire->null || fire->i == t->snap_fire);
-}

@@ -3,7 +3,6 @@
 ** run's row to its trigger's counters, in one transaction (or SAVEPOINT).
 */
 #include "tick/finish.h"
-#include "tick/events.h"
 
 #include <string.h>
 
@@ -133,7 +132,6 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
   found = tick_run_trigger_load(t->st, run, r);
   int have = found == SQLITE_ROW;
   t->narrow = 1; /* only the columns a run's end changes: as the tick */
-  if (have) tick_snapshot(t, r);
   if (found != SQLITE_ROW && found != SQLITE_DONE) {
     sqlite3_free(why);
     return found;

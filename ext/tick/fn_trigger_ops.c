@@ -11,7 +11,6 @@
 #include "base/register.h"
 #include "store/run_rows.h"
 #include "tick/call.h"
-#include "tick/events.h"
 #include "tick/lifecycle.h"
 #include "tick/quarantine.h"
 #include "tick/write_behind.h"
@@ -105,7 +104,6 @@ static void run_trigger_op(sqlite3_context *ctx, tick *t,
   if (rc == SQLITE_OK) {
     int found = store_trigger_load(t->st, trigger_id, &r);
     if (found == SQLITE_ROW) {
-      tick_snapshot(t, &r); /* a change of status is an event */
       sched_spec spec;
       char *why;
       rc = tick_row_check(t, &r, &spec, 0, &why);

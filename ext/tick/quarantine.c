@@ -72,7 +72,7 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
   else sqlite3_free(msg);
   /* paused (by the tick: auto_paused) or cancelled, with the reason */
   if (rc == SQLITE_OK) rc = tick_event_keep(t, r, before);
-  if (rc == SQLITE_OK) tick_snapshot(t, r);
+  if (rc == SQLITE_OK) row_note_stored(r);
   return rc;
 }
 

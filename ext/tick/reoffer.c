@@ -11,7 +11,6 @@
 ** created later under the same id (tick_run_trigger_load).
 */
 #include "tick/reoffer.h"
-#include "tick/events.h"
 
 #include <string.h>
 
@@ -122,7 +121,6 @@ static int for_each_run(tick *t, store_runs_kind kind,
       rc = fn(t, NULL, &runs[i]);
       t->gone = NULL;
     } else if (rc == SQLITE_OK && how == USABLE && found == SQLITE_ROW) {
-      tick_snapshot(t, &r);
       if (tick_opts_allow_wake(&t->o, val_text(&r.v[TC_WAKE_MODE])))
         rc = fn(t, &r, &runs[i]);
     } else if (rc == SQLITE_OK && how == USABLE) {

@@ -129,10 +129,7 @@ int wb_write_run(tick *t, run_row *run, run_row **stored, int *inserted) {
 
 int wb_write_trigger(tick *t, trg_row *r) {
   val_set_int(&r->v[TC_UPDATED_AT], t->now);
-  int same = t->narrow && r->id == t->snap_id &&
-             strcmp(val_text(&r->v[TC_STATUS]), t->snap_status) == 0 &&
-             r->v[TC_ENABLED].null == t->snap_enabled_null &&
-             r->v[TC_ENABLED].i == t->snap_enabled;
+  int same = t->narrow && row_status_stored(r);
   if (same && t->wb_on) {
     write_behind *w = t->wb; /* r is a row of the claim's batch */
     if (!w->nrows || w->rows[w->nrows - 1] != r) w->rows[w->nrows++] = r;
@@ -140,15 +137,15 @@ int wb_write_trigger(tick *t, trg_row *r) {
   }
   int rc = wb_barrier(t);
   if (rc != SQLITE_OK) return rc;
-  int changed = (same ? 0 : SAVE_STATUS) |
-                (tick_snapshot_schedule_same(t, r) ? 0 : SAVE_SCHEDULE);
+  int changed =
+      (same ? 0 : SAVE_STATUS) | (row_schedule_stored(r) ? 0 : SAVE_SCHEDULE);
   rc = !t->narrow ? store_trigger_save(t->st, r)
                   : store_trigger_save_tick(t->st, r, changed);
-  if (rc != SQLITE_OK || same || r->id != t->snap_id) return rc;
+  if (rc != SQLITE_OK || same || !r->stored.known) return rc;
   /* its status changed: the event (none for other changes), and the
   ** status as written is the one to compare with from now on */
-  rc = tick_event_keep(t, r, t->snap_status);
-  tick_snapshot(t, r);
+  rc = tick_event_keep(t, r, r->stored.status);
+  row_note_stored(r);
   return rc;
 }
 

@@ -31,9 +31,14 @@ sqlite3_str *wb_out(tick *t);
 ** caller's run is emptied when kept); *inserted: 0 when INSERT OR IGNORE
 ** found it existing. */
 int wb_write_run(tick *t, run_row *run, run_row **stored, int *inserted);
-/* Write (or keep) trigger r after the call changed it: only the columns
-** a tick changes when the row was loaded by the call (t->narrow), with
-** status and enabled only when they changed; else the whole row. */
+/* Write (or keep) trigger r after the call changed it. r carries what
+** the database holds of it (r->stored, noted when the store read it):
+** with t->narrow only the columns a tick changes are written, status and
+** enabled only when they differ from it, next_due_at and fire_at only
+** when they do (else the whole row). An unchanged status is kept with the
+** batch's writes (when wb_on); a changed one is written at once, its
+** event kept to the call's end (events.h), and r->stored becomes the row
+** as written. */
 int wb_write_trigger(tick *t, trg_row *r);
 
 #endif
