@@ -71,11 +71,7 @@
 SQLITE_EXTENSION_INIT3
 
 typedef struct create_req {
-  sqlite3 *db;
-  trg_ctx *ctx;
-  store *st;   /* the statements the call uses: kept, or else own */
-  store own;   /* the call's own (prepared per call, closed at its end) */
-  store *kept; /* the connection's statements (store/kept.h), or NULL */
+  store_call call; /* db, ctx, and st: the statements the call uses */
   i64 now;
   trg_row row;
   sched_spec spec;
@@ -121,8 +117,8 @@ static int fail(create_req *q, const char *code, char *reason) {
 
 /* 1 object, 0 not, or a negative SQLite error code. */
 static int json_object_type(create_req *q, const char *json) {
-  int ok = json ? store_json_is_object(q->st, json) : 0;
-  return ok < 0 ? -store_err(q->st) : ok;
+  int ok = json ? store_json_is_object(q->call.st, json) : 0;
+  return ok < 0 ? -store_err(q->call.st) : ok;
 }
 
 /* context.user_id: text (kept for the per-user quotas) or null (none). */
@@ -150,7 +146,7 @@ static int read_context(create_req *q, const char *json) {
                 sqlite3_mprintf("context must be a JSON object"));
   }
   store_json_each st;
-  int rc = store_json_each_open(q->st, json, &st);
+  int rc = store_json_each_open(q->call.st, json, &st);
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key, *type = st.m.type, *text = st.m.text;
     int is_text = strcmp(type, "text") == 0;
@@ -198,7 +194,7 @@ static int read_context(create_req *q, const char *json) {
 ** is wrong. */
 static void context_dry_run(create_req *q, const char *json) {
   store_json_each st;
-  int rc = store_json_each_open(q->st, json, &st);
+  int rc = store_json_each_open(q->call.st, json, &st);
   while (rc == SQLITE_OK && store_json_each_next(&st) == SQLITE_ROW) {
     if (strcmp(st.m.key, "dry_run") == 0 && strcmp(st.m.type, "true") == 0)
       q->dry_run = 1;
@@ -207,7 +203,7 @@ static void context_dry_run(create_req *q, const char *json) {
 }
 
 static int role_allowed(create_req *q) {
-  char *roles = config_text(q->st, "creator_roles");
+  char *roles = config_text(q->call.st, "creator_roles");
   int ok = 0;
   if (roles) {
     size_t n = strlen(q->role);
@@ -261,7 +257,7 @@ static int read_request(create_req *q, const char *json) {
                 sqlite3_mprintf("request must be a JSON object"));
   }
   store_json_each st;
-  int rc = store_json_each_open(q->st, json, &st);
+  int rc = store_json_each_open(q->call.st, json, &st);
   uint64_t seen = 0; /* columns given */
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key;
@@ -333,7 +329,7 @@ static int metadata_drop(create_req *q, const char *name, int *dropped) {
   char *rest = NULL;
   *dropped = 0;
   if (m->null) return SQLITE_OK;
-  int rc = store_json_remove(q->st, m->t, name, &rest);
+  int rc = store_json_remove(q->call.st, m->t, name, &rest);
   if (rc != SQLITE_OK || !rest) return rc;
   *dropped = 1;
   return val_set_owned(m, rest);
@@ -357,7 +353,8 @@ static int metadata_set(create_req *q, const char *name, const char *json) {
   char *metadata = NULL;
   int rc = metadata_drop(q, name, &dropped);
   if (rc == SQLITE_OK)
-    rc = store_json_set(q->st, m->null ? NULL : m->t, name, json, &metadata);
+    rc = store_json_set(q->call.st, m->null ? NULL : m->t, name, json,
+                        &metadata);
   return rc == SQLITE_OK ? val_set_owned(&q->row.v[TC_METADATA], metadata) : rc;
 }
 
@@ -373,7 +370,7 @@ static int request_metadata(create_req *q) {
   int ob = json_object_type(q, m->t);
   if (ob <= 0) return -ob;
   char *dup, buf[TRG_ECHO_MAX];
-  int rc = store_json_duplicate_key(q->st, m->t, &dup), dropped;
+  int rc = store_json_duplicate_key(q->call.st, m->t, &dup), dropped;
   if (rc != SQLITE_OK) return rc;
   if (dup) {
     rc = fail(q, "INVALID_REQUEST",
@@ -431,13 +428,13 @@ static int apply_when(create_req *q) {
   char msg[200];
   const char *tzname =
       q->row.v[TC_TIMEZONE].null ? "UTC" : q->row.v[TC_TIMEZONE].t;
-  if (trg_zone(q->ctx, tzname, &z, msg, sizeof msg) != 0) {
+  if (trg_zone(q->call.ctx, tzname, &z, msg, sizeof msg) != 0) {
     return fail(q, "INVALID_SCHEDULE",
                 sqlite3_mprintf("triggers.timezone: %s", msg));
   }
   when_found f;
   when_result *w = &f.r;
-  double min_conf = config_real(q->st, "min_confidence");
+  double min_conf = config_real(q->call.st, "min_confidence");
   const char *key = q->when_text ? "when_text" : "when";
   int rc = q->when_text                        ? when_find_text(q, z, &f)
            : when_parse(q->when, q->now, z, w) ? -1
@@ -468,7 +465,7 @@ static int apply_when(create_req *q) {
     if (rc == SQLITE_OK) rc = val_set_text(&q->row.v[TC_TIMEZONE], w->tz);
   }
   /* metadata.when = {phrase, confidence, flags, implied} */
-  sqlite3_str *j = sqlite3_str_new(q->db);
+  sqlite3_str *j = sqlite3_str_new(q->call.db);
   sqlite3_str_appendall(j, "{\"phrase\":");
   json_str(j, q->when);
   sqlite3_str_appendf(j, ",\"confidence\":%.2f,\"flags\":[", w->confidence);
@@ -505,9 +502,9 @@ static i64 cron_shortest_gap(const sched_spec *s, i64 now) {
 }
 
 static int check_policy(create_req *q) {
-  i64 min_iv = config_int(q->st, "min_interval_ms");
-  i64 max_iv = config_int(q->st, "max_interval_ms");
-  i64 confirm = config_int(q->st, "confirm_below_ms");
+  i64 min_iv = config_int(q->call.st, "min_interval_ms");
+  i64 max_iv = config_int(q->call.st, "max_interval_ms");
+  i64 confirm = config_int(q->call.st, "confirm_below_ms");
   i64 period = INT64_MAX;
   const sched_spec *s = &q->spec;
   char a[CIVIL_ISO_MAX];
@@ -559,11 +556,11 @@ static int check_policy(create_req *q) {
 }
 
 static int check_quota(create_req *q) {
-  i64 max_active = config_int(q->st, "max_active_per_scope");
-  i64 max_new = config_int(q->st, "max_creations_per_window");
-  i64 window = config_int(q->st, "creation_window_ms");
+  i64 max_active = config_int(q->call.st, "max_active_per_scope");
+  i64 max_new = config_int(q->call.st, "max_creations_per_window");
+  i64 window = config_int(q->call.st, "creation_window_ms");
   i64 active, recent;
-  int rc = store_agent_quota(q->st, val_text(&q->row.v[TC_AGENT_ID]),
+  int rc = store_agent_quota(q->call.st, val_text(&q->row.v[TC_AGENT_ID]),
                              val_text(&q->row.v[TC_SCOPE]), q->now - window,
                              &active, &recent);
   if (rc != SQLITE_OK) return rc;
@@ -589,11 +586,11 @@ static int check_quota(create_req *q) {
 ** user within creation_window_ms. */
 static int check_user_quota(create_req *q) {
   if (!q->user) return SQLITE_OK;
-  i64 max_active = config_int(q->st, "max_active_per_user");
-  i64 max_new = config_int(q->st, "max_creations_per_window");
-  i64 window = config_int(q->st, "creation_window_ms");
+  i64 max_active = config_int(q->call.st, "max_active_per_user");
+  i64 max_new = config_int(q->call.st, "max_creations_per_window");
+  i64 window = config_int(q->call.st, "creation_window_ms");
   i64 active, recent;
-  int rc = store_agent_user_quota(q->st, val_text(&q->row.v[TC_AGENT_ID]),
+  int rc = store_agent_user_quota(q->call.st, val_text(&q->row.v[TC_AGENT_ID]),
                                   q->user, q->now - window, &active, &recent);
   if (rc != SQLITE_OK) return rc;
   if (active >= max_active) {
@@ -621,7 +618,7 @@ static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
   create_req *q = arg;
   char *why;
   q->spec = *spec;
-  int rc = create_bounds_check(q->st, r, q->metadata_bytes, &why);
+  int rc = create_bounds_check(q->call.st, r, q->metadata_bytes, &why);
   if (rc == SQLITE_ERROR) return fail(q, "INVALID_REQUEST", why);
   if (rc == SQLITE_OK) rc = check_policy(q);
   if (rc && q->code && strcmp(q->code, "CONFIRMATION_REQUIRED") == 0) {
@@ -641,7 +638,8 @@ static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
 static int check_id_available(create_req *q, const trg_row *r) {
   int held = 0;
   const char *id = val_text(&r->v[TC_TRIGGER_ID]);
-  int rc = store_agent_id_held(q->st, id, val_text(&r->v[TC_AGENT_ID]), &held);
+  int rc =
+      store_agent_id_held(q->call.st, id, val_text(&r->v[TC_AGENT_ID]), &held);
   if (rc != SQLITE_OK || !held) return rc;
   char buf[TRG_ECHO_MAX];
   return fail(q, "INVALID_REQUEST",
@@ -671,8 +669,8 @@ static int policy_admit(void *arg, const trg_row *r) {
 static int write_row(create_req *q) {
   trg_insert_hooks hooks = {policy_checked, policy_admit, q};
   trg_status st = TRG_STATUS_INIT;
-  int rc = trg_write_insert(q->ctx, q->st, &q->row, q->now, SQLITE_ABORT,
-                            &hooks, &st);
+  int rc = trg_write_insert(q->call.ctx, q->call.st, &q->row, q->now,
+                            SQLITE_ABORT, &hooks, &st);
   if (rc == SQLITE_OK) {
     q->created = 1;
     q->trigger_id = sqlite3_mprintf("%s", val_text(&q->row.v[TC_TRIGGER_ID]));
@@ -692,7 +690,7 @@ static int write_row(create_req *q) {
 /* metadata.user_id is context.user_id (a request's own value replaced):
 ** what the per-user quotas count. */
 static int metadata_user(create_req *q) {
-  sqlite3_str *j = sqlite3_str_new(q->db);
+  sqlite3_str *j = sqlite3_str_new(q->call.db);
   json_str(j, q->user);
   char *user_json = sqlite3_str_finish(j);
   int rc = user_json ? metadata_set(q, "user_id", user_json) : SQLITE_NOMEM;
@@ -717,7 +715,7 @@ static int create_in_txn(create_req *q, const char *request,
             "autonomy is not available, so a trigger could not run; nothing was created"));
   }
   if (!role_allowed(q)) {
-    char *roles = config_text(q->st, "creator_roles");
+    char *roles = config_text(q->call.st, "creator_roles");
     rc = fail(
         q, "PERMISSION_DENIED",
         sqlite3_mprintf("role '%s' may not create triggers (creator_roles: %s)",
@@ -801,14 +799,14 @@ static int write_event(create_req *q) {
   } else {
     e.trigger_id = q->trigger_id;
   }
-  int rc = store_event_append(q->st, &e);
+  int rc = store_event_append(q->call.st, &e);
   sqlite3_free(detail);
   return rc;
 }
 
 /* The action result as JSON text, or NULL when out of memory. */
 static char *result_text(create_req *q) {
-  sqlite3_str *s = sqlite3_str_new(q->db);
+  sqlite3_str *s = sqlite3_str_new(q->call.db);
   int ok = q->code == NULL;
   sqlite3_str_appendf(
       s, "{\"actionName\":\"CREATE_TASK\",\"success\":%s,\"created\":%s",
@@ -852,46 +850,43 @@ static void early_refusal(sqlite3_context *ctx, const char *code,
 static void run_create(sqlite3_context *ctx, const char *request,
                        const char *context, const char *pre_code,
                        const char *pre_reason) {
-  create_req q;
-  memset(&q, 0, sizeof q);
-  q.db = sqlite3_context_db_handle(ctx);
-  q.ctx = sqlite3_user_data(ctx);
-  q.pre_code = pre_code;
-  q.pre_reason = pre_reason;
-  row_init(&q.row);
-  store_init(&q.own, q.db);
-  q.st = &q.own;
-  if (pre_code && !trg_ctx_has_table(q.ctx)) {
+  if (pre_code && !trg_ctx_has_table(sqlite3_user_data(ctx))) {
     /* refused before anything is read: without the tables, no log */
     char *err = NULL;
-    int found = store_installed(q.db, &err);
+    int found = store_installed(sqlite3_context_db_handle(ctx), &err);
     sqlite3_free(err);
     if (found == 0) {
       early_refusal(ctx, pre_code, pre_reason);
       return;
     }
   }
-  if (store_require_installed(ctx, "trigger_create") != 0) return;
+  create_req q;
+  memset(&q, 0, sizeof q);
+  q.pre_code = pre_code;
+  q.pre_reason = pre_reason;
+  row_init(&q.row);
+  if (store_call_begin(&q.call, ctx, "trigger_create") != 0) {
+    store_call_end(&q.call);
+    return;
+  }
   q.ignored = sqlite3_str_new(NULL);
-  if ((q.kept = store_kept_take(q.ctx, q.db))) q.st = q.kept;
+  store_call_take(&q.call);
   store_txn txn;
   char *json = NULL;
-  int rc = q.kept ? store_txn_begin_cached(q.kept, &txn)
-                  : store_txn_begin(q.db, &txn);
+  int rc = store_call_txn_begin(&q.call, &txn);
   if (rc == SQLITE_OK) {
     rc = create_in_txn(&q, request, context);
-    if ((rc == SQLITE_OK || q.code) && !q.dry_run && !q.st->err) {
+    if ((rc == SQLITE_OK || q.code) && !q.dry_run && !q.call.st->err) {
       int erc = write_event(&q); /* a refusal is kept: it is committed */
       if (erc != SQLITE_OK) {
         rc = erc;
         q.code = NULL;
       }
     }
-    /* before COMMIT no statement may stay active */
-    if (q.kept) store_reset_all(q.kept);
-    else store_close(&q.own);
-    if (q.st->err) { /* a setting could not be read: an error, not a refusal */
-      rc = q.st->err;
+    store_call_stmts_done(&q.call); /* none active before COMMIT */
+    if (q.call.st
+            ->err) { /* a setting could not be read: an error, not a refusal */
+      rc = q.call.st->err;
       q.code = NULL;
     }
     if (rc == SQLITE_OK || q.code) {
@@ -903,7 +898,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
       }
     }
     int answer = rc == SQLITE_OK || q.code; /* else an error */
-    rc = store_txn_end(q.db, &txn,
+    rc = store_txn_end(q.call.db, &txn,
                        !answer     ? rc
                        : q.dry_run ? SQLITE_ABORT /* rolled back: nothing */
                                    : SQLITE_OK);
@@ -915,13 +910,12 @@ static void run_create(sqlite3_context *ctx, const char *request,
       sqlite3_result_error_nomem(ctx);
     } else {
       trg_result_error(ctx, rc, "trigger_create", "%s",
-                       store_txn_errmsg(&txn, q.db));
+                       store_txn_errmsg(&txn, q.call.db));
     }
   } else {
     sqlite3_result_text(ctx, json, -1, sqlite3_free);
   }
-  if (q.kept) store_kept_give(q.ctx, q.kept);
-  store_close(&q.own);
+  store_call_end(&q.call);
   row_clear(&q.row);
   sqlite3_free(q.role);
   sqlite3_free(q.user);

@@ -38,7 +38,7 @@ static char *span_text(const char *what, i64 n, int more, i64 first, i64 last,
 
 /* misfire_grace_ms, read from the config once per tick. */
 static i64 grace_ms(tick *t) {
-  if (t->grace_ms < 0) t->grace_ms = config_int(t->st, "misfire_grace_ms");
+  if (t->grace_ms < 0) t->grace_ms = config_int(t->call.st, "misfire_grace_ms");
   return t->grace_ms;
 }
 
@@ -154,7 +154,7 @@ static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
   if (!t->o.ack && r->v[TC_RUNNING].i == 0) tick_occurrence_done(r, 1, NULL);
   /* tick_settle() reads this trigger's runs once its schedule ended */
   if (r->v[TC_NEXT_DUE_AT].null) rc = wb_barrier(t);
-  if (rc == SQLITE_OK) rc = tick_settle(t->st, r);
+  if (rc == SQLITE_OK) rc = tick_settle(t->call.st, r);
   if (rc == SQLITE_OK) rc = wb_write_trigger(t, r);
   return rc;
 }
@@ -188,7 +188,7 @@ static int redo_rows(tick *t, trg_row *rows, int from, int to) {
   for (int i = from; i < to && rc == SQLITE_OK; i++) {
     i64 id = rows[i].id;
     row_clear(&rows[i]);
-    rc = store_trigger_load_id(t->st, id, &rows[i]);
+    rc = store_trigger_load_id(t->call.st, id, &rows[i]);
     if (rc == SQLITE_ROW) rc = claim_row(t, &rows[i]);
     else if (rc == SQLITE_DONE) rc = SQLITE_OK;
   }
@@ -239,7 +239,7 @@ int tick_claim_due(tick *t) {
     ** asks for one run, and each row read is a whole trigger. */
     int want = t->budget > 0 && t->budget < batch ? (int)t->budget : batch;
     int n = 0;
-    rc = store_due_read(t->st, t->now, t->o.agents, &pos, rows, want, &n);
+    rc = store_due_read(t->call.st, t->now, t->o.agents, &pos, rows, want, &n);
     t->rows += n;
     int first = 0; /* rows before it are written (or none kept) */
     for (int i = 0; i < n && rc == SQLITE_OK; i++) {

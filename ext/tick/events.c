@@ -80,7 +80,7 @@ int tick_events_write(tick *t) {
   if (!ev || !ev->n) return rc;
   qsort(ev->v, (size_t)ev->n, sizeof *ev->v, by_trigger_id);
   for (int i = 0; i < ev->n && rc == SQLITE_OK; i++)
-    rc = store_event_append(t->st, &ev->v[i].e);
+    rc = store_event_append(t->call.st, &ev->v[i].e);
   tick_events_free(t);
   return rc;
 }

@@ -56,8 +56,9 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
   if (why) {
     char *closing =
         sqlite3_mprintf("%s; run closed (reported: %s)", why, status);
-    rc = closing ? store_run_close(t->st, run->id, "failed", closing, t->now)
-                 : SQLITE_NOMEM;
+    rc = closing
+             ? store_run_close(t->call.st, run->id, "failed", closing, t->now)
+             : SQLITE_NOMEM;
     sqlite3_free(closing);
     if (rc == SQLITE_OK && r) return tick_quarantine(t, r, why, NULL, 1);
     sqlite3_free(why);
@@ -68,7 +69,8 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
   trg_row *usable = why ? NULL : r;
   int failed = strcmp(status, "failed") == 0;
   if (failed && usable) {
-    rc = tick_fail_run(t->st, usable, run, t->now, error ? error : "failed", 1);
+    rc = tick_fail_run(t->call.st, usable, run, t->now,
+                       error ? error : "failed", 1);
   } else {
     int deferred = strcmp(status, "deferred") == 0;
     val_set_text(&run->v[RC_STATUS], status);
@@ -80,12 +82,13 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
     } else {
       tick_run_ended(run, t->now);
     }
-    rc = deferred ? store_run_save(t->st, run) : store_run_save_end(t->st, run);
+    rc = deferred ? store_run_save(t->call.st, run)
+                  : store_run_save_end(t->call.st, run);
     if (usable) {
       tick_note_finish(usable, t->now, status, error);
       if (strcmp(status, "success") == 0) tick_occurrence_done(usable, 1, NULL);
       if (strcmp(status, "skipped") == 0) tick_unclaim(usable, &spec, t->now);
-      if (rc == SQLITE_OK) rc = tick_settle(t->st, usable);
+      if (rc == SQLITE_OK) rc = tick_settle(t->call.st, usable);
     }
   }
   if (rc == SQLITE_OK && usable) rc = wb_write_trigger(t, usable);
@@ -109,7 +112,7 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
                          const char *error, const char *result,
                          sqlite3_str *json, run_row *run, trg_row *r) {
   int rc = SQLITE_OK;
-  int found = store_run_load(t->st, run_id, run);
+  int found = store_run_load(t->call.st, run_id, run);
   if (found == SQLITE_DONE) {
     t->err = sqlite3_mprintf("unknown run_id '%s'", run_id);
     return t->err ? SQLITE_ERROR : SQLITE_NOMEM;
@@ -129,7 +132,7 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
   }
   /* A run of a deleted trigger (or of an earlier incarnation of its id)
   ** is finished alone: its JSON is null. */
-  found = tick_run_trigger_load(t->st, run, r);
+  found = tick_run_trigger_load(t->call.st, run, r);
   int have = found == SQLITE_ROW;
   t->narrow = 1; /* only the columns a run's end changes: as the tick */
   if (found != SQLITE_ROW && found != SQLITE_DONE) {
@@ -159,10 +162,10 @@ int tick_finish_in(tick *t, const char *run_id, const char *status,
 int tick_finish(tick *t, const char *run_id, const char *status,
                 const char *error, const char *result, sqlite3_str *json) {
   store_txn txn;
-  int rc = tick_txn_begin(t, &txn);
+  int rc = store_call_txn_begin(&t->call, &txn);
   if (rc == SQLITE_OK) {
     rc = tick_finish_in(t, run_id, status, error, result, json);
-    tick_stmts_done(t);
+    store_call_stmts_done(&t->call);
     rc = tick_txn_end(t, &txn, rc);
   }
   return rc;

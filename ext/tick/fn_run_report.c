@@ -66,12 +66,12 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     sqlite3_result_error_nomem(ctx);
     goto out;
   }
-  t.out = sqlite3_str_new(t.db);
-  tick_cache_take(&t);
+  t.out = sqlite3_str_new(t.call.db);
+  store_call_take(&t.call);
   int rc = tick_finish(&t, run_id, status, error, result, t.out);
   tick_result(&t, ctx, rc);
 out:
-  tick_cache_give(&t);
+  store_call_give(&t.call);
   sqlite3_free(error);
   sqlite3_free(result);
   tick_end(&t);
@@ -158,7 +158,7 @@ static int walk_member(void *arg, const char *key, const char *value) {
 ** sure of): the root must be an array, each element an object. */
 static int items_tree(tick *t, const char *json, item_list *l) {
   store_json_each it;
-  int rc = store_json_tree_open(t->st, json, &it);
+  int rc = store_json_tree_open(t->call.st, json, &it);
   i64 root = -1, cur = -1;
   while (rc == SQLITE_OK && (rc = store_json_each_next(&it)) == SQLITE_ROW) {
     rc = SQLITE_OK;
@@ -184,7 +184,8 @@ static int items_tree(tick *t, const char *json, item_list *l) {
   store_json_each_close(&it);
   if (rc == SQLITE_DONE) rc = SQLITE_OK;
   if (rc == SQLITE_ERROR && !t->err) /* malformed JSON */
-    t->err = sqlite3_mprintf("argument 1 (runs): %s", sqlite3_errmsg(t->db));
+    t->err =
+        sqlite3_mprintf("argument 1 (runs): %s", sqlite3_errmsg(t->call.db));
   return rc;
 }
 
@@ -324,21 +325,21 @@ static void fn_run_finish_many(sqlite3_context *ctx, int argc,
     goto out;
   }
   if (arg_instant(ctx, t.fname, argc, argv, 1, "now", 1, &t.now) != 0) goto out;
-  t.out = sqlite3_str_new(t.db);
-  tick_cache_take(&t);
+  t.out = sqlite3_str_new(t.call.db);
+  store_call_take(&t.call);
   int rc = items_of_value(&t, argv[0], &items);
   if (rc == SQLITE_OK) {
     store_txn txn;
-    rc = tick_txn_begin(&t, &txn);
+    rc = store_call_txn_begin(&t.call, &txn);
     for (int i = 0; rc == SQLITE_OK && i < items.n; i++)
       rc = finish_item_do(&t, i, &items.v[i]);
     if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, items.n ? "]" : "[]");
-    tick_stmts_done(&t);
+    store_call_stmts_done(&t.call);
     rc = tick_txn_end(&t, &txn, rc);
   }
   tick_result(&t, ctx, rc);
 out:
-  tick_cache_give(&t);
+  store_call_give(&t.call);
   items_clear(&items);
   tick_end(&t);
 }
@@ -357,14 +358,14 @@ static i64 claim_lease_ms(const run_row *run) {
 ** error (t->err: unknown run_id, or a value changed outside the extension,
 ** refused until it is fixed; the tick closes such a run when it reads it). */
 static int run_find(tick *t, const char *run_id, run_row *run) {
-  int found = store_run_load(t->st, run_id, run);
+  int found = store_run_load(t->call.st, run_id, run);
   if (found == SQLITE_DONE) {
     t->err = sqlite3_mprintf("unknown run_id '%s'", run_id);
     return SQLITE_ERROR;
   }
   if (found != SQLITE_ROW) return found;
   char *why = NULL;
-  int rc = run_check(t->st, run, &why);
+  int rc = run_check(t->call.st, run, &why);
   if (!why) return rc;
   t->err = sqlite3_mprintf("run '%s' holds a value changed outside the "
                            "extension: %s (fix it in the shadow table first)",
@@ -400,7 +401,7 @@ static int renew_lease(tick *t, run_row *run, const char *run_id,
   ** claimer's (now before the claim) leaves the longer one. */
   i64 renewed = t->now + (lease_ms ? lease_ms : claim_lease_ms(run));
   if (renewed > until) val_set_int(&run->v[RC_LEASE_UNTIL], renewed);
-  return store_run_save(t->st, run);
+  return store_run_save(t->call.st, run);
 }
 
 static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
@@ -423,20 +424,20 @@ static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
     }
   }
   if (arg_instant(ctx, t.fname, argc, argv, 2, "now", 1, &t.now) != 0) goto out;
-  t.out = sqlite3_str_new(t.db);
-  tick_cache_take(&t);
+  t.out = sqlite3_str_new(t.call.db);
+  store_call_take(&t.call);
   store_txn txn;
-  int rc = tick_txn_begin(&t, &txn);
+  int rc = store_call_txn_begin(&t.call, &txn);
   if (rc == SQLITE_OK) {
     rc = run_find(&t, run_id, &run);
     if (rc == SQLITE_OK) rc = renew_lease(&t, &run, run_id, lease_ms);
     if (rc == SQLITE_OK) run_json(t.out, &run);
-    tick_stmts_done(&t);
+    store_call_stmts_done(&t.call);
     rc = tick_txn_end(&t, &txn, rc);
   }
   tick_result(&t, ctx, rc);
 out:
-  tick_cache_give(&t);
+  store_call_give(&t.call);
   run_clear(&run);
   tick_end(&t);
 }

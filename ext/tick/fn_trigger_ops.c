@@ -57,8 +57,8 @@ static int fire(tick *t, trg_row *r) {
   memset(&run, 0, sizeof run);
   int rc = tick_run_make(t, &run, r, t->now, 1, "running");
   if (rc == SQLITE_OK) tick_run_claim(t, &run);
-  if (rc == SQLITE_OK) rc = store_run_insert(t->st, &run);
-  if (rc == SQLITE_OK && sqlite3_changes(t->db) == 0) {
+  if (rc == SQLITE_OK) rc = store_run_insert(t->call.st, &run);
+  if (rc == SQLITE_OK && sqlite3_changes(t->call.db) == 0) {
     t->err = sqlite3_mprintf("run '%s' already exists (fired twice at the "
                              "same instant)",
                              val_text(&run.v[RC_RUN_ID]));
@@ -75,7 +75,7 @@ static int fire(tick *t, trg_row *r) {
     ** the caller would show the trigger instead). */
     rc = sqlite3_str_errcode(t->out);
     char *z = sqlite3_str_finish(t->out);
-    t->out = sqlite3_str_new(t->db);
+    t->out = sqlite3_str_new(t->call.db);
     if (rc == SQLITE_OK && z) sqlite3_str_appendall(t->out, z + 1);
     else rc = SQLITE_NOMEM;
     sqlite3_free(z);
@@ -99,10 +99,10 @@ static void run_trigger_op(sqlite3_context *ctx, tick *t,
   store_txn txn;
   trg_row r;
   row_init(&r);
-  t->out = sqlite3_str_new(t->db);
-  int rc = store_txn_begin(t->db, &txn);
+  t->out = sqlite3_str_new(t->call.db);
+  int rc = store_call_txn_begin(&t->call, &txn); /* its own statements */
   if (rc == SQLITE_OK) {
-    int found = store_trigger_load(t->st, trigger_id, &r);
+    int found = store_trigger_load(t->call.st, trigger_id, &r);
     if (found == SQLITE_ROW) {
       sched_spec spec;
       char *why;
@@ -119,7 +119,7 @@ static void run_trigger_op(sqlite3_context *ctx, tick *t,
     } else {
       rc = found;
     }
-    store_close(t->st);
+    store_call_stmts_done(&t->call);
     rc = tick_txn_end(t, &txn, rc);
   }
   row_clear(&r);

@@ -50,13 +50,13 @@ static int earliest_fire(void *arg, const store_wake_row *w) {
 /* The earliest fire of the triggers the tick's options may claim: all,
 ** or one index walk per agent of options.agents. */
 static int earliest_claimable(tick *t, earliest *e) {
-  if (!t->o.agents) return store_wake_walk(t->st, NULL, earliest_fire, e);
+  if (!t->o.agents) return store_wake_walk(t->call.st, NULL, earliest_fire, e);
   store_json_each it;
   int step = SQLITE_DONE;
-  int rc = store_json_each_open(t->st, t->o.agents, &it);
+  int rc = store_json_each_open(t->call.st, t->o.agents, &it);
   while (rc == SQLITE_OK && (step = store_json_each_next(&it)) == SQLITE_ROW) {
     if (strcmp(it.m.type, "text") != 0) continue; /* matches no agent */
-    rc = store_wake_walk(t->st, it.m.text, earliest_fire, e);
+    rc = store_wake_walk(t->call.st, it.m.text, earliest_fire, e);
   }
   if (rc == SQLITE_OK && step != SQLITE_DONE) rc = step;
   store_json_each_close(&it);
@@ -79,7 +79,7 @@ static void fn_next_wakeup(sqlite3_context *ctx, int argc,
   i64 at = 0;
   int rc = earliest_claimable(&t, &e);
   if (rc == SQLITE_OK)
-    rc = store_wake_runs(t.st, t.o.agents, t.o.wake_mode, &have, &at);
+    rc = store_wake_runs(t.call.st, t.o.agents, t.o.wake_mode, &have, &at);
   if (have && (!e.have || at < e.best)) e.best = at;
   e.have |= have;
   if (rc != SQLITE_OK) tick_fail(&t, ctx, rc);

@@ -55,8 +55,8 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
   sqlite3_free(why);
   int rc = msg ? wb_barrier(t) : SQLITE_NOMEM;
   if (rc == SQLITE_OK) {
-    rc = store_trigger_quarantine(t->st, r->id, status, paused, msg, t->now,
-                                  running);
+    rc = store_trigger_quarantine(t->call.st, r->id, status, paused, msg,
+                                  t->now, running);
   }
   char before[16] = "";
   if (!st->bad && strlen(val_text(st)) < sizeof before)
@@ -82,7 +82,8 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
 int tick_row_check(tick *t, trg_row *r, sched_spec *spec, int flags,
                    char **why) {
   *why = NULL;
-  int rc = trg_check(t->ctx, t->st, r, spec, t->now, TRG_STORED | flags, why);
+  int rc = trg_check(t->call.ctx, t->call.st, r, spec, t->now,
+                     TRG_STORED | flags, why);
   return *why ? SQLITE_OK : rc;
 }
 
@@ -98,9 +99,9 @@ int tick_hold_check(tick *t, const trg_row *r, char **why) {
   if (running->i <= 0 ||
       strcmp(val_text(&r->v[TC_OVERLAP_POLICY]), "allow") == 0)
     return SQLITE_OK;
-  int live = store_run_holding(t->st, val_text(&r->v[TC_TRIGGER_ID]),
+  int live = store_run_holding(t->call.st, val_text(&r->v[TC_TRIGGER_ID]),
                                r->v[TC_INCARNATION].i);
-  if (live < 0) return store_err(t->st);
+  if (live < 0) return store_err(t->call.st);
   if (live) return SQLITE_OK;
   *why = sqlite3_mprintf("triggers_state.running: %lld, but no run of the "
                          "trigger is 'running' in triggers_rundata (a run "
@@ -112,7 +113,7 @@ int tick_hold_check(tick *t, const trg_row *r, char **why) {
 /* Check a run row read back; its message names the run. */
 int tick_run_check(tick *t, run_row *run, char **why) {
   char *err = NULL;
-  int rc = run_check(t->st, run, &err);
+  int rc = run_check(t->call.st, run, &err);
   *why = NULL;
   if (!err) return rc;
   *why = sqlite3_mprintf("%s (run '%s')", err, val_text(&run->v[RC_RUN_ID]));

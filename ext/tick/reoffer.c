@@ -47,7 +47,7 @@ static int pause_strays(tick *t) {
   trg_row rows[STRAY_BATCH];
   int n = 0;
   for (int i = 0; i < STRAY_BATCH; i++) row_init(&rows[i]);
-  rc = store_due_strays(t->st, rows, STRAY_BATCH, &n);
+  rc = store_due_strays(t->call.st, rows, STRAY_BATCH, &n);
   for (int i = 0; i < n; i++) {
     sched_spec spec;
     char *why = NULL;
@@ -74,8 +74,9 @@ static int unusable(tick *t, trg_row *r, run_row *run, int counted, int *how) {
   if (rc == SQLITE_OK && why) {
     *how = RUN_CLOSED;
     char *closing = sqlite3_mprintf("%s; run closed", why);
-    rc = closing ? store_run_close(t->st, run->id, "failed", closing, t->now)
-                 : SQLITE_NOMEM;
+    rc = closing
+             ? store_run_close(t->call.st, run->id, "failed", closing, t->now)
+             : SQLITE_NOMEM;
     sqlite3_free(closing);
     if (rc == SQLITE_OK && r) return tick_quarantine(t, r, why, NULL, counted);
     sqlite3_free(why);
@@ -102,12 +103,12 @@ static int for_each_run(tick *t, store_runs_kind kind,
   /* Collect first: the callbacks write to the table being read. */
   int n = 0;
   run_row *runs = NULL;
-  int rc = store_runs_read(t->st, kind, t->now, allowed_run, &t->o, &runs, &n,
-                           &t->rows);
+  int rc = store_runs_read(t->call.st, kind, t->now, allowed_run, &t->o, &runs,
+                           &n, &t->rows);
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
     trg_row r;
     row_init(&r);
-    int found = tick_run_trigger_load(t->st, &runs[i], &r);
+    int found = tick_run_trigger_load(t->call.st, &runs[i], &r);
     int how = USABLE;
     if (found == SQLITE_ROW || found == SQLITE_DONE) {
       rc = unusable(t, found == SQLITE_ROW ? &r : NULL, &runs[i],
@@ -139,12 +140,12 @@ static int on_lease_expired(tick *t, trg_row *r, run_row *run) {
     val_set_text(&run->v[RC_STATUS], "failed");
     val_set_text(&run->v[RC_ERROR], "lease expired");
     val_set_int(&run->v[RC_FINISHED_AT], t->now);
-    return store_run_save(t->st, run);
+    return store_run_save(t->call.st, run);
   }
-  int rc = tick_fail_run(t->st, r, run, t->now, "lease expired", 1);
+  int rc = tick_fail_run(t->call.st, r, run, t->now, "lease expired", 1);
   if (rc == SQLITE_OK && !run->v[RC_RETRY_AT].null) {
     val_set_int(&run->v[RC_RETRY_AT], t->now); /* reclaim at once */
-    rc = store_run_save(t->st, run);
+    rc = store_run_save(t->call.st, run);
   }
   if (rc == SQLITE_OK) rc = wb_write_trigger(t, r);
   return rc;
@@ -163,9 +164,9 @@ static int on_retry(tick *t, trg_row *r, run_row *run) {
                                                 : "trigger was deleted");
       val_set_int(&run->v[RC_FINISHED_AT], t->now);
     }
-    rc = store_run_save(t->st, run);
+    rc = store_run_save(t->call.st, run);
     if (rc == SQLITE_OK && r) {
-      rc = tick_settle(t->st, r);
+      rc = tick_settle(t->call.st, r);
       if (rc == SQLITE_OK) rc = wb_write_trigger(t, r);
     }
     return rc;
@@ -177,8 +178,8 @@ static int on_retry(tick *t, trg_row *r, run_row *run) {
       val_set_text(&run->v[RC_STATUS], "expired");
       val_set_text(&run->v[RC_ERROR], "deferred too many times");
       val_set_int(&run->v[RC_FINISHED_AT], t->now);
-      rc = store_run_save(t->st, run);
-      if (rc == SQLITE_OK) rc = tick_settle(t->st, r);
+      rc = store_run_save(t->call.st, run);
+      if (rc == SQLITE_OK) rc = tick_settle(t->call.st, r);
       /* A once trigger whose only occurrence expired unrun is expired, as
       ** when its window passes, not completed. */
       if (rc == SQLITE_OK &&
@@ -195,33 +196,33 @@ static int on_retry(tick *t, trg_row *r, run_row *run) {
     val_set_null(&run->v[RC_FINISHED_AT]);
     val_set_null(&run->v[RC_LATENCY_MS]);
     tick_run_claim(t, run);
-    rc = store_run_save(t->st, run);
+    rc = store_run_save(t->call.st, run);
     if (rc == SQLITE_OK) rc = tick_emit(t, run, r);
   } else {
     run_row next;
     memset(&next, 0, sizeof next);
     val_set_null(&run->v[RC_RETRY_AT]);
-    rc = store_run_save(t->st, run);
+    rc = store_run_save(t->call.st, run);
     if (rc == SQLITE_OK) {
       rc = tick_run_make(t, &next, r, run->v[RC_SCHEDULED_FOR].i,
                          run->v[RC_ATTEMPT].i + 1, "running");
     }
     if (rc == SQLITE_OK) tick_run_claim(t, &next);
-    if (rc == SQLITE_OK) rc = store_run_insert(t->st, &next);
+    if (rc == SQLITE_OK) rc = store_run_insert(t->call.st, &next);
     if (rc == SQLITE_OK) rc = tick_emit(t, &next, r);
     run_clear(&next);
   }
   t->budget--;
   tick_note_claim(t, r);
   if (!t->o.ack) tick_occurrence_done(r, 1, NULL);
-  if (rc == SQLITE_OK) rc = tick_settle(t->st, r);
+  if (rc == SQLITE_OK) rc = tick_settle(t->call.st, r);
   if (rc == SQLITE_OK) rc = wb_write_trigger(t, r);
   return rc;
 }
 
 int tick_reoffer(tick *t) {
   int due = 0, strays = 0; /* nothing to re-offer: skip two sorts */
-  int rc = store_runs_any(t->st, t->now, &due, &strays);
+  int rc = store_runs_any(t->call.st, t->now, &due, &strays);
   if (rc == SQLITE_OK && strays) rc = pause_strays(t);
   if (rc == SQLITE_OK && due)
     rc = for_each_run(t, STORE_RUNS_LEASED, on_lease_expired);

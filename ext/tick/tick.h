@@ -13,17 +13,13 @@
 #define TRIGGERS_TICK_H
 
 #include "base/arena.h"
-#include "store/store.h"
+#include "store/kept.h"
 #include "tick/tick_opts.h"
 
 typedef struct tick_events tick_events; /* events.c */
 
 typedef struct tick {
-  sqlite3 *db;
-  trg_ctx *ctx;
-  store *st;   /* the statements the call uses: kept, or else own */
-  store own;   /* the call's own (prepared per call, closed at its end) */
-  store *kept; /* the connection's statements, lent to this call, or NULL */
+  store_call call; /* db, ctx, and st: the statements the call uses */
   i64 now;
   tick_opts o;
   sqlite3_str *out; /* JSON array of claimed runs */

@@ -71,17 +71,17 @@ int wb_flush(tick *t) {
   if (w->nruns) {
     i64 mark;
     int all_new = 0;
-    rc = store_run_mark(t->st, &mark);
+    rc = store_run_mark(t->call.st, &mark);
     /* At the largest rowid SQLite picks new ones at random: no mark. */
     if (rc == SQLITE_OK && mark == INT64_MAX) return TICK_REDO;
     if (rc == SQLITE_OK)
-      rc = store_run_insert_all(t->st, w->runs, w->nruns, &all_new);
+      rc = store_run_insert_all(t->call.st, w->runs, w->nruns, &all_new);
     if (rc == SQLITE_OK && !all_new) {
-      rc = store_runs_drop_after(t->st, mark);
+      rc = store_runs_drop_after(t->call.st, mark);
       if (rc == SQLITE_OK) return TICK_REDO;
     }
   }
-  if (rc == SQLITE_OK) rc = store_tick_hot_all(t->st, w->rows, w->nrows);
+  if (rc == SQLITE_OK) rc = store_tick_hot_all(t->call.st, w->rows, w->nrows);
   if (rc == SQLITE_OK) rc = tick_str_status(t, w->out);
   if (rc != SQLITE_OK) return rc;
   if (sqlite3_str_length(w->out)) {
@@ -122,8 +122,8 @@ int wb_write_run(tick *t, run_row *run, run_row **stored, int *inserted) {
     *inserted = 1;
     return SQLITE_OK;
   }
-  int rc = store_run_insert(t->st, run);
-  *inserted = rc == SQLITE_OK && sqlite3_changes(t->db) > 0;
+  int rc = store_run_insert(t->call.st, run);
+  *inserted = rc == SQLITE_OK && sqlite3_changes(t->call.db) > 0;
   return rc;
 }
 
@@ -139,8 +139,8 @@ int wb_write_trigger(tick *t, trg_row *r) {
   if (rc != SQLITE_OK) return rc;
   int changed =
       (same ? 0 : SAVE_STATUS) | (row_schedule_stored(r) ? 0 : SAVE_SCHEDULE);
-  rc = !t->narrow ? store_trigger_save(t->st, r)
-                  : store_trigger_save_tick(t->st, r, changed);
+  rc = !t->narrow ? store_trigger_save(t->call.st, r)
+                  : store_trigger_save_tick(t->call.st, r, changed);
   if (rc != SQLITE_OK || same || !r->stored.known) return rc;
   /* its status changed: the event (none for other changes), and the
   ** status as written is the one to compare with from now on */
@@ -153,7 +153,7 @@ write_behind *wb_new(tick *t) {
   write_behind *w = sqlite3_malloc(sizeof *w);
   if (!w) return NULL; /* then every write is made at once */
   memset(w, 0, sizeof *w);
-  w->out = sqlite3_str_new(t->db);
+  w->out = sqlite3_str_new(t->call.db);
   w->nout = t->nout;
   w->budget = t->budget;
   return w;
