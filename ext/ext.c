@@ -57,6 +57,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = fn_schedule_register(db, c);
   if (rc == SQLITE_OK) rc = fn_when_register(db, c);
   if (rc == SQLITE_OK) rc = fn_describe_register(db, c);
+  if (rc == SQLITE_OK) rc = fn_dedupe_register(db, c);
   if (rc == SQLITE_OK) rc = create_register(db, c);
   if (rc == SQLITE_OK) rc = fn_summary_register(db, c);
   if (rc != SQLITE_OK) {

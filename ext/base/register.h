@@ -39,6 +39,7 @@ int fn_admin_register(sqlite3 *db, trg_ctx *ctx);
 int fn_schedule_register(sqlite3 *db, trg_ctx *ctx);
 int fn_when_register(sqlite3 *db, trg_ctx *ctx);
 int fn_describe_register(sqlite3 *db, trg_ctx *ctx);
+int fn_dedupe_register(sqlite3 *db, trg_ctx *ctx);
 /* The tick and the run lifecycle (tick/fn_*.c). */
 int fn_run_due_register(sqlite3 *db, trg_ctx *ctx);
 int fn_trigger_ops_register(sqlite3 *db, trg_ctx *ctx);
