@@ -30,7 +30,7 @@ static const config_key keys[] = {
     {"preload_sql", NULL, 0}, /* preload_sql.h */
     {"preload_max_bytes", "4096", 1},
     {"event_retention_ms", "604800000", 1}, /* 7 days */
-    /* an agent's create (agent/create_bounds.c): the fields it may set */
+    /* an agent's create (agent/create_policy.c): the fields it may set */
     {"max_agent_attempts", "10", 1},
     {"min_agent_backoff_ms", "1000", 1},    /* when max_attempts > 1 */
     {"max_agent_jitter_ms", "3600000", 1},  /* 1 hour */

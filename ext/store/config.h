@@ -17,7 +17,7 @@ typedef struct config_key {
 /* preload_max_bytes's largest value (a run's payload stays small). */
 #define CONFIG_PRELOAD_BYTES_MAX 1048576
 /* The largest value of a max_agent_*_bytes key: a create's request (JSON
-** or XML) is at most this long (agent/create_bounds.h). */
+** or XML) is at most this long (agent/create_policy.h). */
 #define CONFIG_REQUEST_BYTES_MAX 65536
 
 const config_key *config_find(const char *key); /* NULL: unknown key */
