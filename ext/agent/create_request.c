@@ -33,10 +33,11 @@ int create_fail(create_req *q, const char *code, char *reason) {
   return SQLITE_ERROR;
 }
 
-/* 1 object, 0 not, or a negative SQLite error code. */
-static int json_object_type(create_req *q, const char *json) {
-  int ok = json ? store_json_is_object(q->call.st, json) : 0;
-  return ok < 0 ? -store_err(q->call.st) : ok;
+/* *ob: whether json (NULL: none) is a JSON object. SQLITE_OK or the
+** error. */
+static int json_object_type(create_req *q, const char *json, int *ob) {
+  *ob = 0;
+  return json ? store_json_is_object(q->call.st, json, ob) : SQLITE_OK;
 }
 
 /* context.user_id: text (kept for the per-user quotas) or null (none). */
@@ -57,14 +58,15 @@ static int read_context_object(create_req *q, const char *json) {
     return SQLITE_NOMEM;
   }
   if (!json) return SQLITE_OK;
-  int ob = json_object_type(q, json);
-  if (ob < 0) return -ob;
-  if (ob != 1) {
+  int ob;
+  int rc = json_object_type(q, json, &ob);
+  if (rc != SQLITE_OK) return rc;
+  if (!ob) {
     return create_fail(q, "INVALID_REQUEST",
                        sqlite3_mprintf("context must be a JSON object"));
   }
   store_json_each st;
-  int rc = store_json_each_open(q->call.st, json, &st);
+  rc = store_json_each_open(q->call.st, json, &st);
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key, *type = st.m.type, *text = st.m.text;
     int is_text = strcmp(type, "text") == 0;
@@ -148,14 +150,15 @@ static int same_as_context(create_req *q, int col, sqlite3_value *v) {
 }
 
 static int read_request(create_req *q, const char *json) {
-  int ob = json_object_type(q, json);
-  if (ob < 0) return -ob;
-  if (ob != 1) {
+  int ob;
+  int rc = json_object_type(q, json, &ob);
+  if (rc != SQLITE_OK) return rc;
+  if (!ob) {
     return create_fail(q, "INVALID_REQUEST",
                        sqlite3_mprintf("request must be a JSON object"));
   }
   store_json_each st;
-  int rc = store_json_each_open(q->call.st, json, &st);
+  rc = store_json_each_open(q->call.st, json, &st);
   uint64_t seen = 0; /* columns given */
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key;
@@ -242,8 +245,9 @@ static int metadata_set(create_req *q, const char *name, const char *json) {
   const trg_val *m = &q->row.v[TC_METADATA];
   int dropped;
   if (!m->null) {
-    int ob = json_object_type(q, m->t);
-    if (ob < 0) return -ob;
+    int ob;
+    int orc = json_object_type(q, m->t, &ob);
+    if (orc != SQLITE_OK) return orc;
     if (!ob) {
       return create_fail(
           q, "INVALID_REQUEST",
@@ -267,10 +271,11 @@ static int request_metadata(create_req *q) {
   const trg_val *m = &q->row.v[TC_METADATA];
   if (m->null) return SQLITE_OK;
   q->metadata_bytes = strlen(m->t);
-  int ob = json_object_type(q, m->t);
-  if (ob <= 0) return -ob;
+  int ob, dropped;
+  int rc = json_object_type(q, m->t, &ob);
+  if (rc != SQLITE_OK || !ob) return rc;
   char *dup, buf[TRG_ECHO_MAX];
-  int rc = store_json_duplicate_key(q->call.st, m->t, &dup), dropped;
+  rc = store_json_duplicate_key(q->call.st, m->t, &dup);
   if (rc != SQLITE_OK) return rc;
   if (dup) {
     rc = create_fail(
@@ -293,10 +298,13 @@ static int request_metadata(create_req *q) {
 ** flags and implied parts go into metadata.when. */
 /* "when_text": the phrase found in the message replaces q->when (so that
 ** metadata.when keeps the phrase), and the rest of the message becomes the
-** instructions when the request gave none. -1 when no phrase was found. */
-static int when_find_text(create_req *q, const tz_zone *z, when_found *f) {
+** instructions when the request gave none. *found 0 when no phrase was
+** found. SQLITE_OK or SQLITE_NOMEM. */
+static int when_find_text(create_req *q, const tz_zone *z, when_found *f,
+                          int *found) {
   size_t len = strlen(q->when);
-  if (when_find(q->when, len, q->now, z, f) != 0) return -1;
+  *found = when_find(q->when, len, q->now, z, f) == 0;
+  if (!*found) return SQLITE_OK;
   char *phrase =
       sqlite3_mprintf("%.*s", (int)(f->end - f->start), q->when + f->start);
   char *rest = sqlite3_malloc64(len + 1);
@@ -337,12 +345,12 @@ static int apply_when(create_req *q) {
   when_result *w = &f.r;
   double min_conf = config_real(q->call.st, "min_confidence");
   const char *key = q->when_text ? "when_text" : "when";
-  int rc = q->when_text                        ? when_find_text(q, z, &f)
-           : when_parse(q->when, q->now, z, w) ? -1
-                                               : SQLITE_OK;
+  int found = 1, rc = SQLITE_OK;
+  if (q->when_text) rc = when_find_text(q, z, &f, &found);
+  else found = when_parse(q->when, q->now, z, w) == 0;
   q->when_read = 1;
-  q->when_conf = rc < 0 ? 0 : w->confidence;
-  if (rc < 0) {
+  q->when_conf = found ? w->confidence : 0;
+  if (rc == SQLITE_OK && !found) {
     return create_fail(
         q, "INVALID_SCHEDULE",
         sqlite3_mprintf("%s '%s': %s (confidence 0)", key, q->when, w->reason));

@@ -214,9 +214,10 @@ static void run_create(sqlite3_context *ctx, const char *request,
   if (pre_code && !trg_ctx_has_table(sqlite3_user_data(ctx))) {
     /* refused before anything is read: without the tables, no log */
     char *err = NULL;
-    int found = store_installed(sqlite3_context_db_handle(ctx), &err);
+    int found;
+    int rc = store_installed(sqlite3_context_db_handle(ctx), &found, &err);
     sqlite3_free(err);
-    if (found == 0) {
+    if (rc == SQLITE_OK && !found) {
       early_refusal(ctx, pre_code, pre_reason);
       return;
     }

@@ -250,11 +250,11 @@ static int opt_key(summary *s, const char *k, const char *type,
   };
   /* numbers, and integer-valued strings ("max_total":"800") */
   i64 v = 0;
-  int is_int = strcmp(type, "integer") == 0 || strcmp(type, "real") == 0 ||
-                       strcmp(type, "text") == 0
-                   ? trg_int_of(atom, &v)
-                   : 0;
-  if (is_int < 0) return SQLITE_NOMEM;
+  int is_int = 0;
+  if ((strcmp(type, "integer") == 0 || strcmp(type, "real") == 0 ||
+       strcmp(type, "text") == 0) &&
+      trg_int_of(atom, &v, &is_int) != SQLITE_OK)
+    return SQLITE_NOMEM;
   if (strcmp(k, "stale_ms") == 0) {
     if (!is_int || v < 0) return SQLITE_ERROR;
     s->has_stale = 1;
@@ -886,9 +886,10 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
   const trg_ctx *c = sqlite3_user_data(ctx);
   if (c->in_preload) return SQLITE_ERROR;
   char *why = NULL;
-  int ready = store_ready(c, s->db, &why);
+  int ready; /* not installed: the statements fail (the fallback) */
+  int rc = store_ready(c, s->db, &ready, &why);
   sqlite3_free(why);
-  if (ready < 0) return -ready;
+  if (rc != SQLITE_OK) return rc;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_ERROR;
   s->agent = (const char *)sqlite3_value_text(argv[0]);
   if (!s->agent) return SQLITE_NOMEM;
@@ -896,7 +897,7 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
     return SQLITE_ERROR; /* no stored agent id is like it */
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
     char *err;
-    int rc = trg_instant_of(argv[1], 1, "now", &s->now, &err);
+    rc = trg_instant_of(argv[1], 1, "now", &s->now, &err);
     sqlite3_free(err);
     if (rc != SQLITE_OK) return rc;
   } else {
@@ -915,7 +916,7 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
       if (!(json = repaired = trg_text_repair(json, n, 1))) return SQLITE_NOMEM;
     }
   }
-  int rc = opts_read(s, json);
+  rc = opts_read(s, json);
   sqlite3_free(repaired);
   if (rc == SQLITE_OK) rc = read_all(s);
   if (rc == SQLITE_OK) rc = build_segments(s);

@@ -38,26 +38,31 @@ void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
   sqlite3_free(full);
 }
 
-int trg_int_of(sqlite3_value *v, i64 *out) {
+int trg_int_of(sqlite3_value *v, i64 *out, int *is) {
+  *is = 0;
   switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: *out = sqlite3_value_int64(v); return 1;
+    case SQLITE_INTEGER:
+      *out = sqlite3_value_int64(v);
+      *is = 1;
+      return SQLITE_OK;
     case SQLITE_FLOAT:
-      return sched_ms_from_double(sqlite3_value_double(v), out);
+      *is = sched_ms_from_double(sqlite3_value_double(v), out);
+      return SQLITE_OK;
     case SQLITE_TEXT: {
       /* SQLite's own affinity on a copy (the value may be unprotected). */
       sqlite3_value *d = sqlite3_value_dup(v);
-      if (!d) return -1;
-      int t = sqlite3_value_numeric_type(d), ok = 0;
+      if (!d) return SQLITE_NOMEM;
+      int t = sqlite3_value_numeric_type(d);
       if (t == SQLITE_INTEGER) {
         *out = sqlite3_value_int64(d);
-        ok = 1;
+        *is = 1;
       } else if (t == SQLITE_FLOAT) {
-        ok = sched_ms_from_double(sqlite3_value_double(d), out);
+        *is = sched_ms_from_double(sqlite3_value_double(d), out);
       }
       sqlite3_value_free(d);
-      return ok;
+      return SQLITE_OK;
     }
-    default: return 0;
+    default: return SQLITE_OK;
   }
 }
 
@@ -100,8 +105,8 @@ int trg_instant_of(sqlite3_value *v, int pos, const char *name, i64 *out,
                     pos + 1, name);
   }
   /* INTEGER, a whole REAL, or integer-valued text ('1767225600000'): ms */
-  int num = trg_int_of(v, out);
-  if (num < 0) return SQLITE_NOMEM;
+  int num;
+  if (trg_int_of(v, out, &num) != SQLITE_OK) return SQLITE_NOMEM;
   if (num) {
     if (sched_instant_check(*out, msg, sizeof msg) == 0) return SQLITE_OK;
     return trg_errf(err, "argument %d (%s): %s", pos + 1, name, msg);

@@ -36,10 +36,10 @@ int trg_errf(char **err, const char *fmt, ...);
 ** An integer-valued SQL value, as SQLite's INTEGER affinity reads one: an
 ** INTEGER, a REAL that is a whole number within the instant range, or
 ** TEXT that the affinity turns into either ('300000', ' 300000 ', '3e5';
-** not '0x10', '5 min', '300000.5'). 1 and *out; 0 when it is not one; -1
-** out of memory.
+** not '0x10', '5 min', '300000.5'): *is 1 and *out, or *is 0 when it is
+** not one. SQLITE_OK, or SQLITE_NOMEM.
 */
-int trg_int_of(sqlite3_value *v, i64 *out);
+int trg_int_of(sqlite3_value *v, i64 *out, int *is);
 /* An instant: INTEGER ms (or integer-valued) or ISO-8601 text (no offset
 ** = UTC), checked against the instant range; v is argument pos (0-based)
 ** named name, for messages. */

@@ -59,8 +59,9 @@ static int health_options(sqlite3_context *ctx, store *s, sqlite3_value *arg,
     sqlite3_free(err);
     return -1;
   }
-  int ob = json ? store_json_is_object(s, json) : 0;
-  if (ob != 1) {
+  int ob = 0;
+  /* (a failure to tell is answered as no object) */
+  if (!json || store_json_is_object(s, json, &ob) != SQLITE_OK || !ob) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "argument 2 (options) must be a JSON object");
     return -1;
@@ -161,8 +162,8 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 ** with the error set. */
 static int prune_limit(sqlite3_context *ctx, sqlite3_value *v, i64 *limit) {
   if (sqlite3_value_type(v) == SQLITE_NULL) return 0;
-  int ok = trg_int_of(v, limit);
-  if (ok < 0) {
+  int ok;
+  if (trg_int_of(v, limit, &ok) != SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
     return -1;
   }
@@ -239,8 +240,8 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
     sqlite3_free(err);
     return -1;
   }
-  int isint = k->integer ? trg_int_of(arg, &i) : 1;
-  if (isint < 0) {
+  int isint = 1;
+  if (k->integer && trg_int_of(arg, &i, &isint) != SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
     return -1;
   }

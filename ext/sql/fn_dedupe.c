@@ -47,8 +47,8 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
   } else if (st == SCHED_INTERVAL || st == SCHED_ONCE) {
     i64 v;
     int vt = sqlite3_value_type(argv[2]);
-    int isint = st == SCHED_INTERVAL ? trg_int_of(argv[2], &v) : 0;
-    if (isint < 0) {
+    int isint = 0;
+    if (st == SCHED_INTERVAL && trg_int_of(argv[2], &v, &isint) != SQLITE_OK) {
       sqlite3_result_error_nomem(ctx);
       return;
     }

@@ -41,12 +41,16 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
   row_init(&r);
   store_init(&s, db);
   *err = NULL;
-  int ob = store_json_is_object(&s, json);
-  int rc = ob < 0 ? store_err(&s)
-           : ob   ? store_json_each_open(&s, json, &it)
-                  : trg_errf(err, "argument 1 (spec): not a JSON object");
+  int ob;
+  int rc = store_json_is_object(&s, json, &ob);
+  if (rc == SQLITE_OK) {
+    rc = ob ? store_json_each_open(&s, json, &it)
+            : trg_errf(err, "argument 1 (spec): not a JSON object");
+  } else {
+    ob = 0;
+  }
   int step = SQLITE_DONE;
-  while (ob > 0 && rc == SQLITE_OK &&
+  while (ob && rc == SQLITE_OK &&
          (step = store_json_each_next(&it)) == SQLITE_ROW) {
     const char *k = it.m.key;
     int col = -1;
@@ -65,7 +69,7 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
       }
     }
   }
-  if (ob > 0) store_json_each_close(&it);
+  if (ob) store_json_each_close(&it);
   /* A failed step: the row is incomplete. */
   if (rc == SQLITE_OK && step != SQLITE_DONE) {
     rc =
@@ -154,11 +158,12 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
                            char **err) {
   trg_row r;
   store s;
-  int found = store_ready(c, db, err); /* of this schema version */
-  if (found <= 0) return found == 0 ? SQLITE_DONE : -found;
+  int ready; /* the tables, of this schema version */
+  int rc = store_ready(c, db, &ready, err);
+  if (rc != SQLITE_OK || !ready) return rc == SQLITE_OK ? SQLITE_DONE : rc;
   row_init(&r);
   store_init(&s, db);
-  int rc = store_trigger_load(&s, id, &r);
+  rc = store_trigger_load(&s, id, &r);
   if (rc == SQLITE_ROW) {
     char *verr = NULL;
     /* the row as stored: checked as the tick checks it (a row changed

@@ -193,8 +193,8 @@ static int preview_bound(const char *op, sqlite3_value *v, i64 *lo, i64 *hi) {
       return SQLITE_OK;
     }
   } else {
-    int num = trg_int_of(v, &x);
-    if (num < 0) return SQLITE_NOMEM;
+    int num;
+    if (trg_int_of(v, &x, &num) != SQLITE_OK) return SQLITE_NOMEM;
     if (!num) return SQLITE_OK;
   }
   if (op[0] == '=') {

@@ -50,8 +50,9 @@ int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
                            d->name, d->name, argv[1], argv[2]);
     return SQLITE_ERROR;
   }
-  int found = store_installed(db, err);
-  if (found < 0) return -found; /* the schema could not be read: *err */
+  int found;
+  int rc = store_installed(db, &found, err);
+  if (rc != SQLITE_OK) return rc; /* the schema could not be read: *err */
   if (!found) {
     *err = sqlite3_mprintf("%s: create the triggers table first (run "
                            "sql/install.sql)",
@@ -61,7 +62,7 @@ int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
   /* an older version is read as migrated (trigger_install creates these
   ** tables before it migrates); a newer one is refused */
   i64 version;
-  int rc = store_schema_not_newer(db, &version, err);
+  rc = store_schema_not_newer(db, &version, err);
   if (rc == SQLITE_OK) rc = scan_declare(db, d);
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);

@@ -228,13 +228,17 @@ static void preload_end(store *s, int drop) {
   else store_preload_close(s);
 }
 
-int store_preload_ready(store *s, i64 *max_bytes) {
+/* The error of a failed config read (NOMEM when none was kept). */
+static int read_failed(store *s) { return s->err ? s->err : SQLITE_NOMEM; }
+
+int store_preload_ready(store *s, i64 *max_bytes, int *on) {
   struct store_preload *p = s->preload;
+  *on = 0;
   if (!p) {
     p = s->preload = sqlite3_malloc(sizeof *p);
     if (!p) {
       if (!s->err) s->err = SQLITE_NOMEM;
-      return -1;
+      return s->err;
     }
     memset(p, 0, sizeof *p);
     s->preload_end = preload_end;
@@ -245,7 +249,7 @@ int store_preload_ready(store *s, i64 *max_bytes) {
     char *sql = store_config_get(s, "preload_sql");
     if (s->err) {
       sqlite3_free(sql);
-      return -1;
+      return read_failed(s);
     }
     p->on = sql && *sql;
     if (!p->on || !p->sql || strcmp(sql, p->sql) != 0 || !p->st) {
@@ -254,11 +258,12 @@ int store_preload_ready(store *s, i64 *max_bytes) {
     }
     if (p->sql != sql) sqlite3_free(sql);
     p->max_bytes = p->on ? config_int(s, "preload_max_bytes") : 0;
-    if (s->err) return -1;
+    if (s->err) return read_failed(s);
     p->loaded = 1;
   }
   *max_bytes = p->max_bytes;
-  return p->on;
+  *on = p->on;
+  return SQLITE_OK;
 }
 
 void store_preload_stale(store *s) {

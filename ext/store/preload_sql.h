@@ -77,11 +77,11 @@ typedef struct store_preload_val {
 int store_preload_check(const trg_ctx *c, sqlite3 *db, const char *sql,
                         char **why);
 
-/* The configured preload for this call: 1 (ready to open), 0 (none
-** configured), -1 (an error reading the config: s->err). Reads
+/* The configured preload for this call: *on 1 (ready to open) or 0 (none
+** configured). SQLITE_OK, or the error reading the config (s->err). Reads
 ** preload_sql and preload_max_bytes once per call (store_preload_stale
 ** starts a call) and prepares the text when it is not the one prepared. */
-int store_preload_ready(store *s, i64 *max_bytes);
+int store_preload_ready(store *s, i64 *max_bytes, int *on);
 /* The next call reads the config again (a kept store lent anew). */
 void store_preload_stale(store *s);
 

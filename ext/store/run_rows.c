@@ -257,23 +257,27 @@ int store_next_incarnation(store *s, const char *trigger_id, i64 *inc) {
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* 1 when statement which (?1 trigger_id, ?2 incarnation) finds a row, 0
-** when not, -1 on an error. */
+/* *found: whether statement which (?1 trigger_id, ?2 incarnation) finds
+** a row. SQLITE_OK or the error. */
 static int run_exists(store *s, store_sql which, const char *trigger_id,
-                      i64 incarnation) {
+                      i64 incarnation, int *found) {
   sqlite3_stmt *st = store_stmt(s, which, sql_text);
-  if (!st) return -1;
+  *found = 0;
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 2, incarnation);
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
-  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+  *found = rc == SQLITE_ROW;
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : store_err(s);
 }
 
-int store_run_pending(store *s, const char *trigger_id, i64 incarnation) {
-  return run_exists(s, ST_RUN_PENDING_FOR, trigger_id, incarnation);
+int store_run_pending(store *s, const char *trigger_id, i64 incarnation,
+                      int *pending) {
+  return run_exists(s, ST_RUN_PENDING_FOR, trigger_id, incarnation, pending);
 }
 
-int store_run_holding(store *s, const char *trigger_id, i64 incarnation) {
-  return run_exists(s, ST_RUN_HOLDING_FOR, trigger_id, incarnation);
+int store_run_holding(store *s, const char *trigger_id, i64 incarnation,
+                      int *holding) {
+  return run_exists(s, ST_RUN_HOLDING_FOR, trigger_id, incarnation, holding);
 }

@@ -35,11 +35,13 @@ int store_runs_drop_after(store *s, i64 mark);
 /* The incarnation of a trigger (re)created under trigger_id: one more than
 ** the highest of the runs in its history (an index probe), 1 without. */
 int store_next_incarnation(store *s, const char *trigger_id, i64 *inc);
-/* 1 when a run of (trigger_id, incarnation) is running or a retry or
-** deferral of it is pending, 0 when none, <0 an error. */
-int store_run_pending(store *s, const char *trigger_id, i64 incarnation);
-/* 1 when a run of (trigger_id, incarnation) is running, 0 when none, <0 an
-** error: one probe of the trigger's runs, newest first. */
-int store_run_holding(store *s, const char *trigger_id, i64 incarnation);
+/* *pending: whether a run of (trigger_id, incarnation) is running or a
+** retry or deferral of it is pending. SQLITE_OK or the error. */
+int store_run_pending(store *s, const char *trigger_id, i64 incarnation,
+                      int *pending);
+/* *holding: whether a run of (trigger_id, incarnation) is running (one
+** probe of the trigger's runs, newest first). SQLITE_OK or the error. */
+int store_run_holding(store *s, const char *trigger_id, i64 incarnation,
+                      int *holding);
 
 #endif

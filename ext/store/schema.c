@@ -270,7 +270,7 @@ int store_declare_vtab(sqlite3 *db, store_vtab t) {
   return rc;
 }
 
-int store_installed(sqlite3 *db, char **err) {
+int store_installed(sqlite3 *db, int *found, char **err) {
   sqlite3_stmt *st = NULL;
   *err = NULL;
   int rc = sqlite3_prepare_v2(db,
@@ -278,29 +278,33 @@ int store_installed(sqlite3 *db, char **err) {
                               " type = 'table' AND name = 'triggers_data'",
                               -1, &st, NULL);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
-  int found = rc == SQLITE_ROW;
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+  *found = rc == SQLITE_ROW;
+  if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+    rc = SQLITE_OK;
+  } else {
     /* the schema could not be read (a disk error): not "not installed" */
     *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-    found = rc == SQLITE_NOMEM || !*err ? -SQLITE_NOMEM : -rc;
+    if (!*err) rc = SQLITE_NOMEM;
   }
   sqlite3_finalize(st);
-  return found;
+  return rc;
 }
 
-int store_ready(const trg_ctx *c, sqlite3 *db, char **err) {
+int store_ready(const trg_ctx *c, sqlite3 *db, int *ready, char **err) {
   *err = NULL;
-  if (trg_ctx_has_table(c)) return 1; /* connected: checked then */
-  int found = store_installed(db, err);
-  if (found <= 0) return found;
-  int rc = store_connect_table(db);
+  *ready = trg_ctx_has_table(c); /* connected: checked then */
+  if (*ready) return SQLITE_OK;
+  int found;
+  int rc = store_installed(db, &found, err);
+  if (rc != SQLITE_OK || !found) return rc;
+  rc = store_connect_table(db);
   /* not connected: why (another schema version, a damaged one) before
   ** any statement meets tables it does not know */
   if (rc == SQLITE_OK && !trg_ctx_has_table(c)) rc = store_check(db, err);
-  if (rc == SQLITE_OK) return 1;
-  if (!*err && rc != SQLITE_NOMEM)
+  *ready = rc == SQLITE_OK;
+  if (rc != SQLITE_OK && !*err && rc != SQLITE_NOMEM)
     *err = sqlite3_mprintf("%s", trg_errmsg(db, rc));
-  return -rc;
+  return rc;
 }
 
 int store_require_installed(sqlite3_context *ctx, const char *fname) {
@@ -308,18 +312,19 @@ int store_require_installed(sqlite3_context *ctx, const char *fname) {
   const trg_ctx *c = sqlite3_user_data(ctx);
   if (trg_ctx_has_table(c)) return 0; /* connected: installed */
   char *err = NULL;
-  int ready = store_ready(c, sqlite3_context_db_handle(ctx), &err);
-  if (ready == 0) {
+  int ready;
+  int rc = store_ready(c, sqlite3_context_db_handle(ctx), &ready, &err);
+  if (rc == SQLITE_OK && !ready) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "sqlite-triggers is not installed in this database "
                      "(run sql/install.sql)");
-  } else if (ready < 0 && err) {
-    trg_result_error(ctx, -ready, fname, "%s", err);
-  } else if (ready < 0) {
+  } else if (rc != SQLITE_OK && err) {
+    trg_result_error(ctx, rc, fname, "%s", err);
+  } else if (rc != SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
   }
   sqlite3_free(err);
-  return ready > 0 ? 0 : -1;
+  return rc == SQLITE_OK && ready ? 0 : -1;
 }
 
 int store_connect_table(sqlite3 *db) {

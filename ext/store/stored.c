@@ -183,8 +183,9 @@ int run_check(store *s, run_row *run, char **err) {
     if (v[RC_LEASE_UNTIL].null)
       return stored_err(err, RUNS, "lease_until", "NULL on a running run");
   }
-  int ok = store_json_is_object(s, v[RC_PAYLOAD].t);
-  if (ok < 0) return SQLITE_NOMEM;
+  int ok;
+  if (store_json_is_object(s, v[RC_PAYLOAD].t, &ok) != SQLITE_OK)
+    return SQLITE_NOMEM;
   if (!ok) return stored_err(err, RUNS, "payload", "must be a JSON object");
   return SQLITE_OK;
 }

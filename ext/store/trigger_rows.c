@@ -252,13 +252,15 @@ int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
   return store_step_done(st, rc);
 }
 
-int store_trigger_exists(store *s, const char *trigger_id) {
+int store_trigger_exists(store *s, const char *trigger_id, int *found) {
   sqlite3_stmt *st = store_stmt(s, ST_TRIG_EXISTS, sql_text);
-  if (!st) return -store_err(s);
+  *found = 0;
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
-  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -rc;
+  *found = rc == SQLITE_ROW;
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int store_trigger_duplicate(store *s, const char *agent_id,

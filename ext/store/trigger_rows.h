@@ -36,8 +36,9 @@ int store_tick_hot_all(store *s, trg_row *const *rows, int n);
 int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
                              const char *why, i64 now, i64 running);
 
-/* 1 when a trigger has this trigger_id, 0 when none, <0 an error. */
-int store_trigger_exists(store *s, const char *trigger_id);
+/* *found: whether a trigger has this trigger_id. SQLITE_OK or the
+** error. */
+int store_trigger_exists(store *s, const char *trigger_id, int *found);
 /* The trigger_id (sqlite3_malloc'd) of an active trigger of agent_id other
 ** than row id with this dedupe_key, or NULL when there is none. */
 int store_trigger_duplicate(store *s, const char *agent_id,

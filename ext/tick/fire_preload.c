@@ -130,9 +130,9 @@ static int merge(tick *t, char **payload, sqlite3_str *keys) {
 
 int tick_preload_payload(tick *t, trg_row *r, char **payload) {
   i64 max_bytes;
-  int on = store_preload_ready(t->call.st, &max_bytes);
-  if (on <= 0)
-    return on < 0 ? (t->call.st->err ? t->call.st->err : SQLITE_NOMEM) : 0;
+  int on;
+  int rc = store_preload_ready(t->call.st, &max_bytes, &on);
+  if (rc != SQLITE_OK || !on) return rc;
   store_preload_args a = {val_text(&r->v[TC_SCOPE]),
                           val_text(&r->v[TC_TRIGGER_ID]),
                           val_text(&r->v[TC_AGENT_ID]), t->now, t->call.ctx};
@@ -140,7 +140,7 @@ int tick_preload_payload(tick *t, trg_row *r, char **payload) {
               *keys = sqlite3_str_new(t->call.db);
   char *why = NULL;
   int truncated = 0;
-  int rc = store_preload_open(t->call.st, &a, &why);
+  rc = store_preload_open(t->call.st, &a, &why);
   if (rc == SQLITE_OK)
     rc = read_rows(t->call.st, max_bytes, arr, keys, &truncated, &why);
   store_preload_close(t->call.st);

@@ -120,10 +120,11 @@ int tick_settle(store *s, trg_row *r) {
     return SQLITE_OK;
   }
   if (r->v[TC_RUNNING].i > 0) return SQLITE_OK;
-  int p = store_run_pending(s, val_text(&r->v[TC_TRIGGER_ID]),
-                            r->v[TC_INCARNATION].i);
-  if (p < 0) return store_err(s);
-  if (!p) val_set_text(&r->v[TC_STATUS], "completed");
+  int pending;
+  int rc = store_run_pending(s, val_text(&r->v[TC_TRIGGER_ID]),
+                             r->v[TC_INCARNATION].i, &pending);
+  if (rc != SQLITE_OK) return rc;
+  if (!pending) val_set_text(&r->v[TC_STATUS], "completed");
   return SQLITE_OK;
 }
 

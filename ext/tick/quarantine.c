@@ -99,10 +99,10 @@ int tick_hold_check(tick *t, const trg_row *r, char **why) {
   if (running->i <= 0 ||
       strcmp(val_text(&r->v[TC_OVERLAP_POLICY]), "allow") == 0)
     return SQLITE_OK;
-  int live = store_run_holding(t->call.st, val_text(&r->v[TC_TRIGGER_ID]),
-                               r->v[TC_INCARNATION].i);
-  if (live < 0) return store_err(t->call.st);
-  if (live) return SQLITE_OK;
+  int live;
+  int rc = store_run_holding(t->call.st, val_text(&r->v[TC_TRIGGER_ID]),
+                             r->v[TC_INCARNATION].i, &live);
+  if (rc != SQLITE_OK || live) return rc;
   *why = sqlite3_mprintf("triggers_state.running: %lld, but no run of the "
                          "trigger is 'running' in triggers_rundata (a run "
                          "row deleted or changed outside the extension)",

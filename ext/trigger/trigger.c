@@ -117,8 +117,8 @@ static int read_value(int col, sqlite3_value *v, trg_val *out, int borrow,
   }
   if (d->kind == 'I' || d->kind == 'S') {
     i64 i;
-    int num = trg_int_of(v, &i);
-    if (num < 0) return SQLITE_NOMEM;
+    int num;
+    if (trg_int_of(v, &i, &num) != SQLITE_OK) return SQLITE_NOMEM;
     if (num) {
       val_set_int(out, i);
       return SQLITE_OK;
@@ -477,8 +477,9 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   if ((rc = check_duration(r, TC_WINDOW_MS, 1, flags, st))) return rc;
   if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, flags, st))) return rc;
   if (!r->v[TC_METADATA].null && !(flags & TRG_NO_JSON)) {
-    int ok = store_json_is_object(s, r->v[TC_METADATA].t);
-    if (ok < 0) return SQLITE_NOMEM;
+    int ok;
+    if (store_json_is_object(s, r->v[TC_METADATA].t, &ok) != SQLITE_OK)
+      return SQLITE_NOMEM;
     if (!ok) {
       /* trg_json shows it as a string from now on */
       if (flags & TRG_STORED) r->v[TC_METADATA].bad = TRG_BAD_JSON;
@@ -559,9 +560,10 @@ int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
     sha256_hex(d, 8, hex);
     char id[24];
     snprintf(id, sizeof id, "trg-%s", hex);
-    int taken = store_trigger_exists(s, id);
-    if (taken == 0) return val_set_text(&r->v[TC_TRIGGER_ID], id);
-    if (taken < 0) return -taken;
+    int taken;
+    int rc = store_trigger_exists(s, id, &taken);
+    if (rc != SQLITE_OK) return rc;
+    if (!taken) return val_set_text(&r->v[TC_TRIGGER_ID], id);
   }
   return SQLITE_CONSTRAINT_UNIQUE;
 }

@@ -98,8 +98,9 @@ static int insert_new(store *s, trg_row *r, trg_status *st) {
 
 /* A given trigger_id that another trigger has: UNIQUE error. */
 static int check_id_free(store *s, const trg_row *r, trg_status *st) {
-  int taken = store_trigger_exists(s, val_text(&r->v[TC_TRIGGER_ID]));
-  if (taken <= 0) return -taken;
+  int taken;
+  int rc = store_trigger_exists(s, val_text(&r->v[TC_TRIGGER_ID]), &taken);
+  if (rc != SQLITE_OK || !taken) return rc;
   return refuse(
       st, SQLITE_CONSTRAINT_UNIQUE, TC_TRIGGER_ID,
       sqlite3_mprintf("UNIQUE constraint failed: triggers.trigger_id"));
