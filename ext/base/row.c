@@ -2,7 +2,9 @@
 ** row.c -- the row model (row.h): values set, borrowed and freed, rows
 ** made empty, a trigger row's status and schedule as stored noted and
 ** compared. A value's text is its own (sqlite3_malloc), or borrowed
-** from a row's arena or a literal and never freed.
+** from a row's arena or a literal and never freed. Only this file sets a
+** value's text and whose it is (t, borrowed, a row's arena): the others
+** go through these functions.
 */
 #include "base/row.h"
 
@@ -12,7 +14,7 @@
 SQLITE_EXTENSION_INIT3
 
 /* Drop v's text: freed, unless it lives in its row's arena. */
-void val_free_text(trg_val *v) {
+static void val_free_text(trg_val *v) {
   if (!v->borrowed) sqlite3_free(v->t);
   v->t = NULL;
   v->borrowed = 0;
@@ -34,7 +36,8 @@ void val_set_int(trg_val *v, i64 i) {
   v->bad = 0;
 }
 
-char *trg_strndup(const char *t, int n) {
+/* A sqlite3_malloc'd copy of the n bytes at t plus a NUL; NULL on OOM. */
+static char *trg_strndup(const char *t, int n) {
   char *copy = sqlite3_malloc(n + 1);
   if (copy) {
     memcpy(copy, t, (size_t)n);
@@ -102,6 +105,49 @@ void row_clear(trg_row *r) {
   sqlite3_free(r->arena);
   memset(r, 0, sizeof *r);
   for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
+}
+
+int val_copy(trg_val *dst, const trg_val *src) {
+  val_set_null(dst);
+  *dst = *src;
+  dst->t = NULL;
+  dst->borrowed = 0;
+  if (src->t && val_set_text(dst, src->t)) return SQLITE_NOMEM;
+  dst->bad = src->bad;
+  return SQLITE_OK;
+}
+
+int val_set_read_text(trg_val *v, const char *t, int n) {
+  val_free_text(v);
+  v->t = trg_strndup(t, n);
+  return v->t ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+int row_set_read_texts(trg_row *r, const char *const *text, const int *n) {
+  size_t total = 0;
+  for (int i = 0; i < TC_NCOL; i++) total += text[i] ? (size_t)n[i] + 1 : 0;
+  if (!total) return SQLITE_OK;
+  char *p = r->arena = sqlite3_malloc64(total);
+  if (!p) return SQLITE_NOMEM;
+  for (int i = 0; i < TC_NCOL; i++) {
+    if (!text[i]) continue;
+    val_free_text(&r->v[i]);
+    memcpy(p, text[i], (size_t)n[i]);
+    p[n[i]] = 0;
+    r->v[i].t = p;
+    r->v[i].borrowed = 1;
+    p += n[i] + 1;
+  }
+  return SQLITE_OK;
+}
+
+void row_borrow(trg_row *dst, const trg_row *src) {
+  row_clear(dst);
+  dst->id = src->id;
+  for (int i = 0; i < TC_NCOL; i++) {
+    dst->v[i] = src->v[i];
+    if (src->v[i].t) dst->v[i].borrowed = 1;
+  }
 }
 
 void row_note_stored(trg_row *r) {

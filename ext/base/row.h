@@ -2,8 +2,9 @@
 ** row.h -- the row model: the columns of a trigger and of a run (in the
 ** order of the `triggers` and `trigger_runs` tables, then the internal
 ** ones), and a row of values, each NULL, an integer or a text, as the
-** store reads and writes it (row.c). No SQL here: store/columns.c says
-** how each column is declared and which table holds it.
+** store reads and writes it (row.c, the only file that sets a value's
+** text and who owns it). No SQL here: store/columns.c says how each
+** column is declared and which table holds it.
 */
 #ifndef TRIGGERS_ROW_H
 #define TRIGGERS_ROW_H
@@ -138,6 +139,13 @@ typedef struct trg_row {
 
 void row_init(trg_row *r);  /* a fresh, all-NULL row */
 void row_clear(trg_row *r); /* free texts, back to all-NULL */
+/* dst: the values of src, its texts borrowed (src must outlive dst). */
+void row_borrow(trg_row *dst, const trg_row *src);
+/* The texts of a row read back: text[i] (n[i] bytes; NULL for a column
+** without one) copied into the row's one allocation (r->arena, freed by
+** row_clear) and borrowed by its values, whose null, bad and i the reader
+** set. SQLITE_OK or SQLITE_NOMEM. */
+int row_set_read_texts(trg_row *r, const char *const *text, const int *n);
 /* r's status, enabled, next_due_at and fire_at are what the database
 ** holds now: r->stored. */
 void row_note_stored(trg_row *r);
@@ -161,12 +169,14 @@ typedef struct run_row {
 } run_row;
 void run_clear(run_row *r); /* free texts, back to all-NULL */
 
-/* Drop v's text: freed, unless it lives elsewhere (borrowed). */
-void val_free_text(trg_val *v);
+/* dst: a copy of src with a text of its own (its stored type, bad, kept).
+** SQLITE_OK or SQLITE_NOMEM. */
+int val_copy(trg_val *dst, const trg_val *src);
+/* v's text as read back: its own copy of the n bytes at t (v's null, bad
+** and i as the reader set them). SQLITE_OK or SQLITE_NOMEM. */
+int val_set_read_text(trg_val *v, const char *t, int n);
 /* 1 when a value of v[0..n) could not be set (oom): nothing of the row
 ** may be written. */
 int vals_poisoned(const trg_val *v, int n);
-/* A sqlite3_malloc'd copy of the n bytes at t plus a NUL; NULL on OOM. */
-char *trg_strndup(const char *t, int n);
 
 #endif

@@ -107,16 +107,6 @@ static int triggers_shadow_name(const char *suffix) {
          strcmp(suffix, "events") == 0;
 }
 
-/* dst: the values of src, its texts borrowed (src must outlive dst). */
-static void borrow_row(trg_row *dst, const trg_row *src) {
-  row_clear(dst);
-  dst->id = src->id;
-  for (int i = 0; i < TC_NCOL; i++) {
-    dst->v[i] = src->v[i];
-    if (src->v[i].t) dst->v[i].borrowed = 1;
-  }
-}
-
 /* INSERT: the values as given, written by trg_write_insert (write.h). */
 static int do_insert(scan_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
                      trg_status *st) {
@@ -144,7 +134,7 @@ static int do_update(scan_tab *t, sqlite3_value *rowid, sqlite3_value **vals,
     goto done;
   }
   if (rc != SQLITE_ROW) goto done;
-  borrow_row(&next, &old);
+  row_borrow(&next, &old);
   rc = trg_read_values(&next, vals, 1, &changed, &st->msg);
   if (rc == SQLITE_OK && changed) {
     rc = trg_write_update(t->ctx, &t->st, &old, &next, changed,

@@ -50,15 +50,12 @@ static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
                      trg_val *v) {
   for (int i = 0; i < n; i++) {
     sqlite3_value *cv = sqlite3_column_value(st, first + i);
-    val_free_text(&v[i]);
-    v[i].i = 0;
-    v[i].oom = 0;
+    val_set_null(&v[i]); /* its type read next */
     if (!val_read_kind(cv, defs[i].kind, &v[i])) continue;
     const char *t = (const char *)sqlite3_value_text(cv);
     if (!t) return SQLITE_NOMEM;
     int len = sqlite3_value_bytes(cv);
-    v[i].t = trg_strndup(t, len);
-    if (!v[i].t) return SQLITE_NOMEM;
+    if (val_set_read_text(&v[i], t, len) != SQLITE_OK) return SQLITE_NOMEM;
     text_mark(&v[i], len);
   }
   return SQLITE_OK;
@@ -98,26 +95,19 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
   ** a fire's cost. */
   row_clear(r);
   r->id = sqlite3_column_int64(st, first);
-  const unsigned char *text[TC_NCOL];
-  int len[TC_NCOL], total = 0;
+  const char *text[TC_NCOL];
+  int len[TC_NCOL];
   for (int i = 0; i < TC_NCOL; i++) {
     sqlite3_value *cv = sqlite3_column_value(st, first + 1 + i);
     text[i] = NULL;
     if (!val_read_kind(cv, trg_cols[i].kind, &r->v[i])) continue;
-    text[i] = sqlite3_value_text(cv);
+    text[i] = (const char *)sqlite3_value_text(cv);
     if (!text[i]) return SQLITE_NOMEM;
-    total += (len[i] = sqlite3_value_bytes(cv)) + 1;
+    len[i] = sqlite3_value_bytes(cv);
   }
-  char *p = NULL;
-  if (total && !(p = r->arena = sqlite3_malloc(total))) return SQLITE_NOMEM;
+  if (row_set_read_texts(r, text, len) != SQLITE_OK) return SQLITE_NOMEM;
   for (int i = 0; i < TC_NCOL; i++) {
-    if (!text[i]) continue;
-    memcpy(p, text[i], (size_t)len[i]);
-    p[len[i]] = 0;
-    r->v[i].t = p;
-    r->v[i].borrowed = 1;
-    text_mark(&r->v[i], len[i]);
-    p += len[i] + 1;
+    if (text[i]) text_mark(&r->v[i], len[i]);
   }
   row_note_stored(r); /* what a write compares with (row.h) */
   return SQLITE_OK;

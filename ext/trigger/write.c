@@ -165,12 +165,7 @@ static int replace_existing(trg_ctx *c, store *s, trg_row *old, trg_row *r,
   for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
     int k = kept[i];
     if (k == TC_CREATED_AT && created_given) continue;
-    val_set_null(&r->v[k]);
-    r->v[k] = old->v[k];
-    r->v[k].t = NULL;
-    r->v[k].borrowed = 0;
-    if (old->v[k].t && val_set_text(&r->v[k], old->v[k].t)) return SQLITE_NOMEM;
-    r->v[k].bad = old->v[k].bad;
+    if (val_copy(&r->v[k], &old->v[k]) != SQLITE_OK) return SQLITE_NOMEM;
   }
   val_set_int(&old->v[TC_ENABLED], 1); /* resume only if asked (enabled=0
                                           -> pause) */
