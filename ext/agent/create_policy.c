@@ -50,7 +50,7 @@ static const struct field_bound {
 ** memory. */
 static char *refusal(const struct field_bound *b, const trg_row *r, i64 v,
                      i64 limit) {
-  const char *name = trg_cols[b->col].name;
+  const char *name = store_trigger_cols[b->col].name;
   switch (b->kind) {
     case BOUND_BYTES:
       return sqlite3_mprintf("%s is %lld bytes, more than %s %lld", name,
@@ -83,7 +83,7 @@ static int bounds_check(store *s, const trg_row *r, size_t metadata_bytes,
             : b->col == TC_METADATA ? (i64)metadata_bytes
                                     : (i64)strlen(val->t);
     if (b->kind == BOUND_RETRY_MIN && r->v[TC_MAX_ATTEMPTS].i <= 1) continue;
-    i64 limit = config_int(s, b->key);
+    i64 limit = store_config_int(s, b->key);
     if (s->err) return s->err;
     int out = b->kind == BOUND_RETRY_MIN ? v < limit : v > limit;
     if (!out) continue;
@@ -94,7 +94,7 @@ static int bounds_check(store *s, const trg_row *r, size_t metadata_bytes,
 }
 
 static int role_allowed(create_req *q) {
-  char *roles = config_text(q->call.st, "creator_roles");
+  char *roles = store_config_text(q->call.st, "creator_roles");
   int ok = 0;
   if (roles) {
     size_t n = strlen(q->role);
@@ -127,9 +127,9 @@ static i64 cron_shortest_gap(const sched_spec *s, i64 now) {
 }
 
 static int check_policy(create_req *q) {
-  i64 min_iv = config_int(q->call.st, "min_interval_ms");
-  i64 max_iv = config_int(q->call.st, "max_interval_ms");
-  i64 confirm = config_int(q->call.st, "confirm_below_ms");
+  i64 min_iv = store_config_int(q->call.st, "min_interval_ms");
+  i64 max_iv = store_config_int(q->call.st, "max_interval_ms");
+  i64 confirm = store_config_int(q->call.st, "confirm_below_ms");
   i64 period = INT64_MAX;
   const sched_spec *s = &q->spec;
   char a[CIVIL_ISO_MAX];
@@ -138,20 +138,20 @@ static int check_policy(create_req *q) {
   } else if (s->type == SCHED_CRON) {
     period = cron_shortest_gap(s, q->now);
     if (period < 0) {
-      return create_fail(
+      return agent_create_fail(
           q, "INVALID_SCHEDULE",
           sqlite3_mprintf("cron_expression '%s' never fires after now",
-                          val_text(&q->row.v[TC_CRON_EXPRESSION])));
+                          trg_val_text(&q->row.v[TC_CRON_EXPRESSION])));
     }
   } else { /* SCHED_ONCE */
     civil_format_iso(s->scheduled_at, 0, 1, a);
     if (s->scheduled_at <= q->now) {
-      return create_fail(
+      return agent_create_fail(
           q, "INVALID_SCHEDULE",
           sqlite3_mprintf("scheduled_at %s is not in the future", a));
     }
     if (s->scheduled_at - q->now > max_iv) {
-      return create_fail(
+      return agent_create_fail(
           q, "INVALID_SCHEDULE",
           sqlite3_mprintf(
               "scheduled_at %s is further ahead than max_interval_ms %lld", a,
@@ -159,7 +159,7 @@ static int check_policy(create_req *q) {
     }
   }
   if (period != INT64_MAX && period < min_iv) {
-    return create_fail(
+    return agent_create_fail(
         q, "INVALID_SCHEDULE",
         sqlite3_mprintf(
             "%s every %lld ms is more often than min_interval_ms %lld",
@@ -168,13 +168,13 @@ static int check_policy(create_req *q) {
             (long long)period, (long long)min_iv));
   }
   if (s->type == SCHED_INTERVAL && period > max_iv) {
-    return create_fail(
+    return agent_create_fail(
         q, "INVALID_SCHEDULE",
         sqlite3_mprintf("interval_ms %lld is above max_interval_ms %lld",
                         (long long)period, (long long)max_iv));
   }
   if (period != INT64_MAX && period < confirm && !q->confirmed) {
-    return create_fail(
+    return agent_create_fail(
         q, "CONFIRMATION_REQUIRED",
         sqlite3_mprintf("runs every %lld ms, below confirm_below_ms %lld: "
                         "repeat with context.confirmed = true",
@@ -184,23 +184,23 @@ static int check_policy(create_req *q) {
 }
 
 static int check_quota(create_req *q) {
-  i64 max_active = config_int(q->call.st, "max_active_per_scope");
-  i64 max_new = config_int(q->call.st, "max_creations_per_window");
-  i64 window = config_int(q->call.st, "creation_window_ms");
+  i64 max_active = store_config_int(q->call.st, "max_active_per_scope");
+  i64 max_new = store_config_int(q->call.st, "max_creations_per_window");
+  i64 window = store_config_int(q->call.st, "creation_window_ms");
   i64 active, recent;
-  int rc = store_agent_quota(q->call.st, val_text(&q->row.v[TC_AGENT_ID]),
-                             val_text(&q->row.v[TC_SCOPE]), q->now - window,
+  int rc = store_agent_quota(q->call.st, trg_val_text(&q->row.v[TC_AGENT_ID]),
+                             trg_val_text(&q->row.v[TC_SCOPE]), q->now - window,
                              &active, &recent);
   if (rc != SQLITE_OK) return rc;
   if (active >= max_active) {
-    return create_fail(
+    return agent_create_fail(
         q, "TRIGGER_QUOTA_EXCEEDED",
         sqlite3_mprintf(
             "%lld active triggers in this agent and scope (max_active_per_scope %lld)",
             (long long)active, (long long)max_active));
   }
   if (recent >= max_new) {
-    return create_fail(
+    return agent_create_fail(
         q, "TRIGGER_QUOTA_EXCEEDED",
         sqlite3_mprintf(
             "%lld triggers created in the last %lld ms (max_creations_per_window %lld)",
@@ -214,22 +214,23 @@ static int check_quota(create_req *q) {
 ** user within creation_window_ms. */
 static int check_user_quota(create_req *q) {
   if (!q->user) return SQLITE_OK;
-  i64 max_active = config_int(q->call.st, "max_active_per_user");
-  i64 max_new = config_int(q->call.st, "max_creations_per_window");
-  i64 window = config_int(q->call.st, "creation_window_ms");
+  i64 max_active = store_config_int(q->call.st, "max_active_per_user");
+  i64 max_new = store_config_int(q->call.st, "max_creations_per_window");
+  i64 window = store_config_int(q->call.st, "creation_window_ms");
   i64 active, recent;
-  int rc = store_agent_user_quota(q->call.st, val_text(&q->row.v[TC_AGENT_ID]),
-                                  q->user, q->now - window, &active, &recent);
+  int rc =
+      store_agent_user_quota(q->call.st, trg_val_text(&q->row.v[TC_AGENT_ID]),
+                             q->user, q->now - window, &active, &recent);
   if (rc != SQLITE_OK) return rc;
   if (active >= max_active) {
-    return create_fail(
+    return agent_create_fail(
         q, "TRIGGER_QUOTA_EXCEEDED",
         sqlite3_mprintf("%lld active triggers of user '%s' in this "
                         "agent (max_active_per_user %lld)",
                         (long long)active, q->user, (long long)max_active));
   }
   if (recent >= max_new) {
-    return create_fail(
+    return agent_create_fail(
         q, "TRIGGER_QUOTA_EXCEEDED",
         sqlite3_mprintf("%lld triggers created by user '%s' in the "
                         "last %lld ms (max_creations_per_window %lld, "
@@ -248,7 +249,7 @@ static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
   char *why;
   q->spec = *spec;
   int rc = bounds_check(q->call.st, r, q->metadata_bytes, &why);
-  if (rc == SQLITE_ERROR) return create_fail(q, "INVALID_REQUEST", why);
+  if (rc == SQLITE_ERROR) return agent_create_fail(q, "INVALID_REQUEST", why);
   if (rc == SQLITE_OK) rc = check_policy(q);
   if (rc && q->code && strcmp(q->code, "CONFIRMATION_REQUIRED") == 0) {
     q->pending_code = q->code;
@@ -266,12 +267,12 @@ static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
 ** it, so a create (or a dry run) never tells whose id it is. */
 static int check_id_available(create_req *q, const trg_row *r) {
   int held = 0;
-  const char *id = val_text(&r->v[TC_TRIGGER_ID]);
-  int rc =
-      store_agent_id_held(q->call.st, id, val_text(&r->v[TC_AGENT_ID]), &held);
+  const char *id = trg_val_text(&r->v[TC_TRIGGER_ID]);
+  int rc = store_agent_id_held(q->call.st, id, trg_val_text(&r->v[TC_AGENT_ID]),
+                               &held);
   if (rc != SQLITE_OK || !held) return rc;
   char buf[TRG_ECHO_MAX];
-  return create_fail(
+  return agent_create_fail(
       q, "INVALID_REQUEST",
       sqlite3_mprintf("trigger_id '%s' is not available (a trigger "
                       "has it, or another agent's runs do): leave "
@@ -284,7 +285,7 @@ static int check_id_available(create_req *q, const trg_row *r) {
 static int policy_admit(void *arg, const trg_row *r) {
   create_req *q = arg;
   if (q->pending_code) {
-    int rc = create_fail(q, q->pending_code, q->pending_reason);
+    int rc = agent_create_fail(q, q->pending_code, q->pending_reason);
     q->pending_code = NULL;
     q->pending_reason = NULL;
     return rc;
@@ -295,16 +296,16 @@ static int policy_admit(void *arg, const trg_row *r) {
   return rc;
 }
 
-int create_policy_allows(create_req *q) {
+int agent_create_policy_allows(create_req *q) {
   if (!q->autonomy) {
-    return create_fail(
+    return agent_create_fail(
         q, "AUTONOMY_UNAVAILABLE",
         sqlite3_mprintf(
             "autonomy is not available, so a trigger could not run; nothing was created"));
   }
   if (role_allowed(q)) return SQLITE_OK;
-  char *roles = config_text(q->call.st, "creator_roles");
-  int rc = create_fail(
+  char *roles = store_config_text(q->call.st, "creator_roles");
+  int rc = agent_create_fail(
       q, "PERMISSION_DENIED",
       sqlite3_mprintf("role '%s' may not create triggers (creator_roles: %s)",
                       q->role, roles ? roles : ""));
@@ -312,7 +313,7 @@ int create_policy_allows(create_req *q) {
   return rc;
 }
 
-trg_insert_hooks create_policy_hooks(create_req *q) {
-  trg_insert_hooks hooks = {policy_checked, policy_admit, q};
+trigger_insert_hooks agent_create_policy_hooks(create_req *q) {
+  trigger_insert_hooks hooks = {policy_checked, policy_admit, q};
   return hooks;
 }

@@ -25,8 +25,8 @@
 #define CREATE_EVENT_TEXT_MAX 1024
 
 /* Autonomy available and the context's role among creator_roles: SQLITE_OK,
-** else a refusal (AUTONOMY_UNAVAILABLE, PERMISSION_DENIED: create_fail). */
-int create_policy_allows(create_req *q);
+** else a refusal (AUTONOMY_UNAVAILABLE, PERMISSION_DENIED: agent_create_fail). */
+int agent_create_policy_allows(create_req *q);
 
 /* The policy as hooks of the insert (trigger/write.h): after validation,
 ** the bounds of the fields and of the schedule (INVALID_REQUEST,
@@ -35,6 +35,6 @@ int create_policy_allows(create_req *q);
 ** existing trigger); before the write, the quotas
 ** (TRIGGER_QUOTA_EXCEEDED) and a trigger_id the request names
 ** (INVALID_REQUEST when another holds it). */
-trg_insert_hooks create_policy_hooks(create_req *q);
+trigger_insert_hooks agent_create_policy_hooks(create_req *q);
 
 #endif

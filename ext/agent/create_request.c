@@ -20,12 +20,12 @@ SQLITE_EXTENSION_INIT3
 
 /* Columns a request may not set: they come from the context or policy. */
 static int request_may_set(int col) {
-  return !trg_cols[col].ro && col != TC_AGENT_ID && col != TC_SCOPE &&
+  return !store_trigger_cols[col].ro && col != TC_AGENT_ID && col != TC_SCOPE &&
          col != TC_CREATED_BY && col != TC_CREATED_AT;
 }
 
 /* A refusal with its reason; no reason (out of memory) is an error. */
-int create_fail(create_req *q, const char *code, char *reason) {
+int agent_create_fail(create_req *q, const char *code, char *reason) {
   if (!reason) return SQLITE_NOMEM;
   q->code = code;
   sqlite3_free(q->reason);
@@ -53,8 +53,8 @@ static int read_context_object(create_req *q, const char *json) {
   q->autonomy = 1;
   q->role = sqlite3_mprintf("user");
   q->now = trg_wall_clock_ms();
-  if (!q->role || val_set_text(&q->row.v[TC_AGENT_ID], "") ||
-      val_set_text(&q->row.v[TC_SCOPE], "")) {
+  if (!q->role || trg_val_set_text(&q->row.v[TC_AGENT_ID], "") ||
+      trg_val_set_text(&q->row.v[TC_SCOPE], "")) {
     return SQLITE_NOMEM;
   }
   if (!json) return SQLITE_OK;
@@ -62,8 +62,8 @@ static int read_context_object(create_req *q, const char *json) {
   int rc = json_object_type(q, json, &ob);
   if (rc != SQLITE_OK) return rc;
   if (!ob) {
-    return create_fail(q, "INVALID_REQUEST",
-                       sqlite3_mprintf("context must be a JSON object"));
+    return agent_create_fail(q, "INVALID_REQUEST",
+                             sqlite3_mprintf("context must be a JSON object"));
   }
   store_json_each st;
   rc = store_json_each_open(q->call.st, json, &st);
@@ -73,7 +73,8 @@ static int read_context_object(create_req *q, const char *json) {
     int is_bool = strcmp(type, "true") == 0 || strcmp(type, "false") == 0;
     int truth = strcmp(type, "true") == 0;
     if ((strcmp(k, "agent_id") == 0 || strcmp(k, "scope") == 0) && is_text) {
-      rc = val_set_text(&q->row.v[k[0] == 'a' ? TC_AGENT_ID : TC_SCOPE], text);
+      rc = trg_val_set_text(&q->row.v[k[0] == 'a' ? TC_AGENT_ID : TC_SCOPE],
+                            text);
     } else if (strcmp(k, "role") == 0 && is_text) {
       sqlite3_free(q->role);
       q->role = sqlite3_mprintf("%s", text);
@@ -92,8 +93,8 @@ static int read_context_object(create_req *q, const char *json) {
       if (trg_instant_of(st.m.value, 1, "context.now", &q->now, &err) !=
           SQLITE_OK) {
         store_json_each_close(&st);
-        return create_fail(q, "INVALID_REQUEST",
-                           err); /* NULL err: out of memory */
+        return agent_create_fail(q, "INVALID_REQUEST",
+                                 err); /* NULL err: out of memory */
       }
     } else {
       char *why = sqlite3_mprintf("context.%s: unknown key or wrong type "
@@ -102,7 +103,7 @@ static int read_context_object(create_req *q, const char *json) {
                                   "now)",
                                   k);
       store_json_each_close(&st);
-      return create_fail(q, "INVALID_REQUEST", why);
+      return agent_create_fail(q, "INVALID_REQUEST", why);
     }
     if (rc == SQLITE_ROW) rc = SQLITE_OK;
   }
@@ -126,7 +127,7 @@ static void context_dry_run(create_req *q, const char *json) {
 /* The code of a refusal (rc) about column col: INVALID_SCHEDULE for a
 ** bad value of a schedule column, INVALID_REQUEST for anything else, a
 ** missing required field included (NOT NULL: trigger_type too). */
-const char *create_code_for_column(int rc, int col) {
+const char *agent_create_code_for_column(int rc, int col) {
   if (rc == SQLITE_CONSTRAINT_NOTNULL) return "INVALID_REQUEST";
   switch (col) {
     case TC_TRIGGER_TYPE:
@@ -146,7 +147,7 @@ static int same_as_context(create_req *q, int col, sqlite3_value *v) {
   if (col != TC_AGENT_ID && col != TC_SCOPE) return 0;
   const char *t = (const char *)sqlite3_value_text(v);
   return sqlite3_value_type(v) == SQLITE_TEXT && t &&
-         strcmp(t, val_text(&q->row.v[col])) == 0;
+         strcmp(t, trg_val_text(&q->row.v[col])) == 0;
 }
 
 static int read_request(create_req *q, const char *json) {
@@ -154,25 +155,25 @@ static int read_request(create_req *q, const char *json) {
   int rc = json_object_type(q, json, &ob);
   if (rc != SQLITE_OK) return rc;
   if (!ob) {
-    return create_fail(q, "INVALID_REQUEST",
-                       sqlite3_mprintf("request must be a JSON object"));
+    return agent_create_fail(q, "INVALID_REQUEST",
+                             sqlite3_mprintf("request must be a JSON object"));
   }
   store_json_each st;
   rc = store_json_each_open(q->call.st, json, &st);
   uint64_t seen = 0; /* columns given */
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key;
-    int col = request_field(k);
+    int col = agent_request_field(k);
     if (col == RF_WHEN || col == RF_WHEN_TEXT) {
       const char *phrase = st.m.text;
       if (sqlite3_value_type(st.m.value) != SQLITE_TEXT) {
         char *why = sqlite3_mprintf("field '%s' must be text", k);
         store_json_each_close(&st); /* k is freed with it */
-        return create_fail(q, "INVALID_REQUEST", why);
+        return agent_create_fail(q, "INVALID_REQUEST", why);
       }
       if (q->when) {
         store_json_each_close(&st);
-        return create_fail(
+        return agent_create_fail(
             q, "INVALID_REQUEST",
             sqlite3_mprintf("give either \"when\" or \"when_text\", "
                             "not both"));
@@ -187,7 +188,7 @@ static int read_request(create_req *q, const char *json) {
       continue;
     }
     if (col < 0) { /* not dropped: listed in the result */
-      if (request_ignore(q->ignored, k)) {
+      if (agent_request_ignore(q->ignored, k)) {
         rc = SQLITE_NOMEM;
         break;
       }
@@ -200,23 +201,25 @@ static int read_request(create_req *q, const char *json) {
                                   "comes from the context or is computed)",
                                   k);
       store_json_each_close(&st);
-      return create_fail(q, "INVALID_REQUEST", why);
+      return agent_create_fail(q, "INVALID_REQUEST", why);
     }
     if (seen & ((uint64_t)1 << col)) {
       char *why = sqlite3_mprintf("field '%s' is given twice (another key "
                                   "also names %s)",
-                                  k, trg_cols[col].name);
+                                  k, store_trigger_cols[col].name);
       store_json_each_close(&st);
-      return create_fail(q, "INVALID_REQUEST", why);
+      return agent_create_fail(q, "INVALID_REQUEST", why);
     }
     seen |= (uint64_t)1 << col;
     rc = SQLITE_OK;
     if (!request_may_set(col)) continue; /* the context's value, echoed */
     char *err = NULL;
-    int vrc = trg_read_value(col, v, &q->row.v[col], &err);
+    int vrc = trigger_read_value(col, v, &q->row.v[col], &err);
     if (vrc) {
       store_json_each_close(&st);
-      return err ? create_fail(q, create_code_for_column(vrc, col), err) : vrc;
+      return err ? agent_create_fail(q, agent_create_code_for_column(vrc, col),
+                                     err)
+                 : vrc;
     }
   }
   store_json_each_close(&st);
@@ -234,7 +237,7 @@ static int metadata_drop(create_req *q, const char *name, int *dropped) {
   int rc = store_json_remove(q->call.st, m->t, name, &rest);
   if (rc != SQLITE_OK || !rest) return rc;
   *dropped = 1;
-  return val_set_owned(m, rest);
+  return trg_val_set_owned(m, rest);
 }
 
 /* The request's metadata with member `name` set to the JSON text json
@@ -249,7 +252,7 @@ static int metadata_set(create_req *q, const char *name, const char *json) {
     int orc = json_object_type(q, m->t, &ob);
     if (orc != SQLITE_OK) return orc;
     if (!ob) {
-      return create_fail(
+      return agent_create_fail(
           q, "INVALID_REQUEST",
           sqlite3_mprintf("triggers.metadata: must be a JSON object"));
     }
@@ -259,7 +262,8 @@ static int metadata_set(create_req *q, const char *name, const char *json) {
   if (rc == SQLITE_OK)
     rc = store_json_set(q->call.st, m->null ? NULL : m->t, name, json,
                         &metadata);
-  return rc == SQLITE_OK ? val_set_owned(&q->row.v[TC_METADATA], metadata) : rc;
+  return rc == SQLITE_OK ? trg_val_set_owned(&q->row.v[TC_METADATA], metadata)
+                         : rc;
 }
 
 /* The request's own metadata: its size (the bounds, create_policy.h); a
@@ -278,7 +282,7 @@ static int request_metadata(create_req *q) {
   rc = store_json_duplicate_key(q->call.st, m->t, &dup);
   if (rc != SQLITE_OK) return rc;
   if (dup) {
-    rc = create_fail(
+    rc = agent_create_fail(
         q, "INVALID_REQUEST",
         sqlite3_mprintf("metadata: key '%s' is given twice (readers "
                         "disagree on which one counts)",
@@ -288,7 +292,7 @@ static int request_metadata(create_req *q) {
   }
   rc = metadata_drop(q, "user_id", &dropped);
   if (rc == SQLITE_OK && dropped &&
-      request_ignore(q->ignored, "metadata.user_id"))
+      agent_request_ignore(q->ignored, "metadata.user_id"))
     rc = SQLITE_NOMEM;
   return rc;
 }
@@ -311,7 +315,7 @@ static int when_find_text(create_req *q, const tz_zone *z, when_found *f,
   int rc = phrase && rest ? SQLITE_OK : SQLITE_NOMEM;
   if (rc == SQLITE_OK && q->row.v[TC_INSTRUCTIONS].null &&
       when_find_rest(q->when, len, f->start, f->end, rest) > 0)
-    rc = val_set_text(&q->row.v[TC_INSTRUCTIONS], rest);
+    rc = trg_val_set_text(&q->row.v[TC_INSTRUCTIONS], rest);
   sqlite3_free(rest);
   if (rc != SQLITE_OK) {
     sqlite3_free(phrase);
@@ -327,10 +331,10 @@ static int apply_when(create_req *q) {
                                    TC_SCHEDULED_AT, TC_CRON_EXPRESSION};
   for (size_t i = 0; i < sizeof sched_cols / sizeof sched_cols[0]; i++) {
     if (!q->row.v[sched_cols[i]].null) {
-      return create_fail(
+      return agent_create_fail(
           q, "INVALID_REQUEST",
           sqlite3_mprintf("give either \"when\" or a schedule (%s), not both",
-                          trg_cols[sched_cols[i]].name));
+                          store_trigger_cols[sched_cols[i]].name));
     }
   }
   const tz_zone *z;
@@ -338,12 +342,12 @@ static int apply_when(create_req *q) {
   const char *tzname =
       q->row.v[TC_TIMEZONE].null ? "UTC" : q->row.v[TC_TIMEZONE].t;
   if (trg_zone(q->call.ctx, tzname, &z, msg, sizeof msg) != 0) {
-    return create_fail(q, "INVALID_SCHEDULE",
-                       sqlite3_mprintf("triggers.timezone: %s", msg));
+    return agent_create_fail(q, "INVALID_SCHEDULE",
+                             sqlite3_mprintf("triggers.timezone: %s", msg));
   }
   when_found f;
   when_result *w = &f.r;
-  double min_conf = config_real(q->call.st, "min_confidence");
+  double min_conf = store_config_real(q->call.st, "min_confidence");
   const char *key = q->when_text ? "when_text" : "when";
   int found = 1, rc = SQLITE_OK;
   if (q->when_text) rc = when_find_text(q, z, &f, &found);
@@ -351,27 +355,27 @@ static int apply_when(create_req *q) {
   q->when_read = 1;
   q->when_conf = found ? w->confidence : 0;
   if (rc == SQLITE_OK && !found) {
-    return create_fail(
+    return agent_create_fail(
         q, "INVALID_SCHEDULE",
         sqlite3_mprintf("%s '%s': %s (confidence 0)", key, q->when, w->reason));
   }
   if (rc) return rc;
   if (w->confidence < min_conf) {
-    return create_fail(
+    return agent_create_fail(
         q, "INVALID_SCHEDULE",
         sqlite3_mprintf("%s '%s': confidence %.2f is below min_confidence %.2f",
                         key, q->when, w->confidence, min_conf));
   }
-  rc = val_set_text(&q->row.v[TC_TRIGGER_TYPE], when_kind_name(w->kind));
+  rc = trg_val_set_text(&q->row.v[TC_TRIGGER_TYPE], when_kind_name(w->kind));
   if (w->kind == WHEN_ONCE) {
-    val_set_int(&q->row.v[TC_SCHEDULED_AT], w->due_at);
+    trg_val_set_int(&q->row.v[TC_SCHEDULED_AT], w->due_at);
   } else if (w->kind == WHEN_INTERVAL) {
-    val_set_int(&q->row.v[TC_INTERVAL_MS], w->interval_ms);
-    val_set_int(&q->row.v[TC_START_AT], w->due_at);
+    trg_val_set_int(&q->row.v[TC_INTERVAL_MS], w->interval_ms);
+    trg_val_set_int(&q->row.v[TC_START_AT], w->due_at);
   } else {
     if (rc == SQLITE_OK)
-      rc = val_set_text(&q->row.v[TC_CRON_EXPRESSION], w->cron);
-    if (rc == SQLITE_OK) rc = val_set_text(&q->row.v[TC_TIMEZONE], w->tz);
+      rc = trg_val_set_text(&q->row.v[TC_CRON_EXPRESSION], w->cron);
+    if (rc == SQLITE_OK) rc = trg_val_set_text(&q->row.v[TC_TIMEZONE], w->tz);
   }
   /* metadata.when = {phrase, confidence, flags, implied} */
   sqlite3_str *j = sqlite3_str_new(q->call.db);
@@ -409,22 +413,22 @@ static int metadata_user(create_req *q) {
   return rc;
 }
 
-int create_read_context(create_req *q, const char *json) {
+int agent_create_read_context(create_req *q, const char *json) {
   int rc = read_context_object(q, json);
   if (rc && q->code && !q->dry_run) context_dry_run(q, json);
   return rc;
 }
 
-int create_read_request(create_req *q, const char *json) {
+int agent_create_read_request(create_req *q, const char *json) {
   int rc;
   if ((rc = read_request(q, json))) return rc;
   q->id_given = !q->row.v[TC_TRIGGER_ID].null;
   if ((rc = request_metadata(q))) return rc;
   if (q->when && (rc = apply_when(q))) return rc;
   if (q->user && (rc = metadata_user(q))) return rc;
-  rc = val_set_text(&q->row.v[TC_CREATED_BY],
-                    strcmp(q->role, "agent") == 0 ? "agent" : "user");
+  rc = trg_val_set_text(&q->row.v[TC_CREATED_BY],
+                        strcmp(q->role, "agent") == 0 ? "agent" : "user");
   if (rc) return rc;
-  val_set_int(&q->row.v[TC_CREATED_AT], q->now);
+  trg_val_set_int(&q->row.v[TC_CREATED_AT], q->now);
   return SQLITE_OK;
 }

@@ -8,7 +8,7 @@
 ** INSERT reads them, the metadata's own members (no key twice, its
 ** user_id dropped: the user is the context's), and a "when" phrase read
 ** into the schedule columns (docs/when.md) with metadata.when. A refusal
-** sets q->code and q->reason (create_fail).
+** sets q->code and q->reason (agent_create_fail).
 */
 #ifndef TRIGGERS_CREATE_REQUEST_H
 #define TRIGGERS_CREATE_REQUEST_H
@@ -47,17 +47,17 @@ typedef struct create_req {
 
 /* A refusal with its code and reason (taken); SQLITE_ERROR, or
 ** SQLITE_NOMEM when reason is NULL (out of memory). */
-int create_fail(create_req *q, const char *code, char *reason);
+int agent_create_fail(create_req *q, const char *code, char *reason);
 /* The code of a refusal (rc) about column col: INVALID_SCHEDULE for a
 ** bad value of a schedule column, INVALID_REQUEST for anything else. */
-const char *create_code_for_column(int rc, int col);
+const char *agent_create_code_for_column(int rc, int col);
 /* The context object (NULL: none) into q: defaults (role user, autonomy
 ** on, the wall clock), then its keys. A context refused still tells
 ** whether it asked for a dry run. */
-int create_read_context(create_req *q, const char *json);
+int agent_create_read_context(create_req *q, const char *json);
 /* The request object into q->row, with the context's agent, scope, user
 ** (metadata.user_id), created_by and created_at, and a "when" phrase
 ** read (q->when). */
-int create_read_request(create_req *q, const char *json);
+int agent_create_read_request(create_req *q, const char *json);
 
 #endif

@@ -35,7 +35,7 @@
 **      a trigger_id the request names that a trigger (of any agent) has,
 **      or another agent's runs carry                  -> INVALID_REQUEST
 **   9. the row is written.
-** Steps 4-9 are one call of trg_write_insert (trigger/write.h), the path
+** Steps 4-9 are one call of trigger_write_insert (trigger/write.h), the path
 ** of INSERT INTO triggers, with the policy (5, 7, 8) as its hooks: the
 ** row is validated once, and the code of a refusal comes from the column
 ** the status names (schedule columns: INVALID_SCHEDULE).
@@ -63,36 +63,38 @@ SQLITE_EXTENSION_INIT3
 
 /* Steps 4-9: one write through the path of INSERT INTO triggers. */
 static int write_row(create_req *q) {
-  trg_insert_hooks hooks = create_policy_hooks(q);
-  trg_status st = TRG_STATUS_INIT;
-  int rc = trg_write_insert(q->call.ctx, q->call.st, &q->row, q->now,
-                            SQLITE_ABORT, &hooks, &st);
+  trigger_insert_hooks hooks = agent_create_policy_hooks(q);
+  trigger_status st = TRIGGER_STATUS_INIT;
+  int rc = trigger_write_insert(q->call.ctx, q->call.st, &q->row, q->now,
+                                SQLITE_ABORT, &hooks, &st);
   if (rc == SQLITE_OK) {
     q->created = 1;
-    q->trigger_id = sqlite3_mprintf("%s", val_text(&q->row.v[TC_TRIGGER_ID]));
+    q->trigger_id =
+        sqlite3_mprintf("%s", trg_val_text(&q->row.v[TC_TRIGGER_ID]));
     if (!q->trigger_id) rc = SQLITE_NOMEM;
   } else if (st.existing) { /* 6: success, not created */
     q->existing = st.existing;
     st.existing = NULL;
     rc = SQLITE_OK;
   } else if (st.msg && !q->code) { /* the row: a request or schedule error */
-    rc = create_fail(q, create_code_for_column(rc, st.col), st.msg);
+    rc = agent_create_fail(q, agent_create_code_for_column(rc, st.col), st.msg);
     st.msg = NULL;
   }
-  trg_status_clear(&st);
+  trigger_status_clear(&st);
   return rc;
 }
 
 /* Steps 2-9 in one transaction; q->code set on a refusal. */
 static int create_in_txn(create_req *q, const char *request,
                          const char *context) {
-  int rc = create_read_context(q, context);
+  int rc = agent_create_read_context(q, context);
   if (q->pre_code) { /* the context only named the agent, scope, dry run */
     if (rc && !q->code) return rc;
-    return create_fail(q, q->pre_code, sqlite3_mprintf("%s", q->pre_reason));
+    return agent_create_fail(q, q->pre_code,
+                             sqlite3_mprintf("%s", q->pre_reason));
   }
-  if (rc || (rc = create_policy_allows(q))) return rc;
-  if ((rc = create_read_request(q, request))) return rc;
+  if (rc || (rc = agent_create_policy_allows(q))) return rc;
+  if ((rc = agent_create_read_request(q, request))) return rc;
   return write_row(q);
 }
 
@@ -119,8 +121,8 @@ static void event_text(sqlite3_str *j, const char *t) {
 static int write_event(create_req *q) {
   const trg_val *id = &q->row.v[TC_TRIGGER_ID];
   store_event e = {q->now,
-                   val_text(&q->row.v[TC_AGENT_ID]),
-                   val_text(&q->row.v[TC_SCOPE]),
+                   trg_val_text(&q->row.v[TC_AGENT_ID]),
+                   trg_val_text(&q->row.v[TC_SCOPE]),
                    NULL,
                    "created",
                    NULL,
@@ -133,7 +135,8 @@ static int write_event(create_req *q) {
         id->null || strlen(id->t) > CREATE_EVENT_TEXT_MAX ? NULL : id->t;
     sqlite3_str *j = sqlite3_str_new(NULL);
     sqlite3_str_appendall(j, "{\"reason\":");
-    event_text(j, q->reason); /* a refusal has its reason (create_fail()) */
+    event_text(j,
+               q->reason); /* a refusal has its reason (agent_create_fail()) */
     if (q->when) {
       sqlite3_str_appendall(j, ",\"phrase\":");
       event_text(j, q->when);
@@ -226,7 +229,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
   memset(&q, 0, sizeof q);
   q.pre_code = pre_code;
   q.pre_reason = pre_reason;
-  row_init(&q.row);
+  trg_row_init(&q.row);
   if (store_call_begin(&q.call, ctx, "trigger_create") != 0) {
     store_call_end(&q.call);
     return;
@@ -252,7 +255,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
       q.code = NULL;
     }
     if (rc == SQLITE_OK || q.code) {
-      /* The answer is built before COMMIT: after it nothing may create_fail. */
+      /* The answer is built before COMMIT: after it nothing may agent_create_fail. */
       if (q.code) q.created = 0;
       if (!(json = result_text(&q))) {
         rc = SQLITE_NOMEM;
@@ -278,7 +281,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
     sqlite3_result_text(ctx, json, -1, sqlite3_free);
   }
   store_call_end(&q.call);
-  row_clear(&q.row);
+  trg_row_clear(&q.row);
   sqlite3_free(q.role);
   sqlite3_free(q.user);
   sqlite3_free(q.when);
@@ -378,7 +381,8 @@ static void fn_create_xml(sqlite3_context *ctx, int argc,
   xml_request r;
   const char *code = NULL;
   char err[300];
-  if (xml_request_parse(xml ? xml : "", len, &r, &code, err, sizeof err) != 0) {
+  if (agent_xml_request_parse(xml ? xml : "", len, &r, &code, err,
+                              sizeof err) != 0) {
     refused(ctx, argc, argv, code, err);
     return;
   }
@@ -392,7 +396,7 @@ static void fn_create_xml(sqlite3_context *ctx, int argc,
     else json_str(s, r.item[i].value); /* NULL: null, an ignored element */
   }
   sqlite3_str_appendchar(s, 1, '}');
-  xml_request_free(&r);
+  agent_xml_request_free(&r);
   char *json = sqlite3_str_finish(s);
   if (!json) {
     sqlite3_result_error_nomem(ctx);
@@ -402,7 +406,7 @@ static void fn_create_xml(sqlite3_context *ctx, int argc,
   sqlite3_free(json);
 }
 
-int create_register(sqlite3 *db, trg_ctx *ctx) {
+int agent_fn_create_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_create", 1, 2, TRG_FN_SIDE, fn_create},
       {"trigger_create_xml", 1, 2, TRG_FN_SIDE, fn_create_xml},

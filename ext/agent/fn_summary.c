@@ -590,7 +590,7 @@ static const char *confidence(const summary *s) {
 ** three reads share its snapshot.
 */
 static int read_all(summary *s) {
-  int rc = summary_admin_resolve(s);
+  int rc = agent_summary_admin_resolve(s);
   if (rc == SQLITE_OK) rc = read_failure(s);
   if (rc == SQLITE_OK) rc = read_successes(s);
   if (rc == SQLITE_OK) rc = read_pending(s);
@@ -639,7 +639,7 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
       if (!(json = repaired = trg_text_repair(json, n, 1))) return SQLITE_NOMEM;
     }
   }
-  rc = summary_opts_read(s, json);
+  rc = agent_summary_opts_read(s, json);
   sqlite3_free(repaired);
   if (rc == SQLITE_OK) rc = read_all(s);
   if (rc == SQLITE_OK) rc = build_segments(s);
@@ -705,7 +705,7 @@ static void fn_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   summary_free(&s);
 }
 
-int fn_summary_register(sqlite3 *db, trg_ctx *ctx) {
+int agent_fn_summary_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_state_summary", 1, 3, TRG_FN_SIDE, fn_summary},
       {"trigger_state_payload", 1, 3, TRG_FN_SIDE, fn_payload},

@@ -18,10 +18,10 @@
 
 /* The column (below TC_NPUBLIC), RF_WHEN or RF_WHEN_TEXT that name is,
 ** or -1. */
-int request_field(const char *name);
+int agent_request_field(const char *name);
 
 /* Add name to list, the members of a JSON array ("a","b"), unless it is
 ** there already. SQLITE_OK or SQLITE_NOMEM. */
-int request_ignore(sqlite3_str *list, const char *name);
+int agent_request_ignore(sqlite3_str *list, const char *name);
 
 #endif

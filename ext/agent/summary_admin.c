@@ -134,7 +134,7 @@ static int item_field(adm_item *it, const char *k, const char *type,
 ** `admin` (an array) must be objects with a ts and a text. Nodes deeper
 ** than an item's members are skipped. Anything else is SQLITE_ERROR.
 */
-int summary_opts_read(summary *s, const char *json) {
+int agent_summary_opts_read(summary *s, const char *json) {
   s->cap_total = SUM_MAX_TOTAL;
   s->cap_admin = SUM_MAX_ADMIN;
   s->cap_loop = SUM_MAX_LOOP;
@@ -203,7 +203,7 @@ static int is_question(const char *t) {
 }
 
 /* Drop stale items, resolve conflicts, order the rest by priority. */
-int summary_admin_resolve(summary *s) {
+int agent_summary_admin_resolve(summary *s) {
   if (!s->nitems) return SQLITE_OK;
   /* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
   s->order = sqlite3_malloc64((sqlite3_uint64)s->nitems * sizeof *s->order);

@@ -58,9 +58,9 @@ enum { SEG_HINTS, SEG_ADMIN, SEG_LOOP, SEG_PENDING, SEG_FOOTER, SEG_COUNT };
 /* The options object (NULL: none) into s: caps (clamped to the hard
 ** limits), stale_ms, the admin items. SQLITE_ERROR for anything else
 ** (the caller then answers with the fallback). */
-int summary_opts_read(summary *s, const char *json);
+int agent_summary_opts_read(summary *s, const char *json);
 /* Drop stale items, resolve conflicts, order the rest by priority (an
 ** open question among them: H_AWAIT). */
-int summary_admin_resolve(summary *s);
+int agent_summary_admin_resolve(summary *s);
 
 #endif

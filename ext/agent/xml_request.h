@@ -61,11 +61,11 @@ typedef struct xml_request {
 #define XML_INVALID_SCHEDULE "INVALID_SCHEDULE"
 
 /*
-** Parse. Returns 0 and fills *out (free with xml_request_free), or -1
+** Parse. Returns 0 and fills *out (free with agent_xml_request_free), or -1
 ** with *code set to one of the codes above and a message in err.
 */
-int xml_request_parse(const char *xml, size_t len, xml_request *out,
-                      const char **code, char *err, size_t errlen);
-void xml_request_free(xml_request *r);
+int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
+                            const char **code, char *err, size_t errlen);
+void agent_xml_request_free(xml_request *r);
 
 #endif

@@ -130,9 +130,9 @@ int trg_instant_of(sqlite3_value *v, int pos, const char *name, i64 *out,
                   pos + 1, name, text, msg);
 }
 
-int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
-                sqlite3_value **argv, int pos, const char *name,
-                int allow_default, i64 *out) {
+int trg_arg_instant(sqlite3_context *ctx, const char *fname, int argc,
+                    sqlite3_value **argv, int pos, const char *name,
+                    int allow_default, i64 *out) {
   if (allow_default &&
       (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL)) {
     *out = trg_wall_clock_ms();
@@ -146,8 +146,8 @@ int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
   return -1;
 }
 
-const char *arg_text(sqlite3_context *ctx, const char *fname,
-                     sqlite3_value **argv, int pos, const char *name) {
+const char *trg_arg_text(sqlite3_context *ctx, const char *fname,
+                         sqlite3_value **argv, int pos, const char *name) {
   if (sqlite3_value_type(argv[pos]) != SQLITE_TEXT) {
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument %d (%s) must be text", pos + 1, name);
@@ -163,13 +163,13 @@ const char *arg_text(sqlite3_context *ctx, const char *fname,
   return NULL;
 }
 
-int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
-             sqlite3_value **argv, int pos, const char *def, const tz_zone **z,
-             const char **canon) {
+int trg_arg_zone(sqlite3_context *ctx, const char *fname, int argc,
+                 sqlite3_value **argv, int pos, const char *def,
+                 const tz_zone **z, const char **canon) {
   trg_ctx *c = sqlite3_user_data(ctx);
   const char *name = def, *spelled;
   if (pos < argc && sqlite3_value_type(argv[pos]) != SQLITE_NULL) {
-    if (!(name = arg_text(ctx, fname, argv, pos, "tz"))) return -1;
+    if (!(name = trg_arg_text(ctx, fname, argv, pos, "tz"))) return -1;
   }
   char msg[160];
   if (trg_zone_canon(c, name, z, &spelled, msg, sizeof msg) != 0) {

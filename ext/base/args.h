@@ -73,18 +73,18 @@ char *trg_text_repair(const char *t, size_t n, int json);
 
 /* Instant argument (trg_instant_of); NULL or absent -> the wall clock
 ** when allow_default. */
-int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
-                sqlite3_value **argv, int pos, const char *name,
-                int allow_default, i64 *out);
+int trg_arg_instant(sqlite3_context *ctx, const char *fname, int argc,
+                    sqlite3_value **argv, int pos, const char *name,
+                    int allow_default, i64 *out);
 /* Required non-NULL text argument, valid UTF-8 without NUL (utf8.h).
 ** NULL on error (already reported, naming the argument). */
-const char *arg_text(sqlite3_context *ctx, const char *fname,
-                     sqlite3_value **argv, int pos, const char *name);
+const char *trg_arg_text(sqlite3_context *ctx, const char *fname,
+                         sqlite3_value **argv, int pos, const char *name);
 /* Time zone argument at pos named "tz" (NULL or absent: def), through the
 ** connection's zone cache; *canon (when not NULL) is its canonical name
 ** ('asia/tokyo' -> 'Asia/Tokyo'), valid while the context lives. */
-int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
-             sqlite3_value **argv, int pos, const char *def, const tz_zone **z,
-             const char **canon);
+int trg_arg_zone(sqlite3_context *ctx, const char *fname, int argc,
+                 sqlite3_value **argv, int pos, const char *def,
+                 const tz_zone **z, const char **canon);
 
 #endif

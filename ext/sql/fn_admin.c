@@ -126,7 +126,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   i64 now;
   if (store_require_installed(ctx, fname) != 0) return;
-  if (arg_instant(ctx, fname, argc, argv, 0, "now", 1, &now) != 0) return;
+  if (trg_arg_instant(ctx, fname, argc, argv, 0, "now", 1, &now) != 0) return;
   store s;
   store_health h;
   memset(&h, 0, sizeof h);
@@ -140,7 +140,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   store_health_filter f = {agents, scope};
-  i64 window = config_int(&s, "creation_window_ms");
+  i64 window = store_config_int(&s, "creation_window_ms");
   int rc = s.err
                ? s.err
                : store_health_counts(&s, now, window, narrowed ? &f : NULL, &h);
@@ -178,12 +178,13 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   i64 before;
   if (store_require_installed(ctx, fname) != 0) return;
-  if (arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0) return;
+  if (trg_arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0)
+    return;
   i64 limit = -1; /* none */
   if (argc > 1 && prune_limit(ctx, argv[1], &limit) != 0) return;
   int events = 0; /* argument 3: which table, trigger_runs by default */
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
-    const char *table = arg_text(ctx, fname, argv, 2, "table");
+    const char *table = trg_arg_text(ctx, fname, argv, 2, "table");
     if (!table) return;
     events = strcmp(table, "trigger_events") == 0;
     if (!events && strcmp(table, "trigger_runs") != 0) {
@@ -223,13 +224,13 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
     return -1;
   }
   char rule[48];
-  config_rule(k, rule, sizeof rule);
+  store_config_rule(k, rule, sizeof rule);
   int type = sqlite3_value_type(arg); /* before it is read as text */
   if (strcmp(rule, "text") == 0 && type != SQLITE_TEXT) {
     /* creator_roles = 5 is a mistake, not a role named "5" */
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument 2 (value): %s must be text, got %s", k->key,
-                     stored_type_word(type));
+                     store_stored_type_word(type));
     return -1;
   }
   const char *v;
@@ -247,7 +248,7 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
   }
   *out = v;
   if (!k->integer) {
-    if (config_value_ok(k, v)) return 0;
+    if (store_config_value_ok(k, v)) return 0;
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument 2 (value): %s must be %s", k->key, rule);
     return -1;
@@ -258,10 +259,10 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
                      trg_echo(v, buf), trg_int_unit(k->key));
     return -1;
   }
-  if (i < 0 || i > config_max(k)) {
+  if (i < 0 || i > store_config_max(k)) {
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument 2 (value): %s must be an integer 0..%lld",
-                     k->key, (long long)config_max(k));
+                     k->key, (long long)store_config_max(k));
     return -1;
   }
   sqlite3_snprintf(24, num, "%lld", (long long)i);
@@ -345,9 +346,9 @@ static void config_set(sqlite3_context *ctx, store *s, const config_key *k,
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_config";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
-  const char *key = arg_text(ctx, fname, argv, 0, "key");
+  const char *key = trg_arg_text(ctx, fname, argv, 0, "key");
   if (!key) return;
-  const config_key *k = config_find(key);
+  const config_key *k = store_config_find(key);
   if (!k) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "argument 1 (key): unknown "
@@ -373,16 +374,16 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     else trg_result_error(ctx, err, fname, "%s", trg_errmsg(db, err));
     return;
   }
-  if (v && !config_value_ok(k, v)) {
+  if (v && !store_config_value_ok(k, v)) {
     /* Changed outside the extension: the tick and the create action use
     ** the default; say so rather than show either value as the setting. */
     char buf[STORED_SHOWN + 4];
-    config_rule(k, rule, sizeof rule);
+    store_config_rule(k, rule, sizeof rule);
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "triggers_config.%s: '%s' is not %s (changed outside "
                      "the extension); the default %s is used until "
                      "trigger_config('%s', value) sets it",
-                     key, stored_shown(v, buf), rule, k->def, key);
+                     key, store_stored_shown(v, buf), rule, k->def, key);
     sqlite3_free(v);
     return;
   }
@@ -395,7 +396,7 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_free(v);
 }
 
-int fn_admin_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_fn_admin_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_version", 0, 0, TRG_FN_PURE | SQLITE_DETERMINISTIC, fn_version},
       {"trigger_install", 0, 0, TRG_FN_SIDE, fn_install},

@@ -22,19 +22,19 @@ SQLITE_EXTENSION_INIT3
 static void fn_dedupe_key(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
   const char *fname = "trigger_dedupe_key";
-  const char *instructions = arg_text(ctx, fname, argv, 0, "instructions");
+  const char *instructions = trg_arg_text(ctx, fname, argv, 0, "instructions");
   const char *type =
-      instructions ? arg_text(ctx, fname, argv, 1, "trigger_type") : NULL;
+      instructions ? trg_arg_text(ctx, fname, argv, 1, "trigger_type") : NULL;
   if (!type) return;
   const char *scope = "";
   if (sqlite3_value_type(argv[3]) != SQLITE_NULL &&
-      !(scope = arg_text(ctx, fname, argv, 3, "scope"))) {
+      !(scope = trg_arg_text(ctx, fname, argv, 3, "scope"))) {
     return;
   }
   char canon[CRON_CANON_MAX];
   sched_type st = sched_type_parse(type);
   if (st == SCHED_CRON) {
-    const char *expr = arg_text(ctx, fname, argv, 2, "schedule");
+    const char *expr = trg_arg_text(ctx, fname, argv, 2, "schedule");
     cron_expr c;
     char msg[CRON_ERR_MAX];
     if (!expr) return;
@@ -55,7 +55,7 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
     if (st == SCHED_INTERVAL && !isint && vt != SQLITE_NULL) {
       /* "60000" as text is the same interval */
       const char *z = vt == SQLITE_TEXT
-                          ? arg_text(ctx, fname, argv, 2, "schedule")
+                          ? trg_arg_text(ctx, fname, argv, 2, "schedule")
                           : (const char *)sqlite3_value_text(argv[2]);
       if (vt == SQLITE_TEXT && !z) return; /* not UTF-8: reported */
       char buf[TRG_ECHO_MAX];
@@ -64,8 +64,8 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
                        "of milliseconds",
                        z ? trg_echo(z, buf) : "");
       return;
-    } else if (!isint &&
-               arg_instant(ctx, fname, argc, argv, 2, "schedule", 0, &v) != 0) {
+    } else if (!isint && trg_arg_instant(ctx, fname, argc, argv, 2, "schedule",
+                                         0, &v) != 0) {
       return;
     }
     sqlite3_snprintf(sizeof canon, canon, "%lld", (long long)v);
@@ -78,13 +78,13 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
   }
   const tz_zone *z;
   const char *tz; /* a cron's zone, canonical ('asia/tokyo': Asia/Tokyo) */
-  if (arg_zone(ctx, fname, argc, argv, 4, "UTC", &z, &tz) != 0) return;
+  if (trg_arg_zone(ctx, fname, argc, argv, 4, "UTC", &z, &tz) != 0) return;
   char key[DEDUPE_KEY_LEN + 1];
   dedupe_key(instructions, sched_type_name(st), canon, tz, scope, key);
   sqlite3_result_text(ctx, key, -1, SQLITE_TRANSIENT);
 }
 
-int fn_dedupe_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_fn_dedupe_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_dedupe_key", 4, 5, TRG_FN_PURE | SQLITE_DETERMINISTIC,
        fn_dedupe_key},

@@ -19,16 +19,16 @@ static char *migrate_v3_sql(void) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_state(id", ddl);
   for (int i = 0; i < n; i++)
-    sqlite3_str_appendf(s, ", %s", trg_cols[cols[i]].name);
+    sqlite3_str_appendf(s, ", %s", store_trigger_cols[cols[i]].name);
   sqlite3_str_appendall(s, ") SELECT id");
   for (int i = 0; i < n; i++)
-    sqlite3_str_appendf(s, ", %s", trg_cols[cols[i]].name);
+    sqlite3_str_appendf(s, ", %s", store_trigger_cols[cols[i]].name);
   sqlite3_str_appendall(s, " FROM main.triggers_data;"
                            "DROP INDEX IF EXISTS main.triggers_data_due;"
                            "DROP INDEX IF EXISTS main.triggers_data_agent;");
   for (int i = 2; i < n; i++) {
     sqlite3_str_appendf(s, "ALTER TABLE main.triggers_data DROP COLUMN %s;",
-                        trg_cols[cols[i]].name);
+                        store_trigger_cols[cols[i]].name);
   }
   sqlite3_str_appendall(s, store_index_v3_ddl);
   sqlite3_free(ddl);
@@ -60,7 +60,7 @@ static char *migrate_v4_sql(void) {
   sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_rundata(id", runs);
   for (int i = 0; i < RC_NCOL; i++) {
     if (i != RC_INCARNATION && i != RC_LEASE_MS)
-      sqlite3_str_appendf(s, ", %s", run_cols[i].name);
+      sqlite3_str_appendf(s, ", %s", store_run_cols[i].name);
   }
   sqlite3_str_appendall(s, ") SELECT id");
   for (int i = 0; i < RC_NCOL; i++) {
@@ -70,7 +70,7 @@ static char *migrate_v4_sql(void) {
     } else if (i == RC_RESULT) {
       sqlite3_str_appendall(s, ", CASE WHEN status = 'success' THEN error END");
     } else if (i != RC_INCARNATION && i != RC_LEASE_MS) {
-      sqlite3_str_appendf(s, ", %s", run_cols[i].name);
+      sqlite3_str_appendf(s, ", %s", store_run_cols[i].name);
     }
   }
   sqlite3_str_appendf(s,
@@ -78,8 +78,8 @@ static char *migrate_v4_sql(void) {
                       "DROP TABLE main.triggers_migrate_runs;%s%s"
                       "ALTER TABLE main.triggers_data ADD COLUMN %s %s;",
                       store_index_runs_ddl, store_index_v2_ddl,
-                      trg_cols[TC_INCARNATION].name,
-                      trg_cols[TC_INCARNATION].decl);
+                      store_trigger_cols[TC_INCARNATION].name,
+                      store_trigger_cols[TC_INCARNATION].decl);
   if (!runs) sqlite3_str_reset(s);
   sqlite3_free(runs);
   return sqlite3_str_finish(s);

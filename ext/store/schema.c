@@ -64,7 +64,7 @@
 SQLITE_EXTENSION_INIT3
 
 /* CREATE TABLE main.name(id INTEGER PRIMARY KEY, <each *defs[i]>extra). */
-static char *table_ddl(const char *name, const trg_coldef *const *defs, int n,
+static char *table_ddl(const char *name, const store_coldef *const *defs, int n,
                        const char *extra) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendf(s, "CREATE TABLE main.%s(id INTEGER PRIMARY KEY", name);
@@ -76,23 +76,23 @@ static char *table_ddl(const char *name, const trg_coldef *const *defs, int n,
 }
 
 /* triggers_state's copy of trigger_id: not UNIQUE (triggers_data's is). */
-static const trg_coldef state_trigger_id = {"trigger_id", 'T', 0,
-                                            "TEXT NOT NULL"};
+static const store_coldef state_trigger_id = {"trigger_id", 'T', 0,
+                                              "TEXT NOT NULL"};
 
 /* CREATE TABLE of triggers_data (state 0) or triggers_state (state 1). */
 char *store_trigger_table_ddl(int state) {
   int cols[TC_NCOL + 2], n = store_table_cols(state, cols);
-  const trg_coldef *defs[TC_NCOL + 2];
+  const store_coldef *defs[TC_NCOL + 2];
   for (int i = 0; i < n; i++) {
     defs[i] = state && cols[i] == TC_TRIGGER_ID ? &state_trigger_id
-                                                : &trg_cols[cols[i]];
+                                                : &store_trigger_cols[cols[i]];
   }
   return table_ddl(state ? "triggers_state" : "triggers_data", defs, n, "");
 }
 
 char *store_runs_table_ddl(void) {
-  const trg_coldef *defs[RC_NCOL];
-  for (int i = 0; i < RC_NCOL; i++) defs[i] = &run_cols[i];
+  const store_coldef *defs[RC_NCOL];
+  for (int i = 0; i < RC_NCOL; i++) defs[i] = &store_run_cols[i];
   return table_ddl("triggers_rundata", defs, RC_NCOL,
                    ", UNIQUE(trigger_id, incarnation, scheduled_for, attempt)");
 }
@@ -191,11 +191,11 @@ int store_schema_version(sqlite3 *db, i64 *v, char **err) {
   } else if (rc == SQLITE_ROW && sqlite3_column_type(st, 1) != SQLITE_NULL) {
     const char *t = (const char *)sqlite3_column_text(st, 1);
     char buf[STORED_SHOWN + 4];
-    *err =
-        sqlite3_mprintf("triggers: triggers_config.schema_version is "
-                        "'%s', not a version number (changed outside "
-                        "the extension; this one writes %d)",
-                        stored_shown(t ? t : "", buf), TRIGGERS_SCHEMA_VERSION);
+    *err = sqlite3_mprintf("triggers: triggers_config.schema_version is "
+                           "'%s', not a version number (changed outside "
+                           "the extension; this one writes %d)",
+                           store_stored_shown(t ? t : "", buf),
+                           TRIGGERS_SCHEMA_VERSION);
     rc = SQLITE_ERROR;
   } else if (rc == SQLITE_ROW || rc == SQLITE_DONE || rc == SQLITE_ERROR) {
     *err = sqlite3_mprintf("triggers: shadow tables missing or damaged "
@@ -249,9 +249,9 @@ int store_declare_vtab(sqlite3 *db, store_vtab t) {
         db, "CREATE TABLE x(n INTEGER, due_at INTEGER, due_iso TEXT,"
             " spec HIDDEN, after HIDDEN, tz HIDDEN)");
   }
-  const trg_coldef *cols = t == STORE_VTAB_TRIGGERS ? trg_cols
-                           : t == STORE_VTAB_RUNS   ? run_cols
-                                                    : evt_cols;
+  const store_coldef *cols = t == STORE_VTAB_TRIGGERS ? store_trigger_cols
+                             : t == STORE_VTAB_RUNS   ? store_run_cols
+                                                      : store_event_cols;
   int ncol = t == STORE_VTAB_TRIGGERS ? TC_NPUBLIC
              : t == STORE_VTAB_RUNS   ? RC_NPUBLIC
                                       : EC_NCOL;

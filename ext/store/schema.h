@@ -39,9 +39,9 @@ int store_require_installed(sqlite3_context *ctx, const char *fname);
 
 /* The extension's virtual tables. */
 typedef enum store_vtab {
-  STORE_VTAB_TRIGGERS, /* triggers: trg_cols' public columns */
-  STORE_VTAB_RUNS,     /* trigger_runs: run_cols' public columns */
-  STORE_VTAB_EVENTS,   /* trigger_events: evt_cols */
+  STORE_VTAB_TRIGGERS, /* triggers: store_trigger_cols' public columns */
+  STORE_VTAB_RUNS,     /* trigger_runs: store_run_cols' public columns */
+  STORE_VTAB_EVENTS,   /* trigger_events: store_event_cols */
   STORE_VTAB_PREVIEW   /* trigger_preview: n, due_at, due_iso, then the
                           hidden spec, after, tz (vtab_preview.c's order) */
 } store_vtab;

@@ -22,7 +22,7 @@ int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
 
 void tick_end(tick *t) {
   tick_events_free(t);
-  arena_free(&t->mem);
+  trg_arena_free(&t->mem);
   store_call_end(&t->call);
   tick_opts_free(&t->o);
   sqlite3_free(t->err);
@@ -87,7 +87,7 @@ void tick_record_cost(tick *t) {
 int tick_read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
                               sqlite3_value **argv) {
   if (argc > 0 &&
-      arg_instant(ctx, t->fname, argc, argv, 0, "now", 1, &t->now) != 0)
+      trg_arg_instant(ctx, t->fname, argc, argv, 0, "now", 1, &t->now) != 0)
     return -1;
   if (argc == 0) t->now = trg_wall_clock_ms();
   const char *opts = NULL;

@@ -33,7 +33,7 @@ struct tick_events {
 int tick_event_keep(tick *t, const trg_row *r, const char *before) {
   const char *kind;
   char *detail;
-  int rc = trg_event_of_change(r, before, t->by_app, &kind, &detail);
+  int rc = trigger_event_of_change(r, before, t->by_app, &kind, &detail);
   if (rc != SQLITE_OK || !kind) return rc;
   tick_events *ev = t->events;
   if (!ev) {
@@ -47,9 +47,9 @@ int tick_event_keep(tick *t, const trg_row *r, const char *before) {
     ev->v = v;
     ev->cap = cap;
   }
-  const char *tid = val_text(&r->v[TC_TRIGGER_ID]);
-  const char *agent = val_text(&r->v[TC_AGENT_ID]);
-  const char *scope = val_text(&r->v[TC_SCOPE]);
+  const char *tid = trg_val_text(&r->v[TC_TRIGGER_ID]);
+  const char *agent = trg_val_text(&r->v[TC_AGENT_ID]);
+  const char *scope = trg_val_text(&r->v[TC_SCOPE]);
   size_t a = strlen(tid) + 1, b = strlen(agent) + 1, c = strlen(scope) + 1;
   char *texts = sqlite3_malloc64(a + b + c);
   if (!texts) goto nomem;

@@ -44,12 +44,12 @@ int tick_finish_detail(const char *status, const char *detail, size_t n,
 }
 
 /* The work on a running run and its trigger r (NULL when deleted or
-** another incarnation, run_trigger_load). why: what run_check found
+** another incarnation, run_trigger_load). why: what store_run_check found
 ** wrong with the run, or NULL; taken. error / result: the detail as
 ** tick_finish_detail made it. A run that cannot be used is closed as
-** failed and its trigger paused; a trigger that cannot (trg_check) gets
+** failed and its trigger paused; a trigger that cannot (trigger_check) gets
 ** the run as reported, without retry, and is paused. */
-static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
+static int finish_run(tick *t, trg_run *run, trg_row *r, char *why,
                       const char *status, const char *error,
                       const char *result) {
   int rc = SQLITE_OK;
@@ -73,12 +73,12 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
                        error ? error : "failed", 1);
   } else {
     int deferred = strcmp(status, "deferred") == 0;
-    val_set_text(&run->v[RC_STATUS], status);
-    val_set_text(&run->v[RC_ERROR], failed && !error ? "failed" : error);
-    val_set_text(&run->v[RC_RESULT], result);
+    trg_val_set_text(&run->v[RC_STATUS], status);
+    trg_val_set_text(&run->v[RC_ERROR], failed && !error ? "failed" : error);
+    trg_val_set_text(&run->v[RC_RESULT], result);
     if (deferred) {
-      val_set_int(&run->v[RC_RETRY_AT], t->now); /* re-offer next tick */
-      val_set_int(&run->v[RC_DEFERRALS], run->v[RC_DEFERRALS].i + 1);
+      trg_val_set_int(&run->v[RC_RETRY_AT], t->now); /* re-offer next tick */
+      trg_val_set_int(&run->v[RC_DEFERRALS], run->v[RC_DEFERRALS].i + 1);
     } else {
       tick_run_ended(run, t->now);
     }
@@ -91,26 +91,27 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
       if (rc == SQLITE_OK) rc = tick_settle(t->call.st, usable);
     }
   }
-  if (rc == SQLITE_OK && usable) rc = wb_write_trigger(t, usable);
+  if (rc == SQLITE_OK && usable) rc = tick_wb_write_trigger(t, usable);
   if (rc == SQLITE_OK && why) return tick_quarantine(t, r, why, NULL, 1);
   sqlite3_free(why);
   return rc;
 }
 
 /* The run as loaded, refused when it is already finished. */
-static int refuse_finished(tick *t, const char *run_id, const run_row *run) {
+static int refuse_finished(tick *t, const char *run_id, const trg_run *run) {
   char b1[STORED_SHOWN + 4], b2[STORED_SHOWN + 4];
-  t->err = sqlite3_mprintf("run '%s' is already finished (%s%s%s)", run_id,
-                           stored_shown(run->v[RC_STATUS].t, b1),
-                           run->v[RC_ERROR].null ? "" : ": ",
-                           stored_shown(val_text(&run->v[RC_ERROR]), b2));
+  t->err =
+      sqlite3_mprintf("run '%s' is already finished (%s%s%s)", run_id,
+                      store_stored_shown(run->v[RC_STATUS].t, b1),
+                      run->v[RC_ERROR].null ? "" : ": ",
+                      store_stored_shown(trg_val_text(&run->v[RC_ERROR]), b2));
   return t->err ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
 /* The body of tick_finish, inside its transaction. */
 static int finish_in_txn(tick *t, const char *run_id, const char *status,
                          const char *error, const char *result,
-                         sqlite3_str *json, run_row *run, trg_row *r) {
+                         sqlite3_str *json, trg_run *run, trg_row *r) {
   int rc = SQLITE_OK;
   int found = store_run_load(t->call.st, run_id, run);
   if (found == SQLITE_DONE) {
@@ -122,7 +123,7 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
   rc = tick_run_check(t, run, &why);
   const trg_val *rs = &run->v[RC_STATUS];
   if (rc == SQLITE_OK && !rs->bad && strcmp(rs->t, "running") != 0 &&
-      (!why || run_status_known(rs->t))) {
+      (!why || store_run_status_known(rs->t))) {
     sqlite3_free(why);
     return refuse_finished(t, run_id, run);
   }
@@ -141,7 +142,7 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
   }
   rc = finish_run(t, run, have ? r : NULL, why, status, error, result);
   if (rc == SQLITE_OK && json) {
-    if (have) trg_json(json, r);
+    if (have) trigger_json(json, r);
     else sqlite3_str_appendall(json, "null");
   }
   return rc;
@@ -149,13 +150,13 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
 
 int tick_finish_in(tick *t, const char *run_id, const char *status,
                    const char *error, const char *result, sqlite3_str *json) {
-  run_row run;
+  trg_run run;
   trg_row r;
   memset(&run, 0, sizeof run);
-  row_init(&r);
+  trg_row_init(&r);
   int rc = finish_in_txn(t, run_id, status, error, result, json, &run, &r);
-  run_clear(&run);
-  row_clear(&r);
+  trg_run_clear(&run);
+  trg_row_clear(&r);
   return rc;
 }
 

@@ -118,7 +118,7 @@ static int merge(tick *t, char **payload, sqlite3_str *keys) {
   if (n == 0 || (*payload)[n - 1] != '}') return SQLITE_OK; /* not ours */
   if (sqlite3_str_errcode(keys)) return SQLITE_NOMEM;
   size_t k = (size_t)sqlite3_str_length(keys);
-  char *out = arena_alloc(&t->mem, n + k + 1);
+  char *out = trg_arena_alloc(&t->mem, n + k + 1);
   if (!out) return SQLITE_NOMEM;
   memcpy(out, *payload, n - 1);
   memcpy(out + n - 1, sqlite3_str_value(keys), k);
@@ -133,9 +133,9 @@ int tick_preload_payload(tick *t, trg_row *r, char **payload) {
   int on;
   int rc = store_preload_ready(t->call.st, &max_bytes, &on);
   if (rc != SQLITE_OK || !on) return rc;
-  store_preload_args a = {val_text(&r->v[TC_SCOPE]),
-                          val_text(&r->v[TC_TRIGGER_ID]),
-                          val_text(&r->v[TC_AGENT_ID]), t->now, t->call.ctx};
+  store_preload_args a = {
+      trg_val_text(&r->v[TC_SCOPE]), trg_val_text(&r->v[TC_TRIGGER_ID]),
+      trg_val_text(&r->v[TC_AGENT_ID]), t->now, t->call.ctx};
   sqlite3_str *arr = sqlite3_str_new(t->call.db),
               *keys = sqlite3_str_new(t->call.db);
   char *why = NULL;

@@ -13,7 +13,7 @@
 #define PRELOAD_MAX_ROWS 1000
 
 /*
-** *payload (a run's payload object, fire_payload) with the preload of
+** *payload (a run's payload object, tick_fire_payload) with the preload of
 ** trigger r merged as its last keys, in t->mem:
 **   "preload": [{column: value, ...}, ...]   the rows, whole, in order;
 **                                            at most PRELOAD_MAX_ROWS and

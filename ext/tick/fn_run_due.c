@@ -66,7 +66,7 @@ static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, z, -1, sqlite3_free);
 }
 
-int fn_run_due_register(sqlite3 *db, trg_ctx *ctx) {
+int tick_fn_run_due_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_run_due", 0, 2, TRG_FN_SIDE, fn_run_due},
       {"trigger_last_tick", 0, 0, TRG_FN_SIDE, fn_last_tick},

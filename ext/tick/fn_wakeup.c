@@ -89,7 +89,7 @@ out:
   tick_end(&t);
 }
 
-int fn_wakeup_register(sqlite3 *db, trg_ctx *ctx) {
+int tick_fn_wakeup_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_next_wakeup", 0, 2, TRG_FN_SIDE, fn_next_wakeup},
   };

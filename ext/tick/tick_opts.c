@@ -166,7 +166,7 @@ int tick_opts_allow_agent(const tick_opts *o, const char *agent_id) {
   if (!o->agents) return 1;
   /* The array is small (one host's agents): a text search of the
   ** JSON-quoted id is exact because json() normalized the array ("[]"
-  ** holds none). agent_id is never NULL (val_text). */
+  ** holds none). agent_id is never NULL (trg_val_text). */
   sqlite3_str *s = sqlite3_str_new(NULL);
   json_str(s, agent_id);
   char *q = sqlite3_str_finish(s);

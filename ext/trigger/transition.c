@@ -12,7 +12,7 @@
 
 SQLITE_EXTENSION_INIT3
 
-i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms) {
+i64 trigger_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms) {
   if (jitter_ms <= 1) return 0;
   char buf[32];
   unsigned char d[32];
@@ -27,40 +27,41 @@ i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms) {
   return (i64)(x % (uint64_t)jitter_ms);
 }
 
-void trg_set_next(trg_row *r, int has_next, i64 next) {
+void trigger_set_next(trg_row *r, int has_next, i64 next) {
   if (!has_next) {
-    val_set_null(&r->v[TC_NEXT_DUE_AT]);
-    val_set_null(&r->v[TC_FIRE_AT]);
+    trg_val_set_null(&r->v[TC_NEXT_DUE_AT]);
+    trg_val_set_null(&r->v[TC_FIRE_AT]);
     return;
   }
-  val_set_int(&r->v[TC_NEXT_DUE_AT], next);
+  trg_val_set_int(&r->v[TC_NEXT_DUE_AT], next);
   i64 j = r->v[TC_JITTER_MS].null ? 0 : r->v[TC_JITTER_MS].i;
-  val_set_int(&r->v[TC_FIRE_AT],
-              next + trg_jitter(val_text(&r->v[TC_TRIGGER_ID]), next, j));
+  trg_val_set_int(
+      &r->v[TC_FIRE_AT],
+      next + trigger_jitter(trg_val_text(&r->v[TC_TRIGGER_ID]), next, j));
 }
 
 static void set_status(trg_row *r, const char *st) {
-  val_borrow(&r->v[TC_STATUS], st); /* a literal */
+  trg_val_borrow(&r->v[TC_STATUS], st); /* a literal */
 }
 
-int trg_is_active(const trg_row *r) {
-  const char *st = val_text(&r->v[TC_STATUS]);
+int trigger_is_active(const trg_row *r) {
+  const char *st = trg_val_text(&r->v[TC_STATUS]);
   return strcmp(st, "scheduled") == 0 || strcmp(st, "paused") == 0;
 }
 
 /* No occurrence left: completed once nothing is in flight. */
 static void set_exhausted(trg_row *r) {
-  trg_set_next(r, 0, 0);
+  trigger_set_next(r, 0, 0);
   set_status(r, "completed");
 }
 
 static void pause_row(trg_row *r) {
-  val_set_int(&r->v[TC_ENABLED], 0);
+  trg_val_set_int(&r->v[TC_ENABLED], 0);
   set_status(r, "paused");
-  trg_set_next(r, 0, 0);
+  trigger_set_next(r, 0, 0);
 }
 
-void trg_arm(trg_row *r, const sched_spec *spec, i64 now) {
+void trigger_arm(trg_row *r, const sched_spec *spec, i64 now) {
   if (!r->v[TC_ENABLED].i) {
     pause_row(r);
     return;
@@ -70,23 +71,23 @@ void trg_arm(trg_row *r, const sched_spec *spec, i64 now) {
     set_exhausted(r);
   } else if (sched_first(spec, now, &next)) {
     set_status(r, "scheduled");
-    trg_set_next(r, 1, next);
+    trigger_set_next(r, 1, next);
   } else {
     set_exhausted(r);
   }
 }
 
 static void resume_row(trg_row *r, const sched_spec *spec, i64 now) {
-  val_set_int(&r->v[TC_ENABLED], 1);
+  trg_val_set_int(&r->v[TC_ENABLED], 1);
   i64 next;
   if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
     set_exhausted(r);
   } else if (sched_next(spec, now, &next)) {
     set_status(r, "scheduled");
-    trg_set_next(r, 1, next);
+    trigger_set_next(r, 1, next);
   } else if (spec->type == SCHED_ONCE && r->v[TC_CLAIMS].i == 0) {
     /* Its instant passed while paused: it will never run. */
-    trg_set_next(r, 0, 0);
+    trigger_set_next(r, 0, 0);
     set_status(r, "expired");
   } else {
     set_exhausted(r);
@@ -94,37 +95,37 @@ static void resume_row(trg_row *r, const sched_spec *spec, i64 now) {
 }
 
 static void cancel_row(trg_row *r) {
-  trg_set_next(r, 0, 0);
+  trigger_set_next(r, 0, 0);
   set_status(r, "cancelled");
 }
 
-void trg_transition(trg_row *r, trg_change change, const sched_spec *spec,
-                    i64 now) {
+void trigger_transition(trg_row *r, trigger_change change,
+                        const sched_spec *spec, i64 now) {
   switch (change) {
-    case TRG_PAUSE: pause_row(r); break;
-    case TRG_RESUME:
+    case TRIGGER_PAUSE: pause_row(r); break;
+    case TRIGGER_RESUME:
       resume_row(r, spec, now);
-      val_set_int(&r->v[TC_FAIL_STREAK], 0); /* a fresh start */
+      trg_val_set_int(&r->v[TC_FAIL_STREAK], 0); /* a fresh start */
       break;
-    case TRG_CANCEL: cancel_row(r); break;
+    case TRIGGER_CANCEL: cancel_row(r); break;
   }
 }
 
-int trg_change_check(const trg_row *r, trg_change change, int *todo,
-                     char **err) {
+int trigger_change_check(const trg_row *r, trigger_change change, int *todo,
+                         char **err) {
   static const struct {
     const char *already, *from, *verb;
-  } rule[] = {[TRG_PAUSE] = {"paused", "scheduled", "paused"},
-              [TRG_RESUME] = {"scheduled", "paused", "resumed"},
-              [TRG_CANCEL] = {"cancelled", NULL, NULL}};
-  const char *st = val_text(&r->v[TC_STATUS]);
+  } rule[] = {[TRIGGER_PAUSE] = {"paused", "scheduled", "paused"},
+              [TRIGGER_RESUME] = {"scheduled", "paused", "resumed"},
+              [TRIGGER_CANCEL] = {"cancelled", NULL, NULL}};
+  const char *st = trg_val_text(&r->v[TC_STATUS]);
   *todo = 0;
   *err = NULL;
   if (strcmp(st, rule[change].already) == 0) return SQLITE_OK;
   if (rule[change].from && strcmp(st, rule[change].from) != 0) {
-    *err =
-        sqlite3_mprintf("trigger '%s' is %s and cannot be %s",
-                        val_text(&r->v[TC_TRIGGER_ID]), st, rule[change].verb);
+    *err = sqlite3_mprintf("trigger '%s' is %s and cannot be %s",
+                           trg_val_text(&r->v[TC_TRIGGER_ID]), st,
+                           rule[change].verb);
     return *err ? SQLITE_ERROR : SQLITE_NOMEM;
   }
   *todo = 1;

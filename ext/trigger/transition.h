@@ -15,19 +15,19 @@
 #include "time/schedule.h"
 
 /* A change of status asked for. */
-typedef enum trg_change {
-  TRG_PAUSE,  /* enabled 0, paused, nothing due */
-  TRG_RESUME, /* enabled 1, the failure streak 0, due at the next
+typedef enum trigger_change {
+  TRIGGER_PAUSE,  /* enabled 0, paused, nothing due */
+  TRIGGER_RESUME, /* enabled 1, the failure streak 0, due at the next
                  occurrence strictly after now (none: completed, or
                  expired for a once trigger that never ran) */
-  TRG_CANCEL  /* cancelled, nothing due (enabled kept) */
-} trg_change;
+  TRIGGER_CANCEL  /* cancelled, nothing due (enabled kept) */
+} trigger_change;
 
 /* r changed as `change` asks, whatever its status (the caller checked
-** it: trg_change_check). spec and now: r's schedule and the instant,
-** read by TRG_RESUME only (NULL and 0 serve for the others). */
-void trg_transition(trg_row *r, trg_change change, const sched_spec *spec,
-                    i64 now);
+** it: trigger_change_check). spec and now: r's schedule and the instant,
+** read by TRIGGER_RESUME only (NULL and 0 serve for the others). */
+void trigger_transition(trg_row *r, trigger_change change,
+                        const sched_spec *spec, i64 now);
 
 /* Whether an application may ask `change` of r (trigger_pause,
 ** trigger_resume, trigger_cancel): SQLITE_OK with *todo 1, or 0 when r
@@ -35,17 +35,17 @@ void trg_transition(trg_row *r, trg_change change, const sched_spec *spec,
 ** is completed and cannot be paused") when its status forbids it. A
 ** pause needs a scheduled trigger, a resume a paused one; any trigger
 ** may be cancelled. */
-int trg_change_check(const trg_row *r, trg_change change, int *todo,
-                     char **err);
+int trigger_change_check(const trg_row *r, trigger_change change, int *todo,
+                         char **err);
 
 /* Scheduled from now (the first occurrence at or after it), completed
 ** when none is left or max_runs is spent, paused when not enabled. */
-void trg_arm(trg_row *r, const sched_spec *spec, i64 now);
+void trigger_arm(trg_row *r, const sched_spec *spec, i64 now);
 /* next_due_at = next and fire_at = next + jitter, or both NULL. */
-void trg_set_next(trg_row *r, int has_next, i64 next);
+void trigger_set_next(trg_row *r, int has_next, i64 next);
 /* scheduled or paused */
-int trg_is_active(const trg_row *r);
+int trigger_is_active(const trg_row *r);
 /* Deterministic jitter in [0, jitter_ms) from (trigger_id, occurrence). */
-i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms);
+i64 trigger_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms);
 
 #endif
