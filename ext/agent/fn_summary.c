@@ -80,7 +80,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/summary_state.h"
+#include "agent/summary.h"
 #include "base/args.h"
 #include "base/register.h"
 #include "store/agent.h"

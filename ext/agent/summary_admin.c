@@ -1,6 +1,6 @@
 /*
 ** summary_admin.c -- the options of trigger_state_summary and
-** trigger_state_payload (summary_state.h): the caps, stale_ms, and the
+** trigger_state_payload (summary.h): the caps, stale_ms, and the
 ** admin items ({ts, text, resolved}) read in one pass over json_tree;
 ** then stale items dropped, directives on one topic resolved (the newest
 ** wins, last write wins) and the rest ordered by priority
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/summary_state.h"
+#include "agent/summary.h"
 #include "base/args.h"
 #include "store/json.h"
 

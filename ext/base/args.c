@@ -38,6 +38,16 @@ void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
   sqlite3_free(full);
 }
 
+int trg_refuse_in_preload(sqlite3_context *ctx, const char *fname) {
+  const trg_ctx *c = sqlite3_user_data(ctx);
+  if (!c->in_preload) return 0;
+  trg_result_error(ctx, SQLITE_ERROR, fname,
+                   "may not be called from preload_sql (a preload is a "
+                   "read-only query; it may not call a function of "
+                   "sqlite-triggers with side effects)");
+  return -1;
+}
+
 int trg_int_of(sqlite3_value *v, i64 *out, int *is) {
   *is = 0;
   switch (sqlite3_value_type(v)) {

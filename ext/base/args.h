@@ -24,6 +24,11 @@ void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
 const char *trg_errmsg(sqlite3 *db, int rc);
 /* Finish a JSON result: text, or the OOM error. */
 void trg_result_str(sqlite3_context *ctx, sqlite3_str *s);
+/* For the function fname with side effects: 0, or -1 with the error set
+** on ctx when it is called from the configured preload query while the
+** tick steps it (docs/reliability.md: a preload is a read-only query, and
+** a tick inside a tick would recurse until the stack ends). */
+int trg_refuse_in_preload(sqlite3_context *ctx, const char *fname);
 /* Helpers that return SQLITE_OK, or an error code with *err set to a
 ** message to free; SQLITE_NOMEM leaves *err NULL (the message itself
 ** could not be allocated), so a failure never reads as success. This one

@@ -32,7 +32,7 @@ static void fn_install(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argv;
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   char *err = NULL;
-  if (trg_ctx_refuse_in_preload(ctx, "trigger_install") != 0) return;
+  if (trg_refuse_in_preload(ctx, "trigger_install") != 0) return;
   int rc = store_install(db, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, "trigger_install", "%s",

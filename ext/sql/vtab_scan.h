@@ -58,7 +58,7 @@ scan_tab *sql_scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d);
 int sql_scan_error(sqlite3_vtab *tab, int rc, char *msg);
 /* For a write (xUpdate): SQLITE_OK, or SQLITE_ERROR with the message set
 ** when the tick is stepping the configured preload, which may write
-** nothing of the extension's (trg_ctx_refuse_in_preload). */
+** nothing of the extension's (trg_refuse_in_preload). */
 int sql_scan_refuse_in_preload(sqlite3_vtab *tab);
 
 #endif

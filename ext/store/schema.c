@@ -308,7 +308,7 @@ int store_ready(const trg_ctx *c, sqlite3 *db, int *ready, char **err) {
 }
 
 int store_require_installed(sqlite3_context *ctx, const char *fname) {
-  if (trg_ctx_refuse_in_preload(ctx, fname) != 0) return -1;
+  if (trg_refuse_in_preload(ctx, fname) != 0) return -1;
   const trg_ctx *c = sqlite3_user_data(ctx);
   if (trg_ctx_has_table(c)) return 0; /* connected: installed */
   char *err = NULL;

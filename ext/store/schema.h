@@ -33,7 +33,7 @@ int store_ready(const trg_ctx *c, sqlite3 *db, int *ready, char **err);
 /* For an SQL function fname with side effects (its user data the
 ** connection's trg_ctx): 0 when installed and of this version
 ** (store_ready); else -1 with the error set on ctx: called from a preload
-** (trg_ctx_refuse_in_preload), not installed, another schema version,
+** (trg_refuse_in_preload), not installed, another schema version,
 ** or why the schema could not be read. */
 int store_require_installed(sqlite3_context *ctx, const char *fname);
 

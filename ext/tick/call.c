@@ -1,6 +1,6 @@
 /*
 ** call.c -- one call of a tick function (call.h): begun and ended (its
-** statements and transaction are the store's call, store/call.h), its
+** statements and transaction are the store's call, store/kept.h), its
 ** now and options arguments, its events written before COMMIT, and its
 ** result or error.
 */

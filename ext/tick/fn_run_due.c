@@ -53,7 +53,7 @@ static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   (void)argv;
   trg_ctx *c = sqlite3_user_data(ctx);
-  if (trg_ctx_refuse_in_preload(ctx, "trigger_last_tick") != 0) return;
+  if (trg_refuse_in_preload(ctx, "trigger_last_tick") != 0) return;
   char *z = sqlite3_mprintf(
       "{\"vm_steps\":%lld,\"fullscan_steps\":%lld,"
       "\"rows_read\":%lld,\"claimed\":%lld}",

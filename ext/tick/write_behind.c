@@ -30,7 +30,6 @@
 #include "store/trigger_rows.h"
 #include "tick/call.h"
 #include "tick/events.h"
-#include "tick/lifecycle.h"
 
 SQLITE_EXTENSION_INIT3
 
