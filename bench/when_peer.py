@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """bench/when_peer.py -- ours (trigger_find_when) and chrono-node side by side
 on the one-time part of the message corpus (expected "once" or no schedule),
-scored by the same rules (tests/py/when_corpus.py). Run by bench/when_peer.sh.
+scored by the same rules (tests/py/util/when_corpus.py). Run by bench/when_peer.sh.
 
     /usr/bin/python3 bench/when_peer.py EXT CHRONO_ANSWERS_JSONL [--list]
 
@@ -12,8 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "py"))
-import when_corpus as wc  # noqa: E402
-from util import connect  # noqa: E402
+from util import connect, when_corpus as wc  # noqa: E402
 
 
 def chrono_answer(row):

@@ -1,14 +1,14 @@
 #!/bin/sh
 # bench/when_peer.sh -- trigger_find_when and chrono-node side by side on the
 # one-time part of the message corpus (tests/corpus/when_messages.jsonl;
-# docs/when.md, "Corpus").
+# docs/when.md#corpus).
 #
 #   sh bench/when_peer.sh [--list]      (after `make`; --list: every message
 #                                        the two score differently)
 #
 # chrono-node (pinned below) is installed once into build/chrono with npm;
 # bench/when_peer.mjs runs it, bench/when_peer.py scores both by the rules
-# of tests/py/when_corpus.py and prints them side by side.
+# of tests/py/util/when_corpus.py and prints them side by side.
 set -e
 CHRONO_VERSION=2.10.3
 B=${B:-build}

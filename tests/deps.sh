@@ -38,7 +38,7 @@ command -v npm >/dev/null 2>&1 || want="$want npm"
 command -v c++ >/dev/null 2>&1 || want="$want g++"
 command -v dqlite-demo >/dev/null 2>&1 || want="$want go-dqlite"
 # Headless Chromium renders the --http status page for a screenshot
-# (tests/py/test_host_http.py; that test prints SKIP without it).
+# (tests/py/host/test_host_http.py; that test prints SKIP without it).
 command -v chromium >/dev/null 2>&1 || want="$want chromium"
 # `make coverage` only (tests/coverage.sh): gcovr reads gcc's counters.
 command -v gcovr >/dev/null 2>&1 || want="$want gcovr"

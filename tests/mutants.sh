@@ -20,8 +20,9 @@
 #   unit   the C unit tests (only for a mutant in a pure module, ext/time
 #          or ext/text: the others are not linked into them)
 #   sql    the golden .sql files (tests/sql)
-#   py     the Python tests but the slow host, shadow-table crash and
-#          concurrency ones ($MUTANTS_PY, a tests/py/run.py filter)
+#   py     the Python tests but the slow host, shadow-table crash,
+#          concurrency and preload ones ($MUTANTS_PY, a tests/py/run.py
+#          filter on folder/file.test names)
 # The extension is built with -O0 (quicker) and without -Werror (a
 # mutant may warn). A mutant that runs longer than $MUTANT_TIMEOUT seconds
 # (a loop that never ends) counts as killed.
@@ -36,7 +37,7 @@ case $W in /*) ;; *) W=$(pwd)/$W ;; esac
 LIST=${MUTANTS_LIST:-tests/mutants.txt}
 JOBS=${JOBS:-2}
 MUTANT_TIMEOUT=${MUTANT_TIMEOUT:-300}
-MUTANTS_PY=${MUTANTS_PY:--test_host,-test_shadow,-test_concurrency,-test_crash,-test_preload}
+MUTANTS_PY=${MUTANTS_PY:--host/test_host,-store/test_shadow,-whole/test_concurrency,-whole/test_crash,-test_preload}
 PY=/usr/bin/python3
 export W LIST JOBS MUTANT_TIMEOUT MUTANTS_PY PY
 

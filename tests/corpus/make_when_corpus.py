@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """tests/corpus/make_when_corpus.py -- writes tests/corpus/when_messages.jsonl,
-the corpus of chat messages that tests/py/test_when_corpus.py scores
-trigger_find_when against (docs/when.md, "Corpus").
+the corpus of chat messages that tests/py/sql/test_when_corpus.py scores
+trigger_find_when against (docs/when.md#corpus).
 
 Each message is written here with its meaning stated symbolically, the way
 a careful person reads it ("tomorrow at 19:15", "now + 2.5 hours", "every

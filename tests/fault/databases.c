@@ -138,7 +138,7 @@ static void build_history(const char *path, const char *journal) {
              status, T0 + MIN + 5);
     exec(db, sql);
   }
-  /* Rows changed outside the extension (DESIGN.md section 4), so that the
+  /* Rows changed outside the extension (docs/tables.md), so that the
   ** tick pauses them, and its quarantine writes meet every failure too:
   ** a due trigger with interval_ms 0, one whose next_due_at is text (found
   ** by the stray probe), a running run whose lease passed with attempt 0. */
@@ -184,7 +184,7 @@ static void build_history(const char *path, const char *journal) {
 
 /* ---- older schemas ------------------------------------------------------- */
 
-/* Version 2's indexes as version 1 had them (tests/py/test_core.py). */
+/* Version 2's indexes as version 1 had them (tests/py/store/test_migrate.py) */
 static const char v2_to_v1[] =
     "DROP INDEX triggers_data_due; DROP INDEX triggers_data_agent;"
     "DROP INDEX triggers_rundata_finished; DROP INDEX triggers_rundata_outcome;"

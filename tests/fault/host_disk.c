@@ -1,6 +1,6 @@
 /*
 ** tests/fault/host_disk.c -- a disk that fills up under a whole program
-** (build/host_disk.so, loaded with LD_PRELOAD; tests/py/test_host_disk.py
+** (build/host_disk.so, loaded with LD_PRELOAD; tests/py/host/test_host_disk.py
 ** runs trigger-host over it). It wraps sqlite3_open_v2: the first open
 ** registers vfs.c's failing VFS as the default, and from then on the
 ** program's writes, syncs and truncations (every connection and thread:

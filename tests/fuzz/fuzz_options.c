@@ -16,8 +16,9 @@
 ** same for every input and memory stays bounded. SQL errors are fine; a
 ** crash, leak, UB, hang, a summary that is an error instead of its fixed
 ** fallback text, a result that is not JSON, a result or error message
-** that is not valid UTF-8 without NUL (DESIGN.md §4), or a transaction
-** left open is not. Seeds: tests/fuzz/corpus/options/ (one JSON text per file).
+** that is not valid UTF-8 without NUL (docs/reliability.md#guarantees), or
+** a transaction left open is not. Seeds: tests/fuzz/corpus/options/ (one
+** JSON text per file).
 **
 **   sh tests/fuzz/run.sh            # builds it as below, with the others
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext \

@@ -6,8 +6,8 @@
 ** / resume / cancel, create, prune, health, config, summaries, previews,
 ** transactions and savepoints, drop and reinstall, and direct writes to
 ** the shadow tables as an application with SQLITE_DBCONFIG_DEFENSIVE off
-** could make them: DESIGN.md §4), run on a fresh in-memory database per
-** input. Values come from small tables of good
+** could make them: docs/tables.md#changed-shadow-tables), run on a fresh
+** in-memory database per input. Values come from small tables of good
 ** ones (types, cron expressions, zones, policies, instants as ms or ISO
 ** text) or from the input itself, and are always bound as parameters.
 **
@@ -777,7 +777,7 @@ static const char *const odd_texts[] = {"x",
 static const double reals[] = {1.5, -0.5, 1e300, -1e300, 60000.0, 0.1};
 
 /* One value of a shadow-table column changed directly, as an application
-** with SQLITE_DBCONFIG_DEFENSIVE off can (DESIGN.md §4): whatever it
+** with SQLITE_DBCONFIG_DEFENSIVE off can (docs/tables.md): whatever it
 ** writes, no call may crash, and ticks go on. */
 static void op_shadow(fz *f) {
   static const struct {

@@ -1,13 +1,18 @@
 #!/usr/bin/python3
 """tests/py/run.py -- the Python binding tests (Debian's /usr/bin/python3).
 
-Runs every function named test_* in tests/py/test_*.py, passing the
-extension path (without suffix, e.g. build/triggers). Prints each failure
-with its traceback and ends with "py: N passed, M failed".
+Runs every function named test_* in every tests/py/**/test_*.py, passing
+the extension path (without suffix, e.g. build/triggers). The folders
+mirror the code a test exercises (docs/testing.md#where-a-test-goes:
+agent/, tick/, sql/, store/, trigger/, base/, host/, preload/, and whole/
+for what crosses them); helpers live in tests/py/util/. Prints each
+failure with its traceback and ends with "py: N passed, M failed".
     /usr/bin/python3 tests/py/run.py build/triggers [filter]
-filter: comma-separated substrings of "module.test_name"; a test runs when
-it contains one of them (none given: every test), and never when it
-contains one prefixed with "-" ("-test_host,-test_shadow": all but those).
+filter: comma-separated substrings of a test's name "folder/module.test_name"
+(e.g. "tick/test_tick.test_max_runs"); a test runs when its name contains
+one of them (none given: every test), and never when it contains one
+prefixed with "-" ("-host/,-test_shadow": all but those). So "test_tick",
+"tick/" and "test_max_runs" each select what they say.
 PY_FAILFAST=1 stops at the first failure (tests/mutants.sh).
 """
 import glob
@@ -27,11 +32,11 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
     passed = failed = 0
-    for path in sorted(glob.glob(os.path.join(here, "test_*.py"))):
-        name = os.path.splitext(os.path.basename(path))[0]
+    for path in sorted(glob.glob(os.path.join(here, "**", "test_*.py"), recursive=True)):
+        name = os.path.splitext(os.path.relpath(path, here))[0]
         if failfast and failed:
             break
-        spec = importlib.util.spec_from_file_location(name, path)
+        spec = importlib.util.spec_from_file_location(os.path.basename(name), path)
         mod = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(mod)

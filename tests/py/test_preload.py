@@ -1,9 +1,14 @@
-"""tests/py/test_preload.py -- build/triggers-preload.so (ext/preload.c) in
-programs that link the system libsqlite3 and never load an extension:
+"""tests/py/test_preload.py -- build/triggers-preload.so (ext/preload.c; at
+the top of tests/py as preload.c is at the top of ext/) in programs that
+link the system libsqlite3 and never load an extension:
 build/plain-sqlite (tests/preload/plain_sqlite.c), Python's sqlite3 module
 without enable_load_extension, Debian's sqlite3 shell. Under LD_PRELOAD
 every connection they open has the functions and tables; without it they
-have none. (The same library inside dqlite nodes: tests/dqlite/.)"""
+have none. When the program's open fails (a directory that does not
+exist, a read-only open of a missing file): the open's own error reaches
+the program unchanged and nothing is registered; the next open in the
+same process that succeeds has the extension. (The same library inside
+dqlite nodes: tests/dqlite/.)"""
 import os
 import subprocess
 import tempfile
@@ -77,3 +82,24 @@ def test_preload_with_load_extension_too(ext):
              f"SELECT trigger_iso({T0}, 'Europe/Berlin')"], preload_env(ext))
     assert r.returncode == 0, r.stderr
     assert r.stdout == "0.1.0\n5\n2026-01-01T01:00:00+01:00\n", r.stdout
+
+
+def test_failed_open_then_a_good_one(ext):
+    with tempfile.TemporaryDirectory() as tmp:
+        script = (
+            "import sqlite3, sys\n"
+            "for path, uri in ((sys.argv[1], False), ('file:' + sys.argv[2] + '?mode=ro', True)):\n"
+            "    try:\n"
+            "        sqlite3.connect(path, uri=uri)\n"
+            "        print('opened')\n"
+            "    except sqlite3.OperationalError as e:\n"
+            "        print(e)\n"
+            "print(sqlite3.connect(':memory:').execute('SELECT trigger_version()').fetchone()[0])\n")
+        r = subprocess.run([PY, "-c", script, os.path.join(tmp, "nodir", "x.db"),
+                            os.path.join(tmp, "none.db")],
+                           capture_output=True, text=True, env=preload_env(ext), timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == ("unable to open database file\nunable to open database file\n"
+                            "0.1.0\n"), r.stdout
+        assert "triggers-preload: " not in r.stderr, r.stderr
+        assert not os.path.exists(os.path.join(tmp, "none.db"))

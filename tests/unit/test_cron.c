@@ -1,9 +1,10 @@
 /*
-** test_cron.c -- unit tests for ext/time/cron.c: every rejected form of CRON.md
-** with its message, every accepted form with its canonical text, next()
-** in UTC (steps, lists, L, L-n, LW, nW, nL, n#k, leap years, years past
-** 2038, impossible expressions), the DST rules in five zones (New York,
-** Berlin, Lord Howe, Sydney, Sao Paulo, plus Apia's skipped day), property
+** test_cron.c -- unit tests for ext/time/cron.c: every rejected form of
+** the dialect (docs/cron.md) with its message, every accepted form with
+** its canonical text, next() in UTC (steps, lists, L, L-n, LW, nW, nL,
+** n#k, leap years, years past 2038, impossible expressions), the DST
+** rules in five zones (New York, Berlin, Lord Howe, Sydney, Sao Paulo,
+** plus Apia's skipped day), property
 ** checks against a brute-force oracle over random expressions, canonical
 ** equality, and regressions found by the fuzzer.
 **
@@ -579,7 +580,7 @@ static void test_accepted(void) {
   acc("0 0 31 2 *", "0 0 0 31 2 *");
   acc("0 0 30 2 *", "0 0 0 30 2 *");
   acc("0 0 31 4 *", "0 0 0 31 4 *");
-  /* Vectors' validity lines that CRON.md accepts. */
+  /* Vectors' validity lines that docs/cron.md accepts. */
   acc("* 5/5 * * * *", "* 5/5 * * * *");
   acc("* 1,2/5 * * * *", "* 1-2,7,12,17,22,27,32,37,42,47,52,57 * * * *");
   acc("0 10,44 14 ? 3 WED", "0 10,44 14 * 3 3");

@@ -8,7 +8,7 @@
 **              wall-clock fields in `tz` when compare is "local"), then
 **              `exhausted` means next() returns nothing; validity lines
 **              assert parse success iff `valid`.
-**   differs -- CRON.md's answer is read from `cronmd_note` and asserted:
+**   differs -- docs/cron.md's answer is read from `cronmd_note` and asserted:
 **              "CRON.md accepts it" / "CRON.md rejects it", or
 **              "CRON.md: <instant>, <instant>, ... (reason)". A note that
 **              cannot be read is listed with its reason instead.
@@ -310,8 +310,9 @@ static int is_iso_start(const char *p) {
 }
 
 /*
-** CRON.md's answer from a differs note. Returns 1 asserted-and-passed,
-** 0 asserted-and-failed, -1 not readable (listed).
+** docs/cron.md's answer from a differs note (the notes call it "CRON.md").
+** Returns 1 asserted-and-passed, 0 asserted-and-failed, -1 not readable
+** (listed).
 */
 static int run_differs(const vec_line *v, const char *expr, const char *note,
                        char *why, size_t n) {
@@ -406,11 +407,12 @@ static void run_line(const char *line, const char *file, file_counts *fc) {
     r = run_differs(&v, expr, note, why, sizeof why);
     if (r < 0) {
       fc->listed++;
-      printf("  differs (CRON.md decides): %s: '%s': %s\n", src, expr, note);
+      printf("  differs (docs/cron.md decides): %s: '%s': %s\n", src, expr,
+             note);
     } else {
       fc->asserted++;
-      CHECK(r == 1, "%s: differs '%s' (%s): CRON.md's answer not met: %s", file,
-            expr, src, why);
+      CHECK(r == 1, "%s: differs '%s' (%s): docs/cron.md's answer not met: %s",
+            file, expr, src, why);
     }
   } else {
     fc->bad++;

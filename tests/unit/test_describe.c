@@ -6,11 +6,11 @@
 ** The third column records cronstrue 3.39.0 (npm, toString with
 ** use24HourTimeFormat: true), run on this machine: SAME where it prints
 ** exactly our text, REJECTS where it refuses an expression our dialect
-** (CRON.md) takes, and otherwise its text, so each difference is a
+** (docs/cron.md) takes, and otherwise its text, so each difference is a
 ** decision in view. The differences come from reading the compiled form
 ** (spellings that compile alike read alike: "0,30" and "*\/30" are both
 ** "Every 30 minutes"; "*\/2" in day-of-week lists the days), from stating
-** CRON.md's OR of day-of-month and day-of-week ("..., and on Monday
+** docs/cron.md's OR of day-of-month and day-of-week ("..., and on Monday
 ** through Friday"), from saying nothing for day fields that let every day
 ** through ("1-31", "0-6"), and from ranges that end at their last value.
 */
@@ -287,7 +287,7 @@ static const struct {
     {"0 0 1-7 * 1", "At 00:00, between day 1 and 7 of the month, and on Monday",
      SAME},
     {"0 0 * 6-8 *", "At 00:00, June through August", SAME},
-    /* blanks and tabs between fields, as CRON.md allows */
+    /* blanks and tabs between fields, as docs/cron.md allows */
     {"0\t7\t*\t*\t*", "At 07:00", REJECTS},
     {"  0 7 * * *  ", "At 07:00", SAME},
 };
@@ -361,7 +361,7 @@ static void test_zones_and_bounds(tzdb *db) {
   CHECK(tzdb_get(db, "Europe/Berlin", &berlin, err, sizeof err) == 0, "%s",
         err);
   if (!ny || !berlin) return;
-  /* DESIGN.md section 5's examples */
+  /* the examples of docs/functions.md#trigger_describe */
   sched_spec s = spec_of(SCHED_CRON, berlin);
   CHECK(cron_parse("0 7 * * MON-FRI", &s.cron, msg, sizeof msg) == 0, "%s",
         msg);

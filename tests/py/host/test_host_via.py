@@ -1,0 +1,79 @@
+"""tests/py/host/test_host_via.py -- trigger-host --via CMD without a cluster:
+Debian's sqlite3 shell (with the extension loaded) as CMD stands in for
+the dqlite shell, so the statements the host writes, their quoting, the
+answers it reads and its errors are checked in every `make test`. (The
+same mode against a 3-node dqlite cluster with a failover:
+tests/dqlite/test_host.py.)"""
+import os
+import subprocess
+import tempfile
+import time
+
+from util import connect, one
+
+ERROR_TEXT = "it's \"bad\"\nsecond line é; DROP TABLE triggers; --"
+
+
+def host_bin(ext):
+    return os.path.abspath(os.path.join(os.path.dirname(ext), "trigger-host"))
+
+
+def run_host(ext, tmp, args, timeout=60):
+    return subprocess.run([host_bin(ext)] + args, capture_output=True, text=True,
+                          timeout=timeout, cwd=tmp)
+
+
+def test_via_tick_quotes_every_value(ext):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "far.db")
+        db = connect(ext, path)
+        now = int(time.time() * 1000)
+        for t in ("good", "bad"):
+            db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, "
+                       "interval_ms, created_at) VALUES (?, ?, 'interval', 60000, ?)",
+                       (t, f"run {t}", now - 61000))
+        script = os.path.join(tmp, "job.sh")
+        with open(script, "w") as f:
+            f.write('echo "$TRIGGER_ID $TRIGGER_DB" >> ran.txt\n'
+                    '[ "$TRIGGER_ID" = good ] && exit 0\n'
+                    f"printf '%s\\n' '{ERROR_TEXT.replace(chr(39), chr(39) + chr(92) + chr(39) + chr(39))}' >&2\n"
+                    "exit 1\n")
+        via = f"sqlite3 -bail -cmd '.load {os.path.abspath(ext)}' far.db"
+        r = run_host(ext, tmp, ["tick", "the-far-db", "--via", via, "--exec",
+                                f"sh {script}", "--owner", "via-test"])
+        assert r.returncode == 1, (r.returncode, r.stderr)  # one run failed
+        with open(os.path.join(tmp, "ran.txt")) as f:
+            assert sorted(f.read().split("\n")) == ["", "bad the-far-db", "good the-far-db"]
+        rows = dict(db.execute("SELECT trigger_id, status || '|' || coalesce(error, '') "
+                               "|| '|' || owner FROM trigger_runs"))
+        assert rows == {"good": "success||via-test",
+                        "bad": f"failed|{ERROR_TEXT}|via-test"}, rows
+        # the wakeup and claim went through CMD too: nothing is due now
+        r = run_host(ext, tmp, ["tick", "the-far-db", "--via", via])
+        assert r.returncode == 0, r.stderr
+        assert one(db, "SELECT count(*) FROM trigger_runs") == 2
+
+
+def test_via_documented_in_help(ext):
+    r = subprocess.run([host_bin(ext), "--help"], capture_output=True, text=True, timeout=10)
+    assert r.returncode == 0
+    for word in ("--via CMD", "TRIGGER_DB", "dqlite -s", "triggers-preload.so"):
+        assert word in r.stdout, word
+
+
+def test_via_command_failure_is_reported(ext):
+    with tempfile.TemporaryDirectory() as tmp:
+        r = run_host(ext, tmp, ["tick", "x", "--via",
+                                "echo 'Error: no leader' >&2; exit 4; :"])
+        assert r.returncode == 3, r
+        assert "via: SELECT trigger_install(): exit status 4: Error: no leader" in r.stderr, \
+            r.stderr
+
+
+def test_via_command_killed_by_signal_is_reported(ext):
+    """A --via command that dies of a signal, saying nothing, is a failure
+    naming the signal (no stderr line appended), exit 3."""
+    with tempfile.TemporaryDirectory() as tmp:
+        r = run_host(ext, tmp, ["tick", "x", "--via", "kill -TERM $$; :"])
+        assert r.returncode == 3, r
+        assert "via: SELECT trigger_install(): killed by signal 15\n" in r.stderr, r.stderr

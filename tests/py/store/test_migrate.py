@@ -1,0 +1,144 @@
+"""tests/py/store/test_migrate.py -- trigger_install() migrating the schema
+of an older version (ext/store/migrate.c), from the `.dump` of a database of
+each version in tests/py/fixtures/: version 1 and 2 (one table for a
+trigger's definition and state), 3 (runs without lease_ms) and 4 (no
+events table); the rows kept, the indexes and the version number set, the
+runs of the older version read and finished as before."""
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+
+from util import (FIXTURES, MIN, T0, add, connect, events, finish, from_fixture, one, runs,
+                  tick, trig)
+
+
+# Version 1 differs from version 2 only in its indexes: _fire, _due on
+# next_due_at alone, _agent on fire_at, _pending; finished-run indexes not
+# partial.
+V2_TO_V1 = """
+    DROP INDEX triggers_data_due; DROP INDEX triggers_data_agent;
+    DROP INDEX triggers_rundata_finished; DROP INDEX triggers_rundata_outcome;
+    CREATE INDEX triggers_data_fire ON triggers_data(fire_at, trigger_id) WHERE fire_at IS NOT NULL;
+    CREATE INDEX triggers_data_due ON triggers_data(next_due_at) WHERE next_due_at IS NOT NULL;
+    CREATE INDEX triggers_data_agent ON triggers_data(agent_id, fire_at);
+    CREATE INDEX triggers_data_pending ON triggers_data(agent_id, status, next_due_at, trigger_id);
+    CREATE INDEX triggers_rundata_finished ON triggers_rundata(status, finished_at);
+    CREATE INDEX triggers_rundata_outcome ON triggers_rundata(agent_id, status, finished_at);
+    UPDATE triggers_config SET value = 1 WHERE key = 'schema_version';
+"""
+
+
+def test_install_migrates_older_schemas(ext):
+    # fixtures/schema_v2.sql is the `.dump` of a version-2 database (one
+    # table for a trigger's definition and state): trigger t, every minute
+    # from 1700000000000, ticked once, its run still running. Versions 1
+    # and 2 are brought to version 4 (through 3) by trigger_install(),
+    # keeping every row; the schema then equals a fresh install's, and t
+    # goes on. (Version 3 -> 4: test_install_migrates_version_3.)
+    fresh = connect(ext)
+    want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+    tmp = tempfile.mkdtemp()
+    for version in (1, 2):
+        db = from_fixture(ext, tmp, "schema_v2.sql", V2_TO_V1 if version == 1 else "")
+        assert one(db, "SELECT trigger_install()") == 5
+        got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+        assert got == want, version
+        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 5
+        t = trig(db, "t")
+        assert (t["next_due_at"], t["status"], t["run_count"]) == (1700000120000, "scheduled", 0)
+        assert one(db, "SELECT running FROM triggers_state") == 1
+        assert finish(db, "t@1700000060000#1", "success", now=1700000070000)["run_count"] == 1
+        assert [r["run_id"] for r in tick(db, 1700000120000)] == ["t@1700000120000#1"]
+        db.close()
+    shutil.rmtree(tmp)
+
+
+def test_install_migrates_v3_runs(ext):
+    # Version 3 -> 4 adds triggers_rundata.lease_ms (the claim's lease
+    # length, trigger_run_heartbeat's default). A run claimed under version
+    # 3 (fixtures/schema_v3.sql: t@T0+MIN#1... t's second run, claimed at
+    # 1767225720000 with lease_until 1767225780000) has none: its heartbeat
+    # renews by its lease as claimed (60 s).
+    tmp = tempfile.mkdtemp()
+    db = from_fixture(ext, tmp, "schema_v3.sql")
+    assert one(db, "SELECT trigger_install()") == 5
+    assert one(db, "SELECT count(*) FROM triggers_rundata WHERE lease_ms IS NOT NULL") == 0
+    run_id = "t@1767225720000#1"
+    run = json.loads(one(db, "SELECT trigger_run_heartbeat(?, NULL, ?)", run_id,
+                         1767225730000))
+    assert run["lease_until"] == 1767225730000 + 60000, run
+    assert finish(db, run_id, "success", now=1767225731000)["run_count"] == 2
+    db.close()
+    shutil.rmtree(tmp)
+
+
+def test_install_migrates_version_3(ext):
+    # fixtures/schema_v3.sql: t's first run succeeded with a note (kept in
+    # `error` by version 3, and copied into last_error), its second runs;
+    # once1's attempt 1 failed, attempt 2 runs. trigger_install() brings it
+    # to version 4 keeping every row: the note moves to `result`, every run
+    # and trigger is incarnation 1 (run ids unchanged), and both go on.
+    fresh = connect(ext)
+    want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+    tmp = tempfile.mkdtemp()
+    try:
+        path = os.path.join(tmp, "v3.db")
+        raw = sqlite3.connect(path, isolation_level=None)
+        with open(os.path.join(FIXTURES, "schema_v3.sql")) as f:
+            raw.executescript(f.read())
+        # a deleted trigger's success with a note longer than a result may be
+        raw.execute("INSERT INTO triggers_rundata(run_id, trigger_id, agent_id, scheduled_for,"
+                    " attempt, status, finished_at, error) VALUES ('gone@1#1', 'gone', '', 1, 1,"
+                    " 'success', 2, ?)", ("é" * 3000,))
+        before = raw.execute("SELECT count(*) FROM triggers_rundata").fetchone()[0]
+        raw.close()
+        db = connect(ext, path, install=False)
+        assert one(db, "SELECT trigger_install()") == 5
+        got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+        assert got == want
+        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 5
+        assert one(db, "SELECT count(*) FROM trigger_runs") == before == 5
+        assert one(db, "SELECT result FROM trigger_runs WHERE run_id = 'gone@1#1'") == "é" * 2048
+        rs = {r["run_id"]: r for r in runs(db)}
+        ok = rs[f"t@{T0 + MIN}#1"]
+        assert (ok["status"], ok["error"], ok["result"]) == ("success", None, "summary: all green")
+        bad = rs[f"once1@{T0 + 30000}#1"]
+        assert (bad["status"], bad["error"], bad["result"]) == ("failed", "boom", None)
+        assert trig(db, "t")["last_error"] is None           # was the success note
+        assert trig(db, "once1")["last_error"] == "boom"
+        for table in ("triggers_rundata", "triggers_data"):
+            got = [x[0] for x in db.execute(f"SELECT DISTINCT incarnation FROM {table}")]
+            assert got == [1], (table, got)
+        # both go on: the running runs finish, the schedule continues
+        assert finish(db, f"t@{T0 + 2 * MIN}#1", "success", now=T0 + 2 * MIN + 5)["run_count"] == 2
+        t = finish(db, f"once1@{T0 + 30000}#2", "success", now=T0 + 2 * MIN + 6)
+        assert (t["status"], t["run_count"]) == ("completed", 2), t
+        assert [r["run_id"] for r in tick(db, T0 + 3 * MIN)] == [f"t@{T0 + 3 * MIN}#1"]
+        # and a re-created id is a new incarnation over the migrated history
+        db.execute("DELETE FROM triggers WHERE trigger_id = 'once1'")
+        add(db, "once1", trigger_type="once", scheduled_at=T0 + 30000, created_at=T0)
+        assert [r["run_id"] for r in tick(db, T0 + 3 * MIN + 1)] == [f"once1@{T0 + 30000}#1~2"]
+        db.close()
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_install_migrates_version_4(ext):
+    fresh = connect(ext)
+    want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+    tmp = tempfile.mkdtemp()
+    try:
+        db = from_fixture(ext, tmp, "schema_v4.sql")
+        assert one(db, "SELECT trigger_install()") == 5
+        assert one(db, "SELECT trigger_install()") == 5  # idempotent
+        got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+        assert got == want
+        assert events(db) == []
+        [r] = tick(db, T0 + 6 * MIN)  # the running run's lease passed: reclaimed
+        one(db, "SELECT trigger_pause('t', ?)", T0 + 6 * MIN)
+        assert [(e["kind"], e["agent_id"]) for e in events(db)] == [("paused", "a1")]
+        db.close()
+    finally:
+        shutil.rmtree(tmp)
