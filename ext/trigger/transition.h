@@ -1,12 +1,14 @@
 /*
 ** transition.h -- a trigger's status and schedule as they change: armed
 ** (scheduled from a start, or completed when nothing is left), paused,
-** resumed, cancelled, and the next occurrence with its jitter. Every path
-** that changes a status calls these (docs/ARCHITECTURE.md, "What is
-** written when"): the functions trigger_pause / _resume / _cancel
-** (tick/fn_trigger_ops.c), an UPDATE of `enabled` (trigger/write.c) and
-** the tick's pause after failures (tick/lifecycle.c). They change the row
-** in memory; the caller writes it.
+** resumed (its failure streak reset), cancelled, and the next occurrence
+** with its jitter. The one home of each: trigger_pause / _resume /
+** _cancel (tick/fn_trigger_ops.c), an UPDATE of `enabled` or of the
+** schedule (trigger/write.c) and the tick's pause after failures
+** (tick/lifecycle.c) call them. The ends a tick reaches by itself
+** (completed, expired: tick/lifecycle.c, claim.c) and a row taken out of
+** the schedule (tick/quarantine.c) are the tick's. These change the row
+** in memory; the caller writes it (docs/ARCHITECTURE.md#what-is-written-when).
 */
 #ifndef TRIGGERS_TRANSITION_H
 #define TRIGGERS_TRANSITION_H
