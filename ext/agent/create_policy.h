@@ -25,7 +25,8 @@
 #define CREATE_EVENT_TEXT_MAX 1024
 
 /* Autonomy available and the context's role among creator_roles: SQLITE_OK,
-** else a refusal (AUTONOMY_UNAVAILABLE, PERMISSION_DENIED: agent_create_fail). */
+** else a refusal (AUTONOMY_UNAVAILABLE, PERMISSION_DENIED:
+** agent_create_fail). */
 int agent_create_policy_allows(create_req *q);
 
 /* The policy as hooks of the insert (trigger/write.h): after validation,

@@ -255,7 +255,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
       q.code = NULL;
     }
     if (rc == SQLITE_OK || q.code) {
-      /* The answer is built before COMMIT: after it nothing may agent_create_fail. */
+      /* The answer is built before COMMIT: after it nothing may fail. */
       if (q.code) q.created = 0;
       if (!(json = result_text(&q))) {
         rc = SQLITE_NOMEM;

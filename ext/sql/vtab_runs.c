@@ -11,9 +11,10 @@
 ** message that says which function to use. DELETE of a running run is
 ** refused too (it holds its trigger's overlap policy until it finishes):
 ** the statement fails and SQLite rolls back every row it had deleted (the
-** implicit transaction, or the statement journal inside the caller's). Lookups by run_id, trigger_id,
-** agent_id, status, scheduled_for and finished_at are index probes. Innocuous, like
-** `triggers`: views and SQL triggers may read it and DELETE from it.
+** implicit transaction, or the statement journal inside the caller's).
+** Lookups by run_id, trigger_id, agent_id, status, scheduled_for and
+** finished_at are index probes. Innocuous, like `triggers`: views and SQL
+** triggers may read it and DELETE from it.
 */
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /*
-** vtab_scan.h -- the read side shared by the virtual tables
-** (`triggers`, `trigger_runs`, `trigger_events`): xBestIndex turns usable constraints on
+** vtab_scan.h -- the read side shared by the virtual tables (`triggers`,
+** `trigger_runs`, `trigger_events`): xBestIndex turns usable constraints on
 ** indexed columns into an idxStr such as "agent_id=,next_due_at<=", and
 ** xFilter reads the shadow table with those terms (store/scan.c), so the
-** lookup is answered by the shadow table's real indexes (never a scan
-** when a key column is constrained). EXPLAIN QUERY PLAN shows the idxStr.
+** lookup is answered by the shadow table's real indexes (never a scan when
+** a key column is constrained). EXPLAIN QUERY PLAN shows the idxStr.
 */
 #ifndef TRIGGERS_VTAB_SCAN_H
 #define TRIGGERS_VTAB_SCAN_H

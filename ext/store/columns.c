@@ -1,8 +1,8 @@
 /*
-** columns.c -- the layout of the shadow tables (columns.h): every column
-** of a trigger, of a run and of an event with its kind and declared type,
-** which of a trigger's two tables holds it, and the column lists and joins that the
-** statements of the other store files are built from.
+** columns.c -- the layout of the shadow tables (columns.h): every column of
+** a trigger, of a run and of an event with its kind and declared type,
+** which of a trigger's two tables holds it, and the column lists and joins
+** that the statements of the other store files are built from.
 */
 #include "store/columns.h"
 

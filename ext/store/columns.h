@@ -1,9 +1,10 @@
 /*
 ** columns.h -- the layout of the shadow tables: each column of a trigger
-** (store_trigger_cols) and of a run (store_run_cols) in row.h's order, and of an event
-** (store_event_cols), with its kind and declared type; which of a trigger's two
-** tables holds a column; and the pieces the store's statements are built
-** from (column lists, the join of a trigger's two tables).
+** (store_trigger_cols) and of a run (store_run_cols) in row.h's order, and
+** of an event (store_event_cols), with its kind and declared type; which of
+** a trigger's two tables holds a column; and the pieces the store's
+** statements are built from (column lists, the join of a trigger's two
+** tables).
 */
 #ifndef TRIGGERS_COLUMNS_H
 #define TRIGGERS_COLUMNS_H

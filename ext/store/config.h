@@ -30,7 +30,8 @@ int store_config_value_ok(const config_key *k, const char *text);
 /* The largest value of integer key k: SCHED_SPAN_MAX, or less for a key
 ** that bounds memory (preload_max_bytes, the max_agent_*_bytes keys). */
 i64 store_config_max(const config_key *k);
-/* The rule of store_config_value_ok in words ("an integer 0..315537897599999"). */
+/* The rule of store_config_value_ok in words ("an integer
+** 0..315537897599999"). */
 void store_config_rule(const config_key *k, char *buf, size_t n);
 /* The stored text of key, or NULL when none (sqlite3_free it); a value
 ** that cannot be read sets s->err. */

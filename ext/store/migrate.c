@@ -40,11 +40,12 @@ static char *migrate_v3_sql(void) {
 ** copy into the new table (every row and id kept): a success's note moves
 ** from error to result, every run and trigger is incarnation 1 (run ids
 ** unchanged; no claim's lease_ms is known, so a heartbeat falls back to
-** lease_until - claimed_at). last_error that version 3 copied from a success note is
-** cleared (it is the last failure's error now). The copy is a table in
-** main, not a TEMP one: it lives in the file like the history it copies
-** (a TEMP table may be held in memory, temp_store), and a change to the
-** TEMP schema would expire every prepared statement of the connection. */
+** lease_until - claimed_at). last_error that version 3 copied from a
+** success note is cleared (it is the last failure's error now). The copy
+** is a table in main, not a TEMP one: it lives in the file like the
+** history it copies (a TEMP table may be held in memory, temp_store), and
+** a change to the TEMP schema would expire every prepared statement of the
+** connection. */
 static char *migrate_v4_sql(void) {
   char *runs = store_runs_table_ddl();
   sqlite3_str *s = sqlite3_str_new(NULL);

@@ -12,10 +12,10 @@
 ** rules again (it may hold a token itself) and the tail becomes the label.
 ** With no match one character is copied.
 **
-** Matchers read characters through `rd` (redact_scan.h), which normalizes: full-width
-** forms (U+FF01..U+FF5E) read as their ASCII twins and U+3000 as a space,
-** invisible characters (U+00AD, U+200B..U+200D, U+2060, U+FEFF) are
-** skipped. So an obfuscated key matches like the plain one, while the
+** Matchers read characters through `rd` (redact_scan.h), which normalizes:
+** full-width forms (U+FF01..U+FF5E) read as their ASCII twins and U+3000 as
+** a space, invisible characters (U+00AD, U+200B..U+200D, U+2060, U+FEFF)
+** are skipped. So an obfuscated key matches like the plain one, while the
 ** ranges -- and the bytes redacted -- are those of the original text.
 **
 ** Rules that start a token only fire at an edge judged on the output

@@ -377,8 +377,8 @@ static int run_find(tick *t, const char *run_id, trg_run *run) {
 }
 
 /* Extend the lease of a running run to now + lease_ms (0: the claim's),
-** never shortening it; refused for a run not running or whose lease passed at or before now
-** (the tick reclaims exactly those). */
+** never shortening it; refused for a run not running or whose lease passed
+** at or before now (the tick reclaims exactly those). */
 static int renew_lease(tick *t, trg_run *run, const char *run_id,
                        i64 lease_ms) {
   const char *status = trg_val_text(&run->v[RC_STATUS]);

@@ -184,7 +184,8 @@ static int incarnation_ok(const trg_val *v) {
 ** incarnation) holds the id now. An incarnation that no write leaves (NULL,
 ** not an integer, out of range: changed outside the extension) on either
 ** side decides nothing: the row is loaded, and the checks of the row and
-** the run (trigger_check, store_run_check) refuse it, so the trigger is paused. */
+** the run (trigger_check, store_run_check) refuse it, so the trigger is
+** paused. */
 int tick_run_trigger_load(store *s, const trg_run *run, trg_row *r) {
   int rc = store_trigger_load(s, trg_val_text(&run->v[RC_TRIGGER_ID]), r);
   const trg_val *ti = &r->v[TC_INCARNATION], *ri = &run->v[RC_INCARNATION];

@@ -21,15 +21,15 @@ SQLITE_EXTENSION_INIT3
 /*
 ** docs/tables.md#changed-shadow-tables: a shadow-table row holding a value
 ** the extension would refuse never crashes or stops a tick. The row is
-** checked when it is read (trigger_check with TRIGGER_STORED, the validator INSERT
-** uses; store_run_check for a run) and one that fails is taken out of the
-** schedule, writing only what that takes (store_trigger_quarantine), never
-** its other values: paused (a completed, cancelled or expired trigger keeps
-** its status; `status` given: that one), next_due_at NULL, and last_error
-** "<table>.<column>: <what is wrong>; trigger paused". ended: how many of
-** its running runs were just closed or found missing, so its running count
-** goes down by as many, to 0 at least (when that count can be read). Takes
-** why.
+** checked when it is read (trigger_check with TRIGGER_STORED, the validator
+** INSERT uses; store_run_check for a run) and one that fails is taken out
+** of the schedule, writing only what that takes (store_trigger_quarantine),
+** never its other values: paused (a completed, cancelled or expired trigger
+** keeps its status; `status` given: that one), next_due_at NULL, and
+** last_error "<table>.<column>: <what is wrong>; trigger paused". ended:
+** how many of its running runs were just closed or found missing, so its
+** running count goes down by as many, to 0 at least (when that count can be
+** read). Takes why.
 */
 int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
                     i64 ended) {

@@ -6,7 +6,8 @@
 ** before the last):
 **   1. a given trigger_id that is taken: UNIQUE error, or with OR REPLACE
 **      the update of that trigger (replace_existing)
-**   2. the row is checked and normalized (trigger_check_status)  [hooks.checked]
+**   2. the row is checked and normalized (trigger_check_status)
+**   [hooks.checked]
 **   3. derived: default trigger_id, incarnation, counters, status and
 **      schedule (trigger_arm, transition.h), updated_at
 **   4. dedupe_key; a duplicate active trigger of the agent: UNIQUE error
