@@ -47,8 +47,10 @@ EXTDIR_REL = $(if $(and $(filter $(PREFIX)/bin,$(BINDIR)),$(filter $(PREFIX)/%,$
 # Pure layers: no SQLite; unit-tested and fuzzed alone.
 PURE_DIRS = ext/time ext/text
 PURE_SRC  = $(sort $(wildcard $(addsuffix /*.c,$(PURE_DIRS))))
-# SQLite-facing layers, from the bottom up, and the entry point.
-SQL_DIRS  = ext/base ext/trigger ext/store ext/tick ext/agent ext/sql
+# SQLite-facing layers, from the bottom up (tick, agent and sql side by
+# side), and the entry point; tests/layers.py checks that each includes
+# only those under it.
+SQL_DIRS  = ext/base ext/store ext/trigger ext/tick ext/agent ext/sql
 SQL_SRC   = $(sort $(wildcard $(addsuffix /*.c,$(SQL_DIRS)))) ext/ext.c
 EXT_SRC   = $(PURE_SRC) $(SQL_SRC)
 # One compiler run builds the extension from all of them, so gcc names
@@ -64,7 +66,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
 .PHONY: preload-bin test-dqlite replay-bins test-seeds coverage mutants
-.PHONY: all test test-unit test-sql test-py test-fault test-asan test-valgrind demo deps clean fuzz bench lint fault-bin
+.PHONY: all test test-unit test-sql test-py test-fault test-asan test-valgrind demo deps clean fuzz bench lint lint-layers fault-bin
 
 all: $(EXT_SO) $(B)/trigger-host $(B)/triggers-preload.so
 
@@ -186,9 +188,14 @@ fuzz:
 bench: all
 	@sh bench/run.sh
 
-# clang-format check, cppcheck and clang-tidy over our C (tests/lint.sh).
+# The layering guard, clang-format check, cppcheck and clang-tidy over our
+# C (tests/lint.sh); `make lint-layers`: the layering guard alone
+# (tests/layers.py, with its self-test).
 lint:
 	@sh tests/lint.sh
+
+lint-layers:
+	@/usr/bin/python3 tests/layers.py --self-test && /usr/bin/python3 tests/layers.py
 
 clean:
 	rm -rf build

@@ -45,20 +45,21 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   /* DIRECTONLY as the functions with side effects: noted with them */
   if (rc == SQLITE_OK) rc = trg_ctx_note_side(c, "trigger_internal_ctx");
   /* Each file of functions or a module (base/register.h). */
-  if (rc == SQLITE_OK) rc = vtab_triggers_register(db, c);
-  if (rc == SQLITE_OK) rc = vtab_runs_register(db, c);
-  if (rc == SQLITE_OK) rc = vtab_events_register(db, c);
-  if (rc == SQLITE_OK) rc = vtab_preview_register(db, c);
-  if (rc == SQLITE_OK) rc = fn_run_due_register(db, c);
-  if (rc == SQLITE_OK) rc = fn_trigger_ops_register(db, c);
-  if (rc == SQLITE_OK) rc = fn_run_report_register(db, c);
-  if (rc == SQLITE_OK) rc = fn_wakeup_register(db, c);
-  if (rc == SQLITE_OK) rc = fn_admin_register(db, c);
-  if (rc == SQLITE_OK) rc = fn_schedule_register(db, c);
-  if (rc == SQLITE_OK) rc = fn_when_register(db, c);
-  if (rc == SQLITE_OK) rc = fn_describe_register(db, c);
-  if (rc == SQLITE_OK) rc = create_register(db, c);
-  if (rc == SQLITE_OK) rc = fn_summary_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_vtab_triggers_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_vtab_runs_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_vtab_events_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_vtab_preview_register(db, c);
+  if (rc == SQLITE_OK) rc = tick_fn_run_due_register(db, c);
+  if (rc == SQLITE_OK) rc = tick_fn_trigger_ops_register(db, c);
+  if (rc == SQLITE_OK) rc = tick_fn_run_report_register(db, c);
+  if (rc == SQLITE_OK) rc = tick_fn_wakeup_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_fn_admin_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_fn_schedule_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_fn_when_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_fn_describe_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_fn_dedupe_register(db, c);
+  if (rc == SQLITE_OK) rc = agent_fn_create_register(db, c);
+  if (rc == SQLITE_OK) rc = agent_fn_summary_register(db, c);
   if (rc != SQLITE_OK) {
     *err = sqlite3_mprintf("sqlite-triggers: %s", rc == SQLITE_NOMEM
                                                       ? sqlite3_errstr(rc)

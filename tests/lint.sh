@@ -2,7 +2,16 @@
 # tests/lint.sh -- the static checks behind `make lint` (issue 9, item 4).
 # This script owns the list of checked files, the cppcheck and clang-tidy
 # invocations and their suppressions; the formatting rules are in
-# .clang-format. Three tools, each one pass or fail:
+# .clang-format. Four checks, each one pass or fail:
+#
+#   layering      tests/layers.py: each folder of ext/ includes only the
+#                 layers its row allows (none above it; tick/, agent/ and
+#                 sql/ never each other; the pure ones no SQLite), host/
+#                 only the ext/ parts it compiles, and SQLite statements
+#                 (sqlite3_prepare*, _step, _exec) only in ext/store/; its
+#                 --self-test first plants a finding of each kind in a copy
+#                 of the tree and fails unless each is caught. Fix: include
+#                 what the layer may (docs/ARCHITECTURE.md#layers).
 #
 #   clang-format  --dry-run --Werror with .clang-format over every C file
 #                 we write: ext/ host/ tests/unit/ tests/fuzz/ tests/fault/
@@ -26,9 +35,11 @@
 #
 #   sh tests/lint.sh            all three tools
 #   LINT_TIDY=0 sh tests/lint.sh   skip clang-tidy (about a minute on 2 cores)
+#   make lint-layers            the layering check alone (a second)
 #   LINT_JOBS=n                 parallel jobs (default: online CPUs)
 #
-# Ends with "lint: N passed, M failed" (tools); exit status 1 on any finding.
+# Ends with "lint: N passed, M failed" (checks); exit status 1 on any
+# finding.
 cd "$(dirname "$0")/.." || exit 2
 
 jobs=${LINT_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
@@ -69,8 +80,23 @@ result() {
   fi
 }
 
+# ---- layering -------------------------------------------------------------
+t0=$(date +%s)
+PY=${PY:-/usr/bin/python3}
+if "$PY" tests/layers.py --self-test >"$tmp/layers" 2>&1 &&
+  "$PY" tests/layers.py >"$tmp/layers" 2>&1; then
+  st=0
+else
+  st=1
+  head -50 "$tmp/layers"
+fi
+result layering $st $(($(date +%s) - t0))
+
 # ---- clang-format ---------------------------------------------------------
-c_files=$(ls ext/*.[ch] ext/*/*.[ch] host/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c \
+# ext/ and host/ with their folders at any depth.
+src_files=$(find ext host -name '*.[ch]' | sort)
+# shellcheck disable=SC2086  # one word per file
+c_files=$(ls $src_files tests/unit/*.[ch] tests/fuzz/*.c \
   tests/fault/*.c tests/dist/*.c tests/preload/*.c bench/*.[ch] 2>/dev/null)
 nfiles=$(echo "$c_files" | wc -l)
 t0=$(date +%s)
@@ -148,7 +174,7 @@ if [ "${LINT_TIDY:-1}" != 0 ]; then
     xml=$(pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
     # The build's flags (Makefile WARN), one job per group of files.
     k=0
-    for f in ext/*.c ext/*/*.c host/*.c; do
+    for f in $(find ext host -name '*.c' | sort); do
       echo "$f" >>"$tmp/tidy.list.$((k % jobs))"
       k=$((k + 1))
     done

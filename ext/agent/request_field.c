@@ -10,9 +10,9 @@
 
 SQLITE_EXTENSION_INIT3
 
-int request_field(const char *name) {
+int agent_request_field(const char *name) {
   for (int i = 0; i < TC_NPUBLIC; i++) {
-    if (spelling_same(name, trg_cols[i].name)) return i;
+    if (spelling_same(name, store_trigger_cols[i].name)) return i;
   }
   if (spelling_same(name, "scheduled_at_iso")) return TC_SCHEDULED_AT;
   if (spelling_same(name, "when")) return RF_WHEN;
@@ -20,7 +20,7 @@ int request_field(const char *name) {
   return -1;
 }
 
-int request_ignore(sqlite3_str *list, const char *name) {
+int agent_request_ignore(sqlite3_str *list, const char *name) {
   sqlite3_str *q = sqlite3_str_new(NULL);
   json_str(q, name);
   char *quoted = sqlite3_str_finish(q);

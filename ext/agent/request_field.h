@@ -1,11 +1,12 @@
 /*
-** request_field.h -- the names of a create request's fields (DESIGN.md
-** §7, "Normalization"), one lookup for the JSON keys of trigger_create
-** and the XML elements of trigger_create_xml: a `triggers` column by its
-** name, "when", "when_text", and "scheduled_at_iso" (the contract's
-** <scheduledAtIso>) for scheduled_at, each in any spelling (spelling.h:
-** "maxRuns", "MaxRuns", "max-runs" are max_runs). A name that is none of
-** them is not dropped: the action lists it in its result as "ignored".
+** request_field.h -- the names of a create request's fields
+** (docs/create-action.md#untidy-replies-normalization-and-ignored), one
+** lookup for the JSON keys of trigger_create and the XML elements of
+** trigger_create_xml: a `triggers` column by its name, "when", "when_text",
+** and "scheduled_at_iso" (the contract's <scheduledAtIso>) for
+** scheduled_at, each in any spelling (spelling.h: "maxRuns", "MaxRuns",
+** "max-runs" are max_runs). A name that is none of them is not dropped: the
+** action lists it in its result as "ignored".
 */
 #ifndef TRIGGERS_REQUEST_FIELD_H
 #define TRIGGERS_REQUEST_FIELD_H
@@ -17,10 +18,10 @@
 
 /* The column (below TC_NPUBLIC), RF_WHEN or RF_WHEN_TEXT that name is,
 ** or -1. */
-int request_field(const char *name);
+int agent_request_field(const char *name);
 
 /* Add name to list, the members of a JSON array ("a","b"), unless it is
 ** there already. SQLITE_OK or SQLITE_NOMEM. */
-int request_ignore(sqlite3_str *list, const char *name);
+int agent_request_ignore(sqlite3_str *list, const char *name);
 
 #endif

@@ -321,8 +321,8 @@ static char *blank_outside(const char *s, size_t n, size_t start, size_t end) {
   return copy;
 }
 
-int xml_request_parse(const char *xml, size_t len, xml_request *out,
-                      const char **code, char *err, size_t errlen) {
+int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
+                            const char **code, char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
   if (len > XML_REQUEST_MAX_BYTES) {
     FAIL(XML_INVALID_REQUEST, "XML is %zu bytes, more than the %d allowed", len,
@@ -392,12 +392,12 @@ int xml_request_parse(const char *xml, size_t len, xml_request *out,
   xmlFreeParserCtxt(ctxt);
   if (rc != 0) {
     utf8_cut_tail(err); /* a long name quoted into err */
-    xml_request_free(out);
+    agent_xml_request_free(out);
   }
   return rc;
 }
 
-void xml_request_free(xml_request *r) {
+void agent_xml_request_free(xml_request *r) {
   for (int i = 0; i < r->n; i++) {
     free(r->item[i].key);
     free(r->item[i].value);

@@ -1,5 +1,6 @@
 /*
-** xml_request.h -- the model's XML response contract (DESIGN.md §7):
+** xml_request.h -- the model's XML response contract
+** (docs/create-action.md#the-xml-contract):
 **
 **   <response><displayName/><instructions/><triggerType/><intervalMs/>
 **     <scheduledAtIso/><cronExpression/><timezone/><wakeMode/><when/>
@@ -20,7 +21,8 @@
 ** no DTD loading, no entity substitution, its default depth limit, and the
 ** document is checked once more for a DTD.
 **
-** A model's reply is untidy (DESIGN.md §7, "Normalization"): what is
+** A model's reply is untidy
+** (docs/create-action.md#untidy-replies-normalization-and-ignored): what is
 ** parsed is the first <response> element of the input, from its start tag
 ** to the end tag that closes it (read structurally, so a "</response>" in
 ** a comment or CDATA does not end it), leaving out the prose or code fence
@@ -54,16 +56,16 @@ typedef struct xml_request {
   int n;
 } xml_request;
 
-/* Error classes, as DESIGN.md §7 codes. */
+/* Error classes: docs/create-action.md#error-codes. */
 #define XML_INVALID_REQUEST "INVALID_REQUEST"
 #define XML_INVALID_SCHEDULE "INVALID_SCHEDULE"
 
 /*
-** Parse. Returns 0 and fills *out (free with xml_request_free), or -1
+** Parse. Returns 0 and fills *out (free with agent_xml_request_free), or -1
 ** with *code set to one of the codes above and a message in err.
 */
-int xml_request_parse(const char *xml, size_t len, xml_request *out,
-                      const char **code, char *err, size_t errlen);
-void xml_request_free(xml_request *r);
+int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
+                            const char **code, char *err, size_t errlen);
+void agent_xml_request_free(xml_request *r);
 
 #endif

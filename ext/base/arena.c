@@ -21,7 +21,7 @@ struct arena_block {
 };
 _Static_assert(sizeof(arena_block) % ARENA_ALIGN == 0, "data[] is aligned");
 
-void *arena_alloc(arena *a, size_t n) {
+void *trg_arena_alloc(arena *a, size_t n) {
   n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
   arena_block *b = a->head;
   if (!b || b->size - b->used < n) {
@@ -38,7 +38,7 @@ void *arena_alloc(arena *a, size_t n) {
   return p;
 }
 
-void arena_reset(arena *a) {
+void trg_arena_reset(arena *a) {
   if (!a->head) return;
   arena_block *keep = a->head, *b = keep->next;
   while (b) {
@@ -50,8 +50,8 @@ void arena_reset(arena *a) {
   keep->used = 0;
 }
 
-void arena_free(arena *a) {
-  arena_reset(a);
+void trg_arena_free(arena *a) {
+  trg_arena_reset(a);
   sqlite3_free(a->head);
   a->head = NULL;
 }

@@ -1,6 +1,6 @@
 /*
 ** arena.h -- a bump allocator for short-lived texts: many small
-** allocations freed all at once (arena_reset), none moved while the
+** allocations freed all at once (trg_arena_reset), none moved while the
 ** arena lives. The tick builds a fire's run_id and JSON texts in one
 ** instead of one sqlite3_malloc each (arena.c).
 */
@@ -16,10 +16,10 @@ typedef struct arena {
 } arena;
 
 /* n bytes, 8-byte aligned; NULL when out of memory. */
-void *arena_alloc(arena *a, size_t n);
+void *trg_arena_alloc(arena *a, size_t n);
 /* Forget every allocation; keeps the newest block for reuse. */
-void arena_reset(arena *a);
+void trg_arena_reset(arena *a);
 /* Free everything; the arena is empty and reusable. */
-void arena_free(arena *a);
+void trg_arena_free(arena *a);
 
 #endif

@@ -38,26 +38,41 @@ void trg_result_error(sqlite3_context *ctx, int code, const char *fname,
   sqlite3_free(full);
 }
 
-int trg_int_of(sqlite3_value *v, i64 *out) {
+int trg_refuse_in_preload(sqlite3_context *ctx, const char *fname) {
+  const trg_ctx *c = sqlite3_user_data(ctx);
+  if (!c->in_preload) return 0;
+  trg_result_error(ctx, SQLITE_ERROR, fname,
+                   "may not be called from preload_sql (a preload is a "
+                   "read-only query; it may not call a function of "
+                   "sqlite-triggers with side effects)");
+  return -1;
+}
+
+int trg_int_of(sqlite3_value *v, i64 *out, int *is) {
+  *is = 0;
   switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: *out = sqlite3_value_int64(v); return 1;
+    case SQLITE_INTEGER:
+      *out = sqlite3_value_int64(v);
+      *is = 1;
+      return SQLITE_OK;
     case SQLITE_FLOAT:
-      return sched_ms_from_double(sqlite3_value_double(v), out);
+      *is = sched_ms_from_double(sqlite3_value_double(v), out);
+      return SQLITE_OK;
     case SQLITE_TEXT: {
       /* SQLite's own affinity on a copy (the value may be unprotected). */
       sqlite3_value *d = sqlite3_value_dup(v);
-      if (!d) return -1;
-      int t = sqlite3_value_numeric_type(d), ok = 0;
+      if (!d) return SQLITE_NOMEM;
+      int t = sqlite3_value_numeric_type(d);
       if (t == SQLITE_INTEGER) {
         *out = sqlite3_value_int64(d);
-        ok = 1;
+        *is = 1;
       } else if (t == SQLITE_FLOAT) {
-        ok = sched_ms_from_double(sqlite3_value_double(d), out);
+        *is = sched_ms_from_double(sqlite3_value_double(d), out);
       }
       sqlite3_value_free(d);
-      return ok;
+      return SQLITE_OK;
     }
-    default: return 0;
+    default: return SQLITE_OK;
   }
 }
 
@@ -100,8 +115,8 @@ int trg_instant_of(sqlite3_value *v, int pos, const char *name, i64 *out,
                     pos + 1, name);
   }
   /* INTEGER, a whole REAL, or integer-valued text ('1767225600000'): ms */
-  int num = trg_int_of(v, out);
-  if (num < 0) return SQLITE_NOMEM;
+  int num;
+  if (trg_int_of(v, out, &num) != SQLITE_OK) return SQLITE_NOMEM;
   if (num) {
     if (sched_instant_check(*out, msg, sizeof msg) == 0) return SQLITE_OK;
     return trg_errf(err, "argument %d (%s): %s", pos + 1, name, msg);
@@ -125,9 +140,9 @@ int trg_instant_of(sqlite3_value *v, int pos, const char *name, i64 *out,
                   pos + 1, name, text, msg);
 }
 
-int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
-                sqlite3_value **argv, int pos, const char *name,
-                int allow_default, i64 *out) {
+int trg_arg_instant(sqlite3_context *ctx, const char *fname, int argc,
+                    sqlite3_value **argv, int pos, const char *name,
+                    int allow_default, i64 *out) {
   if (allow_default &&
       (pos >= argc || sqlite3_value_type(argv[pos]) == SQLITE_NULL)) {
     *out = trg_wall_clock_ms();
@@ -141,8 +156,8 @@ int arg_instant(sqlite3_context *ctx, const char *fname, int argc,
   return -1;
 }
 
-const char *arg_text(sqlite3_context *ctx, const char *fname,
-                     sqlite3_value **argv, int pos, const char *name) {
+const char *trg_arg_text(sqlite3_context *ctx, const char *fname,
+                         sqlite3_value **argv, int pos, const char *name) {
   if (sqlite3_value_type(argv[pos]) != SQLITE_TEXT) {
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument %d (%s) must be text", pos + 1, name);
@@ -158,13 +173,13 @@ const char *arg_text(sqlite3_context *ctx, const char *fname,
   return NULL;
 }
 
-int arg_zone(sqlite3_context *ctx, const char *fname, int argc,
-             sqlite3_value **argv, int pos, const char *def, const tz_zone **z,
-             const char **canon) {
+int trg_arg_zone(sqlite3_context *ctx, const char *fname, int argc,
+                 sqlite3_value **argv, int pos, const char *def,
+                 const tz_zone **z, const char **canon) {
   trg_ctx *c = sqlite3_user_data(ctx);
   const char *name = def, *spelled;
   if (pos < argc && sqlite3_value_type(argv[pos]) != SQLITE_NULL) {
-    if (!(name = arg_text(ctx, fname, argv, pos, "tz"))) return -1;
+    if (!(name = trg_arg_text(ctx, fname, argv, pos, "tz"))) return -1;
   }
   char msg[160];
   if (trg_zone_canon(c, name, z, &spelled, msg, sizeof msg) != 0) {

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/args.h"
-
 SQLITE_EXTENSION_INIT3
 
 trg_ctx *trg_ctx_new(void) {
@@ -81,16 +79,6 @@ int trg_ctx_is_side(const trg_ctx *c, const char *name, size_t n) {
     if (strlen(f) == n && sqlite3_strnicmp(f, name, (int)n) == 0) return 1;
   }
   return 0;
-}
-
-int trg_ctx_refuse_in_preload(sqlite3_context *ctx, const char *fname) {
-  const trg_ctx *c = sqlite3_user_data(ctx);
-  if (!c->in_preload) return 0;
-  trg_result_error(ctx, SQLITE_ERROR, fname,
-                   "may not be called from preload_sql (a preload is a "
-                   "read-only query; it may not call a function of "
-                   "sqlite-triggers with side effects)");
-  return -1;
 }
 
 int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,

@@ -51,7 +51,7 @@ typedef struct trg_ctx {
   } stmts;
   /* Nonzero while the tick steps the configured preload query
   ** (tick/fire_preload.c): every function of the extension with side
-  ** effects refuses then (trg_ctx_refuse_in_preload). */
+  ** effects refuses then (trg_refuse_in_preload). */
   int in_preload;
   /* The names of the functions registered with side effects
   ** (SQLITE_DIRECTONLY, base/register.h): a preload may not name one
@@ -88,11 +88,6 @@ void trg_ctx_stmts_end(trg_ctx *c, void *stmts, void (*destroy)(void *));
 int trg_ctx_note_side(trg_ctx *c, const char *name);
 /* 1 when name[0..n) is one of them (any case), else 0. */
 int trg_ctx_is_side(const trg_ctx *c, const char *name, size_t n);
-/* For the function fname with side effects: 0, or -1 with the error set
-** on ctx when it is called from the configured preload query while the
-** tick steps it (docs/reliability.md: a preload is a read-only query, and
-** a tick inside a tick would recurse until the stack ends). */
-int trg_ctx_refuse_in_preload(sqlite3_context *ctx, const char *fname);
 
 /* Read a zone by name through the connection's cache. */
 int trg_zone(trg_ctx *c, const char *name, const tz_zone **z, char *err,

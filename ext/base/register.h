@@ -1,7 +1,7 @@
 /*
 ** register.h -- the register function of each file that adds SQL
 ** functions or a virtual table module to a connection, named after its
-** file (fn_admin.c: fn_admin_register). sqlite3_triggers_init (ext.c)
+** file (fn_admin.c: sql_fn_admin_register). sqlite3_triggers_init (ext.c)
 ** calls each in turn with the connection's context; each takes the
 ** references it keeps (trg_ctx_retain). SQLITE_OK or SQLite's error.
 */
@@ -30,22 +30,23 @@ int trg_fn_register(sqlite3 *db, trg_ctx *ctx, const trg_fn *fns, size_t n);
 #define TRG_FN_SIDE SQLITE_DIRECTONLY
 
 /* Virtual tables (sql/vtab_*.c). */
-int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
-int vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
-int vtab_events_register(sqlite3 *db, trg_ctx *ctx);
-int vtab_preview_register(sqlite3 *db, trg_ctx *ctx);
+int sql_vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
+int sql_vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
+int sql_vtab_events_register(sqlite3 *db, trg_ctx *ctx);
+int sql_vtab_preview_register(sqlite3 *db, trg_ctx *ctx);
 /* SQL functions (sql/fn_*.c). */
-int fn_admin_register(sqlite3 *db, trg_ctx *ctx);
-int fn_schedule_register(sqlite3 *db, trg_ctx *ctx);
-int fn_when_register(sqlite3 *db, trg_ctx *ctx);
-int fn_describe_register(sqlite3 *db, trg_ctx *ctx);
+int sql_fn_admin_register(sqlite3 *db, trg_ctx *ctx);
+int sql_fn_schedule_register(sqlite3 *db, trg_ctx *ctx);
+int sql_fn_when_register(sqlite3 *db, trg_ctx *ctx);
+int sql_fn_describe_register(sqlite3 *db, trg_ctx *ctx);
+int sql_fn_dedupe_register(sqlite3 *db, trg_ctx *ctx);
 /* The tick and the run lifecycle (tick/fn_*.c). */
-int fn_run_due_register(sqlite3 *db, trg_ctx *ctx);
-int fn_trigger_ops_register(sqlite3 *db, trg_ctx *ctx);
-int fn_run_report_register(sqlite3 *db, trg_ctx *ctx);
-int fn_wakeup_register(sqlite3 *db, trg_ctx *ctx);
+int tick_fn_run_due_register(sqlite3 *db, trg_ctx *ctx);
+int tick_fn_trigger_ops_register(sqlite3 *db, trg_ctx *ctx);
+int tick_fn_run_report_register(sqlite3 *db, trg_ctx *ctx);
+int tick_fn_wakeup_register(sqlite3 *db, trg_ctx *ctx);
 /* The agent-facing functions (agent/). */
-int create_register(sqlite3 *db, trg_ctx *ctx);
-int fn_summary_register(sqlite3 *db, trg_ctx *ctx);
+int agent_fn_create_register(sqlite3 *db, trg_ctx *ctx);
+int agent_fn_summary_register(sqlite3 *db, trg_ctx *ctx);
 
 #endif

@@ -2,8 +2,9 @@
 ** row.h -- the row model: the columns of a trigger and of a run (in the
 ** order of the `triggers` and `trigger_runs` tables, then the internal
 ** ones), and a row of values, each NULL, an integer or a text, as the
-** store reads and writes it (row.c). No SQL here: store/columns.c says
-** how each column is declared and which table holds it.
+** store reads and writes it (row.c, the only file that sets a value's
+** text and who owns it). No SQL here: store/columns.c says how each
+** column is declared and which table holds it.
 */
 #ifndef TRIGGERS_ROW_H
 #define TRIGGERS_ROW_H
@@ -86,15 +87,16 @@ enum {
 };
 
 /* One value of a row: NULL, integer or owned text (sqlite3_malloc).
-** oom: the last val_set_text() failed for lack of memory; a row holding
+** oom: the last trg_val_set_text() failed for lack of memory; a row holding
 ** such a value is refused by every save (SQLITE_NOMEM), so a call site
 ** that ignores the result can never write a stale value.
 ** bad: the value as read back from a shadow table is not one the
-** extension writes (changed outside it, DESIGN.md §4): the SQLite type
-** found (SQLITE_TEXT, _FLOAT, _BLOB, ...) when it does not fit the column,
-** or a TRG_BAD_* reason; 0 for every value set by code. An integer
-** column's text or real keeps its text in t (i is 0), for the message.
-** Such a row is checked (trg_check) and never saved whole. */
+** extension writes (changed outside it,
+** docs/tables.md#changed-shadow-tables): the SQLite type found
+** (SQLITE_TEXT, _FLOAT, _BLOB, ...) when it does not fit the column, or a
+** TRG_BAD_* reason; 0 for every value set by code. An integer column's
+** text or real keeps its text in t (i is 0), for the message.
+** Such a row is checked (trigger_check) and never saved whole. */
 typedef struct trg_val { /* 24 bytes: a busy tick holds thousands of rows */
   i64 i;
   char *t;
@@ -107,43 +109,74 @@ typedef struct trg_val { /* 24 bytes: a busy tick holds thousands of rows */
 #define TRG_BAD_COPY 8 /* triggers_state's copy of the column differs */
 #define TRG_BAD_JSON 9 /* metadata / payload that is not a JSON object */
 /* A text that is not valid UTF-8 or holds a NUL: the bytes as stored and
-** their length in i, until stored_text_repair (store/stored.h) says what
+** their length in i, until store_stored_text_repair (store/stored.h) says what
 ** is wrong and makes it valid (then i is 0). */
 #define TRG_BAD_TEXT 10
+
+/* What the database holds of a trigger's status and schedule, as the
+** row was read (store_row_read notes it) or as a tick last wrote its
+** status (trg_row_note_stored). A tick's write of the row compares with it
+** (tick/write_behind.c): a status that changed is written at once and is
+** an event; a status and a schedule that did not are not written.
+** known 0: nothing to compare with (a new row, or a status too long to be
+** one: a write then writes the status and schedule, and tells no event). */
+typedef struct trg_stored {
+  i64 enabled, due, fire; /* enabled, next_due_at, fire_at */
+  unsigned char known, enabled_null, due_null, fire_null;
+  unsigned char sched_ok; /* next_due_at and fire_at were values, not bad */
+  char status[16];
+} trg_stored;
 
 typedef struct trg_row {
   i64 id; /* rowid in triggers_data; 0 for a new row */
   trg_val v[TC_NCOL];
-  char *arena; /* the texts as read (store_row_read), one allocation */
+  trg_stored stored; /* the status and schedule as stored */
+  char *arena;       /* the texts as read (store_row_read), one allocation */
   /* fire_json.c's quoted texts of this row (in the tick's arena, which
-  ** outlives the row); NULL again after row_clear. */
+  ** outlives the row); NULL again after trg_row_clear. */
   struct row_json *json;
 } trg_row;
 
-void row_init(trg_row *r);  /* a fresh, all-NULL row */
-void row_clear(trg_row *r); /* free texts, back to all-NULL */
-void val_set_null(trg_val *v);
-void val_set_int(trg_val *v, i64 i);
-int val_set_text(trg_val *v, const char *t); /* SQLITE_OK / NOMEM */
+void trg_row_init(trg_row *r);  /* a fresh, all-NULL row */
+void trg_row_clear(trg_row *r); /* free texts, back to all-NULL */
+/* dst: the values of src, its texts borrowed (src must outlive dst). */
+void trg_row_borrow(trg_row *dst, const trg_row *src);
+/* The texts of a row read back: text[i] (n[i] bytes; NULL for a column
+** without one) copied into the row's one allocation (r->arena, freed by
+** trg_row_clear) and borrowed by its values, whose null, bad and i the reader
+** set. SQLITE_OK or SQLITE_NOMEM. */
+int trg_row_set_read_texts(trg_row *r, const char *const *text, const int *n);
+/* r's status, enabled, next_due_at and fire_at are what the database
+** holds now: r->stored. */
+void trg_row_note_stored(trg_row *r);
+/* Whether r's status and enabled, or its next_due_at and fire_at, are
+** those of r->stored (never when it is not known). */
+int trg_row_status_stored(const trg_row *r);
+int trg_row_schedule_stored(const trg_row *r);
+void trg_val_set_null(trg_val *v);
+void trg_val_set_int(trg_val *v, i64 i);
+int trg_val_set_text(trg_val *v, const char *t); /* SQLITE_OK / NOMEM */
 /* Takes an sqlite3_malloc'd string; NULL = out of memory (poisons v). */
-int val_set_owned(trg_val *v, char *t);
+int trg_val_set_owned(trg_val *v, char *t);
 /* Points at t (not NULL), which the caller keeps alive, never frees. */
-void val_borrow(trg_val *v, const char *t);
-const char *val_text(const trg_val *v); /* "" when NULL */
+void trg_val_borrow(trg_val *v, const char *t);
+const char *trg_val_text(const trg_val *v); /* "" when NULL */
 
 /* A run: its rowid in triggers_rundata and its values. */
-typedef struct run_row {
+typedef struct trg_run {
   i64 id;
   trg_val v[RC_NCOL];
-} run_row;
-void run_clear(run_row *r); /* free texts, back to all-NULL */
+} trg_run;
+void trg_run_clear(trg_run *r); /* free texts, back to all-NULL */
 
-/* Drop v's text: freed, unless it lives elsewhere (borrowed). */
-void val_free_text(trg_val *v);
+/* dst: a copy of src with a text of its own (its stored type, bad, kept).
+** SQLITE_OK or SQLITE_NOMEM. */
+int trg_val_copy(trg_val *dst, const trg_val *src);
+/* v's text as read back: its own copy of the n bytes at t (v's null, bad
+** and i as the reader set them). SQLITE_OK or SQLITE_NOMEM. */
+int trg_val_set_read_text(trg_val *v, const char *t, int n);
 /* 1 when a value of v[0..n) could not be set (oom): nothing of the row
 ** may be written. */
-int vals_poisoned(const trg_val *v, int n);
-/* A sqlite3_malloc'd copy of the n bytes at t plus a NUL; NULL on OOM. */
-char *trg_strndup(const char *t, int n);
+int trg_vals_poisoned(const trg_val *v, int n);
 
 #endif

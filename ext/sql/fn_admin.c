@@ -32,7 +32,7 @@ static void fn_install(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argv;
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   char *err = NULL;
-  if (trg_ctx_refuse_in_preload(ctx, "trigger_install") != 0) return;
+  if (trg_refuse_in_preload(ctx, "trigger_install") != 0) return;
   int rc = store_install(db, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, "trigger_install", "%s",
@@ -59,8 +59,9 @@ static int health_options(sqlite3_context *ctx, store *s, sqlite3_value *arg,
     sqlite3_free(err);
     return -1;
   }
-  int ob = json ? store_json_is_object(s, json) : 0;
-  if (ob != 1) {
+  int ob = 0;
+  /* (a failure to tell is answered as no object) */
+  if (!json || store_json_is_object(s, json, &ob) != SQLITE_OK || !ob) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "argument 2 (options) must be a JSON object");
     return -1;
@@ -125,7 +126,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   i64 now;
   if (store_require_installed(ctx, fname) != 0) return;
-  if (arg_instant(ctx, fname, argc, argv, 0, "now", 1, &now) != 0) return;
+  if (trg_arg_instant(ctx, fname, argc, argv, 0, "now", 1, &now) != 0) return;
   store s;
   store_health h;
   memset(&h, 0, sizeof h);
@@ -139,7 +140,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   store_health_filter f = {agents, scope};
-  i64 window = config_int(&s, "creation_window_ms");
+  i64 window = store_config_int(&s, "creation_window_ms");
   int rc = s.err
                ? s.err
                : store_health_counts(&s, now, window, narrowed ? &f : NULL, &h);
@@ -161,8 +162,8 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 ** with the error set. */
 static int prune_limit(sqlite3_context *ctx, sqlite3_value *v, i64 *limit) {
   if (sqlite3_value_type(v) == SQLITE_NULL) return 0;
-  int ok = trg_int_of(v, limit);
-  if (ok < 0) {
+  int ok;
+  if (trg_int_of(v, limit, &ok) != SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
     return -1;
   }
@@ -177,12 +178,13 @@ static void fn_prune(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   i64 before;
   if (store_require_installed(ctx, fname) != 0) return;
-  if (arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0) return;
+  if (trg_arg_instant(ctx, fname, argc, argv, 0, "before", 0, &before) != 0)
+    return;
   i64 limit = -1; /* none */
   if (argc > 1 && prune_limit(ctx, argv[1], &limit) != 0) return;
   int events = 0; /* argument 3: which table, trigger_runs by default */
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
-    const char *table = arg_text(ctx, fname, argv, 2, "table");
+    const char *table = trg_arg_text(ctx, fname, argv, 2, "table");
     if (!table) return;
     events = strcmp(table, "trigger_events") == 0;
     if (!events && strcmp(table, "trigger_runs") != 0) {
@@ -222,13 +224,13 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
     return -1;
   }
   char rule[48];
-  config_rule(k, rule, sizeof rule);
+  store_config_rule(k, rule, sizeof rule);
   int type = sqlite3_value_type(arg); /* before it is read as text */
   if (strcmp(rule, "text") == 0 && type != SQLITE_TEXT) {
     /* creator_roles = 5 is a mistake, not a role named "5" */
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument 2 (value): %s must be text, got %s", k->key,
-                     stored_type_word(type));
+                     store_stored_type_word(type));
     return -1;
   }
   const char *v;
@@ -239,14 +241,14 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
     sqlite3_free(err);
     return -1;
   }
-  int isint = k->integer ? trg_int_of(arg, &i) : 1;
-  if (isint < 0) {
+  int isint = 1;
+  if (k->integer && trg_int_of(arg, &i, &isint) != SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
     return -1;
   }
   *out = v;
   if (!k->integer) {
-    if (config_value_ok(k, v)) return 0;
+    if (store_config_value_ok(k, v)) return 0;
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument 2 (value): %s must be %s", k->key, rule);
     return -1;
@@ -257,10 +259,10 @@ static int config_arg(sqlite3_context *ctx, const config_key *k,
                      trg_echo(v, buf), trg_int_unit(k->key));
     return -1;
   }
-  if (i < 0 || i > config_max(k)) {
+  if (i < 0 || i > store_config_max(k)) {
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "argument 2 (value): %s must be an integer 0..%lld",
-                     k->key, (long long)config_max(k));
+                     k->key, (long long)store_config_max(k));
     return -1;
   }
   sqlite3_snprintf(24, num, "%lld", (long long)i);
@@ -344,9 +346,9 @@ static void config_set(sqlite3_context *ctx, store *s, const config_key *k,
 static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_config";
   sqlite3 *db = sqlite3_context_db_handle(ctx);
-  const char *key = arg_text(ctx, fname, argv, 0, "key");
+  const char *key = trg_arg_text(ctx, fname, argv, 0, "key");
   if (!key) return;
-  const config_key *k = config_find(key);
+  const config_key *k = store_config_find(key);
   if (!k) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "argument 1 (key): unknown "
@@ -372,16 +374,16 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     else trg_result_error(ctx, err, fname, "%s", trg_errmsg(db, err));
     return;
   }
-  if (v && !config_value_ok(k, v)) {
+  if (v && !store_config_value_ok(k, v)) {
     /* Changed outside the extension: the tick and the create action use
     ** the default; say so rather than show either value as the setting. */
     char buf[STORED_SHOWN + 4];
-    config_rule(k, rule, sizeof rule);
+    store_config_rule(k, rule, sizeof rule);
     trg_result_error(ctx, SQLITE_MISMATCH, fname,
                      "triggers_config.%s: '%s' is not %s (changed outside "
                      "the extension); the default %s is used until "
                      "trigger_config('%s', value) sets it",
-                     key, stored_shown(v, buf), rule, k->def, key);
+                     key, store_stored_shown(v, buf), rule, k->def, key);
     sqlite3_free(v);
     return;
   }
@@ -394,7 +396,7 @@ static void fn_config(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_free(v);
 }
 
-int fn_admin_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_fn_admin_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_version", 0, 0, TRG_FN_PURE | SQLITE_DETERMINISTIC, fn_version},
       {"trigger_install", 0, 0, TRG_FN_SIDE, fn_install},

@@ -26,9 +26,9 @@ static void fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_null(ctx);
     return;
   }
-  int rc = spec_arg_values_or_id(sqlite3_context_db_handle(ctx),
-                                 sqlite3_user_data(ctx), argv[0],
-                                 argc > 1 ? argv[1] : NULL, 2, 0, &spec, &err);
+  int rc = sql_spec_arg_values_or_id(
+      sqlite3_context_db_handle(ctx), sqlite3_user_data(ctx), argv[0],
+      argc > 1 ? argv[1] : NULL, 2, 0, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
@@ -47,7 +47,7 @@ static void fn_describe(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, out, -1, sqlite3_free);
 }
 
-int fn_describe_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_fn_describe_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_describe", 1, 2, TRG_FN_PURE, fn_describe},
   };

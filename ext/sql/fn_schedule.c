@@ -24,11 +24,12 @@ static void fn_next_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *fname = "trigger_next_due";
   i64 after, next;
   sched_spec spec;
-  if (arg_instant(ctx, fname, argc, argv, 1, "after", 0, &after) != 0) return;
+  if (trg_arg_instant(ctx, fname, argc, argv, 1, "after", 0, &after) != 0)
+    return;
   char *err;
-  int rc = spec_arg_values(sqlite3_context_db_handle(ctx),
-                           sqlite3_user_data(ctx), argv[0],
-                           argc > 2 ? argv[2] : NULL, 3, after, &spec, &err);
+  int rc = sql_spec_arg_values(
+      sqlite3_context_db_handle(ctx), sqlite3_user_data(ctx), argv[0],
+      argc > 2 ? argv[2] : NULL, 3, after, &spec, &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, fname, "%s", err ? err : sqlite3_errstr(rc));
     sqlite3_free(err);
@@ -49,8 +50,8 @@ static void fn_iso(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_null(ctx);
     return;
   }
-  if (arg_instant(ctx, fname, argc, argv, 0, "ms", 0, &ms) != 0) return;
-  if (arg_zone(ctx, fname, argc, argv, 1, "UTC", &z, NULL) != 0) return;
+  if (trg_arg_instant(ctx, fname, argc, argv, 0, "ms", 0, &ms) != 0) return;
+  if (trg_arg_zone(ctx, fname, argc, argv, 1, "UTC", &z, NULL) != 0) return;
   char buf[CIVIL_ISO_MAX];
   int32_t off = tz_offset_at(z, civil_floor_div(ms, 1000));
   int is_utc = z == tz_utc();
@@ -58,7 +59,7 @@ static void fn_iso(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
-int fn_schedule_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_fn_schedule_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_next_due", 2, 3, TRG_FN_PURE, fn_next_due},
       {"trigger_iso", 1, 2, TRG_FN_PURE, fn_iso},

@@ -1,9 +1,9 @@
 /*
 ** fn_when.c -- trigger_parse_when(phrase [, now [, tz]]): an English time
 ** phrase read by the when module (ext/time/when.h, docs/when.md), as the
-** JSON of DESIGN.md §8; trigger_find_when(text [, now [, tz]]): the same
-** for the phrase found inside a message, plus "phrase", "span" (code
-** points) and "rest".
+** JSON of docs/when.md#calling-it; trigger_find_when(text [, now [, tz]]):
+** the same for the phrase found inside a message, plus "phrase", "span"
+** (code points) and "rest".
 **
 **   SELECT trigger_parse_when('tomorrow at 9am', '2025-03-08T15:00:00Z',
 **                             'America/New_York');
@@ -42,8 +42,8 @@ static void json_i64_or_null(sqlite3_str *out, const char *key, int has,
   else sqlite3_str_appendf(out, ",\"%s\":null", key);
 }
 
-/* DESIGN.md §8: every key present, null where it does not apply. The
-** object is left open for trigger_find_when's keys. */
+/* docs/when.md#calling-it: every key present, null where it does not
+** apply. The object is left open for trigger_find_when's keys. */
 static void when_json(sqlite3_str *out, const when_result *r,
                       const tz_zone *z) {
   int ok = r->kind != WHEN_NONE;
@@ -77,8 +77,8 @@ static void when_json(sqlite3_str *out, const when_result *r,
 /* Arguments 2 and 3 (now, tz) of both functions. 0 or -1 (error set). */
 static int when_args(sqlite3_context *ctx, const char *fname, int argc,
                      sqlite3_value **argv, i64 *now, const tz_zone **z) {
-  if (arg_instant(ctx, fname, argc, argv, 1, "now", 1, now) != 0) return -1;
-  return arg_zone(ctx, fname, argc, argv, 2, "UTC", z, NULL);
+  if (trg_arg_instant(ctx, fname, argc, argv, 1, "now", 1, now) != 0) return -1;
+  return trg_arg_zone(ctx, fname, argc, argv, 2, "UTC", z, NULL);
 }
 
 static void fn_parse_when(sqlite3_context *ctx, int argc,
@@ -90,7 +90,7 @@ static void fn_parse_when(sqlite3_context *ctx, int argc,
     sqlite3_result_null(ctx);
     return;
   }
-  const char *phrase = arg_text(ctx, fname, argv, 0, "phrase");
+  const char *phrase = trg_arg_text(ctx, fname, argv, 0, "phrase");
   if (!phrase) return;
   if (when_args(ctx, fname, argc, argv, &now, &z) != 0) return;
   when_result r;
@@ -113,7 +113,7 @@ static void fn_find_when(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_null(ctx);
     return;
   }
-  const char *text = arg_text(ctx, fname, argv, 0, "text");
+  const char *text = trg_arg_text(ctx, fname, argv, 0, "text");
   if (!text) return;
   size_t len = (size_t)sqlite3_value_bytes(argv[0]);
   if (when_args(ctx, fname, argc, argv, &now, &z) != 0) return;
@@ -141,7 +141,7 @@ static void fn_find_when(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   trg_result_str(ctx, out);
 }
 
-int fn_when_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_fn_when_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_parse_when", 1, 3, TRG_FN_PURE, fn_parse_when},
       {"trigger_find_when", 1, 3, TRG_FN_PURE, fn_find_when},

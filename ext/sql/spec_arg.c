@@ -10,7 +10,7 @@
 ** Cron text, or a JSON object of `triggers` columns (keys that are not
 ** columns are errors; instants may be ms or ISO text, local in the
 ** spec's zone), read and checked as an INSERT reads them. Where a
-** trigger_id may stand too (spec_arg_values_or_id):
+** trigger_id may stand too (sql_spec_arg_values_or_id):
 ** precedence: a JSON object is a spec; text that parses as a cron
 ** expression is that expression, whatever the table holds (so a valid
 ** expression never changes meaning with the data); any other text is
@@ -38,51 +38,56 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
   trg_row r;
   store s;
   store_json_each it;
-  row_init(&r);
+  trg_row_init(&r);
   store_init(&s, db);
   *err = NULL;
-  int ob = store_json_is_object(&s, json);
-  int rc = ob < 0 ? store_err(&s)
-           : ob   ? store_json_each_open(&s, json, &it)
-                  : trg_errf(err, "argument 1 (spec): not a JSON object");
+  int ob;
+  int rc = store_json_is_object(&s, json, &ob);
+  if (rc == SQLITE_OK) {
+    rc = ob ? store_json_each_open(&s, json, &it)
+            : trg_errf(err, "argument 1 (spec): not a JSON object");
+  } else {
+    ob = 0;
+  }
   int step = SQLITE_DONE;
-  while (ob > 0 && rc == SQLITE_OK &&
+  while (ob && rc == SQLITE_OK &&
          (step = store_json_each_next(&it)) == SQLITE_ROW) {
     const char *k = it.m.key;
     int col = -1;
     for (int i = 0; i < TC_NPUBLIC; i++) {
-      if (strcmp(trg_cols[i].name, k) == 0) col = i;
+      if (strcmp(store_trigger_cols[i].name, k) == 0) col = i;
     }
-    if (col < 0 || trg_cols[col].ro) {
+    if (col < 0 || store_trigger_cols[col].ro) {
       rc = trg_errf(err, "argument 1 (spec): unknown key '%s'", k);
     } else {
       /* As an INSERT reads it: integer-valued text for integer columns. */
       char *verr = NULL;
-      rc = trg_read_value(col, it.m.value, &r.v[col], &verr);
+      rc = trigger_read_value(col, it.m.value, &r.v[col], &verr);
       if (verr) {
         rc = trg_errf(err, "argument 1 (spec): %s", verr);
         sqlite3_free(verr);
       }
     }
   }
-  if (ob > 0) store_json_each_close(&it);
+  if (ob) store_json_each_close(&it);
   /* A failed step: the row is incomplete. */
   if (rc == SQLITE_OK && step != SQLITE_DONE) {
     rc =
         step == SQLITE_NOMEM ? step : trg_errf(err, "%s", trg_errmsg(db, step));
   }
-  if (rc == SQLITE_OK && tz_arg) rc = val_set_text(&r.v[TC_TIMEZONE], tz_arg);
+  if (rc == SQLITE_OK && tz_arg)
+    rc = trg_val_set_text(&r.v[TC_TIMEZONE], tz_arg);
   if (rc == SQLITE_OK && r.v[TC_TRIGGER_TYPE].null) {
-    rc = val_set_text(&r.v[TC_TRIGGER_TYPE],
-                      !r.v[TC_CRON_EXPRESSION].null ? "cron"
-                      : !r.v[TC_SCHEDULED_AT].null  ? "once"
-                                                    : "interval");
+    rc = trg_val_set_text(&r.v[TC_TRIGGER_TYPE],
+                          !r.v[TC_CRON_EXPRESSION].null ? "cron"
+                          : !r.v[TC_SCHEDULED_AT].null  ? "once"
+                                                        : "interval");
   }
-  if (rc == SQLITE_OK) rc = val_set_text(&r.v[TC_INSTRUCTIONS], "-");
+  if (rc == SQLITE_OK) rc = trg_val_set_text(&r.v[TC_INSTRUCTIONS], "-");
   if (rc == SQLITE_OK) {
     int no_anchor = r.v[TC_START_AT].null && r.v[TC_CREATED_AT].null;
     char *verr = NULL;
-    rc = trg_validate(c, &s, &r, spec, after, &verr);
+    rc = trigger_validate(c, &s, &r, spec, after, &verr);
     if (verr) {
       rc = trg_errf(err, "argument 1 (spec): %s", verr);
       sqlite3_free(verr);
@@ -95,7 +100,7 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
     }
   }
   store_close(&s);
-  row_clear(&r);
+  trg_row_clear(&r);
   return rc;
 }
 
@@ -106,7 +111,8 @@ static const char *past_json_blanks(const char *p) {
   return p;
 }
 
-int spec_arg_tz(sqlite3_value *tzv, int tz_pos, const char **tz, char **err) {
+int sql_spec_arg_tz(sqlite3_value *tzv, int tz_pos, const char **tz,
+                    char **err) {
   *tz = NULL;
   if (!tzv || sqlite3_value_type(tzv) == SQLITE_NULL) return SQLITE_OK;
   if (sqlite3_value_type(tzv) != SQLITE_TEXT) {
@@ -117,9 +123,9 @@ int spec_arg_tz(sqlite3_value *tzv, int tz_pos, const char **tz, char **err) {
   return trg_value_text(tzv, 0, what, tz, err);
 }
 
-int spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                    sqlite3_value *tzv, int tz_pos, i64 after, sched_spec *spec,
-                    char **err) {
+int sql_spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
+                        sqlite3_value *tzv, int tz_pos, i64 after,
+                        sched_spec *spec, char **err) {
   *err = NULL;
   if (sqlite3_value_type(specv) != SQLITE_TEXT) {
     return trg_errf(err, "argument 1 (spec) must be text (a cron "
@@ -130,7 +136,7 @@ int spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
   int rc = trg_value_text(specv, 1, "argument 1 (spec)", &text, err);
   if (rc != SQLITE_OK) return rc;
   const char *tz;
-  rc = spec_arg_tz(tzv, tz_pos, &tz, err);
+  rc = sql_spec_arg_tz(tzv, tz_pos, &tz, err);
   if (rc != SQLITE_OK) return rc;
   const char *p = past_json_blanks(text);
   if (*p == '{') return spec_from_json(db, c, text, tz, after, spec, err);
@@ -154,16 +160,18 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
                            char **err) {
   trg_row r;
   store s;
-  int found = store_ready(c, db, err); /* of this schema version */
-  if (found <= 0) return found == 0 ? SQLITE_DONE : -found;
-  row_init(&r);
+  int ready; /* the tables, of this schema version */
+  int rc = store_ready(c, db, &ready, err);
+  if (rc != SQLITE_OK || !ready) return rc == SQLITE_OK ? SQLITE_DONE : rc;
+  trg_row_init(&r);
   store_init(&s, db);
-  int rc = store_trigger_load(&s, id, &r);
+  rc = store_trigger_load(&s, id, &r);
   if (rc == SQLITE_ROW) {
     char *verr = NULL;
     /* the row as stored: checked as the tick checks it (a row changed
     ** outside the extension is an error here, never a crash) */
-    int src = trg_check(c, &s, &r, spec, 0, TRG_STORED | TRG_NO_JSON, &verr);
+    int src = trigger_check(c, &s, &r, spec, 0,
+                            TRIGGER_STORED | TRIGGER_NO_JSON, &verr);
     if (src != SQLITE_OK) {
       rc = verr ? trg_errf(err, "argument 1 (spec): trigger '%s': %s", id, verr)
                 : src;
@@ -173,7 +181,7 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
     rc = trg_errf(err, "%s", trg_errmsg(db, rc));
   }
   store_close(&s);
-  row_clear(&r);
+  trg_row_clear(&r);
   char msg[CRON_ERR_MAX];
   if (rc == SQLITE_ROW && tz &&
       trg_zone(c, tz, &spec->zone, msg, sizeof msg) != 0) {
@@ -182,9 +190,9 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
   return rc;
 }
 
-int spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
-                          sqlite3_value *tzv, int tz_pos, i64 after,
-                          sched_spec *spec, char **err) {
+int sql_spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
+                              sqlite3_value *tzv, int tz_pos, i64 after,
+                              sched_spec *spec, char **err) {
   *err = NULL;
   if (sqlite3_value_type(specv) == SQLITE_TEXT) {
     const char *text, *p, *tz;
@@ -194,7 +202,7 @@ int spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
     if (vrc != SQLITE_OK) return vrc;
     p = past_json_blanks(text);
     if (*p != '{' && cron_parse(text, &probe, why, sizeof why) != 0) {
-      int rc = spec_arg_tz(tzv, tz_pos, &tz, err);
+      int rc = sql_spec_arg_tz(tzv, tz_pos, &tz, err);
       if (rc == SQLITE_OK)
         rc = spec_of_trigger(db, c, text, tz, tz_pos, spec, err);
       if (rc == SQLITE_ROW) return SQLITE_OK;
@@ -208,5 +216,5 @@ int spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
                       trg_echo(text, buf), why);
     }
   }
-  return spec_arg_values(db, c, specv, tzv, tz_pos, after, spec, err);
+  return sql_spec_arg_values(db, c, specv, tzv, tz_pos, after, spec, err);
 }

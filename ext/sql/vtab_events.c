@@ -1,5 +1,6 @@
 /*
-** vtab_events.c -- the `trigger_events` virtual table (DESIGN.md §12):
+** vtab_events.c -- the `trigger_events` virtual table
+** (docs/tables.md#the-trigger_events-table):
 ** one row per lifecycle event of a trigger (created, duplicate, rejected,
 ** updated, paused, resumed, auto_paused, expired, completed, cancelled,
 ** deleted), newest first, read from the shadow table triggers_events that
@@ -25,13 +26,13 @@ static const scan_key event_keys[] = {
 
 static const scan_desc events_desc = {
     "trigger_events", STORE_VTAB_EVENTS,
-    evt_cols,         EC_NCOL,
+    store_event_cols, EC_NCOL,
     event_keys,       sizeof event_keys / sizeof event_keys[0]};
 
 static int events_connect(sqlite3 *db, void *aux, int argc,
                           const char *const *argv, sqlite3_vtab **out,
                           char **err) {
-  return scan_connect_reader(db, aux, &events_desc, argc, argv, out, err);
+  return sql_scan_connect_reader(db, aux, &events_desc, argc, argv, out, err);
 }
 
 static int events_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
@@ -39,40 +40,41 @@ static int events_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
   (void)argc;
   (void)argv;
   (void)rowid;
-  return scan_error(tab, SQLITE_CONSTRAINT_CHECK,
-                    sqlite3_mprintf("trigger_events: read-only (events are "
-                                    "written by the changes they record and "
-                                    "deleted by trigger_prune)"));
+  return sql_scan_error(
+      tab, SQLITE_CONSTRAINT_CHECK,
+      sqlite3_mprintf("trigger_events: read-only (events are "
+                      "written by the changes they record and "
+                      "deleted by trigger_prune)"));
 }
 
 static sqlite3_module events_module = {
     /* iVersion    */ 3,
     /* xCreate     */ events_connect,
     /* xConnect    */ events_connect,
-    /* xBestIndex  */ scan_best_index,
-    /* xDisconnect */ scan_disconnect,
-    /* xDestroy    */ scan_disconnect,
-    /* xOpen       */ scan_open,
-    /* xClose      */ scan_close,
-    /* xFilter     */ scan_filter,
-    /* xNext       */ scan_next,
-    /* xEof        */ scan_eof,
-    /* xColumn     */ scan_column,
-    /* xRowid      */ scan_rowid,
+    /* xBestIndex  */ sql_scan_best_index,
+    /* xDisconnect */ sql_scan_disconnect,
+    /* xDestroy    */ sql_scan_disconnect,
+    /* xOpen       */ sql_scan_open,
+    /* xClose      */ sql_scan_close,
+    /* xFilter     */ sql_scan_filter,
+    /* xNext       */ sql_scan_next,
+    /* xEof        */ sql_scan_eof,
+    /* xColumn     */ sql_scan_column,
+    /* xRowid      */ sql_scan_rowid,
     /* xUpdate     */ events_update,
     /* xBegin      */ 0,
     /* xSync       */ 0,
     /* xCommit     */ 0,
     /* xRollback   */ 0,
     /* xFindMethod */ 0,
-    /* xRename     */ scan_rename,
+    /* xRename     */ sql_scan_rename,
     /* xSavepoint  */ 0,
     /* xRelease    */ 0,
     /* xRollbackTo */ 0,
     /* xShadowName */ 0,
 };
 
-int vtab_events_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_vtab_events_register(sqlite3 *db, trg_ctx *ctx) {
   trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "trigger_events", &events_module, ctx,
                                   trg_ctx_release);

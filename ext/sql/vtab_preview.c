@@ -193,8 +193,8 @@ static int preview_bound(const char *op, sqlite3_value *v, i64 *lo, i64 *hi) {
       return SQLITE_OK;
     }
   } else {
-    int num = trg_int_of(v, &x);
-    if (num < 0) return SQLITE_NOMEM;
+    int num;
+    if (trg_int_of(v, &x, &num) != SQLITE_OK) return SQLITE_NOMEM;
     if (!num) return SQLITE_OK;
   }
   if (op[0] == '=') {
@@ -222,8 +222,8 @@ static int preview_filter(sqlite3_vtab_cursor *cur, int idxNum,
   char *err;
   int rc = trg_instant_of(argv[1], 1, "after", &after, &err);
   if (rc == SQLITE_OK) {
-    rc = spec_arg_values_or_id(t->db, t->ctx, argv[0], tz, 3, after, &c->spec,
-                               &err);
+    rc = sql_spec_arg_values_or_id(t->db, t->ctx, argv[0], tz, 3, after,
+                                   &c->spec, &err);
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(t->base.zErrMsg);
@@ -301,7 +301,7 @@ static sqlite3_module preview_module = {
     0,
 };
 
-int vtab_preview_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_vtab_preview_register(sqlite3 *db, trg_ctx *ctx) {
   trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "trigger_preview", &preview_module, ctx,
                                   trg_ctx_release);

@@ -11,9 +11,10 @@
 ** message that says which function to use. DELETE of a running run is
 ** refused too (it holds its trigger's overlap policy until it finishes):
 ** the statement fails and SQLite rolls back every row it had deleted (the
-** implicit transaction, or the statement journal inside the caller's). Lookups by run_id, trigger_id,
-** agent_id, status, scheduled_for and finished_at are index probes. Innocuous, like
-** `triggers`: views and SQL triggers may read it and DELETE from it.
+** implicit transaction, or the statement journal inside the caller's).
+** Lookups by run_id, trigger_id, agent_id, status, scheduled_for and
+** finished_at are index probes. Innocuous, like `triggers`: views and SQL
+** triggers may read it and DELETE from it.
 */
 #include <string.h>
 
@@ -31,27 +32,27 @@ static const scan_key run_keys[] = {
 };
 
 static const scan_desc runs_desc = {
-    "trigger_runs", STORE_VTAB_RUNS, run_cols,
+    "trigger_runs", STORE_VTAB_RUNS, store_run_cols,
     RC_NPUBLIC,     run_keys,        sizeof run_keys / sizeof run_keys[0]};
 
 static int runs_connect(sqlite3 *db, void *aux, int argc,
                         const char *const *argv, sqlite3_vtab **out,
                         char **err) {
-  return scan_connect_reader(db, aux, &runs_desc, argc, argv, out, err);
+  return sql_scan_connect_reader(db, aux, &runs_desc, argc, argv, out, err);
 }
 
 static int runs_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                        sqlite3_int64 *rowid) {
   scan_tab *t = (scan_tab *)tab;
   (void)rowid;
-  int refused = scan_refuse_in_preload(tab);
+  int refused = sql_scan_refuse_in_preload(tab);
   if (refused != SQLITE_OK) return refused;
   if (argc != 1) {
-    return scan_error(tab, SQLITE_CONSTRAINT_CHECK,
-                      sqlite3_mprintf("trigger_runs: rows are written by "
-                                      "trigger_run_due, trigger_fire and "
-                                      "trigger_run_finish; only DELETE is "
-                                      "allowed here"));
+    return sql_scan_error(tab, SQLITE_CONSTRAINT_CHECK,
+                          sqlite3_mprintf("trigger_runs: rows are written by "
+                                          "trigger_run_due, trigger_fire and "
+                                          "trigger_run_finish; only DELETE is "
+                                          "allowed here"));
   }
   char *running = NULL;
   int rc = store_run_delete(&t->st, sqlite3_value_int64(argv[0]), &running);
@@ -60,10 +61,10 @@ static int runs_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                                 "first (trigger_run_finish), then delete it",
                                 running);
     sqlite3_free(running);
-    return scan_error(tab, msg ? rc : SQLITE_NOMEM, msg);
+    return sql_scan_error(tab, msg ? rc : SQLITE_NOMEM, msg);
   }
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
-    scan_error(tab, rc, sqlite3_mprintf("%s", trg_errmsg(t->db, rc)));
+    sql_scan_error(tab, rc, sqlite3_mprintf("%s", trg_errmsg(t->db, rc)));
   }
   return rc;
 }
@@ -72,30 +73,30 @@ static sqlite3_module runs_module = {
     /* iVersion    */ 3,
     /* xCreate     */ runs_connect,
     /* xConnect    */ runs_connect,
-    /* xBestIndex  */ scan_best_index,
-    /* xDisconnect */ scan_disconnect,
-    /* xDestroy    */ scan_disconnect,
-    /* xOpen       */ scan_open,
-    /* xClose      */ scan_close,
-    /* xFilter     */ scan_filter,
-    /* xNext       */ scan_next,
-    /* xEof        */ scan_eof,
-    /* xColumn     */ scan_column,
-    /* xRowid      */ scan_rowid,
+    /* xBestIndex  */ sql_scan_best_index,
+    /* xDisconnect */ sql_scan_disconnect,
+    /* xDestroy    */ sql_scan_disconnect,
+    /* xOpen       */ sql_scan_open,
+    /* xClose      */ sql_scan_close,
+    /* xFilter     */ sql_scan_filter,
+    /* xNext       */ sql_scan_next,
+    /* xEof        */ sql_scan_eof,
+    /* xColumn     */ sql_scan_column,
+    /* xRowid      */ sql_scan_rowid,
     /* xUpdate     */ runs_update,
     /* xBegin      */ 0,
     /* xSync       */ 0,
     /* xCommit     */ 0,
     /* xRollback   */ 0,
     /* xFindMethod */ 0,
-    /* xRename     */ scan_rename,
+    /* xRename     */ sql_scan_rename,
     /* xSavepoint  */ 0,
     /* xRelease    */ 0,
     /* xRollbackTo */ 0,
     /* xShadowName */ 0,
 };
 
-int vtab_runs_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_vtab_runs_register(sqlite3 *db, trg_ctx *ctx) {
   trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "trigger_runs", &runs_module, ctx,
                                   trg_ctx_release);

@@ -36,13 +36,13 @@ static const char *op_text(unsigned char op) {
   }
 }
 
-int scan_declare(sqlite3 *db, const scan_desc *d) {
+int sql_scan_declare(sqlite3 *db, const scan_desc *d) {
   return store_declare_vtab(db, d->table);
 }
 
-int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
-                        const char *const *argv, sqlite3_vtab **out,
-                        char **err) {
+int sql_scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d,
+                            int argc, const char *const *argv,
+                            sqlite3_vtab **out, char **err) {
   if (strcmp(argv[1], "main") != 0 || strcmp(argv[2], d->name) != 0 ||
       argc > 3) {
     *err = sqlite3_mprintf("%s: create it as main.%s with no arguments (got "
@@ -50,8 +50,9 @@ int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
                            d->name, d->name, argv[1], argv[2]);
     return SQLITE_ERROR;
   }
-  int found = store_installed(db, err);
-  if (found < 0) return -found; /* the schema could not be read: *err */
+  int found;
+  int rc = store_installed(db, &found, err);
+  if (rc != SQLITE_OK) return rc; /* the schema could not be read: *err */
   if (!found) {
     *err = sqlite3_mprintf("%s: create the triggers table first (run "
                            "sql/install.sql)",
@@ -61,18 +62,18 @@ int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
   /* an older version is read as migrated (trigger_install creates these
   ** tables before it migrates); a newer one is refused */
   i64 version;
-  int rc = store_schema_not_newer(db, &version, err);
-  if (rc == SQLITE_OK) rc = scan_declare(db, d);
+  rc = store_schema_not_newer(db, &version, err);
+  if (rc == SQLITE_OK) rc = sql_scan_declare(db, d);
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  scan_tab *t = scan_tab_new(db, ctx, d);
+  scan_tab *t = sql_scan_tab_new(db, ctx, d);
   if (!t) return SQLITE_NOMEM;
   trg_ctx_retain(ctx);
   *out = &t->base;
   return SQLITE_OK;
 }
 
-scan_tab *scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d) {
+scan_tab *sql_scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d) {
   scan_tab *t = sqlite3_malloc(sizeof *t);
   if (!t) return NULL;
   memset(t, 0, sizeof *t);
@@ -83,19 +84,19 @@ scan_tab *scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d) {
   return t;
 }
 
-int scan_error(sqlite3_vtab *tab, int rc, char *msg) {
+int sql_scan_error(sqlite3_vtab *tab, int rc, char *msg) {
   sqlite3_free(tab->zErrMsg);
   tab->zErrMsg = msg;
   return rc;
 }
 
-int scan_refuse_in_preload(sqlite3_vtab *tab) {
+int sql_scan_refuse_in_preload(sqlite3_vtab *tab) {
   const scan_tab *t = (const scan_tab *)tab;
   if (!t->ctx->in_preload) return SQLITE_OK;
   char *msg = sqlite3_mprintf("%s: may not be written from preload_sql (a "
                               "preload is a read-only query)",
                               t->desc->name);
-  return msg ? scan_error(tab, SQLITE_ERROR, msg) : SQLITE_NOMEM;
+  return msg ? sql_scan_error(tab, SQLITE_ERROR, msg) : SQLITE_NOMEM;
 }
 
 static const scan_key *key_of(const scan_desc *d, int col) {
@@ -115,7 +116,7 @@ static int order_usable(const sqlite3_index_info *info) {
   return 1;
 }
 
-int scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
+int sql_scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
   const scan_desc *d = ((scan_tab *)tab)->desc;
   sqlite3_str *s = sqlite3_str_new(NULL);
   double cost = 1e6;
@@ -154,7 +155,7 @@ int scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
   return SQLITE_OK;
 }
 
-int scan_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out) {
+int sql_scan_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out) {
   (void)tab;
   scan_cursor *c = sqlite3_malloc(sizeof *c);
   if (!c) return SQLITE_NOMEM;
@@ -164,7 +165,7 @@ int scan_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out) {
   return SQLITE_OK;
 }
 
-int scan_close(sqlite3_vtab_cursor *cur) {
+int sql_scan_close(sqlite3_vtab_cursor *cur) {
   scan_cursor *c = (scan_cursor *)cur;
   store_scan_close(&c->scan);
   sqlite3_free(c);
@@ -217,8 +218,8 @@ static int order_parse(const scan_desc *d, const char *p, store_order *order) {
   return n;
 }
 
-int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
-                int argc, sqlite3_value **argv) {
+int sql_scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                    int argc, sqlite3_value **argv) {
   (void)idxNum;
   scan_cursor *c = (scan_cursor *)cur;
   scan_tab *t = (scan_tab *)cur->pVtab;
@@ -227,14 +228,15 @@ int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   for (int i = 0; i < argc; i++) {
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return SQLITE_OK;
   }
-  /* idxStr was written by scan_best_index: "col op,col op", in argv order,
+  /* idxStr was written by sql_scan_best_index: "col op,col op", in argv order,
   ** then "|ORDER BY col[ DESC], ..." */
   store_order order[STORE_ORDER_MAX];
   const char *by = idxStr ? strchr(idxStr, '|') : NULL;
   int norder = by ? order_parse(d, by + 1, order) : 0;
   if (norder < 0) {
-    return scan_error(cur->pVtab, SQLITE_ERROR,
-                      sqlite3_mprintf("%s: bad idxStr '%s'", d->name, idxStr));
+    return sql_scan_error(
+        cur->pVtab, SQLITE_ERROR,
+        sqlite3_mprintf("%s: bad idxStr '%s'", d->name, idxStr));
   }
   store_term *terms = sqlite3_malloc64(sizeof *terms * (size_t)(argc + 1));
   if (!terms) return SQLITE_NOMEM;
@@ -254,26 +256,26 @@ int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
       store_scan_open(t->db, d->table, terms, n, argv, order, norder, &c->scan);
   sqlite3_free(terms);
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
-    return scan_error(cur->pVtab, rc,
-                      sqlite3_mprintf("%s", trg_errmsg(t->db, rc)));
+    return sql_scan_error(cur->pVtab, rc,
+                          sqlite3_mprintf("%s", trg_errmsg(t->db, rc)));
   }
   return rc;
 }
 
-int scan_next(sqlite3_vtab_cursor *cur) {
+int sql_scan_next(sqlite3_vtab_cursor *cur) {
   scan_cursor *c = (scan_cursor *)cur;
   int rc = store_scan_next(&c->scan);
   if (rc == SQLITE_OK) return SQLITE_OK;
   scan_tab *t = (scan_tab *)cur->pVtab;
-  return scan_error(cur->pVtab, rc,
-                    sqlite3_mprintf("%s", trg_errmsg(t->db, rc)));
+  return sql_scan_error(cur->pVtab, rc,
+                        sqlite3_mprintf("%s", trg_errmsg(t->db, rc)));
 }
 
-int scan_eof(sqlite3_vtab_cursor *cur) {
+int sql_scan_eof(sqlite3_vtab_cursor *cur) {
   return ((scan_cursor *)cur)->scan.eof;
 }
 
-int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
+int sql_scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   scan_cursor *c = (scan_cursor *)cur;
   /* UPDATE: unchanged columns stay "nochange" so xUpdate can tell. */
   if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
@@ -281,12 +283,12 @@ int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   return SQLITE_OK;
 }
 
-int scan_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+int sql_scan_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
   *rowid = store_scan_rowid(&((scan_cursor *)cur)->scan);
   return SQLITE_OK;
 }
 
-int scan_disconnect(sqlite3_vtab *tab) {
+int sql_scan_disconnect(sqlite3_vtab *tab) {
   scan_tab *t = (scan_tab *)tab;
   store_close(&t->st);
   trg_ctx_release(t->ctx);
@@ -294,10 +296,10 @@ int scan_disconnect(sqlite3_vtab *tab) {
   return SQLITE_OK;
 }
 
-int scan_rename(sqlite3_vtab *tab, const char *name) {
+int sql_scan_rename(sqlite3_vtab *tab, const char *name) {
   scan_tab *t = (scan_tab *)tab;
-  return scan_error(tab, SQLITE_ERROR,
-                    sqlite3_mprintf("%s: cannot be renamed to '%s' (the "
-                                    "functions expect this name)",
-                                    t->desc->name, name));
+  return sql_scan_error(tab, SQLITE_ERROR,
+                        sqlite3_mprintf("%s: cannot be renamed to '%s' (the "
+                                        "functions expect this name)",
+                                        t->desc->name, name));
 }

@@ -1,10 +1,10 @@
 /*
-** vtab_scan.h -- the read side shared by the virtual tables
-** (`triggers`, `trigger_runs`, `trigger_events`): xBestIndex turns usable constraints on
+** vtab_scan.h -- the read side shared by the virtual tables (`triggers`,
+** `trigger_runs`, `trigger_events`): xBestIndex turns usable constraints on
 ** indexed columns into an idxStr such as "agent_id=,next_due_at<=", and
 ** xFilter reads the shadow table with those terms (store/scan.c), so the
-** lookup is answered by the shadow table's real indexes (never a scan
-** when a key column is constrained). EXPLAIN QUERY PLAN shows the idxStr.
+** lookup is answered by the shadow table's real indexes (never a scan when
+** a key column is constrained). EXPLAIN QUERY PLAN shows the idxStr.
 */
 #ifndef TRIGGERS_VTAB_SCAN_H
 #define TRIGGERS_VTAB_SCAN_H
@@ -21,7 +21,7 @@ typedef struct scan_key {
 typedef struct scan_desc {
   const char *name; /* virtual table name */
   store_vtab table; /* which one, for the store's declaration and reads */
-  const trg_coldef *cols;
+  const store_coldef *cols;
   int ncol; /* public columns */
   const scan_key *keys;
   int nkeys;
@@ -35,30 +35,30 @@ typedef struct scan_tab {
   store st; /* cached statements, finalized at disconnect */
 } scan_tab;
 
-int scan_declare(sqlite3 *db, const scan_desc *d);
+int sql_scan_declare(sqlite3 *db, const scan_desc *d);
 /* xConnect (and xCreate) of a table that reads a shadow table of
 ** `triggers` (trigger_runs, trigger_events): it must be main.<name> with
 ** no arguments, installed; innocuous. */
-int scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d, int argc,
-                        const char *const *argv, sqlite3_vtab **out,
-                        char **err);
-int scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info);
-int scan_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out);
-int scan_close(sqlite3_vtab_cursor *cur);
-int scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
-                int argc, sqlite3_value **argv);
-int scan_next(sqlite3_vtab_cursor *cur);
-int scan_eof(sqlite3_vtab_cursor *cur);
-int scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i);
-int scan_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
-int scan_disconnect(sqlite3_vtab *tab);
-int scan_rename(sqlite3_vtab *tab, const char *name);
-scan_tab *scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d);
+int sql_scan_connect_reader(sqlite3 *db, trg_ctx *ctx, const scan_desc *d,
+                            int argc, const char *const *argv,
+                            sqlite3_vtab **out, char **err);
+int sql_scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info);
+int sql_scan_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out);
+int sql_scan_close(sqlite3_vtab_cursor *cur);
+int sql_scan_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                    int argc, sqlite3_value **argv);
+int sql_scan_next(sqlite3_vtab_cursor *cur);
+int sql_scan_eof(sqlite3_vtab_cursor *cur);
+int sql_scan_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i);
+int sql_scan_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid);
+int sql_scan_disconnect(sqlite3_vtab *tab);
+int sql_scan_rename(sqlite3_vtab *tab, const char *name);
+scan_tab *sql_scan_tab_new(sqlite3 *db, trg_ctx *ctx, const scan_desc *d);
 /* Set the table's error message (sqlite3_free'd msg is taken over). */
-int scan_error(sqlite3_vtab *tab, int rc, char *msg);
+int sql_scan_error(sqlite3_vtab *tab, int rc, char *msg);
 /* For a write (xUpdate): SQLITE_OK, or SQLITE_ERROR with the message set
 ** when the tick is stepping the configured preload, which may write
-** nothing of the extension's (trg_ctx_refuse_in_preload). */
-int scan_refuse_in_preload(sqlite3_vtab *tab);
+** nothing of the extension's (trg_refuse_in_preload). */
+int sql_scan_refuse_in_preload(sqlite3_vtab *tab);
 
 #endif

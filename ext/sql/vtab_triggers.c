@@ -46,9 +46,9 @@ static const scan_key trigger_keys[] = {
 };
 
 static const scan_desc triggers_desc = {
-    "triggers",   STORE_VTAB_TRIGGERS,
-    trg_cols,     TC_NPUBLIC,
-    trigger_keys, sizeof trigger_keys / sizeof trigger_keys[0]};
+    "triggers",         STORE_VTAB_TRIGGERS,
+    store_trigger_cols, TC_NPUBLIC,
+    trigger_keys,       sizeof trigger_keys / sizeof trigger_keys[0]};
 
 static int triggers_open(sqlite3 *db, void *aux, int argc,
                          const char *const *argv, sqlite3_vtab **out,
@@ -63,11 +63,11 @@ static int triggers_open(sqlite3 *db, void *aux, int argc,
   }
   int rc = create ? store_create(db, err) : store_check(db, err);
   if (rc == SQLITE_OK && create) rc = store_check(db, err);
-  if (rc == SQLITE_OK) rc = scan_declare(db, &triggers_desc);
+  if (rc == SQLITE_OK) rc = sql_scan_declare(db, &triggers_desc);
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  scan_tab *t = scan_tab_new(db, ctx, &triggers_desc);
+  scan_tab *t = sql_scan_tab_new(db, ctx, &triggers_desc);
   if (!t) return SQLITE_NOMEM;
   trg_ctx_retain(ctx);
   trg_ctx_table_connect(ctx); /* the tick's statements: context.h */
@@ -89,7 +89,7 @@ static int triggers_connect(sqlite3 *db, void *aux, int argc,
 
 static int triggers_disconnect(sqlite3_vtab *tab) {
   trg_ctx_table_disconnect(((scan_tab *)tab)->ctx);
-  return scan_disconnect(tab);
+  return sql_scan_disconnect(tab);
 }
 
 static int triggers_destroy(sqlite3_vtab *tab) {
@@ -107,36 +107,26 @@ static int triggers_shadow_name(const char *suffix) {
          strcmp(suffix, "events") == 0;
 }
 
-/* dst: the values of src, its texts borrowed (src must outlive dst). */
-static void borrow_row(trg_row *dst, const trg_row *src) {
-  row_clear(dst);
-  dst->id = src->id;
-  for (int i = 0; i < TC_NCOL; i++) {
-    dst->v[i] = src->v[i];
-    if (src->v[i].t) dst->v[i].borrowed = 1;
-  }
-}
-
-/* INSERT: the values as given, written by trg_write_insert (write.h). */
+/* INSERT: the values as given, written by trigger_write_insert (write.h). */
 static int do_insert(scan_tab *t, sqlite3_value **vals, sqlite3_int64 *rowid,
-                     trg_status *st) {
+                     trigger_status *st) {
   trg_row r;
-  row_init(&r);
-  int rc = trg_read_values(&r, vals, 0, NULL, &st->msg);
+  trg_row_init(&r);
+  int rc = trigger_read_values(&r, vals, 0, NULL, &st->msg);
   if (rc == SQLITE_OK) {
-    rc = trg_write_insert(t->ctx, &t->st, &r, trg_wall_clock_ms(),
-                          sqlite3_vtab_on_conflict(t->db), NULL, st);
+    rc = trigger_write_insert(t->ctx, &t->st, &r, trg_wall_clock_ms(),
+                              sqlite3_vtab_on_conflict(t->db), NULL, st);
   }
   *rowid = r.id;
-  row_clear(&r);
+  trg_row_clear(&r);
   return rc;
 }
 
 static int do_update(scan_tab *t, sqlite3_value *rowid, sqlite3_value **vals,
-                     trg_status *st) {
+                     trigger_status *st) {
   trg_row old, next;
-  row_init(&old);
-  row_init(&next);
+  trg_row_init(&old);
+  trg_row_init(&next);
   uint64_t changed = 0;
   int rc = store_trigger_load_id(&t->st, sqlite3_value_int64(rowid), &old);
   if (rc == SQLITE_DONE) {
@@ -144,37 +134,37 @@ static int do_update(scan_tab *t, sqlite3_value *rowid, sqlite3_value **vals,
     goto done;
   }
   if (rc != SQLITE_ROW) goto done;
-  borrow_row(&next, &old);
-  rc = trg_read_values(&next, vals, 1, &changed, &st->msg);
+  trg_row_borrow(&next, &old);
+  rc = trigger_read_values(&next, vals, 1, &changed, &st->msg);
   if (rc == SQLITE_OK && changed) {
-    rc = trg_write_update(t->ctx, &t->st, &old, &next, changed,
-                          trg_wall_clock_ms(), st);
+    rc = trigger_write_update(t->ctx, &t->st, &old, &next, changed,
+                              trg_wall_clock_ms(), st);
   }
 done:
-  row_clear(&old);
-  row_clear(&next);
+  trg_row_clear(&old);
+  trg_row_clear(&next);
   return rc;
 }
 
 /* DELETE: the trigger's rows, and its `deleted` event (its runs stay). */
 static int do_delete(scan_tab *t, i64 id) {
   trg_row old;
-  row_init(&old);
+  trg_row_init(&old);
   int rc = store_trigger_load_id(&t->st, id, &old);
   if (rc == SQLITE_ROW) rc = store_trigger_delete(&t->st, id);
   if (rc == SQLITE_OK) {
-    rc = trg_event_write(&t->st, &old, "deleted", NULL, NULL,
-                         trg_wall_clock_ms());
+    rc = trigger_event_write(&t->st, &old, "deleted", NULL, NULL,
+                             trg_wall_clock_ms());
   }
-  row_clear(&old);
+  trg_row_clear(&old);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 static int triggers_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
                            sqlite3_int64 *rowid) {
   scan_tab *t = (scan_tab *)tab;
-  trg_status st = TRG_STATUS_INIT;
-  int rc = scan_refuse_in_preload(tab);
+  trigger_status st = TRIGGER_STATUS_INIT;
+  int rc = sql_scan_refuse_in_preload(tab);
   if (rc != SQLITE_OK) return rc;
   if (argc == 1) {
     rc = do_delete(t, sqlite3_value_int64(argv[0]));
@@ -188,12 +178,12 @@ static int triggers_update(sqlite3_vtab *tab, int argc, sqlite3_value **argv,
   }
   char *err = st.msg;
   st.msg = NULL;
-  trg_status_clear(&st);
+  trigger_status_clear(&st);
   if (rc != SQLITE_OK && !err && rc != SQLITE_NOMEM) {
     /* The connection's message, unless it is stale (our own failure). */
     err = sqlite3_mprintf("%s", trg_errmsg(t->db, rc));
   }
-  if (err) scan_error(tab, rc, err);
+  if (err) sql_scan_error(tab, rc, err);
   return rc;
 }
 
@@ -201,30 +191,30 @@ static sqlite3_module triggers_module = {
     /* iVersion    */ 3,
     /* xCreate     */ triggers_create,
     /* xConnect    */ triggers_connect,
-    /* xBestIndex  */ scan_best_index,
+    /* xBestIndex  */ sql_scan_best_index,
     /* xDisconnect */ triggers_disconnect,
     /* xDestroy    */ triggers_destroy,
-    /* xOpen       */ scan_open,
-    /* xClose      */ scan_close,
-    /* xFilter     */ scan_filter,
-    /* xNext       */ scan_next,
-    /* xEof        */ scan_eof,
-    /* xColumn     */ scan_column,
-    /* xRowid      */ scan_rowid,
+    /* xOpen       */ sql_scan_open,
+    /* xClose      */ sql_scan_close,
+    /* xFilter     */ sql_scan_filter,
+    /* xNext       */ sql_scan_next,
+    /* xEof        */ sql_scan_eof,
+    /* xColumn     */ sql_scan_column,
+    /* xRowid      */ sql_scan_rowid,
     /* xUpdate     */ triggers_update,
     /* xBegin      */ 0,
     /* xSync       */ 0,
     /* xCommit     */ 0,
     /* xRollback   */ 0,
     /* xFindMethod */ 0,
-    /* xRename     */ scan_rename,
+    /* xRename     */ sql_scan_rename,
     /* xSavepoint  */ 0,
     /* xRelease    */ 0,
     /* xRollbackTo */ 0,
     /* xShadowName */ triggers_shadow_name,
 };
 
-int vtab_triggers_register(sqlite3 *db, trg_ctx *ctx) {
+int sql_vtab_triggers_register(sqlite3 *db, trg_ctx *ctx) {
   trg_ctx_retain(ctx);
   return sqlite3_create_module_v2(db, "triggers", &triggers_module, ctx,
                                   trg_ctx_release);

@@ -11,7 +11,8 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* A run's trigger is the one of its id and incarnation (DESIGN.md §6). */
+/* A run's trigger is the one of its id and incarnation
+** (docs/tables.md#the-trigger_runs-table). */
 #define RUN_TRIGGER                                                   \
   " FROM main.triggers_rundata AS r"                                  \
   " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id" \

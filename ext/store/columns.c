@@ -1,14 +1,14 @@
 /*
-** columns.c -- the layout of the shadow tables (columns.h): every column
-** of a trigger, of a run and of an event with its kind and declared type,
-** which of a trigger's two tables holds it, and the column lists and joins that the
-** statements of the other store files are built from.
+** columns.c -- the layout of the shadow tables (columns.h): every column of
+** a trigger, of a run and of an event with its kind and declared type,
+** which of a trigger's two tables holds it, and the column lists and joins
+** that the statements of the other store files are built from.
 */
 #include "store/columns.h"
 
 SQLITE_EXTENSION_INIT3
 
-const trg_coldef trg_cols[TC_NCOL] = {
+const store_coldef store_trigger_cols[TC_NCOL] = {
     {"trigger_id", 'T', 0, "TEXT NOT NULL UNIQUE"},
     {"agent_id", 'T', 0, "TEXT NOT NULL DEFAULT ''"},
     {"scope", 'T', 0, "TEXT NOT NULL DEFAULT ''"},
@@ -49,7 +49,7 @@ const trg_coldef trg_cols[TC_NCOL] = {
     {"incarnation", 'I', 1, "INTEGER NOT NULL DEFAULT 1"},
 };
 
-const trg_coldef run_cols[RC_NCOL] = {
+const store_coldef store_run_cols[RC_NCOL] = {
     {"run_id", 'T', 0, "TEXT NOT NULL UNIQUE"},
     {"trigger_id", 'T', 0, "TEXT NOT NULL"},
     {"agent_id", 'T', 0, "TEXT NOT NULL"},
@@ -70,7 +70,7 @@ const trg_coldef run_cols[RC_NCOL] = {
     {"lease_ms", 'I', 0, "INTEGER"},
 };
 
-const trg_coldef evt_cols[EC_NCOL] = {
+const store_coldef store_event_cols[EC_NCOL] = {
     {"at", 'I', 1, "INTEGER NOT NULL"},
     {"agent_id", 'T', 1, "TEXT NOT NULL DEFAULT ''"},
     {"scope", 'T', 1, "TEXT NOT NULL DEFAULT ''"},
@@ -105,7 +105,7 @@ int store_table_cols(int state, int out[TC_NCOL + 2]) {
 }
 
 /* "a, b, c" of a column table; sqlite3_malloc'd. */
-char *store_col_list(const trg_coldef *defs, int n, const char *suffix) {
+char *store_col_list(const store_coldef *defs, int n, const char *suffix) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   for (int i = 0; i < n; i++) {
     sqlite3_str_appendf(s, "%s%s%s", i ? ", " : "", defs[i].name, suffix);
@@ -126,7 +126,8 @@ char *store_trigger_select_list(void) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   for (int c = 0; c < TC_NCOL; c++) {
     sqlite3_str_appendf(s, "%s%s.%s", c ? ", " : "",
-                        store_col_in_state(c) ? "s" : "d", trg_cols[c].name);
+                        store_col_in_state(c) ? "s" : "d",
+                        store_trigger_cols[c].name);
   }
   return sqlite3_str_finish(s);
 }

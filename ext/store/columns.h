@@ -1,9 +1,10 @@
 /*
 ** columns.h -- the layout of the shadow tables: each column of a trigger
-** (trg_cols) and of a run (run_cols) in row.h's order, and of an event
-** (evt_cols), with its kind and declared type; which of a trigger's two tables holds a column; and the
-** pieces the store's statements are built from (column lists, the join of
-** a trigger's two tables).
+** (store_trigger_cols) and of a run (store_run_cols) in row.h's order, and
+** of an event (store_event_cols), with its kind and declared type; which of
+** a trigger's two tables holds a column; and the pieces the store's
+** statements are built from (column lists, the join of a trigger's two
+** tables).
 */
 #ifndef TRIGGERS_COLUMNS_H
 #define TRIGGERS_COLUMNS_H
@@ -12,15 +13,16 @@
 
 /* Column kinds: 'T' text, 'I' integer, 'S' instant (ms or ISO text),
 ** 'J' JSON object text. ro: computed, rejected on write. */
-typedef struct trg_coldef {
+typedef struct store_coldef {
   const char *name;
   char kind;
   char ro;
   const char *decl; /* column type and constraint in the shadow table */
-} trg_coldef;
-extern const trg_coldef trg_cols[TC_NCOL];
-extern const trg_coldef run_cols[RC_NCOL];
-/* The columns of an event (trigger_events, DESIGN.md §12), all public. */
+} store_coldef;
+extern const store_coldef store_trigger_cols[TC_NCOL];
+extern const store_coldef store_run_cols[RC_NCOL];
+/* The columns of an event (docs/tables.md#the-trigger_events-table), all
+** public. */
 enum {
   EC_AT,
   EC_AGENT_ID,
@@ -31,7 +33,7 @@ enum {
   EC_DETAIL,
   EC_NCOL
 };
-extern const trg_coldef evt_cols[EC_NCOL];
+extern const store_coldef store_event_cols[EC_NCOL];
 
 /* 1 when trigger column col is stored in triggers_state, 0 triggers_data. */
 int store_col_in_state(int col);
@@ -43,7 +45,7 @@ int store_table_cols(int state, int out[TC_NCOL + 2]);
 /* ---- for the statements of ext/store/ (sqlite3_malloc'd; NULL: OOM) ---- */
 
 /* "a<suffix>, b<suffix>, ..." of a column table. */
-char *store_col_list(const trg_coldef *defs, int n, const char *suffix);
+char *store_col_list(const store_coldef *defs, int n, const char *suffix);
 /* "?1,?2,...,?n". */
 char *store_param_list(int n);
 /* "d.trigger_id, ..., s.next_due_at, ...": every trigger column, each

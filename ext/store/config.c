@@ -1,12 +1,11 @@
 /*
 ** config.c -- trigger_config keys and defaults; values live in the
 ** triggers_config shadow table (read and written here) and fall back to
-** these defaults.
-** A value that cannot be read (out of memory, I/O) is not a default: the
-** error is kept in store.err and fails the caller's transaction. A stored
-** value that trigger_config(key, value) would refuse (changed outside the
-** extension, DESIGN.md §4) is not used either: the default is, and
-** trigger_config(key) reports it.
+** these defaults. A value that cannot be read (out of memory, I/O) is not a
+** default: the error is kept in store.err and fails the caller's
+** transaction. A stored value that trigger_config(key, value) would refuse
+** (changed outside the extension, docs/functions.md#config-keys) is not
+** used either: the default is, and trigger_config(key) reports it.
 */
 #include "store/config.h"
 
@@ -31,7 +30,7 @@ static const config_key keys[] = {
     {"preload_sql", NULL, 0}, /* preload_sql.h */
     {"preload_max_bytes", "4096", 1},
     {"event_retention_ms", "604800000", 1}, /* 7 days */
-    /* an agent's create (agent/create_bounds.c): the fields it may set */
+    /* an agent's create (agent/create_policy.c): the fields it may set */
     {"max_agent_attempts", "10", 1},
     {"min_agent_backoff_ms", "1000", 1},    /* when max_attempts > 1 */
     {"max_agent_jitter_ms", "3600000", 1},  /* 1 hour */
@@ -44,7 +43,7 @@ static const config_key keys[] = {
     {"max_agent_metadata_bytes", "8192", 1},
 };
 
-const config_key *config_find(const char *key) {
+const config_key *store_config_find(const char *key) {
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     if (strcmp(keys[i].key, key) == 0) return &keys[i];
   }
@@ -58,17 +57,17 @@ static int request_size_key(const char *key) {
          strcmp(key + n - 6, "_bytes") == 0;
 }
 
-i64 config_max(const config_key *k) {
+i64 store_config_max(const config_key *k) {
   if (request_size_key(k->key)) return CONFIG_REQUEST_BYTES_MAX;
   return strcmp(k->key, "preload_max_bytes") == 0 ? CONFIG_PRELOAD_BYTES_MAX
                                                   : SCHED_SPAN_MAX;
 }
 
-int config_value_ok(const config_key *k, const char *text) {
+int store_config_value_ok(const config_key *k, const char *text) {
   if (k->integer) {
     size_t n = strspn(text, "0123456789");
     return n > 0 && n <= 15 && text[n] == 0 &&
-           strtoll(text, NULL, 10) <= config_max(k);
+           strtoll(text, NULL, 10) <= store_config_max(k);
   }
   if (strcmp(k->key, "min_confidence") == 0) {
     char *end;
@@ -78,10 +77,10 @@ int config_value_ok(const config_key *k, const char *text) {
   return 1;
 }
 
-void config_rule(const config_key *k, char *buf, size_t n) {
+void store_config_rule(const config_key *k, char *buf, size_t n) {
   if (k->integer) {
     sqlite3_snprintf((int)n, buf, "an integer 0..%lld",
-                     (long long)config_max(k));
+                     (long long)store_config_max(k));
   } else {
     sqlite3_snprintf((int)n, buf, "%s",
                      strcmp(k->key, "min_confidence") == 0 ? "a number 0..1"
@@ -89,10 +88,10 @@ void config_rule(const config_key *k, char *buf, size_t n) {
   }
 }
 
-char *config_text(store *s, const char *key) {
+char *store_config_text(store *s, const char *key) {
   char *v = store_config_get(s, key);
-  const config_key *k = config_find(key);
-  if (v && k && !config_value_ok(k, v)) {
+  const config_key *k = store_config_find(key);
+  if (v && k && !store_config_value_ok(k, v)) {
     sqlite3_free(v); /* changed outside the extension: the default */
     v = NULL;
   }
@@ -102,15 +101,15 @@ char *config_text(store *s, const char *key) {
   return v;
 }
 
-i64 config_int(store *s, const char *key) {
-  char *v = config_text(s, key);
+i64 store_config_int(store *s, const char *key) {
+  char *v = store_config_text(s, key);
   i64 out = v ? (i64)strtoll(v, NULL, 10) : 0;
   sqlite3_free(v);
   return out;
 }
 
-double config_real(store *s, const char *key) {
-  char *v = config_text(s, key);
+double store_config_real(store *s, const char *key) {
+  char *v = store_config_text(s, key);
   double out = v ? strtod(v, NULL) : 0;
   sqlite3_free(v);
   return out;

@@ -1,10 +1,11 @@
 /*
-** due.c -- what the tick reads (due.h): the due triggers in claim order,
-** a batch at a time, through triggers_state_due (triggers_state_agent
-** for a tick of some agents), the runs whose lease passed
+** due.c -- what the tick reads (due.h): the due triggers in claim order, a
+** batch at a time, through triggers_state_due (triggers_state_agent for a
+** tick of some agents), the runs whose lease passed
 ** (triggers_rundata_lease) and those to re-offer (triggers_rundata_retry),
-** and the rows those probes never reach because a value was changed
-** outside the extension (DESIGN.md §4), so that they are paused, not lost.
+** and the rows those probes never reach because a value was changed outside
+** the extension (docs/tables.md#changed-shadow-tables), so that they are
+** paused, not lost.
 */
 #include "store/due.h"
 
@@ -16,12 +17,13 @@
 SQLITE_EXTENSION_INIT3
 
 /* A time the probes of the tick never reach: past the instant range, and
-** every text or blob (which sort after all numbers). A row holding one
-** was changed outside the extension (DESIGN.md §4); the tick looks for
-** such rows with one more probe of the same indexes (ST_RUNS_ANY, then
-** ST_DUE_STRAY, ST_RUNS_STRAY_*), so that they are paused, not lost.
-** A NULL lease and one past the range are two seeks of the lease index:
-** written as one OR, SQLite walks every running run on each tick. */
+** every text or blob (which sort after all numbers). A row holding one was
+** changed outside the extension (docs/tables.md#changed-shadow-tables); the
+** tick looks for such rows with one more probe of the same indexes
+** (ST_RUNS_ANY, then ST_DUE_STRAY, ST_RUNS_STRAY_*), so that they are
+** paused, not lost. A NULL lease and one past the range are two seeks of
+** the lease index: written as one OR, SQLite walks every running run on
+** each tick. */
 #define STRAY ((long long)SCHED_MS_MAX)
 
 /* After the row, the due probes (ST_DUE, ST_DUE_AGENTS, ST_DUE_STRAY)
@@ -34,7 +36,7 @@ SQLITE_EXTENSION_INIT3
 ** file's). */
 static char *sql_text(store_sql which) {
   char *tc = store_trigger_select_list(),
-       *rc = store_col_list(run_cols, RC_NCOL, "");
+       *rc = store_col_list(store_run_cols, RC_NCOL, "");
   char *out = NULL;
   if (!tc || !rc) goto done;
   switch (which) {
@@ -185,7 +187,8 @@ int store_due_read(store *s, i64 now, const char *agents, store_due_pos *pos,
     sqlite3_free(pos->key);
     pos->due = last->v[TC_NEXT_DUE_AT].i;
     pos->key =
-        key ? key : sqlite3_mprintf("%s", val_text(&last->v[TC_TRIGGER_ID]));
+        key ? key
+            : sqlite3_mprintf("%s", trg_val_text(&last->v[TC_TRIGGER_ID]));
     key = NULL;
     if (!pos->key) rc = SQLITE_NOMEM;
   }
@@ -210,8 +213,8 @@ int store_due_strays(store *s, trg_row *rows, int max, int *n) {
 }
 
 int store_runs_read(store *s, store_runs_kind kind, i64 now,
-                    int (*keep)(void *arg, const run_row *run), void *arg,
-                    run_row **runs, int *n, i64 *read) {
+                    int (*keep)(void *arg, const trg_run *run), void *arg,
+                    trg_run **runs, int *n, i64 *read) {
   static const store_sql probes[] = {ST_RUNS_LEASED, ST_RUNS_RETRY,
                                      ST_RUNS_STRAY_LEASE, ST_RUNS_STRAY_RETRY};
   sqlite3_stmt *st = store_stmt(s, probes[kind], sql_text);
@@ -222,7 +225,7 @@ int store_runs_read(store *s, store_runs_kind kind, i64 now,
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (*n == cap) {
       cap = cap ? cap * 2 : 16;
-      run_row *grown =
+      trg_run *grown =
           sqlite3_realloc64(*runs, (sqlite3_uint64)cap * sizeof *grown);
       if (!grown) {
         rc = SQLITE_NOMEM;
@@ -230,7 +233,7 @@ int store_runs_read(store *s, store_runs_kind kind, i64 now,
       }
       *runs = grown;
     }
-    run_row *run = &(*runs)[*n];
+    trg_run *run = &(*runs)[*n];
     memset(run, 0, sizeof *run);
     ++*read;
     /* Read whole before keep() looks at it: reading a value as text
@@ -238,7 +241,7 @@ int store_runs_read(store *s, store_runs_kind kind, i64 now,
     rc = store_run_read(st, 0, run);
     ++*n;
     if (rc != SQLITE_OK) break;
-    if (keep && !keep(arg, run)) run_clear(&(*runs)[--*n]);
+    if (keep && !keep(arg, run)) trg_run_clear(&(*runs)[--*n]);
   }
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;

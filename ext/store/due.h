@@ -1,5 +1,6 @@
 /*
-** due.h -- what the tick reads (the probes of DESIGN.md §6): the due
+** due.h -- what the tick reads (the probes of
+** docs/lifecycle.md#what-one-tick-does): the due
 ** triggers, the runs whose lease passed or that wait to be re-offered, and
 ** the rows those probes never reach.
 */
@@ -39,8 +40,8 @@ typedef enum store_runs_kind {
 ** accepts (NULL: all), appended to *runs (sqlite3_realloc'd, *n of them;
 ** the caller run_clears and frees them). *read counts the rows read. */
 int store_runs_read(store *s, store_runs_kind kind, i64 now,
-                    int (*keep)(void *arg, const run_row *run), void *arg,
-                    run_row **runs, int *n, i64 *read);
+                    int (*keep)(void *arg, const trg_run *run), void *arg,
+                    trg_run **runs, int *n, i64 *read);
 /* Whether the run probes would find anything at now: *due, a lease passed
 ** or a run waits to be re-offered (STORE_RUNS_LEASED / _RETRY); *strays,
 ** a row the probes never reach (STORE_RUNS_STRAY_*, store_due_strays). */

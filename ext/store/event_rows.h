@@ -1,7 +1,7 @@
 /*
 ** event_rows.h -- the event log (triggers_events, read as trigger_events,
-** DESIGN.md §12): one row appended per lifecycle change or create call,
-** in the transaction of the change (pruned by prune.h).
+** docs/operations.md#the-event-log): one row appended per lifecycle change
+** or create call, in the transaction of the change (pruned by prune.h).
 */
 #ifndef TRIGGERS_STORE_EVENT_ROWS_H
 #define TRIGGERS_STORE_EVENT_ROWS_H
@@ -14,7 +14,7 @@ typedef struct store_event {
   const char *scope;      /* NULL: '' */
   const char *trigger_id; /* NULL when there is none (a refused create) */
   const char *kind;       /* created, duplicate, rejected, updated, ... */
-  const char *code;       /* an error code of DESIGN.md §7, or NULL */
+  const char *code;       /* docs/create-action.md#error-codes, or NULL */
   const char *detail;     /* JSON object text, or NULL */
 } store_event;
 

@@ -85,19 +85,19 @@ int store_json_remove(store *s, const char *object, const char *member,
   return text_of(s, ST_JSON_REMOVE, object, member, out);
 }
 
-int store_json_is_object(store *s, const char *text) {
+int store_json_is_object(store *s, const char *text, int *is) {
   /* The texts the extension wrote (a run's payload read back with every
   ** run) answer without a statement; json1 decides the rest. */
-  if (json_shape_object(text)) return 1;
+  *is = json_shape_object(text);
+  if (*is) return SQLITE_OK;
   sqlite3_stmt *st = store_stmt(s, ST_JSON_IS_OBJECT, sql_text);
-  if (!st) return -1;
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st);
-  int ok = rc == SQLITE_ROW     ? sqlite3_column_int(st, 0)
-           : rc == SQLITE_ERROR ? 0
-                                : -1;
+  *is = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
   sqlite3_reset(st);
-  return ok;
+  /* SQLITE_ERROR: json1 found no JSON at all, so no object */
+  return rc == SQLITE_ROW || rc == SQLITE_ERROR ? SQLITE_OK : store_err(s);
 }
 
 int store_json_set(store *s, const char *metadata, const char *member,

@@ -7,9 +7,9 @@
 
 #include "store/store.h"
 
-/* 1 when text is a JSON object, 0 when it is other JSON or not JSON, <0
-** an error (out of memory). */
-int store_json_is_object(store *s, const char *text);
+/* *is: whether text is a JSON object (0 for other JSON and for text that
+** is not JSON). SQLITE_OK or the error (out of memory). */
+int store_json_is_object(store *s, const char *text, int *is);
 
 /* The members of a JSON object (elements of an array) in order, or with
 ** tree every node of it, depth first (json_tree): open, then next until

@@ -19,16 +19,16 @@ static char *migrate_v3_sql(void) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_state(id", ddl);
   for (int i = 0; i < n; i++)
-    sqlite3_str_appendf(s, ", %s", trg_cols[cols[i]].name);
+    sqlite3_str_appendf(s, ", %s", store_trigger_cols[cols[i]].name);
   sqlite3_str_appendall(s, ") SELECT id");
   for (int i = 0; i < n; i++)
-    sqlite3_str_appendf(s, ", %s", trg_cols[cols[i]].name);
+    sqlite3_str_appendf(s, ", %s", store_trigger_cols[cols[i]].name);
   sqlite3_str_appendall(s, " FROM main.triggers_data;"
                            "DROP INDEX IF EXISTS main.triggers_data_due;"
                            "DROP INDEX IF EXISTS main.triggers_data_agent;");
   for (int i = 2; i < n; i++) {
     sqlite3_str_appendf(s, "ALTER TABLE main.triggers_data DROP COLUMN %s;",
-                        trg_cols[cols[i]].name);
+                        store_trigger_cols[cols[i]].name);
   }
   sqlite3_str_appendall(s, store_index_v3_ddl);
   sqlite3_free(ddl);
@@ -40,11 +40,12 @@ static char *migrate_v3_sql(void) {
 ** copy into the new table (every row and id kept): a success's note moves
 ** from error to result, every run and trigger is incarnation 1 (run ids
 ** unchanged; no claim's lease_ms is known, so a heartbeat falls back to
-** lease_until - claimed_at). last_error that version 3 copied from a success note is
-** cleared (it is the last failure's error now). The copy is a table in
-** main, not a TEMP one: it lives in the file like the history it copies
-** (a TEMP table may be held in memory, temp_store), and a change to the
-** TEMP schema would expire every prepared statement of the connection. */
+** lease_until - claimed_at). last_error that version 3 copied from a
+** success note is cleared (it is the last failure's error now). The copy
+** is a table in main, not a TEMP one: it lives in the file like the
+** history it copies (a TEMP table may be held in memory, temp_store), and
+** a change to the TEMP schema would expire every prepared statement of the
+** connection. */
 static char *migrate_v4_sql(void) {
   char *runs = store_runs_table_ddl();
   sqlite3_str *s = sqlite3_str_new(NULL);
@@ -60,7 +61,7 @@ static char *migrate_v4_sql(void) {
   sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_rundata(id", runs);
   for (int i = 0; i < RC_NCOL; i++) {
     if (i != RC_INCARNATION && i != RC_LEASE_MS)
-      sqlite3_str_appendf(s, ", %s", run_cols[i].name);
+      sqlite3_str_appendf(s, ", %s", store_run_cols[i].name);
   }
   sqlite3_str_appendall(s, ") SELECT id");
   for (int i = 0; i < RC_NCOL; i++) {
@@ -70,7 +71,7 @@ static char *migrate_v4_sql(void) {
     } else if (i == RC_RESULT) {
       sqlite3_str_appendall(s, ", CASE WHEN status = 'success' THEN error END");
     } else if (i != RC_INCARNATION && i != RC_LEASE_MS) {
-      sqlite3_str_appendf(s, ", %s", run_cols[i].name);
+      sqlite3_str_appendf(s, ", %s", store_run_cols[i].name);
     }
   }
   sqlite3_str_appendf(s,
@@ -78,8 +79,8 @@ static char *migrate_v4_sql(void) {
                       "DROP TABLE main.triggers_migrate_runs;%s%s"
                       "ALTER TABLE main.triggers_data ADD COLUMN %s %s;",
                       store_index_runs_ddl, store_index_v2_ddl,
-                      trg_cols[TC_INCARNATION].name,
-                      trg_cols[TC_INCARNATION].decl);
+                      store_trigger_cols[TC_INCARNATION].name,
+                      store_trigger_cols[TC_INCARNATION].decl);
   if (!runs) sqlite3_str_reset(s);
   sqlite3_free(runs);
   return sqlite3_str_finish(s);

@@ -57,7 +57,7 @@ typedef struct shown_buf {
   char echo[TRG_ECHO_MAX];
 } shown_buf;
 
-static const char *shown(const sql_tok *t, shown_buf *b) {
+static const char *shown(const sqltok *t, shown_buf *b) {
   size_t n = t->n < sizeof b->copy - 1 ? t->n : sizeof b->copy - 1;
   memcpy(b->copy, t->p, n);
   b->copy[n] = 0;
@@ -66,13 +66,13 @@ static const char *shown(const sql_tok *t, shown_buf *b) {
 
 /* 1 when t names a PRAGMA's table (pragma_table_info, also quoted, or
 ** as a string, which SQLite reads as a name where one is expected). */
-static int names_pragma(const sql_tok *t) {
-  if (t->kind != SQL_TOK_WORD && t->kind != SQL_TOK_QUOTED &&
-      t->kind != SQL_TOK_STRING)
+static int names_pragma(const sqltok *t) {
+  if (t->kind != SQLTOK_WORD && t->kind != SQLTOK_QUOTED &&
+      t->kind != SQLTOK_STRING)
     return 0;
   if (t->n < 7 || sqlite3_strnicmp(t->p, "pragma_", 7) != 0) return 0;
   /* a string that is not a name ('pragma_%') is a text */
-  return t->kind != SQL_TOK_STRING || sql_is_identifier(t->p, t->n);
+  return t->kind != SQLTOK_STRING || sqltok_is_identifier(t->p, t->n);
 }
 
 /*
@@ -88,29 +88,29 @@ static int names_pragma(const sql_tok *t) {
 static int check_text(const trg_ctx *c, const char *sql, char **why) {
   size_t len = strlen(sql), pos = 0;
   shown_buf buf;
-  sql_tok t = sql_next_token(sql, len, &pos), prev;
-  if (t.kind == SQL_TOK_END) {
+  sqltok t = sqltok_next(sql, len, &pos), prev;
+  if (t.kind == SQLTOK_END) {
     return refuse(why, sqlite3_mprintf("preload_sql holds no statement "
                                        "(NULL or '' clears it)"));
   }
-  if (sql_tok_is_word(&t, "pragma")) {
-    sql_tok name = sql_next_token(sql, len, &pos);
+  if (sqltok_is_word(&t, "pragma")) {
+    sqltok name = sqltok_next(sql, len, &pos);
     return refuse(why, sqlite3_mprintf("preload_sql uses PRAGMA %s; a "
                                        "preload is one read-only query of "
                                        "the application's tables, and no "
                                        "PRAGMA",
                                        shown(&name, &buf)));
   }
-  if (!sql_tok_is_word(&t, "select") && !sql_tok_is_word(&t, "values") &&
-      !sql_tok_is_word(&t, "with")) {
+  if (!sqltok_is_word(&t, "select") && !sqltok_is_word(&t, "values") &&
+      !sqltok_is_word(&t, "with")) {
     return refuse(why, sqlite3_mprintf("preload_sql is not a query (it "
                                        "starts with '%s'); a preload is one "
                                        "read-only query (SELECT, VALUES, "
                                        "WITH ... SELECT)",
                                        shown(&t, &buf)));
   }
-  for (int ended = 0; t.kind != SQL_TOK_END;) {
-    if (ended && t.kind != SQL_TOK_SEMI) {
+  for (int ended = 0; t.kind != SQLTOK_END;) {
+    if (ended && t.kind != SQLTOK_SEMI) {
       return refuse(why, sqlite3_mprintf("preload_sql holds more than one "
                                          "statement; a preload is one "
                                          "read-only query"));
@@ -122,11 +122,11 @@ static int check_text(const trg_ctx *c, const char *sql, char **why) {
                                          "no PRAGMA",
                                          shown(&t, &buf)));
     }
-    ended |= t.kind == SQL_TOK_SEMI;
+    ended |= t.kind == SQLTOK_SEMI;
     prev = t;
-    t = sql_next_token(sql, len, &pos);
-    if (t.kind == SQL_TOK_LPAREN &&
-        (prev.kind == SQL_TOK_WORD || prev.kind == SQL_TOK_QUOTED) &&
+    t = sqltok_next(sql, len, &pos);
+    if (t.kind == SQLTOK_LPAREN &&
+        (prev.kind == SQLTOK_WORD || prev.kind == SQLTOK_QUOTED) &&
         trg_ctx_is_side(c, prev.p, prev.n)) {
       return refuse(why, sqlite3_mprintf("preload_sql calls %s(), a "
                                          "function of sqlite-triggers with "
@@ -228,13 +228,17 @@ static void preload_end(store *s, int drop) {
   else store_preload_close(s);
 }
 
-int store_preload_ready(store *s, i64 *max_bytes) {
+/* The error of a failed config read (NOMEM when none was kept). */
+static int read_failed(store *s) { return s->err ? s->err : SQLITE_NOMEM; }
+
+int store_preload_ready(store *s, i64 *max_bytes, int *on) {
   struct store_preload *p = s->preload;
+  *on = 0;
   if (!p) {
     p = s->preload = sqlite3_malloc(sizeof *p);
     if (!p) {
       if (!s->err) s->err = SQLITE_NOMEM;
-      return -1;
+      return s->err;
     }
     memset(p, 0, sizeof *p);
     s->preload_end = preload_end;
@@ -245,7 +249,7 @@ int store_preload_ready(store *s, i64 *max_bytes) {
     char *sql = store_config_get(s, "preload_sql");
     if (s->err) {
       sqlite3_free(sql);
-      return -1;
+      return read_failed(s);
     }
     p->on = sql && *sql;
     if (!p->on || !p->sql || strcmp(sql, p->sql) != 0 || !p->st) {
@@ -253,12 +257,13 @@ int store_preload_ready(store *s, i64 *max_bytes) {
       p->sql = p->on ? sql : NULL;
     }
     if (p->sql != sql) sqlite3_free(sql);
-    p->max_bytes = p->on ? config_int(s, "preload_max_bytes") : 0;
-    if (s->err) return -1;
+    p->max_bytes = p->on ? store_config_int(s, "preload_max_bytes") : 0;
+    if (s->err) return read_failed(s);
     p->loaded = 1;
   }
   *max_bytes = p->max_bytes;
-  return p->on;
+  *on = p->on;
+  return SQLITE_OK;
 }
 
 void store_preload_stale(store *s) {

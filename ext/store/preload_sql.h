@@ -1,5 +1,6 @@
 /*
-** preload_sql.h -- the fire-time preload (DESIGN.md §12): the one
+** preload_sql.h -- the fire-time preload
+** (docs/lifecycle.md#fire-time-preload-preload_sql): the one
 ** read-only query an application configures with
 ** trigger_config('preload_sql', ...). Its text is the application's SQL,
 ** kept as a config value; this file is where it is checked, prepared and
@@ -38,8 +39,9 @@
 /* VM steps one run's preload may take (sqlite3_progress_handler, checked
 ** every PRELOAD_STEP_CHECK steps): an indexed query of a few rows takes
 ** hundreds, a scan of 100,000 rows about a million; past it the query is
-** stopped and the run carries preloadError. Counted in steps, not time,
-** so a replayed tick stops at the same row (DESIGN.md §11). */
+** stopped and the run carries preloadError. Counted in steps, not time, so
+** a replayed tick stops at the same row
+** (docs/lifecycle.md#fire-time-preload-preload_sql). */
 #define PRELOAD_MAX_STEPS 1000000
 #define PRELOAD_STEP_CHECK 1000
 /* The longest string or blob a preload may make or read while it steps
@@ -75,11 +77,11 @@ typedef struct store_preload_val {
 int store_preload_check(const trg_ctx *c, sqlite3 *db, const char *sql,
                         char **why);
 
-/* The configured preload for this call: 1 (ready to open), 0 (none
-** configured), -1 (an error reading the config: s->err). Reads
+/* The configured preload for this call: *on 1 (ready to open) or 0 (none
+** configured). SQLITE_OK, or the error reading the config (s->err). Reads
 ** preload_sql and preload_max_bytes once per call (store_preload_stale
 ** starts a call) and prepares the text when it is not the one prepared. */
-int store_preload_ready(store *s, i64 *max_bytes);
+int store_preload_ready(store *s, i64 *max_bytes, int *on);
 /* The next call reads the config again (a kept store lent anew). */
 void store_preload_stale(store *s);
 

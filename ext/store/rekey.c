@@ -47,9 +47,9 @@ static int key_of(sqlite3_stmt *st, char *key) {
   return 0;
 }
 
-/* 1 when the keys were recomputed by an earlier install, 0 when not, or
-** a negative SQLite error code. */
-static int rekeyed(sqlite3 *db) {
+/* *done: whether the keys were recomputed by an earlier install.
+** SQLITE_OK or the error. */
+static int rekeyed(sqlite3 *db, int *done) {
   sqlite3_stmt *st = NULL;
   int rc = sqlite3_prepare_v2(db,
                               "SELECT 1 FROM main.triggers_config"
@@ -57,16 +57,18 @@ static int rekeyed(sqlite3 *db) {
                               -1, &st, NULL);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   sqlite3_finalize(st);
-  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -rc;
+  *done = rc == SQLITE_ROW;
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int store_rekey(sqlite3 *db, char **err) {
-  int done = rekeyed(db);
-  if (done < 0 && done != -SQLITE_NOMEM)
+  int done;
+  int rc = rekeyed(db, &done);
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM)
     *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-  if (done) return done < 0 ? -done : SQLITE_OK;
+  if (rc != SQLITE_OK || done) return rc;
   sqlite3_stmt *sel = NULL, *upd = NULL;
-  int rc = sqlite3_prepare_v2(
+  rc = sqlite3_prepare_v2(
       db,
       "SELECT id, instructions, trigger_type, interval_ms, scheduled_at,"
       " cron_expression, timezone, scope FROM main.triggers_data"

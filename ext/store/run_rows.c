@@ -34,8 +34,8 @@ static char *run_update_sql(const int *cols, int n) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendall(s, "UPDATE main.triggers_rundata SET ");
   for (int i = 0; i < n; i++) {
-    sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", run_cols[cols[i]].name,
-                        i + 1);
+    sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "",
+                        store_run_cols[cols[i]].name, i + 1);
   }
   sqlite3_str_appendf(s, " WHERE id = ?%d", n + 1);
   return sqlite3_str_finish(s);
@@ -62,7 +62,7 @@ static char *runs_insert_many_sql(const char *cols) {
 /* The text of statement `which` (NULL: out of memory, or not one of this
 ** file's). */
 static char *sql_text(store_sql which) {
-  char *rc = store_col_list(run_cols, RC_NCOL, "");
+  char *rc = store_col_list(store_run_cols, RC_NCOL, "");
   char *out = NULL;
   if (!rc) goto done;
   switch (which) {
@@ -127,7 +127,7 @@ done:
   return out;
 }
 
-int store_run_load(store *s, const char *run_id, run_row *r) {
+int store_run_load(store *s, const char *run_id, trg_run *r) {
   sqlite3_stmt *st = store_stmt(s, ST_RUN_BY_ID, sql_text);
   if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
@@ -140,23 +140,23 @@ int store_run_load(store *s, const char *run_id, run_row *r) {
   return rc;
 }
 
-int store_run_insert(store *s, const run_row *r) {
+int store_run_insert(store *s, const trg_run *r) {
   sqlite3_stmt *st = store_stmt(s, ST_RUN_INSERT, sql_text);
   if (!st) return store_err(s);
-  int rc = store_vals_bind(st, 1, run_cols, RC_NCOL, r->v);
+  int rc = store_vals_bind(st, 1, store_run_cols, RC_NCOL, r->v);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_run_insert_all(store *s, const run_row *runs, int n, int *all_new) {
+int store_run_insert_all(store *s, const trg_run *runs, int n, int *all_new) {
   int rc = SQLITE_OK, at = 0;
   i64 added = 0;
   for (; n - at >= STORE_MANY && rc == SQLITE_OK; at += STORE_MANY) {
     sqlite3_stmt *st = store_stmt(s, ST_RUN_INSERT_MANY, sql_text);
     if (!st) return store_err(s);
     for (int i = 0; i < STORE_MANY && rc == SQLITE_OK; i++) {
-      rc = store_vals_bind(st, i * RC_NCOL + 1, run_cols, RC_NCOL,
+      rc = store_vals_bind(st, i * RC_NCOL + 1, store_run_cols, RC_NCOL,
                            runs[at + i].v);
     }
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
@@ -194,12 +194,13 @@ int store_runs_drop_after(store *s, i64 mark) {
 
 /* Run statement `which` (an UPDATE of columns cols of run r). */
 static int run_update(store *s, store_sql which, const int *cols, int n,
-                      const run_row *r) {
+                      const trg_run *r) {
   sqlite3_stmt *st = store_stmt(s, which, sql_text);
   if (!st) return store_err(s);
-  int rc = vals_poisoned(r->v, RC_NCOL) ? SQLITE_NOMEM : SQLITE_OK;
+  int rc = trg_vals_poisoned(r->v, RC_NCOL) ? SQLITE_NOMEM : SQLITE_OK;
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
-    rc = store_val_bind(st, i + 1, run_cols[cols[i]].kind, &r->v[cols[i]]);
+    rc =
+        store_val_bind(st, i + 1, store_run_cols[cols[i]].kind, &r->v[cols[i]]);
   }
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, n + 1, r->id);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
@@ -207,11 +208,11 @@ static int run_update(store *s, store_sql which, const int *cols, int n,
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_run_save(store *s, const run_row *r) {
+int store_run_save(store *s, const trg_run *r) {
   return run_update(s, ST_RUN_UPDATE, run_state_cols, RUN_STATE_NCOL, r);
 }
 
-int store_run_save_end(store *s, const run_row *r) {
+int store_run_save_end(store *s, const trg_run *r) {
   return run_update(s, ST_RUN_END, run_end_cols, RUN_END_NCOL, r);
 }
 
@@ -257,23 +258,27 @@ int store_next_incarnation(store *s, const char *trigger_id, i64 *inc) {
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* 1 when statement which (?1 trigger_id, ?2 incarnation) finds a row, 0
-** when not, -1 on an error. */
+/* *found: whether statement which (?1 trigger_id, ?2 incarnation) finds
+** a row. SQLITE_OK or the error. */
 static int run_exists(store *s, store_sql which, const char *trigger_id,
-                      i64 incarnation) {
+                      i64 incarnation, int *found) {
   sqlite3_stmt *st = store_stmt(s, which, sql_text);
-  if (!st) return -1;
+  *found = 0;
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 2, incarnation);
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
-  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+  *found = rc == SQLITE_ROW;
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : store_err(s);
 }
 
-int store_run_pending(store *s, const char *trigger_id, i64 incarnation) {
-  return run_exists(s, ST_RUN_PENDING_FOR, trigger_id, incarnation);
+int store_run_pending(store *s, const char *trigger_id, i64 incarnation,
+                      int *pending) {
+  return run_exists(s, ST_RUN_PENDING_FOR, trigger_id, incarnation, pending);
 }
 
-int store_run_holding(store *s, const char *trigger_id, i64 incarnation) {
-  return run_exists(s, ST_RUN_HOLDING_FOR, trigger_id, incarnation);
+int store_run_holding(store *s, const char *trigger_id, i64 incarnation,
+                      int *holding) {
+  return run_exists(s, ST_RUN_HOLDING_FOR, trigger_id, incarnation, holding);
 }

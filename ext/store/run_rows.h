@@ -1,6 +1,6 @@
 /*
 ** run_rows.h -- a run's row in triggers_rundata (trigger_runs and the
-** internal columns), read and written as one run_row.
+** internal columns), read and written as one trg_run.
 */
 #ifndef TRIGGERS_RUN_ROWS_H
 #define TRIGGERS_RUN_ROWS_H
@@ -8,13 +8,13 @@
 #include "store/store.h"
 
 /* Load a run by run_id: SQLITE_ROW found, SQLITE_DONE not. */
-int store_run_load(store *s, const char *run_id, run_row *r);
-int store_run_insert(store *s, const run_row *r); /* changes() 0 = existed */
+int store_run_load(store *s, const char *run_id, trg_run *r);
+int store_run_insert(store *s, const trg_run *r); /* changes() 0 = existed */
 /* UPDATE of a run's changing columns (never its identity or payload). */
-int store_run_save(store *s, const run_row *r);
+int store_run_save(store *s, const trg_run *r);
 /* The same for a running run that ended as loaded and then changed only
 ** in status, finished_at, latency_ms, error and result. */
-int store_run_save_end(store *s, const run_row *r);
+int store_run_save_end(store *s, const trg_run *r);
 /* A run whose stored row cannot be used any more is finished with only
 ** status, error and finished_at = now written (retry_at cleared). */
 int store_run_close(store *s, i64 id, const char *status, const char *error,
@@ -29,17 +29,19 @@ int store_run_delete(store *s, i64 id, char **running);
 ** inserted after a mark (undoes an insert_all whose rows did not all go
 ** in). */
 int store_run_mark(store *s, i64 *mark);
-int store_run_insert_all(store *s, const run_row *runs, int n, int *all_new);
+int store_run_insert_all(store *s, const trg_run *runs, int n, int *all_new);
 int store_runs_drop_after(store *s, i64 mark);
 
 /* The incarnation of a trigger (re)created under trigger_id: one more than
 ** the highest of the runs in its history (an index probe), 1 without. */
 int store_next_incarnation(store *s, const char *trigger_id, i64 *inc);
-/* 1 when a run of (trigger_id, incarnation) is running or a retry or
-** deferral of it is pending, 0 when none, <0 an error. */
-int store_run_pending(store *s, const char *trigger_id, i64 incarnation);
-/* 1 when a run of (trigger_id, incarnation) is running, 0 when none, <0 an
-** error: one probe of the trigger's runs, newest first. */
-int store_run_holding(store *s, const char *trigger_id, i64 incarnation);
+/* *pending: whether a run of (trigger_id, incarnation) is running or a
+** retry or deferral of it is pending. SQLITE_OK or the error. */
+int store_run_pending(store *s, const char *trigger_id, i64 incarnation,
+                      int *pending);
+/* *holding: whether a run of (trigger_id, incarnation) is running (one
+** probe of the trigger's runs, newest first). SQLITE_OK or the error. */
+int store_run_holding(store *s, const char *trigger_id, i64 incarnation,
+                      int *holding);
 
 #endif

@@ -25,11 +25,11 @@ static const char *op_sql(const char *op) {
 }
 
 /* The public columns of table t, and their number in *ncol. */
-static const trg_coldef *table_cols(store_vtab t, int *ncol) {
+static const store_coldef *table_cols(store_vtab t, int *ncol) {
   switch (t) {
-    case STORE_VTAB_TRIGGERS: *ncol = TC_NPUBLIC; return trg_cols;
-    case STORE_VTAB_EVENTS: *ncol = EC_NCOL; return evt_cols;
-    default: *ncol = RC_NPUBLIC; return run_cols;
+    case STORE_VTAB_TRIGGERS: *ncol = TC_NPUBLIC; return store_trigger_cols;
+    case STORE_VTAB_EVENTS: *ncol = EC_NCOL; return store_event_cols;
+    default: *ncol = RC_NPUBLIC; return store_run_cols;
   }
 }
 
@@ -43,7 +43,7 @@ static const char *col_prefix(store_vtab t, int col) {
 /* The columns the reads select: the rowid, then every public column. */
 static void select_list(sqlite3_str *s, store_vtab t) {
   int ncol;
-  const trg_coldef *cols = table_cols(t, &ncol);
+  const store_coldef *cols = table_cols(t, &ncol);
   sqlite3_str_appendf(s, "SELECT %s", t == STORE_VTAB_TRIGGERS ? "d.id" : "id");
   for (int i = 0; i < ncol; i++) {
     sqlite3_str_appendf(s, ", %s%s", col_prefix(t, i), cols[i].name);
@@ -57,7 +57,7 @@ static void select_list(sqlite3_str *s, store_vtab t) {
 static void order_by(sqlite3_str *s, store_vtab t, const store_order *order,
                      int norder) {
   int ncol;
-  const trg_coldef *cols = table_cols(t, &ncol);
+  const store_coldef *cols = table_cols(t, &ncol);
   sqlite3_str_appendall(s, " ORDER BY ");
   if (norder == 0) {
     sqlite3_str_appendall(s, t == STORE_VTAB_EVENTS     ? "at DESC, id DESC"
@@ -119,7 +119,7 @@ static int has_term(const store_term *terms, int n, int col) {
 static char *scan_sql(store_vtab t, const store_term *terms, int n,
                       const store_order *order, int norder) {
   int ncol;
-  const trg_coldef *cols = table_cols(t, &ncol);
+  const store_coldef *cols = table_cols(t, &ncol);
   sqlite3_str *s = sqlite3_str_new(NULL);
   select_list(s, t);
   sqlite3_str_appendf(s, " FROM %s",
@@ -146,7 +146,7 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n,
   if (t == STORE_VTAB_RUNS && has_term(terms, n, RC_FINISHED_AT) &&
       !has_term(terms, n, RC_STATUS)) {
     sqlite3_str_appendall(s, " AND status IN (");
-    run_statuses_sql(s);
+    store_run_statuses_sql(s);
     sqlite3_str_appendall(s, ")");
   }
   order_by(s, t, order, norder);

@@ -47,12 +47,12 @@
 ** action's rows, so a tick's event costs two index entries.)
 **
 ** A fire rewrites next_due_at (and fire_at = next_due_at + jitter), so
-** exactly two indexes hold a time that a fire changes, and the second
-** only for a trigger that has an agent: a trigger without one (agent_id
-** '') costs one index entry per fire, and a tick or wakeup for agent ''
-** walks triggers_state_due skipping other agents' rows. The jitter is applied by the tick
-** as a filter on the rows it reads, not by an index of its own. A claimed
-** run enters neither of the finished-run indexes until it finishes.
+** exactly two indexes hold a time that a fire changes, and the second only
+** for a trigger that has an agent: a trigger without one (agent_id '')
+** costs one index entry per fire, and a tick or wakeup for agent '' walks
+** triggers_state_due skipping other agents' rows. The jitter is applied by
+** the tick as a filter on the rows it reads, not by an index of its own. A
+** claimed run enters neither of the finished-run indexes until it finishes.
 */
 #include "store/schema.h"
 
@@ -64,7 +64,7 @@
 SQLITE_EXTENSION_INIT3
 
 /* CREATE TABLE main.name(id INTEGER PRIMARY KEY, <each *defs[i]>extra). */
-static char *table_ddl(const char *name, const trg_coldef *const *defs, int n,
+static char *table_ddl(const char *name, const store_coldef *const *defs, int n,
                        const char *extra) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendf(s, "CREATE TABLE main.%s(id INTEGER PRIMARY KEY", name);
@@ -76,23 +76,23 @@ static char *table_ddl(const char *name, const trg_coldef *const *defs, int n,
 }
 
 /* triggers_state's copy of trigger_id: not UNIQUE (triggers_data's is). */
-static const trg_coldef state_trigger_id = {"trigger_id", 'T', 0,
-                                            "TEXT NOT NULL"};
+static const store_coldef state_trigger_id = {"trigger_id", 'T', 0,
+                                              "TEXT NOT NULL"};
 
 /* CREATE TABLE of triggers_data (state 0) or triggers_state (state 1). */
 char *store_trigger_table_ddl(int state) {
   int cols[TC_NCOL + 2], n = store_table_cols(state, cols);
-  const trg_coldef *defs[TC_NCOL + 2];
+  const store_coldef *defs[TC_NCOL + 2];
   for (int i = 0; i < n; i++) {
     defs[i] = state && cols[i] == TC_TRIGGER_ID ? &state_trigger_id
-                                                : &trg_cols[cols[i]];
+                                                : &store_trigger_cols[cols[i]];
   }
   return table_ddl(state ? "triggers_state" : "triggers_data", defs, n, "");
 }
 
 char *store_runs_table_ddl(void) {
-  const trg_coldef *defs[RC_NCOL];
-  for (int i = 0; i < RC_NCOL; i++) defs[i] = &run_cols[i];
+  const store_coldef *defs[RC_NCOL];
+  for (int i = 0; i < RC_NCOL; i++) defs[i] = &store_run_cols[i];
   return table_ddl("triggers_rundata", defs, RC_NCOL,
                    ", UNIQUE(trigger_id, incarnation, scheduled_for, attempt)");
 }
@@ -128,7 +128,7 @@ const char *const store_index_v3_ddl =
     "CREATE INDEX main.triggers_state_agent ON triggers_state(agent_id, next_due_at, trigger_id)"
     " WHERE agent_id <> '';";
 
-/* The event log of version 5 (trigger_events, DESIGN.md §12). */
+/* The event log of version 5 (docs/tables.md#the-trigger_events-table). */
 const char *const store_events_ddl =
     "CREATE TABLE main.triggers_events(id INTEGER PRIMARY KEY,"
     " at INTEGER NOT NULL, agent_id TEXT NOT NULL DEFAULT '',"
@@ -191,11 +191,11 @@ int store_schema_version(sqlite3 *db, i64 *v, char **err) {
   } else if (rc == SQLITE_ROW && sqlite3_column_type(st, 1) != SQLITE_NULL) {
     const char *t = (const char *)sqlite3_column_text(st, 1);
     char buf[STORED_SHOWN + 4];
-    *err =
-        sqlite3_mprintf("triggers: triggers_config.schema_version is "
-                        "'%s', not a version number (changed outside "
-                        "the extension; this one writes %d)",
-                        stored_shown(t ? t : "", buf), TRIGGERS_SCHEMA_VERSION);
+    *err = sqlite3_mprintf("triggers: triggers_config.schema_version is "
+                           "'%s', not a version number (changed outside "
+                           "the extension; this one writes %d)",
+                           store_stored_shown(t ? t : "", buf),
+                           TRIGGERS_SCHEMA_VERSION);
     rc = SQLITE_ERROR;
   } else if (rc == SQLITE_ROW || rc == SQLITE_DONE || rc == SQLITE_ERROR) {
     *err = sqlite3_mprintf("triggers: shadow tables missing or damaged "
@@ -249,9 +249,9 @@ int store_declare_vtab(sqlite3 *db, store_vtab t) {
         db, "CREATE TABLE x(n INTEGER, due_at INTEGER, due_iso TEXT,"
             " spec HIDDEN, after HIDDEN, tz HIDDEN)");
   }
-  const trg_coldef *cols = t == STORE_VTAB_TRIGGERS ? trg_cols
-                           : t == STORE_VTAB_RUNS   ? run_cols
-                                                    : evt_cols;
+  const store_coldef *cols = t == STORE_VTAB_TRIGGERS ? store_trigger_cols
+                             : t == STORE_VTAB_RUNS   ? store_run_cols
+                                                      : store_event_cols;
   int ncol = t == STORE_VTAB_TRIGGERS ? TC_NPUBLIC
              : t == STORE_VTAB_RUNS   ? RC_NPUBLIC
                                       : EC_NCOL;
@@ -270,7 +270,7 @@ int store_declare_vtab(sqlite3 *db, store_vtab t) {
   return rc;
 }
 
-int store_installed(sqlite3 *db, char **err) {
+int store_installed(sqlite3 *db, int *found, char **err) {
   sqlite3_stmt *st = NULL;
   *err = NULL;
   int rc = sqlite3_prepare_v2(db,
@@ -278,48 +278,53 @@ int store_installed(sqlite3 *db, char **err) {
                               " type = 'table' AND name = 'triggers_data'",
                               -1, &st, NULL);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
-  int found = rc == SQLITE_ROW;
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+  *found = rc == SQLITE_ROW;
+  if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+    rc = SQLITE_OK;
+  } else {
     /* the schema could not be read (a disk error): not "not installed" */
     *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-    found = rc == SQLITE_NOMEM || !*err ? -SQLITE_NOMEM : -rc;
+    if (!*err) rc = SQLITE_NOMEM;
   }
   sqlite3_finalize(st);
-  return found;
+  return rc;
 }
 
-int store_ready(const trg_ctx *c, sqlite3 *db, char **err) {
+int store_ready(const trg_ctx *c, sqlite3 *db, int *ready, char **err) {
   *err = NULL;
-  if (trg_ctx_has_table(c)) return 1; /* connected: checked then */
-  int found = store_installed(db, err);
-  if (found <= 0) return found;
-  int rc = store_connect_table(db);
+  *ready = trg_ctx_has_table(c); /* connected: checked then */
+  if (*ready) return SQLITE_OK;
+  int found;
+  int rc = store_installed(db, &found, err);
+  if (rc != SQLITE_OK || !found) return rc;
+  rc = store_connect_table(db);
   /* not connected: why (another schema version, a damaged one) before
   ** any statement meets tables it does not know */
   if (rc == SQLITE_OK && !trg_ctx_has_table(c)) rc = store_check(db, err);
-  if (rc == SQLITE_OK) return 1;
-  if (!*err && rc != SQLITE_NOMEM)
+  *ready = rc == SQLITE_OK;
+  if (rc != SQLITE_OK && !*err && rc != SQLITE_NOMEM)
     *err = sqlite3_mprintf("%s", trg_errmsg(db, rc));
-  return -rc;
+  return rc;
 }
 
 int store_require_installed(sqlite3_context *ctx, const char *fname) {
-  if (trg_ctx_refuse_in_preload(ctx, fname) != 0) return -1;
+  if (trg_refuse_in_preload(ctx, fname) != 0) return -1;
   const trg_ctx *c = sqlite3_user_data(ctx);
   if (trg_ctx_has_table(c)) return 0; /* connected: installed */
   char *err = NULL;
-  int ready = store_ready(c, sqlite3_context_db_handle(ctx), &err);
-  if (ready == 0) {
+  int ready;
+  int rc = store_ready(c, sqlite3_context_db_handle(ctx), &ready, &err);
+  if (rc == SQLITE_OK && !ready) {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "sqlite-triggers is not installed in this database "
                      "(run sql/install.sql)");
-  } else if (ready < 0 && err) {
-    trg_result_error(ctx, -ready, fname, "%s", err);
-  } else if (ready < 0) {
+  } else if (rc != SQLITE_OK && err) {
+    trg_result_error(ctx, rc, fname, "%s", err);
+  } else if (rc != SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
   }
   sqlite3_free(err);
-  return ready > 0 ? 0 : -1;
+  return rc == SQLITE_OK && ready ? 0 : -1;
 }
 
 int store_connect_table(sqlite3 *db) {

@@ -18,29 +18,30 @@ int store_drop(sqlite3 *db);
 ** point gives: "sqlite-triggers: this database's schema is version 6,
 ** newer than this build (5): upgrade the extension". */
 int store_schema_not_newer(sqlite3 *db, i64 *v, char **err);
-/* 1 when triggers_data exists in main, 0 when it does not, -rc when the
-** schema could not be read (*err: SQLite's message, to free; NULL out of
-** memory). */
-int store_installed(sqlite3 *db, char **err);
-/* Whether the calls of connection c may use the tables: 1 when
+/* *found: whether triggers_data exists in main. SQLITE_OK, or the error
+** when the schema could not be read (*err: SQLite's message, to free;
+** NULL out of memory). */
+int store_installed(sqlite3 *db, int *found, char **err);
+/* *ready: whether the calls of connection c may use the tables: 1 when
 ** main.triggers is connected (at once when it already is: its connect
-** checked the schema version, store_check), 0 when not installed, -rc
-** with *err (to free; NULL out of memory) when they may not: a schema of
-** another version (a newer one: the message every entry point gives,
-** docs/reliability.md) or damaged, or one that could not be read. */
-int store_ready(const trg_ctx *c, sqlite3 *db, char **err);
+** checked the schema version, store_check), 0 when not installed (rc
+** SQLITE_OK). The error with *err (to free; NULL out of memory) when they
+** may not: a schema of another version (a newer one: the message every
+** entry point gives, docs/reliability.md) or damaged, or one that could
+** not be read. */
+int store_ready(const trg_ctx *c, sqlite3 *db, int *ready, char **err);
 /* For an SQL function fname with side effects (its user data the
 ** connection's trg_ctx): 0 when installed and of this version
 ** (store_ready); else -1 with the error set on ctx: called from a preload
-** (trg_ctx_refuse_in_preload), not installed, another schema version,
+** (trg_refuse_in_preload), not installed, another schema version,
 ** or why the schema could not be read. */
 int store_require_installed(sqlite3_context *ctx, const char *fname);
 
 /* The extension's virtual tables. */
 typedef enum store_vtab {
-  STORE_VTAB_TRIGGERS, /* triggers: trg_cols' public columns */
-  STORE_VTAB_RUNS,     /* trigger_runs: run_cols' public columns */
-  STORE_VTAB_EVENTS,   /* trigger_events: evt_cols */
+  STORE_VTAB_TRIGGERS, /* triggers: store_trigger_cols' public columns */
+  STORE_VTAB_RUNS,     /* trigger_runs: store_run_cols' public columns */
+  STORE_VTAB_EVENTS,   /* trigger_events: store_event_cols */
   STORE_VTAB_PREVIEW   /* trigger_preview: n, due_at, due_iso, then the
                           hidden spec, after, tz (vtab_preview.c's order) */
 } store_vtab;

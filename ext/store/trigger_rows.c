@@ -21,7 +21,8 @@ static char *trigger_insert_sql(int state) {
                       state ? "triggers_state" : "triggers_data",
                       state ? "id, " : "");
   for (int i = 0; i < n; i++)
-    sqlite3_str_appendf(s, "%s%s", i ? ", " : "", trg_cols[cols[i]].name);
+    sqlite3_str_appendf(s, "%s%s", i ? ", " : "",
+                        store_trigger_cols[cols[i]].name);
   sqlite3_str_appendall(s, ") VALUES(");
   for (int i = 0; i < n + state; i++)
     sqlite3_str_appendf(s, "%s?%d", i ? "," : "", i + 1);
@@ -36,8 +37,8 @@ static char *trigger_update_sql(int state) {
   sqlite3_str_appendf(s, "UPDATE main.%s SET ",
                       state ? "triggers_state" : "triggers_data");
   for (int i = 0; i < n; i++) {
-    sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "", trg_cols[cols[i]].name,
-                        i + 1);
+    sqlite3_str_appendf(s, "%s%s = ?%d", i ? ", " : "",
+                        store_trigger_cols[cols[i]].name, i + 1);
   }
   sqlite3_str_appendf(s, " WHERE id = ?%d", n + 1);
   return sqlite3_str_finish(s);
@@ -171,7 +172,7 @@ static int table_write(store *s, store_sql which, int state, int id_first,
 }
 
 int store_trigger_insert(store *s, trg_row *r) {
-  if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
+  if (trg_vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
   int rc = table_write(s, ST_TRIG_INSERT, 0, -1, r);
   if (rc != SQLITE_OK) return rc;
   r->id = sqlite3_last_insert_rowid(s->db);
@@ -179,7 +180,7 @@ int store_trigger_insert(store *s, trg_row *r) {
 }
 
 int store_trigger_save(store *s, const trg_row *r) {
-  if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
+  if (trg_vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
   int rc = table_write(s, ST_TRIG_UPDATE, 0, 0, r);
   return rc == SQLITE_OK ? table_write(s, ST_STATE_UPDATE, 1, 0, r) : rc;
 }
@@ -213,7 +214,7 @@ static int tick_write(store *s, store_sql which, const trg_row *r,
 int store_trigger_save_tick(store *s, const trg_row *r, int changed) {
   /* ?2.. in ST_TICK_STATUS order (ST_TICK_UPDATE_HOT: hot_cols). */
   static const int status_cols[] = {TC_STATUS, TC_ENABLED};
-  if (vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
+  if (trg_vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
   if (changed & SAVE_STATUS) {
     rc = tick_write(s, ST_TICK_STATUS, r, status_cols, 2);
@@ -252,13 +253,15 @@ int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
   return store_step_done(st, rc);
 }
 
-int store_trigger_exists(store *s, const char *trigger_id) {
+int store_trigger_exists(store *s, const char *trigger_id, int *found) {
   sqlite3_stmt *st = store_stmt(s, ST_TRIG_EXISTS, sql_text);
-  if (!st) return -store_err(s);
+  *found = 0;
+  if (!st) return store_err(s);
   sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
-  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -rc;
+  *found = rc == SQLITE_ROW;
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int store_trigger_duplicate(store *s, const char *agent_id,

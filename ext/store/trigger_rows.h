@@ -28,15 +28,17 @@ int store_trigger_save_tick(store *s, const trg_row *r, int changed);
 ** n rows. */
 int store_tick_hot_all(store *s, trg_row *const *rows, int n);
 
-/* A row changed outside the extension (DESIGN.md §4) is taken out of the
-** tick without writing any of its other values: status (UPDATE OR
-** IGNORE) and enabled = 0 when paused, next_due_at and fire_at NULL,
-** last_error = why, updated_at = now, running when >= 0 (else kept). */
+/* A row changed outside the extension
+** (docs/tables.md#changed-shadow-tables) is taken out of the tick without
+** writing any of its other values: status (UPDATE OR IGNORE) and enabled =
+** 0 when paused, next_due_at and fire_at NULL, last_error = why, updated_at
+** = now, running when >= 0 (else kept). */
 int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
                              const char *why, i64 now, i64 running);
 
-/* 1 when a trigger has this trigger_id, 0 when none, <0 an error. */
-int store_trigger_exists(store *s, const char *trigger_id);
+/* *found: whether a trigger has this trigger_id. SQLITE_OK or the
+** error. */
+int store_trigger_exists(store *s, const char *trigger_id, int *found);
 /* The trigger_id (sqlite3_malloc'd) of an active trigger of agent_id other
 ** than row id with this dedupe_key, or NULL when there is none. */
 int store_trigger_duplicate(store *s, const char *agent_id,

@@ -46,19 +46,16 @@ static void text_mark(trg_val *v, int n) {
   v->i = n;
 }
 
-static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
-                     trg_val *v) {
+static int vals_read(sqlite3_stmt *st, int first, const store_coldef *defs,
+                     int n, trg_val *v) {
   for (int i = 0; i < n; i++) {
     sqlite3_value *cv = sqlite3_column_value(st, first + i);
-    val_free_text(&v[i]);
-    v[i].i = 0;
-    v[i].oom = 0;
+    trg_val_set_null(&v[i]); /* its type read next */
     if (!val_read_kind(cv, defs[i].kind, &v[i])) continue;
     const char *t = (const char *)sqlite3_value_text(cv);
     if (!t) return SQLITE_NOMEM;
     int len = sqlite3_value_bytes(cv);
-    v[i].t = trg_strndup(t, len);
-    if (!v[i].t) return SQLITE_NOMEM;
+    if (trg_val_set_read_text(&v[i], t, len) != SQLITE_OK) return SQLITE_NOMEM;
     text_mark(&v[i], len);
   }
   return SQLITE_OK;
@@ -67,14 +64,14 @@ static int vals_read(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
 int store_val_bind(sqlite3_stmt *st, int idx, char kind, const trg_val *v) {
   if (v->null) return sqlite3_bind_null(st, idx);
   if (kind == 'T' || kind == 'J') {
-    return sqlite3_bind_text(st, idx, val_text(v), -1, SQLITE_STATIC);
+    return sqlite3_bind_text(st, idx, trg_val_text(v), -1, SQLITE_STATIC);
   }
   return sqlite3_bind_int64(st, idx, v->i);
 }
 
-int store_vals_bind(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
-                    const trg_val *v) {
-  if (vals_poisoned(v, n)) return SQLITE_NOMEM;
+int store_vals_bind(sqlite3_stmt *st, int first, const store_coldef *defs,
+                    int n, const trg_val *v) {
+  if (trg_vals_poisoned(v, n)) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
     rc = store_val_bind(st, first + i, defs[i].kind, &v[i]);
@@ -87,7 +84,8 @@ int store_table_bind(sqlite3_stmt *st, int first, const trg_row *r,
                      const int *cols, int n) {
   int rc = SQLITE_OK;
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
-    rc = store_val_bind(st, first + i, trg_cols[cols[i]].kind, &r->v[cols[i]]);
+    rc = store_val_bind(st, first + i, store_trigger_cols[cols[i]].kind,
+                        &r->v[cols[i]]);
   }
   return rc;
 }
@@ -96,34 +94,27 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
   /* The texts go into one allocation (r->arena): a tick reads a whole
   ** row per due trigger, and one malloc per text column was a tenth of
   ** a fire's cost. */
-  row_clear(r);
+  trg_row_clear(r);
   r->id = sqlite3_column_int64(st, first);
-  const unsigned char *text[TC_NCOL];
-  int len[TC_NCOL], total = 0;
+  const char *text[TC_NCOL];
+  int len[TC_NCOL];
   for (int i = 0; i < TC_NCOL; i++) {
     sqlite3_value *cv = sqlite3_column_value(st, first + 1 + i);
     text[i] = NULL;
-    if (!val_read_kind(cv, trg_cols[i].kind, &r->v[i])) continue;
-    text[i] = sqlite3_value_text(cv);
+    if (!val_read_kind(cv, store_trigger_cols[i].kind, &r->v[i])) continue;
+    text[i] = (const char *)sqlite3_value_text(cv);
     if (!text[i]) return SQLITE_NOMEM;
-    total += (len[i] = sqlite3_value_bytes(cv)) + 1;
+    len[i] = sqlite3_value_bytes(cv);
   }
-  if (total == 0) return SQLITE_OK;
-  char *p = r->arena = sqlite3_malloc(total);
-  if (!p) return SQLITE_NOMEM;
+  if (trg_row_set_read_texts(r, text, len) != SQLITE_OK) return SQLITE_NOMEM;
   for (int i = 0; i < TC_NCOL; i++) {
-    if (!text[i]) continue;
-    memcpy(p, text[i], (size_t)len[i]);
-    p[len[i]] = 0;
-    r->v[i].t = p;
-    r->v[i].borrowed = 1;
-    text_mark(&r->v[i], len[i]);
-    p += len[i] + 1;
+    if (text[i]) text_mark(&r->v[i], len[i]);
   }
+  trg_row_note_stored(r); /* what a write compares with (row.h) */
   return SQLITE_OK;
 }
 
-int store_run_read(sqlite3_stmt *st, int first, run_row *r) {
+int store_run_read(sqlite3_stmt *st, int first, trg_run *r) {
   r->id = sqlite3_column_int64(st, first);
-  return vals_read(st, first + 1, run_cols, RC_NCOL, r->v);
+  return vals_read(st, first + 1, store_run_cols, RC_NCOL, r->v);
 }

@@ -12,14 +12,14 @@
 ** columns): the texts go into one allocation, r->arena. */
 int store_row_read(sqlite3_stmt *st, int first, trg_row *r);
 /* A run row the same way (id, then the run columns). */
-int store_run_read(sqlite3_stmt *st, int first, run_row *r);
+int store_run_read(sqlite3_stmt *st, int first, trg_run *r);
 
 /* Bind one value of column kind `kind` to ?idx. */
 int store_val_bind(sqlite3_stmt *st, int idx, char kind, const trg_val *v);
 /* Bind v[0..n) of columns defs to ?first..; SQLITE_NOMEM for a row that
-** holds a value that could not be set (vals_poisoned). */
-int store_vals_bind(sqlite3_stmt *st, int first, const trg_coldef *defs, int n,
-                    const trg_val *v);
+** holds a value that could not be set (trg_vals_poisoned). */
+int store_vals_bind(sqlite3_stmt *st, int first, const store_coldef *defs,
+                    int n, const trg_val *v);
 /* Bind the trigger columns cols[0..n) (store_table_cols) of r to ?first.. */
 int store_table_bind(sqlite3_stmt *st, int first, const trg_row *r,
                      const int *cols, int n);

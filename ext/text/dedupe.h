@@ -1,6 +1,7 @@
 /*
-** dedupe.h -- dedupe keys (DESIGN.md §7): "tdk2:" + 32 lower-case hex
-** digits (the first 16 bytes) of SHA-256 over a canonical text.
+** dedupe.h -- dedupe keys (docs/create-action.md#dedupe-keys): "tdk2:" + 32
+** lower-case hex digits (the first 16 bytes) of SHA-256 over a canonical
+** text.
 **
 ** The canonical text is a JSON array of five strings, written without
 ** spaces and with JSON string escaping (\" \\ \n \r \t, \u00XX for other

@@ -1,8 +1,9 @@
 /*
 ** redact.c -- secret redaction for the autonomous state summary
-** (DESIGN.md §9). The rules are the table `rules` below, one row per rule:
-** its name (docs/summary.md lists the same names), the matcher with its
-** parameters (what it matches), and the label that replaces the secret.
+** (docs/summary.md#redaction). The rules are the table `rules` below, one
+** row per rule: its name (docs/summary.md lists the same names), the
+** matcher with its parameters (what it matches), and the label that
+** replaces the secret.
 **
 ** One left-to-right pass (`pass`) drives them. At each position the rows
 ** are tried in table order; the first match wins. A match is a range
@@ -11,10 +12,10 @@
 ** rules again (it may hold a token itself) and the tail becomes the label.
 ** With no match one character is copied.
 **
-** Matchers read characters through `rd`, which normalizes: full-width
-** forms (U+FF01..U+FF5E) read as their ASCII twins and U+3000 as a space,
-** invisible characters (U+00AD, U+200B..U+200D, U+2060, U+FEFF) are
-** skipped. So an obfuscated key matches like the plain one, while the
+** Matchers read characters through `rd` (redact_scan.h), which normalizes:
+** full-width forms (U+FF01..U+FF5E) read as their ASCII twins and U+3000 as
+** a space, invisible characters (U+00AD, U+200B..U+200D, U+2060, U+FEFF)
+** are skipped. So an obfuscated key matches like the plain one, while the
 ** ranges -- and the bytes redacted -- are those of the original text.
 **
 ** Rules that start a token only fire at an edge judged on the output
@@ -27,224 +28,11 @@
 ** tests can hold that bound.
 */
 #include "text/redact.h"
-#include "text/ascii.h"
 #include "text/coverage.h"
+#include "text/redact_scan.h"
 
 #include <stdint.h>
 #include <string.h>
-
-/* ---- reading: the normalized view of the input ------------------------ */
-
-typedef struct src {
-  const char *in;
-  size_t n;
-  size_t *steps; /* characters read, for redact_probe */
-} src;
-
-/* An invisible character at i: its length in bytes (U+00AD, the soft
-** hyphen: 2; U+200B..U+200D, U+2060, U+FEFF: 3), else 0. */
-static size_t zero_width(const src *s, size_t i) {
-  const unsigned char *p = (const unsigned char *)s->in + i;
-  if (s->n - i >= 2 && p[0] == 0xC2 && p[1] == 0xAD) return 2;
-  if (s->n - i < 3) return 0;
-  if (p[0] == 0xE2 && p[1] == 0x80) return p[2] >= 0x8B && p[2] <= 0x8D ? 3 : 0;
-  if (p[0] == 0xE2 && p[1] == 0x81) return p[2] == 0xA0 ? 3 : 0;
-  return p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
-}
-
-/* The character at i (not a zero-width one), *next set past it: U+FF01..
-** U+FF3F are EF BC 81..BF, U+FF40..U+FF5E are EF BD 80..9E, U+3000 is
-** E3 80 80; any other byte reads as itself. */
-static int decode(const src *s, size_t i, size_t *next) {
-  const unsigned char *p = (const unsigned char *)s->in + i;
-  (*s->steps)++;
-  if (s->n - i >= 3) {
-    if (p[0] == 0xEF && p[1] == 0xBC && p[2] >= 0x81 && p[2] <= 0xBF) {
-      *next = i + 3;
-      return 0x21 + (p[2] - 0x81);
-    }
-    if (p[0] == 0xEF && p[1] == 0xBD && p[2] >= 0x80 && p[2] <= 0x9E) {
-      *next = i + 3;
-      return 0x60 + (p[2] - 0x80);
-    }
-    if (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x80) {
-      *next = i + 3;
-      return ' ';
-    }
-  }
-  *next = i + 1;
-  return p[0];
-}
-
-/* The next visible character from i (zero-width ones skipped), or -1 at
-** the end; *next is set past it (to n at the end). */
-static int rd(const src *s, size_t i, size_t *next) {
-  size_t w;
-  while (i < s->n && (w = zero_width(s, i)) > 0) {
-    (*s->steps)++;
-    i += w;
-  }
-  if (i >= s->n) {
-    *next = s->n;
-    return -1;
-  }
-  return decode(s, i, next);
-}
-
-/* ---- character classes ------------------------------------------------ */
-
-enum {
-  CS_ALNUM = 1,
-  CS_WORD,       /* letters, digits, _ */
-  CS_URLSAFE,    /* base64url: letters, digits, _ - */
-  CS_ALNUM_DASH, /* letters, digits, - */
-  CS_UPPER_DIGIT,
-  CS_HEX,
-  CS_B64,     /* base64: letters, digits, + / */
-  CS_TOKEN68, /* RFC 7235 token68 */
-  CS_PATH     /* URL path: letters, digits, _ - / */
-};
-
-static int is_alnum(int c) { return ascii_is_alpha(c) || ascii_is_digit(c); }
-static int to_lower(int c) { return ascii_is_upper(c) ? c + ('a' - 'A') : c; }
-static int is_space(int c) { return c == ' ' || c == '\t'; }
-
-static int in_class(int cs, int c) {
-  switch (cs) {
-    case CS_ALNUM: return is_alnum(c);
-    case CS_WORD: return is_alnum(c) || c == '_';
-    case CS_URLSAFE: return is_alnum(c) || c == '_' || c == '-';
-    case CS_ALNUM_DASH: return is_alnum(c) || c == '-';
-    case CS_UPPER_DIGIT: return ascii_is_upper(c) || ascii_is_digit(c);
-    case CS_HEX:
-      return ascii_is_digit(c) || (to_lower(c) >= 'a' && to_lower(c) <= 'f');
-    case CS_B64: return is_alnum(c) || c == '+' || c == '/';
-    case CS_TOKEN68:
-      return is_alnum(c) || c == '-' || c == '.' || c == '_' || c == '~' ||
-             c == '+' || c == '/' || c == '=';
-    default: /* CS_PATH */
-      return is_alnum(c) || c == '_' || c == '-' || c == '/';
-  }
-}
-
-static int key_char(int c) {
-  return is_alnum(c) || c == '_' || c == '.' || c == '-';
-}
-
-/* Characters of class cs from i, counting at most cap; *end is after the
-** last one counted. */
-static size_t span(const src *s, size_t i, int cs, size_t cap, size_t *end) {
-  size_t k = 0, nx;
-  while (k < cap && in_class(cs, rd(s, i, &nx))) {
-    i = nx;
-    k++;
-  }
-  *end = i;
-  return k;
-}
-
-/* Does one of the '|'-separated alternatives of lit start at i? Sets
-** *end past it. With nocase, lit is lower case and matches any case. */
-static int lit_at(const src *s, size_t i, const char *lit, int nocase,
-                  size_t *end) {
-  while (*lit) {
-    size_t j = i, nx;
-    const char *p = lit;
-    for (; *p && *p != '|'; p++) {
-      int c = rd(s, j, &nx);
-      if ((nocase ? to_lower(c) : c) != (unsigned char)*p) break;
-      j = nx;
-    }
-    if (!*p || *p == '|') {
-      *end = j;
-      return 1;
-    }
-    while (*p && *p != '|') p++;
-    lit = *p ? p + 1 : p;
-  }
-  return 0;
-}
-
-/* Spaces and tabs from i: the position after them. */
-static size_t skip_spaces(const src *s, size_t i) {
-  size_t nx;
-  while (is_space(rd(s, i, &nx))) i = nx;
-  return i;
-}
-
-/* Base64 (standard or url alphabet, '=' ends it) decoded from [a, b):
-** how many bytes, how many of them are ':', control bytes, non-digits. */
-typedef struct b64_info {
-  size_t bytes, colons, controls, nondigits;
-} b64_info;
-
-static int b64_value(int c) {
-  if (ascii_is_upper(c)) return c - 'A';
-  if (ascii_is_lower(c)) return c - 'a' + 26;
-  if (ascii_is_digit(c)) return c - '0' + 52;
-  if (c == '+' || c == '-') return 62;
-  if (c == '/' || c == '_') return 63;
-  return -1;
-}
-
-static b64_info b64_scan(const src *s, size_t a, size_t b) {
-  b64_info o = {0, 0, 0, 0};
-  unsigned acc = 0;
-  int bits = 0;
-  size_t nx;
-  while (a < b) {
-    int v = b64_value(rd(s, a, &nx));
-    if (v < 0) break;
-    acc = (acc << 6 | (unsigned)v) & 0xFFFu;
-    bits += 6;
-    if (bits >= 8) {
-      int byte = (int)(acc >> (bits - 8)) & 0xFF;
-      bits -= 8;
-      o.bytes++;
-      o.colons += byte == ':';
-      o.controls += byte < 0x20 || byte == 0x7F;
-      o.nondigits += !ascii_is_digit(byte);
-    }
-    a = nx;
-  }
-  return o;
-}
-
-/* ---- the rule table ---------------------------------------------------- */
-
-typedef struct hit {
-  size_t vs, ve; /* the secret: [vs, ve); [i, vs) goes through the rules */
-} hit;
-
-typedef struct rule rule;
-
-/* A matcher: does r match at i? On a failure it may raise *skip to a
-** position before which r cannot match either. */
-typedef int (*rule_fn)(const rule *r, const src *s, size_t i, hit *h,
-                       size_t *skip);
-
-/* What the character before a match must not be (judged on the output);
-** EDGE_SPACE: it must be a space or a tab (an option of a command). */
-enum { EDGE_NONE, EDGE_ALNUM, EDGE_WORD, EDGE_KEY, EDGE_SPACE };
-
-enum { R_NOCASE = 1, R_MIXED = 2 };
-
-typedef struct seglen {
-  unsigned short min, max; /* max 0: unbounded */
-} seglen;
-
-struct rule {
-  const char *name;        /* as listed in docs/summary.md */
-  rule_fn match;           /* what it matches, with the fields below */
-  unsigned char edge;      /* EDGE_*: what may not come before */
-  unsigned char cmd;       /* CMD_*: only in that command (CMD_NONE: any) */
-  unsigned char flags;     /* R_NOCASE: lit in any case; R_MIXED: m_pair */
-  const char *lit;         /* starts with one of these ('|'), NULL: any */
-  unsigned char cls, cls2; /* character classes of the body (and pair) */
-  unsigned char nseg;      /* '.'-separated segments (m_segments) */
-  seglen seg[3];           /* body / segment lengths */
-  const char *label;       /* what replaces the secret */
-};
 
 /* ---- PEM private key blocks ------------------------------------------- */
 
@@ -279,287 +67,6 @@ static int m_pem(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
   }
   h->vs = i;
   h->ve = nx;
-  return 1;
-}
-
-/* ---- key = value ------------------------------------------------------ */
-
-/* A key's name is read from its last KEY_MAX characters: a longer run of
-** key characters is a key all the same (its end names it). */
-#define KEY_MAX 64
-
-enum { K_PASSWORD = 1, K_TOKEN };
-enum { KW_WORD = 1, KW_COMPOUND = 2 };
-
-/* Key names, matched at the end of a key in any case with _ - . ignored.
-** KW_WORD: the name starts a word of the key (at its start, after _ - .,
-** or at a camelCase hump); KW_COMPOUND: something comes before it. */
-static const struct key_word {
-  const char *word;
-  unsigned char kind, flags;
-} key_words[] = {
-    {"password", K_PASSWORD, 0},   {"passwd", K_PASSWORD, 0},
-    {"passphrase", K_PASSWORD, 0}, {"secret", K_PASSWORD, 0},
-    {"pwd", K_PASSWORD, KW_WORD},  {"pass", K_PASSWORD, KW_WORD | KW_COMPOUND},
-    {"token", K_TOKEN, 0},         {"apikey", K_TOKEN, 0},
-    {"secretkey", K_TOKEN, 0},     {"accesskey", K_TOKEN, 0},
-    {"privatekey", K_TOKEN, 0},    {"accountkey", K_TOKEN, 0},
-};
-
-static int key_sep(int c) { return c == '_' || c == '-' || c == '.'; }
-
-/* The kind of secret key[0..k) names, or 0; cut: the key is the tail of
-** a longer one (something comes before key[0], not a separator). */
-static int key_kind(const char *key, size_t k, int cut) {
-  for (size_t w = 0; w < sizeof key_words / sizeof key_words[0]; w++) {
-    const struct key_word *kw = &key_words[w];
-    size_t left = strlen(kw->word), p = k;
-    while (left > 0 && p > 0) {
-      int c = (unsigned char)key[p - 1];
-      if (key_sep(c)) {
-        p--;
-        continue;
-      }
-      if (to_lower(c) != kw->word[left - 1]) break;
-      p--;
-      left--;
-    }
-    if (left > 0) continue;
-    if ((kw->flags & KW_COMPOUND) && p == 0 && !cut) continue;
-    if ((kw->flags & KW_WORD) && (p > 0 || cut) &&
-        (p == 0 || (!key_sep((unsigned char)key[p - 1]) &&
-                    !(ascii_is_upper((unsigned char)key[p]) &&
-                      ascii_is_lower((unsigned char)key[p - 1])))))
-      continue;
-    return kw->kind;
-  }
-  return 0;
-}
-
-/* After a password-like key and ':', these single words are prose
-** ("password: reset"), not the password; so is a word of these after a
-** command-line flag ("use --password to log in"). All shorter than 12
-** letters. */
-static const char *const prose_words[] = {
-    "expired",   "reset",     "required",    "missing",  "invalid", "incorrect",
-    "wrong",     "changed",   "updated",     "rotated",  "revoked", "removed",
-    "deleted",   "disabled",  "enabled",     "unknown",  "unset",   "empty",
-    "none",      "null",      "hidden",      "redacted", "masked",  "omitted",
-    "pending",   "sent",      "saved",       "stored",   "needed",  "optional",
-    "protected", "encrypted", "unavailable", "see",      "ask",     "keep",
-    "use",       "check",     "same",        "new",      "yes",     "no",
-    "true",      "false",     "not",         "never",    "below",   "above",
-    "set",       "ok",        "okay",        "default",  "the",     "a",
-    "an",        "to",        "as",          "is",       "in",      "on",
-    "or",        "and",       "for",         "from",     "with",    "if",
-    "of",        "option",    "flag",
-};
-
-#define PLAIN_WORD_MAX 12
-
-/* Is the value [a, b) prose? One plain word (letters only, shorter than
-** PLAIN_WORD_MAX, maybe ending a sentence): for a token-like key any such
-** word; for a password-like one only a prose_words entry. */
-static int prose_value(const src *s, size_t a, size_t b, int kind) {
-  char w[PLAIN_WORD_MAX + 4];
-  size_t k = 0, nx;
-  while (a < b) {
-    int c = rd(s, a, &nx);
-    if (k == sizeof w) return 0;
-    w[k++] = (char)to_lower(c);
-    a = nx;
-  }
-  while (k > 0 && (w[k - 1] == '.' || w[k - 1] == '!' || w[k - 1] == '?')) k--;
-  if (k == 0 || k >= PLAIN_WORD_MAX) return 0;
-  for (size_t j = 0; j < k; j++) {
-    if (!ascii_is_lower((unsigned char)w[j])) return 0;
-  }
-  if (kind == K_TOKEN) return 1;
-  for (size_t p = 0; p < sizeof prose_words / sizeof prose_words[0]; p++) {
-    if (strlen(prose_words[p]) == k && memcmp(prose_words[p], w, k) == 0)
-      return 1;
-  }
-  return 0;
-}
-
-static int value_stop(int c) {
-  return c <= ' ' || c == ',' || c == ';' || c == '&' || c == ')' || c == '}' ||
-         c == ']' || c == '"' || c == '\'' || c == '<' || c == '>';
-}
-
-/* At most this many backslashes before a quote (JSON escaped 4 times). */
-#define ESC_MAX 15
-
-/* At i, a quote opened by 2^L - 1 backslashes (L levels of JSON string
-** escaping: ", \", \\\"): *q the quote, *esc the backslashes, *end after
-** it. */
-static int open_quote(const src *s, size_t i, int *q, size_t *esc,
-                      size_t *end) {
-  size_t k = 0, nx;
-  int c;
-  while ((c = rd(s, i, &nx)) == '\\' && k <= ESC_MAX) {
-    i = nx;
-    k++;
-  }
-  if ((c != '"' && c != '\'') || (k & (k + 1)) != 0) return 0;
-  *q = c;
-  *esc = k;
-  *end = nx;
-  return 1;
-}
-
-/* At i, backslashes that are no escaping level open_quote reads (more
-** than ESC_MAX, or a count other than 2^L - 1) and a quote: *q the quote,
-** *end after it. The value is then read as a quote of no escaping, so a
-** secret behind an odd run of backslashes is hidden, not left after it. */
-static int stray_quote(const src *s, size_t i, int *q, size_t *end) {
-  size_t k = 0, nx;
-  int c;
-  while ((c = rd(s, i, &nx)) == '\\') {
-    i = nx;
-    k++;
-  }
-  if (!k || (c != '"' && c != '\'')) return 0;
-  *q = c;
-  *end = nx;
-  return 1;
-}
-
-/* From i, inside a quote q opened with esc backslashes: the position where
-** its closing delimiter (or the line, or the text) starts. A quote closes
-** when the backslashes before it number esc modulo 2 * (esc + 1): for
-** esc = 0 an even count, for \" one, five, nine... */
-static size_t close_quote(const src *s, size_t i, int q, size_t esc) {
-  size_t run = 0, run_at = i, nx;
-  int c;
-  while ((c = rd(s, i, &nx)) >= 0 && c != '\n') {
-    if (c == q && run % (2 * (esc + 1)) == esc) return run ? run_at : i;
-    if (c == '\\') {
-      if (!run) run_at = i;
-      run++;
-    } else {
-      run = 0;
-    }
-    i = nx;
-  }
-  return i;
-}
-
-/* The value at j into h: inside its quotes (returns 1), or bare, up to a
-** value_stop character (returns 0). */
-static int kv_value(const src *s, size_t j, hit *h) {
-  size_t e, nx, esc;
-  int q;
-  if (open_quote(s, j, &q, &esc, &e)) {
-    h->vs = e;
-    h->ve = close_quote(s, e, q, esc);
-    return 1;
-  }
-  if (stray_quote(s, j, &q, &e)) {
-    h->vs = e;
-    h->ve = close_quote(s, e, q, 0);
-    return 1;
-  }
-  h->vs = e = j;
-  while (!value_stop(rd(s, e, &nx))) e = nx;
-  h->ve = e;
-  return 0;
-}
-
-/* A line break at j ("\n" or "\r\n"): *end after it. */
-static int line_break(const src *s, size_t j, size_t *end) {
-  size_t nx;
-  int c = rd(s, j, &nx);
-  if (c == '\r' && rd(s, nx, end) == '\n') return 1;
-  *end = nx;
-  return c == '\n';
-}
-
-/* Only spaces from j to the end of the line (or of the text). */
-static int line_ends(const src *s, size_t j) {
-  size_t nx;
-  int c = rd(s, skip_spaces(s, j), &nx);
-  return c < 0 || c == '\n' || c == '\r';
-}
-
-/* "password: changed to X": after one of these words, "to" and a value
-** that is not prose itself: that value (h moved to it) is the secret. */
-static int changed_to(const src *s, hit *h, int kind) {
-  size_t j, e, nx;
-  hit v;
-  if (!lit_at(s, h->vs, "changed|updated|rotated|reset|set", 1, &e) ||
-      e != h->ve)
-    return 0;
-  j = skip_spaces(s, h->ve);
-  if (j == h->ve || !lit_at(s, j, "to", 1, &e) || !is_space(rd(s, e, &nx)))
-    return 0;
-  if (!kv_value(s, skip_spaces(s, e), &v) && prose_value(s, v.vs, v.ve, kind))
-    return 0;
-  *h = v;
-  return 1;
-}
-
-/* The separator after a key at j: '=' (also "=>": Perl, Ruby, PHP) or
-** ':' (sep), *j moved to the value: after ':' maybe on a later line
-** (*own_line: then the value must stand alone on its line). A
-** command-line flag ("--password X", flag set) takes a space instead
-** (sep ' '). 0: no separator. */
-static int kv_sep(const src *s, size_t *j, int flag, int *own_line) {
-  size_t nx, e, at = skip_spaces(s, *j);
-  int c = rd(s, at, &nx), sep = c;
-  *own_line = 0;
-  if (c != '=' && c != ':') {
-    if (!flag || at == *j || c == '-' || c <= ' ') return 0;
-    *j = at;
-    return ' ';
-  }
-  c = rd(s, nx, &e);
-  if (c == '=' || (sep == ':' && c == ':')) return 0; /* == and :: */
-  if (sep == '=' && c == '>') nx = e;
-  *j = skip_spaces(s, nx);
-  while (sep == ':' && line_break(s, *j, &e)) { /* blank lines too */
-    *j = skip_spaces(s, e);
-    *own_line = 1;
-  }
-  return sep;
-}
-
-/* At i (a key edge): a secret key, its separator (kv_sep), its value. A
-** start inside the key's run reads the same end of it, so a failure
-** skips the run. */
-static int m_kv(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
-  (void)r;
-  char ring[KEY_MAX], key[KEY_MAX];
-  size_t k = 0, j = i, nx, e, esc;
-  int c, q, kind, own_line;
-  int flag = lit_at(s, i, "--", 0, &e);
-  c = rd(s, j, &nx); /* a key character: the rule starts at one */
-  do {
-    ring[k % KEY_MAX] = (char)c;
-    k++;
-    j = nx;
-  } while (key_char(c = rd(s, j, &nx)));
-  *skip = j;
-  /* the last KEY_MAX characters, in order: ring[k % KEY_MAX] is the
-  ** oldest once the ring has filled */
-  size_t n = k < KEY_MAX ? k : KEY_MAX, old = k < KEY_MAX ? 0 : k % KEY_MAX;
-  memcpy(key, ring + old, n - old);
-  memcpy(key + (n - old), ring, old);
-  if (!(kind = key_kind(key, n, k > KEY_MAX))) return 0;
-  if (open_quote(s, j, &q, &esc, &e)) j = e; /* "key": or \"key\": */
-  int sep = kv_sep(s, &j, flag, &own_line);
-  if (!sep) return 0;
-  if (!kv_value(s, j, h)) {
-    int prose = sep != '=' && prose_value(s, h->vs, h->ve, kind);
-    if (lit_at(s, j, "bearer|basic", 1, &nx) && nx == h->ve) return 0;
-    if (prose && (sep != ':' || !changed_to(s, h, kind))) return 0;
-    if (own_line && !prose && !line_ends(s, h->ve)) return 0;
-  }
-  if (rd(s, h->vs, &nx) < 0 || h->vs >= h->ve) return 0;
-  /* redacted already (one marker, or a head's and its own side by side) */
-  for (e = h->vs; lit_at(s, e, REDACT_MARKER, 0, &nx); e = nx) {
-    if (nx >= h->ve) return 0;
-  }
   return 1;
 }
 
@@ -639,8 +146,8 @@ static int m_curl(const rule *r, const src *s, size_t i, hit *h, size_t *skip) {
 static int m_cookie(const rule *r, const src *s, size_t i, hit *h,
                     size_t *skip) {
   (void)skip;
-  size_t j, nx, e, esc;
-  int q;
+  size_t j, nx, e, esc = 0;
+  int q = 0;
   int quoted, c;
   if (!lit_at(s, i, r->lit, 1, &j)) return 0;
   if (open_quote(s, j, &q, &esc, &e)) j = e;
@@ -858,7 +365,7 @@ static const rule rules[] = {
      .flags = R_NOCASE,
      .lit = "-----begin ",
      .label = L},
-    {.name = "key-value", .match = m_kv, .edge = EDGE_KEY, .label = L},
+    {.name = "key-value", .match = redact_m_kv, .edge = EDGE_KEY, .label = L},
     {.name = "mysql-password",
      .match = m_mysql,
      .edge = EDGE_SPACE,

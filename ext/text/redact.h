@@ -1,6 +1,6 @@
 /*
 ** redact.h -- remove secrets from text before it reaches a prompt
-** (DESIGN.md §9). Pure: no SQLite, no allocation, no clock.
+** (docs/summary.md#redaction). Pure: no SQLite, no allocation, no clock.
 **
 ** Each secret is replaced by REDACT_MARKER; where a secret follows a key
 ** or a scheme (`password=`, `Bearer `, `://user:`, a webhook's host) that
@@ -16,10 +16,10 @@
 ** Face, npm and SendGrid keys, JWTs and Discord bot tokens.
 **
 ** Matching reads full-width forms (U+FF01..U+FF5E, U+3000) as ASCII and
-** skips invisible characters (U+00AD, U+200B..U+200D, U+2060, U+FEFF);
-** the bytes replaced are the original ones. Plain prose, URLs without
-** credentials, UUIDs and hex commit ids are not touched. Redacting redacted text
-** changes nothing. Time is linear in n.
+** skips invisible characters (U+00AD, U+200B..U+200D, U+2060, U+FEFF); the
+** bytes replaced are the original ones. Plain prose, URLs without
+** credentials, UUIDs and hex commit ids are not touched. Redacting redacted
+** text changes nothing. Time is linear in n.
 */
 #ifndef TRIGGERS_REDACT_H
 #define TRIGGERS_REDACT_H

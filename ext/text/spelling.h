@@ -1,14 +1,14 @@
 /*
 ** spelling.h -- one name or enum value however a model spells it
-** (DESIGN.md §7, "Normalization"). Two spellings are the same when they
-** are equal once ASCII letters are lower-cased and the separators '-',
-** '_' and ASCII white space are left out, so "INTERVAL", "Inject-Now",
-** "injectNow", "InjectNow", "inject_now" and " inject now " are all
-** "inject_now", and <maxRuns>, <MaxRuns>, <max_runs>, <max-runs> and
-** <MAXRUNS> all name max_runs. Every other byte (digits, punctuation,
-** UTF-8) must be equal. A set whose members are never the same as each
-** other (trigger.c's enums, the request's fields) so finds at most one.
-** Pure: no SQLite, no allocation.
+** (docs/create-action.md#untidy-replies-normalization-and-ignored). Two
+** spellings are the same when they are equal once ASCII letters are
+** lower-cased and the separators '-', '_' and ASCII white space are left
+** out, so "INTERVAL", "Inject-Now", "injectNow", "InjectNow", "inject_now"
+** and " inject now " are all "inject_now", and <maxRuns>, <MaxRuns>,
+** <max_runs>, <max-runs> and <MAXRUNS> all name max_runs. Every other byte
+** (digits, punctuation, UTF-8) must be equal. A set whose members are never
+** the same as each other (trigger.c's enums, the request's fields) so finds
+** at most one. Pure: no SQLite, no allocation.
 */
 #ifndef TRIGGERS_SPELLING_H
 #define TRIGGERS_SPELLING_H

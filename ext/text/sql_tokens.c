@@ -83,8 +83,8 @@ static size_t number_end(const char *z, size_t len, size_t i) {
   return i;
 }
 
-sql_tok sql_next_token(const char *z, size_t len, size_t *pos) {
-  sql_tok t = {SQL_TOK_END, z + len, 0};
+sqltok sqltok_next(const char *z, size_t len, size_t *pos) {
+  sqltok t = {SQLTOK_END, z + len, 0};
   size_t i = skip_blank(z, len, *pos), end;
   if (i >= len) {
     *pos = len;
@@ -94,34 +94,32 @@ sql_tok sql_next_token(const char *z, size_t len, size_t *pos) {
   t.p = z + i;
   if (id_start(c)) {
     for (end = i + 1; end < len && id_char((unsigned char)z[end]);) end++;
-    t.kind = SQL_TOK_WORD;
+    t.kind = SQLTOK_WORD;
   } else if (c == '"' || c == '`' || c == '[' || c == '\'') {
     char close = c == '[' ? ']' : (char)c;
     end = quoted_end(z, len, i + 1, close);
-    t.kind = c == '\'' ? SQL_TOK_STRING : SQL_TOK_QUOTED;
+    t.kind = c == '\'' ? SQLTOK_STRING : SQLTOK_QUOTED;
     t.p = z + i + 1;
     t.n = end - (i + 1);
     *pos = end < len ? end + 1 : len;
     return t;
   } else if (c == '?' || c == ':' || c == '@' || c == '$') {
     end = param_end(z, len, i + 1, (char)c);
-    t.kind = SQL_TOK_PARAM;
+    t.kind = SQLTOK_PARAM;
   } else if (ascii_is_digit(c) || (c == '.' && i + 1 < len &&
                                    ascii_is_digit((unsigned char)z[i + 1]))) {
     end = number_end(z, len, i + 1);
-    t.kind = SQL_TOK_NUMBER;
+    t.kind = SQLTOK_NUMBER;
   } else {
     end = i + 1;
-    t.kind = c == ';'   ? SQL_TOK_SEMI
-             : c == '(' ? SQL_TOK_LPAREN
-                        : SQL_TOK_OTHER;
+    t.kind = c == ';' ? SQLTOK_SEMI : c == '(' ? SQLTOK_LPAREN : SQLTOK_OTHER;
   }
   t.n = end - i;
   *pos = end;
   return t;
 }
 
-int sql_is_identifier(const char *p, size_t n) {
+int sqltok_is_identifier(const char *p, size_t n) {
   if (n == 0 || !id_start((unsigned char)p[0])) return 0;
   for (size_t i = 1; i < n; i++) {
     if (!id_char((unsigned char)p[i])) return 0;
@@ -131,8 +129,8 @@ int sql_is_identifier(const char *p, size_t n) {
 
 static int lower(int c) { return ascii_is_upper(c) ? c - 'A' + 'a' : c; }
 
-int sql_tok_is_word(const sql_tok *tok, const char *w) {
-  if (tok->kind != SQL_TOK_WORD) return 0;
+int sqltok_is_word(const sqltok *tok, const char *w) {
+  if (tok->kind != SQLTOK_WORD) return 0;
   size_t i = 0;
   for (; i < tok->n && w[i]; i++) {
     if (lower((unsigned char)tok->p[i]) != lower((unsigned char)w[i])) return 0;

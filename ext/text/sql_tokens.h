@@ -22,33 +22,33 @@
 
 #include <stddef.h>
 
-typedef enum sql_tok_kind {
-  SQL_TOK_END = 0, /* no token left */
-  SQL_TOK_WORD,    /* a keyword or a bare identifier */
-  SQL_TOK_QUOTED,  /* a quoted identifier */
-  SQL_TOK_STRING,  /* a string literal */
-  SQL_TOK_PARAM,   /* a parameter */
-  SQL_TOK_NUMBER,
-  SQL_TOK_SEMI,   /* ; */
-  SQL_TOK_LPAREN, /* ( */
-  SQL_TOK_OTHER   /* any other character (an operator, a comma...) */
-} sql_tok_kind;
+typedef enum sqltok_kind {
+  SQLTOK_END = 0, /* no token left */
+  SQLTOK_WORD,    /* a keyword or a bare identifier */
+  SQLTOK_QUOTED,  /* a quoted identifier */
+  SQLTOK_STRING,  /* a string literal */
+  SQLTOK_PARAM,   /* a parameter */
+  SQLTOK_NUMBER,
+  SQLTOK_SEMI,   /* ; */
+  SQLTOK_LPAREN, /* ( */
+  SQLTOK_OTHER   /* any other character (an operator, a comma...) */
+} sqltok_kind;
 
-typedef struct sql_tok {
-  sql_tok_kind kind;
+typedef struct sqltok {
+  sqltok_kind kind;
   const char *p; /* its text: a quoted one's or a string's between the
                     quotes (a doubled quote inside stays doubled) */
   size_t n;
-} sql_tok;
+} sqltok;
 
 /* The token of text[0..len) at *pos, white space and comments skipped;
-** *pos moves past it. SQL_TOK_END at the end. */
-sql_tok sql_next_token(const char *text, size_t len, size_t *pos);
+** *pos moves past it. SQLTOK_END at the end. */
+sqltok sqltok_next(const char *text, size_t len, size_t *pos);
 
 /* 1 when p[0..n) reads as one bare identifier (n > 0), else 0. */
-int sql_is_identifier(const char *p, size_t n);
+int sqltok_is_identifier(const char *p, size_t n);
 
 /* 1 when tok is the word w (ASCII, any case), else 0. */
-int sql_tok_is_word(const sql_tok *tok, const char *w);
+int sqltok_is_word(const sqltok *tok, const char *w);
 
 #endif

@@ -1,36 +1,29 @@
 /*
-** call.c -- one call of a tick function (call.h): begun and ended, its
-** statements (the connection's kept ones, lent for the call, or its own),
-** its transaction, its now and options arguments, and its result or
-** error.
+** call.c -- one call of a tick function (call.h): begun and ended (its
+** statements and transaction are the store's call, store/kept.h), its
+** now and options arguments, its events written before COMMIT, and its
+** result or error.
 */
 #include "tick/call.h"
 
 #include <string.h>
 
 #include "base/args.h"
-#include "store/kept.h"
-#include "store/schema.h"
 #include "tick/events.h"
 
 SQLITE_EXTENSION_INIT3
 
 int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
   memset(t, 0, sizeof *t);
-  t->db = sqlite3_context_db_handle(ctx);
-  t->ctx = sqlite3_user_data(ctx);
   t->fname = fname;
   t->grace_ms = -1; /* read when first needed (claim.c) */
-  store_init(&t->own, t->db);
-  t->st = &t->own;
-  if (store_require_installed(ctx, fname) != 0) return -1;
-  return 0;
+  return store_call_begin(&t->call, ctx, fname);
 }
 
 void tick_end(tick *t) {
   tick_events_free(t);
-  arena_free(&t->mem);
-  store_close(&t->own);
+  trg_arena_free(&t->mem);
+  store_call_end(&t->call);
   tick_opts_free(&t->o);
   sqlite3_free(t->err);
 }
@@ -46,13 +39,14 @@ int tick_str_status(tick *t, sqlite3_str *s) {
 /* End the transaction; on failure keep its message for tick_fail(), since
 ** the rollback resets the connection's error. */
 int tick_txn_end(tick *t, store_txn *txn, int rc) {
-  if (rc == SQLITE_OK) rc = tick_events_write(t);     /* in the transaction */
-  if (rc == SQLITE_OK && t->st->err) rc = t->st->err; /* e.g. a config read */
+  if (rc == SQLITE_OK) rc = tick_events_write(t); /* in the transaction */
+  if (rc == SQLITE_OK && t->call.st->err)
+    rc = t->call.st->err; /* e.g. a config read */
   /* The result is complete before COMMIT: after it, nothing may fail. */
   if (rc == SQLITE_OK && t->out) rc = tick_str_status(t, t->out);
-  rc = store_txn_end(t->db, txn, rc);
+  rc = store_txn_end(t->call.db, txn, rc);
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM && !t->err) {
-    t->err = sqlite3_mprintf("%s", store_txn_errmsg(txn, t->db));
+    t->err = sqlite3_mprintf("%s", store_txn_errmsg(txn, t->call.db));
   }
   return rc;
 }
@@ -64,7 +58,7 @@ void tick_fail(tick *t, sqlite3_context *ctx, int rc) {
   } else if (rc == SQLITE_NOMEM) {
     sqlite3_result_error_nomem(ctx);
   } else {
-    trg_result_error(ctx, rc, t->fname, "%s", trg_errmsg(t->db, rc));
+    trg_result_error(ctx, rc, t->fname, "%s", trg_errmsg(t->call.db, rc));
   }
 }
 
@@ -80,41 +74,10 @@ void tick_result(tick *t, sqlite3_context *ctx, int rc) {
 
 /* Keep what this tick cost for trigger_last_tick(). */
 void tick_record_cost(tick *t) {
-  trg_ctx *c = t->ctx;
-  store_cost(t->st, &c->last_tick.vm_steps, &c->last_tick.fullscan_steps);
+  trg_ctx *c = t->call.ctx;
+  store_cost(t->call.st, &c->last_tick.vm_steps, &c->last_tick.fullscan_steps);
   c->last_tick.rows = t->rows;
   c->last_tick.claimed = t->nout;
-}
-
-/* Borrow the statements the connection keeps for this call (connecting
-** main.triggers first if needed: they are kept only while it is). NULL:
-** none, the call prepares its own. */
-void tick_cache_take(tick *t) {
-  t->kept = store_kept_take(t->ctx, t->db);
-  if (!t->kept) return;
-  store_cost_start(t->kept); /* per-call cost, tick_record_cost() */
-  t->st = t->kept;
-}
-
-/* Hand them back (with any prepared meanwhile) for the next call. */
-void tick_cache_give(tick *t) {
-  if (!t->kept) return;
-  t->st = &t->own;
-  store_kept_give(t->ctx, t->kept);
-  t->kept = NULL;
-}
-
-/* Begin the call's transaction with the cached statements if it has them. */
-int tick_txn_begin(tick *t, store_txn *txn) {
-  return t->kept ? store_txn_begin_cached(t->st, txn)
-                 : store_txn_begin(t->db, txn);
-}
-
-/* Before COMMIT no statement may stay active: reset the cached ones, or
-** finalize the call's own. */
-void tick_stmts_done(tick *t) {
-  if (t->kept) store_reset_all(t->kept);
-  else store_close(&t->own);
 }
 
 /* Arguments 1 (now) and 2 (options) of trigger_run_due and
@@ -124,7 +87,7 @@ void tick_stmts_done(tick *t) {
 int tick_read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
                               sqlite3_value **argv) {
   if (argc > 0 &&
-      arg_instant(ctx, t->fname, argc, argv, 0, "now", 1, &t->now) != 0)
+      trg_arg_instant(ctx, t->fname, argc, argv, 0, "now", 1, &t->now) != 0)
     return -1;
   if (argc == 0) t->now = trg_wall_clock_ms();
   const char *opts = NULL;
@@ -138,7 +101,8 @@ int tick_read_now_and_options(tick *t, sqlite3_context *ctx, int argc,
     /* The owner is stored: no byte or escape may be a NUL or invalid. */
     rc = trg_value_text(argv[1], 1, "options", &opts, &t->err);
   }
-  if (rc == SQLITE_OK) rc = tick_opts_read(t->st, t->ctx, opts, &t->o, &t->err);
+  if (rc == SQLITE_OK)
+    rc = tick_opts_read(t->call.st, t->call.ctx, opts, &t->o, &t->err);
   if (rc != SQLITE_OK) {
     tick_fail(t, ctx, rc);
     return -1;

@@ -1,5 +1,6 @@
 /*
-** claim.c -- the tick's third step (claim.h, DESIGN.md §6): the triggers
+** claim.c -- the tick's third step (claim.h,
+** docs/lifecycle.md#what-one-tick-does): the triggers
 ** due (triggers_state_due, next_due_at <= now, in (next_due_at,
 ** trigger_id) order), each claimed once fire_at, the due time plus the
 ** trigger's jitter, is <= now: misfire, window, overlap and max_runs
@@ -9,7 +10,6 @@
 ** key instead of duplicating.
 */
 #include "tick/claim.h"
-#include "tick/events.h"
 
 #include <string.h>
 
@@ -20,6 +20,7 @@
 #include "tick/quarantine.h"
 #include "tick/write_behind.h"
 #include "time/civil.h"
+#include "trigger/transition.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -37,26 +38,27 @@ static char *span_text(const char *what, i64 n, int more, i64 first, i64 last,
 
 /* misfire_grace_ms, read from the config once per tick. */
 static i64 grace_ms(tick *t) {
-  if (t->grace_ms < 0) t->grace_ms = config_int(t->st, "misfire_grace_ms");
+  if (t->grace_ms < 0)
+    t->grace_ms = store_config_int(t->call.st, "misfire_grace_ms");
   return t->grace_ms;
 }
 
 /* Claim one occurrence of r (window and overlap already decided). */
 static int claim_occurrence(tick *t, trg_row *r, i64 sched) {
-  run_row run;
+  trg_run run;
   memset(&run, 0, sizeof run);
   int rc = tick_run_make(t, &run, r, sched, 1, "running");
   if (rc == SQLITE_OK) tick_run_claim(t, &run);
-  run_row *stored = &run;
+  trg_run *stored = &run;
   int inserted = 0;
-  if (rc == SQLITE_OK) rc = wb_write_run(t, &run, &stored, &inserted);
+  if (rc == SQLITE_OK) rc = tick_wb_write_run(t, &run, &stored, &inserted);
   if (rc == SQLITE_OK && inserted) {
     rc = tick_emit(t, stored, r);
     tick_note_claim(t, r);
     t->budget--;
   }
-  val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i + 1);
-  run_clear(&run);
+  trg_val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i + 1);
+  trg_run_clear(&run);
   return rc;
 }
 
@@ -66,7 +68,7 @@ static int take_occurrence(tick *t, trg_row *r, i64 sched, int overlap_skip) {
   if (!win->null && t->now - sched > win->i) {
     char a[CIVIL_ISO_MAX];
     tick_iso_utc(sched, a);
-    val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i + 1);
+    trg_val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i + 1);
     return tick_record_outcome(
         t, r, sched, "expired",
         sqlite3_mprintf("not claimed within window_ms %lld "
@@ -88,12 +90,12 @@ static int runs_spent(const trg_row *r) {
 
 static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
   int rc = SQLITE_OK;
-  const char *policy = val_text(&r->v[TC_MISFIRE_POLICY]);
-  const char *overlap = val_text(&r->v[TC_OVERLAP_POLICY]);
+  const char *policy = trg_val_text(&r->v[TC_MISFIRE_POLICY]);
+  const char *overlap = trg_val_text(&r->v[TC_OVERLAP_POLICY]);
   int busy = r->v[TC_RUNNING].i > 0;
   if (busy && strcmp(overlap, "queue") == 0) {
-    val_set_null(&r->v[TC_FIRE_AT]); /* held until the running run ends */
-    return wb_write_trigger(t, r);
+    trg_val_set_null(&r->v[TC_FIRE_AT]); /* held until the running run ends */
+    return tick_wb_write_trigger(t, r);
   }
   int overlap_skip = busy && strcmp(overlap, "skip") == 0;
   i64 due = r->v[TC_NEXT_DUE_AT].i;
@@ -145,16 +147,16 @@ static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
   }
   if (rc != SQLITE_OK) return rc;
   if (runs_spent(r)) has_next = 0;
-  trg_set_next(r, has_next, next);
+  trigger_set_next(r, has_next, next);
   if (!has_next && spec->type == SCHED_ONCE && r->v[TC_RUNNING].i == 0 &&
       !r->v[TC_WINDOW_MS].null && t->now - due > r->v[TC_WINDOW_MS].i) {
-    val_set_text(&r->v[TC_STATUS], "expired");
+    trg_val_set_text(&r->v[TC_STATUS], "expired");
   }
   if (!t->o.ack && r->v[TC_RUNNING].i == 0) tick_occurrence_done(r, 1, NULL);
   /* tick_settle() reads this trigger's runs once its schedule ended */
-  if (r->v[TC_NEXT_DUE_AT].null) rc = wb_barrier(t);
-  if (rc == SQLITE_OK) rc = tick_settle(t->st, r);
-  if (rc == SQLITE_OK) rc = wb_write_trigger(t, r);
+  if (r->v[TC_NEXT_DUE_AT].null) rc = tick_wb_barrier(t);
+  if (rc == SQLITE_OK) rc = tick_settle(t->call.st, r);
+  if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
   return rc;
 }
 
@@ -164,7 +166,7 @@ static int claim_row(tick *t, trg_row *r) {
   if (t->budget == 0) return SQLITE_OK;
   sched_spec spec;
   char *why;
-  int rc = tick_row_check(t, r, &spec, TRG_NO_JSON, &why);
+  int rc = tick_row_check(t, r, &spec, TRIGGER_NO_JSON, &why);
   if (rc != SQLITE_OK || why)
     return why ? tick_quarantine(t, r, why, NULL, 0) : rc;
   const trg_val *fire = &r->v[TC_FIRE_AT];
@@ -172,9 +174,9 @@ static int claim_row(tick *t, trg_row *r) {
   /* held (a queue's fire_at NULL, or skip's occurrences): by a run? */
   if ((rc = tick_hold_check(t, r, &why)) != SQLITE_OK || why)
     return why ? tick_quarantine(t, r, why, NULL, r->v[TC_RUNNING].i) : rc;
-  if (fire->null || !tick_opts_allow_wake(&t->o, val_text(&r->v[TC_WAKE_MODE])))
+  if (fire->null ||
+      !tick_opts_allow_wake(&t->o, trg_val_text(&r->v[TC_WAKE_MODE])))
     return SQLITE_OK;
-  tick_snapshot(t, r);
   return process_due(t, r, &spec);
 }
 
@@ -182,17 +184,17 @@ static int claim_row(tick *t, trg_row *r) {
 ** [from, to) of the batch again one by one, as they are in the database
 ** (nothing of theirs was written). */
 static int redo_rows(tick *t, trg_row *rows, int from, int to) {
-  wb_drop(t);
+  tick_wb_drop(t);
   t->wb_on = 0;
   int rc = SQLITE_OK;
   for (int i = from; i < to && rc == SQLITE_OK; i++) {
     i64 id = rows[i].id;
-    row_clear(&rows[i]);
-    rc = store_trigger_load_id(t->st, id, &rows[i]);
+    trg_row_clear(&rows[i]);
+    rc = store_trigger_load_id(t->call.st, id, &rows[i]);
     if (rc == SQLITE_ROW) rc = claim_row(t, &rows[i]);
     else if (rc == SQLITE_DONE) rc = SQLITE_OK;
   }
-  wb_sync(t); /* all written: nothing kept */
+  tick_wb_sync(t); /* all written: nothing kept */
   return rc;
 }
 
@@ -211,7 +213,7 @@ static int redo_rows(tick *t, trg_row *rows, int from, int to) {
 int tick_claim_due(tick *t) {
   int rc = SQLITE_OK, batch = CLAIM_BATCH_FIRST, cap = 0;
   trg_row *rows = NULL;
-  t->wb = t->narrow ? wb_new(t) : NULL;
+  t->wb = t->narrow ? tick_wb_new(t) : NULL;
   /* Batches: rows are written while the probe is re-run, so read a batch,
   ** release the statement, process it, repeat until nothing is due. Each
   ** batch starts after the last (next_due_at, trigger_id) read, so rows
@@ -228,9 +230,9 @@ int tick_claim_due(tick *t) {
         rc = SQLITE_NOMEM;
         break;
       }
-      rows = grown; /* rows are empty between batches (row_clear) */
-      for (; cap < batch; cap++) row_init(&rows[cap]);
-      if (t->wb && !wb_reserve(t->wb, batch)) {
+      rows = grown; /* rows are empty between batches (trg_row_clear) */
+      for (; cap < batch; cap++) trg_row_init(&rows[cap]);
+      if (t->wb && !tick_wb_reserve(t->wb, batch)) {
         rc = SQLITE_NOMEM;
         break;
       }
@@ -239,7 +241,7 @@ int tick_claim_due(tick *t) {
     ** asks for one run, and each row read is a whole trigger. */
     int want = t->budget > 0 && t->budget < batch ? (int)t->budget : batch;
     int n = 0;
-    rc = store_due_read(t->st, t->now, t->o.agents, &pos, rows, want, &n);
+    rc = store_due_read(t->call.st, t->now, t->o.agents, &pos, rows, want, &n);
     t->rows += n;
     int first = 0; /* rows before it are written (or none kept) */
     for (int i = 0; i < n && rc == SQLITE_OK; i++) {
@@ -250,16 +252,16 @@ int tick_claim_due(tick *t) {
     }
     if (t->wb) {
       t->wb_on = 0;
-      if (rc == SQLITE_OK) rc = wb_flush(t);
+      if (rc == SQLITE_OK) rc = tick_wb_flush(t);
       if (rc == TICK_REDO) rc = redo_rows(t, rows, first, n);
-      if (rc != SQLITE_OK) wb_drop(t);
+      if (rc != SQLITE_OK) tick_wb_drop(t);
     }
-    for (int i = 0; i < n; i++) row_clear(&rows[i]);
-    arena_reset(&t->mem); /* nothing kept or borrowed refers to it now */
+    for (int i = 0; i < n; i++) trg_row_clear(&rows[i]);
+    trg_arena_reset(&t->mem); /* nothing kept or borrowed refers to it now */
     if (rc != SQLITE_OK || n < want) break;
   }
   store_due_pos_free(&pos);
   sqlite3_free(rows);
-  wb_free(t);
+  tick_wb_free(t);
   return rc;
 }

@@ -33,7 +33,7 @@ struct tick_events {
 int tick_event_keep(tick *t, const trg_row *r, const char *before) {
   const char *kind;
   char *detail;
-  int rc = trg_event_of_change(r, before, t->by_app, &kind, &detail);
+  int rc = trigger_event_of_change(r, before, t->by_app, &kind, &detail);
   if (rc != SQLITE_OK || !kind) return rc;
   tick_events *ev = t->events;
   if (!ev) {
@@ -47,9 +47,9 @@ int tick_event_keep(tick *t, const trg_row *r, const char *before) {
     ev->v = v;
     ev->cap = cap;
   }
-  const char *tid = val_text(&r->v[TC_TRIGGER_ID]);
-  const char *agent = val_text(&r->v[TC_AGENT_ID]);
-  const char *scope = val_text(&r->v[TC_SCOPE]);
+  const char *tid = trg_val_text(&r->v[TC_TRIGGER_ID]);
+  const char *agent = trg_val_text(&r->v[TC_AGENT_ID]);
+  const char *scope = trg_val_text(&r->v[TC_SCOPE]);
   size_t a = strlen(tid) + 1, b = strlen(agent) + 1, c = strlen(scope) + 1;
   char *texts = sqlite3_malloc64(a + b + c);
   if (!texts) goto nomem;
@@ -80,7 +80,7 @@ int tick_events_write(tick *t) {
   if (!ev || !ev->n) return rc;
   qsort(ev->v, (size_t)ev->n, sizeof *ev->v, by_trigger_id);
   for (int i = 0; i < ev->n && rc == SQLITE_OK; i++)
-    rc = store_event_append(t->st, &ev->v[i].e);
+    rc = store_event_append(t->call.st, &ev->v[i].e);
   tick_events_free(t);
   return rc;
 }
@@ -95,29 +95,4 @@ void tick_events_free(tick *t) {
   sqlite3_free(ev->v);
   sqlite3_free(ev);
   t->events = NULL;
-}
-
-/* Remember status and enabled of a row just loaded by the tick. */
-void tick_snapshot(tick *t, const trg_row *r) {
-  const char *st = val_text(&r->v[TC_STATUS]);
-  t->snap_id = strlen(st) < sizeof t->snap_status ? r->id : 0;
-  if (t->snap_id) memcpy(t->snap_status, st, strlen(st) + 1);
-  t->snap_enabled = r->v[TC_ENABLED].i;
-  t->snap_enabled_null = r->v[TC_ENABLED].null;
-  const trg_val *due = &r->v[TC_NEXT_DUE_AT], *fire = &r->v[TC_FIRE_AT];
-  t->snap_sched_ok = !due->bad && !fire->bad;
-  t->snap_due = due->i;
-  t->snap_due_null = due->null;
-  t->snap_fire = fire->i;
-  t->snap_fire_null = fire->null;
-}
-
-int tick_snapshot_schedule_same(const tick *t, const trg_row *r) {
-  const trg_val *due = &r->v[TC_NEXT_DUE_AT], *fire = &r->v[TC_FIRE_AT];
-  /* (a value the call set is never bad: only a loaded one can be, and
-  ** then the snapshot is not ok) */
-  return r->id == t->snap_id && t->snap_sched_ok &&
-         due->null == t->snap_due_null && fire->null == t->snap_fire_null &&
-         (due->null || due->i == t->snap_due) &&
-         (fire->null || fire->i == t->snap_fire);
 }

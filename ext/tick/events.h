@@ -8,11 +8,6 @@
 
 #include "tick/tick.h"
 
-/* Remember status and enabled of a row just loaded by the call: what a
-** change of it is compared with (tick_event_keep's `before`). */
-void tick_snapshot(tick *t, const trg_row *r);
-/* r's next_due_at and fire_at are those of the snapshot (same row). */
-int tick_snapshot_schedule_same(const tick *t, const trg_row *r);
 /* Keep the event of r's change of status from `before` (none when the
 ** change has no kind). */
 int tick_event_keep(tick *t, const trg_row *r, const char *before);

@@ -3,7 +3,6 @@
 ** run's row to its trigger's counters, in one transaction (or SAVEPOINT).
 */
 #include "tick/finish.h"
-#include "tick/events.h"
 
 #include <string.h>
 
@@ -45,20 +44,21 @@ int tick_finish_detail(const char *status, const char *detail, size_t n,
 }
 
 /* The work on a running run and its trigger r (NULL when deleted or
-** another incarnation, run_trigger_load). why: what run_check found
+** another incarnation, run_trigger_load). why: what store_run_check found
 ** wrong with the run, or NULL; taken. error / result: the detail as
 ** tick_finish_detail made it. A run that cannot be used is closed as
-** failed and its trigger paused; a trigger that cannot (trg_check) gets
+** failed and its trigger paused; a trigger that cannot (trigger_check) gets
 ** the run as reported, without retry, and is paused. */
-static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
+static int finish_run(tick *t, trg_run *run, trg_row *r, char *why,
                       const char *status, const char *error,
                       const char *result) {
   int rc = SQLITE_OK;
   if (why) {
     char *closing =
         sqlite3_mprintf("%s; run closed (reported: %s)", why, status);
-    rc = closing ? store_run_close(t->st, run->id, "failed", closing, t->now)
-                 : SQLITE_NOMEM;
+    rc = closing
+             ? store_run_close(t->call.st, run->id, "failed", closing, t->now)
+             : SQLITE_NOMEM;
     sqlite3_free(closing);
     if (rc == SQLITE_OK && r) return tick_quarantine(t, r, why, NULL, 1);
     sqlite3_free(why);
@@ -69,48 +69,51 @@ static int finish_run(tick *t, run_row *run, trg_row *r, char *why,
   trg_row *usable = why ? NULL : r;
   int failed = strcmp(status, "failed") == 0;
   if (failed && usable) {
-    rc = tick_fail_run(t->st, usable, run, t->now, error ? error : "failed", 1);
+    rc = tick_fail_run(t->call.st, usable, run, t->now,
+                       error ? error : "failed", 1);
   } else {
     int deferred = strcmp(status, "deferred") == 0;
-    val_set_text(&run->v[RC_STATUS], status);
-    val_set_text(&run->v[RC_ERROR], failed && !error ? "failed" : error);
-    val_set_text(&run->v[RC_RESULT], result);
+    trg_val_set_text(&run->v[RC_STATUS], status);
+    trg_val_set_text(&run->v[RC_ERROR], failed && !error ? "failed" : error);
+    trg_val_set_text(&run->v[RC_RESULT], result);
     if (deferred) {
-      val_set_int(&run->v[RC_RETRY_AT], t->now); /* re-offer next tick */
-      val_set_int(&run->v[RC_DEFERRALS], run->v[RC_DEFERRALS].i + 1);
+      trg_val_set_int(&run->v[RC_RETRY_AT], t->now); /* re-offer next tick */
+      trg_val_set_int(&run->v[RC_DEFERRALS], run->v[RC_DEFERRALS].i + 1);
     } else {
       tick_run_ended(run, t->now);
     }
-    rc = deferred ? store_run_save(t->st, run) : store_run_save_end(t->st, run);
+    rc = deferred ? store_run_save(t->call.st, run)
+                  : store_run_save_end(t->call.st, run);
     if (usable) {
       tick_note_finish(usable, t->now, status, error);
       if (strcmp(status, "success") == 0) tick_occurrence_done(usable, 1, NULL);
       if (strcmp(status, "skipped") == 0) tick_unclaim(usable, &spec, t->now);
-      if (rc == SQLITE_OK) rc = tick_settle(t->st, usable);
+      if (rc == SQLITE_OK) rc = tick_settle(t->call.st, usable);
     }
   }
-  if (rc == SQLITE_OK && usable) rc = wb_write_trigger(t, usable);
+  if (rc == SQLITE_OK && usable) rc = tick_wb_write_trigger(t, usable);
   if (rc == SQLITE_OK && why) return tick_quarantine(t, r, why, NULL, 1);
   sqlite3_free(why);
   return rc;
 }
 
 /* The run as loaded, refused when it is already finished. */
-static int refuse_finished(tick *t, const char *run_id, const run_row *run) {
+static int refuse_finished(tick *t, const char *run_id, const trg_run *run) {
   char b1[STORED_SHOWN + 4], b2[STORED_SHOWN + 4];
-  t->err = sqlite3_mprintf("run '%s' is already finished (%s%s%s)", run_id,
-                           stored_shown(run->v[RC_STATUS].t, b1),
-                           run->v[RC_ERROR].null ? "" : ": ",
-                           stored_shown(val_text(&run->v[RC_ERROR]), b2));
+  t->err =
+      sqlite3_mprintf("run '%s' is already finished (%s%s%s)", run_id,
+                      store_stored_shown(run->v[RC_STATUS].t, b1),
+                      run->v[RC_ERROR].null ? "" : ": ",
+                      store_stored_shown(trg_val_text(&run->v[RC_ERROR]), b2));
   return t->err ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
 /* The body of tick_finish, inside its transaction. */
 static int finish_in_txn(tick *t, const char *run_id, const char *status,
                          const char *error, const char *result,
-                         sqlite3_str *json, run_row *run, trg_row *r) {
+                         sqlite3_str *json, trg_run *run, trg_row *r) {
   int rc = SQLITE_OK;
-  int found = store_run_load(t->st, run_id, run);
+  int found = store_run_load(t->call.st, run_id, run);
   if (found == SQLITE_DONE) {
     t->err = sqlite3_mprintf("unknown run_id '%s'", run_id);
     return t->err ? SQLITE_ERROR : SQLITE_NOMEM;
@@ -120,7 +123,7 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
   rc = tick_run_check(t, run, &why);
   const trg_val *rs = &run->v[RC_STATUS];
   if (rc == SQLITE_OK && !rs->bad && strcmp(rs->t, "running") != 0 &&
-      (!why || run_status_known(rs->t))) {
+      (!why || store_run_status_known(rs->t))) {
     sqlite3_free(why);
     return refuse_finished(t, run_id, run);
   }
@@ -130,17 +133,16 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
   }
   /* A run of a deleted trigger (or of an earlier incarnation of its id)
   ** is finished alone: its JSON is null. */
-  found = tick_run_trigger_load(t->st, run, r);
+  found = tick_run_trigger_load(t->call.st, run, r);
   int have = found == SQLITE_ROW;
   t->narrow = 1; /* only the columns a run's end changes: as the tick */
-  if (have) tick_snapshot(t, r);
   if (found != SQLITE_ROW && found != SQLITE_DONE) {
     sqlite3_free(why);
     return found;
   }
   rc = finish_run(t, run, have ? r : NULL, why, status, error, result);
   if (rc == SQLITE_OK && json) {
-    if (have) trg_json(json, r);
+    if (have) trigger_json(json, r);
     else sqlite3_str_appendall(json, "null");
   }
   return rc;
@@ -148,23 +150,23 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
 
 int tick_finish_in(tick *t, const char *run_id, const char *status,
                    const char *error, const char *result, sqlite3_str *json) {
-  run_row run;
+  trg_run run;
   trg_row r;
   memset(&run, 0, sizeof run);
-  row_init(&r);
+  trg_row_init(&r);
   int rc = finish_in_txn(t, run_id, status, error, result, json, &run, &r);
-  run_clear(&run);
-  row_clear(&r);
+  trg_run_clear(&run);
+  trg_row_clear(&r);
   return rc;
 }
 
 int tick_finish(tick *t, const char *run_id, const char *status,
                 const char *error, const char *result, sqlite3_str *json) {
   store_txn txn;
-  int rc = tick_txn_begin(t, &txn);
+  int rc = store_call_txn_begin(&t->call, &txn);
   if (rc == SQLITE_OK) {
     rc = tick_finish_in(t, run_id, status, error, result, json);
-    tick_stmts_done(t);
+    store_call_stmts_done(&t->call);
     rc = tick_txn_end(t, &txn, rc);
   }
   return rc;

@@ -39,7 +39,7 @@ struct row_json {
 /* s as a JSON string literal in a. */
 static int quote(arena *a, const char *s, piece *out) {
   size_t n = json_quoted_len(s);
-  char *p = arena_alloc(a, n);
+  char *p = trg_arena_alloc(a, n);
   if (!p) return SQLITE_NOMEM;
   json_quote_to(p, s);
   out->p = p;
@@ -49,9 +49,9 @@ static int quote(arena *a, const char *s, piece *out) {
 
 static const struct row_json *row_json_of(arena *a, trg_row *r) {
   if (r->json) return r->json;
-  struct row_json *j = arena_alloc(a, sizeof *j);
+  struct row_json *j = trg_arena_alloc(a, sizeof *j);
   for (int i = 0; j && i < Q_N; i++) {
-    if (quote(a, val_text(&r->v[quoted_col[i]]), &j->q[i]) != SQLITE_OK)
+    if (quote(a, trg_val_text(&r->v[quoted_col[i]]), &j->q[i]) != SQLITE_OK)
       j = NULL;
   }
   return r->json = j;
@@ -72,7 +72,7 @@ static piece num(i64 v, char *buf) {
 static char *join(arena *a, const piece *ps, int n) {
   size_t total = 1;
   for (int i = 0; i < n; i++) total += ps[i].n;
-  char *out = arena_alloc(a, total), *p = out;
+  char *out = trg_arena_alloc(a, total), *p = out;
   if (!out) return NULL;
   for (int i = 0; i < n; i++) {
     memcpy(p, ps[i].p, ps[i].n);
@@ -82,8 +82,8 @@ static char *join(arena *a, const piece *ps, int n) {
   return out;
 }
 
-char *fire_run_id(arena *a, const char *trigger_id, i64 incarnation, i64 sched,
-                  i64 attempt) {
+char *tick_fire_run_id(arena *a, const char *trigger_id, i64 incarnation,
+                       i64 sched, i64 attempt) {
   char b1[24], b2[24], b3[24];
   const piece ps[] = {lit(trigger_id),  lit("@"), num(sched, b1),      lit("#"),
                       num(attempt, b2), lit("~"), num(incarnation, b3)};
@@ -93,7 +93,7 @@ char *fire_run_id(arena *a, const char *trigger_id, i64 incarnation, i64 sched,
   return join(a, ps, n);
 }
 
-char *fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched) {
+char *tick_fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched) {
   const struct row_json *j = row_json_of(a, r);
   piece id;
   if (!j || quote(a, run_id, &id) != SQLITE_OK) return NULL;
@@ -118,20 +118,21 @@ char *fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched) {
 
 /* The run's own text of column rc: the row's quote when the run borrows
 ** the row's very string (a run made by the tick), else quoted in a. */
-static int run_quoted(arena *a, const run_row *run, int rc,
+static int run_quoted(arena *a, const trg_run *run, int rc,
                       const struct row_json *j, const trg_row *r, int q,
                       piece *out) {
   if (run->v[rc].t && run->v[rc].t == r->v[quoted_col[q]].t) {
     *out = j->q[q];
     return SQLITE_OK;
   }
-  return quote(a, val_text(&run->v[rc]), out);
+  return quote(a, trg_val_text(&run->v[rc]), out);
 }
 
-int fire_element(arena *a, sqlite3_str *out, const run_row *run, trg_row *r) {
+int tick_fire_element(arena *a, sqlite3_str *out, const trg_run *run,
+                      trg_row *r) {
   const struct row_json *j = row_json_of(a, r);
   piece id, tid, agent;
-  if (!j || quote(a, val_text(&run->v[RC_RUN_ID]), &id) != SQLITE_OK ||
+  if (!j || quote(a, trg_val_text(&run->v[RC_RUN_ID]), &id) != SQLITE_OK ||
       run_quoted(a, run, RC_TRIGGER_ID, j, r, Q_TRIGGER_ID, &tid) !=
           SQLITE_OK ||
       run_quoted(a, run, RC_AGENT_ID, j, r, Q_AGENT_ID, &agent) != SQLITE_OK)
@@ -152,7 +153,7 @@ int fire_element(arena *a, sqlite3_str *out, const run_row *run, trg_row *r) {
                       lit(",\"instructions\":"),
                       j->q[Q_INSTRUCTIONS],
                       lit(",\"payload\":"),
-                      lit(val_text(&run->v[RC_PAYLOAD])),
+                      lit(trg_val_text(&run->v[RC_PAYLOAD])),
                       lit("}")};
   for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
     sqlite3_str_append(out, ps[i].p, (int)ps[i].n);

@@ -1,8 +1,9 @@
 /*
 ** fire_json.h -- the texts of a claimed run: its run_id, its payload (the
 ** run row's payload column) and its element of trigger_run_due()'s result
-** array (DESIGN.md §6), built in an arena from the trigger's values,
-** which are JSON-quoted once per row however many runs it fires.
+** array (docs/lifecycle.md#claiming-trigger_run_due), built in an arena
+** from the trigger's values, which are JSON-quoted once per row however
+** many runs it fires.
 */
 #ifndef TRG_FIRE_JSON_H
 #define TRG_FIRE_JSON_H
@@ -15,19 +16,20 @@
 ** "~<incarnation>" appended. The part after the id's last '@' holds no
 ** '@', so two different tuples never give one run_id, whatever the ids
 ** contain. NULL when out of memory. */
-char *fire_run_id(arena *a, const char *trigger_id, i64 incarnation, i64 sched,
-                  i64 attempt);
+char *tick_fire_run_id(arena *a, const char *trigger_id, i64 incarnation,
+                       i64 sched, i64 attempt);
 
 /* The payload of run run_id, occurrence sched of trigger r, in a:
 **   {"text","source":"trigger","triggerId","triggerRunId","wakeMode",
 **    "displayName","scope","scheduledFor"}
 ** NULL when out of memory. r->json caches r's quoted texts in a. */
-char *fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched);
+char *tick_fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched);
 
 /* Append run's result element (run of trigger r) to out:
 **   {"run_id","trigger_id","agent_id","scheduled_for","attempt",
 **    "wake_mode","instructions","payload"}
 ** SQLITE_OK or SQLITE_NOMEM. */
-int fire_element(arena *a, sqlite3_str *out, const run_row *run, trg_row *r);
+int tick_fire_element(arena *a, sqlite3_str *out, const trg_run *run,
+                      trg_row *r);
 
 #endif

@@ -118,7 +118,7 @@ static int merge(tick *t, char **payload, sqlite3_str *keys) {
   if (n == 0 || (*payload)[n - 1] != '}') return SQLITE_OK; /* not ours */
   if (sqlite3_str_errcode(keys)) return SQLITE_NOMEM;
   size_t k = (size_t)sqlite3_str_length(keys);
-  char *out = arena_alloc(&t->mem, n + k + 1);
+  char *out = trg_arena_alloc(&t->mem, n + k + 1);
   if (!out) return SQLITE_NOMEM;
   memcpy(out, *payload, n - 1);
   memcpy(out + n - 1, sqlite3_str_value(keys), k);
@@ -130,18 +130,20 @@ static int merge(tick *t, char **payload, sqlite3_str *keys) {
 
 int tick_preload_payload(tick *t, trg_row *r, char **payload) {
   i64 max_bytes;
-  int on = store_preload_ready(t->st, &max_bytes);
-  if (on <= 0) return on < 0 ? (t->st->err ? t->st->err : SQLITE_NOMEM) : 0;
-  store_preload_args a = {val_text(&r->v[TC_SCOPE]),
-                          val_text(&r->v[TC_TRIGGER_ID]),
-                          val_text(&r->v[TC_AGENT_ID]), t->now, t->ctx};
-  sqlite3_str *arr = sqlite3_str_new(t->db), *keys = sqlite3_str_new(t->db);
+  int on;
+  int rc = store_preload_ready(t->call.st, &max_bytes, &on);
+  if (rc != SQLITE_OK || !on) return rc;
+  store_preload_args a = {
+      trg_val_text(&r->v[TC_SCOPE]), trg_val_text(&r->v[TC_TRIGGER_ID]),
+      trg_val_text(&r->v[TC_AGENT_ID]), t->now, t->call.ctx};
+  sqlite3_str *arr = sqlite3_str_new(t->call.db),
+              *keys = sqlite3_str_new(t->call.db);
   char *why = NULL;
   int truncated = 0;
-  int rc = store_preload_open(t->st, &a, &why);
+  rc = store_preload_open(t->call.st, &a, &why);
   if (rc == SQLITE_OK)
-    rc = read_rows(t->st, max_bytes, arr, keys, &truncated, &why);
-  store_preload_close(t->st);
+    rc = read_rows(t->call.st, max_bytes, arr, keys, &truncated, &why);
+  store_preload_close(t->call.st);
   sqlite3_str_reset(keys);
   if (rc == SQLITE_OK) {
     sqlite3_str_appendall(keys, ",\"preload\":");

@@ -1,5 +1,6 @@
 /*
-** fire_preload.h -- a claimed run's fire-time preload (DESIGN.md §12):
+** fire_preload.h -- a claimed run's fire-time preload
+** (docs/lifecycle.md#fire-time-preload-preload_sql):
 ** the query configured as preload_sql (store/preload_sql.h) run for the
 ** run's trigger, its rows merged into the run's payload.
 */
@@ -12,7 +13,7 @@
 #define PRELOAD_MAX_ROWS 1000
 
 /*
-** *payload (a run's payload object, fire_payload) with the preload of
+** *payload (a run's payload object, tick_fire_payload) with the preload of
 ** trigger r merged as its last keys, in t->mem:
 **   "preload": [{column: value, ...}, ...]   the rows, whole, in order;
 **                                            at most PRELOAD_MAX_ROWS and

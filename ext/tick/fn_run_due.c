@@ -16,11 +16,11 @@ SQLITE_EXTENSION_INIT3
 static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_run_due") != 0) return;
-  tick_cache_take(&t);
+  store_call_take(&t.call);
   int rc;
   if (tick_read_now_and_options(&t, ctx, argc, argv) != 0) goto out;
   t.budget = t.o.limit;
-  t.out = sqlite3_str_new(t.db);
+  t.out = sqlite3_str_new(t.call.db);
   if (t.o.agents_empty || t.budget == 0) {
     sqlite3_result_text(ctx, "[]", 2, SQLITE_STATIC);
     sqlite3_free(sqlite3_str_finish(t.out));
@@ -28,14 +28,14 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   store_txn txn;
   t.narrow = 1;
-  rc = tick_txn_begin(&t, &txn);
+  rc = store_call_txn_begin(&t.call, &txn);
   if (rc == SQLITE_OK) {
     rc = tick_reoffer(&t);
     if (rc == SQLITE_OK) rc = tick_claim_due(&t);
     if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, t.nout ? "]" : "[]");
     if (rc == SQLITE_OK) rc = tick_str_status(&t, t.out);
     tick_record_cost(&t);
-    tick_stmts_done(&t);
+    store_call_stmts_done(&t.call);
     rc = tick_txn_end(&t, &txn, rc);
   }
   if (rc != SQLITE_OK) {
@@ -45,7 +45,7 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   trg_result_str(ctx, t.out);
 out:
-  tick_cache_give(&t);
+  store_call_give(&t.call);
   tick_end(&t);
 }
 
@@ -53,7 +53,7 @@ static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   (void)argv;
   trg_ctx *c = sqlite3_user_data(ctx);
-  if (trg_ctx_refuse_in_preload(ctx, "trigger_last_tick") != 0) return;
+  if (trg_refuse_in_preload(ctx, "trigger_last_tick") != 0) return;
   char *z = sqlite3_mprintf(
       "{\"vm_steps\":%lld,\"fullscan_steps\":%lld,"
       "\"rows_read\":%lld,\"claimed\":%lld}",
@@ -66,7 +66,7 @@ static void fn_last_tick(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, z, -1, sqlite3_free);
 }
 
-int fn_run_due_register(sqlite3 *db, trg_ctx *ctx) {
+int tick_fn_run_due_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_run_due", 0, 2, TRG_FN_SIDE, fn_run_due},
       {"trigger_last_tick", 0, 0, TRG_FN_SIDE, fn_last_tick},

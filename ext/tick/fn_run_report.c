@@ -30,9 +30,9 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_run_finish") != 0) return;
-  const char *run_id = arg_text(ctx, t.fname, argv, 0, "run_id");
+  const char *run_id = trg_arg_text(ctx, t.fname, argv, 0, "run_id");
   const char *status =
-      run_id ? arg_text(ctx, t.fname, argv, 1, "status") : NULL;
+      run_id ? trg_arg_text(ctx, t.fname, argv, 1, "status") : NULL;
   const char *detail = NULL;
   size_t detail_len = 0;
   char *error = NULL, *result = NULL; /* the detail, as one or the other */
@@ -60,18 +60,19 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
       goto out;
     }
   }
-  if (arg_instant(ctx, t.fname, argc, argv, 3, "now", 1, &t.now) != 0) goto out;
+  if (trg_arg_instant(ctx, t.fname, argc, argv, 3, "now", 1, &t.now) != 0)
+    goto out;
   if (tick_finish_detail(status, detail, detail_len, &error, &result) !=
       SQLITE_OK) {
     sqlite3_result_error_nomem(ctx);
     goto out;
   }
-  t.out = sqlite3_str_new(t.db);
-  tick_cache_take(&t);
+  t.out = sqlite3_str_new(t.call.db);
+  store_call_take(&t.call);
   int rc = tick_finish(&t, run_id, status, error, result, t.out);
   tick_result(&t, ctx, rc);
 out:
-  tick_cache_give(&t);
+  store_call_give(&t.call);
   sqlite3_free(error);
   sqlite3_free(result);
   tick_end(&t);
@@ -158,7 +159,7 @@ static int walk_member(void *arg, const char *key, const char *value) {
 ** sure of): the root must be an array, each element an object. */
 static int items_tree(tick *t, const char *json, item_list *l) {
   store_json_each it;
-  int rc = store_json_tree_open(t->st, json, &it);
+  int rc = store_json_tree_open(t->call.st, json, &it);
   i64 root = -1, cur = -1;
   while (rc == SQLITE_OK && (rc = store_json_each_next(&it)) == SQLITE_ROW) {
     rc = SQLITE_OK;
@@ -184,7 +185,8 @@ static int items_tree(tick *t, const char *json, item_list *l) {
   store_json_each_close(&it);
   if (rc == SQLITE_DONE) rc = SQLITE_OK;
   if (rc == SQLITE_ERROR && !t->err) /* malformed JSON */
-    t->err = sqlite3_mprintf("argument 1 (runs): %s", sqlite3_errmsg(t->db));
+    t->err =
+        sqlite3_mprintf("argument 1 (runs): %s", sqlite3_errmsg(t->call.db));
   return rc;
 }
 
@@ -323,22 +325,23 @@ static void fn_run_finish_many(sqlite3_context *ctx, int argc,
                      "argument 1 (runs) must be text");
     goto out;
   }
-  if (arg_instant(ctx, t.fname, argc, argv, 1, "now", 1, &t.now) != 0) goto out;
-  t.out = sqlite3_str_new(t.db);
-  tick_cache_take(&t);
+  if (trg_arg_instant(ctx, t.fname, argc, argv, 1, "now", 1, &t.now) != 0)
+    goto out;
+  t.out = sqlite3_str_new(t.call.db);
+  store_call_take(&t.call);
   int rc = items_of_value(&t, argv[0], &items);
   if (rc == SQLITE_OK) {
     store_txn txn;
-    rc = tick_txn_begin(&t, &txn);
+    rc = store_call_txn_begin(&t.call, &txn);
     for (int i = 0; rc == SQLITE_OK && i < items.n; i++)
       rc = finish_item_do(&t, i, &items.v[i]);
     if (rc == SQLITE_OK) sqlite3_str_appendall(t.out, items.n ? "]" : "[]");
-    tick_stmts_done(&t);
+    store_call_stmts_done(&t.call);
     rc = tick_txn_end(&t, &txn, rc);
   }
   tick_result(&t, ctx, rc);
 out:
-  tick_cache_give(&t);
+  store_call_give(&t.call);
   items_clear(&items);
   tick_end(&t);
 }
@@ -346,25 +349,25 @@ out:
 /* The lease length a heartbeat renews by default: the claim's (rows
 ** claimed before schema version 4 have no lease_ms: their lease as
 ** claimed, never renewed then). */
-static i64 claim_lease_ms(const run_row *run) {
+static i64 claim_lease_ms(const trg_run *run) {
   if (!run->v[RC_LEASE_MS].null && run->v[RC_LEASE_MS].i > 0)
     return run->v[RC_LEASE_MS].i;
   i64 ms = run->v[RC_LEASE_UNTIL].i - run->v[RC_CLAIMED_AT].i;
   return ms > 0 ? ms : TRG_DEFAULT_LEASE_MS;
 }
 
-/* Load run run_id and check it as stored (run_check): SQLITE_OK, or an
+/* Load run run_id and check it as stored (store_run_check): SQLITE_OK, or an
 ** error (t->err: unknown run_id, or a value changed outside the extension,
 ** refused until it is fixed; the tick closes such a run when it reads it). */
-static int run_find(tick *t, const char *run_id, run_row *run) {
-  int found = store_run_load(t->st, run_id, run);
+static int run_find(tick *t, const char *run_id, trg_run *run) {
+  int found = store_run_load(t->call.st, run_id, run);
   if (found == SQLITE_DONE) {
     t->err = sqlite3_mprintf("unknown run_id '%s'", run_id);
     return SQLITE_ERROR;
   }
   if (found != SQLITE_ROW) return found;
   char *why = NULL;
-  int rc = run_check(t->st, run, &why);
+  int rc = store_run_check(t->call.st, run, &why);
   if (!why) return rc;
   t->err = sqlite3_mprintf("run '%s' holds a value changed outside the "
                            "extension: %s (fix it in the shadow table first)",
@@ -374,18 +377,18 @@ static int run_find(tick *t, const char *run_id, run_row *run) {
 }
 
 /* Extend the lease of a running run to now + lease_ms (0: the claim's),
-** never shortening it; refused for a run not running or whose lease passed at or before now
-** (the tick reclaims exactly those). */
-static int renew_lease(tick *t, run_row *run, const char *run_id,
+** never shortening it; refused for a run not running or whose lease passed
+** at or before now (the tick reclaims exactly those). */
+static int renew_lease(tick *t, trg_run *run, const char *run_id,
                        i64 lease_ms) {
-  const char *status = val_text(&run->v[RC_STATUS]);
+  const char *status = trg_val_text(&run->v[RC_STATUS]);
   if (strcmp(status, "running") != 0) {
     t->err = sqlite3_mprintf("run '%s' is not running (%s%s%s)", run_id, status,
                              run->v[RC_ERROR].null ? "" : ": ",
-                             val_text(&run->v[RC_ERROR]));
+                             trg_val_text(&run->v[RC_ERROR]));
     return SQLITE_ERROR;
   }
-  /* a running run has its lease_until (run_find's run_check) */
+  /* a running run has its lease_until (run_find's store_run_check) */
   i64 until = run->v[RC_LEASE_UNTIL].i;
   if (until <= t->now) {
     char was[CIVIL_ISO_MAX], now[CIVIL_ISO_MAX];
@@ -399,18 +402,18 @@ static int renew_lease(tick *t, run_row *run, const char *run_id,
   /* A lease never moves backwards: a heartbeat from a clock behind the
   ** claimer's (now before the claim) leaves the longer one. */
   i64 renewed = t->now + (lease_ms ? lease_ms : claim_lease_ms(run));
-  if (renewed > until) val_set_int(&run->v[RC_LEASE_UNTIL], renewed);
-  return store_run_save(t->st, run);
+  if (renewed > until) trg_val_set_int(&run->v[RC_LEASE_UNTIL], renewed);
+  return store_run_save(t->call.st, run);
 }
 
 static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
                              sqlite3_value **argv) {
   tick t;
   if (tick_begin(&t, ctx, "trigger_run_heartbeat") != 0) return;
-  run_row run;
+  trg_run run;
   memset(&run, 0, sizeof run);
   i64 lease_ms = 0;
-  const char *run_id = arg_text(ctx, t.fname, argv, 0, "run_id");
+  const char *run_id = trg_arg_text(ctx, t.fname, argv, 0, "run_id");
   if (!run_id) goto out;
   if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
     lease_ms = sqlite3_value_int64(argv[1]);
@@ -422,26 +425,27 @@ static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
       goto out;
     }
   }
-  if (arg_instant(ctx, t.fname, argc, argv, 2, "now", 1, &t.now) != 0) goto out;
-  t.out = sqlite3_str_new(t.db);
-  tick_cache_take(&t);
+  if (trg_arg_instant(ctx, t.fname, argc, argv, 2, "now", 1, &t.now) != 0)
+    goto out;
+  t.out = sqlite3_str_new(t.call.db);
+  store_call_take(&t.call);
   store_txn txn;
-  int rc = tick_txn_begin(&t, &txn);
+  int rc = store_call_txn_begin(&t.call, &txn);
   if (rc == SQLITE_OK) {
     rc = run_find(&t, run_id, &run);
     if (rc == SQLITE_OK) rc = renew_lease(&t, &run, run_id, lease_ms);
-    if (rc == SQLITE_OK) run_json(t.out, &run);
-    tick_stmts_done(&t);
+    if (rc == SQLITE_OK) trigger_run_json(t.out, &run);
+    store_call_stmts_done(&t.call);
     rc = tick_txn_end(&t, &txn, rc);
   }
   tick_result(&t, ctx, rc);
 out:
-  tick_cache_give(&t);
-  run_clear(&run);
+  store_call_give(&t.call);
+  trg_run_clear(&run);
   tick_end(&t);
 }
 
-int fn_run_report_register(sqlite3 *db, trg_ctx *ctx) {
+int tick_fn_run_report_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_run_finish", 2, 4, TRG_FN_SIDE, fn_run_finish},
       {"trigger_run_finish_many", 1, 2, TRG_FN_SIDE, fn_run_finish_many},

@@ -27,12 +27,13 @@ typedef struct earliest {
 
 static int earliest_fire(void *arg, const store_wake_row *w) {
   earliest *e = arg;
-  /* Values changed outside the extension (DESIGN.md §4) must not wake a
-  ** host for nothing, over and over: a next_due_at that is not a number
-  ** sorts after every number and is never due, so the walk ends there;
-  ** the tick reads a row only once next_due_at has come, so a fire_at
-  ** before it counts as next_due_at (as does one that is not a number:
-  ** the tick pauses that row when it reads it). */
+  /* Values changed outside the extension
+  ** (docs/tables.md#changed-shadow-tables) must not wake a host for
+  ** nothing, over and over: a next_due_at that is not a number sorts after
+  ** every number and is never due, so the walk ends there; the tick reads a
+  ** row only once next_due_at has come, so a fire_at before it counts as
+  ** next_due_at (as does one that is not a number: the tick pauses that row
+  ** when it reads it). */
   if (w->due_type != SQLITE_INTEGER && w->due_type != SQLITE_FLOAT) return 1;
   if (e->have && w->due >= e->best) return 1;
   if (w->fire_type == SQLITE_NULL) return 0;
@@ -49,13 +50,13 @@ static int earliest_fire(void *arg, const store_wake_row *w) {
 /* The earliest fire of the triggers the tick's options may claim: all,
 ** or one index walk per agent of options.agents. */
 static int earliest_claimable(tick *t, earliest *e) {
-  if (!t->o.agents) return store_wake_walk(t->st, NULL, earliest_fire, e);
+  if (!t->o.agents) return store_wake_walk(t->call.st, NULL, earliest_fire, e);
   store_json_each it;
   int step = SQLITE_DONE;
-  int rc = store_json_each_open(t->st, t->o.agents, &it);
+  int rc = store_json_each_open(t->call.st, t->o.agents, &it);
   while (rc == SQLITE_OK && (step = store_json_each_next(&it)) == SQLITE_ROW) {
     if (strcmp(it.m.type, "text") != 0) continue; /* matches no agent */
-    rc = store_wake_walk(t->st, it.m.text, earliest_fire, e);
+    rc = store_wake_walk(t->call.st, it.m.text, earliest_fire, e);
   }
   if (rc == SQLITE_OK && step != SQLITE_DONE) rc = step;
   store_json_each_close(&it);
@@ -78,7 +79,7 @@ static void fn_next_wakeup(sqlite3_context *ctx, int argc,
   i64 at = 0;
   int rc = earliest_claimable(&t, &e);
   if (rc == SQLITE_OK)
-    rc = store_wake_runs(t.st, t.o.agents, t.o.wake_mode, &have, &at);
+    rc = store_wake_runs(t.call.st, t.o.agents, t.o.wake_mode, &have, &at);
   if (have && (!e.have || at < e.best)) e.best = at;
   e.have |= have;
   if (rc != SQLITE_OK) tick_fail(&t, ctx, rc);
@@ -88,7 +89,7 @@ out:
   tick_end(&t);
 }
 
-int fn_wakeup_register(sqlite3 *db, trg_ctx *ctx) {
+int tick_fn_wakeup_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
       {"trigger_next_wakeup", 0, 2, TRG_FN_SIDE, fn_next_wakeup},
   };

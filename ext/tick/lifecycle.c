@@ -1,5 +1,5 @@
 /*
-** lifecycle.c -- the run lifecycle's steps (lifecycle.h, DESIGN.md §6):
+** lifecycle.c -- the run lifecycle's steps (lifecycle.h, docs/lifecycle.md):
 ** a run made and claimed, its element of the result, a trigger's counters
 ** after a claim or a run's end, a failure with its retry, and settling a
 ** trigger once nothing of it is in flight.
@@ -13,6 +13,7 @@
 #include "tick/fire_preload.h"
 #include "tick/write_behind.h"
 #include "time/civil.h"
+#include "trigger/transition.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -23,73 +24,73 @@ void tick_iso_utc(i64 ms, char *buf) { civil_format_iso(ms, 0, 1, buf); }
 ** borrowed: run_id and payload from the tick's arena, trigger_id and
 ** agent_id from r, status a literal; r and the arena outlive the run's
 ** write (tick_claim_due resets the arena once a batch is written). */
-int tick_run_make(tick *t, run_row *run, trg_row *r, i64 sched, i64 attempt,
+int tick_run_make(tick *t, trg_run *run, trg_row *r, i64 sched, i64 attempt,
                   const char *status) {
-  run_clear(run);
-  const char *tid = val_text(&r->v[TC_TRIGGER_ID]);
+  trg_run_clear(run);
+  const char *tid = trg_val_text(&r->v[TC_TRIGGER_ID]);
   i64 inc = r->v[TC_INCARNATION].i;
-  char *id = fire_run_id(&t->mem, tid, inc, sched, attempt);
-  char *payload = id ? fire_payload(&t->mem, r, id, sched) : NULL;
+  char *id = tick_fire_run_id(&t->mem, tid, inc, sched, attempt);
+  char *payload = id ? tick_fire_payload(&t->mem, r, id, sched) : NULL;
   if (!payload) return SQLITE_NOMEM;
   if (strcmp(status, "running") == 0) { /* a claim: its preload */
     int rc = tick_preload_payload(t, r, &payload);
     if (rc != SQLITE_OK) return rc;
   }
-  val_borrow(&run->v[RC_RUN_ID], id);
-  val_borrow(&run->v[RC_PAYLOAD], payload);
-  val_borrow(&run->v[RC_TRIGGER_ID], tid);
-  val_borrow(&run->v[RC_AGENT_ID], val_text(&r->v[TC_AGENT_ID]));
-  val_borrow(&run->v[RC_STATUS], status);
-  val_set_int(&run->v[RC_SCHEDULED_FOR], sched);
-  val_set_int(&run->v[RC_ATTEMPT], attempt);
-  val_set_int(&run->v[RC_DEFERRALS], 0);
-  val_set_int(&run->v[RC_INCARNATION], inc);
+  trg_val_borrow(&run->v[RC_RUN_ID], id);
+  trg_val_borrow(&run->v[RC_PAYLOAD], payload);
+  trg_val_borrow(&run->v[RC_TRIGGER_ID], tid);
+  trg_val_borrow(&run->v[RC_AGENT_ID], trg_val_text(&r->v[TC_AGENT_ID]));
+  trg_val_borrow(&run->v[RC_STATUS], status);
+  trg_val_set_int(&run->v[RC_SCHEDULED_FOR], sched);
+  trg_val_set_int(&run->v[RC_ATTEMPT], attempt);
+  trg_val_set_int(&run->v[RC_DEFERRALS], 0);
+  trg_val_set_int(&run->v[RC_INCARNATION], inc);
   return SQLITE_OK;
 }
 
 /* Mark a run claimed (running, or success at once when ack is false). */
-void tick_run_claim(tick *t, run_row *run) {
-  val_set_int(&run->v[RC_CLAIMED_AT], t->now);
-  val_borrow(&run->v[RC_OWNER], t->o.owner ? t->o.owner : "");
+void tick_run_claim(tick *t, trg_run *run) {
+  trg_val_set_int(&run->v[RC_CLAIMED_AT], t->now);
+  trg_val_borrow(&run->v[RC_OWNER], t->o.owner ? t->o.owner : "");
   if (t->o.ack) {
-    val_set_int(&run->v[RC_LEASE_UNTIL], t->now + t->o.lease_ms);
-    val_set_int(&run->v[RC_LEASE_MS], t->o.lease_ms);
-    val_borrow(&run->v[RC_STATUS], "running");
+    trg_val_set_int(&run->v[RC_LEASE_UNTIL], t->now + t->o.lease_ms);
+    trg_val_set_int(&run->v[RC_LEASE_MS], t->o.lease_ms);
+    trg_val_borrow(&run->v[RC_STATUS], "running");
   } else {
-    val_set_int(&run->v[RC_FINISHED_AT], t->now);
-    val_set_int(&run->v[RC_LATENCY_MS], 0);
-    val_borrow(&run->v[RC_STATUS], "success");
+    trg_val_set_int(&run->v[RC_FINISHED_AT], t->now);
+    trg_val_set_int(&run->v[RC_LATENCY_MS], 0);
+    trg_val_borrow(&run->v[RC_STATUS], "success");
   }
-  val_set_null(&run->v[RC_RETRY_AT]);
+  trg_val_set_null(&run->v[RC_RETRY_AT]);
 }
 
 /* A run's end at now: finished_at, and latency_ms from its claim, 0 when
 ** now is before the claim (a finisher's clock behind the claimer's). */
-void tick_run_ended(run_row *run, i64 now) {
+void tick_run_ended(trg_run *run, i64 now) {
   i64 latency = now - run->v[RC_CLAIMED_AT].i;
-  val_set_int(&run->v[RC_FINISHED_AT], now);
-  val_set_int(&run->v[RC_LATENCY_MS], latency > 0 ? latency : 0);
+  trg_val_set_int(&run->v[RC_FINISHED_AT], now);
+  trg_val_set_int(&run->v[RC_LATENCY_MS], latency > 0 ? latency : 0);
 }
 
 /* Append the claimed run to the result array. */
-int tick_emit(tick *t, const run_row *run, trg_row *r) {
-  sqlite3_str *s = wb_out(t);
+int tick_emit(tick *t, const trg_run *run, trg_row *r) {
+  sqlite3_str *s = tick_wb_out(t);
   sqlite3_str_appendall(s, t->nout++ ? "," : "[");
-  return fire_element(&t->mem, s, run, r);
+  return tick_fire_element(&t->mem, s, run, r);
 }
 
 /* Record a finished-at-once row (skipped / expired) with a reason. */
 int tick_record_outcome(tick *t, trg_row *r, i64 sched, const char *status,
                         char *error) {
-  run_row run;
+  trg_run run;
   memset(&run, 0, sizeof run);
   int rc = error ? tick_run_make(t, &run, r, sched, 1, status) : SQLITE_NOMEM;
-  if (rc == SQLITE_OK) rc = val_set_text(&run.v[RC_ERROR], error);
-  val_set_int(&run.v[RC_FINISHED_AT], t->now);
-  run_row *stored;
+  if (rc == SQLITE_OK) rc = trg_val_set_text(&run.v[RC_ERROR], error);
+  trg_val_set_int(&run.v[RC_FINISHED_AT], t->now);
+  trg_run *stored;
   int inserted;
-  if (rc == SQLITE_OK) rc = wb_write_run(t, &run, &stored, &inserted);
-  run_clear(&run);
+  if (rc == SQLITE_OK) rc = tick_wb_write_run(t, &run, &stored, &inserted);
+  trg_run_clear(&run);
   sqlite3_free(error);
   return rc;
 }
@@ -97,12 +98,12 @@ int tick_record_outcome(tick *t, trg_row *r, i64 sched, const char *status,
 /* A claimed run started: counters for ack / no-ack. */
 void tick_note_claim(tick *t, trg_row *r) {
   if (t->o.ack) {
-    val_set_int(&r->v[TC_RUNNING], r->v[TC_RUNNING].i + 1);
+    trg_val_set_int(&r->v[TC_RUNNING], r->v[TC_RUNNING].i + 1);
   } else {
-    val_set_int(&r->v[TC_RUN_COUNT], r->v[TC_RUN_COUNT].i + 1);
-    val_set_int(&r->v[TC_LAST_RUN_AT], t->now);
-    val_set_text(&r->v[TC_LAST_STATUS], "success");
-    val_set_int(&r->v[TC_FAIL_STREAK], 0);
+    trg_val_set_int(&r->v[TC_RUN_COUNT], r->v[TC_RUN_COUNT].i + 1);
+    trg_val_set_int(&r->v[TC_LAST_RUN_AT], t->now);
+    trg_val_set_text(&r->v[TC_LAST_STATUS], "success");
+    trg_val_set_int(&r->v[TC_FAIL_STREAK], 0);
   }
 }
 
@@ -111,36 +112,39 @@ void tick_note_claim(tick *t, trg_row *r) {
 ** one whose schedule is exhausted once nothing is in flight any more.
 */
 int tick_settle(store *s, trg_row *r) {
-  if (strcmp(val_text(&r->v[TC_STATUS]), "scheduled") != 0) return SQLITE_OK;
+  if (strcmp(trg_val_text(&r->v[TC_STATUS]), "scheduled") != 0)
+    return SQLITE_OK;
   if (!r->v[TC_NEXT_DUE_AT].null) {
     if (r->v[TC_FIRE_AT].null && r->v[TC_RUNNING].i == 0) {
-      trg_set_next(r, 1, r->v[TC_NEXT_DUE_AT].i); /* queue released */
+      trigger_set_next(r, 1, r->v[TC_NEXT_DUE_AT].i); /* queue released */
     }
     return SQLITE_OK;
   }
   if (r->v[TC_RUNNING].i > 0) return SQLITE_OK;
-  int p = store_run_pending(s, val_text(&r->v[TC_TRIGGER_ID]),
-                            r->v[TC_INCARNATION].i);
-  if (p < 0) return store_err(s);
-  if (!p) val_set_text(&r->v[TC_STATUS], "completed");
+  int pending;
+  int rc = store_run_pending(s, trg_val_text(&r->v[TC_TRIGGER_ID]),
+                             r->v[TC_INCARNATION].i, &pending);
+  if (rc != SQLITE_OK) return rc;
+  if (!pending) trg_val_set_text(&r->v[TC_STATUS], "completed");
   return SQLITE_OK;
 }
 
 /* An occurrence ended for good with success or failure. */
 void tick_occurrence_done(trg_row *r, int success, const char *error) {
   if (success) {
-    val_set_int(&r->v[TC_FAIL_STREAK], 0);
+    trg_val_set_int(&r->v[TC_FAIL_STREAK], 0);
     return;
   }
-  val_set_int(&r->v[TC_FAIL_STREAK], r->v[TC_FAIL_STREAK].i + 1);
+  trg_val_set_int(&r->v[TC_FAIL_STREAK], r->v[TC_FAIL_STREAK].i + 1);
   const trg_val *limit = &r->v[TC_PAUSE_AFTER_FAILURES];
-  if (!limit->null && r->v[TC_FAIL_STREAK].i >= limit->i && trg_is_active(r)) {
-    trg_pause(r);
+  if (!limit->null && r->v[TC_FAIL_STREAK].i >= limit->i &&
+      trigger_is_active(r)) {
+    trigger_transition(r, TRIGGER_PAUSE, NULL, 0);
     char *why = sqlite3_mprintf("paused after %lld consecutive failures; "
                                 "last: %s",
                                 (long long)r->v[TC_FAIL_STREAK].i,
                                 error ? error : "failed");
-    val_set_owned(&r->v[TC_LAST_ERROR], why); /* NULL: the save fails */
+    trg_val_set_owned(&r->v[TC_LAST_ERROR], why); /* NULL: the save fails */
   }
 }
 
@@ -148,25 +152,25 @@ void tick_occurrence_done(trg_row *r, int success, const char *error) {
 ** the last failure's error: a success leaves it (last_status tells). */
 void tick_note_finish(trg_row *r, i64 now, const char *status,
                       const char *error) {
-  val_set_int(&r->v[TC_RUNNING],
-              r->v[TC_RUNNING].i > 0 ? r->v[TC_RUNNING].i - 1 : 0);
+  trg_val_set_int(&r->v[TC_RUNNING],
+                  r->v[TC_RUNNING].i > 0 ? r->v[TC_RUNNING].i - 1 : 0);
   int failed = strcmp(status, "failed") == 0;
   if (failed || strcmp(status, "success") == 0) {
-    val_set_int(&r->v[TC_RUN_COUNT], r->v[TC_RUN_COUNT].i + 1);
-    val_set_int(&r->v[TC_LAST_RUN_AT], now);
-    val_set_text(&r->v[TC_LAST_STATUS], status);
+    trg_val_set_int(&r->v[TC_RUN_COUNT], r->v[TC_RUN_COUNT].i + 1);
+    trg_val_set_int(&r->v[TC_LAST_RUN_AT], now);
+    trg_val_set_text(&r->v[TC_LAST_STATUS], status);
   }
-  if (failed) val_set_text(&r->v[TC_LAST_ERROR], error);
+  if (failed) trg_val_set_text(&r->v[TC_LAST_ERROR], error);
 }
 
 void tick_unclaim(trg_row *r, const sched_spec *spec, i64 now) {
   if (r->v[TC_CLAIMS].i > 0)
-    val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i - 1);
+    trg_val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i - 1);
   i64 next;
   if (!r->v[TC_MAX_RUNS].null && r->v[TC_NEXT_DUE_AT].null &&
-      strcmp(val_text(&r->v[TC_STATUS]), "scheduled") == 0 &&
+      strcmp(trg_val_text(&r->v[TC_STATUS]), "scheduled") == 0 &&
       r->v[TC_CLAIMS].i < r->v[TC_MAX_RUNS].i && sched_next(spec, now, &next)) {
-    trg_set_next(r, 1, next);
+    trigger_set_next(r, 1, next);
   }
 }
 
@@ -180,23 +184,24 @@ static int incarnation_ok(const trg_val *v) {
 ** incarnation) holds the id now. An incarnation that no write leaves (NULL,
 ** not an integer, out of range: changed outside the extension) on either
 ** side decides nothing: the row is loaded, and the checks of the row and
-** the run (trg_check, run_check) refuse it, so the trigger is paused. */
-int tick_run_trigger_load(store *s, const run_row *run, trg_row *r) {
-  int rc = store_trigger_load(s, val_text(&run->v[RC_TRIGGER_ID]), r);
+** the run (trigger_check, store_run_check) refuse it, so the trigger is
+** paused. */
+int tick_run_trigger_load(store *s, const trg_run *run, trg_row *r) {
+  int rc = store_trigger_load(s, trg_val_text(&run->v[RC_TRIGGER_ID]), r);
   const trg_val *ti = &r->v[TC_INCARNATION], *ri = &run->v[RC_INCARNATION];
   if (rc == SQLITE_ROW && incarnation_ok(ti) && incarnation_ok(ri) &&
       ti->i != ri->i) {
-    row_clear(r);
+    trg_row_clear(r);
     rc = SQLITE_DONE;
   }
   return rc;
 }
 
 /* Fail a run (lease expired); queue a retry when attempts remain. */
-int tick_fail_run(store *s, trg_row *r, run_row *run, i64 now,
+int tick_fail_run(store *s, trg_row *r, trg_run *run, i64 now,
                   const char *error, int allow_retry) {
-  val_set_text(&run->v[RC_STATUS], "failed");
-  val_set_text(&run->v[RC_ERROR], error);
+  trg_val_set_text(&run->v[RC_STATUS], "failed");
+  trg_val_set_text(&run->v[RC_ERROR], error);
   tick_run_ended(run, now);
   tick_note_finish(r, now, "failed", error);
   int retry = allow_retry && run->v[RC_ATTEMPT].i < r->v[TC_MAX_ATTEMPTS].i;
@@ -204,7 +209,7 @@ int tick_fail_run(store *s, trg_row *r, run_row *run, i64 now,
     i64 backoff = r->v[TC_BACKOFF_MS].i;
     for (i64 k = 1; k < run->v[RC_ATTEMPT].i && backoff < ((i64)1 << 50); k++)
       backoff *= 2;
-    val_set_int(&run->v[RC_RETRY_AT], now + backoff);
+    trg_val_set_int(&run->v[RC_RETRY_AT], now + backoff);
   } else {
     tick_occurrence_done(r, 0, error);
   }

@@ -12,14 +12,14 @@
 void tick_iso_utc(i64 ms, char *buf);
 /* Fill run for occurrence sched, attempt, status of trigger r; its texts
 ** are borrowed from r and the call's arena (reset per batch). */
-int tick_run_make(tick *t, run_row *run, trg_row *r, i64 sched, i64 attempt,
+int tick_run_make(tick *t, trg_run *run, trg_row *r, i64 sched, i64 attempt,
                   const char *status);
 /* Mark a run claimed (running, or success at once when ack is false). */
-void tick_run_claim(tick *t, run_row *run);
+void tick_run_claim(tick *t, trg_run *run);
 /* A run's end at now: finished_at, latency_ms from its claim (never < 0). */
-void tick_run_ended(run_row *run, i64 now);
+void tick_run_ended(trg_run *run, i64 now);
 /* Append the claimed run's element to the call's result. */
-int tick_emit(tick *t, const run_row *run, trg_row *r);
+int tick_emit(tick *t, const trg_run *run, trg_row *r);
 /* Record a finished-at-once run (skipped / expired) with a reason (taken). */
 int tick_record_outcome(tick *t, trg_row *r, i64 sched, const char *status,
                         char *error);
@@ -40,10 +40,10 @@ void tick_note_finish(trg_row *r, i64 now, const char *status,
                       const char *error);
 /* The trigger a run belongs to: SQLITE_ROW with r loaded, SQLITE_DONE when
 ** it was deleted (or another incarnation holds its id now). */
-int tick_run_trigger_load(store *s, const run_row *run, trg_row *r);
+int tick_run_trigger_load(store *s, const trg_run *run, trg_row *r);
 /* Fail a run with error; queue a retry when attempts remain and
 ** allow_retry. */
-int tick_fail_run(store *s, trg_row *r, run_row *run, i64 now,
+int tick_fail_run(store *s, trg_row *r, trg_run *run, i64 now,
                   const char *error, int allow_retry);
 
 #endif

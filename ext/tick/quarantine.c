@@ -1,7 +1,8 @@
 /*
 ** quarantine.c -- rows changed outside the extension (quarantine.h,
-** DESIGN.md §4): checked as they are read, and taken out of the schedule
-** when they fail, never crashing or stopping a tick.
+** docs/tables.md#changed-shadow-tables): checked as they are read, and
+** taken out of the schedule when they fail, never crashing or stopping a
+** tick.
 */
 #include "tick/quarantine.h"
 
@@ -18,16 +19,16 @@
 SQLITE_EXTENSION_INIT3
 
 /*
-** DESIGN.md §4: a shadow-table row holding a value the extension would
-** refuse never crashes or stops a tick. The row is checked when it is
-** read (trg_check with TRG_STORED, the validator INSERT uses; run_check
-** for a run) and one that fails is taken out of the schedule, writing
-** only what that takes (store_trigger_quarantine), never its other
-** values: paused (a completed, cancelled or expired trigger keeps its
-** status; `status` given: that one), next_due_at NULL, and last_error
-** "<table>.<column>: <what is wrong>; trigger paused". ended: how many
-** of its running runs were just closed or found missing, so its running
-** count goes down by as many, to 0 at least (when that count can be
+** docs/tables.md#changed-shadow-tables: a shadow-table row holding a value
+** the extension would refuse never crashes or stops a tick. The row is
+** checked when it is read (trigger_check with TRIGGER_STORED, the validator
+** INSERT uses; store_run_check for a run) and one that fails is taken out
+** of the schedule, writing only what that takes (store_trigger_quarantine),
+** never its other values: paused (a completed, cancelled or expired trigger
+** keeps its status; `status` given: that one), next_due_at NULL, and
+** last_error "<table>.<column>: <what is wrong>; trigger paused". ended:
+** how many of its running runs were just closed or found missing, so its
+** running count goes down by as many, to 0 at least (when that count can be
 ** read). Takes why.
 */
 int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
@@ -37,7 +38,7 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
   if (!status) {
     status = "paused";
     for (int i = 0; kept[i]; i++) {
-      if (!st->bad && strcmp(val_text(st), kept[i]) == 0) status = kept[i];
+      if (!st->bad && strcmp(trg_val_text(st), kept[i]) == 0) status = kept[i];
     }
   }
   int paused = strcmp(status, "paused") == 0;
@@ -52,36 +53,37 @@ int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
                                         : "taken out of the schedule")
                   : NULL;
   sqlite3_free(why);
-  int rc = msg ? wb_barrier(t) : SQLITE_NOMEM;
+  int rc = msg ? tick_wb_barrier(t) : SQLITE_NOMEM;
   if (rc == SQLITE_OK) {
-    rc = store_trigger_quarantine(t->st, r->id, status, paused, msg, t->now,
-                                  running);
+    rc = store_trigger_quarantine(t->call.st, r->id, status, paused, msg,
+                                  t->now, running);
   }
   char before[16] = "";
-  if (!st->bad && strlen(val_text(st)) < sizeof before)
-    memcpy(before, val_text(st), strlen(val_text(st)) + 1);
+  if (!st->bad && strlen(trg_val_text(st)) < sizeof before)
+    memcpy(before, trg_val_text(st), strlen(trg_val_text(st)) + 1);
   /* The row as written now, for the JSON the lifecycle calls return. */
-  if (rc == SQLITE_OK) rc = val_set_text(&r->v[TC_STATUS], status);
-  if (paused) val_set_int(&r->v[TC_ENABLED], 0);
-  if (running >= 0) val_set_int(&r->v[TC_RUNNING], running);
-  val_set_null(&r->v[TC_NEXT_DUE_AT]);
-  val_set_null(&r->v[TC_FIRE_AT]);
-  val_set_int(&r->v[TC_UPDATED_AT], t->now);
-  if (rc == SQLITE_OK) rc = val_set_owned(&r->v[TC_LAST_ERROR], msg);
+  if (rc == SQLITE_OK) rc = trg_val_set_text(&r->v[TC_STATUS], status);
+  if (paused) trg_val_set_int(&r->v[TC_ENABLED], 0);
+  if (running >= 0) trg_val_set_int(&r->v[TC_RUNNING], running);
+  trg_val_set_null(&r->v[TC_NEXT_DUE_AT]);
+  trg_val_set_null(&r->v[TC_FIRE_AT]);
+  trg_val_set_int(&r->v[TC_UPDATED_AT], t->now);
+  if (rc == SQLITE_OK) rc = trg_val_set_owned(&r->v[TC_LAST_ERROR], msg);
   else sqlite3_free(msg);
   /* paused (by the tick: auto_paused) or cancelled, with the reason */
   if (rc == SQLITE_OK) rc = tick_event_keep(t, r, before);
-  if (rc == SQLITE_OK) tick_snapshot(t, r);
+  if (rc == SQLITE_OK) trg_row_note_stored(r);
   return rc;
 }
 
-/* Check a trigger row read back (flags: TRG_NO_JSON or 0). SQLITE_OK with
+/* Check a trigger row read back (flags: TRIGGER_NO_JSON or 0). SQLITE_OK with
 ** *why NULL (usable, *spec its schedule) or with *why the message of what
 ** is wrong; else an error such as SQLITE_NOMEM. */
 int tick_row_check(tick *t, trg_row *r, sched_spec *spec, int flags,
                    char **why) {
   *why = NULL;
-  int rc = trg_check(t->ctx, t->st, r, spec, t->now, TRG_STORED | flags, why);
+  int rc = trigger_check(t->call.ctx, t->call.st, r, spec, t->now,
+                         TRIGGER_STORED | flags, why);
   return *why ? SQLITE_OK : rc;
 }
 
@@ -95,12 +97,12 @@ int tick_hold_check(tick *t, const trg_row *r, char **why) {
   const trg_val *running = &r->v[TC_RUNNING];
   *why = NULL;
   if (running->i <= 0 ||
-      strcmp(val_text(&r->v[TC_OVERLAP_POLICY]), "allow") == 0)
+      strcmp(trg_val_text(&r->v[TC_OVERLAP_POLICY]), "allow") == 0)
     return SQLITE_OK;
-  int live = store_run_holding(t->st, val_text(&r->v[TC_TRIGGER_ID]),
-                               r->v[TC_INCARNATION].i);
-  if (live < 0) return store_err(t->st);
-  if (live) return SQLITE_OK;
+  int live;
+  int rc = store_run_holding(t->call.st, trg_val_text(&r->v[TC_TRIGGER_ID]),
+                             r->v[TC_INCARNATION].i, &live);
+  if (rc != SQLITE_OK || live) return rc;
   *why = sqlite3_mprintf("triggers_state.running: %lld, but no run of the "
                          "trigger is 'running' in triggers_rundata (a run "
                          "row deleted or changed outside the extension)",
@@ -109,12 +111,13 @@ int tick_hold_check(tick *t, const trg_row *r, char **why) {
 }
 
 /* Check a run row read back; its message names the run. */
-int tick_run_check(tick *t, run_row *run, char **why) {
+int tick_run_check(tick *t, trg_run *run, char **why) {
   char *err = NULL;
-  int rc = run_check(t->st, run, &err);
+  int rc = store_run_check(t->call.st, run, &err);
   *why = NULL;
   if (!err) return rc;
-  *why = sqlite3_mprintf("%s (run '%s')", err, val_text(&run->v[RC_RUN_ID]));
+  *why =
+      sqlite3_mprintf("%s (run '%s')", err, trg_val_text(&run->v[RC_RUN_ID]));
   sqlite3_free(err);
   return *why ? SQLITE_OK : SQLITE_NOMEM;
 }

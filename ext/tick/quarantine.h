@@ -1,7 +1,7 @@
 /*
 ** quarantine.h -- a trigger or run row read back that holds a value the
-** extension would refuse (DESIGN.md §4): its check, and the trigger taken
-** out of the schedule, writing only what that takes.
+** extension would refuse (docs/tables.md#changed-shadow-tables): its check,
+** and the trigger taken out of the schedule, writing only what that takes.
 */
 #ifndef TRIGGERS_QUARANTINE_H
 #define TRIGGERS_QUARANTINE_H
@@ -13,7 +13,7 @@
 ** or found missing (its running count goes down by as many). */
 int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
                     i64 ended);
-/* Check a trigger row read back (flags: TRG_NO_JSON or 0): SQLITE_OK with
+/* Check a trigger row read back (flags: TRIGGER_NO_JSON or 0): SQLITE_OK with
 ** *why NULL (usable, *spec its schedule) or with *why what is wrong. */
 int tick_row_check(tick *t, trg_row *r, sched_spec *spec, int flags,
                    char **why);
@@ -22,6 +22,6 @@ int tick_row_check(tick *t, trg_row *r, sched_spec *spec, int flags,
 ** wrong (a run row deleted or changed outside the extension). */
 int tick_hold_check(tick *t, const trg_row *r, char **why);
 /* Check a run row read back; its message names the run. */
-int tick_run_check(tick *t, run_row *run, char **why);
+int tick_run_check(tick *t, trg_run *run, char **why);
 
 #endif

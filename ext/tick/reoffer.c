@@ -1,5 +1,6 @@
 /*
-** reoffer.c -- the tick's first two steps (reoffer.h, DESIGN.md §6):
+** reoffer.c -- the tick's first two steps (reoffer.h,
+** docs/lifecycle.md#what-one-tick-does):
 **   1. runs whose lease passed (triggers_rundata_lease): recorded failed
 **      "lease expired"; with attempts left a retry is queued for now;
 **   2. runs to re-offer (triggers_rundata_retry): deferred runs are
@@ -10,7 +11,6 @@
 ** created later under the same id (tick_run_trigger_load).
 */
 #include "tick/reoffer.h"
-#include "tick/events.h"
 
 #include <string.h>
 
@@ -19,15 +19,16 @@
 #include "tick/lifecycle.h"
 #include "tick/quarantine.h"
 #include "tick/write_behind.h"
+#include "trigger/transition.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 
 static int for_each_run(tick *t, store_runs_kind kind,
-                        int (*fn)(tick *, trg_row *, run_row *));
+                        int (*fn)(tick *, trg_row *, trg_run *));
 
 /* A stray run that passes its check after all is left alone. */
-static int leave_run(tick *t, trg_row *r, run_row *run) {
+static int leave_run(tick *t, trg_row *r, trg_run *run) {
   (void)t;
   (void)r;
   (void)run;
@@ -45,15 +46,15 @@ static int pause_strays(tick *t) {
   if (rc != SQLITE_OK) return rc;
   trg_row rows[STRAY_BATCH];
   int n = 0;
-  for (int i = 0; i < STRAY_BATCH; i++) row_init(&rows[i]);
-  rc = store_due_strays(t->st, rows, STRAY_BATCH, &n);
+  for (int i = 0; i < STRAY_BATCH; i++) trg_row_init(&rows[i]);
+  rc = store_due_strays(t->call.st, rows, STRAY_BATCH, &n);
   for (int i = 0; i < n; i++) {
     sched_spec spec;
     char *why = NULL;
     if (rc == SQLITE_OK)
-      rc = tick_row_check(t, &rows[i], &spec, TRG_NO_JSON, &why);
+      rc = tick_row_check(t, &rows[i], &spec, TRIGGER_NO_JSON, &why);
     if (rc == SQLITE_OK && why) rc = tick_quarantine(t, &rows[i], why, NULL, 0);
-    row_clear(&rows[i]);
+    trg_row_clear(&rows[i]);
   }
   return rc;
 }
@@ -63,18 +64,19 @@ enum { USABLE, RUN_CLOSED, TRIGGER_PAUSED };
 
 /* A run (and its trigger r, when found) read back by a probe of step 1
 ** or 2 (counted: a running run, counted in its trigger's `running`): a
-** run that fails run_check is closed and its trigger paused (*how
-** RUN_CLOSED); a trigger that fails trg_check is paused, and the run is
+** run that fails store_run_check is closed and its trigger paused (*how
+** RUN_CLOSED); a trigger that fails trigger_check is paused, and the run is
 ** then handled as one whose trigger is gone (TRIGGER_PAUSED). */
-static int unusable(tick *t, trg_row *r, run_row *run, int counted, int *how) {
+static int unusable(tick *t, trg_row *r, trg_run *run, int counted, int *how) {
   char *why = NULL;
   *how = USABLE;
   int rc = tick_run_check(t, run, &why);
   if (rc == SQLITE_OK && why) {
     *how = RUN_CLOSED;
     char *closing = sqlite3_mprintf("%s; run closed", why);
-    rc = closing ? store_run_close(t->st, run->id, "failed", closing, t->now)
-                 : SQLITE_NOMEM;
+    rc = closing
+             ? store_run_close(t->call.st, run->id, "failed", closing, t->now)
+             : SQLITE_NOMEM;
     sqlite3_free(closing);
     if (rc == SQLITE_OK && r) return tick_quarantine(t, r, why, NULL, counted);
     sqlite3_free(why);
@@ -82,7 +84,7 @@ static int unusable(tick *t, trg_row *r, run_row *run, int counted, int *how) {
   }
   if (rc == SQLITE_OK && r) {
     sched_spec spec;
-    rc = tick_row_check(t, r, &spec, TRG_NO_JSON, &why);
+    rc = tick_row_check(t, r, &spec, TRIGGER_NO_JSON, &why);
     if (rc == SQLITE_OK && why) {
       *how = TRIGGER_PAUSED;
       rc = tick_quarantine(t, r, why, NULL, counted);
@@ -92,21 +94,21 @@ static int unusable(tick *t, trg_row *r, run_row *run, int counted, int *how) {
 }
 
 /* A run the tick's options let it take (store_runs_read's keep). */
-static int allowed_run(void *arg, const run_row *run) {
-  return tick_opts_allow_agent(arg, val_text(&run->v[RC_AGENT_ID]));
+static int allowed_run(void *arg, const trg_run *run) {
+  return tick_opts_allow_agent(arg, trg_val_text(&run->v[RC_AGENT_ID]));
 }
 
 static int for_each_run(tick *t, store_runs_kind kind,
-                        int (*fn)(tick *, trg_row *, run_row *)) {
+                        int (*fn)(tick *, trg_row *, trg_run *)) {
   /* Collect first: the callbacks write to the table being read. */
   int n = 0;
-  run_row *runs = NULL;
-  int rc = store_runs_read(t->st, kind, t->now, allowed_run, &t->o, &runs, &n,
-                           &t->rows);
+  trg_run *runs = NULL;
+  int rc = store_runs_read(t->call.st, kind, t->now, allowed_run, &t->o, &runs,
+                           &n, &t->rows);
   for (int i = 0; i < n && rc == SQLITE_OK; i++) {
     trg_row r;
-    row_init(&r);
-    int found = tick_run_trigger_load(t->st, &runs[i], &r);
+    trg_row_init(&r);
+    int found = tick_run_trigger_load(t->call.st, &runs[i], &r);
     int how = USABLE;
     if (found == SQLITE_ROW || found == SQLITE_DONE) {
       rc = unusable(t, found == SQLITE_ROW ? &r : NULL, &runs[i],
@@ -120,108 +122,107 @@ static int for_each_run(tick *t, store_runs_kind kind,
       rc = fn(t, NULL, &runs[i]);
       t->gone = NULL;
     } else if (rc == SQLITE_OK && how == USABLE && found == SQLITE_ROW) {
-      tick_snapshot(t, &r);
-      if (tick_opts_allow_wake(&t->o, val_text(&r.v[TC_WAKE_MODE])))
+      if (tick_opts_allow_wake(&t->o, trg_val_text(&r.v[TC_WAKE_MODE])))
         rc = fn(t, &r, &runs[i]);
     } else if (rc == SQLITE_OK && how == USABLE) {
       rc = fn(t, NULL, &runs[i]);
     }
-    row_clear(&r);
-    arena_reset(&t->mem); /* the texts of the run(s) written for r */
+    trg_row_clear(&r);
+    trg_arena_reset(&t->mem); /* the texts of the run(s) written for r */
   }
-  for (int i = 0; i < n; i++) run_clear(&runs[i]);
+  for (int i = 0; i < n; i++) trg_run_clear(&runs[i]);
   sqlite3_free(runs);
   return rc;
 }
 
-static int on_lease_expired(tick *t, trg_row *r, run_row *run) {
+static int on_lease_expired(tick *t, trg_row *r, trg_run *run) {
   if (!r) { /* trigger deleted: just close the run */
-    val_set_text(&run->v[RC_STATUS], "failed");
-    val_set_text(&run->v[RC_ERROR], "lease expired");
-    val_set_int(&run->v[RC_FINISHED_AT], t->now);
-    return store_run_save(t->st, run);
+    trg_val_set_text(&run->v[RC_STATUS], "failed");
+    trg_val_set_text(&run->v[RC_ERROR], "lease expired");
+    trg_val_set_int(&run->v[RC_FINISHED_AT], t->now);
+    return store_run_save(t->call.st, run);
   }
-  int rc = tick_fail_run(t->st, r, run, t->now, "lease expired", 1);
+  int rc = tick_fail_run(t->call.st, r, run, t->now, "lease expired", 1);
   if (rc == SQLITE_OK && !run->v[RC_RETRY_AT].null) {
-    val_set_int(&run->v[RC_RETRY_AT], t->now); /* reclaim at once */
-    rc = store_run_save(t->st, run);
+    trg_val_set_int(&run->v[RC_RETRY_AT], t->now); /* reclaim at once */
+    rc = store_run_save(t->call.st, run);
   }
-  if (rc == SQLITE_OK) rc = wb_write_trigger(t, r);
+  if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
   return rc;
 }
 
-static int on_retry(tick *t, trg_row *r, run_row *run) {
+static int on_retry(tick *t, trg_row *r, trg_run *run) {
   int rc;
-  int deferred = strcmp(val_text(&run->v[RC_STATUS]), "deferred") == 0;
-  if (!r || !trg_is_active(r) ||
-      strcmp(val_text(&r->v[TC_STATUS]), "paused") == 0) {
-    val_set_null(&run->v[RC_RETRY_AT]);
+  int deferred = strcmp(trg_val_text(&run->v[RC_STATUS]), "deferred") == 0;
+  if (!r || !trigger_is_active(r) ||
+      strcmp(trg_val_text(&r->v[TC_STATUS]), "paused") == 0) {
+    trg_val_set_null(&run->v[RC_RETRY_AT]);
     if (deferred) {
-      val_set_text(&run->v[RC_STATUS], "skipped");
-      val_set_text(&run->v[RC_ERROR], r         ? "trigger is no longer active"
-                                      : t->gone ? t->gone
-                                                : "trigger was deleted");
-      val_set_int(&run->v[RC_FINISHED_AT], t->now);
+      trg_val_set_text(&run->v[RC_STATUS], "skipped");
+      trg_val_set_text(&run->v[RC_ERROR], r ? "trigger is no longer active"
+                                          : t->gone ? t->gone
+                                                    : "trigger was deleted");
+      trg_val_set_int(&run->v[RC_FINISHED_AT], t->now);
     }
-    rc = store_run_save(t->st, run);
+    rc = store_run_save(t->call.st, run);
     if (rc == SQLITE_OK && r) {
-      rc = tick_settle(t->st, r);
-      if (rc == SQLITE_OK) rc = wb_write_trigger(t, r);
+      rc = tick_settle(t->call.st, r);
+      if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
     }
     return rc;
   }
   if (t->budget == 0) return SQLITE_OK;
   if (deferred) {
     if (run->v[RC_DEFERRALS].i >= TRG_MAX_DEFERRALS) {
-      val_set_null(&run->v[RC_RETRY_AT]);
-      val_set_text(&run->v[RC_STATUS], "expired");
-      val_set_text(&run->v[RC_ERROR], "deferred too many times");
-      val_set_int(&run->v[RC_FINISHED_AT], t->now);
-      rc = store_run_save(t->st, run);
-      if (rc == SQLITE_OK) rc = tick_settle(t->st, r);
+      trg_val_set_null(&run->v[RC_RETRY_AT]);
+      trg_val_set_text(&run->v[RC_STATUS], "expired");
+      trg_val_set_text(&run->v[RC_ERROR], "deferred too many times");
+      trg_val_set_int(&run->v[RC_FINISHED_AT], t->now);
+      rc = store_run_save(t->call.st, run);
+      if (rc == SQLITE_OK) rc = tick_settle(t->call.st, r);
       /* A once trigger whose only occurrence expired unrun is expired, as
       ** when its window passes, not completed. */
       if (rc == SQLITE_OK &&
-          strcmp(val_text(&r->v[TC_STATUS]), "completed") == 0 &&
-          strcmp(val_text(&r->v[TC_TRIGGER_TYPE]), "once") == 0) {
-        val_set_text(&r->v[TC_STATUS], "expired");
-        rc = val_set_text(&r->v[TC_LAST_ERROR], "deferred too many times");
+          strcmp(trg_val_text(&r->v[TC_STATUS]), "completed") == 0 &&
+          strcmp(trg_val_text(&r->v[TC_TRIGGER_TYPE]), "once") == 0) {
+        trg_val_set_text(&r->v[TC_STATUS], "expired");
+        rc = trg_val_set_text(&r->v[TC_LAST_ERROR], "deferred too many times");
       }
-      if (rc == SQLITE_OK) rc = wb_write_trigger(t, r);
+      if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
       return rc;
     }
-    val_set_null(&run->v[RC_ERROR]);
-    val_set_null(&run->v[RC_RESULT]);
-    val_set_null(&run->v[RC_FINISHED_AT]);
-    val_set_null(&run->v[RC_LATENCY_MS]);
+    trg_val_set_null(&run->v[RC_ERROR]);
+    trg_val_set_null(&run->v[RC_RESULT]);
+    trg_val_set_null(&run->v[RC_FINISHED_AT]);
+    trg_val_set_null(&run->v[RC_LATENCY_MS]);
     tick_run_claim(t, run);
-    rc = store_run_save(t->st, run);
+    rc = store_run_save(t->call.st, run);
     if (rc == SQLITE_OK) rc = tick_emit(t, run, r);
   } else {
-    run_row next;
+    trg_run next;
     memset(&next, 0, sizeof next);
-    val_set_null(&run->v[RC_RETRY_AT]);
-    rc = store_run_save(t->st, run);
+    trg_val_set_null(&run->v[RC_RETRY_AT]);
+    rc = store_run_save(t->call.st, run);
     if (rc == SQLITE_OK) {
       rc = tick_run_make(t, &next, r, run->v[RC_SCHEDULED_FOR].i,
                          run->v[RC_ATTEMPT].i + 1, "running");
     }
     if (rc == SQLITE_OK) tick_run_claim(t, &next);
-    if (rc == SQLITE_OK) rc = store_run_insert(t->st, &next);
+    if (rc == SQLITE_OK) rc = store_run_insert(t->call.st, &next);
     if (rc == SQLITE_OK) rc = tick_emit(t, &next, r);
-    run_clear(&next);
+    trg_run_clear(&next);
   }
   t->budget--;
   tick_note_claim(t, r);
   if (!t->o.ack) tick_occurrence_done(r, 1, NULL);
-  if (rc == SQLITE_OK) rc = tick_settle(t->st, r);
-  if (rc == SQLITE_OK) rc = wb_write_trigger(t, r);
+  if (rc == SQLITE_OK) rc = tick_settle(t->call.st, r);
+  if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
   return rc;
 }
 
 int tick_reoffer(tick *t) {
   int due = 0, strays = 0; /* nothing to re-offer: skip two sorts */
-  int rc = store_runs_any(t->st, t->now, &due, &strays);
+  int rc = store_runs_any(t->call.st, t->now, &due, &strays);
   if (rc == SQLITE_OK && strays) rc = pause_strays(t);
   if (rc == SQLITE_OK && due)
     rc = for_each_run(t, STORE_RUNS_LEASED, on_lease_expired);

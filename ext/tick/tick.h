@@ -13,17 +13,13 @@
 #define TRIGGERS_TICK_H
 
 #include "base/arena.h"
-#include "store/store.h"
+#include "store/kept.h"
 #include "tick/tick_opts.h"
 
 typedef struct tick_events tick_events; /* events.c */
 
 typedef struct tick {
-  sqlite3 *db;
-  trg_ctx *ctx;
-  store *st;   /* the statements the call uses: kept, or else own */
-  store own;   /* the call's own (prepared per call, closed at its end) */
-  store *kept; /* the connection's statements, lent to this call, or NULL */
+  store_call call; /* db, ctx, and st: the statements the call uses */
   i64 now;
   tick_opts o;
   sqlite3_str *out; /* JSON array of claimed runs */
@@ -34,16 +30,10 @@ typedef struct tick {
   char *err; /* message for a failed tick */
   i64 rows;  /* rows read by the probes */
   /* The tick's own writes update only the columns a tick changes; the
-  ** status and enabled of the row as loaded tell whether those two (and
-  ** the indexes on them) need writing too. Not set: full-row save. */
+  ** row's status and schedule as stored (trg_row.stored) tell whether
+  ** those (and the indexes on them) need writing too. Not set: full-row
+  ** save. */
   int narrow;
-  i64 snap_id, snap_enabled;
-  int snap_enabled_null;
-  /* its next_due_at and fire_at (sched_ok: both plain, set): unchanged,
-  ** they are not written (nor the indexes on next_due_at) */
-  i64 snap_due, snap_fire;
-  unsigned char snap_due_null, snap_fire_null, snap_sched_ok;
-  char snap_status[16];
   int by_app; /* the application asked for the change (trigger_pause,
                  trigger_resume, trigger_cancel): a pause is `paused`, not
                  `auto_paused` (trigger/event.h) */

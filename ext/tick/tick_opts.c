@@ -48,25 +48,25 @@ static int opts_read_json(store *s, const char *json, tick_opts *o,
   o->lease_ms = TRG_DEFAULT_LEASE_MS;
   o->ack = 1;
   if (!json) return SQLITE_OK;
-  int ok = store_json_is_object(s, json);
-  if (ok < 0) return store_err(s); /* out of memory: not the caller's fault */
+  int ok;
+  int rc = store_json_is_object(s, json, &ok);
+  if (rc != SQLITE_OK) return rc; /* out of memory: not the caller's fault */
   if (!ok) {
     *err = sqlite3_mprintf("argument 2 (options) must be a JSON object");
     return SQLITE_ERROR;
   }
   store_json_each it;
-  int rc = store_json_each_open(s, json, &it);
+  rc = store_json_each_open(s, json, &it);
   while (rc == SQLITE_OK && (rc = store_json_each_next(&it)) == SQLITE_ROW) {
     const char *k = it.m.key, *t = it.m.type, *tv = it.m.text;
     const char *raw = it.m.json;
     i64 iv = 0;
     rc = SQLITE_OK;
     /* numbers, and integer-valued strings ("limit":"10") as in a column */
-    int is_int = strcmp(t, "integer") == 0 || strcmp(t, "real") == 0 ||
-                         strcmp(t, "text") == 0
-                     ? trg_int_of(it.m.value, &iv)
-                     : 0;
-    if (is_int < 0) {
+    int is_int = 0;
+    if ((strcmp(t, "integer") == 0 || strcmp(t, "real") == 0 ||
+         strcmp(t, "text") == 0) &&
+        trg_int_of(it.m.value, &iv, &is_int) != SQLITE_OK) {
       rc = SQLITE_NOMEM;
       break;
     }
@@ -166,7 +166,7 @@ int tick_opts_allow_agent(const tick_opts *o, const char *agent_id) {
   if (!o->agents) return 1;
   /* The array is small (one host's agents): a text search of the
   ** JSON-quoted id is exact because json() normalized the array ("[]"
-  ** holds none). agent_id is never NULL (val_text). */
+  ** holds none). agent_id is never NULL (trg_val_text). */
   sqlite3_str *s = sqlite3_str_new(NULL);
   json_str(s, agent_id);
   char *q = sqlite3_str_finish(s);

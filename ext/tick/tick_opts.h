@@ -1,8 +1,9 @@
 /*
 ** tick_opts.h -- the options object of trigger_run_due and
-** trigger_next_wakeup (DESIGN.md §6): limit, owner, lease_ms, agents,
-** wake_mode, ack. Parsed through json_each with a message naming the bad
-** key; the last text parsed and its result are kept on the connection.
+** trigger_next_wakeup (docs/lifecycle.md#claiming-trigger_run_due): limit,
+** owner, lease_ms, agents, wake_mode, ack. Parsed through json_each with a
+** message naming the bad key; the last text parsed and its result are kept
+** on the connection.
 */
 #ifndef TRIGGERS_TICK_OPTS_H
 #define TRIGGERS_TICK_OPTS_H

@@ -16,7 +16,7 @@
 ** rows since the last write are read again and processed one by one,
 ** writing at once. What reads the tables the kept writes change
 ** (tick_settle's store_run_pending) and any other trigger write come after a
-** wb_barrier(): the kept writes are written first and the rest of that
+** tick_wb_barrier(): the kept writes are written first and the rest of that
 ** row writes at once.
 ** A write that changes a trigger's status (completed, expired, paused,
 ** ...) is never kept: it writes at once, and its event is kept to the
@@ -30,12 +30,11 @@
 #include "store/trigger_rows.h"
 #include "tick/call.h"
 #include "tick/events.h"
-#include "tick/lifecycle.h"
 
 SQLITE_EXTENSION_INIT3
 
 typedef struct write_behind {
-  run_row *runs; /* kept runs; written when full (2 per row of the batch) */
+  trg_run *runs; /* kept runs; written when full (2 per row of the batch) */
   int nruns, cap;
   trg_row **rows; /* the batch's rows whose state row is kept */
   int nrows;
@@ -45,73 +44,73 @@ typedef struct write_behind {
 } write_behind;
 
 /* Forget what is kept. */
-static void wb_clear(write_behind *w) {
-  for (int i = 0; i < w->nruns; i++) run_clear(&w->runs[i]);
+static void tick_wb_clear(write_behind *w) {
+  for (int i = 0; i < w->nruns; i++) trg_run_clear(&w->runs[i]);
   w->nruns = w->nrows = 0;
   sqlite3_str_reset(w->out);
 }
 
 /* Forget what is kept and what it did to the result and the budget. */
-void wb_sync(tick *t) {
+void tick_wb_sync(tick *t) {
   t->wb->nout = t->nout;
   t->wb->budget = t->budget;
 }
 
-void wb_drop(tick *t) {
+void tick_wb_drop(tick *t) {
   if (!t->wb) return; /* TICK_REDO comes only from kept writes */
-  wb_clear(t->wb);
+  tick_wb_clear(t->wb);
   t->nout = t->wb->nout;
   t->budget = t->wb->budget;
 }
 
 /* Write what is kept; TICK_REDO (nothing written) if a kept run exists. */
-int wb_flush(tick *t) {
+int tick_wb_flush(tick *t) {
   write_behind *w = t->wb;
   int rc = SQLITE_OK;
   if (w->nruns) {
     i64 mark;
     int all_new = 0;
-    rc = store_run_mark(t->st, &mark);
+    rc = store_run_mark(t->call.st, &mark);
     /* At the largest rowid SQLite picks new ones at random: no mark. */
     if (rc == SQLITE_OK && mark == INT64_MAX) return TICK_REDO;
     if (rc == SQLITE_OK)
-      rc = store_run_insert_all(t->st, w->runs, w->nruns, &all_new);
+      rc = store_run_insert_all(t->call.st, w->runs, w->nruns, &all_new);
     if (rc == SQLITE_OK && !all_new) {
-      rc = store_runs_drop_after(t->st, mark);
+      rc = store_runs_drop_after(t->call.st, mark);
       if (rc == SQLITE_OK) return TICK_REDO;
     }
   }
-  if (rc == SQLITE_OK) rc = store_tick_hot_all(t->st, w->rows, w->nrows);
+  if (rc == SQLITE_OK) rc = store_tick_hot_all(t->call.st, w->rows, w->nrows);
   if (rc == SQLITE_OK) rc = tick_str_status(t, w->out);
   if (rc != SQLITE_OK) return rc;
   if (sqlite3_str_length(w->out)) {
     sqlite3_str_append(t->out, sqlite3_str_value(w->out),
                        sqlite3_str_length(w->out));
   }
-  wb_clear(w);
+  tick_wb_clear(w);
   w->nout = t->nout;
   w->budget = t->budget;
   return SQLITE_OK;
 }
 
 /* Write what is kept; the rest of this row writes at once. */
-int wb_barrier(tick *t) {
+int tick_wb_barrier(tick *t) {
   if (!t->wb_on) return SQLITE_OK;
   t->wb_on = 0;
-  return wb_flush(t);
+  return tick_wb_flush(t);
 }
 
 /* Where this row's result elements go. */
-sqlite3_str *wb_out(tick *t) { return t->wb_on ? t->wb->out : t->out; }
+sqlite3_str *tick_wb_out(tick *t) { return t->wb_on ? t->wb->out : t->out; }
 
 /* Write (or keep) a run row. *stored: the row as written or kept (the
 ** caller's run is emptied when kept); *inserted: 0 when INSERT OR IGNORE
 ** found it existing. */
-int wb_write_run(tick *t, run_row *run, run_row **stored, int *inserted) {
+int tick_wb_write_run(tick *t, trg_run *run, trg_run **stored, int *inserted) {
   *stored = run;
   *inserted = 0;
   if (t->wb_on && t->wb->nruns == t->wb->cap) {
-    int rc = wb_barrier(t);
+    int rc = tick_wb_barrier(t);
     if (rc != SQLITE_OK) return rc;
   }
   if (t->wb_on) {
@@ -122,50 +121,47 @@ int wb_write_run(tick *t, run_row *run, run_row **stored, int *inserted) {
     *inserted = 1;
     return SQLITE_OK;
   }
-  int rc = store_run_insert(t->st, run);
-  *inserted = rc == SQLITE_OK && sqlite3_changes(t->db) > 0;
+  int rc = store_run_insert(t->call.st, run);
+  *inserted = rc == SQLITE_OK && sqlite3_changes(t->call.db) > 0;
   return rc;
 }
 
-int wb_write_trigger(tick *t, trg_row *r) {
-  val_set_int(&r->v[TC_UPDATED_AT], t->now);
-  int same = t->narrow && r->id == t->snap_id &&
-             strcmp(val_text(&r->v[TC_STATUS]), t->snap_status) == 0 &&
-             r->v[TC_ENABLED].null == t->snap_enabled_null &&
-             r->v[TC_ENABLED].i == t->snap_enabled;
+int tick_wb_write_trigger(tick *t, trg_row *r) {
+  trg_val_set_int(&r->v[TC_UPDATED_AT], t->now);
+  int same = t->narrow && trg_row_status_stored(r);
   if (same && t->wb_on) {
     write_behind *w = t->wb; /* r is a row of the claim's batch */
     if (!w->nrows || w->rows[w->nrows - 1] != r) w->rows[w->nrows++] = r;
     return SQLITE_OK;
   }
-  int rc = wb_barrier(t);
+  int rc = tick_wb_barrier(t);
   if (rc != SQLITE_OK) return rc;
   int changed = (same ? 0 : SAVE_STATUS) |
-                (tick_snapshot_schedule_same(t, r) ? 0 : SAVE_SCHEDULE);
-  rc = !t->narrow ? store_trigger_save(t->st, r)
-                  : store_trigger_save_tick(t->st, r, changed);
-  if (rc != SQLITE_OK || same || r->id != t->snap_id) return rc;
+                (trg_row_schedule_stored(r) ? 0 : SAVE_SCHEDULE);
+  rc = !t->narrow ? store_trigger_save(t->call.st, r)
+                  : store_trigger_save_tick(t->call.st, r, changed);
+  if (rc != SQLITE_OK || same || !r->stored.known) return rc;
   /* its status changed: the event (none for other changes), and the
   ** status as written is the one to compare with from now on */
-  rc = tick_event_keep(t, r, t->snap_status);
-  tick_snapshot(t, r);
+  rc = tick_event_keep(t, r, r->stored.status);
+  trg_row_note_stored(r);
   return rc;
 }
 
-write_behind *wb_new(tick *t) {
+write_behind *tick_wb_new(tick *t) {
   write_behind *w = sqlite3_malloc(sizeof *w);
   if (!w) return NULL; /* then every write is made at once */
   memset(w, 0, sizeof *w);
-  w->out = sqlite3_str_new(t->db);
+  w->out = sqlite3_str_new(t->call.db);
   w->nout = t->nout;
   w->budget = t->budget;
   return w;
 }
 
 /* Room for a batch of n rows; 0 when out of memory. */
-int wb_reserve(write_behind *w, int n) {
+int tick_wb_reserve(write_behind *w, int n) {
   if (w->cap >= 2 * n) return 1;
-  run_row *runs =
+  trg_run *runs =
       sqlite3_realloc64(w->runs, 2 * (sqlite3_uint64)n * sizeof *runs);
   if (!runs) return 0;
   w->runs = runs;
@@ -177,9 +173,9 @@ int wb_reserve(write_behind *w, int n) {
   return 1;
 }
 
-void wb_free(tick *t) {
+void tick_wb_free(tick *t) {
   if (!t->wb) return;
-  wb_clear(t->wb);
+  tick_wb_clear(t->wb);
   sqlite3_free(sqlite3_str_finish(t->wb->out));
   sqlite3_free(t->wb->runs);
   sqlite3_free(t->wb->rows);

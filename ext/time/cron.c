@@ -3,7 +3,8 @@
 **
 ** Owns: parsing an expression into the bitmask form of cron.h (with error
 ** messages naming the field), finding the next occurrence in an IANA zone
-** under CRON.md's DST rules, and the canonical text (rules in cron.h).
+** under the DST rules of docs/cron.md, and the canonical text (rules in
+** cron.h).
 **
 ** How the search works. Everything is first found in wall-clock seconds
 ** ("wall": local time encoded as if it were UTC):

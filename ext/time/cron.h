@@ -3,8 +3,10 @@
 ** bitmask form, find the next occurrence in an IANA zone, and print the
 ** canonical spelling (for dedupe keys).
 **
-** Pure: no SQLite, no clock, no allocation. cron_next() follows CRON.md's
-** fixed-time / interval DST rules and gives up after a 50-year horizon.
+** Pure: no SQLite, no clock, no allocation. cron_next() follows the
+** fixed-time / interval DST rules of
+** docs/cron.md#time-zones-and-daylight-saving-time and gives up after a
+** 50-year horizon.
 */
 #ifndef TRIGGERS_CRON_H
 #define TRIGGERS_CRON_H
@@ -65,21 +67,22 @@ int cron_next(const cron_expr *c, const tz_zone *z, int64_t after_ms,
               int64_t *out_ms);
 
 /*
-** Canonical text, part of the pinned dedupe-key format (DESIGN.md §7).
-** Spellings that compile to the same cron_expr print the same bytes, and
-** so do day fields that let every day through (below); the text parses
-** back to an expression with the same matches and the same canonical
-** text. It is formed as:
+** Canonical text, part of the pinned dedupe-key format
+** (docs/cron.md#canonical-form). Spellings that compile to the same
+** cron_expr print the same bytes, and so do day fields that let every day
+** through (below); the text parses back to an expression with the same
+** matches and the same canonical text. It is formed as:
 **
 **   - Six fields, seconds first, separated by one space (5-field input
 **     gets second "0"); macros are expanded before anything is printed.
 **   - Second, minute, hour, month: "*" when every value is allowed;
 **     otherwise the sorted set of values printed by the VALUE-SET rule.
 **   - Day-of-month and day-of-week (their matching depends on whether each
-**     is restricted, CRON.md): when the two together let every day through
-**     -- both '*'/'?', or a restricted field whose plain values cover every
-**     day (day-of-month 1-31, day-of-week 0-6, e.g. "*\/1", "1-31",
-**     "0-7", "*,5") -- both print "*". Otherwise a field given as '*' or
+**     is restricted, docs/cron.md#day-of-month-or-day-of-week): when the
+**     two together let every day through -- both '*'/'?', or a
+**     restricted field whose plain values cover every day (day-of-month
+**     1-31, day-of-week 0-6, e.g. "*\/1", "1-31", "0-7", "*,5") -- both
+**     print "*". Otherwise a field given as '*' or
 **     '?' prints "*", and a restricted field prints its items: the plain
 **     values by the VALUE-SET rule (omitted when there are none), then the
 **     special items in this order, comma-separated:

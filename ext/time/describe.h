@@ -7,13 +7,13 @@
 **   at 07:15 (America/New_York)".   ("*\/" is star-slash.)
 **
 ** The wording follows cronstrue (the JavaScript library most users have
-** seen, 24-hour times) where it is exact for CRON.md's dialect. Cron text
-** is described from its compiled form (cron.h), so spellings that compile
-** alike read alike ("*\/30" and "0,30" are both "Every 30 minutes"), and
-** the description says what runs: day-of-month and day-of-week both
-** restricted read "..., on day 1 of the month, and on Monday" (either
-** matches), fields that let every day through say nothing, an hour range
-** ends at its last minute ("between 09:00 and 17:59").
+** seen, 24-hour times) where it is exact for the dialect of docs/cron.md.
+** Cron text is described from its compiled form (cron.h), so spellings that
+** compile alike read alike ("*\/30" and "0,30" are both "Every 30
+** minutes"), and the description says what runs: day-of-month and
+** day-of-week both restricted read "..., on day 1 of the month, and on
+** Monday" (either matches), fields that let every day through say nothing,
+** an hour range ends at its last minute ("between 09:00 and 17:59").
 **
 ** Times are the schedule's wall clock; the zone follows in parentheses
 ** when it is not UTC and a time of day is shown. Pure: no SQLite, no clock.

@@ -98,7 +98,7 @@ void sched_catch_up(const sched_spec *s, int64_t due, int64_t now,
 /*
 ** Read an instant given as text: ISO-8601 with an offset or 'Z' is exact;
 ** without one it is local time in `zone` (gaps move forward by the gap
-** length, repeated times take the earlier instant: CRON.md last section).
+** length, repeated times take the earlier instant: docs/time.md).
 ** A string of digits (optionally signed) is ms. Returns 0 or -1 + message.
 */
 int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,

@@ -11,7 +11,8 @@
 
 SQLITE_EXTENSION_INIT3
 
-const char *trg_event_kind(const char *before, const char *after, int by_app) {
+const char *trigger_event_kind(const char *before, const char *after,
+                               int by_app) {
   if (strcmp(before, after) == 0) return NULL;
   if (strcmp(after, "paused") == 0) return by_app ? "paused" : "auto_paused";
   if (strcmp(after, "scheduled") == 0)
@@ -23,22 +24,22 @@ const char *trg_event_kind(const char *before, const char *after, int by_app) {
   return NULL;
 }
 
-int trg_event_write(store *s, const trg_row *r, const char *kind,
-                    const char *code, const char *detail, i64 at) {
+int trigger_event_write(store *s, const trg_row *r, const char *kind,
+                        const char *code, const char *detail, i64 at) {
   const trg_val *id = &r->v[TC_TRIGGER_ID];
   store_event e = {at,
-                   val_text(&r->v[TC_AGENT_ID]),
-                   val_text(&r->v[TC_SCOPE]),
-                   id->null ? NULL : val_text(id),
+                   trg_val_text(&r->v[TC_AGENT_ID]),
+                   trg_val_text(&r->v[TC_SCOPE]),
+                   id->null ? NULL : trg_val_text(id),
                    kind,
                    code,
                    detail};
   return store_event_append(s, &e);
 }
 
-int trg_event_of_change(const trg_row *r, const char *before, int by_app,
-                        const char **kind, char **detail) {
-  *kind = trg_event_kind(before, val_text(&r->v[TC_STATUS]), by_app);
+int trigger_event_of_change(const trg_row *r, const char *before, int by_app,
+                            const char **kind, char **detail) {
+  *kind = trigger_event_kind(before, trg_val_text(&r->v[TC_STATUS]), by_app);
   *detail = NULL;
   const trg_val *why = &r->v[TC_LAST_ERROR];
   if (!*kind || why->null ||
@@ -46,7 +47,7 @@ int trg_event_of_change(const trg_row *r, const char *before, int by_app,
     return SQLITE_OK;
   sqlite3_str *j = sqlite3_str_new(NULL);
   sqlite3_str_appendall(j, "{\"reason\":");
-  json_str(j, val_text(why));
+  json_str(j, trg_val_text(why));
   sqlite3_str_appendchar(j, 1, '}');
   *detail = sqlite3_str_finish(j);
   return *detail ? SQLITE_OK : SQLITE_NOMEM;

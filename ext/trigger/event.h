@@ -1,6 +1,6 @@
 /*
 ** event.h -- what a change of a trigger is called in the event log
-** (trigger_events, DESIGN.md §12) and the event written for it: the kind
+** (docs/operations.md#the-event-log) and the event written for it: the kind
 ** of a status change, and one row appended for a trigger row.
 */
 #ifndef TRIGGERS_EVENT_H
@@ -13,17 +13,18 @@
 ** quarantined), resumed, completed, expired, cancelled (static text);
 ** NULL when the status did not change or the change has no event of its
 ** own. */
-const char *trg_event_kind(const char *before, const char *after, int by_app);
+const char *trigger_event_kind(const char *before, const char *after,
+                               int by_app);
 
 /* Append an event of kind about trigger r at `at`; code and detail (JSON
 ** object text) may be NULL. */
-int trg_event_write(store *s, const trg_row *r, const char *kind,
-                    const char *code, const char *detail, i64 at);
+int trigger_event_write(store *s, const trg_row *r, const char *kind,
+                        const char *code, const char *detail, i64 at);
 
 /* The event of r's change of status from `before`: *kind (NULL: none,
-** trg_event_kind) and *detail, sqlite3_malloc'd JSON or NULL:
+** trigger_event_kind) and *detail, sqlite3_malloc'd JSON or NULL:
 ** auto_paused and expired keep r's last_error as detail.reason. */
-int trg_event_of_change(const trg_row *r, const char *before, int by_app,
-                        const char **kind, char **detail);
+int trigger_event_of_change(const trg_row *r, const char *before, int by_app,
+                            const char **kind, char **detail);
 
 #endif

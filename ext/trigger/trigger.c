@@ -1,6 +1,7 @@
 /*
-** trigger.c -- the meaning of one `triggers` row: value checks, defaults,
-** the schedule spec, lifecycle transitions and JSON. See trigger.h.
+** trigger.c -- the meaning of one `triggers` row: its values read and
+** checked (the validator), its defaults, its schedule spec, and its JSON.
+** See trigger.h; how its status changes is transition.c's.
 */
 #include "trigger/trigger.h"
 
@@ -29,8 +30,8 @@ static const char *const wake_modes[] = {"inject_now", "next_autonomy_cycle",
 static const char *const creators[] = {"user", "agent", "system", 0};
 static const char *const misfires[] = {"coalesce", "all", "skip", 0};
 static const char *const overlaps[] = {"skip", "allow", "queue", 0};
-const char *const trg_statuses[] = {"scheduled", "paused",  "completed",
-                                    "cancelled", "expired", 0};
+const char *const trigger_statuses[] = {"scheduled", "paused",  "completed",
+                                        "cancelled", "expired", 0};
 static const char *const trigger_types[] = {"interval", "once", "cron", 0};
 
 /* The values of an enum column a write may set, or NULL. */
@@ -54,13 +55,13 @@ static int in_set(const char *v, const char *const *set) {
 
 /* The table a message names for column col: the virtual table's for a
 ** value written through it, the shadow table holding the column for a
-** row read back (TRG_STORED) and for the internal columns. */
+** row read back (TRIGGER_STORED) and for the internal columns. */
 static const char *col_table(int flags, int col) {
-  if (!(flags & TRG_STORED) && col < TC_NPUBLIC) return "triggers";
+  if (!(flags & TRIGGER_STORED) && col < TC_NPUBLIC) return "triggers";
   return store_col_in_state(col) ? "triggers_state" : "triggers_data";
 }
 
-void trg_status_clear(trg_status *st) {
+void trigger_status_clear(trigger_status *st) {
   sqlite3_free(st->msg);
   sqlite3_free(st->existing);
   st->rc = SQLITE_OK;
@@ -70,29 +71,31 @@ void trg_status_clear(trg_status *st) {
 }
 
 /* "<table>.<column>: <message>" about column col, SQLITE_CONSTRAINT_CHECK. */
-static int col_err(trg_status *st, int flags, int col, const char *fmt, ...) {
+static int col_err(trigger_status *st, int flags, int col, const char *fmt,
+                   ...) {
   va_list ap;
   va_start(ap, fmt);
   char *msg = sqlite3_vmprintf(fmt, ap);
   va_end(ap);
   st->col = col;
-  int rc = msg ? stored_err(&st->msg, col_table(flags, col), trg_cols[col].name,
-                            "%s", msg)
+  int rc = msg ? store_stored_err(&st->msg, col_table(flags, col),
+                                  store_trigger_cols[col].name, "%s", msg)
                : (st->msg = NULL, SQLITE_NOMEM);
   sqlite3_free(msg);
   return rc;
 }
 
-static int type_error(trg_status *st, int flags, int col, int type,
+static int type_error(trigger_status *st, int flags, int col, int type,
                       const char *text) {
   st->col = col;
-  return stored_type_error(&st->msg, col_table(flags, col), &trg_cols[col],
-                           type, text, flags & TRG_STORED);
+  return store_stored_type_error(&st->msg, col_table(flags, col),
+                                 &store_trigger_cols[col], type, text,
+                                 flags & TRIGGER_STORED);
 }
 
 /* A written value of the wrong SQLite type for column col. */
 static int read_type_error(char **err, int col, int type) {
-  trg_status st = TRG_STATUS_INIT;
+  trigger_status st = TRIGGER_STATUS_INIT;
   int rc = type_error(&st, 0, col, type, NULL);
   *err = st.msg;
   return rc;
@@ -101,25 +104,25 @@ static int read_type_error(char **err, int col, int type) {
 /* One SQL value into a column, by the column's kind. Integer columns
 ** take integer-valued text as SQLite's INTEGER affinity does ('300000'),
 ** instant columns too (ms); other text in an instant column is ISO-8601,
-** converted in the row's zone by trg_validate. An enum column's value in
+** converted in the row's zone by trigger_validate. An enum column's value in
 ** another spelling of one of its values ('INTERVAL', 'Inject-Now',
 ** 'injectNow': spelling.h) is stored as that value. borrow: a text points
 ** into v (which must outlive the row's use of it) instead of being copied.
 */
 static int read_value(int col, sqlite3_value *v, trg_val *out, int borrow,
                       char **err) {
-  const trg_coldef *d = &trg_cols[col];
+  const store_coldef *d = &store_trigger_cols[col];
   int t = sqlite3_value_type(v);
   if (t == SQLITE_NULL) {
-    val_set_null(out);
+    trg_val_set_null(out);
     return SQLITE_OK;
   }
   if (d->kind == 'I' || d->kind == 'S') {
     i64 i;
-    int num = trg_int_of(v, &i);
-    if (num < 0) return SQLITE_NOMEM;
+    int num;
+    if (trg_int_of(v, &i, &num) != SQLITE_OK) return SQLITE_NOMEM;
     if (num) {
-      val_set_int(out, i);
+      trg_val_set_int(out, i);
       return SQLITE_OK;
     }
     if (d->kind == 'I' && (t == SQLITE_TEXT || t == SQLITE_FLOAT)) {
@@ -147,23 +150,23 @@ static int read_value(int col, sqlite3_value *v, trg_val *out, int borrow,
   const char *const *set = enum_values(col);
   int k = set ? spelling_find(text, set) : -1;
   if (k >= 0) text = set[k]; /* a literal: borrowed as well */
-  else if (!borrow) return val_set_text(out, text);
-  val_borrow(out, text);
+  else if (!borrow) return trg_val_set_text(out, text);
+  trg_val_borrow(out, text);
   return SQLITE_OK;
 }
 
-int trg_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
+int trigger_read_value(int col, sqlite3_value *v, trg_val *out, char **err) {
   return read_value(col, v, out, 0, err);
 }
 
-int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
-                    uint64_t *changed, char **err) {
+int trigger_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
+                        uint64_t *changed, char **err) {
   for (int i = 0; i < TC_NPUBLIC; i++) {
     if (only_changed && sqlite3_value_nochange(vals[i])) continue;
-    if (trg_cols[i].ro) {
+    if (store_trigger_cols[i].ro) {
       if (!only_changed && sqlite3_value_type(vals[i]) == SQLITE_NULL) continue;
       return ERR("triggers.%s: is computed and cannot be written",
-                 trg_cols[i].name);
+                 store_trigger_cols[i].name);
     }
     int rc = read_value(i, vals[i], &r->v[i], 1, err);
     if (rc != SQLITE_OK) return rc;
@@ -175,43 +178,45 @@ int trg_read_values(trg_row *r, sqlite3_value **vals, int only_changed,
 /* ---- validation ------------------------------------------------------ */
 
 /*
-** One validator for a row written through the table and for a row read
-** back from the shadow tables (flags & TRG_STORED, DESIGN.md §4). A write
-** fills the defaults of columns left NULL and reads ISO text in instant
-** columns; a stored row must hold what a write leaves: every value of
-** the right type, defaulted columns not NULL, instants as ms, and the
-** computed columns in their ranges. The messages are the same, naming the
-** virtual table for a write and the shadow table for a stored row.
+** One validator for a row written through the table and for a row read back
+** from the shadow tables (flags & TRIGGER_STORED,
+** docs/tables.md#changed-shadow-tables). A write fills the defaults of
+** columns left NULL and reads ISO text in instant columns; a stored row
+** must hold what a write leaves: every value of the right type, defaulted
+** columns not NULL, instants as ms, and the computed columns in their
+** ranges. The messages are the same, naming the virtual table for a write
+** and the shadow table for a stored row.
 */
 
 /* A NULL in a column that must have a value. */
-static int not_null(trg_status *st, int flags, int col) {
-  if (flags & TRG_STORED) return col_err(st, flags, col, "must not be NULL");
+static int not_null(trigger_status *st, int flags, int col) {
+  if (flags & TRIGGER_STORED)
+    return col_err(st, flags, col, "must not be NULL");
   st->col = col;
   st->msg = sqlite3_mprintf("NOT NULL constraint failed: triggers.%s",
-                            trg_cols[col].name);
+                            store_trigger_cols[col].name);
   return st->msg ? SQLITE_CONSTRAINT_NOTNULL : SQLITE_NOMEM;
 }
 
 /* A column a write fills when NULL; stored, it must not be NULL. */
 static int text_default(trg_row *r, int col, const char *def, int flags,
-                        trg_status *st) {
+                        trigger_status *st) {
   if (!r->v[col].null) return SQLITE_OK;
-  if (flags & TRG_STORED) return not_null(st, flags, col);
-  if (def) val_borrow(&r->v[col], def); /* a literal */
+  if (flags & TRIGGER_STORED) return not_null(st, flags, col);
+  if (def) trg_val_borrow(&r->v[col], def); /* a literal */
   return SQLITE_OK;
 }
 
 static int int_default(trg_row *r, int col, i64 def, int flags,
-                       trg_status *st) {
+                       trigger_status *st) {
   if (!r->v[col].null) return SQLITE_OK;
-  if (flags & TRG_STORED) return not_null(st, flags, col);
-  val_set_int(&r->v[col], def);
+  if (flags & TRIGGER_STORED) return not_null(st, flags, col);
+  trg_val_set_int(&r->v[col], def);
   return SQLITE_OK;
 }
 
 static int check_enum(trg_row *r, int col, const char *const *set,
-                      const char *def, int flags, trg_status *st) {
+                      const char *def, int flags, trigger_status *st) {
   int rc = text_default(r, col, def, flags, st);
   if (rc != SQLITE_OK) return rc;
   if (!in_set(r->v[col].t, set)) {
@@ -221,7 +226,7 @@ static int check_enum(trg_row *r, int col, const char *const *set,
     char *list = sqlite3_str_finish(s);
     char buf[STORED_SHOWN + 4];
     rc = col_err(st, flags, col, "'%s' is not one of %s",
-                 stored_shown(r->v[col].t, buf), list ? list : "");
+                 store_stored_shown(r->v[col].t, buf), list ? list : "");
     sqlite3_free(list);
     return rc;
   }
@@ -232,7 +237,7 @@ static int check_enum(trg_row *r, int col, const char *const *set,
 ** is the span of the instant range, so adding it to an instant cannot
 ** overflow. */
 static int check_range(trg_row *r, int col, i64 min, i64 max, int flags,
-                       trg_status *st) {
+                       trigger_status *st) {
   const trg_val *v = &r->v[col];
   if (v->null) return SQLITE_OK;
   if (v->i < min) {
@@ -255,20 +260,20 @@ static int check_range(trg_row *r, int col, i64 min, i64 max, int flags,
 /* An instant column: ISO text (written) -> ms in the row's zone, and ms
 ** within the years 1-9999. */
 static int convert_instant(trg_row *r, int col, const tz_zone *z, int flags,
-                           trg_status *st) {
+                           trigger_status *st) {
   trg_val *v = &r->v[col];
   if (v->null) return SQLITE_OK;
   char msg[SCHED_ERR_MAX], buf[STORED_SHOWN + 4];
   i64 ms;
   if (v->t && sched_parse_instant(v->t, z, &ms, msg, sizeof msg) != 0) {
     return col_err(st, flags, col, "cannot read '%s' as an instant: %s",
-                   stored_shown(v->t, buf), msg);
+                   store_stored_shown(v->t, buf), msg);
   }
   if (!v->t) ms = v->i;
   if (sched_instant_check(ms, msg, sizeof msg) != 0) {
     return col_err(st, flags, col, "%s", msg);
   }
-  val_set_int(v, ms);
+  trg_val_set_int(v, ms);
   return SQLITE_OK;
 }
 
@@ -296,7 +301,7 @@ static int default_display_name(trg_row *r) {
   n = strlen(buf);
   while (n > 0 && buf[n - 1] == ' ') n--;
   buf[n] = 0;
-  return val_set_text(&r->v[TC_DISPLAY_NAME], buf);
+  return trg_val_set_text(&r->v[TC_DISPLAY_NAME], buf);
 }
 
 static int is_blank(const char *s) {
@@ -308,7 +313,7 @@ static int is_blank(const char *s) {
 
 /* Columns that belong to one schedule type only. */
 static int check_type_columns(trg_row *r, sched_type t, int flags,
-                              trg_status *st) {
+                              trigger_status *st) {
   static const struct {
     int col;
     sched_type type;
@@ -334,7 +339,7 @@ static int check_type_columns(trg_row *r, sched_type t, int flags,
 /* The schedule of a checked row: its zone (through the connection's cache)
 ** and, for cron, the parsed expression. */
 static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
-                   trg_status *st) {
+                   trigger_status *st) {
   char msg[CRON_ERR_MAX + 64];
   memset(spec, 0, sizeof *spec);
   spec->type = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
@@ -343,12 +348,12 @@ static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
   spec->created_at = r->v[TC_CREATED_AT].i;
   spec->interval_ms = r->v[TC_INTERVAL_MS].i;
   spec->scheduled_at = r->v[TC_SCHEDULED_AT].i;
-  if (trg_zone(c, val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg, sizeof msg) !=
-      0) {
+  if (trg_zone(c, trg_val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg,
+               sizeof msg) != 0) {
     return col_err(st, flags, TC_TIMEZONE, "%s", msg);
   }
   if (spec->type == SCHED_CRON &&
-      cron_parse(val_text(&r->v[TC_CRON_EXPRESSION]), &spec->cron, msg,
+      cron_parse(trg_val_text(&r->v[TC_CRON_EXPRESSION]), &spec->cron, msg,
                  sizeof msg) != 0) {
     return col_err(st, flags, TC_CRON_EXPRESSION, "%s", msg);
   }
@@ -356,7 +361,7 @@ static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
 }
 
 /* A value marked bad when it was read (trg_val.bad). */
-static int bad_value(trg_row *r, int col, int flags, trg_status *st) {
+static int bad_value(trg_row *r, int col, int flags, trigger_status *st) {
   const trg_val *v = &r->v[col];
   if (v->bad == TRG_BAD_JSON) {
     return col_err(st, flags, col, "must be a JSON object");
@@ -366,8 +371,9 @@ static int bad_value(trg_row *r, int col, int flags, trg_status *st) {
     st->col = col;
     st->msg = sqlite3_mprintf("triggers_state.%s: differs from "
                               "triggers_data.%s '%s' (it is a copy)",
-                              trg_cols[col].name, trg_cols[col].name,
-                              stored_shown(val_text(v), buf));
+                              store_trigger_cols[col].name,
+                              store_trigger_cols[col].name,
+                              store_stored_shown(trg_val_text(v), buf));
     return st->msg ? SQLITE_CONSTRAINT_CHECK : SQLITE_NOMEM;
   }
   return type_error(st, flags, col, v->bad, v->t);
@@ -375,12 +381,12 @@ static int bad_value(trg_row *r, int col, int flags, trg_status *st) {
 
 /* The computed columns of a stored row: status, counters, incarnation,
 ** instants, and what makes a row due (only a scheduled, enabled trigger is). */
-static int check_state(trg_row *r, int flags, trg_status *st) {
+static int check_state(trg_row *r, int flags, trigger_status *st) {
   static const int counters[] = {TC_RUN_COUNT, TC_CLAIMS, TC_RUNNING,
                                  TC_FAIL_STREAK};
   static const int instants[] = {TC_NEXT_DUE_AT, TC_FIRE_AT, TC_LAST_RUN_AT,
                                  TC_UPDATED_AT};
-  int rc = check_enum(r, TC_STATUS, trg_statuses, NULL, flags, st);
+  int rc = check_enum(r, TC_STATUS, trigger_statuses, NULL, flags, st);
   for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
     rc = int_default(r, counters[i], 0, flags, st);
     if (rc == SQLITE_OK)
@@ -414,10 +420,10 @@ static int check_state(trg_row *r, int flags, trg_status *st) {
 }
 
 static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
-                     i64 now, int flags, trg_status *st) {
+                     i64 now, int flags, trigger_status *st) {
   char why[UTF8_DESCRIBE_MAX];
   int bad;
-  int rc = stored_texts_repair(r->v, TC_NCOL, &bad, why);
+  int rc = store_stored_texts_repair(r->v, TC_NCOL, &bad, why);
   if (rc != SQLITE_OK) return rc;
   if (bad >= 0 && r->v[bad].bad == TRG_BAD_TEXT)
     return col_err(st, flags, bad, "%s", why);
@@ -432,10 +438,10 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
     char buf[STORED_SHOWN + 4];
     return col_err(st, flags, TC_TRIGGER_TYPE,
                    "'%s' is not one of 'interval', 'once', 'cron'",
-                   stored_shown(r->v[TC_TRIGGER_TYPE].t, buf));
+                   store_stored_shown(r->v[TC_TRIGGER_TYPE].t, buf));
   }
   if ((rc = check_type_columns(r, t, flags, st)) != SQLITE_OK) return rc;
-  if ((flags & TRG_STORED) && r->v[TC_TRIGGER_ID].null) {
+  if ((flags & TRIGGER_STORED) && r->v[TC_TRIGGER_ID].null) {
     return not_null(st, flags, TC_TRIGGER_ID);
   }
   if (!r->v[TC_TRIGGER_ID].null && is_blank(r->v[TC_TRIGGER_ID].t)) {
@@ -445,7 +451,7 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   if ((rc = text_default(r, TC_SCOPE, "", flags, st))) return rc;
   if ((rc = text_default(r, TC_TIMEZONE, "UTC", flags, st))) return rc;
   if (r->v[TC_DISPLAY_NAME].null) {
-    if (flags & TRG_STORED) return not_null(st, flags, TC_DISPLAY_NAME);
+    if (flags & TRIGGER_STORED) return not_null(st, flags, TC_DISPLAY_NAME);
     if ((rc = default_display_name(r)) != SQLITE_OK) return rc;
   }
   if ((rc = check_enum(r, TC_WAKE_MODE, wake_modes, "next_autonomy_cycle",
@@ -474,12 +480,13 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   if ((rc = check_duration(r, TC_JITTER_MS, 0, flags, st))) return rc;
   if ((rc = check_duration(r, TC_WINDOW_MS, 1, flags, st))) return rc;
   if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, flags, st))) return rc;
-  if (!r->v[TC_METADATA].null && !(flags & TRG_NO_JSON)) {
-    int ok = store_json_is_object(s, r->v[TC_METADATA].t);
-    if (ok < 0) return SQLITE_NOMEM;
+  if (!r->v[TC_METADATA].null && !(flags & TRIGGER_NO_JSON)) {
+    int ok;
+    if (store_json_is_object(s, r->v[TC_METADATA].t, &ok) != SQLITE_OK)
+      return SQLITE_NOMEM;
     if (!ok) {
-      /* trg_json shows it as a string from now on */
-      if (flags & TRG_STORED) r->v[TC_METADATA].bad = TRG_BAD_JSON;
+      /* trigger_json shows it as a string from now on */
+      if (flags & TRIGGER_STORED) r->v[TC_METADATA].bad = TRG_BAD_JSON;
       return col_err(st, flags, TC_METADATA, "must be a JSON object");
     }
   }
@@ -488,14 +495,14 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   ** a stored row has no ISO instants (spec_of reads its zone). */
   char msg[CRON_ERR_MAX + 64];
   const tz_zone *z = NULL;
-  if (!(flags & TRG_STORED)) {
+  if (!(flags & TRIGGER_STORED)) {
     const char *canon;
     if (trg_zone_canon(c, r->v[TC_TIMEZONE].t, &z, &canon, msg, sizeof msg) !=
         0) {
       return col_err(st, flags, TC_TIMEZONE, "%s", msg);
     }
     if (strcmp(canon, r->v[TC_TIMEZONE].t) != 0 &&
-        (rc = val_set_text(&r->v[TC_TIMEZONE], canon)) != SQLITE_OK) {
+        (rc = trg_val_set_text(&r->v[TC_TIMEZONE], canon)) != SQLITE_OK) {
       return rc;
     }
   }
@@ -511,144 +518,42 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
                    (long long)r->v[TC_END_AT].i,
                    (long long)r->v[TC_START_AT].i);
   }
-  if ((flags & TRG_STORED) && (rc = check_state(r, flags, st))) return rc;
+  if ((flags & TRIGGER_STORED) && (rc = check_state(r, flags, st))) return rc;
   return spec_of(c, r, spec, flags, st);
 }
 
-int trg_check_status(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
-                     i64 now, int flags, trg_status *st) {
-  trg_status_clear(st);
+int trigger_check_status(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
+                         i64 now, int flags, trigger_status *st) {
+  trigger_status_clear(st);
   return st->rc = check_row(c, s, r, spec, now, flags, st);
 }
 
-int trg_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
-              int flags, char **err) {
-  trg_status st = TRG_STATUS_INIT;
-  int rc = trg_check_status(c, s, r, spec, now, flags, &st);
+int trigger_check(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
+                  int flags, char **err) {
+  trigger_status st = TRIGGER_STATUS_INIT;
+  int rc = trigger_check_status(c, s, r, spec, now, flags, &st);
   *err = st.msg;
   return rc;
 }
 
-int trg_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec, i64 now,
-                 char **err) {
-  return trg_check(c, s, r, spec, now, 0, err);
+int trigger_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
+                     i64 now, char **err) {
+  return trigger_check(c, s, r, spec, now, 0, err);
 }
 
-/* ---- lifecycle ------------------------------------------------------- */
-
-i64 trg_jitter(const char *trigger_id, i64 occurrence, i64 jitter_ms) {
-  if (jitter_ms <= 1) return 0;
-  char buf[32];
-  unsigned char d[32];
-  sha256_ctx h;
-  sha256_init(&h);
-  sha256_update(&h, trigger_id, strlen(trigger_id) + 1);
-  snprintf(buf, sizeof buf, "%lld", (long long)occurrence);
-  sha256_update(&h, buf, strlen(buf));
-  sha256_final(&h, d);
-  uint64_t x = 0;
-  for (int i = 0; i < 8; i++) x = (x << 8) | d[i];
-  return (i64)(x % (uint64_t)jitter_ms);
-}
-
-void trg_set_next(trg_row *r, int has_next, i64 next) {
-  if (!has_next) {
-    val_set_null(&r->v[TC_NEXT_DUE_AT]);
-    val_set_null(&r->v[TC_FIRE_AT]);
-    return;
-  }
-  val_set_int(&r->v[TC_NEXT_DUE_AT], next);
-  i64 j = r->v[TC_JITTER_MS].null ? 0 : r->v[TC_JITTER_MS].i;
-  val_set_int(&r->v[TC_FIRE_AT],
-              next + trg_jitter(val_text(&r->v[TC_TRIGGER_ID]), next, j));
-}
-
-static void set_status(trg_row *r, const char *st) {
-  val_borrow(&r->v[TC_STATUS], st); /* a literal */
-}
-
-int trg_is_active(const trg_row *r) {
-  const char *st = val_text(&r->v[TC_STATUS]);
-  return strcmp(st, "scheduled") == 0 || strcmp(st, "paused") == 0;
-}
-
-/* No occurrence left: completed once nothing is in flight. */
-static void set_exhausted(trg_row *r) {
-  trg_set_next(r, 0, 0);
-  set_status(r, "completed");
-}
-
-void trg_arm(trg_row *r, const sched_spec *spec, i64 now) {
-  if (!r->v[TC_ENABLED].i) {
-    trg_pause(r);
-    return;
-  }
-  i64 next;
-  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
-    set_exhausted(r);
-  } else if (sched_first(spec, now, &next)) {
-    set_status(r, "scheduled");
-    trg_set_next(r, 1, next);
-  } else {
-    set_exhausted(r);
-  }
-}
-
-void trg_pause(trg_row *r) {
-  val_set_int(&r->v[TC_ENABLED], 0);
-  set_status(r, "paused");
-  trg_set_next(r, 0, 0);
-}
-
-void trg_resume(trg_row *r, const sched_spec *spec, i64 now) {
-  val_set_int(&r->v[TC_ENABLED], 1);
-  i64 next;
-  if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
-    set_exhausted(r);
-  } else if (sched_next(spec, now, &next)) {
-    set_status(r, "scheduled");
-    trg_set_next(r, 1, next);
-  } else if (spec->type == SCHED_ONCE && r->v[TC_CLAIMS].i == 0) {
-    /* Its instant passed while paused: it will never run. */
-    trg_set_next(r, 0, 0);
-    set_status(r, "expired");
-  } else {
-    set_exhausted(r);
-  }
-}
-
-int trg_dedupe(trg_row *r, const sched_spec *spec) {
-  char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
-  if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
-  dedupe_key(val_text(&r->v[TC_INSTRUCTIONS]), val_text(&r->v[TC_TRIGGER_TYPE]),
-             canon, val_text(&r->v[TC_TIMEZONE]), val_text(&r->v[TC_SCOPE]),
-             key);
-  return val_set_text(&r->v[TC_DEDUPE_KEY], key);
-}
-
-int trg_find_duplicate(store *s, const trg_row *r, int any_status,
-                       char **existing) {
-  *existing = NULL;
-  if ((!any_status && !trg_is_active(r)) || r->v[TC_DEDUPE_KEY].null)
-    return SQLITE_OK;
-  return store_trigger_duplicate(s, val_text(&r->v[TC_AGENT_ID]),
-                                 val_text(&r->v[TC_DEDUPE_KEY]), r->id,
-                                 existing);
-}
-
-/* ---- ids and JSON ---------------------------------------------------- */
-
-int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
+/* The default trigger_id: "trg-" and 16 hex digits of SHA-256 over the
+** row's identity and created_at, the first one not taken. */
+int trigger_default_id(store *s, trg_row *r, const sched_spec *spec) {
   char canon[CRON_CANON_MAX];
   if (sched_canonical(spec, canon, sizeof canon) < 0) canon[0] = 0;
   for (int seq = 0; seq < 1000; seq++) {
     sha256_ctx h;
     unsigned char d[32];
     char num[48], hex[17];
-    const char *parts[] = {val_text(&r->v[TC_AGENT_ID]),
-                           val_text(&r->v[TC_SCOPE]),
-                           val_text(&r->v[TC_INSTRUCTIONS]),
-                           val_text(&r->v[TC_TRIGGER_TYPE]), canon};
+    const char *parts[] = {trg_val_text(&r->v[TC_AGENT_ID]),
+                           trg_val_text(&r->v[TC_SCOPE]),
+                           trg_val_text(&r->v[TC_INSTRUCTIONS]),
+                           trg_val_text(&r->v[TC_TRIGGER_TYPE]), canon};
     sha256_init(&h);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
       sha256_update(&h, parts[i], strlen(parts[i]) + 1);
@@ -659,9 +564,10 @@ int trg_default_id(store *s, trg_row *r, const sched_spec *spec) {
     sha256_hex(d, 8, hex);
     char id[24];
     snprintf(id, sizeof id, "trg-%s", hex);
-    int taken = store_trigger_exists(s, id);
-    if (taken == 0) return val_set_text(&r->v[TC_TRIGGER_ID], id);
-    if (taken < 0) return -taken;
+    int taken;
+    int rc = store_trigger_exists(s, id, &taken);
+    if (rc != SQLITE_OK) return rc;
+    if (!taken) return trg_val_set_text(&r->v[TC_TRIGGER_ID], id);
   }
   return SQLITE_CONSTRAINT_UNIQUE;
 }
@@ -755,7 +661,7 @@ int fmt_int(char *buf, long long x) {
 }
 
 /* JSON object of the first n values, named by cols. */
-static void vals_json(sqlite3_str *out, const trg_coldef *cols,
+static void vals_json(sqlite3_str *out, const store_coldef *cols,
                       const trg_val *v, int n) {
   /* The member names and integers are formatted here: sqlite3_str_appendf
   ** and snprintf cost more than the rest of trigger_run_finish's answer (a
@@ -791,10 +697,10 @@ static void vals_json(sqlite3_str *out, const trg_coldef *cols,
   sqlite3_str_appendchar(out, 1, '}');
 }
 
-void trg_json(sqlite3_str *out, const trg_row *r) {
-  vals_json(out, trg_cols, r->v, TC_NPUBLIC);
+void trigger_json(sqlite3_str *out, const trg_row *r) {
+  vals_json(out, store_trigger_cols, r->v, TC_NPUBLIC);
 }
 
-void run_json(sqlite3_str *out, const run_row *run) {
-  vals_json(out, run_cols, run->v, RC_NPUBLIC);
+void trigger_run_json(sqlite3_str *out, const trg_run *run) {
+  vals_json(out, store_run_cols, run->v, RC_NPUBLIC);
 }

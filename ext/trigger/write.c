@@ -6,9 +6,10 @@
 ** before the last):
 **   1. a given trigger_id that is taken: UNIQUE error, or with OR REPLACE
 **      the update of that trigger (replace_existing)
-**   2. the row is checked and normalized (trg_check_status)  [hooks.checked]
+**   2. the row is checked and normalized (trigger_check_status)
+**   [hooks.checked]
 **   3. derived: default trigger_id, incarnation, counters, status and
-**      schedule (trg_arm), updated_at
+**      schedule (trigger_arm, transition.h), updated_at
 **   4. dedupe_key; a duplicate active trigger of the agent: UNIQUE error
 **      with status.existing (with hooks, whatever the new row's status;
 **      without, found by the write itself: insert_new)       [hooks.admit]
@@ -24,7 +25,9 @@
 #include <string.h>
 
 #include "store/run_rows.h"
+#include "text/dedupe.h"
 #include "trigger/event.h"
+#include "trigger/transition.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -37,31 +40,49 @@ static const uint64_t schedule_cols =
 
 /* A refusal about column col with message msg (taken; NULL: out of
 ** memory). */
-static int refuse(trg_status *st, int rc, int col, char *msg) {
+static int refuse(trigger_status *st, int rc, int col, char *msg) {
   st->col = col;
   st->msg = msg;
   return msg ? rc : SQLITE_NOMEM;
 }
 
+/* r's dedupe_key (docs/create-action.md#dedupe-keys, text/dedupe.h). */
+static int set_dedupe_key(trg_row *r, const sched_spec *spec) {
+  char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
+  if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
+  dedupe_key(trg_val_text(&r->v[TC_INSTRUCTIONS]),
+             trg_val_text(&r->v[TC_TRIGGER_TYPE]), canon,
+             trg_val_text(&r->v[TC_TIMEZONE]), trg_val_text(&r->v[TC_SCOPE]),
+             key);
+  return trg_val_set_text(&r->v[TC_DEDUPE_KEY], key);
+}
+
 /* The UNIQUE rule among an agent's active triggers, for r and its
-** dedupe_key (any_status: trg_find_duplicate). */
+** dedupe_key: the trigger_id of another active trigger of the agent with
+** the same key, in st->existing. Only an active r has duplicates, unless
+** any_status (a create request that repeats an active trigger is
+** answered with it, whatever its own schedule). */
 static int find_duplicate(store *s, const trg_row *r, int any_status,
-                          trg_status *st) {
+                          trigger_status *st) {
   char *existing = NULL;
-  int rc = trg_find_duplicate(s, r, any_status, &existing);
+  if ((!any_status && !trigger_is_active(r)) || r->v[TC_DEDUPE_KEY].null)
+    return SQLITE_OK;
+  int rc = store_trigger_duplicate(s, trg_val_text(&r->v[TC_AGENT_ID]),
+                                   trg_val_text(&r->v[TC_DEDUPE_KEY]), r->id,
+                                   &existing);
   if (rc != SQLITE_OK || !existing) return rc;
   st->existing = existing;
   return refuse(st, SQLITE_CONSTRAINT_UNIQUE, TC_DEDUPE_KEY,
                 sqlite3_mprintf("UNIQUE constraint failed: triggers.dedupe_key "
                                 "(active trigger '%s' of agent '%s' has the "
                                 "same instructions, type, schedule and scope)",
-                                existing, val_text(&r->v[TC_AGENT_ID])));
+                                existing, trg_val_text(&r->v[TC_AGENT_ID])));
 }
 
 /* dedupe_key, then find_duplicate. */
 static int check_duplicate(store *s, trg_row *r, const sched_spec *spec,
-                           int any_status, trg_status *st) {
-  int rc = trg_dedupe(r, spec);
+                           int any_status, trigger_status *st) {
+  int rc = set_dedupe_key(r, spec);
   return rc == SQLITE_OK ? find_duplicate(s, r, any_status, st) : rc;
 }
 
@@ -70,7 +91,7 @@ static int check_duplicate(store *s, trg_row *r, const sched_spec *spec,
 ** index on (agent_id, dedupe_key) of the active triggers (store/schema.c) is
 ** find_duplicate's rule, so a constraint failure is the only sign of
 ** one, and only then is the existing trigger looked up for the message. */
-static int insert_new(store *s, trg_row *r, trg_status *st) {
+static int insert_new(store *s, trg_row *r, trigger_status *st) {
   int rc = store_trigger_insert(s, r);
   if ((rc & 0xff) != SQLITE_CONSTRAINT) return rc;
   int frc = find_duplicate(s, r, 0, st);
@@ -78,9 +99,10 @@ static int insert_new(store *s, trg_row *r, trg_status *st) {
 }
 
 /* A given trigger_id that another trigger has: UNIQUE error. */
-static int check_id_free(store *s, const trg_row *r, trg_status *st) {
-  int taken = store_trigger_exists(s, val_text(&r->v[TC_TRIGGER_ID]));
-  if (taken <= 0) return -taken;
+static int check_id_free(store *s, const trg_row *r, trigger_status *st) {
+  int taken;
+  int rc = store_trigger_exists(s, trg_val_text(&r->v[TC_TRIGGER_ID]), &taken);
+  if (rc != SQLITE_OK || !taken) return rc;
   return refuse(
       st, SQLITE_CONSTRAINT_UNIQUE, TC_TRIGGER_ID,
       sqlite3_mprintf("UNIQUE constraint failed: triggers.trigger_id"));
@@ -90,54 +112,56 @@ static int check_id_free(store *s, const trg_row *r, trg_status *st) {
 ** the schedule restarts at next's created_at rather than now. */
 static int update_row(trg_ctx *c, store *s, const trg_row *old, trg_row *next,
                       uint64_t changed, i64 now, int now_is_created,
-                      trg_status *st) {
+                      trigger_status *st) {
   sched_spec spec;
-  if (strcmp(val_text(&old->v[TC_TRIGGER_ID]),
-             val_text(&next->v[TC_TRIGGER_ID])) != 0) {
+  if (strcmp(trg_val_text(&old->v[TC_TRIGGER_ID]),
+             trg_val_text(&next->v[TC_TRIGGER_ID])) != 0) {
     return refuse(st, SQLITE_CONSTRAINT_CHECK, TC_TRIGGER_ID,
                   sqlite3_mprintf("triggers.trigger_id: cannot be changed (it "
                                   "names the trigger's runs); insert a new "
                                   "trigger"));
   }
-  int rc = trg_check_status(c, s, next, &spec, now, 0, st);
+  int rc = trigger_check_status(c, s, next, &spec, now, 0, st);
   if (rc != SQLITE_OK) return rc;
   if (now_is_created) now = next->v[TC_CREATED_AT].i;
   int was_enabled = (int)old->v[TC_ENABLED].i;
   int enabled = (int)next->v[TC_ENABLED].i;
-  const char *status = val_text(&old->v[TC_STATUS]);
+  const char *status = trg_val_text(&old->v[TC_STATUS]);
   if (strcmp(status, "cancelled") == 0 &&
       (changed & (schedule_cols | (1ull << TC_ENABLED)))) {
     return refuse(st, SQLITE_CONSTRAINT_CHECK, TC_STATUS,
                   sqlite3_mprintf("triggers: trigger '%s' is cancelled and "
                                   "cannot be rescheduled or resumed",
-                                  val_text(&old->v[TC_TRIGGER_ID])));
+                                  trg_val_text(&old->v[TC_TRIGGER_ID])));
   }
   if (!enabled) {
-    if (trg_is_active(next)) trg_pause(next);
+    if (trigger_is_active(next))
+      trigger_transition(next, TRIGGER_PAUSE, &spec, now);
   } else if (!was_enabled && (changed & (1ull << TC_ENABLED))) {
-    trg_resume(next, &spec, now);
-    val_set_int(&next->v[TC_FAIL_STREAK], 0); /* as trigger_resume does */
+    trigger_transition(next, TRIGGER_RESUME, &spec, now);
   } else if (changed & schedule_cols) {
-    trg_arm(next, &spec, now);
+    trigger_arm(next, &spec, now);
   }
-  val_set_int(&next->v[TC_UPDATED_AT], now);
+  trg_val_set_int(&next->v[TC_UPDATED_AT], now);
   next->id = old->id;
   if ((rc = check_duplicate(s, next, &spec, 0, st)) != SQLITE_OK) return rc;
   if ((rc = store_trigger_save(s, next)) != SQLITE_OK) return rc;
-  const char *kind = trg_event_kind(status, val_text(&next->v[TC_STATUS]), 1);
-  return trg_event_write(s, next, kind ? kind : "updated", NULL, NULL, now);
+  const char *kind =
+      trigger_event_kind(status, trg_val_text(&next->v[TC_STATUS]), 1);
+  return trigger_event_write(s, next, kind ? kind : "updated", NULL, NULL, now);
 }
 
-int trg_write_update(trg_ctx *c, store *s, const trg_row *old, trg_row *next,
-                     uint64_t changed, i64 now, trg_status *st) {
-  trg_status_clear(st);
+int trigger_write_update(trg_ctx *c, store *s, const trg_row *old,
+                         trg_row *next, uint64_t changed, i64 now,
+                         trigger_status *st) {
+  trigger_status_clear(st);
   return st->rc = update_row(c, s, old, next, changed, now, 0, st);
 }
 
 /* INSERT OR REPLACE of the trigger old: the new definition r, the old
 ** identity and history. */
 static int replace_existing(trg_ctx *c, store *s, trg_row *old, trg_row *r,
-                            i64 now, trg_status *st) {
+                            i64 now, trigger_status *st) {
   static const int kept[] = {TC_STATUS,      TC_RUN_COUNT,   TC_NEXT_DUE_AT,
                              TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
                              TC_FIRE_AT,     TC_CLAIMS,      TC_RUNNING,
@@ -146,14 +170,9 @@ static int replace_existing(trg_ctx *c, store *s, trg_row *old, trg_row *r,
   for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
     int k = kept[i];
     if (k == TC_CREATED_AT && created_given) continue;
-    val_set_null(&r->v[k]);
-    r->v[k] = old->v[k];
-    r->v[k].t = NULL;
-    r->v[k].borrowed = 0;
-    if (old->v[k].t && val_set_text(&r->v[k], old->v[k].t)) return SQLITE_NOMEM;
-    r->v[k].bad = old->v[k].bad;
+    if (trg_val_copy(&r->v[k], &old->v[k]) != SQLITE_OK) return SQLITE_NOMEM;
   }
-  val_set_int(&old->v[TC_ENABLED], 1); /* resume only if asked (enabled=0
+  trg_val_set_int(&old->v[TC_ENABLED], 1); /* resume only if asked (enabled=0
                                           -> pause) */
   return update_row(c, s, old, r, ~0ull & ~(1ull << TC_ENABLED), now,
                     created_given, st);
@@ -161,18 +180,18 @@ static int replace_existing(trg_ctx *c, store *s, trg_row *old, trg_row *r,
 
 /* Step 1 with OR REPLACE: SQLITE_DONE when trigger_id is free. */
 static int replace_if_taken(trg_ctx *c, store *s, trg_row *r, i64 now,
-                            trg_status *st) {
+                            trigger_status *st) {
   trg_row old;
-  row_init(&old);
-  int rc = store_trigger_load(s, val_text(&r->v[TC_TRIGGER_ID]), &old);
+  trg_row_init(&old);
+  int rc = store_trigger_load(s, trg_val_text(&r->v[TC_TRIGGER_ID]), &old);
   if (rc == SQLITE_ROW) rc = replace_existing(c, s, &old, r, now, st);
-  row_clear(&old);
+  trg_row_clear(&old);
   return rc;
 }
 
 static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
-                      int on_conflict, const trg_insert_hooks *h,
-                      trg_status *st) {
+                      int on_conflict, const trigger_insert_hooks *h,
+                      trigger_status *st) {
   sched_spec spec;
   int rc, id_given = !r->v[TC_TRIGGER_ID].null;
   if (id_given && !h) {
@@ -182,29 +201,30 @@ static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
       return rc;
     }
   }
-  if ((rc = trg_check_status(c, s, r, &spec, now, 0, st)) != SQLITE_OK)
+  if ((rc = trigger_check_status(c, s, r, &spec, now, 0, st)) != SQLITE_OK)
     return rc;
   if (h && h->checked && (rc = h->checked(h->arg, r, &spec)) != SQLITE_OK)
     return rc;
   /* Determinism: created_at (given, or the clock's default) is "now". */
   now = r->v[TC_CREATED_AT].i;
-  if (!id_given && (rc = trg_default_id(s, r, &spec)) != SQLITE_OK) return rc;
+  if (!id_given && (rc = trigger_default_id(s, r, &spec)) != SQLITE_OK)
+    return rc;
   /* A new trigger, perhaps under the id of a deleted one: its own
   ** incarnation, so its run ids never meet the old history's. */
   i64 inc;
-  rc = store_next_incarnation(s, val_text(&r->v[TC_TRIGGER_ID]), &inc);
+  rc = store_next_incarnation(s, trg_val_text(&r->v[TC_TRIGGER_ID]), &inc);
   if (rc != SQLITE_OK) return rc;
-  val_set_int(&r->v[TC_INCARNATION], inc);
-  val_set_int(&r->v[TC_CLAIMS], 0);
-  val_set_int(&r->v[TC_RUNNING], 0);
-  val_set_int(&r->v[TC_FAIL_STREAK], 0);
-  val_set_int(&r->v[TC_RUN_COUNT], 0);
-  trg_arm(r, &spec, now);
-  val_set_int(&r->v[TC_UPDATED_AT], now);
-  if ((rc = trg_dedupe(r, &spec)) != SQLITE_OK) return rc;
+  trg_val_set_int(&r->v[TC_INCARNATION], inc);
+  trg_val_set_int(&r->v[TC_CLAIMS], 0);
+  trg_val_set_int(&r->v[TC_RUNNING], 0);
+  trg_val_set_int(&r->v[TC_FAIL_STREAK], 0);
+  trg_val_set_int(&r->v[TC_RUN_COUNT], 0);
+  trigger_arm(r, &spec, now);
+  trg_val_set_int(&r->v[TC_UPDATED_AT], now);
+  if ((rc = set_dedupe_key(r, &spec)) != SQLITE_OK) return rc;
   if (!h) {
     rc = insert_new(s, r, st);
-    return rc ? rc : trg_event_write(s, r, "created", NULL, NULL, now);
+    return rc ? rc : trigger_event_write(s, r, "created", NULL, NULL, now);
   }
   /* the create action: a request that repeats an active trigger is a
   ** duplicate even when its own schedule has no occurrence left */
@@ -214,8 +234,9 @@ static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
   return store_trigger_insert(s, r);
 }
 
-int trg_write_insert(trg_ctx *c, store *s, trg_row *r, i64 now, int on_conflict,
-                     const trg_insert_hooks *hooks, trg_status *st) {
-  trg_status_clear(st);
+int trigger_write_insert(trg_ctx *c, store *s, trg_row *r, i64 now,
+                         int on_conflict, const trigger_insert_hooks *hooks,
+                         trigger_status *st) {
+  trigger_status_clear(st);
   return st->rc = insert_row(c, s, r, now, on_conflict, hooks, st);
 }

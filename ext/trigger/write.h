@@ -4,12 +4,12 @@
 ** (trigger_create, agent/fn_create.c).
 **
 ** A write checks the row once (trigger.h's validator: defaults, zone,
-** instants, enums, ranges, schedule), derives what the table computes
-** (a default trigger_id, the incarnation, status / next_due_at / fire_at,
-** dedupe_key), refuses a duplicate of an active trigger of the agent and
-** a trigger_id that is taken, and writes the two shadow rows (store/trigger_rows.h).
-** The outcome is a trg_status (trigger.h): the code, the column it is
-** about, the message. A refusal writes nothing.
+** instants, enums, ranges, schedule), derives what the table computes (a
+** default trigger_id, the incarnation, status / next_due_at / fire_at,
+** dedupe_key), refuses a duplicate of an active trigger of the agent and a
+** trigger_id that is taken, and writes the two shadow rows
+** (store/trigger_rows.h). The outcome is a trigger_status (trigger.h): the
+** code, the column it is about, the message. A refusal writes nothing.
 */
 #ifndef TRIGGERS_WRITE_H
 #define TRIGGERS_WRITE_H
@@ -17,12 +17,12 @@
 #include "trigger/trigger.h"
 
 /*
-** What the create action checks between the steps of an insert (its
-** policy, DESIGN.md §7). Either function may be NULL. A return other than
-** SQLITE_OK stops the insert with that code; the hook keeps its own
-** reason (the status then has no message).
+** What the create action checks between the steps of an insert (its policy,
+** docs/create-action.md#policy-checks). Either function may be NULL. A
+** return other than SQLITE_OK stops the insert with that code; the hook
+** keeps its own reason (the status then has no message).
 */
-typedef struct trg_insert_hooks {
+typedef struct trigger_insert_hooks {
   /* The row is valid and normalized, spec is its schedule; nothing has
   ** been looked up yet. */
   int (*checked)(void *arg, const trg_row *r, const sched_spec *spec);
@@ -30,7 +30,7 @@ typedef struct trg_insert_hooks {
   ** duplicate; the write comes next. */
   int (*admit)(void *arg, const trg_row *r);
   void *arg;
-} trg_insert_hooks;
+} trigger_insert_hooks;
 
 /*
 ** INSERT of a trigger. r holds the values given (NULL: not given; the
@@ -44,8 +44,9 @@ typedef struct trg_insert_hooks {
 ** checked; with hooks (the create action: never a replace) it is refused
 ** last, after the hooks.
 */
-int trg_write_insert(trg_ctx *c, store *s, trg_row *r, i64 now, int on_conflict,
-                     const trg_insert_hooks *hooks, trg_status *st);
+int trigger_write_insert(trg_ctx *c, store *s, trg_row *r, i64 now,
+                         int on_conflict, const trigger_insert_hooks *hooks,
+                         trigger_status *st);
 
 /*
 ** UPDATE of a stored trigger old to next: old with the columns written
@@ -54,7 +55,8 @@ int trg_write_insert(trg_ctx *c, store *s, trg_row *r, i64 now, int on_conflict,
 ** cancelled trigger is not rescheduled or resumed; trigger_id never
 ** changes.
 */
-int trg_write_update(trg_ctx *c, store *s, const trg_row *old, trg_row *next,
-                     uint64_t changed, i64 now, trg_status *st);
+int trigger_write_update(trg_ctx *c, store *s, const trg_row *old,
+                         trg_row *next, uint64_t changed, i64 now,
+                         trigger_status *st);
 
 #endif

@@ -82,7 +82,7 @@ static void name_runs(void) {
 #define TICK_SQL \
   "SELECT trigger_run_due(1767225910000, '{\"owner\":\"h\",\"lease_ms\":30000}')"
 
-/* The summary's fallbacks, as agent/fn_summary.h defines them (the
+/* The summary's fallbacks, as agent/summary.h defines them (the
 ** harness is a client: it does not include the extension's headers). */
 #define SUM_FALLBACK                                             \
   "Admin context temporarily unavailable; continue with latest " \

@@ -14,14 +14,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   xml_request r;
   const char *code = NULL;
   char err[300];
-  if (xml_request_parse((const char *)data, size, &r, &code, err, sizeof err) ==
-      0) {
+  if (agent_xml_request_parse((const char *)data, size, &r, &code, err,
+                              sizeof err) == 0) {
     for (int i = 0; i < r.n; i++) {
       if (!r.item[i].key[0]) abort();
       if (r.item[i].value && !r.item[i].value[0])
         abort(); /* empty: not given */
     }
-    xml_request_free(&r);
+    agent_xml_request_free(&r);
   } else if (!code || !err[0]) {
     abort(); /* every refusal has a code and a reason */
   }

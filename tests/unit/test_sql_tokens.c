@@ -16,8 +16,8 @@ static const char *tokens(const char *text, char *out, size_t cap) {
   size_t pos = 0, len = strlen(text), k = 0;
   out[0] = 0;
   for (;;) {
-    sql_tok t = sql_next_token(text, len, &pos);
-    if (t.kind == SQL_TOK_END) break;
+    sqltok t = sqltok_next(text, len, &pos);
+    if (t.kind == SQLTOK_END) break;
     int n =
         snprintf(out + k, cap - k, "%c:%.*s ", kinds[t.kind], (int)t.n, t.p);
     if (n < 0 || (size_t)n >= cap - k) break;
@@ -61,26 +61,26 @@ int main(void) {
   splits("1.5e-3 .5 0x1F 1abs(", "N:1.5e-3 N:.5 N:0x1F N:1abs (:(");
   splits("x'00ff'", "W:x S:00ff");
   /* a keyword is a word of its own */
-  sql_tok t;
+  sqltok t;
   size_t pos = 0;
-  t = sql_next_token("SeLeCt*", 7, &pos);
-  CHECK(sql_tok_is_word(&t, "select"), "SeLeCt is select");
-  CHECK(!sql_tok_is_word(&t, "selec"), "not a prefix");
+  t = sqltok_next("SeLeCt*", 7, &pos);
+  CHECK(sqltok_is_word(&t, "select"), "SeLeCt is select");
+  CHECK(!sqltok_is_word(&t, "selec"), "not a prefix");
   pos = 0;
-  t = sql_next_token("selects", 7, &pos);
-  CHECK(!sql_tok_is_word(&t, "select"), "selects is not select");
+  t = sqltok_next("selects", 7, &pos);
+  CHECK(!sqltok_is_word(&t, "select"), "selects is not select");
   pos = 0;
-  t = sql_next_token("'select'", 8, &pos);
-  CHECK(!sql_tok_is_word(&t, "select"), "a string is no word");
+  t = sqltok_next("'select'", 8, &pos);
+  CHECK(!sqltok_is_word(&t, "select"), "a string is no word");
   /* a length, not a NUL, ends the text */
   pos = 0;
-  t = sql_next_token("ab\0cd", 5, &pos);
-  CHECK(t.kind == SQL_TOK_WORD && t.n == 2, "ab");
-  t = sql_next_token("ab\0cd", 5, &pos);
-  CHECK(t.kind == SQL_TOK_OTHER && t.n == 1, "NUL is other");
-  CHECK(sql_is_identifier("pragma_table_info", 17), "identifier");
-  CHECK(!sql_is_identifier("pragma_%", 8), "not: a percent sign");
-  CHECK(!sql_is_identifier("9a", 2), "not: a digit first");
-  CHECK(!sql_is_identifier("", 0), "not: empty");
+  t = sqltok_next("ab\0cd", 5, &pos);
+  CHECK(t.kind == SQLTOK_WORD && t.n == 2, "ab");
+  t = sqltok_next("ab\0cd", 5, &pos);
+  CHECK(t.kind == SQLTOK_OTHER && t.n == 1, "NUL is other");
+  CHECK(sqltok_is_identifier("pragma_table_info", 17), "identifier");
+  CHECK(!sqltok_is_identifier("pragma_%", 8), "not: a percent sign");
+  CHECK(!sqltok_is_identifier("9a", 2), "not: a digit first");
+  CHECK(!sqltok_is_identifier("", 0), "not: empty");
   return check_report("unit/sql_tokens");
 }
