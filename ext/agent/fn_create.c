@@ -54,6 +54,7 @@
 #include "agent/request_field.h"
 #include "agent/xml_request.h"
 #include "base/args.h"
+#include "base/json_out.h"
 #include "base/register.h"
 #include "store/agent.h"
 #include "store/config.h"

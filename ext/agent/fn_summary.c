@@ -82,6 +82,7 @@
 
 #include "agent/fn_summary.h"
 #include "base/args.h"
+#include "base/json_out.h"
 #include "base/register.h"
 #include "store/agent.h"
 #include "store/json.h"
@@ -89,7 +90,6 @@
 #include "text/redact.h"
 #include "text/utf8.h"
 #include "time/civil.h"
-#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 
