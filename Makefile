@@ -76,13 +76,14 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # the extension at run time, as a user would. Its default extension path
 # includes the installed one, compiled in from PREFIX ($(B)/install-dirs changes
 # when PREFIX does, so the host is rebuilt). It compiles the pure
-# ext/text/utf8.c too, to repair a command's output as the extension would;
+# ext/text/utf8.c too, to repair a command's output as the extension would,
+# and ext/text/json_write.c, the JSON literal of its lines;
 # VERSION is its --version, as it is the extension's trigger_version().
 # libmicrohttpd serves --http on a thread of its own (-pthread), dlopen'ed.
-$(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/text/utf8.c ext/text/utf8.h VERSION $(B)/install-dirs | $(B)
+$(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/text/utf8.c ext/text/utf8.h ext/text/json_write.c ext/text/json_write.h VERSION $(B)/install-dirs | $(B)
 	$(CC) $(CFLAGS) $(WARN) -pthread -Iext $(MHD_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
 	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
-	  -o $@ $(wildcard host/*.c) ext/text/utf8.c -lsqlite3 -ldl -pthread
+	  -o $@ $(wildcard host/*.c) ext/text/utf8.c ext/text/json_write.c -lsqlite3 -ldl -pthread
 
 # The preload library (ext/preload.c): the extension compiled into SQLite's
 # core API (-DSQLITE_CORE) plus wrappers of sqlite3_open*, for programs

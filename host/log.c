@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sbuf.h"
+#include "out.h"
 #include "version.h"
 
 /* set by --verbose (util.h); the threshold is what decides */
@@ -37,7 +37,7 @@ int log_enabled(log_level lv) { return lv >= threshold; }
 
 /* Start a line: the JSON object's ts, level and event, or the text
 ** prefix. */
-static void line_begin(sbuf *b, log_level lv, const char *event) {
+static void line_begin(sqlite3_str *b, log_level lv, const char *event) {
   struct timespec ts;
   struct tm tm;
   clock_gettime(CLOCK_REALTIME, &ts);
@@ -47,12 +47,12 @@ static void line_begin(sbuf *b, log_level lv, const char *event) {
            tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
            tm.tm_sec, ts.tv_nsec / 1000000L);
   if (as_json) {
-    jw_open(b, NULL, '{');
-    jw_str(b, "ts", when);
-    jw_str(b, "level", level_names[lv]);
-    jw_str(b, "event", event);
+    out_json_open(b, NULL, '{');
+    out_json_str(b, "ts", when);
+    out_json_str(b, "level", level_names[lv]);
+    out_json_str(b, "event", event);
   } else {
-    sb_printf(b, "trigger-host: %s ", when);
+    sqlite3_str_appendf(b, "trigger-host: %s ", when);
   }
 }
 
@@ -60,13 +60,14 @@ static atomic_long lines_written;
 
 long log_lines(void) { return atomic_load(&lines_written); }
 
-static void line_end(sbuf *b) {
-  if (as_json) jw_close(b, '}');
-  sb_putc(b, '\n');
-  fputs(sb_str(b), stderr);
+static void line_end(sqlite3_str *b) {
+  if (as_json) out_json_close(b, '}');
+  sqlite3_str_appendchar(b, 1, '\n');
+  char *line = out_finish(b);
+  fputs(line, stderr);
   fflush(stderr);
   atomic_fetch_add(&lines_written, 1);
-  sb_free(b);
+  sqlite3_free(line);
 }
 
 static void vmessage(log_level lv, const char *fmt, va_list ap) {
@@ -79,12 +80,12 @@ static void vmessage(log_level lv, const char *fmt, va_list ap) {
   if (n < 0) return;
   msg = xmalloc((size_t)n + 1);
   vsnprintf(msg, (size_t)n + 1, fmt, ap);
-  sbuf b = {0};
-  line_begin(&b, lv, "message");
-  if (as_json) jw_str(&b, "msg", msg);
-  else sb_line(&b, msg);
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  line_begin(b, lv, "message");
+  if (as_json) out_json_str(b, "msg", msg);
+  else out_line(b, msg);
   free(msg);
-  line_end(&b);
+  line_end(b);
 }
 
 void log_info(const char *fmt, ...) {
@@ -122,74 +123,74 @@ static const char *mode_name(host_mode m) {
 
 void log_start(const host_opts *o, const char *ext_version) {
   if (!log_enabled(LOG_INFO)) return;
-  sbuf b = {0};
-  line_begin(&b, LOG_INFO, "start");
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  line_begin(b, LOG_INFO, "start");
   const char *ext = o->via ? "(via)" : o->extension;
   if (as_json) {
-    jw_str(&b, "version", TRIGGERS_VERSION);
-    jw_str(&b, "mode", mode_name(o->mode));
-    jw_open(&b, "databases", '[');
-    for (int i = 0; i < o->ndbs; i++) jw_str(&b, NULL, o->dbs[i]);
-    jw_close(&b, ']');
-    jw_str(&b, "extension", ext);
-    jw_str(&b, "extension_version", ext_version);
-    jw_str(&b, "dispatch", o->exec_cmd ? o->exec_cmd : "print");
-    jw_int(&b, "pid", (long long)getpid());
+    out_json_str(b, "version", TRIGGERS_VERSION);
+    out_json_str(b, "mode", mode_name(o->mode));
+    out_json_open(b, "databases", '[');
+    for (int i = 0; i < o->ndbs; i++) out_json_str(b, NULL, o->dbs[i]);
+    out_json_close(b, ']');
+    out_json_str(b, "extension", ext);
+    out_json_str(b, "extension_version", ext_version);
+    out_json_str(b, "dispatch", o->exec_cmd ? o->exec_cmd : "print");
+    out_json_int(b, "pid", (long long)getpid());
   } else {
-    sb_printf(&b, "trigger-host %s started: %s", TRIGGERS_VERSION,
+    sqlite3_str_appendf(b, "trigger-host %s started: %s", TRIGGERS_VERSION,
               mode_name(o->mode));
-    if (o->ndbs > 1) sb_printf(&b, " %d databases:", o->ndbs);
+    if (o->ndbs > 1) sqlite3_str_appendf(b, " %d databases:", o->ndbs);
     for (int i = 0; i < o->ndbs && i < START_LIST_MAX; i++) {
-      sb_puts(&b, i ? ", " : " ");
-      sb_line(&b, o->dbs[i]);
+      sqlite3_str_appendall(b, i ? ", " : " ");
+      out_line(b, o->dbs[i]);
     }
-    if (o->ndbs > START_LIST_MAX) sb_puts(&b, ", ...");
-    sb_puts(&b, "; extension ");
-    sb_line(&b, ext);
-    sb_printf(&b, " %s; ", ext_version ? ext_version : "(version unknown)");
+    if (o->ndbs > START_LIST_MAX) sqlite3_str_appendall(b, ", ...");
+    sqlite3_str_appendall(b, "; extension ");
+    out_line(b, ext);
+    sqlite3_str_appendf(b, " %s; ", ext_version ? ext_version : "(version unknown)");
     if (o->exec_cmd) {
-      sb_puts(&b, "--exec '");
-      sb_line(&b, o->exec_cmd);
-      sb_printf(&b, "', --jobs %d", o->jobs);
+      sqlite3_str_appendall(b, "--exec '");
+      out_line(b, o->exec_cmd);
+      sqlite3_str_appendf(b, "', --jobs %d", o->jobs);
     } else {
-      sb_puts(&b, "printing runs on stdout");
+      sqlite3_str_appendall(b, "printing runs on stdout");
     }
     if (o->via) {
-      sb_puts(&b, "; --via '");
-      sb_line(&b, o->via);
-      sb_putc(&b, '\'');
+      sqlite3_str_appendall(b, "; --via '");
+      out_line(b, o->via);
+      sqlite3_str_appendchar(b, 1, '\'');
     }
-    sb_printf(&b, "; pid %ld", (long)getpid());
+    sqlite3_str_appendf(b, "; pid %ld", (long)getpid());
   }
-  line_end(&b);
+  line_end(b);
 }
 
 /* One line about run r: its reported status and error (or a refusal). */
 static void run_line(log_level lv, const char *event, const host_run *r,
                      const char *status, const char *error) {
   if (!log_enabled(lv)) return;
-  sbuf b = {0};
-  line_begin(&b, lv, event);
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  line_begin(b, lv, event);
   if (as_json) {
-    jw_str(&b, "db", r->db->path);
-    jw_str(&b, "trigger_id", r->trigger_id);
-    jw_str(&b, "run_id", r->run_id);
-    jw_int(&b, "attempt", r->attempt);
-    jw_str(&b, "status", status);
-    jw_str(&b, "error", error);
+    out_json_str(b, "db", r->db->path);
+    out_json_str(b, "trigger_id", r->trigger_id);
+    out_json_str(b, "run_id", r->run_id);
+    out_json_int(b, "attempt", r->attempt);
+    out_json_str(b, "status", status);
+    out_json_str(b, "error", error);
   } else {
-    sb_line(&b, r->db->path);
-    sb_puts(&b, ": run ");
-    sb_line(&b, r->run_id);
-    sb_puts(&b, strcmp(event, "run") == 0 ? " " : ": report ");
-    sb_puts(&b, status);
-    if (strcmp(event, "run") != 0) sb_puts(&b, " refused");
+    out_line(b, r->db->path);
+    sqlite3_str_appendall(b, ": run ");
+    out_line(b, r->run_id);
+    sqlite3_str_appendall(b, strcmp(event, "run") == 0 ? " " : ": report ");
+    sqlite3_str_appendall(b, status);
+    if (strcmp(event, "run") != 0) sqlite3_str_appendall(b, " refused");
     if (error) {
-      sb_puts(&b, ": ");
-      sb_line(&b, error);
+      sqlite3_str_appendall(b, ": ");
+      out_line(b, error);
     }
   }
-  line_end(&b);
+  line_end(b);
 }
 
 void log_run(const host_run *r, const char *status, const char *detail) {
@@ -204,14 +205,14 @@ void log_refused(const host_run *r, const char *status, const char *why) {
 
 void log_stop(int runs, int failed) {
   if (!log_enabled(LOG_INFO)) return;
-  sbuf b = {0};
-  line_begin(&b, LOG_INFO, "stop");
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  line_begin(b, LOG_INFO, "stop");
   if (as_json) {
-    jw_int(&b, "runs", runs);
-    jw_int(&b, "failed", failed);
+    out_json_int(b, "runs", runs);
+    out_json_int(b, "failed", failed);
   } else {
-    sb_printf(&b, "trigger-host stopped: %d run(s) reported, %d failed", runs,
+    sqlite3_str_appendf(b, "trigger-host stopped: %d run(s) reported, %d failed", runs,
               failed);
   }
-  line_end(&b);
+  line_end(b);
 }

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "sbuf.h"
 #include "util.h"
 
 #define BATCH_MAX 4096      /* runs per transaction at most */
@@ -110,6 +109,21 @@ static long long batch_size(const printtx *p, size_t room, long long limit) {
   return limit > 0 && limit < ask ? limit : ask;
 }
 
+/* The runs' lines, each element and a newline (free()): *len bytes. */
+static char *batch_lines(host_run *const *runs, int n, size_t *len) {
+  size_t total = 0;
+  for (int i = 0; i < n; i++) total += strlen(runs[i]->element) + 1;
+  char *text = xmalloc(total), *at = text;
+  for (int i = 0; i < n; i++) {
+    size_t k = strlen(runs[i]->element);
+    memcpy(at, runs[i]->element, k);
+    at += k;
+    *at++ = '\n';
+  }
+  *len = total;
+  return text;
+}
+
 /* One attempt: BEGIN, claim ask runs, write them if they take no more
 ** than room, COMMIT. PRINTTX_DONE, PRINTTX_FAILED, PRINTTX_STDOUT_LOST, or
 ** TOO_BIG (rolled back: the lines were longer than expected; *n still
@@ -123,20 +137,17 @@ static int attempt(printtx *p, hostdb *h, long long ask, size_t room,
     hostdb_rollback(h);
     return PRINTTX_FAILED;
   }
-  sbuf b = {0};
-  for (int i = 0; i < *n; i++) {
-    sb_puts(&b, (*runs)[i]->element);
-    sb_putc(&b, '\n');
-  }
-  if (*n) p->line_bytes = b.n / (size_t)*n + 1;
+  size_t len;
+  char *lines = batch_lines(*runs, *n, &len);
+  if (*n) p->line_bytes = len / (size_t)*n + 1;
   int res = PRINTTX_DONE;
-  if (b.n > room) {
+  if (len > room) {
     res = TOO_BIG;
-  } else if (b.n && write_all(p, b.p, b.n) != 0) {
+  } else if (len && write_all(p, lines, len) != 0) {
     *err = print_stdout_lost(errno);
     res = PRINTTX_STDOUT_LOST;
   }
-  sb_free(&b);
+  free(lines);
   if (res != PRINTTX_DONE) {
     hostdb_rollback(h);
   } else if (hostdb_commit(h, &code, err) != 0) {

@@ -13,7 +13,7 @@
 
 #include "json.h"
 #include "log.h"
-#include "sbuf.h"
+#include "out.h"
 #include "stats.h"
 #include "util.h"
 
@@ -163,20 +163,20 @@ static void batch_end(reports *r, report_queue *q, int ok, int code,
   free(err);
 }
 
-/* q's reports as trigger_run_finish_many's array. */
+/* q's reports as trigger_run_finish_many's array (sqlite3_free). */
 static char *many_json(const report_queue *q) {
-  sbuf b = {0};
-  jw_open(&b, NULL, '[');
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  out_json_open(b, NULL, '[');
   for (int i = 0; i < q->n; i++) {
     const report *e = &q->v[i];
-    jw_open(&b, NULL, '{');
-    jw_str(&b, "run_id", e->run_id);
-    jw_str(&b, "status", e->status);
-    if (e->detail) jw_str(&b, "detail", e->detail);
-    jw_close(&b, '}');
+    out_json_open(b, NULL, '{');
+    out_json_str(b, "run_id", e->run_id);
+    out_json_str(b, "status", e->status);
+    if (e->detail) out_json_str(b, "detail", e->detail);
+    out_json_close(b, '}');
   }
-  jw_close(&b, ']');
-  return b.p;
+  out_json_close(b, ']');
+  return out_finish(b);
 }
 
 /* The refusals in trigger_run_finish_many's answer (one element per
@@ -218,7 +218,7 @@ static int batch_many(reports *r, report_queue *q) {
   char *runs = many_json(q), *answer = NULL, *why = NULL;
   int c;
   int res = hostdb_finish_many(h, runs, &answer, &c, &why);
-  free(runs);
+  sqlite3_free(runs);
   if (res == 0 && many_refused(r, q, answer) != 0) {
     res = -1;
     c = SQLITE_ERROR;

@@ -13,7 +13,7 @@
 
 #include "hostdb.h"
 #include "log.h"
-#include "sbuf.h"
+#include "out.h"
 #include "util.h"
 
 #define DAY_MS 86400000LL
@@ -226,10 +226,8 @@ static void table_add(table *t, const char *const *cells) {
   t->cells =
       xrealloc(t->cells, sizeof(char *) * (size_t)((t->nrow + 1) * t->ncol));
   for (int c = 0; c < t->ncol; c++) {
-    sbuf b = {0};
-    sb_line(&b, cells[c] ? cells[c] : "-"); /* one line, valid UTF-8 */
-    t->cells[t->nrow * t->ncol + c] = xstrdup(sb_str(&b));
-    sb_free(&b);
+    /* one line, valid UTF-8 */
+    t->cells[t->nrow * t->ncol + c] = out_line_dup(cells[c] ? cells[c] : "-");
   }
   t->nrow++;
 }
@@ -264,12 +262,11 @@ static size_t chars_prefix(const char *s, size_t max) {
 
 /* The first ERROR_CHARS characters of an error, on one line. */
 static char *short_error(const char *e) {
-  sbuf b = {0};
-  sb_line(&b, e ? e : "");
-  const char *s = sb_str(&b);
+  char *s = out_line_dup(e);
   size_t keep = chars_prefix(s, ERROR_CHARS);
-  char *out = s[keep] ? xprintf("%.*s...", (int)keep, s) : xstrdup(s);
-  sb_free(&b);
+  if (!s[keep]) return s;
+  char *out = xprintf("%.*s...", (int)keep, s);
+  free(s);
   return out;
 }
 
@@ -326,49 +323,50 @@ static void print_text(const status *s) {
 }
 
 static void print_json(const status *s) {
-  sbuf b = {0};
-  jw_open(&b, NULL, '{');
-  jw_str(&b, "database", s->path);
-  jw_int(&b, "now", s->now);
-  jw_open(&b, "triggers", '[');
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  out_json_open(b, NULL, '{');
+  out_json_str(b, "database", s->path);
+  out_json_int(b, "now", s->now);
+  out_json_open(b, "triggers", '[');
   for (int i = 0; i < s->nt; i++) {
     const trow *r = &s->t[i];
-    jw_open(&b, NULL, '{');
-    jw_str(&b, "trigger_id", r->id);
-    jw_str(&b, "agent_id", r->agent);
-    jw_str(&b, "status", shown_status(r));
-    jw_str(&b, "trigger_status", r->tstatus);
-    if (r->has_next) jw_int(&b, "next_due_at", r->next_ms);
-    else jw_null(&b, "next_due_at");
-    jw_str(&b, "next", r->next);
-    if (r->has_next) jw_int(&b, "left_ms", r->next_ms - s->now);
-    else jw_null(&b, "left_ms");
-    if (r->has_last) jw_int(&b, "last_run_at", r->last_ms);
-    else jw_null(&b, "last_run_at");
-    jw_str(&b, "last", r->last);
-    jw_str(&b, "last_status", r->last_status);
-    jw_str(&b, "schedule", r->schedule);
-    jw_str(&b, "timezone", r->tz);
-    jw_close(&b, '}');
+    out_json_open(b, NULL, '{');
+    out_json_str(b, "trigger_id", r->id);
+    out_json_str(b, "agent_id", r->agent);
+    out_json_str(b, "status", shown_status(r));
+    out_json_str(b, "trigger_status", r->tstatus);
+    if (r->has_next) out_json_int(b, "next_due_at", r->next_ms);
+    else out_json_null(b, "next_due_at");
+    out_json_str(b, "next", r->next);
+    if (r->has_next) out_json_int(b, "left_ms", r->next_ms - s->now);
+    else out_json_null(b, "left_ms");
+    if (r->has_last) out_json_int(b, "last_run_at", r->last_ms);
+    else out_json_null(b, "last_run_at");
+    out_json_str(b, "last", r->last);
+    out_json_str(b, "last_status", r->last_status);
+    out_json_str(b, "schedule", r->schedule);
+    out_json_str(b, "timezone", r->tz);
+    out_json_close(b, '}');
   }
-  jw_close(&b, ']');
-  jw_int(&b, "failures_24h", s->nfail);
-  jw_open(&b, "failures", '[');
+  out_json_close(b, ']');
+  out_json_int(b, "failures_24h", s->nfail);
+  out_json_open(b, "failures", '[');
   for (int i = 0; i < s->nf; i++) {
     const frow *r = &s->f[i];
-    jw_open(&b, NULL, '{');
-    jw_str(&b, "run_id", r->run_id);
-    jw_str(&b, "trigger_id", r->trigger_id);
-    jw_int(&b, "attempt", r->attempt);
-    jw_int(&b, "finished_at", r->at);
-    jw_str(&b, "when", r->when);
-    jw_str(&b, "error", r->error);
-    jw_close(&b, '}');
+    out_json_open(b, NULL, '{');
+    out_json_str(b, "run_id", r->run_id);
+    out_json_str(b, "trigger_id", r->trigger_id);
+    out_json_int(b, "attempt", r->attempt);
+    out_json_int(b, "finished_at", r->at);
+    out_json_str(b, "when", r->when);
+    out_json_str(b, "error", r->error);
+    out_json_close(b, '}');
   }
-  jw_close(&b, ']');
-  jw_close(&b, '}');
-  puts(sb_str(&b));
-  sb_free(&b);
+  out_json_close(b, ']');
+  out_json_close(b, '}');
+  char *json = out_finish(b);
+  puts(json);
+  sqlite3_free(json);
 }
 
 static void status_free(status *s) {

@@ -20,20 +20,20 @@
 #include <time.h>
 #include <unistd.h>
 
-static void oom(void) {
+void out_of_memory(void) {
   fputs("trigger-host: out of memory\n", stderr);
   exit(3);
 }
 
 void *xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
-  if (!p) oom();
+  if (!p) out_of_memory();
   return p;
 }
 
 void *xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
-  if (!q) oom();
+  if (!q) out_of_memory();
   return q;
 }
 
@@ -48,7 +48,7 @@ char *xprintf(const char *fmt, ...) {
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  if (n < 0) oom();
+  if (n < 0) out_of_memory();
   char *s = xmalloc((size_t)n + 1);
   va_start(ap, fmt);
   vsnprintf(s, (size_t)n + 1, fmt, ap);

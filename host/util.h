@@ -20,6 +20,8 @@ extern int host_verbose; /* set by --verbose (log.c, log_setup) */
 void log_info(const char *fmt, ...) HOST_FORMAT(1, 2); /* only with --verbose */
 void log_warn(const char *fmt, ...) HOST_FORMAT(1, 2); /* always */
 
+/* "out of memory" on stderr, exit status 3. */
+void out_of_memory(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s); /* NULL -> NULL */
