@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "log.h"
 #include "util.h"
 
 struct ckpt_slot {

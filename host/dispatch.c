@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostdb.h"
 #include "lease.h"
+#include "log.h"
 #include "printtx.h"
 #include "util.h"
 

@@ -25,8 +25,8 @@
 #include <stdint.h>
 
 #include "exec.h"
-#include "hostdb.h"
 #include "opts.h"
+#include "run.h"
 
 typedef struct dispatcher {
   const host_opts *o;

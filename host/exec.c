@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hostdb.h"
+#include "log.h"
 #include "shell.h"
 #include "spawner.h"
 #include "text/utf8.h"

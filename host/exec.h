@@ -14,7 +14,7 @@
 #include <poll.h>
 #include <stdint.h>
 
-#include "hostdb.h"
+#include "run.h"
 #include "spawner.h"
 
 typedef struct child child;

@@ -17,6 +17,7 @@
 
 #include "dbfile.h"
 #include "json.h"
+#include "log.h"
 #include "util.h"
 #include "via.h"
 
@@ -552,20 +553,4 @@ int hostdb_changed(hostdb *h) {
   int changed = v != h->data_version;
   h->data_version = v;
   return changed;
-}
-
-void run_free(host_run *r) {
-  if (!r) return;
-  free(r->run_id);
-  free(r->trigger_id);
-  free(r->agent_id);
-  free(r->wake_mode);
-  free(r->element);
-  free(r->payload);
-  free(r);
-}
-
-void runs_free(host_run **runs, int n) {
-  for (int i = 0; i < n; i++) run_free(runs[i]);
-  free(runs);
 }

@@ -25,25 +25,9 @@
 
 #include "backoff.h"
 #include "opts.h"
+#include "run.h"
 
 typedef struct hostdb hostdb;
-
-/* One claimed run (an element of trigger_run_due's array). */
-typedef struct host_run {
-  hostdb *db; /* where it was claimed and must be reported */
-  char *run_id;
-  char *trigger_id;
-  char *agent_id;
-  char *wake_mode;
-  char *element; /* the element, JSON text (print mode's line) */
-  char *payload; /* its payload object, JSON text (--exec stdin) */
-  long long scheduled_for;
-  long long attempt;
-  /* its lease as the host keeps it (lease.h), monotonic ms */
-  int64_t claimed;   /* just before the claim's call: the lease starts in it */
-  int64_t lease_end; /* the lease passes then (or earlier: never later) */
-  int64_t renew_at;  /* next heartbeat; INT64_MAX: none (lease lost) */
-} host_run;
 
 struct hostdb {
   char *path;
@@ -115,9 +99,5 @@ int hostdb_wakeup(hostdb *h, long long at_ms, long long *ms, char **err);
 /* 1 if another connection committed since the last call, 0 if not, -1 on
 ** error. */
 int hostdb_changed(hostdb *h);
-
-void run_free(host_run *r);
-/* Free n runs and their array (a claim's answer). */
-void runs_free(host_run **runs, int n);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "http_addr.h"
 #include "http_guard.h"
+#include "log.h"
 #include "metrics.h"
 #include "mhd.h"
 #include "page.h"
@@ -180,7 +181,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 
 static void mhd_log(void *cls, const char *fmt, va_list ap) {
   (void)cls;
-  if (!host_verbose) return;
+  if (!log_enabled(LOG_DEBUG)) return;
   char buf[512];
   vsnprintf(buf, sizeof buf, fmt, ap);
   size_t n = strlen(buf);
@@ -254,7 +255,7 @@ static void bound_address(struct MHD_Daemon *d, const http_addr *a, char *buf,
   http_addr_format((struct sockaddr *)&ss, buf, size);
 }
 
-http_server *http_start(const host_opts *o, const hostdb *dbs, int ndbs) {
+http_server *http_start(const host_opts *o) {
   http_addr a;
   char *err = NULL;
   if (http_addr_parse(o->http, &a, &err) != 0 || !(mhd = mhd_load(&err))) {
@@ -266,11 +267,11 @@ http_server *http_start(const host_opts *o, const hostdb *dbs, int ndbs) {
   memset(srv, 0, sizeof *srv);
   srv->o = o;
   srv->start_ms = stats_wall_ms();
-  srv->dbs = xmalloc(sizeof *srv->dbs * (size_t)ndbs);
-  memset(srv->dbs, 0, sizeof *srv->dbs * (size_t)ndbs);
-  for (; srv->ndbs < ndbs; srv->ndbs++) {
+  srv->dbs = xmalloc(sizeof *srv->dbs * (size_t)o->ndbs);
+  memset(srv->dbs, 0, sizeof *srv->dbs * (size_t)o->ndbs);
+  for (; srv->ndbs < o->ndbs; srv->ndbs++) {
     readdb *r = &srv->dbs[srv->ndbs];
-    if (readdb_open(r, dbs[srv->ndbs].path, o->extension, o->busy_ms, &err)) {
+    if (readdb_open(r, o->dbs[srv->ndbs], o->extension, o->busy_ms, &err)) {
       log_warn("--http: %s", err);
       free(err);
       srv->ndbs++; /* closed by http_stop */

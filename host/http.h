@@ -30,7 +30,6 @@
 #ifndef HOST_HTTP_H
 #define HOST_HTTP_H
 
-#include "hostdb.h"
 #include "opts.h"
 
 #define HTTP_URI_MAX 4096
@@ -38,9 +37,9 @@
 
 typedef struct http_server http_server;
 
-/* Start serving o->http for the loop's open databases (their paths stay
-** alive until http_stop). NULL when it cannot (logged). */
-http_server *http_start(const host_opts *o, const hostdb *dbs, int ndbs);
+/* Start serving o->http for o->dbs, the databases the loop serves (their
+** paths stay alive until http_stop). NULL when it cannot (logged). */
+http_server *http_start(const host_opts *o);
 /* Stop the thread, close the connections, forget the counters. */
 void http_stop(http_server *srv);
 

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "log.h"
 #include "util.h"
 
 struct guard_conn {

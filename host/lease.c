@@ -8,6 +8,8 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 
+#include "hostdb.h"
+#include "log.h"
 #include "util.h"
 
 #define BUSY_RETRY_MAX_MS 1000

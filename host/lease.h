@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "hostdb.h"
+#include "run.h"
 
 /* Start the lease of a run just claimed (at r->claimed, with its hostdb's
 ** lease_ms). */

@@ -14,10 +14,6 @@
 #include <unistd.h>
 
 #include "out.h"
-#include "version.h"
-
-/* set by --verbose (util.h); the threshold is what decides */
-int host_verbose = 0;
 
 static log_level threshold = LOG_INFO;
 static int as_json = 0;
@@ -30,7 +26,6 @@ void log_setup(const host_opts *o) {
   if (o->verbosity < 0) threshold = LOG_FATAL;
   else if (o->verbosity > 0) threshold = LOG_DEBUG;
   else threshold = o->mode == MODE_TICK ? LOG_WARN : LOG_INFO;
-  host_verbose = threshold == LOG_DEBUG;
 }
 
 int log_enabled(log_level lv) { return lv >= threshold; }
@@ -166,20 +161,21 @@ void log_start(const host_opts *o, const char *ext_version) {
 }
 
 /* One line about run r: its reported status and error (or a refusal). */
-static void run_line(log_level lv, const char *event, const host_run *r,
-                     const char *status, const char *error) {
+static void run_line(log_level lv, const char *event, const char *db,
+                     const host_run *r, const char *status,
+                     const char *error) {
   if (!log_enabled(lv)) return;
   sqlite3_str *b = sqlite3_str_new(NULL);
   line_begin(b, lv, event);
   if (as_json) {
-    out_json_str(b, "db", r->db->path);
+    out_json_str(b, "db", db);
     out_json_str(b, "trigger_id", r->trigger_id);
     out_json_str(b, "run_id", r->run_id);
     out_json_int(b, "attempt", r->attempt);
     out_json_str(b, "status", status);
     out_json_str(b, "error", error);
   } else {
-    out_line(b, r->db->path);
+    out_line(b, db);
     sqlite3_str_appendall(b, ": run ");
     out_line(b, r->run_id);
     sqlite3_str_appendall(b, strcmp(event, "run") == 0 ? " " : ": report ");
@@ -193,14 +189,16 @@ static void run_line(log_level lv, const char *event, const host_run *r,
   line_end(b);
 }
 
-void log_run(const host_run *r, const char *status, const char *detail) {
+void log_run(const char *db, const host_run *r, const char *status,
+             const char *detail) {
   int failed = strcmp(status, "failed") == 0;
-  run_line(failed ? LOG_ERROR : LOG_DEBUG, "run", r, status,
+  run_line(failed ? LOG_ERROR : LOG_DEBUG, "run", db, r, status,
            failed ? detail : NULL);
 }
 
-void log_refused(const host_run *r, const char *status, const char *why) {
-  run_line(LOG_ERROR, "report_refused", r, status, why);
+void log_refused(const char *db, const host_run *r, const char *status,
+                 const char *why) {
+  run_line(LOG_ERROR, "report_refused", db, r, status, why);
 }
 
 void log_stop(int runs, int failed) {

@@ -21,8 +21,8 @@
 #ifndef HOST_LOG_H
 #define HOST_LOG_H
 
-#include "hostdb.h"
 #include "opts.h"
+#include "run.h"
 #include "util.h"
 
 typedef enum { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR, LOG_FATAL } log_level;
@@ -31,18 +31,22 @@ typedef enum { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR, LOG_FATAL } log_level;
 void log_setup(const host_opts *o);
 int log_enabled(log_level lv);
 
-/* A fatal error (shown even with -q). log_info (debug) and log_warn
-** (warn) are declared in util.h. */
+/* A message at a level: log_info at debug (-v), log_warn at warn, and
+** log_fatal, a fatal error (shown even with -q). */
+void log_info(const char *fmt, ...) HOST_FORMAT(1, 2);
+void log_warn(const char *fmt, ...) HOST_FORMAT(1, 2);
 void log_fatal(const char *fmt, ...) HOST_FORMAT(1, 2);
 
 /* The start line: version, mode, databases, extension (and its
 ** trigger_version(), NULL when unknown), dispatch. */
 void log_start(const host_opts *o, const char *ext_version);
-/* A reported run: 'failed' at level error, anything else at debug.
-** detail: a failure's error. */
-void log_run(const host_run *r, const char *status, const char *detail);
+/* A reported run of the database db (its path): 'failed' at level error,
+** anything else at debug. detail: a failure's error. */
+void log_run(const char *db, const host_run *r, const char *status,
+             const char *detail);
 /* A report the database refused (level error). */
-void log_refused(const host_run *r, const char *status, const char *why);
+void log_refused(const char *db, const host_run *r, const char *status,
+                 const char *why);
 /* The stop line: runs reported, how many failed. */
 void log_stop(int runs, int failed);
 /* How many lines the log has written to stderr so far (any thread). */

@@ -228,7 +228,7 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   for (int i = 0; i < n; i++) {
     if (printed) {
       if (l->o->http) stats_reported(h->path, runs[i]->agent_id, "success", 0);
-      log_run(runs[i], "success", NULL);
+      log_run(h->path, runs[i], "success", NULL);
       run_free(runs[i]);
     } else {
       lease_start(runs[i]);

@@ -84,8 +84,8 @@ static void outcome(const reports *r, hostdb *h, const report *e,
   run.trigger_id = e->trigger_id;
   run.agent_id = e->agent_id;
   run.attempt = e->attempt;
-  if (why) log_refused(&run, e->status, why);
-  else log_run(&run, e->status, e->detail);
+  if (why) log_refused(h->path, &run, e->status, why);
+  else log_run(h->path, &run, e->status, e->detail);
   if (r->stats) stats_reported(h->path, e->agent_id, e->status, why != NULL);
 }
 

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "util.h"
 
 #define SLICE_NS 100000    /* 0.1 ms, the shortest the kernel takes */

@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
   int opened = open_databases(&o, dbs);
   if (opened == 0) rc = 3;
   http_server *srv = NULL; /* --http: beside the loop, until it ends */
-  if (rc != 3 && o.http && !(srv = http_start(&o, dbs, o.ndbs))) rc = 3;
+  if (rc != 3 && o.http && !(srv = http_start(&o))) rc = 3;
   if (rc != 3) {
     if (log_enabled(LOG_INFO)) { /* with --via, asking costs a process */
       char *version = version_of_db(&dbs[0]);

@@ -1,9 +1,8 @@
 /*
-** util.h -- process-wide helpers of trigger-host: logging to stderr
-** (log.c: warnings unless -q, the rest with --verbose), allocation that
-** exits on out-of-memory, the monotonic clock the loop sleeps by, and the
-** close-on-exec pipes of the children (exec.c, via.c), and starting the
-** host's threads (ckpt.c, spawner.c).
+** util.h -- process-wide helpers of trigger-host: its version,
+** allocation that exits on out-of-memory, the monotonic clock the loop
+** sleeps by, the close-on-exec pipes of the children (exec.c, via.c), and
+** starting the host's threads (ckpt.c, spawner.c).
 */
 #ifndef HOST_UTIL_H
 #define HOST_UTIL_H
@@ -15,10 +14,11 @@
 
 #define HOST_FORMAT(a, b) __attribute__((format(printf, a, b)))
 
-extern int host_verbose; /* set by --verbose (log.c, log_setup) */
-
-void log_info(const char *fmt, ...) HOST_FORMAT(1, 2); /* only with --verbose */
-void log_warn(const char *fmt, ...) HOST_FORMAT(1, 2); /* always */
+/* trigger-host's version: the VERSION file, compiled in as into the
+** extension (its trigger_version()). */
+#ifndef TRIGGERS_VERSION
+#define TRIGGERS_VERSION "unknown"
+#endif
 
 /* "out of memory" on stderr, exit status 3. */
 void out_of_memory(void) __attribute__((noreturn));

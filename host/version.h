@@ -1,16 +1,12 @@
 /*
-** version.h -- trigger-host's version (the VERSION file, compiled in as
-** TRIGGERS_VERSION, as into the extension) and the extension's
-** trigger_version(): `trigger-host --version` and the start line.
+** version.h -- trigger-host's version (TRIGGERS_VERSION, util.h) and the
+** extension's trigger_version(): `trigger-host --version` and the start
+** line.
 */
 #ifndef HOST_VERSION_H
 #define HOST_VERSION_H
 
 #include "hostdb.h"
-
-#ifndef TRIGGERS_VERSION
-#define TRIGGERS_VERSION "unknown"
-#endif
 
 /* trigger_version() of the extension h has loaded (or, with --via, the far
 ** side's): malloc'ed, NULL when it cannot be asked. */
