@@ -18,7 +18,6 @@
 
 #include "http_addr.h"
 #include "util.h"
-#include "version.h"
 
 /* Where the Makefile installs the extension (from PREFIX), the same seen
 ** from the installed binary's directory ("" when not below PREFIX), and
@@ -615,9 +614,9 @@ int opts_parse(host_opts *o, int argc, char **argv) {
     int rc = apply_flag(o, c, optarg);
     if (rc >= 0) return rc;
   }
-  if (o->version) {
+  if (o->version) { /* main() prints the versions: nothing else is read */
     if (!o->extension) o->extension = default_extension(argv[0]);
-    return version_print(o);
+    return -1;
   }
   int rc = parse_positional(o, argc - optind, argv + optind);
   if (rc >= 0) return rc;

@@ -47,9 +47,9 @@ typedef struct host_opts {
   int report_ms; /* --report-ms: how long a report may wait (reports.h) */
 } host_opts;
 
-/* Parse argv. Returns -1 to continue, else an exit status (0 for --help
-** and --version, 2 for a usage error or a missing database file, already
-** reported on stderr). */
+/* Parse argv. Returns -1 to continue, else an exit status (0 for --help,
+** 2 for a usage error or a missing database file, already reported on
+** stderr). With --version only the flags are read: -1 and o->version. */
 int opts_parse(host_opts *o, int argc, char **argv);
 void opts_free(host_opts *o);
 

@@ -1,10 +1,11 @@
 /*
 ** trigger-host.c -- the reference host of sqlite-triggers (DESIGN.md §10).
-** main(): parse the command line, set up the log, then either print the
-** status of a database (status.c) or open every database (extension
-** loaded, schema installed), log the start line, start the status server
-** (--http, http.c), run the loop, close. Modes, flags and exit codes are
-** in `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
+** main(): parse the command line, then print the versions (--version,
+** version.c), or set up the log and either print the status of a
+** database (status.c) or open every database (extension loaded, schema
+** installed), log the start line, start the status server (--http,
+** http.c), run the loop, close. Modes, flags and exit codes are in
+** `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
 ** dispatch.c and exec.c, the SQL in hostdb.c, the log in log.c.
 */
 #include <sqlite3.h>
@@ -58,6 +59,7 @@ int main(int argc, char **argv) {
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   host_opts o;
   int rc = opts_parse(&o, argc, argv);
+  if (rc < 0 && o.version) rc = version_print(&o);
   if (rc >= 0) {
     opts_free(&o);
     return rc;
