@@ -47,18 +47,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backoff.h"
-#include "ckpt.h"
-#include "dispatch.h"
-#include "lease.h"
-#include "log.h"
-#include "printtx.h"
-#include "prune.h"
-#include "reports.h"
-#include "sig.h"
-#include "slice.h"
-#include "stats.h"
-#include "util.h"
+#include "core/backoff.h"
+#include "core/log.h"
+#include "core/sig.h"
+#include "core/slice.h"
+#include "core/stats.h"
+#include "core/util.h"
+#include "db/ckpt.h"
+#include "db/prune.h"
+#include "db/reports.h"
+#include "dispatch/dispatch.h"
+#include "dispatch/lease.h"
+#include "dispatch/printtx.h"
 
 #define RETRY_MS 1000     /* after a failed claim or wakeup query, */
 #define RETRY_MAX_MS 5000 /* doubling while it fails again (backoff.h) */

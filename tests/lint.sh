@@ -70,7 +70,7 @@ result() {
 }
 
 # ---- clang-format ---------------------------------------------------------
-c_files=$(ls ext/*.[ch] ext/*/*.[ch] host/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c \
+c_files=$(ls ext/*.[ch] ext/*/*.[ch] host/*.[ch] host/*/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c \
   tests/fault/*.c tests/dist/*.c tests/preload/*.c bench/*.[ch] 2>/dev/null)
 nfiles=$(echo "$c_files" | wc -l)
 t0=$(date +%s)
@@ -148,7 +148,7 @@ if [ "${LINT_TIDY:-1}" != 0 ]; then
     xml=$(pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
     # The build's flags (Makefile WARN), one job per group of files.
     k=0
-    for f in ext/*.c ext/*/*.c host/*.c; do
+    for f in ext/*.c ext/*/*.c host/*.c host/*/*.c; do
       echo "$f" >>"$tmp/tidy.list.$((k % jobs))"
       k=$((k + 1))
     done

@@ -41,8 +41,7 @@ size_t json_any_span(const char *s, size_t n);
 /* What stands at s[0..n) (n >= 1) after such a span: its escape, or
 ** U+FFFD for a sequence that is not UTF-8; *used says how many bytes the
 ** returned text stands for. */
-const char *json_any_escape(const char *s, size_t n, size_t *used,
-                            char buf[8]);
+const char *json_any_escape(const char *s, size_t n, size_t *used, char buf[8]);
 
 /* The decimal digits of x, '-' first when negative, into buf (at least
 ** 21 bytes; no NUL); their count. */

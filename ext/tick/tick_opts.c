@@ -11,7 +11,6 @@
 
 #include <string.h>
 
-
 SQLITE_EXTENSION_INIT3
 
 void tick_opts_free(tick_opts *o) {

@@ -358,7 +358,7 @@ def defensive_uses():
     """Per source file of ext/ and host/, the uses of ALWAYS() / NEVER()."""
     uses = {}
     files = glob.glob(os.path.join(ROOT, "ext", "**", "*.[ch]"), recursive=True)
-    files += glob.glob(os.path.join(ROOT, "host", "*.[ch]"))
+    files += glob.glob(os.path.join(ROOT, "host", "**", "*.[ch]"), recursive=True)
     for f in files:
         rel = os.path.relpath(f, ROOT)
         if rel == os.path.join("ext", "text", "coverage.h"):

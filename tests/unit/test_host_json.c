@@ -1,5 +1,5 @@
 /*
-** test_host_json.c -- unit tests of host/json.c, the scanner trigger-host
+** test_host_json.c -- unit tests of host/db/json.c, the scanner trigger-host
 ** reads the claim's JSON with (linked alone, with a plain xmalloc): arrays
 ** and objects walked item by item with every kind of white space, values
 ** skipped whole (strings holding brackets, nested containers, scalars),
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "json.h"
-#include "util.h"
+#include "core/util.h"
+#include "db/json.h"
 
-/* host/util.c's, without the logging it pulls in: json.c only allocates. */
+/* host/core/util.c's, without the logging it pulls in: json.c only allocates. */
 void *xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
   if (!p) abort();
