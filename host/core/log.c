@@ -83,7 +83,7 @@ static void vmessage(log_level lv, const char *fmt, va_list ap) {
   line_end(b);
 }
 
-void log_info(const char *fmt, ...) {
+void log_debug(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vmessage(LOG_DEBUG, fmt, ap);

@@ -31,9 +31,9 @@ typedef enum { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR, LOG_FATAL } log_level;
 void log_setup(const host_opts *o);
 int log_enabled(log_level lv);
 
-/* A message at a level: log_info at debug (-v), log_warn at warn, and
-** log_fatal, a fatal error (shown even with -q). */
-void log_info(const char *fmt, ...) HOST_FORMAT(1, 2);
+/* A message; the name says when it shows: log_debug with -v, log_warn
+** unless -q, log_fatal always (a fatal error). */
+void log_debug(const char *fmt, ...) HOST_FORMAT(1, 2);
 void log_warn(const char *fmt, ...) HOST_FORMAT(1, 2);
 void log_fatal(const char *fmt, ...) HOST_FORMAT(1, 2);
 

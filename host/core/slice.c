@@ -46,7 +46,8 @@ void slice_request(void) {
   a.nice = nice;
   a.runtime = SLICE_NS;
   if (syscall(SYS_sched_setattr, 0, &a, 0) != 0)
-    log_info("sched_setattr (a short slice for the loop): %s", strerror(errno));
+    log_debug("sched_setattr (a short slice for the loop): %s",
+              strerror(errno));
 }
 #else
 void slice_request(void) {}

@@ -43,10 +43,10 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames) {
   int log = 0, done = 0;
   int rc = sqlite3_wal_checkpoint_v2(db, "main", SQLITE_CHECKPOINT_PASSIVE,
                                      &log, &done);
-  log_info("%s: checkpoint on the loop (WAL of %d frames): %s, %d of %d "
-           "written back",
-           ((ckpt_slot *)arg)->db->path, frames,
-           rc == SQLITE_OK ? "ok" : sqlite3_errstr(rc), done, log);
+  log_debug("%s: checkpoint on the loop (WAL of %d frames): %s, %d of %d "
+            "written back",
+            ((ckpt_slot *)arg)->db->path, frames,
+            rc == SQLITE_OK ? "ok" : sqlite3_errstr(rc), done, log);
   return SQLITE_OK;
 }
 
@@ -88,8 +88,8 @@ static void checkpoint(ckpt_slot *s) {
   if (rc != SQLITE_OK && rc != SQLITE_BUSY)
     log_warn("%s: checkpoint: %s", path, sqlite3_errmsg(s->conn));
   else
-    log_info("%s: checkpoint: %d of %d WAL frames written back", path, done,
-             log);
+    log_debug("%s: checkpoint: %d of %d WAL frames written back", path, done,
+              log);
 }
 
 static void *run(void *arg) {

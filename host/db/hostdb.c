@@ -265,7 +265,7 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
   if (set_wal(h, o->busy_ms, &mode, err)) return -1;
   int wal = mode && strcmp(mode, "wal") == 0;
   if (!wal)
-    log_info("%s: journal_mode is %s, not wal", path, mode ? mode : "?");
+    log_debug("%s: journal_mode is %s, not wal", path, mode ? mode : "?");
   free(mode);
   /* NORMAL is safe from corruption only in WAL mode: FULL otherwise */
   int full =
@@ -277,10 +277,10 @@ static int open_local(hostdb *h, const host_opts *o, char **err) {
       exec_text(h, "PRAGMA synchronous", &sync, err))
     return -1;
   /* read back: 1 NORMAL, 2 FULL */
-  log_info("%s: synchronous %s", path,
-           sync && strcmp(sync, "2") == 0   ? "full"
-           : sync && strcmp(sync, "1") == 0 ? "normal"
-                                            : (sync ? sync : "?"));
+  log_debug("%s: synchronous %s", path,
+            sync && strcmp(sync, "2") == 0   ? "full"
+            : sync && strcmp(sync, "1") == 0 ? "normal"
+                                             : (sync ? sync : "?"));
   free(sync);
   if (hostdb_load_extension(h->db, o->extension, err)) return -1;
   /* SQLite falls back to read-only when the file is not writable, and the
@@ -303,8 +303,8 @@ int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
   }
   /* Our own connection is defensive; with --via it is only a :memory:
   ** helper, and the far side's connection is the via command's. */
-  log_info("%s: open (%s), extension %s, claim options %s", path,
-           h->via ? "via" : "defensive", o->extension, h->options);
+  log_debug("%s: open (%s), extension %s, claim options %s", path,
+            h->via ? "via" : "defensive", o->extension, h->options);
   return 0;
 }
 

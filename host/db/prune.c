@@ -86,15 +86,15 @@ static void step_one(pruner *p, int64_t now) {
   }
   if (n > 0) {
     p->round += n;
-    log_info("%s: pruned %lld %s older than %s%s", p->h->path, n, t->what,
-             t->key, n == PRUNE_BATCH ? "; more follow" : "");
+    log_debug("%s: pruned %lld %s older than %s%s", p->h->path, n, t->what,
+              t->key, n == PRUNE_BATCH ? "; more follow" : "");
   }
   if (n == PRUNE_BATCH) {
     p->due = now + PRUNE_GAP_MS;
     return;
   }
   if (p->round > PRUNE_BATCH)
-    log_info("%s: pruned %lld %s in all", p->h->path, p->round, t->what);
+    log_debug("%s: pruned %lld %s in all", p->h->path, p->round, t->what);
   p->round = 0;
   if (++p->target < NTARGETS) {
     p->due = now;

@@ -146,8 +146,8 @@ static void batch_end(reports *r, report_queue *q, int ok, int code,
     }
     r->batches++;
     r->written += q->n - refused;
-    log_info("%s: %d report(s) in one transaction, %d refused", h->path,
-             q->n - refused, refused);
+    log_debug("%s: %d report(s) in one transaction, %d refused", h->path,
+              q->n - refused, refused);
     memset(q->keep, 0, (size_t)q->n);
     q->retry_at = 0;
     long failed = backoff_ok(&q->failing);

@@ -120,8 +120,8 @@ static void start_ahead(dispatcher *d) {
 
 void disp_release(dispatcher *d) {
   for (int i = 0; i < d->nahead; i++) {
-    log_info("%s: %s: not started, the host stops; released (deferred)",
-             d->ahead[i]->db->path, d->ahead[i]->run_id);
+    log_debug("%s: %s: not started, the host stops; released (deferred)",
+              d->ahead[i]->db->path, d->ahead[i]->run_id);
     report(d, d->ahead[i], "deferred", NULL);
   }
   d->nahead = 0;

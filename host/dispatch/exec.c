@@ -192,7 +192,7 @@ static void started(children *cs, child *c, launch *l) {
   }
   c->pid = l->req.pid;
   launch_free(l);
-  log_info("started pid %ld for %s", (long)c->pid, c->run->run_id);
+  log_debug("started pid %ld for %s", (long)c->pid, c->run->run_id);
   for (int i = 0; i < cs->nearly; i++) {
     if (cs->early[i].pid != c->pid) continue;
     c->reaped = 1;
@@ -396,7 +396,7 @@ static void kill_child(child *c, char *why) {
     return;
   }
   c->kill_reason = why;
-  log_info("killed pid %ld (%s): %s", (long)c->pid, c->run->run_id, why);
+  log_debug("killed pid %ld (%s): %s", (long)c->pid, c->run->run_id, why);
   if (!c->pid) return; /* being started: killed when its pid is known */
   if (kill(-c->pid, SIGKILL) != 0) kill(c->pid, SIGKILL);
 }
@@ -483,8 +483,8 @@ static void finish_child(children *cs, child *c, child_done done, void *ctx) {
   char *detail = ok               ? tail_text(&c->out, "")
                  : c->kill_reason ? xstrdup(c->kill_reason)
                                   : failure_text(c);
-  log_info("pid %ld (%s) ended: %s%s%s", (long)c->pid, c->run->run_id,
-           ok ? "success" : "failed", !ok ? ": " : "", !ok ? detail : "");
+  log_debug("pid %ld (%s) ended: %s%s%s", (long)c->pid, c->run->run_id,
+            ok ? "success" : "failed", !ok ? ": " : "", !ok ? detail : "");
   done(ctx, c->run, ok ? "success" : "failed", detail);
   free(detail);
   free_child(c);

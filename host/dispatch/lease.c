@@ -38,8 +38,8 @@ void lease_renew(host_run *r, int64_t now) {
   if (hostdb_heartbeat(r->db, r->run_id, &code, &err) == 0) {
     r->lease_end = now + len; /* now was read before the call */
     r->renew_at = now + len / 2;
-    log_info("%s: renewed the lease of %s for %lld ms", r->db->path, r->run_id,
-             (long long)len);
+    log_debug("%s: renewed the lease of %s for %lld ms", r->db->path, r->run_id,
+              (long long)len);
     return;
   }
   if ((code == SQLITE_BUSY || code == SQLITE_LOCKED) && now < r->lease_end) {

@@ -186,7 +186,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
   vsnprintf(buf, sizeof buf, fmt, ap);
   size_t n = strlen(buf);
   while (n && buf[n - 1] == '\n') buf[--n] = 0;
-  log_info("http: %s", buf);
+  log_debug("http: %s", buf);
 }
 
 /* Each connection opened and closed, tracked by the guard (its socket

@@ -40,8 +40,8 @@ static int64_t cut_late(http_guard *g, int64_t now) {
     if (c->deadline <= now) {
       shutdown(c->fd, SHUT_RDWR);
       c->deadline = INT64_MAX;
-      log_info("http: closed a connection: no whole request within %lld s",
-               (long long)(g->timeout_ms / 1000));
+      log_debug("http: closed a connection: no whole request within %lld s",
+                (long long)(g->timeout_ms / 1000));
     } else if (c->deadline < next) {
       next = c->deadline;
     }

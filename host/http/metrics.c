@@ -80,7 +80,7 @@ static void read_health(readdb *r, long long now_ms, db_health *h) {
     if (json) h->n = readdb_health_fields(r, json, h->f, HEALTH_MAX_FIELDS);
     h->up = json && h->n >= 0;
     if (h->n < 0) h->n = 0;
-    if (!h->up) log_info("/metrics: %s: %s", r->path, err ? err : "?");
+    if (!h->up) log_debug("/metrics: %s: %s", r->path, err ? err : "?");
     free(json);
     free(err);
   }
