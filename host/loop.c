@@ -264,9 +264,10 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
 
 static void check_versions(loop *l, int64_t now) {
   for (int i = 0; i < l->ndbs; i++) {
-    int c = hostdb_changed(&l->dbs[i]);
-    if (c != 0) l->dbs[i].refresh = 1; /* changed, or unreadable: look again */
-    if (c > 0 && !l->dbs[i].via)
+    int changed, rc = hostdb_changed(&l->dbs[i], &changed);
+    if (rc != 0 || changed) /* changed, or unreadable: look again */
+      l->dbs[i].refresh = 1;
+    if (rc == 0 && changed && !l->dbs[i].via)
       log_debug("%s: changed by another connection", l->dbs[i].path);
   }
   l->check_at = now + us_of(l->o->poll_ms);

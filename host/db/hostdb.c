@@ -297,7 +297,8 @@ int hostdb_open(hostdb *h, const char *path, const host_opts *o, char **err) {
   h->path = xstrdup(path);
   if (o->via ? open_via(h, o, err) : open_local(h, o, err)) return -1;
   if (build_options(h, o, err) || prepare_all(h, err)) return -1;
-  if (hostdb_changed(h) < 0) {
+  int changed;
+  if (hostdb_changed(h, &changed) != 0) {
     *err = db_error(h, "data_version");
     return -1;
   }
@@ -374,10 +375,12 @@ static int parse_runs(hostdb *h, const char *json, host_run ***runs, int *n,
                       char **err) {
   json_iter it;
   json_span elem;
-  int rc, cap = 0;
+  int rc, found, cap = 0;
   json_iter_init(&it, (json_span){json, strlen(json)});
   host_run *r = run_new(h);
-  while ((rc = json_next_element_members(&it, &elem, run_member, r)) == 1) {
+  while ((rc = json_next_element_members(&it, &elem, run_member, r, &found)) ==
+             0 &&
+         found) {
     if (!r->run_id || !r->payload) {
       log_warn("%s: claimed element without run_id or payload ignored",
                h->path);
@@ -543,14 +546,15 @@ int hostdb_wakeup(hostdb *h, long long at_ms, long long *ms, char **err) {
 
 /* With --via nothing tells when another writer changed the database: every
 ** poll is a change, so the loop asks the wakeup again. */
-int hostdb_changed(hostdb *h) {
-  if (h->via) return 1;
+int hostdb_changed(hostdb *h, int *changed) {
+  *changed = 1;
+  if (h->via) return 0;
   sqlite3_stmt *st = h->st_version;
   int rc = sqlite3_step(st);
   long long v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
   sqlite3_reset(st);
   if (rc != SQLITE_ROW) return -1;
-  int changed = v != h->data_version;
+  *changed = v != h->data_version;
   h->data_version = v;
-  return changed;
+  return 0;
 }

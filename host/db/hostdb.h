@@ -96,8 +96,8 @@ int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err);
 ** work (0 if overdue), -1 when nothing is due. With --via the far side's
 ** clock when it answers is used instead of at_ms. */
 int hostdb_wakeup(hostdb *h, long long at_ms, long long *ms, char **err);
-/* 1 if another connection committed since the last call, 0 if not, -1 on
-** error. */
-int hostdb_changed(hostdb *h);
+/* *changed: 1 if another connection committed since the last call (with
+** --via: always), else 0. 0 ok, -1 when data_version cannot be read. */
+int hostdb_changed(hostdb *h, int *changed);
 
 #endif

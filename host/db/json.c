@@ -72,19 +72,22 @@ void json_iter_init(json_iter *it, json_span text) {
   it->state = IT_START;
 }
 
-static int iter_fail(json_iter *it) {
+/* The walk ends malformed: -1, nothing found. */
+static int iter_fail(json_iter *it, int *found) {
   it->state = IT_DONE;
+  *found = 0;
   return -1;
 }
 
-/* To the start of the next item of the container open..close: 1 there
-** (it->p), 0 after its last item, -1 malformed. */
-static int next_item(json_iter *it, char open, char close) {
+/* To the start of the next item of the container open..close: 0 with
+** *found (1: it->p is there; 0: after its last item), -1 malformed. */
+static int next_item(json_iter *it, char open, char close, int *found) {
+  *found = 0;
   if (it->state == IT_DONE) return 0;
   const char *p = skip_ws(it->p, it->end);
   int first = it->state == IT_START;
   if (first) {
-    if (p == it->end || *p != open) return iter_fail(it);
+    if (p == it->end || *p != open) return iter_fail(it, found);
     p = skip_ws(p + 1, it->end);
     it->state = IT_IN;
   }
@@ -94,60 +97,63 @@ static int next_item(json_iter *it, char open, char close) {
     return 0;
   }
   if (!first) {
-    if (p == it->end || *p != ',') return iter_fail(it);
+    if (p == it->end || *p != ',') return iter_fail(it, found);
     p = skip_ws(p + 1, it->end);
   }
   it->p = p;
-  return 1;
+  *found = 1;
+  return 0;
 }
 
-int json_next_element(json_iter *it, json_span *elem) {
-  int rc = next_item(it, '[', ']');
-  if (rc != 1) return rc;
+int json_next_element(json_iter *it, json_span *elem, int *found) {
+  if (next_item(it, '[', ']', found) != 0) return -1;
+  if (!*found) return 0;
   const char *e = skip_value(it->p, it->end);
-  if (!e) return iter_fail(it);
+  if (!e) return iter_fail(it, found);
   *elem = span(it->p, e);
   it->p = e;
-  return 1;
+  return 0;
 }
 
 int json_next_element_members(json_iter *it, json_span *elem,
-                              json_member_fn member, void *arg) {
-  int rc = next_item(it, '[', ']');
-  if (rc != 1) return rc;
+                              json_member_fn member, void *arg, int *found) {
+  if (next_item(it, '[', ']', found) != 0) return -1;
+  if (!*found) return 0;
   const char *start = it->p, *e = NULL;
   if (*start == '{') {
     json_iter o;
     json_span k, v;
-    int m;
+    int m, more;
     json_iter_init(&o, span(start, it->end));
-    while ((m = json_next_member(&o, &k, &v)) == 1) member(arg, k, v);
+    while ((m = json_next_member(&o, &k, &v, &more)) == 0 && more)
+      member(arg, k, v);
     if (m == 0) e = o.p; /* just past its '}' */
   }
   /* not an object, or malformed inside: its end by its brackets, as
   ** json_next_element finds it */
   if (!e) e = skip_value(start, it->end);
-  if (!e) return iter_fail(it);
+  if (!e) return iter_fail(it, found);
   *elem = span(start, e);
   it->p = e;
-  return 1;
+  return 0;
 }
 
-int json_next_member(json_iter *it, json_span *key, json_span *val) {
-  int rc = next_item(it, '{', '}');
-  if (rc != 1) return rc;
+int json_next_member(json_iter *it, json_span *key, json_span *val,
+                     int *found) {
+  if (next_item(it, '{', '}', found) != 0) return -1;
+  if (!*found) return 0;
   const char *p = it->p;
   const char *k = p < it->end && *p == '"' ? skip_string(p, it->end) : NULL;
-  if (!k) return iter_fail(it);
+  if (!k) return iter_fail(it, found);
   *key = span(p, k);
   p = skip_ws(k, it->end);
-  if (p == it->end || *p != ':') return iter_fail(it);
+  if (p == it->end || *p != ':') return iter_fail(it, found);
   p = skip_ws(p + 1, it->end);
   const char *v = skip_value(p, it->end);
-  if (!v) return iter_fail(it);
+  if (!v) return iter_fail(it, found);
   *val = span(p, v);
   it->p = v;
-  return 1;
+  return 0;
 }
 
 int json_key_is(json_span key, const char *name) {

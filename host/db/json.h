@@ -15,7 +15,8 @@
 ** closes it, and a number or literal is any run of [-+.0-9A-Za-z].
 ** Whatever the bytes, every span it returns lies inside the text;
 ** malformed text ends the walk with -1 and the caller skips what it
-** cannot read.
+** cannot read. A step of the walk returns 0 and says through *found
+** whether it found an item (0: the container has ended), or -1.
 */
 #ifndef HOST_JSON_H
 #define HOST_JSON_H
@@ -34,18 +35,19 @@ typedef struct json_iter {
 
 /* Walk the array or object that is text (leading whitespace allowed). */
 void json_iter_init(json_iter *it, json_span text);
-/* The next array element: 1 with *elem, 0 after the last, -1 malformed. */
-int json_next_element(json_iter *it, json_span *elem);
-/* The next object member: 1 with *key (the string token, quotes
-** included) and *val, 0 after the last, -1 malformed. */
-int json_next_member(json_iter *it, json_span *key, json_span *val);
+/* The next array element: 0 with *found (1: *elem; 0: after the last),
+** -1 malformed. */
+int json_next_element(json_iter *it, json_span *elem, int *found);
+/* The next object member: 0 with *found (1: *key, the string token with
+** its quotes, and *val; 0: after the last), -1 malformed. */
+int json_next_member(json_iter *it, json_span *key, json_span *val, int *found);
 /* json_next_element, reading an object element's members on the way:
 ** member(arg, key, val) for each, in order (up to where the object is
 ** malformed, if it is), so the element is scanned once, not once to find
 ** its end and again for its members. */
 typedef void (*json_member_fn)(void *arg, json_span key, json_span val);
 int json_next_element_members(json_iter *it, json_span *elem,
-                              json_member_fn member, void *arg);
+                              json_member_fn member, void *arg, int *found);
 
 /* 1 if the string token key decodes to name. */
 int json_key_is(json_span key, const char *name);

@@ -49,36 +49,42 @@ int64_t prunes_deadline(const prunes *p) {
   return t;
 }
 
-/* One batch of target t: rows deleted, -1 when its retention is off (<= 0);
-** -2 on error (*err). */
-static long long batch(hostdb *h, const target *t, char **err) {
+/* One batch of target t: 0 with *n the rows deleted (-1: its retention is
+** off, <= 0), or -1 with *err. */
+static int batch(hostdb *h, const target *t, long long *n, char **err) {
   char *sql =
       xprintf("SELECT CASE WHEN r > 0 THEN trigger_prune(max(%lld - r, 0), %d,"
               " '%s') ELSE -1 END FROM (SELECT trigger_config('%s') AS r)",
               (long long)wall_ms(), PRUNE_BATCH, t->table, t->key);
   char *out = NULL;
-  long long n = -2;
+  int res = -1;
   if (h->via) {
-    if (via_run(h->via, h->path, sql, &out, err) == 0 && out)
-      n = strtoll(out, NULL, 10);
+    if (via_run(h->via, h->path, sql, &out, err) == 0 && out) {
+      *n = strtoll(out, NULL, 10);
+      res = 0;
+    }
   } else {
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(h->db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
-    else *err = xprintf("%s: %s", h->path, sqlite3_errmsg(h->db));
+    if (rc == SQLITE_ROW) {
+      *n = sqlite3_column_int64(st, 0);
+      res = 0;
+    } else {
+      *err = xprintf("%s: %s", h->path, sqlite3_errmsg(h->db));
+    }
     sqlite3_finalize(st);
   }
   free(out);
   free(sql);
-  return n;
+  return res;
 }
 
 static void step_one(pruner *p, int64_t now) {
   const target *t = &targets[p->target];
   char *err = NULL;
-  long long n = batch(p->h, t, &err);
-  if (n == -2) {
+  long long n = 0;
+  if (batch(p->h, t, &n, &err) != 0) {
     log_warn("pruning %s: %s; next try in %d s", t->what,
              err ? err : "no answer", PRUNE_EVERY_MS / 1000);
     free(err);

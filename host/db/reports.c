@@ -186,13 +186,13 @@ static int many_refused(reports *r, report_queue *q, const char *answer) {
   json_iter it, el;
   json_span elem, key, val, text = {answer, strlen(answer)};
   json_iter_init(&it, text);
-  int i = 0, got;
-  for (; (got = json_next_element(&it, &elem)) == 1; i++) {
+  int i = 0, rc, found, more;
+  for (; (rc = json_next_element(&it, &elem, &found)) == 0 && found; i++) {
     if (i >= q->n) return -1;
     char *error = NULL;
     int ok = 0;
     json_iter_init(&el, elem);
-    while (json_next_member(&el, &key, &val) == 1) {
+    while (json_next_member(&el, &key, &val, &more) == 0 && more) {
       if (json_key_is(key, "ok")) ok = val.n == 4 && !memcmp(val.p, "true", 4);
       else if (json_key_is(key, "error")) {
         free(error);
@@ -208,7 +208,7 @@ static int many_refused(reports *r, report_queue *q, const char *answer) {
     }
     free(error);
   }
-  return got == 0 && i == q->n ? 0 : -1;
+  return rc == 0 && i == q->n ? 0 : -1;
 }
 
 /* q's reports in one trigger_run_finish_many call: 0, or -1 when the

@@ -77,9 +77,8 @@ static void read_health(readdb *r, long long now_ms, db_health *h) {
   if (readdb_begin(r) == 0) {
     char *err = NULL;
     char *json = readdb_health(r, now_ms, &err);
-    if (json) h->n = readdb_health_fields(r, json, h->f, HEALTH_MAX_FIELDS);
-    h->up = json && h->n >= 0;
-    if (h->n < 0) h->n = 0;
+    h->up = json &&
+            readdb_health_fields(r, json, h->f, HEALTH_MAX_FIELDS, &h->n) == 0;
     if (!h->up) log_debug("/metrics: %s: %s", r->path, err ? err : "?");
     free(json);
     free(err);

@@ -149,10 +149,12 @@ static void cards(sqlite3_str *s, readdb *r, const page_info *in) {
   char *err = NULL;
   char *json = readdb_health(r, in->now_ms, &err);
   health_field f[HEALTH_MAX_FIELDS];
-  int n = json ? readdb_health_fields(r, json, f, HEALTH_MAX_FIELDS) : -1;
+  int n = 0;
+  int failed =
+      !json || readdb_health_fields(r, json, f, HEALTH_MAX_FIELDS, &n) != 0;
   free(json);
   free(err);
-  if (n < 0) {
+  if (failed) {
     sql_error(s, r, "trigger_health");
     return;
   }

@@ -115,8 +115,8 @@ char *readdb_health(readdb *r, long long now_ms, char **err) {
   return readdb_text(r, st, err);
 }
 
-int readdb_health_fields(readdb *r, const char *json, health_field *f,
-                         int max) {
+int readdb_health_fields(readdb *r, const char *json, health_field *f, int max,
+                         int *count) {
   sqlite3_stmt *st = readdb_stmt(r, RQ_FIELDS);
   sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
   int n = 0, rc;
@@ -132,5 +132,6 @@ int readdb_health_fields(readdb *r, const char *json, health_field *f,
   }
   int ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
   sqlite3_reset(st);
-  return ok ? n : -1;
+  *count = ok ? n : 0;
+  return ok ? 0 : -1;
 }

@@ -76,8 +76,9 @@ char *readdb_text(readdb *r, sqlite3_stmt *st, char **err);
 char *readdb_health(readdb *r, long long now_ms, char **err);
 
 /* The numeric and null fields of trigger_health's JSON text, in its
-** order; returns how many (at most max), -1 on error. */
-int readdb_health_fields(readdb *r, const char *json, health_field *f, int max);
+** order, into f: 0 with *count of them (at most max), or -1 (*count 0). */
+int readdb_health_fields(readdb *r, const char *json, health_field *f, int max,
+                         int *count);
 
 const char *readdb_errmsg(const readdb *r);
 
