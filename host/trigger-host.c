@@ -1,5 +1,5 @@
 /*
-** trigger-host.c -- the reference host of sqlite-triggers (DESIGN.md §10).
+** trigger-host.c -- the reference host of sqlite-triggers (docs/host.md).
 ** main(): parse the command line, then print the versions (--version,
 ** version.c), or set up the log and either print the status of a
 ** database (status.c) or open every database (extension loaded, schema

@@ -6,8 +6,8 @@
 **
 ** What is pruned is a table of targets, each a config key and the table
 ** trigger_prune(before, limit, table) deletes at most limit rows of that
-** are older than `before` (finished runs; events, DESIGN.md §12), and
-** returns how many. A round goes through them in order.
+** are older than `before` (finished runs; events: docs/operations.md,
+** "The event log"), and returns how many. A round goes through them in order.
 */
 #include "db/prune.h"
 
