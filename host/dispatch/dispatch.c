@@ -61,7 +61,7 @@ static void print_run(dispatcher *d, host_run *run) {
       report(d, run, "success", NULL);
       return;
     }
-    char *why = print_stdout_lost(errno);
+    char *why = printtx_stdout_lost(errno);
     log_warn("%s", why);
     free(why);
     d->stdout_lost = 1;

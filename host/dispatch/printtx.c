@@ -78,7 +78,7 @@ static int pipe_room(printtx *p, size_t *room, int *empty) {
   return 0;
 }
 
-char *print_stdout_lost(int errnum) {
+char *printtx_stdout_lost(int errnum) {
   return xprintf("stdout: %s; releasing runs and stopping",
                  errnum ? strerror(errnum) : "write error");
 }
@@ -144,7 +144,7 @@ static int attempt(printtx *p, hostdb *h, long long ask, size_t room,
   if (len > room) {
     res = TOO_BIG;
   } else if (len && write_all(p, lines, len) != 0) {
-    *err = print_stdout_lost(errno);
+    *err = printtx_stdout_lost(errno);
     res = PRINTTX_STDOUT_LOST;
   }
   free(lines);

@@ -42,7 +42,7 @@ typedef struct printtx {
 
 /* The warning when print mode's stdout fails with errnum (0: unknown);
 ** malloc'ed. Both paths use it. */
-char *print_stdout_lost(int errnum);
+char *printtx_stdout_lost(int errnum);
 
 /* Look at stdout once, before the log writes anything (a pipe it shares
 ** with stderr must be seen empty first), and grow a pipe's buffer where

@@ -196,13 +196,13 @@ static void on_connection(void *cls, struct MHD_Connection *c,
                           enum MHD_ConnectionNotificationCode toe) {
   http_server *srv = cls;
   if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
-    guard_closed(srv->guard, *socket_context);
+    http_guard_closed(srv->guard, *socket_context);
     *socket_context = NULL;
     return;
   }
   const union MHD_ConnectionInfo *fd =
       mhd->get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-  *socket_context = fd ? guard_opened(srv->guard, fd->connect_fd) : NULL;
+  *socket_context = fd ? http_guard_opened(srv->guard, fd->connect_fd) : NULL;
 }
 
 /* A request was answered: the connection's next one has its own time. */
@@ -213,7 +213,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req,
   http_server *srv = cls;
   const union MHD_ConnectionInfo *ctx =
       mhd->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-  if (ctx) guard_request_done(srv->guard, ctx->socket_context);
+  if (ctx) http_guard_request_done(srv->guard, ctx->socket_context);
 }
 
 /* ---- start and stop -------------------------------------------------- */
@@ -279,7 +279,7 @@ http_server *http_start(const host_opts *o) {
       return NULL;
     }
   }
-  srv->guard = guard_start(o->http_timeout_s);
+  srv->guard = http_guard_start(o->http_timeout_s);
   if (!srv->guard) {
     log_warn("--http: cannot start the thread of its request deadline");
     http_stop(srv);
@@ -305,8 +305,9 @@ http_server *http_start(const host_opts *o) {
 
 void http_stop(http_server *srv) {
   if (!srv) return;
-  if (srv->daemon) mhd->stop_daemon(srv->daemon); /* closes: guard_closed */
-  guard_stop(srv->guard);
+  if (srv->daemon)
+    mhd->stop_daemon(srv->daemon); /* closes: http_guard_closed */
+  http_guard_stop(srv->guard);
   for (int i = 0; i < srv->ndbs; i++) readdb_close(&srv->dbs[i]);
   free(srv->dbs);
   free(srv);

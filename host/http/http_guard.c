@@ -18,10 +18,10 @@
 #include "core/log.h"
 #include "core/util.h"
 
-struct guard_conn {
+struct http_guard_conn {
   int fd;
   int64_t deadline; /* monotonic ms; INT64_MAX: cut already */
-  guard_conn *prev, *next;
+  http_guard_conn *prev, *next;
 };
 
 struct http_guard {
@@ -29,14 +29,14 @@ struct http_guard {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   int64_t timeout_ms;
-  guard_conn *head;
+  http_guard_conn *head;
   int stopping;
 };
 
 /* Shut down the sockets past their deadline: the earliest deadline left. */
 static int64_t cut_late(http_guard *g, int64_t now) {
   int64_t next = INT64_MAX;
-  for (guard_conn *c = g->head; c; c = c->next) {
+  for (http_guard_conn *c = g->head; c; c = c->next) {
     if (c->deadline <= now) {
       shutdown(c->fd, SHUT_RDWR);
       c->deadline = INT64_MAX;
@@ -49,7 +49,7 @@ static int64_t cut_late(http_guard *g, int64_t now) {
   return next;
 }
 
-static void *guard_main(void *arg) {
+static void *http_guard_main(void *arg) {
   http_guard *g = arg;
   pthread_mutex_lock(&g->mu);
   while (!g->stopping) {
@@ -66,7 +66,7 @@ static void *guard_main(void *arg) {
   return NULL;
 }
 
-http_guard *guard_start(int timeout_s) {
+http_guard *http_guard_start(int timeout_s) {
   http_guard *g = xmalloc(sizeof *g);
   memset(g, 0, sizeof *g);
   g->timeout_ms = (int64_t)timeout_s * 1000;
@@ -76,7 +76,7 @@ http_guard *guard_start(int timeout_s) {
   pthread_cond_init(&g->cv, &attr);
   pthread_condattr_destroy(&attr);
   pthread_mutex_init(&g->mu, NULL);
-  if (thread_start(&g->thread, guard_main, g) != 0) {
+  if (thread_start(&g->thread, http_guard_main, g) != 0) {
     pthread_cond_destroy(&g->cv);
     pthread_mutex_destroy(&g->mu);
     free(g);
@@ -85,7 +85,7 @@ http_guard *guard_start(int timeout_s) {
   return g;
 }
 
-void guard_stop(http_guard *g) {
+void http_guard_stop(http_guard *g) {
   if (!g) return;
   pthread_mutex_lock(&g->mu);
   g->stopping = 1;
@@ -93,7 +93,7 @@ void guard_stop(http_guard *g) {
   pthread_mutex_unlock(&g->mu);
   pthread_join(g->thread, NULL);
   while (g->head) {
-    guard_conn *c = g->head;
+    http_guard_conn *c = g->head;
     g->head = c->next;
     free(c);
   }
@@ -102,8 +102,8 @@ void guard_stop(http_guard *g) {
   free(g);
 }
 
-guard_conn *guard_opened(http_guard *g, int fd) {
-  guard_conn *c = xmalloc(sizeof *c);
+http_guard_conn *http_guard_opened(http_guard *g, int fd) {
+  http_guard_conn *c = xmalloc(sizeof *c);
   c->fd = fd;
   c->prev = NULL;
   pthread_mutex_lock(&g->mu);
@@ -116,14 +116,14 @@ guard_conn *guard_opened(http_guard *g, int fd) {
   return c;
 }
 
-void guard_request_done(http_guard *g, guard_conn *c) {
+void http_guard_request_done(http_guard *g, http_guard_conn *c) {
   if (!c) return;
   pthread_mutex_lock(&g->mu);
   if (c->deadline != INT64_MAX) c->deadline = mono_ms() + g->timeout_ms;
   pthread_mutex_unlock(&g->mu);
 }
 
-void guard_closed(http_guard *g, guard_conn *c) {
+void http_guard_closed(http_guard *g, http_guard_conn *c) {
   if (!c) return;
   pthread_mutex_lock(&g->mu);
   if (c->prev) c->prev->next = c->next;

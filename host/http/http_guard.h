@@ -13,9 +13,9 @@
 ** its own thread, as for a client that went away.
 **
 ** The connections are tracked from libmicrohttpd's callbacks (http.c):
-** guard_opened (MHD_CONNECTION_NOTIFY_STARTED), guard_request_done
+** http_guard_opened (MHD_CONNECTION_NOTIFY_STARTED), http_guard_request_done
 ** (MHD_OPTION_NOTIFY_COMPLETED: a keep-alive connection's next request
-** gets a deadline of its own) and guard_closed
+** gets a deadline of its own) and http_guard_closed
 ** (MHD_CONNECTION_NOTIFY_CLOSED, which libmicrohttpd calls before it
 ** closes the socket): under the guard's mutex a tracked socket is never
 ** one that was closed and reused.
@@ -24,19 +24,19 @@
 #define HOST_HTTP_GUARD_H
 
 typedef struct http_guard http_guard;
-typedef struct guard_conn guard_conn;
+typedef struct http_guard_conn http_guard_conn;
 
 /* Start the thread; timeout_s >= 1. NULL when it cannot start. */
-http_guard *guard_start(int timeout_s);
+http_guard *http_guard_start(int timeout_s);
 /* Stop and join the thread, forget what is tracked (after the daemon
 ** stopped: no callback comes any more). NULL: nothing. */
-void guard_stop(http_guard *g);
+void http_guard_stop(http_guard *g);
 /* A connection on socket fd opened: its deadline starts. The result is
 ** the connection's handle (its socket context). */
-guard_conn *guard_opened(http_guard *g, int fd);
+http_guard_conn *http_guard_opened(http_guard *g, int fd);
 /* A request of c was answered: the next one's deadline starts. */
-void guard_request_done(http_guard *g, guard_conn *c);
+void http_guard_request_done(http_guard *g, http_guard_conn *c);
 /* c closed (NULL: never opened): forgotten, its socket left alone. */
-void guard_closed(http_guard *g, guard_conn *c);
+void http_guard_closed(http_guard *g, http_guard_conn *c);
 
 #endif
