@@ -7,8 +7,8 @@ WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
-# libmicrohttpd: only trigger-host uses it (--http, host/http.c), loaded at
-# run time (host/mhd.c): its header is needed to build, the library only
+# libmicrohttpd: only trigger-host uses it (--http, host/http/http.c), loaded at
+# run time (host/http/mhd.c): its header is needed to build, the library only
 # with --http.
 MHD_CFLAGS := $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
 B        = build
@@ -78,13 +78,27 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # the extension at run time, as a user would. Its default extension path
 # includes the installed one, compiled in from PREFIX ($(B)/install-dirs changes
 # when PREFIX does, so the host is rebuilt). It compiles the pure
-# ext/text/utf8.c too, to repair a command's output as the extension would;
+# ext/text/utf8.c too, to repair a command's output as the extension would,
+# and ext/text/json_write.c, the JSON literal of its lines;
 # VERSION is its --version, as it is the extension's trigger_version().
 # libmicrohttpd serves --http on a thread of its own (-pthread), dlopen'ed.
-$(B)/trigger-host: $(wildcard host/*.c host/*.h) ext/text/utf8.c ext/text/utf8.h VERSION $(B)/install-dirs | $(B)
-	$(CC) $(CFLAGS) $(WARN) -pthread -Iext $(MHD_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
+# host/ is laid out by concept (docs/ARCHITECTURE.md): main and the loop,
+# then one folder each for the command line, dispatch, the databases, the
+# status server and what they share; files include each other by their
+# path under host/ ("db/hostdb.h"), hence -Ihost.
+HOST_SRC  = $(sort $(wildcard host/*.c host/*/*.c))
+HOST_HDRS = $(wildcard host/*.h host/*/*.h)
+HOST_EXT  = ext/text/utf8.c ext/text/json_write.c
+# As for ext/: one compiler run, objects (and coverage counts) named by
+# the source's base name.
+HOST_DUPS := $(shell printf '%s\n' $(notdir $(HOST_SRC) $(HOST_EXT)) | sort | uniq -d)
+ifneq ($(HOST_DUPS),)
+$(error host/ has two sources named $(HOST_DUPS): give each a name of its own)
+endif
+$(B)/trigger-host: $(HOST_SRC) $(HOST_HDRS) $(HOST_EXT) $(HOST_EXT:.c=.h) VERSION $(B)/install-dirs | $(B)
+	$(CC) $(CFLAGS) $(WARN) -pthread -Ihost -Iext $(MHD_CFLAGS) -DTRIGGERS_VERSION='"$(VERSION)"' -DTRIGGERS_EXTDIR='"$(EXTDIR)"' \
 	  -DTRIGGERS_EXTDIR_REL='"$(EXTDIR_REL)"' -DTRIGGERS_SO_SUFFIX='".$(SO)"' \
-	  -o $@ $(wildcard host/*.c) ext/text/utf8.c -lsqlite3 -ldl -pthread
+	  -o $@ $(HOST_SRC) $(HOST_EXT) -lsqlite3 -ldl -pthread
 
 # The preload library (ext/preload.c): the extension compiled into SQLite's
 # core API (-DSQLITE_CORE) plus wrappers of sqlite3_open*, for programs
@@ -119,11 +133,12 @@ $(B)/unit/test_tzdb: UNIT_LDFLAGS = \
 comma := ,
 
 # Unit tests of the host's self-contained parts (tests/unit/test_host_*.c):
-# each links the host file it names alone (the test supplies what else it
-# calls), so the rule above does not apply.
-$(B)/unit/test_host_%: tests/unit/test_host_%.c host/%.c host/%.h tests/unit/check.h | $(B)
+# each links the host file it names alone, from whichever folder of host/
+# holds it (the test supplies what else it calls), so the rule above does
+# not apply.
+$(B)/unit/test_host_%: tests/unit/test_host_%.c $(HOST_SRC) $(HOST_HDRS) tests/unit/check.h | $(B)
 	@mkdir -p $(B)/unit
-	$(CC) $(CFLAGS) $(WARN) -Ihost -o $@ $< host/$*.c
+	$(CC) $(CFLAGS) $(WARN) -Ihost -o $@ $< $(filter %/$*.c,$(HOST_SRC))
 
 # Out-of-memory fault injection harness (tests/fault/oom.c); it loads
 # $(EXT_SO) at run time, which finds the harness's clock_gettime (the

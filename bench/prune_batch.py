@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """bench/prune_batch.py -- how long one trigger_prune(before, limit) batch
 holds the write lock, for several limits: the measurement behind
-PRUNE_BATCH in host/prune.h (trigger-host's retention).
+PRUNE_BATCH in host/db/prune.h (trigger-host's retention).
 
 A file database in WAL mode (synchronous FULL, SQLite's default, as the
 host uses it) with ROWS finished runs older than the cut-off (payloads of

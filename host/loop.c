@@ -47,18 +47,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backoff.h"
-#include "ckpt.h"
-#include "dispatch.h"
-#include "lease.h"
-#include "log.h"
-#include "printtx.h"
-#include "prune.h"
-#include "reports.h"
-#include "sig.h"
-#include "slice.h"
-#include "stats.h"
-#include "util.h"
+#include "core/backoff.h"
+#include "core/log.h"
+#include "core/sig.h"
+#include "core/slice.h"
+#include "core/stats.h"
+#include "core/util.h"
+#include "db/ckpt.h"
+#include "db/prune.h"
+#include "db/reports.h"
+#include "dispatch/dispatch.h"
+#include "dispatch/lease.h"
+#include "dispatch/printtx.h"
 
 #define RETRY_MS 1000     /* after a failed claim or wakeup query, */
 #define RETRY_MAX_MS 5000 /* doubling while it fails again (backoff.h) */
@@ -218,8 +218,8 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   }
   int printed = res == PRINTTX_DONE; /* recorded 'success' by the claim */
   if (n)
-    log_info("%s: claimed %d run(s)%s", h->path, n,
-             printed ? " and printed them" : "");
+    log_debug("%s: claimed %d run(s)%s", h->path, n,
+              printed ? " and printed them" : "");
   if (l->o->http) { /* the counters of --http's /metrics */
     long long wall = stats_wall_ms();
     for (int i = 0; i < n; i++)
@@ -228,7 +228,7 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
   for (int i = 0; i < n; i++) {
     if (printed) {
       if (l->o->http) stats_reported(h->path, runs[i]->agent_id, "success", 0);
-      log_run(runs[i], "success", NULL);
+      log_run(h->path, runs[i], "success", NULL);
       run_free(runs[i]);
     } else {
       lease_start(runs[i]);
@@ -253,8 +253,8 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
     h->idle_ms =
         h->idle_ms ? min64(h->idle_ms * 2, IDLE_MAX_MS) : l->o->poll_ms;
     h->idle_until = h->tick_at = now + us_of(h->idle_ms);
-    log_info("%s: due work is not ours, next look in %lld ms", h->path,
-             (long long)h->idle_ms);
+    log_debug("%s: due work is not ours, next look in %lld ms", h->path,
+              (long long)h->idle_ms);
   } else if (n > 0 || h->tick_at > now) {
     h->empty_due = 0;
     h->idle_ms = 0;
@@ -264,10 +264,11 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
 
 static void check_versions(loop *l, int64_t now) {
   for (int i = 0; i < l->ndbs; i++) {
-    int c = hostdb_changed(&l->dbs[i]);
-    if (c != 0) l->dbs[i].refresh = 1; /* changed, or unreadable: look again */
-    if (c > 0 && !l->dbs[i].via)
-      log_info("%s: changed by another connection", l->dbs[i].path);
+    int changed, rc = hostdb_changed(&l->dbs[i], &changed);
+    if (rc != 0 || changed) /* changed, or unreadable: look again */
+      l->dbs[i].refresh = 1;
+    if (rc == 0 && changed && !l->dbs[i].via)
+      log_debug("%s: changed by another connection", l->dbs[i].path);
   }
   l->check_at = now + us_of(l->o->poll_ms);
 }
@@ -301,7 +302,7 @@ static void handle_signals(loop *l, int64_t now) {
   int s = sig_stop_count();
   if (s == l->seen_stops) return;
   if (!l->stopping) {
-    log_info("stop requested: no more claims; waiting for running commands");
+    log_debug("stop requested: no more claims; waiting for running commands");
     l->stopping = 1;
     l->claiming = 0;
     l->kill_at = now + us_of(l->o->grace_ms);
@@ -395,9 +396,9 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs, const printtx *ptx) {
   ckpt_stop(checkpointer);
   disp_free(&l.d);
   prunes_free(&l.pr);
-  log_info("exiting: %d failure(s), %d report(s) refused; %lld report(s) "
-           "written in %lld transaction(s)",
-           l.failures, l.rep.refused, l.rep.written, l.rep.batches);
+  log_debug("exiting: %d failure(s), %d report(s) refused; %lld report(s) "
+            "written in %lld transaction(s)",
+            l.failures, l.rep.refused, l.rep.written, l.rep.batches);
   log_stop((int)l.rep.written, (int)l.rep.failed);
   int status = exit_status(&l); /* before reports_free clears the counts */
   reports_free(&l.rep);

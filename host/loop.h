@@ -6,9 +6,9 @@
 #ifndef HOST_LOOP_H
 #define HOST_LOOP_H
 
-#include "hostdb.h"
-#include "opts.h"
-#include "printtx.h"
+#include "core/opts.h"
+#include "db/hostdb.h"
+#include "dispatch/printtx.h"
 
 /* Run until stopped (run, serve) or until one pass is done (tick); ptx:
 ** print mode's stdout as main() found it (printtx.h). Returns the process

@@ -1,26 +1,27 @@
 /*
-** trigger-host.c -- the reference host of sqlite-triggers (DESIGN.md §10).
-** main(): parse the command line, set up the log, then either print the
-** status of a database (status.c) or open every database (extension
-** loaded, schema installed), log the start line, start the status server
-** (--http, http.c), run the loop, close. Modes, flags and exit codes are
-** in `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
+** trigger-host.c -- the reference host of sqlite-triggers (docs/host.md).
+** main(): parse the command line, then print the versions (--version,
+** version.c), or set up the log and either print the status of a
+** database (status.c) or open every database (extension loaded, schema
+** installed), log the start line, start the status server (--http,
+** http.c), run the loop, close. Modes, flags and exit codes are in
+** `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
 ** dispatch.c and exec.c, the SQL in hostdb.c, the log in log.c.
 */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostdb.h"
-#include "http.h"
-#include "log.h"
+#include "cli/args.h"
+#include "cli/status.h"
+#include "cli/version.h"
+#include "core/log.h"
+#include "core/sig.h"
+#include "core/util.h"
+#include "db/hostdb.h"
+#include "dispatch/printtx.h"
+#include "http/http.h"
 #include "loop.h"
-#include "opts.h"
-#include "printtx.h"
-#include "sig.h"
-#include "status.h"
-#include "util.h"
-#include "version.h"
 
 /* Open o's databases into dbs: how many are open, 0 when the host cannot
 ** go on (logged). run and tick need every one; serve serves those that
@@ -57,9 +58,10 @@ int main(int argc, char **argv) {
   ** none), so no global mutex around every allocation. */
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   host_opts o;
-  int rc = opts_parse(&o, argc, argv);
+  int rc = args_parse(&o, argc, argv);
+  if (rc < 0 && o.version) rc = version_print(&o);
   if (rc >= 0) {
-    opts_free(&o);
+    args_free(&o);
     return rc;
   }
   log_setup(&o);
@@ -67,12 +69,12 @@ int main(int argc, char **argv) {
   printtx_init(&ptx, o.exec_cmd || o.print_lease);
   if (o.mode == MODE_STATUS) {
     rc = status_main(&o);
-    opts_free(&o);
+    args_free(&o);
     return rc;
   }
   if (sig_init() != 0) {
     log_fatal("cannot set up signal handling");
-    opts_free(&o);
+    args_free(&o);
     return 3;
   }
   hostdb *dbs = xmalloc(sizeof *dbs * (size_t)o.ndbs);
@@ -80,7 +82,7 @@ int main(int argc, char **argv) {
   int opened = open_databases(&o, dbs);
   if (opened == 0) rc = 3;
   http_server *srv = NULL; /* --http: beside the loop, until it ends */
-  if (rc != 3 && o.http && !(srv = http_start(&o, dbs, o.ndbs))) rc = 3;
+  if (rc != 3 && o.http && !(srv = http_start(&o))) rc = 3;
   if (rc != 3) {
     if (log_enabled(LOG_INFO)) { /* with --via, asking costs a process */
       char *version = version_of_db(&dbs[0]);
@@ -92,6 +94,6 @@ int main(int argc, char **argv) {
   http_stop(srv);
   for (int i = 0; i < opened; i++) hostdb_close(&dbs[i]);
   free(dbs);
-  opts_free(&o);
+  args_free(&o);
   return rc;
 }

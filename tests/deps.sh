@@ -12,7 +12,7 @@ command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3"
 [ -f /usr/share/zoneinfo/America/New_York ] || need="$need tzdata"
 [ -x /usr/bin/python3 ] || need="$need python3"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
-# trigger-host --http serves with libmicrohttpd (host/http.c).
+# trigger-host --http serves with libmicrohttpd (host/http/http.c).
 [ -f /usr/include/microhttpd.h ] || need="$need libmicrohttpd-dev"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v zic >/dev/null 2>&1 || need="$need libc-bin"

@@ -10,6 +10,7 @@
 
 #include "agent/request_field.h"
 #include "base/args.h"
+#include "base/json_out.h"
 #include "store/columns.h"
 #include "store/config.h"
 #include "store/json.h"

@@ -54,6 +54,7 @@
 #include "agent/create_policy.h"
 #include "agent/xml_request.h"
 #include "base/args.h"
+#include "base/json_out.h"
 #include "base/register.h"
 #include "store/event_rows.h"
 #include "store/schema.h"

@@ -82,13 +82,13 @@
 
 #include "agent/summary.h"
 #include "base/args.h"
+#include "base/json_out.h"
 #include "base/register.h"
 #include "store/agent.h"
 #include "store/schema.h"
 #include "text/redact.h"
 #include "text/utf8.h"
 #include "time/civil.h"
-#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "base/json_out.h"
 #include "text/spelling.h"
 #include "trigger/trigger.h"
 

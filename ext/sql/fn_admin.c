@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/json_out.h"
 #include "base/register.h"
 #include "store/config.h"
 #include "store/health.h"
@@ -17,7 +18,6 @@
 #include "store/prune.h"
 #include "store/schema.h"
 #include "store/stored.h"
-#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 

@@ -19,10 +19,10 @@
 ** Argument errors are SQL errors naming the argument.
 */
 #include "base/args.h"
+#include "base/json_out.h"
 #include "base/register.h"
 #include "time/civil.h"
 #include "time/when.h"
-#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 

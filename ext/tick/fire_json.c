@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "trigger/trigger.h"
+#include "text/json_write.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -64,7 +64,7 @@ static piece lit(const char *s) {
 
 /* Decimal digits of v into buf[24]. */
 static piece num(i64 v, char *buf) {
-  piece p = {buf, (size_t)fmt_int(buf, (long long)v)};
+  piece p = {buf, (size_t)json_int_digits(buf, (long long)v)};
   return p;
 }
 

@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/json_out.h"
 #include "store/preload_sql.h"
 #include "text/coverage.h"
 #include "text/utf8.h"
-#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 

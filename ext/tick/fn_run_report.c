@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/json_out.h"
 #include "base/register.h"
 #include "store/json.h"
 #include "store/run_rows.h"

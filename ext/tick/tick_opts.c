@@ -6,11 +6,10 @@
 */
 #include "tick/tick_opts.h"
 #include "base/args.h"
+#include "base/json_out.h"
 #include "store/json.h"
 
 #include <string.h>
-
-#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 

@@ -41,7 +41,8 @@ typedef struct when_result {
   int64_t interval_ms;      /* WHEN_INTERVAL, else 0 */
   char cron[WHEN_CRON_MAX]; /* WHEN_CRON: 5 fields, or 6 when seconds != 0 */
   char tz[WHEN_TZ_MAX];     /* the zone the phrase was read in (tz_name) */
-  double confidence;        /* 0 when rejected, else 0.5 .. 1 (WHEN.md §5) */
+  double
+      confidence; /* 0 when rejected, else 0.5 .. 1 (docs/when.md#confidence) */
   /* Components not stated in the phrase but filled in: "year", "month",
   ** "day", "time" (R8's time_implied), "meridiem" (bare hour after "at"). */
   const char *implied[WHEN_TAGS_MAX];

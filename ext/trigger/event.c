@@ -6,8 +6,8 @@
 
 #include <string.h>
 
+#include "base/json_out.h"
 #include "store/event_rows.h"
-#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
 

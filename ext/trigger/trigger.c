@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "base/args.h"
+#include "base/json_out.h"
 #include "store/json.h"
 #include "store/stored.h"
 #include "text/coverage.h"
 #include "text/dedupe.h"
+#include "text/json_write.h"
 #include "text/sha256.h"
 #include "text/spelling.h"
 #include "text/utf8.h"
@@ -572,94 +574,6 @@ int trigger_default_id(store *s, trg_row *r, const sched_spec *spec) {
   return SQLITE_CONSTRAINT_UNIQUE;
 }
 
-/* Bytes that stand as themselves inside a JSON string. */
-static int json_plain(unsigned char ch) {
-  return ch >= 0x20 && ch != '"' && ch != '\\';
-}
-
-/* How byte ch is written inside a JSON string: NULL as itself, else its
-** escape (\u00XX ones are formatted into buf). */
-static const char *json_escape(unsigned char ch, char buf[8]) {
-  if (json_plain(ch)) return NULL;
-  switch (ch) {
-    case '"': return "\\\"";
-    case '\\': return "\\\\";
-    case '\n': return "\\n";
-    case '\r': return "\\r";
-    case '\t': return "\\t";
-    default: {
-      static const char hex[] = "0123456789abcdef";
-      memcpy(buf, "\\u00", 4);
-      buf[4] = hex[ch >> 4];
-      buf[5] = hex[ch & 15];
-      buf[6] = 0;
-      return buf;
-    }
-  }
-}
-
-void json_str(sqlite3_str *out, const char *s) {
-  if (!s) {
-    sqlite3_str_appendall(out, "null");
-    return;
-  }
-  sqlite3_str_appendchar(out, 1, '"');
-  const char *run = s;
-  char buf[8];
-  for (; *s; s++) {
-    if (json_plain((unsigned char)*s)) continue;
-    const char *esc = json_escape((unsigned char)*s, buf);
-    sqlite3_str_append(out, run, (int)(s - run));
-    sqlite3_str_appendall(out, esc);
-    run = s + 1;
-  }
-  sqlite3_str_append(out, run, (int)(s - run));
-  sqlite3_str_appendchar(out, 1, '"');
-}
-
-size_t json_quoted_len(const char *s) {
-  const unsigned char *p = (const unsigned char *)s;
-  size_t n = 2;
-  char buf[8];
-  for (; *p; p++) n += json_plain(*p) ? 1 : strlen(json_escape(*p, buf));
-  return n;
-}
-
-char *json_quote_to(char *dst, const char *s) {
-  const unsigned char *p = (const unsigned char *)s;
-  char buf[8];
-  *dst++ = '"';
-  while (*p) {
-    const unsigned char *run = p;
-    while (json_plain(*p)) p++;
-    memcpy(dst, run, (size_t)(p - run));
-    dst += p - run;
-    if (!*p) break;
-    const char *esc = json_escape(*p++, buf);
-    size_t n = strlen(esc);
-    /* not a C string: the quoted text has no NUL (see trigger.h) */
-    memcpy(dst, esc, n); /* NOLINT(bugprone-not-null-terminated-result) */
-    dst += n;
-  }
-  *dst++ = '"';
-  return dst;
-}
-
-/* The decimal digits of x into buf (no NUL); their count. */
-int fmt_int(char *buf, long long x) {
-  char tmp[24];
-  int n = 0, k = 0;
-  unsigned long long u =
-      x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
-  do {
-    tmp[n++] = (char)('0' + u % 10);
-    u /= 10;
-  } while (u);
-  if (x < 0) buf[k++] = '-';
-  while (n) buf[k++] = tmp[--n];
-  return k;
-}
-
 /* JSON object of the first n values, named by cols. */
 static void vals_json(sqlite3_str *out, const store_coldef *cols,
                       const trg_val *v, int n) {
@@ -680,7 +594,7 @@ static void vals_json(sqlite3_str *out, const store_coldef *cols,
     buf[k++] = '"';
     buf[k++] = ':';
     int plain_int = !x->null && !x->bad && (kind == 'I' || kind == 'S');
-    if (plain_int) k += (size_t)fmt_int(buf + k, (long long)x->i);
+    if (plain_int) k += (size_t)json_int_digits(buf + k, (long long)x->i);
     sqlite3_str_append(out, buf, (int)k);
     if (plain_int) continue;
     if (x->null || x->bad == SQLITE_BLOB || (x->bad && !x->t)) {

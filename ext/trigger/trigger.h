@@ -82,14 +82,4 @@ void trigger_json(sqlite3_str *out, const trg_row *r);
 /* JSON object of a run's public columns (a trigger_runs row). */
 void trigger_run_json(sqlite3_str *out, const trg_run *run);
 
-/* JSON string literal (escaped) or null. */
-void json_str(sqlite3_str *out, const char *s);
-/* The decimal digits of x into buf (at least 21 bytes; no NUL); their
-** count. */
-int fmt_int(char *buf, long long x);
-/* The same literal of s (not NULL) into a buffer: its length, and writing
-** it at dst (no NUL) returning the end. */
-size_t json_quoted_len(const char *s);
-char *json_quote_to(char *dst, const char *s);
-
 #endif

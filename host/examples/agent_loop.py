@@ -4,7 +4,8 @@
 What it shows: the integration the extension exists for, with nothing but
 Debian's /usr/bin/python3 and its stdlib sqlite3 module. The agent keeps its
 conversation in an ordinary table of the same database, agent_messages, and
-every step of the loop does two claims filtered by wake mode (DESIGN §6):
+every step of the loop does two claims filtered by wake mode (docs/host.md,
+"Your own loop"; the option is docs/lifecycle.md's):
 
   trigger_run_due(now, '{"wake_mode":"inject_now","owner":...}')
       runs that must reach the agent at once: each run's payload (its

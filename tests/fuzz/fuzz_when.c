@@ -1,6 +1,6 @@
 /*
 ** fuzz_when.c -- libFuzzer target for the English time phrase parser
-** (ext/time/when.c).
+** (ext/time/when_*.c).
 **
 ** The input becomes a NUL-terminated phrase, read at a fixed reference
 ** instant in UTC and in a DST zone (America/New_York, or Lord Howe's

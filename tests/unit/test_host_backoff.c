@@ -1,5 +1,5 @@
 /*
-** test_host_backoff.c -- unit tests of host/backoff.c, the pacing of a
+** test_host_backoff.c -- unit tests of host/core/backoff.c, the pacing of a
 ** failure that repeats (linked alone): the wait doubles from the first
 ** delay to the cap and starts over after a success; a failure is logged
 ** the first time, again when its message changes, then once per
@@ -7,8 +7,8 @@
 ** tells how many tries failed before it.
 **   make build/unit/test_host_backoff && build/unit/test_host_backoff
 */
-#include "backoff.h"
 #include "check.h"
+#include "core/backoff.h"
 
 static void waits_double_to_the_cap(void) {
   backoff b = {0};

@@ -1,5 +1,5 @@
 /*
-** test_host_http_addr.c -- unit tests of host/http_addr.c, the ADDR of
+** test_host_http_addr.c -- unit tests of host/http/http_addr.c, the ADDR of
 ** `trigger-host --http ADDR` (linked alone, with plain xprintf/xstrdup):
 ** PORT alone is 127.0.0.1; HOST:PORT and [IPV6]:PORT as written; which
 ** addresses are loopback (127/8, ::1, ::ffff:127.x.y.z) and which are not;
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "http_addr.h"
-#include "util.h"
+#include "core/util.h"
+#include "http/http_addr.h"
 
-/* host/util.c's, without the logging it pulls in. */
+/* host/core/util.c's, without the logging it pulls in. */
 char *xprintf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -1,5 +1,5 @@
 /*
-** test_host_json.c -- unit tests of host/json.c, the scanner trigger-host
+** test_host_json.c -- unit tests of host/db/json.c, the scanner trigger-host
 ** reads the claim's JSON with (linked alone, with a plain xmalloc): arrays
 ** and objects walked item by item with every kind of white space, values
 ** skipped whole (strings holding brackets, nested containers, scalars),
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "json.h"
-#include "util.h"
+#include "core/util.h"
+#include "db/json.h"
 
-/* host/util.c's, without the logging it pulls in: json.c only allocates. */
+/* host/core/util.c's, without the logging it pulls in: json.c only allocates. */
 void *xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
   if (!p) abort();
@@ -25,20 +25,21 @@ void *xmalloc(size_t n) {
 static json_span js(const char *s) { return (json_span){s, strlen(s)}; }
 
 /* The elements of the array text as "a|b|c", then "!" when the walk
-** ended malformed; a second call after the end answers 0 again. */
+** ended malformed; a second call after the end finds nothing again. */
 static void elements(const char *text, const char *want) {
   json_iter it;
   json_span e;
   char got[256] = "";
-  int rc;
+  int rc, found;
   json_iter_init(&it, js(text));
-  while ((rc = json_next_element(&it, &e)) == 1) {
+  while ((rc = json_next_element(&it, &e, &found)) == 0 && found) {
     if (*got) strcat(got, "|");
     strncat(got, e.p, e.n);
   }
   if (rc < 0) strcat(got, "!");
   CHECK_STR(got, want, text);
-  CHECK(json_next_element(&it, &e) == 0, "after the end: %s", text);
+  CHECK(json_next_element(&it, &e, &found) == 0 && !found, "after the end: %s",
+        text);
 }
 
 /* The members of the object text as "k=v,k=v", "!" when malformed. */
@@ -46,9 +47,9 @@ static void members(const char *text, const char *want) {
   json_iter it;
   json_span k, v;
   char got[256] = "";
-  int rc;
+  int rc, found;
   json_iter_init(&it, js(text));
-  while ((rc = json_next_member(&it, &k, &v)) == 1) {
+  while ((rc = json_next_member(&it, &k, &v, &found)) == 0 && found) {
     if (*got) strcat(got, ",");
     strncat(got, k.p, k.n);
     strcat(got, "=");
@@ -171,11 +172,12 @@ static void elements_members(const char *text, const char *want) {
   json_iter it;
   json_span e;
   char got[512] = "";
-  int rc, first = 1;
+  int rc, found, first = 1;
   json_iter_init(&it, js(text));
   for (;;) {
     char seen[256] = "";
-    if ((rc = json_next_element_members(&it, &e, collect, seen)) != 1) break;
+    rc = json_next_element_members(&it, &e, collect, seen, &found);
+    if (rc != 0 || !found) break;
     if (!first) strcat(got, "|");
     first = 0;
     strncat(got, e.p, e.n);

@@ -1,5 +1,5 @@
 """tests/py/agent/test_create_bounds.py -- the bounds of an agent's create
-(ext/agent/create_bounds.c, docs/create-action.md#bounds-of-an-agents-create): every field
+(ext/agent/create_policy.c, docs/create-action.md#bounds-of-an-agents-create): every field
 an agent may set through trigger_create / trigger_create_xml at its
 bound (created) and one past it (INVALID_REQUEST naming the field, its
 value and the config key; nothing written but the rejected event); the

@@ -279,7 +279,7 @@ def test_tick_jobs_bound_concurrency(ext):
 
 
 def test_tick_exec_many_short_commands(ext):
-    # Commands start on the host's spawner thread (host/spawner.c); a short
+    # Commands start on the host's spawner thread (host/dispatch/spawner.c); a short
     # one often ends before the loop has its pid. Every run is still
     # reported once, with its own command's outcome.
     with Tmp() as t:
@@ -301,7 +301,7 @@ def test_busy_host_keeps_its_wal_bounded(ext):
     # The checkpointer thread's passive checkpoints never end with an empty
     # WAL while the loop commits every ms, so the WAL never started over
     # (156 MB after 5,000 commands). Past 4,000 frames the loop's own
-    # connection checkpoints between two transactions (host/ckpt.h).
+    # connection checkpoints between two transactions (host/db/ckpt.h).
     with Tmp() as t:
         path, db = t.db(ext)
         add_due(db, 1200)  # about 9 WAL frames each
@@ -532,7 +532,7 @@ def test_print_mode_defers_runs_whose_lease_ran_out(ext):
         assert sorted(json.loads(x)["run_id"] for x in out.splitlines()) == deferred
 
 
-# ---- reports in batches (host/reports.c) ----------------------------------
+# ---- reports in batches (host/db/reports.c) ----------------------------------
 
 BATCH_MAX = 256  # REPORTS_BATCH_MAX
 
@@ -575,7 +575,7 @@ def test_print_tick_reports_in_batches(ext):
         assert max(w for w, _ in b) == BATCH_MAX, b
         assert "3000 report(s) written in %d transaction(s)" % len(b) in p.stderr
         # the WAL passed 1000 pages: checkpointed by the host's own thread
-        # (host/ckpt.c), not inside a commit; the database is whole
+        # (host/db/ckpt.c), not inside a commit; the database is whole
         done = [int(x) for x in re.findall(r"checkpoint: (\d+) of \d+ WAL frames", p.stderr)]
         assert done and max(done) > 0, p.stderr[-2000:]
         assert one(db, "PRAGMA integrity_check") == "ok"

@@ -519,7 +519,7 @@ def test_page_limits_and_empty_database(ext):
 
 
 def test_libmicrohttpd_loaded_only_for_http(ext):
-    # host/mhd.c: the library (and the GnuTLS it links) is dlopen'ed when
+    # host/http/mhd.c: the library (and the GnuTLS it links) is dlopen'ed when
     # --http starts the server; a host without --http never maps it.
     def mapped(proc):
         with open(f"/proc/{proc.pid}/maps") as f:

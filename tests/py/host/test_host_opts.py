@@ -1,4 +1,4 @@
-"""tests/py/host/test_host_opts.py -- trigger-host's options (host/opts.c):
+"""tests/py/host/test_host_opts.py -- trigger-host's options (host/cli/args.c):
 the claim and connection flags end to end (each flag's effect on what is
 claimed or how the database is waited for, and its bounds on both sides: a
 value just inside is taken, one just outside is a usage error, exit 2),

@@ -1,5 +1,5 @@
 """tests/py/host/test_host_prefetch.py -- --exec runs claimed ahead of the free
-slots (--prefetch, host/dispatch.h): only while the commands are short
+slots (--prefetch, host/dispatch/dispatch.h): only while the commands are short
 (their mean run time says a run claimed ahead starts within 20 ms), never
 before a command has ended, never with --prefetch 0; they start in claim
 order as slots free up, and a stop releases the ones still waiting

@@ -1,5 +1,5 @@
 """tests/py/host/test_host_print_txn.py -- print mode in the claim's own
-transaction (host/printtx.c): where stdout cannot block (a file, a device
+transaction (host/dispatch/printtx.c): where stdout cannot block (a file, a device
 that is not a terminal, a pipe with room for the batch) trigger-host
 claims a batch with {"ack": false} inside BEGIN IMMEDIATE, writes its
 lines, and commits: the runs are 'success' with no lease and no report of

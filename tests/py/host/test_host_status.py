@@ -1,4 +1,4 @@
-"""tests/py/host/test_host_status.py -- `trigger-host status` (host/status.c):
+"""tests/py/host/test_host_status.py -- `trigger-host status` (host/cli/status.c):
 the table, --json, and that it writes nothing; more triggers than its
 first allocation, one due within the minute, one overdue, one in a zone
 (its times with their offset), more failed runs in 24 hours than the

@@ -313,7 +313,7 @@ def test_no_ack_success_keeps_last_error(ext):
 
 def test_finish_many_in_one_transaction(ext):
     # A host writes many reports in one transaction of its own (trigger-host
-    # does: host/reports.c). Each trigger_run_finish runs in its own
+    # does: host/db/reports.c). Each trigger_run_finish runs in its own
     # SAVEPOINT (statements cached on the connection): a refused one undoes
     # only itself, the others commit with the caller's COMMIT, and every run
     # and trigger ends as if each had been finished alone.

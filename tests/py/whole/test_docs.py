@@ -152,7 +152,7 @@ def test_user_docs_name_no_outside_file(ext):
 # and host/ halves of issue 33 (their comments' pointers, fixed in branches
 # of their own) are merged, a bad pointer there is printed, not failed:
 # the lead sets this to True after that merge.
-STRICT_CODE_POINTERS = False
+STRICT_CODE_POINTERS = True
 STRICT_TREES = ("README.md", "docs", "bench", "tests")   # always strict
 CODE_TREES = ("ext", "host")                             # STRICT_CODE_POINTERS
 SOURCE_SUFFIXES = (".c", ".h", ".py", ".sh", ".mjs", ".md", ".sql", ".txt", ".dict")
@@ -463,7 +463,7 @@ def defensive_uses():
     """Per source file of ext/ and host/, the uses of ALWAYS() / NEVER()."""
     uses = {}
     files = glob.glob(os.path.join(ROOT, "ext", "**", "*.[ch]"), recursive=True)
-    files += glob.glob(os.path.join(ROOT, "host", "*.[ch]"))
+    files += glob.glob(os.path.join(ROOT, "host", "**", "*.[ch]"), recursive=True)
     for f in files:
         rel = os.path.relpath(f, ROOT)
         if rel == os.path.join("ext", "text", "coverage.h"):

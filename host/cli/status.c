@@ -1,0 +1,414 @@
+/*
+** status.c -- `trigger-host status` (see status.h). Two queries read what
+** is shown (the triggers, the failed runs) into rows; the rows are then
+** printed as a table or as JSON. Times are formatted by the extension
+** (trigger_iso in the trigger's zone), spans here.
+*/
+#include "cli/status.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/out.h"
+#include "core/util.h"
+#include "db/hostdb.h"
+
+#define DAY_MS 86400000LL
+#define FAIL_TEXT_MAX 20   /* failures listed in the table */
+#define FAIL_JSON_MAX 1000 /* and in the JSON */
+#define ERROR_CHARS 100    /* of an error shown in the table */
+
+typedef struct trow {
+  char *id, *agent, *tstatus, *tz, *next, *last, *last_status, *schedule;
+  long long next_ms, last_ms;
+  int has_next, has_last, running;
+} trow;
+
+typedef struct frow {
+  char *run_id, *trigger_id, *when, *error;
+  long long attempt, at;
+} frow;
+
+typedef struct status {
+  const char *path;
+  sqlite3 *db;
+  long long now;
+  trow *t;
+  int nt;
+  frow *f;
+  int nf;
+  long long nfail; /* failed runs of the last 24 h, all of them */
+} status;
+
+/* Instants in the trigger's zone, to the second (display() makes them
+** "2026-03-09 07:15:00+01:00"). */
+static const char triggers_sql[] =
+    "SELECT t.trigger_id, t.agent_id, t.status, t.timezone, t.next_due_at,"
+    " trigger_iso(t.next_due_at - t.next_due_at % 1000, t.timezone),"
+    " t.last_run_at, trigger_iso(t.last_run_at - t.last_run_at % 1000,"
+    " t.timezone), t.last_status,"
+    " EXISTS (SELECT 1 FROM main.trigger_runs AS r"
+    "  WHERE r.trigger_id = t.trigger_id AND r.status = 'running'),"
+    " trigger_describe(t.trigger_id)"
+    " FROM main.triggers AS t"
+    " ORDER BY t.next_due_at IS NULL, t.next_due_at, t.trigger_id";
+
+static const char failures_sql[] =
+    "SELECT r.run_id, r.trigger_id, r.attempt, r.finished_at,"
+    " trigger_iso(r.finished_at - r.finished_at % 1000,"
+    " coalesce(t.timezone, 'UTC')), r.error"
+    " FROM main.trigger_runs AS r"
+    " LEFT JOIN main.triggers AS t ON t.trigger_id = r.trigger_id"
+    " WHERE r.status = 'failed' AND r.finished_at > ?1"
+    " ORDER BY r.finished_at DESC, r.run_id LIMIT ?2";
+
+static const char nfail_sql[] = "SELECT count(*) FROM main.trigger_runs"
+                                " WHERE status = 'failed' AND finished_at > ?1";
+
+/* trigger_iso's "2026-03-09T07:15:00+01:00" or "...Z" as shown:
+** "2026-03-09 07:15:00+01:00", "...+00:00". NULL stays NULL. */
+static char *display(const char *iso) {
+  if (!iso) return NULL;
+  size_t n = strlen(iso);
+  int zulu = n > 0 && iso[n - 1] == 'Z';
+  char *out =
+      xprintf("%.*s%s", (int)(n - (size_t)zulu), iso, zulu ? "+00:00" : "");
+  char *t = strchr(out, 'T');
+  if (t) *t = ' ';
+  return out;
+}
+
+/* Column i as shown by display(). */
+static char *col_time(sqlite3_stmt *st, int i) {
+  return display((const char *)sqlite3_column_text(st, i));
+}
+
+static char *col(sqlite3_stmt *st, int i) {
+  return xstrdup((const char *)sqlite3_column_text(st, i));
+}
+
+static int fail_db(status *s, const char *what) {
+  log_fatal("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+  return 3;
+}
+
+/* Read-only, the extension loaded, the schema there. */
+static int open_db(status *s, const host_opts *o) {
+  int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL);
+  if (rc != SQLITE_OK) return fail_db(s, "open");
+  sqlite3_busy_timeout(s->db, o->busy_ms);
+  char *err = NULL;
+  if (hostdb_load_extension(s->db, o->extension, &err) != 0) {
+    log_fatal("%s", err);
+    free(err);
+    return 3;
+  }
+  sqlite3_stmt *st = NULL;
+  rc = sqlite3_prepare_v2(s->db,
+                          "SELECT 1 FROM main.sqlite_schema"
+                          " WHERE type = 'table' AND name = 'triggers'",
+                          -1, &st, NULL);
+  if (rc != SQLITE_OK) return fail_db(s, "reading the schema");
+  rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  if (rc == SQLITE_ROW) return 0;
+  if (rc != SQLITE_DONE) return fail_db(s, "reading the schema");
+  log_fatal("%s: sqlite-triggers is not installed in this database (no "
+            "triggers table)",
+            s->path);
+  return 3;
+}
+
+static int read_triggers(status *s) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(s->db, triggers_sql, -1, &st, NULL) != SQLITE_OK)
+    return fail_db(s, "reading the triggers");
+  int rc, cap = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (s->nt == cap) {
+      cap = cap ? cap * 2 : 16;
+      s->t = xrealloc(s->t, sizeof *s->t * (size_t)cap);
+    }
+    trow *r = &s->t[s->nt++];
+    r->id = col(st, 0);
+    r->agent = col(st, 1);
+    r->tstatus = col(st, 2);
+    r->tz = col(st, 3);
+    r->has_next = sqlite3_column_type(st, 4) != SQLITE_NULL;
+    r->next_ms = sqlite3_column_int64(st, 4);
+    r->next = col_time(st, 5);
+    r->has_last = sqlite3_column_type(st, 6) != SQLITE_NULL;
+    r->last_ms = sqlite3_column_int64(st, 6);
+    r->last = col_time(st, 7);
+    r->last_status = col(st, 8);
+    r->running = sqlite3_column_int(st, 9);
+    r->schedule = col(st, 10);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : fail_db(s, "reading the triggers");
+}
+
+static int read_failures(status *s, int max) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(s->db, nfail_sql, -1, &st, NULL) != SQLITE_OK)
+    return fail_db(s, "reading the failed runs");
+  sqlite3_bind_int64(st, 1, s->now - DAY_MS);
+  int rc = sqlite3_step(st);
+  s->nfail = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  if (rc != SQLITE_ROW) return fail_db(s, "reading the failed runs");
+  if (sqlite3_prepare_v2(s->db, failures_sql, -1, &st, NULL) != SQLITE_OK)
+    return fail_db(s, "reading the failed runs");
+  sqlite3_bind_int64(st, 1, s->now - DAY_MS);
+  sqlite3_bind_int(st, 2, max);
+  s->f = xmalloc(sizeof *s->f * (size_t)max);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    frow *r = &s->f[s->nf++];
+    r->run_id = col(st, 0);
+    r->trigger_id = col(st, 1);
+    r->attempt = sqlite3_column_int64(st, 2);
+    r->at = sqlite3_column_int64(st, 3);
+    r->when = col_time(st, 4);
+    r->error = col(st, 5);
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_DONE ? 0 : fail_db(s, "reading the failed runs");
+}
+
+/* The STATUS column (status.h). */
+static const char *shown_status(const trow *r) {
+  if (strcmp(r->tstatus, "scheduled") != 0) return r->tstatus;
+  if (r->running) return "running";
+  return r->last_status ? r->last_status : "scheduled";
+}
+
+/* A span in its two largest units: "850ms", "59s", "4min 10s", "1h 4min",
+** "2d 3h". */
+static void span(char *buf, size_t n, long long ms) {
+  long long s = ms / 1000, m = s / 60, h = m / 60, d = h / 24;
+  if (ms < 1000) snprintf(buf, n, "%lldms", ms);
+  else if (s < 60) snprintf(buf, n, "%llds", s);
+  else if (m < 60) snprintf(buf, n, "%lldmin %llds", m, s % 60);
+  else if (h < 24) snprintf(buf, n, "%lldh %lldmin", h, m % 60);
+  else snprintf(buf, n, "%lldd %lldh", d, h % 24);
+}
+
+/* The LEFT column: time until next, "overdue ..." when it has passed. */
+static void left(char *buf, size_t n, const trow *r, long long now) {
+  if (!r->has_next) {
+    snprintf(buf, n, "-");
+    return;
+  }
+  char sp[40];
+  long long d = r->next_ms - now;
+  span(sp, sizeof sp, d < 0 ? -d : d);
+  snprintf(buf, n, "%s%s", d < 0 ? "overdue " : "", sp);
+}
+
+/* Characters (not bytes) of valid UTF-8 text. */
+static size_t width(const char *s) {
+  size_t w = 0;
+  for (; *s; s++) w += ((unsigned char)*s & 0xc0) != 0x80;
+  return w;
+}
+
+/* A table: rows of ncol cells, each column as wide as its widest cell,
+** two spaces between, the last column unpadded. */
+typedef struct table {
+  int ncol, nrow;
+  char **cells; /* nrow * ncol, owned */
+} table;
+
+static void table_add(table *t, const char *const *cells) {
+  t->cells =
+      xrealloc(t->cells, sizeof(char *) * (size_t)((t->nrow + 1) * t->ncol));
+  for (int c = 0; c < t->ncol; c++) {
+    /* one line, valid UTF-8 */
+    t->cells[t->nrow * t->ncol + c] = out_line_dup(cells[c] ? cells[c] : "-");
+  }
+  t->nrow++;
+}
+
+static void table_print(table *t) {
+  size_t w[8] = {0};
+  for (int i = 0; i < t->nrow * t->ncol; i++) {
+    size_t cw = width(t->cells[i]);
+    if (cw > w[i % t->ncol]) w[i % t->ncol] = cw;
+  }
+  for (int r = 0; r < t->nrow; r++) {
+    for (int c = 0; c < t->ncol; c++) {
+      const char *cell = t->cells[r * t->ncol + c];
+      fputs(cell, stdout);
+      if (c == t->ncol - 1) break;
+      for (size_t k = width(cell); k < w[c] + 2; k++) putchar(' ');
+    }
+    putchar('\n');
+  }
+  for (int i = 0; i < t->nrow * t->ncol; i++) free(t->cells[i]);
+  free(t->cells);
+}
+
+/* The bytes of the first max characters of valid UTF-8 text s. */
+static size_t chars_prefix(const char *s, size_t max) {
+  size_t i = 0;
+  for (size_t chars = 0; s[i]; i++) {
+    if (((unsigned char)s[i] & 0xc0) != 0x80 && chars++ == max) break;
+  }
+  return i;
+}
+
+/* The first ERROR_CHARS characters of an error, on one line. */
+static char *short_error(const char *e) {
+  char *s = out_line_dup(e);
+  size_t keep = chars_prefix(s, ERROR_CHARS);
+  if (!s[keep]) return s;
+  char *out = xprintf("%.*s...", (int)keep, s);
+  free(s);
+  return out;
+}
+
+static void print_counts(const status *s) {
+  static const char *const states[] = {"scheduled", "paused", "completed",
+                                       "cancelled", "expired"};
+  printf("\n%d trigger%s", s->nt, s->nt == 1 ? "" : "s");
+  const char *sep = ": ";
+  for (size_t k = 0; k < sizeof states / sizeof states[0]; k++) {
+    int n = 0;
+    for (int i = 0; i < s->nt; i++)
+      n += strcmp(s->t[i].tstatus, states[k]) == 0;
+    if (!n) continue;
+    printf("%s%d %s", sep, n, states[k]);
+    sep = ", ";
+  }
+  printf(".\n");
+}
+
+static void print_text(const status *s) {
+  table t = {.ncol = 6};
+  const char *head[] = {"NEXT",   "LEFT",    "LAST",
+                        "STATUS", "TRIGGER", "SCHEDULE"};
+  table_add(&t, head);
+  for (int i = 0; i < s->nt; i++) {
+    const trow *r = &s->t[i];
+    char l[64];
+    left(l, sizeof l, r, s->now);
+    const char *cells[] = {r->next,         l,     r->last,
+                           shown_status(r), r->id, r->schedule};
+    table_add(&t, cells);
+  }
+  table_print(&t);
+  print_counts(s);
+  if (s->nfail == 0) {
+    printf("No failed runs in the last 24 h.\n");
+    return;
+  }
+  printf("\nFailed runs in the last 24 h: %lld%s\n", s->nfail,
+         s->nfail > s->nf ? " (the latest listed)" : "");
+  table f = {.ncol = 4};
+  const char *fhead[] = {"WHEN", "TRIGGER", "ATTEMPT", "ERROR"};
+  table_add(&f, fhead);
+  for (int i = 0; i < s->nf; i++) {
+    const frow *r = &s->f[i];
+    char att[24];
+    snprintf(att, sizeof att, "%lld", r->attempt);
+    char *err = short_error(r->error);
+    const char *cells[] = {r->when, r->trigger_id, att, err};
+    table_add(&f, cells);
+    free(err);
+  }
+  table_print(&f);
+}
+
+static void print_json(const status *s) {
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  out_json_open(b, NULL, '{');
+  out_json_str(b, "database", s->path);
+  out_json_int(b, "now", s->now);
+  out_json_open(b, "triggers", '[');
+  for (int i = 0; i < s->nt; i++) {
+    const trow *r = &s->t[i];
+    out_json_open(b, NULL, '{');
+    out_json_str(b, "trigger_id", r->id);
+    out_json_str(b, "agent_id", r->agent);
+    out_json_str(b, "status", shown_status(r));
+    out_json_str(b, "trigger_status", r->tstatus);
+    if (r->has_next) out_json_int(b, "next_due_at", r->next_ms);
+    else out_json_null(b, "next_due_at");
+    out_json_str(b, "next", r->next);
+    if (r->has_next) out_json_int(b, "left_ms", r->next_ms - s->now);
+    else out_json_null(b, "left_ms");
+    if (r->has_last) out_json_int(b, "last_run_at", r->last_ms);
+    else out_json_null(b, "last_run_at");
+    out_json_str(b, "last", r->last);
+    out_json_str(b, "last_status", r->last_status);
+    out_json_str(b, "schedule", r->schedule);
+    out_json_str(b, "timezone", r->tz);
+    out_json_close(b, '}');
+  }
+  out_json_close(b, ']');
+  out_json_int(b, "failures_24h", s->nfail);
+  out_json_open(b, "failures", '[');
+  for (int i = 0; i < s->nf; i++) {
+    const frow *r = &s->f[i];
+    out_json_open(b, NULL, '{');
+    out_json_str(b, "run_id", r->run_id);
+    out_json_str(b, "trigger_id", r->trigger_id);
+    out_json_int(b, "attempt", r->attempt);
+    out_json_int(b, "finished_at", r->at);
+    out_json_str(b, "when", r->when);
+    out_json_str(b, "error", r->error);
+    out_json_close(b, '}');
+  }
+  out_json_close(b, ']');
+  out_json_close(b, '}');
+  char *json = out_finish(b);
+  puts(json);
+  sqlite3_free(json);
+}
+
+static void status_free(status *s) {
+  for (int i = 0; i < s->nt; i++) {
+    trow *r = &s->t[i];
+    free(r->id);
+    free(r->agent);
+    free(r->tstatus);
+    free(r->tz);
+    free(r->next);
+    free(r->last);
+    free(r->last_status);
+    free(r->schedule);
+  }
+  for (int i = 0; i < s->nf; i++) {
+    free(s->f[i].run_id);
+    free(s->f[i].trigger_id);
+    free(s->f[i].when);
+    free(s->f[i].error);
+  }
+  free(s->t);
+  free(s->f);
+  sqlite3_close(s->db);
+}
+
+int status_main(const host_opts *o) {
+  status s;
+  memset(&s, 0, sizeof s);
+  s.path = o->dbs[0];
+  s.now = wall_ms();
+  int rc = open_db(&s, o);
+  if (!rc) rc = read_triggers(&s);
+  if (!rc) rc = read_failures(&s, o->json ? FAIL_JSON_MAX : FAIL_TEXT_MAX);
+  if (!rc) {
+    errno = 0;
+    if (o->json) print_json(&s);
+    else print_text(&s);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      log_fatal("stdout: %s", strerror(errno)); /* the failed write's */
+      rc = 3;
+    }
+  }
+  status_free(&s);
+  return rc;
+}

@@ -1,0 +1,51 @@
+/*
+** opts.h -- what trigger-host was asked to do: its mode, databases and
+** flags, as main() read them from the command line (cli/args.h). Read by
+** every other module; nothing changes them after main() has.
+*/
+#ifndef HOST_OPTS_H
+#define HOST_OPTS_H
+
+typedef enum { MODE_RUN, MODE_SERVE, MODE_TICK, MODE_STATUS } host_mode;
+/* --synchronous: DEFAULT is NORMAL in WAL mode, FULL otherwise (hostdb.h) */
+typedef enum { SYNC_DEFAULT, SYNC_NORMAL, SYNC_FULL } host_sync;
+
+typedef struct host_opts {
+  host_mode mode;
+  char **dbs; /* database paths (directories expanded) */
+  int ndbs;
+  char *extension;       /* --extension, default: see default_extension */
+  const char *exec_cmd;  /* --exec CMD, NULL = print mode */
+  int clean_env;         /* --clean-env: children get a minimal environment */
+  int print_lease;       /* --print-lease: print mode never claims in its
+                            own transaction (printtx.h) */
+  const char **env_pass; /* --env NAME (repeatable): passed through */
+  int nenv_pass;
+  double timeout_s;      /* --timeout SEC, 0 = none */
+  long long timeout_ms;  /* the same in ms */
+  int jobs;              /* --jobs N: concurrent --exec children */
+  int prefetch;          /* --prefetch N: runs claimed ahead (dispatch.h) */
+  char *owner;           /* --owner, default trigger-host@HOST:PID */
+  long long lease_ms;    /* --lease-ms, default 60000 (or --timeout + 30 s) */
+  const char *wake_mode; /* --wake-mode */
+  long long limit;       /* --limit, 0 = none */
+  const char *agents;    /* --agents a,b */
+  int poll_ms;           /* --poll-ms: PRAGMA data_version interval */
+  int max_sleep_ms;      /* sleep cap when nothing is scheduled */
+  long long grace_ms;    /* --grace SEC after SIGTERM */
+  int busy_ms;           /* --busy-timeout MS */
+  const char *via;       /* --via CMD: statements run by CMD (via.h) */
+  int verbosity;         /* -1 with -q, 1 with -v, else 0 (log.h) */
+  int log_json;          /* --log json */
+  int create;            /* --create: a missing database file is created */
+  int json;              /* status --json */
+  int version;           /* --version */
+  const char *http;      /* --http ADDR: the status server (http.h) */
+  int http_conns;        /* --http-conns N: connections at once */
+  int http_per_ip;       /* --http-conns-per-ip N: from one address */
+  int http_timeout_s;    /* --http-timeout SEC: a whole request's time */
+  host_sync synchronous; /* --synchronous full|normal */
+  int report_ms; /* --report-ms: how long a report may wait (reports.h) */
+} host_opts;
+
+#endif

@@ -1,0 +1,34 @@
+/*
+** run.h -- one run as trigger-host holds it from its claim (hostdb.h,
+** an element of trigger_run_due's array) to its report (reports.h): what
+** the log, the dispatcher and the commands read of it, and its lease.
+*/
+#ifndef HOST_RUN_H
+#define HOST_RUN_H
+
+#include <stdint.h>
+
+typedef struct hostdb hostdb;
+
+typedef struct host_run {
+  hostdb *db; /* where it was claimed and must be reported */
+  char *run_id;
+  char *trigger_id;
+  char *agent_id;
+  char *wake_mode;
+  char *element; /* the element, JSON text (print mode's line) */
+  char *payload; /* its payload object, JSON text (--exec stdin) */
+  long long scheduled_for;
+  long long attempt;
+  /* its lease as the host keeps it (lease.h), monotonic ms */
+  int64_t claimed;   /* just before the claim's call: the lease starts in it */
+  int64_t lease_end; /* the lease passes then (or earlier: never later) */
+  int64_t renew_at;  /* next heartbeat; INT64_MAX: none (lease lost) */
+} host_run;
+
+/* Free r and its texts (NULL: nothing). */
+void run_free(host_run *r);
+/* Free n runs and their array (a claim's answer). */
+void runs_free(host_run **runs, int n);
+
+#endif

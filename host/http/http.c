@@ -1,0 +1,315 @@
+/*
+** http.c -- the status server's glue to libmicrohttpd (see http.h): the
+** daemon's options, the request checks (method, URI length, path) and the
+** three routes. The daemon's thread starts with the loop's signals
+** blocked, so SIGTERM, SIGINT and SIGCHLD always reach the loop's thread.
+*/
+#include "http/http.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/stats.h"
+#include "core/util.h"
+#include "http/http_addr.h"
+#include "http/http_guard.h"
+#include "http/metrics.h"
+#include "http/mhd.h"
+#include "http/page.h"
+#include "http/readdb.h"
+
+struct http_server {
+  struct MHD_Daemon *daemon;
+  http_guard *guard; /* the deadline of slow requests (http_guard.h) */
+  readdb *dbs;
+  int ndbs;
+  const host_opts *o;
+  long long start_ms;
+};
+
+static const mhd_api *mhd; /* loaded by http_start (mhd.h) */
+
+static const char csp[] =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/* Queue a response of body (freed with `release`, or static when NULL). */
+static enum MHD_Result respond(struct MHD_Connection *c, unsigned status,
+                               const char *type, char *body, size_t len,
+                               void (*release)(void *)) {
+  struct MHD_Response *r =
+      release ? mhd->response_with_free(len, body, release)
+              : mhd->response_from_buffer(len, body, MHD_RESPMEM_PERSISTENT);
+  if (!r) {
+    if (release) release(body);
+    return MHD_NO;
+  }
+  mhd->add_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+  mhd->add_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  mhd->add_header(r, "X-Content-Type-Options", "nosniff");
+  if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+    mhd->add_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+  if (strncmp(type, "text/html", 9) == 0) {
+    mhd->add_header(r, "Content-Security-Policy", csp);
+    mhd->add_header(r, "X-Frame-Options", "DENY");
+    mhd->add_header(r, "Referrer-Policy", "no-referrer");
+  }
+  enum MHD_Result ok = mhd->queue_response(c, status, r);
+  mhd->destroy_response(r);
+  return ok;
+}
+
+static enum MHD_Result plain(struct MHD_Connection *c, unsigned status,
+                             const char *text) {
+  return respond(c, status, "text/plain; charset=utf-8", (char *)text,
+                 strlen(text), NULL);
+}
+
+/* ---- /health --------------------------------------------------------- */
+
+/* json_quote(text) appended (SQLite's JSON, no escaping by hand). */
+static void append_quoted(sqlite3_str *s, readdb *r, const char *text) {
+  sqlite3_stmt *st = readdb_stmt(r, RQ_QUOTE);
+  sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+  char *err = NULL;
+  char *q = readdb_text(r, st, &err);
+  sqlite3_str_appendall(s, q ? q : "\"?\"");
+  free(q);
+  free(err);
+}
+
+/* One database's trigger_health object, or {"error": ...}; 0 when read. */
+static int append_health(sqlite3_str *s, readdb *r, long long now) {
+  char *err = NULL, *json = NULL;
+  if (readdb_begin(r) == 0) json = readdb_health(r, now, &err);
+  else err = xprintf("%s", readdb_errmsg(r));
+  readdb_end(r);
+  if (json) sqlite3_str_appendall(s, json);
+  else {
+    sqlite3_str_appendall(s, "{\"error\":");
+    append_quoted(s, r, err ? err : "cannot read the database");
+    sqlite3_str_appendall(s, "}");
+    log_warn("/health: %s: %s", r->path, err ? err : "?");
+  }
+  free(json);
+  free(err);
+  return json ? 0 : -1;
+}
+
+static enum MHD_Result health(http_server *srv, struct MHD_Connection *c,
+                              long long now) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  int failed = 0;
+  if (srv->ndbs == 1) {
+    failed |= append_health(s, &srv->dbs[0], now);
+  } else {
+    for (int i = 0; i < srv->ndbs; i++) {
+      sqlite3_str_appendall(s, i ? "," : "{");
+      append_quoted(s, &srv->dbs[i], srv->dbs[i].path);
+      sqlite3_str_appendall(s, ":");
+      failed |= append_health(s, &srv->dbs[i], now);
+    }
+    sqlite3_str_appendall(s, "}");
+  }
+  sqlite3_str_appendall(s, "\n");
+  size_t len = (size_t)sqlite3_str_length(s);
+  char *body = sqlite3_str_finish(s);
+  if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+  return respond(c, failed ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK,
+                 "application/json", body, len, sqlite3_free);
+}
+
+/* ---- requests -------------------------------------------------------- */
+
+/* The request's context, kept in the pointer itself (nothing to free):
+** the length of the URI as received (path and query, before MHD splits
+** it) + 1, shifted left; bit 0 is set once the handler has seen the
+** request's headers. */
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c) {
+  (void)cls;
+  (void)c;
+  return (void *)(uintptr_t)((strlen(uri) + 1) << 1);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+                                  const char *url, const char *method,
+                                  const char *version, const char *upload,
+                                  size_t *upload_size, void **req) {
+  (void)version;
+  (void)upload;
+  http_server *srv = cls;
+  uintptr_t ctx = (uintptr_t)*req;
+  if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+    return plain(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+                 "method not allowed: this server is read-only (GET, HEAD)\n");
+  if ((ctx >> 1) > HTTP_URI_MAX + 1)
+    return plain(c, MHD_HTTP_URI_TOO_LONG, "URI too long\n");
+  if (!(ctx & 1)) { /* the headers: answer once the request is complete */
+    *req = (void *)(ctx | 1);
+    return MHD_YES;
+  }
+  if (*upload_size) { /* a GET with a body: ignored */
+    *upload_size = 0;
+    return MHD_YES;
+  }
+  long long now = stats_wall_ms();
+  size_t len = 0;
+  char *body = NULL;
+  const char *type = NULL;
+  if (strcmp(url, "/") == 0) {
+    page_info in = {now, srv->start_ms, srv->o->owner,
+                    srv->o->mode == MODE_SERVE ? "serve" : "run"};
+    body = page_render(srv->dbs, srv->ndbs, &in, &len);
+    type = "text/html; charset=utf-8";
+  } else if (strcmp(url, "/metrics") == 0) {
+    body = metrics_render(srv->dbs, srv->ndbs, now, srv->start_ms, &len);
+    type = "text/plain; version=0.0.4; charset=utf-8";
+  } else if (strcmp(url, "/health") == 0) {
+    return health(srv, c, now);
+  } else {
+    return plain(c, MHD_HTTP_NOT_FOUND,
+                 "not found (this server has /, /metrics and /health)\n");
+  }
+  if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+  return respond(c, MHD_HTTP_OK, type, body, len, sqlite3_free);
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap) {
+  (void)cls;
+  if (!log_enabled(LOG_DEBUG)) return;
+  char buf[512];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  size_t n = strlen(buf);
+  while (n && buf[n - 1] == '\n') buf[--n] = 0;
+  log_debug("http: %s", buf);
+}
+
+/* Each connection opened and closed, tracked by the guard (its socket
+** context is the guard's handle). */
+static void on_connection(void *cls, struct MHD_Connection *c,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe) {
+  http_server *srv = cls;
+  if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+    http_guard_closed(srv->guard, *socket_context);
+    *socket_context = NULL;
+    return;
+  }
+  const union MHD_ConnectionInfo *fd =
+      mhd->get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+  *socket_context = fd ? http_guard_opened(srv->guard, fd->connect_fd) : NULL;
+}
+
+/* A request was answered: the connection's next one has its own time. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **req,
+                         enum MHD_RequestTerminationCode toe) {
+  (void)req;
+  (void)toe;
+  http_server *srv = cls;
+  const union MHD_ConnectionInfo *ctx =
+      mhd->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  if (ctx) http_guard_request_done(srv->guard, ctx->socket_context);
+}
+
+/* ---- start and stop -------------------------------------------------- */
+
+static struct MHD_Daemon *start_daemon(http_server *srv, http_addr *a) {
+  unsigned flags =
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG;
+  if (a->ss.ss_family == AF_INET6) flags |= MHD_USE_IPv6;
+  /* the daemon's thread inherits this mask: the loop's signals stay with
+  ** the loop's thread */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGCHLD);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  struct MHD_Daemon *d = mhd->start_daemon(
+      flags, 0, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER,
+      mhd_log, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a->ss,
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned)srv->o->http_conns,
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)srv->o->http_per_ip,
+      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->o->http_timeout_s,
+      MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+      MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONN_MEMORY,
+      MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL, MHD_OPTION_END);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return d;
+}
+
+/* The address actually bound (the port chosen for port 0). */
+static void bound_address(struct MHD_Daemon *d, const http_addr *a, char *buf,
+                          unsigned size) {
+  struct sockaddr_storage ss = a->ss;
+  socklen_t len = sizeof ss;
+  const union MHD_DaemonInfo *info =
+      mhd->get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
+  if (info) getsockname(info->listen_fd, (struct sockaddr *)&ss, &len);
+  http_addr_format((struct sockaddr *)&ss, buf, size);
+}
+
+http_server *http_start(const host_opts *o) {
+  http_addr a;
+  char *err = NULL;
+  if (http_addr_parse(o->http, &a, &err) != 0 || !(mhd = mhd_load(&err))) {
+    log_warn("%s", err);
+    free(err);
+    return NULL;
+  }
+  http_server *srv = xmalloc(sizeof *srv);
+  memset(srv, 0, sizeof *srv);
+  srv->o = o;
+  srv->start_ms = stats_wall_ms();
+  srv->dbs = xmalloc(sizeof *srv->dbs * (size_t)o->ndbs);
+  memset(srv->dbs, 0, sizeof *srv->dbs * (size_t)o->ndbs);
+  for (; srv->ndbs < o->ndbs; srv->ndbs++) {
+    readdb *r = &srv->dbs[srv->ndbs];
+    if (readdb_open(r, o->dbs[srv->ndbs], o->extension, o->busy_ms, &err)) {
+      log_warn("--http: %s", err);
+      free(err);
+      srv->ndbs++; /* closed by http_stop */
+      http_stop(srv);
+      return NULL;
+    }
+  }
+  srv->guard = http_guard_start(o->http_timeout_s);
+  if (!srv->guard) {
+    log_warn("--http: cannot start the thread of its request deadline");
+    http_stop(srv);
+    return NULL;
+  }
+  srv->daemon = start_daemon(srv, &a);
+  if (!srv->daemon) {
+    log_warn("--http %s: cannot listen there (address in use, or not an "
+             "address of this machine?)",
+             o->http);
+    http_stop(srv);
+    return NULL;
+  }
+  char where[80];
+  bound_address(srv->daemon, &a, where, sizeof where);
+  log_warn("http: serving http://%s/ (read-only: /, /metrics, /health)", where);
+  if (!a.loopback)
+    log_warn("http: %s is not a loopback address: anyone who can reach it "
+             "can read the triggers and runs (no authentication)",
+             where);
+  return srv;
+}
+
+void http_stop(http_server *srv) {
+  if (!srv) return;
+  if (srv->daemon)
+    mhd->stop_daemon(srv->daemon); /* closes: http_guard_closed */
+  http_guard_stop(srv->guard);
+  for (int i = 0; i < srv->ndbs; i++) readdb_close(&srv->dbs[i]);
+  free(srv->dbs);
+  free(srv);
+  stats_clear();
+}

@@ -1,0 +1,47 @@
+/*
+** page.h -- the HTML status page (GET /): per database its health counts,
+** a timeline of the next 24 hours of fires, the triggers with their
+** schedules in words, and the latest runs with failures highlighted.
+**
+** Server-rendered HTML with an inline stylesheet and inline SVG: no
+** script, nothing fetched from anywhere (the server also sends a
+** Content-Security-Policy that forbids both), a <meta http-equiv=refresh>
+** reloads it. Every text from a database is HTML-escaped and cut to a
+** bounded length at a character boundary.
+**
+** Bounds (one page never grows with the run history): at most
+** PAGE_TRIGGERS triggers listed (ordered by next due time: that many rows
+** of the due index; the triggers with nothing due follow, by id, read
+** only when the first fall short), PAGE_TIMELINE_ROWS rows on the timeline (an index range on
+** next_due_at), PAGE_RUNS runs (an index range on scheduled_for, widened
+** from 10 minutes to 7 days until it holds PAGE_RUNS runs), at most
+** PAGE_PREVIEW_CALLS trigger_preview calls for the whole page, and
+** PAGE_MAX_BYTES of HTML (further databases are named, not shown).
+*/
+#ifndef HOST_PAGE_H
+#define HOST_PAGE_H
+
+#include <stddef.h>
+
+#include "http/readdb.h"
+
+#define PAGE_TRIGGERS 100
+#define PAGE_TIMELINE_ROWS 12
+#define PAGE_RUNS 50
+#define PAGE_PREVIEW_CALLS 120
+#define PAGE_MAX_BYTES (1 << 20)
+#define PAGE_REFRESH_S 10
+
+typedef struct page_info {
+  long long now_ms;   /* wall clock of the request */
+  long long start_ms; /* when the host started */
+  const char *owner;  /* the host's claim owner */
+  const char *mode;   /* "run" or "serve" */
+} page_info;
+
+/* The page as HTML, *len bytes (free with sqlite3_free; NULL when out of
+** memory). The databases are read in one
+** transaction each. */
+char *page_render(readdb *dbs, int ndbs, const page_info *info, size_t *len);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+** readdb.c -- the status server's read-only connections (see readdb.h).
+*/
+#include "http/readdb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+/* The columns of RQ_TRIGGERS and RQ_TRIGGERS_IDLE (page.c reads them by
+** position). */
+#define TRIGGER_COLS                                                \
+  "SELECT trigger_id, display_name, agent_id, status, next_due_at," \
+  " trigger_iso(next_due_at, timezone), last_status,"               \
+  " trigger_iso(last_run_at, timezone), last_error, run_count,"     \
+  " instructions"
+
+static const char *const sql_text[RQ_COUNT] = {
+    [RQ_HEALTH] = "SELECT trigger_health(?1)",
+    [RQ_TRIGGERS] =
+        TRIGGER_COLS " FROM triggers"
+                     " WHERE next_due_at >= -9223372036854775807 - 1"
+                     " ORDER BY next_due_at, trigger_id LIMIT ?1",
+    [RQ_TRIGGERS_IDLE] = TRIGGER_COLS " FROM triggers"
+                                      " WHERE next_due_at IS NULL"
+                                      " ORDER BY trigger_id LIMIT ?1",
+    [RQ_DESCRIBE] = "SELECT trigger_describe(?1)",
+    [RQ_UPCOMING] =
+        "SELECT trigger_id, display_name, next_due_at, max_runs - run_count"
+        " FROM triggers WHERE next_due_at >= ?1 AND next_due_at < ?2"
+        " ORDER BY next_due_at, trigger_id LIMIT ?3",
+    [RQ_PREVIEW] = "SELECT due_at FROM trigger_preview(?1, ?2) WHERE n <= ?3",
+    [RQ_RUNS] =
+        "SELECT run_id, trigger_id, agent_id, trigger_iso(scheduled_for),"
+        " attempt, status, latency_ms, error, result"
+        " FROM trigger_runs WHERE scheduled_for >= ?1 AND scheduled_for <= ?2"
+        " ORDER BY scheduled_for DESC, run_id DESC LIMIT ?3",
+    [RQ_QUOTE] = "SELECT json_quote(?1)",
+    [RQ_FIELDS] = "SELECT key, value, type FROM json_each(?1)",
+};
+
+const char *readdb_errmsg(const readdb *r) {
+  return r->db ? sqlite3_errmsg(r->db) : "not open";
+}
+
+static int fail(readdb *r, const char *what, char **err) {
+  *err = xprintf("%s: %s: %s", r->path, what, readdb_errmsg(r));
+  return -1;
+}
+
+int readdb_open(readdb *r, const char *path, const char *extension, int busy_ms,
+                char **err) {
+  memset(r, 0, sizeof *r);
+  r->path = path;
+  int rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL);
+  if (rc != SQLITE_OK) return fail(r, "open read-only", err);
+  sqlite3_busy_timeout(r->db, busy_ms);
+  if (sqlite3_exec(r->db, "PRAGMA query_only=1", NULL, NULL, NULL) != SQLITE_OK)
+    return fail(r, "query_only", err);
+  char *msg = NULL;
+  sqlite3_enable_load_extension(r->db, 1);
+  rc = sqlite3_load_extension(r->db, extension, NULL, &msg);
+  sqlite3_enable_load_extension(r->db, 0);
+  if (rc != SQLITE_OK) {
+    *err = xprintf("%s: cannot load extension %s: %s", path, extension,
+                   msg ? msg : sqlite3_errstr(rc));
+    sqlite3_free(msg);
+    return -1;
+  }
+  for (int i = 0; i < RQ_COUNT; i++) {
+    if (sqlite3_prepare_v3(r->db, sql_text[i], -1, SQLITE_PREPARE_PERSISTENT,
+                           &r->st[i], NULL) != SQLITE_OK)
+      return fail(r, "prepare", err);
+  }
+  return 0;
+}
+
+void readdb_close(readdb *r) {
+  for (int i = 0; i < RQ_COUNT; i++) sqlite3_finalize(r->st[i]);
+  sqlite3_close(r->db);
+  memset(r, 0, sizeof *r);
+}
+
+int readdb_begin(readdb *r) {
+  return sqlite3_exec(r->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+void readdb_end(readdb *r) {
+  for (int i = 0; i < RQ_COUNT; i++) sqlite3_reset(r->st[i]);
+  if (!sqlite3_get_autocommit(r->db))
+    sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL);
+}
+
+sqlite3_stmt *readdb_stmt(readdb *r, readdb_query q) {
+  sqlite3_reset(r->st[q]);
+  sqlite3_clear_bindings(r->st[q]);
+  return r->st[q];
+}
+
+char *readdb_text(readdb *r, sqlite3_stmt *st, char **err) {
+  *err = NULL;
+  int rc = sqlite3_step(st);
+  char *out = NULL;
+  if (rc == SQLITE_ROW) out = xstrdup((const char *)sqlite3_column_text(st, 0));
+  else *err = xprintf("%s", readdb_errmsg(r));
+  sqlite3_reset(st);
+  return out;
+}
+
+char *readdb_health(readdb *r, long long now_ms, char **err) {
+  sqlite3_stmt *st = readdb_stmt(r, RQ_HEALTH);
+  sqlite3_bind_int64(st, 1, now_ms);
+  return readdb_text(r, st, err);
+}
+
+int readdb_health_fields(readdb *r, const char *json, health_field *f, int max,
+                         int *count) {
+  sqlite3_stmt *st = readdb_stmt(r, RQ_FIELDS);
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  int n = 0, rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max) {
+    const char *type = (const char *)sqlite3_column_text(st, 2);
+    const char *key = (const char *)sqlite3_column_text(st, 0);
+    int isnull = type && strcmp(type, "null") == 0;
+    if (!key || !type || (!isnull && strcmp(type, "integer") != 0)) continue;
+    snprintf(f[n].key, sizeof f[n].key, "%s", key);
+    f[n].value = sqlite3_column_int64(st, 1);
+    f[n].isnull = isnull;
+    n++;
+  }
+  int ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
+  sqlite3_reset(st);
+  *count = ok ? n : 0;
+  return ok ? 0 : -1;
+}

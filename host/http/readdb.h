@@ -1,0 +1,85 @@
+/*
+** readdb.h -- the status server's own connection to a database: opened
+** read-only (SQLITE_OPEN_READONLY, PRAGMA query_only), the extension
+** loaded for trigger_health, trigger_describe, trigger_preview and
+** trigger_iso, and never the loop's connection, so a page or a scrape
+** never holds a lock the loop's claims wait for (in WAL mode a reader
+** blocks no writer). Each request reads in one short transaction
+** (readdb_begin .. readdb_end): one snapshot per page. Used only by the
+** HTTP thread. Every SQL text of the status server is here.
+**
+** The queries stay bounded and use the shadow tables' indexes through the
+** virtual tables' pushed-down constraints (EXPLAIN QUERY PLAN shows them):
+**   RQ_UPCOMING  triggers WHERE next_due_at >= ?1 AND next_due_at < ?2
+**                (triggers_state_due), at most ?3 rows
+**   RQ_RUNS      trigger_runs WHERE scheduled_for >= ?1 AND
+**                scheduled_for <= ?2 (triggers_rundata_sched, walked
+**                from the latest: the ORDER BY is handed to the virtual
+**                table), at most ?3 rows
+**   RQ_TRIGGERS  the first ?1 triggers by (next_due_at, trigger_id):
+**                ?1 rows of triggers_state_due (the ORDER BY is handed
+**                to the virtual table); RQ_TRIGGERS_IDLE the first ?1
+**                by trigger_id of those with nothing due (a pass over
+**                the triggers, asked for only when the first fell short)
+**   RQ_PREVIEW   ?3 occurrences of one trigger (the bound is pushed in)
+*/
+#ifndef HOST_READDB_H
+#define HOST_READDB_H
+
+#include <sqlite3.h>
+
+typedef enum {
+  RQ_HEALTH,        /* trigger_health(?1) */
+  RQ_TRIGGERS,      /* the first ?1 triggers by next due time */
+  RQ_TRIGGERS_IDLE, /* the first ?1 with no next due time, by id */
+  RQ_DESCRIBE,      /* trigger_describe(?1) */
+  RQ_UPCOMING,      /* triggers due in [?1, ?2), at most ?3 */
+  RQ_PREVIEW,       /* due_at of trigger ?1 strictly after ?2, n <= ?3 */
+  RQ_RUNS,          /* runs scheduled in [?1, ?2), latest first, at most ?3 */
+  RQ_QUOTE,         /* json_quote(?1) */
+  RQ_FIELDS,        /* key, value of the JSON object ?1 (json_each) */
+  RQ_COUNT
+} readdb_query;
+
+/* One numeric (or null) field of trigger_health's object. */
+typedef struct health_field {
+  char key[32];
+  long long value;
+  int isnull;
+} health_field;
+
+#define HEALTH_MAX_FIELDS 16
+
+typedef struct readdb {
+  const char *path;
+  sqlite3 *db;
+  sqlite3_stmt *st[RQ_COUNT];
+} readdb;
+
+/* Open path read-only with the extension. 0 ok; else -1 and *err. */
+int readdb_open(readdb *r, const char *path, const char *extension, int busy_ms,
+                char **err);
+void readdb_close(readdb *r);
+
+/* Start / end the request's read transaction. begin: 0 ok, else -1. */
+int readdb_begin(readdb *r);
+void readdb_end(readdb *r);
+
+/* The prepared statement, reset with its bindings cleared. */
+sqlite3_stmt *readdb_stmt(readdb *r, readdb_query q);
+
+/* One text value of a statement bound by the caller (stepped, copied,
+** reset); NULL on error or NULL value, *err then says which (or NULL). */
+char *readdb_text(readdb *r, sqlite3_stmt *st, char **err);
+
+/* trigger_health(now) as JSON text (malloc'ed); NULL and *err on error. */
+char *readdb_health(readdb *r, long long now_ms, char **err);
+
+/* The numeric and null fields of trigger_health's JSON text, in its
+** order, into f: 0 with *count of them (at most max), or -1 (*count 0). */
+int readdb_health_fields(readdb *r, const char *json, health_field *f, int max,
+                         int *count);
+
+const char *readdb_errmsg(const readdb *r);
+
+#endif
