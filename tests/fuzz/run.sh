@@ -28,7 +28,7 @@ fi
 mkdir -p build/fuzz
 cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iext"
 pure=""
-for f in ext/time/civil.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c ext/time/cron.c ext/text/sha256.c ext/text/dedupe.c ext/time/schedule.c ext/time/when.c ext/text/redact.c ext/text/run_text.c ext/text/utf8.c ext/text/spelling.c ext/time/describe.c; do
+for f in ext/time/civil.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c ext/time/cron.c ext/text/sha256.c ext/text/dedupe.c ext/time/schedule.c ext/time/when.c ext/text/redact.c ext/text/run_text.c ext/text/utf8.c ext/text/spelling.c ext/time/describe.c ext/time/rrule_*.c; do
   [ -f "$f" ] && pure="$pure $f"
 done
 xml_cflags=$(pkg-config --cflags libxml-2.0)
