@@ -1,6 +1,6 @@
 /*
 ** preload_sql.c -- the configured preload query: its text checked before
-** it is prepared (nothing runs), prepared once per connection, bound and
+** it is prepared (nothing runs), prepared once per call, bound and
 ** stepped under a step bound and a value bound, with the extension's
 ** functions with side effects refusing meanwhile (preload_sql.h).
 */
@@ -223,9 +223,19 @@ static void forget(struct store_preload *p) {
   p->sql = NULL;
 }
 
+/* The end of a call (drop: of the connection). The statement is
+** finalized at the end of every call, not kept with the others: a
+** preload may read the virtual tables (`triggers`, `trigger_runs`), and a
+** statement that does holds them connected, so SQLite would not
+** disconnect them at close, the kept statements would never be
+** finalized, and sqlite3_close would fail (docs/lifecycle.md#fire-time-preload-preload_sql). */
 static void preload_end(store *s, int drop) {
-  if (drop) store_preload_free(s);
-  else store_preload_close(s);
+  if (drop) {
+    store_preload_free(s);
+    return;
+  }
+  store_preload_close(s);
+  if (s->preload) forget(s->preload);
 }
 
 /* The error of a failed config read (NOMEM when none was kept). */

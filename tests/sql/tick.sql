@@ -112,3 +112,10 @@ SELECT trigger_run_heartbeat();
 SELECT lease_until FROM trigger_runs WHERE run_id = 'hb@1767225730000#1';
 SELECT narg, flags & 0x80000 > 0 AS directonly FROM pragma_function_list
   WHERE name = 'trigger_run_heartbeat' ORDER BY narg;
+-- a preload that reads the virtual table: the connection still closes
+-- (its statement is not kept past the call; the shell would print
+-- "sqlite3_close() returns 5" at exit otherwise)
+INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_ms, created_at)
+  VALUES('pre', 'pa', 'count', 'interval', 60000, 1767225000000);
+SELECT trigger_config('preload_sql', 'SELECT count(*) AS n FROM triggers WHERE agent_id = :agent_id') IS NOT NULL AS preload_set;
+SELECT json_extract(value, '$.payload.preload') AS preload FROM json_each(trigger_run_due(1767225061000, '{"agents":["pa"]}'));
