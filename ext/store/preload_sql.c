@@ -1,6 +1,7 @@
 /*
 ** preload_sql.c -- the configured preload query: its text checked before
-** it is prepared (nothing runs), prepared once per call, bound and
+** it is prepared (nothing runs), prepared once per connection (once per
+** call when it reads a virtual table: see preload_end), bound and
 ** stepped under a step bound and a value bound, with the extension's
 ** functions with side effects refusing meanwhile (preload_sql.h).
 */
@@ -33,6 +34,7 @@ struct store_preload {
   int stopped;    /* the handler stopped it (PRELOAD_MAX_STEPS) */
   int armed;      /* open: the handler is installed, st started */
   int length_was; /* SQLITE_LIMIT_LENGTH before open lowered it (else -1) */
+  int reads_vtab; /* st opens a virtual table: finalized after each call */
 };
 
 /* The value a parameter name stands for (-1: none of them). */
@@ -221,21 +223,23 @@ static void forget(struct store_preload *p) {
   p->uses = NULL;
   sqlite3_free(p->sql);
   p->sql = NULL;
+  p->reads_vtab = 0;
 }
 
-/* The end of a call (drop: of the connection). The statement is
-** finalized at the end of every call, not kept with the others: a
-** preload may read the virtual tables (`triggers`, `trigger_runs`), and a
-** statement that does holds them connected, so SQLite would not
-** disconnect them at close, the kept statements would never be
-** finalized, and sqlite3_close would fail (docs/lifecycle.md#fire-time-preload-preload_sql). */
+/* The end of a call (drop: of the connection). A statement that opens a
+** virtual table is finalized at the end of every call, not kept with the
+** others: one that reads `triggers` or `trigger_runs` holds them
+** connected, so SQLite would not disconnect them at close, the kept
+** statements (freed by that disconnect) would never be finalized, and
+** sqlite3_close would fail
+** (docs/lifecycle.md#fire-time-preload-preload_sql). */
 static void preload_end(store *s, int drop) {
   if (drop) {
     store_preload_free(s);
     return;
   }
   store_preload_close(s);
-  if (s->preload) forget(s->preload);
+  if (s->preload && s->preload->reads_vtab) forget(s->preload);
 }
 
 /* The error of a failed config read (NOMEM when none was kept). */
@@ -287,6 +291,27 @@ static int on_progress(void *arg) {
   return 1;
 }
 
+/* Whether the checked query sql opens a virtual table, directly or
+** through a view: its program has a VOpen (read from EXPLAIN, once per
+** prepare). SQLITE_OK or the error of EXPLAIN (NOMEM, I/O). */
+static int opens_vtab(sqlite3 *db, const char *sql, int *yes) {
+  *yes = 0;
+  char *text = sqlite3_mprintf("EXPLAIN %s", sql);
+  if (!text) return SQLITE_NOMEM;
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db, text, -1, &st, NULL);
+  sqlite3_free(text);
+  if (rc == SQLITE_OK) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      const unsigned char *op = sqlite3_column_text(st, 1);
+      if (op && strcmp((const char *)op, "VOpen") == 0) *yes = 1;
+    }
+    if (rc == SQLITE_DONE) rc = SQLITE_OK;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
 /* Prepare the configured text (checked) unless it is prepared; once per
 ** call when it does not check (p->bad: the same answer for every run). */
 static int prepare_kept(struct store_preload *p, const trg_ctx *c, sqlite3 *db,
@@ -299,6 +324,11 @@ static int prepare_kept(struct store_preload *p, const trg_ctx *c, sqlite3 *db,
   int rc = prepare_checked(c, db, p->sql, SQLITE_PREPARE_PERSISTENT, &p->st,
                            &p->uses, why);
   if (rc == SQLITE_ERROR) p->bad = sqlite3_mprintf("%s", *why);
+  if (rc == SQLITE_OK) rc = opens_vtab(db, p->sql, &p->reads_vtab);
+  if (rc != SQLITE_OK && p->st) { /* not known: prepared again next time */
+    sqlite3_finalize(p->st);
+    p->st = NULL;
+  }
   return rc;
 }
 
