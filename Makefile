@@ -79,7 +79,8 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # includes the installed one, compiled in from PREFIX ($(B)/install-dirs changes
 # when PREFIX does, so the host is rebuilt). It compiles the pure
 # ext/text/utf8.c too, to repair a command's output as the extension would,
-# and ext/text/json_write.c, the JSON literal of its lines;
+# and ext/text/json_write.c, the JSON literal of its lines, and
+# ext/text/spelling.c, a model's spelling of a key (mcp's arguments);
 # VERSION is its --version, as it is the extension's trigger_version().
 # libmicrohttpd serves --http on a thread of its own (-pthread), dlopen'ed.
 # host/ is laid out by concept (docs/ARCHITECTURE.md): main and the loop,
@@ -88,7 +89,7 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # path under host/ ("db/hostdb.h"), hence -Ihost.
 HOST_SRC  = $(sort $(wildcard host/*.c host/*/*.c))
 HOST_HDRS = $(wildcard host/*.h host/*/*.h)
-HOST_EXT  = ext/text/utf8.c ext/text/json_write.c
+HOST_EXT  = ext/text/utf8.c ext/text/json_write.c ext/text/spelling.c
 # As for ext/: one compiler run, objects (and coverage counts) named by
 # the source's base name.
 HOST_DUPS := $(shell printf '%s\n' $(notdir $(HOST_SRC) $(HOST_EXT)) | sort | uniq -d)
