@@ -66,7 +66,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
 .PHONY: preload-bin test-dqlite replay-bins test-seeds coverage mutants
-.PHONY: all test test-unit test-sql test-py test-fault test-asan test-valgrind demo deps clean fuzz bench lint lint-layers fault-bin
+.PHONY: all test test-unit test-sql test-py test-fault test-mcp test-asan test-valgrind demo deps clean fuzz bench lint lint-layers fault-bin
 
 all: $(EXT_SO) $(B)/trigger-host $(B)/triggers-preload.so
 
@@ -175,6 +175,10 @@ test-py: all $(B)/plain-sqlite
 
 test-fault: all $(B)/fault_oom
 	@sh tests/run_all.sh fault
+
+# trigger-host mcp driven by the official MCP SDK's client (tests/mcp/).
+test-mcp: all
+	@sh tests/run_all.sh mcp
 
 # Every fuzz seed once through its target (tests/fuzz/seeds.sh).
 test-seeds: replay-bins

@@ -107,8 +107,8 @@ static void keep_tail(frame_line *line, const char *s, size_t n) {
   line->ntail = keep + n;
 }
 
-/* An overlong line (the unread bytes, no newline among them, are its
-** start): its head kept, the rest read past up to its newline or EOF. */
+/* An overlong line (the unread bytes are its start): its head kept, the
+** rest read past up to its newline or EOF. */
 static int skip_line(frame_in *in, frame_line *line) {
   memcpy(in->head, in->buf + in->off, FRAME_HEAD_KEEP);
   in->head[FRAME_HEAD_KEEP] = 0;
@@ -144,7 +144,11 @@ int frame_read(frame_in *in, frame_line *line) {
   for (;;) {
     char *p = in->buf + in->off;
     char *nl = memchr(p + in->scanned, '\n', in->len - in->scanned);
-    if (nl) return take_line(in, line, (size_t)(nl - p), 1);
+    if (nl) {
+      size_t k = (size_t)(nl - p), body = k - (k && p[k - 1] == '\r');
+      return body > FRAME_LINE_MAX ? skip_line(in, line)
+                                   : take_line(in, line, k, 1);
+    }
     in->scanned = in->len;
     if (in->len > FRAME_LINE_MAX) return skip_line(in, line);
     if (in->eof) return in->len ? take_line(in, line, in->len, 0) : 1;

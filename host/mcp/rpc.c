@@ -35,7 +35,7 @@ static int read_members(json_iter *it, rpc_msg *m, const char **why) {
       free(m->method);
       if (!(m->method = json_string(val))) *why = "method must be a string";
     } else if (json_key_is(key, "params")) {
-      if (val.p[0] != '{' && val.p[0] != '[') *why = "params must be an object";
+      if (val.p[0] != '{') *why = "params must be an object";
       m->params = val;
     } else if (json_key_is(key, "result") || json_key_is(key, "error")) {
       answer = 1;
@@ -133,13 +133,14 @@ json_span rpc_overlong_id(const frame_line *l) {
   return id.p ? id : tail_id(l);
 }
 
-/* {"jsonrpc":"2.0","id":ID, then the answer's member. */
+/* {"jsonrpc":"2.0","id":ID, then the answer's member. An id not known
+** is left out, as MCP's schema writes JSON-RPC's null id (the SDKs
+** refuse null). */
 static sqlite3_str *answer_begin(json_span id) {
   sqlite3_str *b = sqlite3_str_new(NULL);
   out_json_open(b, NULL, '{');
   out_json_str(b, "jsonrpc", "2.0");
   if (id.p) out_json_raw(b, "id", id.p, id.n);
-  else out_json_null(b, "id");
   return b;
 }
 
