@@ -34,15 +34,21 @@ static const char instructions[] =
     "Triggers are durable and deduplicated, and the operator's policy "
     "decides what you may create.";
 
-/* The string member name of the object span obj (malloc'ed), or NULL. */
-static char *member_text(json_span obj, const char *name) {
+/* The member name of the object span obj: p NULL when there is none. */
+static json_span member_span(json_span obj, const char *name) {
   json_iter it;
-  json_span key, val;
+  json_span key, val, none = {NULL, 0};
   int found = 1;
   json_iter_init(&it, obj);
   while (json_next_member(&it, &key, &val, &found) == 0 && found)
-    if (json_key_is(key, name)) return json_string(val);
-  return NULL;
+    if (json_key_is(key, name)) return val;
+  return none;
+}
+
+/* The string member name of obj (malloc'ed), or NULL. */
+static char *member_text(json_span obj, const char *name) {
+  json_span v = member_span(obj, name);
+  return v.p ? json_string(v) : NULL;
 }
 
 static char *initialize(const rpc_msg *m) {
@@ -81,17 +87,6 @@ static char *list_tools(const rpc_msg *m) {
   char *answer = rpc_result(m->id, result, strlen(result));
   sqlite3_free(result);
   return answer;
-}
-
-/* The member arguments of params: p NULL when there is none. */
-static json_span member_span(json_span obj, const char *name) {
-  json_iter it;
-  json_span key, val, none = {NULL, 0};
-  int found = 1;
-  json_iter_init(&it, obj);
-  while (json_next_member(&it, &key, &val, &found) == 0 && found)
-    if (json_key_is(key, name)) return val;
-  return none;
 }
 
 static char *call_tool(tooldb *t, const rpc_msg *m) {
@@ -157,7 +152,7 @@ static char *answer_line(tooldb *t, const frame_line *l) {
   const char *why = NULL;
   char *answer = NULL;
   if (rpc_read(line, &m, &why) != 0) {
-    if (m.id.p || !m.method) { /* a notification is never answered */
+    if (m.has_id || !m.method) { /* a notification is never answered */
       char *msg = xprintf("Invalid Request: %s", why);
       answer = rpc_error(m.id, RPC_INVALID_REQUEST, msg);
       free(msg);

@@ -29,6 +29,7 @@ static int read_members(json_iter *it, rpc_msg *m, const char **why) {
       version = v && strcmp(v, "2.0") == 0;
       free(v);
     } else if (json_key_is(key, "id")) {
+      m->has_id = 1;
       if (!id_allowed(val)) *why = "id must be a string or a number";
       else m->id = val;
     } else if (json_key_is(key, "method")) {

@@ -24,6 +24,8 @@ enum {
 typedef struct rpc_msg {
   json_span id;     /* the id as written (a string or a number); p NULL:
                        none (a notification, or not known) */
+  int has_id;       /* an id member was there, even one not allowed (so
+                       not a notification) */
   char *method;     /* decoded; NULL: none (a client's response) */
   json_span params; /* p NULL: none */
 } rpc_msg;
