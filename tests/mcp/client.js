@@ -11,17 +11,20 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 const [HOST, EXT] = process.argv.slice(2);
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'trg-mcp-'));
 const TOOLS = ['create_trigger', 'find_time', 'list_triggers', 'trigger_history',
   'pause_trigger', 'resume_trigger', 'cancel_trigger', 'describe_schedule'];
 
-// SQL on the database through the sqlite3 shell, as the operator would.
+// SQL on the database through the sqlite3 shell, as the operator would
+// (under ASAN=1 with the sanitizers' runtimes preloaded: PRELOAD, set by
+// tests/run_all.sh; node itself runs without them).
+const SQLITE_ENV = { ...process.env, LD_PRELOAD: process.env.PRELOAD || '' };
 function sql(db, ...statements) {
   return execFileSync('sqlite3', ['-batch', db, `.load ${EXT}`, ...statements],
-    { encoding: 'utf8' }).trim();
+    { encoding: 'utf8', env: SQLITE_ENV }).trim();
 }
 
 // A new database with the extension installed; agents may create.
@@ -33,11 +36,16 @@ function newDb() {
   return db;
 }
 
+// The environment the SDK gives a server, and the sanitizers' options.
+const SERVER_ENV = { ...getDefaultEnvironment() };
+for (const k of ['ASAN_OPTIONS', 'UBSAN_OPTIONS'])
+  if (process.env[k]) SERVER_ENV[k] = process.env[k];
+
 const sessions = [];
 // A server started by the SDK for db with these flags, and its client.
 async function connect(db, flags = []) {
   const transport = new StdioClientTransport({
-    command: HOST, args: ['mcp', db, '--extension', EXT, ...flags], stderr: 'pipe',
+    command: HOST, args: ['mcp', db, '--extension', EXT, ...flags], stderr: 'pipe', env: SERVER_ENV,
   });
   const s = { transport, errors: [], stderr: '' };
   transport.stderr.on('data', (d) => { s.stderr += d; });
