@@ -66,7 +66,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
 .PHONY: preload-bin test-dqlite replay-bins test-seeds coverage mutants
-.PHONY: all test test-unit test-sql test-py test-fault test-asan test-valgrind demo deps clean fuzz bench lint lint-layers fault-bin
+.PHONY: all test test-unit test-sql test-py test-fault test-mcp test-asan test-valgrind demo deps clean fuzz bench lint lint-layers fault-bin
 
 all: $(EXT_SO) $(B)/trigger-host $(B)/triggers-preload.so
 
@@ -79,7 +79,8 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # includes the installed one, compiled in from PREFIX ($(B)/install-dirs changes
 # when PREFIX does, so the host is rebuilt). It compiles the pure
 # ext/text/utf8.c too, to repair a command's output as the extension would,
-# and ext/text/json_write.c, the JSON literal of its lines;
+# and ext/text/json_write.c, the JSON literal of its lines, and
+# ext/text/spelling.c, a model's spelling of a key (mcp's arguments);
 # VERSION is its --version, as it is the extension's trigger_version().
 # libmicrohttpd serves --http on a thread of its own (-pthread), dlopen'ed.
 # host/ is laid out by concept (docs/ARCHITECTURE.md): main and the loop,
@@ -88,7 +89,7 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # path under host/ ("db/hostdb.h"), hence -Ihost.
 HOST_SRC  = $(sort $(wildcard host/*.c host/*/*.c))
 HOST_HDRS = $(wildcard host/*.h host/*/*.h)
-HOST_EXT  = ext/text/utf8.c ext/text/json_write.c
+HOST_EXT  = ext/text/utf8.c ext/text/json_write.c ext/text/spelling.c
 # As for ext/: one compiler run, objects (and coverage counts) named by
 # the source's base name.
 HOST_DUPS := $(shell printf '%s\n' $(notdir $(HOST_SRC) $(HOST_EXT)) | sort | uniq -d)
@@ -174,6 +175,10 @@ test-py: all $(B)/plain-sqlite
 
 test-fault: all $(B)/fault_oom
 	@sh tests/run_all.sh fault
+
+# trigger-host mcp driven by the official MCP SDK's client (tests/mcp/).
+test-mcp: all
+	@sh tests/run_all.sh mcp
 
 # Every fuzz seed once through its target (tests/fuzz/seeds.sh).
 test-seeds: replay-bins

@@ -4,7 +4,7 @@
 ** version.c), or set up the log and either print the status of a
 ** database (status.c) or open every database (extension loaded, schema
 ** installed), log the start line, start the status server (--http,
-** http.c), run the loop, close. Modes, flags and exit codes are in
+** http.c), run the loop, close; or serve MCP (mcp, mcp/mcp.c). Modes, flags and exit codes are in
 ** `trigger-host --help` (opts.c); the loop is in loop.c, dispatch in
 ** dispatch.c and exec.c, the SQL in hostdb.c, the log in log.c.
 */
@@ -22,6 +22,7 @@
 #include "dispatch/printtx.h"
 #include "http/http.h"
 #include "loop.h"
+#include "mcp/mcp.h"
 
 /* Open o's databases into dbs: how many are open, 0 when the host cannot
 ** go on (logged). run and tick need every one; serve serves those that
@@ -65,6 +66,11 @@ int main(int argc, char **argv) {
     return rc;
   }
   log_setup(&o);
+  if (o.mode == MODE_MCP) { /* stdin and stdout are the protocol's */
+    rc = mcp_main(&o);
+    args_free(&o);
+    return rc;
+  }
   printtx ptx; /* print mode's stdout, as it is before the first log line */
   printtx_init(&ptx, o.exec_cmd || o.print_lease);
   if (o.mode == MODE_STATUS) {

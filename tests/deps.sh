@@ -42,7 +42,14 @@ command -v dqlite-demo >/dev/null 2>&1 || want="$want go-dqlite"
 command -v chromium >/dev/null 2>&1 || want="$want chromium"
 # `make coverage` only (tests/coverage.sh): gcovr reads gcc's counters.
 command -v gcovr >/dev/null 2>&1 || want="$want gcovr"
-[ -z "$need$want" ] && exit 0
+# The mcp layer's client, the official MCP TypeScript SDK, from npm into
+# build/mcp-sdk (tests/mcp/sdk.sh, pinned there), once node and npm are
+# there (no root needed); without it the layer says SKIP.
+mcp_sdk() {
+  sh tests/mcp/sdk.sh ||
+    echo "the MCP SDK is not installed (the mcp test layer is skipped)" >&2
+}
+[ -z "$need$want" ] && { mcp_sdk; exit 0; }
 if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null || { [ -n "$need" ] && exit 1; }
@@ -55,6 +62,7 @@ if [ "$(id -u)" = 0 ]; then
     apt-get install -y -qq $want >/dev/null ||
       echo "optional packages not installed:$want (their test layer is skipped)" >&2
   fi
+  mcp_sdk
   exit 0
 fi
 [ -n "$want" ] &&
@@ -63,4 +71,5 @@ if [ -n "$need" ]; then
   echo "missing Debian packages:$need (run as root or install them)" >&2
   exit 1
 fi
+mcp_sdk
 exit 0

@@ -5,7 +5,7 @@
 # adds them up and ends with the line CI reads: "N passed, M failed".
 # A program that exits non-zero without reporting a failure (a crash)
 # counts as one failure.
-#   sh tests/run_all.sh [unit|sql|py|fault|fuzz_seeds|dqlite|dist|bindings]...
+#   sh tests/run_all.sh [unit|sql|py|fault|fuzz_seeds|dqlite|mcp|dist|bindings]...
 #   (default: all)
 # ASAN=1 runs the extension under gcc's ASan/UBSan runtimes (preloaded
 # into sqlite3 and python3; the dist and bindings layers, which test
@@ -14,9 +14,9 @@
 B=${B:-build}
 export B
 if [ -n "$ASAN" ]; then
-  layers=${*:-unit sql py fault fuzz_seeds dqlite}
+  layers=${*:-unit sql py fault fuzz_seeds dqlite mcp}
 else
-  layers=${*:-unit sql py fault fuzz_seeds dqlite dist bindings}
+  layers=${*:-unit sql py fault fuzz_seeds dqlite mcp dist bindings}
 fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -71,6 +71,10 @@ for layer in $layers; do
       # runtimes preloaded before it
       run dqlite env LD_PRELOAD="$PRELOAD" DQLITE_SANITIZERS="$PRELOAD" \
         /usr/bin/python3 tests/dqlite/run.py "$B" ;;
+    mcp)
+      # trigger-host mcp and the official MCP TypeScript SDK's client
+      # (tests/mcp/run.sh; SKIP, counting nothing, without the SDK)
+      run mcp sh tests/mcp/run.sh ;;
     dist)
       run dist sh tests/dist/run.sh ;;
     bindings)

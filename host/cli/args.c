@@ -38,6 +38,8 @@ static const char usage_text[] =
     "       trigger-host serve  [options] DB... | DIR\n"
     "       trigger-host tick   [options] DB...\n"
     "       trigger-host status [--json] DB\n"
+    "       trigger-host mcp    [--agent ID --scope S --user U --role R\n"
+    "                           --no-autonomy] DB\n"
     "       trigger-host --version | --help\n"
     "\n"
     "The reference host loop of sqlite-triggers. It opens each database\n"
@@ -74,6 +76,21 @@ static const char usage_text[] =
     "              cancelled, expired), else running, else its last run's status,\n"
     "              else scheduled. Opens the database read-only: writes nothing.\n"
     "              --json: the same as one JSON object.\n"
+    "  mcp DB      A Model Context Protocol server on stdin/stdout (JSON-RPC 2.0,\n"
+    "              one message per line of at most 1 MiB): tools create_trigger,\n"
+    "              find_time, list_triggers, trigger_history, pause_trigger,\n"
+    "              resume_trigger, cancel_trigger, describe_schedule, each one\n"
+    "              call of the extension's SQL functions. They act for the\n"
+    "              identity given here, never one a model names in its\n"
+    "              arguments, and only on that agent's and scope's triggers:\n"
+    "                --agent ID     agent_id (default '')\n"
+    "                --scope S      scope (default '')\n"
+    "                --user U       user_id, for the per-user quotas (default none)\n"
+    "                --role R       owner, admin, user or agent (default agent; a\n"
+    "                               create needs R in trigger_config('creator_roles'))\n"
+    "                --no-autonomy  every create refused AUTONOMY_UNAVAILABLE\n"
+    "              Ends on EOF, SIGTERM or SIGINT (exit 0). Logs on stderr only;\n"
+    "              warnings by default, each call with -v. See docs/mcp.md.\n"
     "\n"
     "A database file that does not exist is an error (exit 2) unless --create\n"
     "is given (run, serve, tick): a mistyped path never makes a new database.\n"
@@ -383,7 +400,12 @@ enum {
   O_PREFETCH,
   O_HTTP_CONNS,
   O_HTTP_PER_IP,
-  O_HTTP_TIMEOUT
+  O_HTTP_TIMEOUT,
+  O_AGENT,
+  O_SCOPE,
+  O_USER,
+  O_ROLE,
+  O_NO_AUTONOMY
 };
 
 static const struct option long_opts[] = {
@@ -415,6 +437,11 @@ static const struct option long_opts[] = {
     {"synchronous", required_argument, 0, O_SYNC},
     {"report-ms", required_argument, 0, O_REPORT_MS},
     {"print-lease", no_argument, 0, O_PRINT_LEASE},
+    {"agent", required_argument, 0, O_AGENT},
+    {"scope", required_argument, 0, O_SCOPE},
+    {"user", required_argument, 0, O_USER},
+    {"role", required_argument, 0, O_ROLE},
+    {"no-autonomy", no_argument, 0, O_NO_AUTONOMY},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -469,6 +496,18 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       o->env_pass[o->nenv_pass++] = arg;
       break;
     case O_VIA: o->via = arg; break;
+    case O_AGENT: o->agent_id = arg; break;
+    case O_SCOPE: o->scope = arg; break;
+    case O_USER: o->user_id = arg; break;
+    case O_ROLE:
+      if (strcmp(arg, "owner") != 0 && strcmp(arg, "admin") != 0 &&
+          strcmp(arg, "user") != 0 && strcmp(arg, "agent") != 0)
+        return usage_error("--role: expected owner, admin, user or agent, "
+                           "not %s",
+                           arg);
+      o->role = arg;
+      break;
+    case O_NO_AUTONOMY: o->no_autonomy = 1; break;
     case O_HTTP: o->http = arg; break;
     case O_TIMEOUT:
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--timeout");
@@ -565,15 +604,35 @@ static int check_exists(const host_opts *o, const char *path) {
   return 2;
 }
 
+/* mcp's identity flags belong to mcp alone, and mcp serves a local
+** database file with no command to run; its role defaults to agent. -1
+** to go on, else 2 (reported). */
+static int check_mcp(host_opts *o) {
+  int identity =
+      o->agent_id || o->scope || o->user_id || o->role || o->no_autonomy;
+  if (o->mode != MODE_MCP)
+    return identity ? usage_error("%s", "--agent, --scope, --user, --role "
+                                        "and --no-autonomy are options of mcp")
+                    : -1;
+  if (o->via || o->exec_cmd || o->http)
+    return usage_error("%s", "mcp serves a local database file: no --via, "
+                             "--exec or --http");
+  if (!o->agent_id) o->agent_id = "";
+  if (!o->scope) o->scope = "";
+  if (!o->role) o->role = "agent";
+  return -1;
+}
+
 /* The mode word and the database arguments. */
 static int parse_positional(host_opts *o, int n, char **args) {
-  const char *modes = "run, serve, tick or status";
+  const char *modes = "run, serve, tick, status or mcp";
   if (n < 1) return usage_error("missing mode (%s)", modes);
   const char *m = args[0];
   if (strcmp(m, "run") == 0) o->mode = MODE_RUN;
   else if (strcmp(m, "serve") == 0) o->mode = MODE_SERVE;
   else if (strcmp(m, "tick") == 0) o->mode = MODE_TICK;
   else if (strcmp(m, "status") == 0) o->mode = MODE_STATUS;
+  else if (strcmp(m, "mcp") == 0) o->mode = MODE_MCP;
   else {
     fprintf(stderr,
             "trigger-host: unknown mode '%s' (%s)\n"
@@ -585,8 +644,8 @@ static int parse_positional(host_opts *o, int n, char **args) {
   if (o->mode == MODE_RUN && n > 2) {
     return usage_error("%s", "run takes one database (use serve for several)");
   }
-  if (o->mode == MODE_STATUS && n > 2)
-    return usage_error("%s", "status takes one database");
+  if ((o->mode == MODE_STATUS || o->mode == MODE_MCP) && n > 2)
+    return usage_error("%s takes one database", m);
   for (int i = 1; i < n; i++) {
     struct stat st;
     if (o->mode == MODE_SERVE && stat(args[i], &st) == 0 &&
@@ -662,6 +721,7 @@ int args_parse(host_opts *o, int argc, char **argv) {
   if (!o->http_conns) o->http_conns = 64;
   if (!o->http_per_ip) o->http_per_ip = 16;
   if (!o->http_timeout_s) o->http_timeout_s = 10;
+  if ((rc = check_mcp(o)) >= 0) return rc;
   if (o->nenv_pass && !o->clean_env)
     return usage_error("%s", "--env needs --clean-env (without it the "
                              "command gets the host's whole environment)");

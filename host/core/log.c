@@ -25,7 +25,9 @@ void log_setup(const host_opts *o) {
   as_json = o->log_json;
   if (o->verbosity < 0) threshold = LOG_FATAL;
   else if (o->verbosity > 0) threshold = LOG_DEBUG;
-  else threshold = o->mode == MODE_TICK ? LOG_WARN : LOG_INFO;
+  else
+    threshold =
+        o->mode == MODE_TICK || o->mode == MODE_MCP ? LOG_WARN : LOG_INFO;
 }
 
 int log_enabled(log_level lv) { return lv >= threshold; }
@@ -110,6 +112,7 @@ static const char *mode_name(host_mode m) {
     case MODE_SERVE: return "serve";
     case MODE_TICK: return "tick";
     case MODE_STATUS: return "status";
+    case MODE_MCP: return "mcp";
   }
   return "?";
 }

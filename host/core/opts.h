@@ -6,7 +6,13 @@
 #ifndef HOST_OPTS_H
 #define HOST_OPTS_H
 
-typedef enum { MODE_RUN, MODE_SERVE, MODE_TICK, MODE_STATUS } host_mode;
+typedef enum {
+  MODE_RUN,
+  MODE_SERVE,
+  MODE_TICK,
+  MODE_STATUS,
+  MODE_MCP
+} host_mode;
 /* --synchronous: DEFAULT is NORMAL in WAL mode, FULL otherwise (hostdb.h) */
 typedef enum { SYNC_DEFAULT, SYNC_NORMAL, SYNC_FULL } host_sync;
 
@@ -46,6 +52,12 @@ typedef struct host_opts {
   int http_timeout_s;    /* --http-timeout SEC: a whole request's time */
   host_sync synchronous; /* --synchronous full|normal */
   int report_ms; /* --report-ms: how long a report may wait (reports.h) */
+  /* mcp: who the tools act for (mcp/mcp.h), never what a model says */
+  const char *agent_id; /* --agent, default "" */
+  const char *scope;    /* --scope, default "" */
+  const char *user_id;  /* --user, NULL = none */
+  const char *role;     /* --role, default "agent" */
+  int no_autonomy;      /* --no-autonomy: autonomy_available false */
 } host_opts;
 
 #endif

@@ -99,6 +99,11 @@ void out_json_open(sqlite3_str *b, const char *key, char brace) {
   sqlite3_str_appendchar(b, 1, brace);
 }
 
+void out_json_raw(sqlite3_str *b, const char *key, const char *json, size_t n) {
+  comma_key(b, key);
+  sqlite3_str_append(b, json, (int)n);
+}
+
 void out_json_close(sqlite3_str *b, char brace) {
   sqlite3_str_appendchar(b, 1, brace);
 }

@@ -11,6 +11,7 @@
 #define HOST_OUT_H
 
 #include <sqlite3.h>
+#include <stddef.h>
 
 /* s on one line: control characters escaped (\n, \t, \xNN), bytes that
 ** are not UTF-8 as U+FFFD. */
@@ -25,7 +26,10 @@ void out_json_str(sqlite3_str *b, const char *key, const char *val);
 void out_json_int(sqlite3_str *b, const char *key, long long val);
 void out_json_null(sqlite3_str *b, const char *key);
 void out_json_open(sqlite3_str *b, const char *key, char brace); /* { [ */
-void out_json_close(sqlite3_str *b, char brace);                 /* } ] */
+/* A value already written as JSON (json[0..n), e.g. what json1 answered),
+** as it is. */
+void out_json_raw(sqlite3_str *b, const char *key, const char *json, size_t n);
+void out_json_close(sqlite3_str *b, char brace); /* } ] */
 
 /* The text built in b (b is freed): a string to free with sqlite3_free,
 ** NULL when nothing was written. Out of memory ends the host, as xmalloc
