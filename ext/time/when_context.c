@@ -976,6 +976,10 @@ static const char *const rest_markers[] = {"reminder",
                                            "i have to",
                                            "need to"};
 
+int when_context_asks(const char *t, size_t len, size_t a, size_t b) {
+  return when_find_word(t, len, a, b, 0, 0, markers, N(markers)) != 0;
+}
+
 size_t when_context_marker_at(const char *t, size_t len, size_t a,
                               int at_head) {
   size_t wa, wb;

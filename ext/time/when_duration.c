@@ -213,7 +213,7 @@ int when_parse_duration(when_parser *p, duration *d) {
   memset(d, 0, sizeof *d);
   if (when_accept(p, "in") || when_accept_punct(p, '+')) {
     d->marker = 1;
-    when_accept(p, "like"); /* "in like 20 min": a filler */
+    when_accept(p, "like");             /* "in like 20 min": a filler */
   } else if (when_accept(p, "after")) { /* "after 2 hours": from now */
     d->marker = 1, d->later = 1;
   } else if (p->hints.timer && when_accept(p, "for")) {

@@ -589,8 +589,15 @@ static const wcase cases[] = {
     REJECT("tomorrow at", WED, UTC, "incomplete"),
     REJECT("in 2", WED, UTC, "incomplete"),
     REJECT("in 1 day and", WED, UTC, "incomplete"),
-    ONCE("at 9 o'clock", WED, UTC, "2025-03-06T09:00:00Z", 60,
+    ONCE("at 11 o'clock", WED, UTC, "2025-03-05T11:00:00Z", 60, "i:meridiem"),
+    /* a bare hour 9-12 whose morning has passed and whose evening has not:
+    ** tonight or tomorrow morning? (said at 10:00, 14:30); once both have
+    ** passed (22:40) the next one is the morning's */
+    REJECT("at 9 o'clock", WED, UTC, "21:00 tonight or 09:00 tomorrow"),
+    REJECT("at 12", "2025-03-05T14:30:00Z", UTC, "midnight tonight or noon"),
+    ONCE("at 9", "2025-03-05T22:40:00Z", UTC, "2025-03-06T09:00:00Z", 60,
          "i:meridiem f:rolled_forward"),
+    ONCE("sunday at 9", WED, UTC, "2025-03-09T09:00:00Z", 60, "i:meridiem"),
     ONCE("in 1.5 hours", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
     REJECT("tomorrow at 9am \xe2\x98\x83", WED, UTC, "unexpected byte"),
     ONCE("2026-01-15 at 9am", WED, UTC, "2026-01-15T09:00:00Z", 95, ""),
@@ -760,8 +767,8 @@ static const wcase cases[] = {
     CRON("daily 9 am", WED, UTC, "0 9 * * *", "2025-03-06T09:00:00Z", 95, ""),
     CRON("each friday 17:00", WED, UTC, "0 17 * * 5", "2025-03-07T17:00:00Z",
          95, ""),
-    CRON("every weekday 8.30", WED, UTC, "30 8 * * 1-5",
-         "2025-03-06T08:30:00Z", 95, ""),
+    CRON("every weekday 8.30", WED, UTC, "30 8 * * 1-5", "2025-03-06T08:30:00Z",
+         95, ""),
     CRON("evry monday at 10am", WED, UTC, "0 10 * * 1", "2025-03-10T10:00:00Z",
          95, ""),
     CRON("everyday at 7am", WED, UTC, "0 7 * * *", "2025-03-06T07:00:00Z", 95,
