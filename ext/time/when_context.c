@@ -632,8 +632,8 @@ static int judge_numbers(const char *t, size_t len, when_cand *c,
   if (when_word_in(t, c->a, c->b, adverbs, N(adverbs)) &&
       word_after(t, len, c, &a, &b) && c->b < len && when_is_blank(t[c->b]) &&
       !when_word_eq(t, a, b, "at") && !when_word_eq(t, a, b, "on") &&
-      !when_word_eq(t, a, b, "from"))
-    return CTX_WEAK; /* "hourly backups": an adjective */
+      !when_word_eq(t, a, b, "from") && !when_word_eq(t, a, b, "to"))
+    return CTX_WEAK; /* "hourly backups": an adjective; not "hourly to ..." */
   if (f->form == F_DURATION && f->dur.ms == 1000 && !f->dur.calendar)
     return CTX_WEAK; /* "in a sec": a figure of speech */
   if (f->form == F_GENERAL && !f->clock.has && f->part == P_NONE) {
@@ -975,6 +975,10 @@ static const char *const rest_markers[] = {"reminder",
                                            "i need to",
                                            "i have to",
                                            "need to"};
+
+int when_context_asks(const char *t, size_t len, size_t a, size_t b) {
+  return when_find_word(t, len, a, b, 0, 0, markers, N(markers)) != 0;
+}
 
 size_t when_context_marker_at(const char *t, size_t len, size_t a,
                               int at_head) {

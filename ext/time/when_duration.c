@@ -1,17 +1,15 @@
 /*
-** when_duration.c -- amounts of time in a phrase (docs/when.md "Durations",
-** "Day counts"): quantities with their fractions, durations, and a number
-** of days counted to a date with a time of its own.
+** when_duration.c -- amounts of time in a phrase (docs/when.md "Durations"):
+** quantities with their fractions, and durations (the terms a day count
+** of when_once.c is made of too).
 **
-**   duration := ["in" ["like"] | "+"] term {[","] ["and"] term}
+**   duration := ["in" ["like"] | "+" | "after"] term {[","] ["and"] term}
 **               ["from now" | "later"]
 **   term     := qty unit ["and a half" | "and a quarter" | "and three
 **               quarters"] | qty "and a half" unit | "half an" unit
 **               | "a quarter of an" unit | "a quarter" unit | "1h30"
 **   qty      := INT | DEC ("1.5", "4½") | number words ("twenty-five")
-**               | "a" | "an" | "half a" | "a half"
-**   day_count:= "in" days [","] when | days "from" (today|tomorrow|now)
-**               [[","] when]                 ; in 3 days at 8am
+**               | "a" | "an" | "half a" | "a half" | "a couple (of)"
 **
 ** Seconds to fortnights are exact elapsed time (R1); months and years move
 ** the calendar (R2) and may not be cut in fractions of a month. With a
@@ -80,6 +78,14 @@ int when_parse_qty(when_parser *p, int64_t *num, int *den) {
     when_skip(p, when_tok_word(p, i, "a") ? 2 : 1);
     return 1;
   }
+  int k = i + when_tok_word(p, i, "a"); /* "(a) couple (of) hours": 2 */
+  if (when_tok_word(p, k, "couple")) {
+    k += 1 + when_tok_word(p, k + 1, "of");
+    if (!when_lookup(p, k, when_units, when_n_units, &v)) return 0;
+    *num = 2;
+    when_skip(p, k - i);
+    return 1;
+  }
   int q = 0;
   if ((when_tok_word(p, i, "a") && when_tok_word(p, i + 1, "quarter")) ||
       (when_tok_word(p, i, "one") && when_tok_word(p, i + 1, "quarter")))
@@ -88,7 +94,7 @@ int when_parse_qty(when_parser *p, int64_t *num, int *den) {
     q = 3;
   else if (when_tok_word(p, i, "quarter")) q = -1;
   if (q) {
-    int k = q > 0 ? i + 2 : i + 1;
+    k = q > 0 ? i + 2 : i + 1;
     if (when_tok_word(p, k, "of") &&
         (when_tok_word(p, k + 1, "an") || when_tok_word(p, k + 1, "a"))) {
       *num = q > 0 ? q : 1, *den = 4;
@@ -188,7 +194,7 @@ static int parse_term(when_parser *p, duration *d) {
 }
 
 /* The terms of a duration, without its markers. */
-static int parse_terms(when_parser *p, duration *d) {
+int when_parse_terms(when_parser *p, duration *d) {
   d->whole_days = 1;
   if (!parse_term(p, d)) return 0;
   for (;;) {
@@ -207,11 +213,13 @@ int when_parse_duration(when_parser *p, duration *d) {
   memset(d, 0, sizeof *d);
   if (when_accept(p, "in") || when_accept_punct(p, '+')) {
     d->marker = 1;
-    when_accept(p, "like"); /* "in like 20 min": a filler */
+    when_accept(p, "like");             /* "in like 20 min": a filler */
+  } else if (when_accept(p, "after")) { /* "after 2 hours": from now */
+    d->marker = 1, d->later = 1;
   } else if (p->hints.timer && when_accept(p, "for")) {
     d->marker = 1;
   }
-  if (!parse_terms(p, d)) return 0;
+  if (!when_parse_terms(p, d)) return 0;
   if (when_accept(p, "from")) {
     if (!when_accept(p, "now")) return 0;
     d->marker = 1;
@@ -219,58 +227,5 @@ int when_parse_duration(when_parser *p, duration *d) {
     d->marker = 1, d->later = 1;
   }
   if (p->hints.timer) d->marker = 1;
-  return 1;
-}
-
-/* ---- day counts: "in 3 days at 8am", "a week from tomorrow" ---------------- */
-
-int when_parse_day_count(when_parser *p, when_form *ph) {
-  duration d;
-  memset(&d, 0, sizeof d);
-  p->pos = 0;
-  int in = when_accept(p, "in");
-  if (!parse_terms(p, &d)) return 0;
-  if (!(d.whole_days || (d.calendar && d.ms == 0))) return 0;
-  int from_tomorrow = 0, from_now = 0, from_day = 0;
-  if (!in) {
-    if (!when_accept(p, "from")) return 0;
-    if (when_accept(p, "tomorrow")) from_tomorrow = 1;
-    else if (when_accept(p, "now")) from_now = 1;
-    else if (!when_accept(p, "today")) from_day = 1; /* "a week from monday" */
-  }
-  int rest = p->pos;
-  when_form tail;
-  when_form_init(&tail);
-  if (!when_at_end(p)) { /* the time of that day */
-    when_parser sub = *p;
-    memmove(sub.t, p->t + rest, sizeof(when_tok) * (size_t)(p->n - rest));
-    sub.n = p->n - rest, sub.pos = 0, sub.far = 0;
-    if (sub.t[0].kind == T_PUNCT && sub.t[0].s[0] == ',') {
-      memmove(sub.t, sub.t + 1, sizeof(when_tok) * (size_t)(sub.n - 1));
-      sub.n--;
-    }
-    if (sub.n == 0 || !when_parse_general(&sub, &tail) ||
-        (tail.day.kind != D_NONE) != from_day) {
-      if (sub.fatal) when_fail(p, "%s", sub.reason);
-      p->far = rest + sub.far;
-      return 0;
-    }
-  } else if (in || from_now || from_day) {
-    return 0; /* "in 3 days" alone is a duration (exact time) */
-  }
-  ph->form = F_DAY_COUNT;
-  ph->dur = d;
-  ph->day.kind = D_REL;
-  ph->day.rel = d.days + from_tomorrow;
-  ph->day.future = 1;
-  if (from_day) { /* counted from the day named: resolved there */
-    ph->day = tail.day;
-    ph->day.future = 1;
-    ph->count_days = d.days;
-  }
-  ph->clock = tail.clock;
-  ph->part = tail.part;
-  ph->zone = tail.zone;
-  p->pos = p->n;
   return 1;
 }

@@ -40,6 +40,8 @@ typedef struct finder {
   int n_ref;
   size_t other_a[CANDS_MAX], other_s[CANDS_MAX]; /* times refused for an */
   int n_other;                                   /* unread word next to them */
+  when_cand seen[CANDS_MAX]; /* every phrase the reader accepted */
+  int n_seen;
   when_hints hints; /* of the sentence [hint_a, hint_b) */
   size_t hint_a, hint_b;
 } finder;
@@ -142,6 +144,7 @@ static size_t candidates_at(finder *f, size_t a) {
       return ends[k];
     }
     int v = when_context_judge(f->t, f->len, &c, why, sizeof why);
+    if (v != CTX_WEAK && f->n_seen < CANDS_MAX) f->seen[f->n_seen++] = c;
     if (v == CTX_REFUSED) note_refusal(f, &c, why, 0);
     if (v == CTX_REFUSED && strncmp(why, "cannot read", 11) == 0 &&
         f->n_other < CANDS_MAX) { /* still a time the message names */
@@ -281,6 +284,10 @@ int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
   }
   when_cand *req[CANDS_MAX], *other[CANDS_MAX];
   int nr = 0, no = 0, rc;
+  rc = when_anchor(text, len, now_ms, zone, fp->seen, fp->n_seen, out, fp->why,
+                   sizeof fp->why);
+  if (rc == 1) return not_found(out, now_ms, zone, fp->why);
+  if (rc == 0) goto found;
   for (int i = 0; i < fp->n; i++) {
     if (refused_next(fp, &fp->cands[i])) continue;
     if (fp->cands[i].request) req[nr++] = &fp->cands[i];
@@ -308,6 +315,7 @@ int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
     return not_found(out, now_ms, zone,
                      why ? why : "no time phrase found in the text");
   }
+found:
   out->cp_start = code_points(text, out->start);
   out->cp_end =
       out->cp_start + code_points(text + out->start, out->end - out->start);

@@ -1,10 +1,10 @@
 /*
 ** when_grammar.c -- the one-time forms of a time phrase (docs/when.md "One-
-** time phrases"): tokens (when_lex.c) -> a when_form, by recursive descent.
-** An alternative is accepted only when it reads every token. Durations and
-** day counts ("in 3 days at 8am") are when_duration.c's.
+** time phrases"): tokens (when_lex.c) -> the general when_form (a day, a
+** part of the day, a clock time, a zone), by recursive descent. An
+** alternative is accepted only when it reads every token. Which one-time
+** form a phrase is (a duration, a day count, ...) is when_once.c's.
 **
-**   once     := now | day_count | duration | anchor | general
 **   general  := one to four of: day, part of day, clock [zone], each once,
 **               in any order ("tomorrow evening at 7:15", "at 10 tonight",
 **               "7:15 tomorrow evening", "at 5 in the afternoon tomorrow")
@@ -76,7 +76,7 @@ static int hour_number(when_parser *p, int i, int *h) {
 
 /* half past H | quarter past/to H | N past H | N to H (N a word) | H o'clock
 ** | H (a word) after "at" */
-static int clock_words(when_parser *p, clock_spec *c, int after_at) {
+static int clock_words(when_parser *p, clock_spec *c, int where) {
   int i = p->pos, mins = -1, to = 0, h, v = 0, k;
   if (when_tok_word(p, i, "half") && when_tok_word(p, i + 1, "past")) {
     mins = 30, k = i + 2;
@@ -105,7 +105,8 @@ static int clock_words(when_parser *p, clock_spec *c, int after_at) {
     when_skip(p, k - i);
     c->has = 1;
     return 1;
-  } else if (after_at && p->t[i].kind == T_WORD && hour_number(p, i, &h)) {
+  } else if (where == CLOCK_AT && p->t[i].kind == T_WORD &&
+             hour_number(p, i, &h)) {
     c->h = h, c->kind = CLK_BARE, c->said_words = 1;
     k = i + 1;
     if (parse_ampm(p, k, &c->ampm)) c->kind = CLK_CLOCK, k++;
@@ -128,7 +129,38 @@ static int clock_words(when_parser *p, clock_spec *c, int after_at) {
   return 1;
 }
 
-int when_parse_clock(when_parser *p, clock_spec *c, int after_at) {
+/* "19h30", "20h": the hour, a glued "h" and the minutes (French and
+** European style), read only where a clock is expected ("at 19h30") since
+** "1h30" elsewhere is a duration. */
+static int clock_h_style(when_parser *p, clock_spec *c) {
+  int i = p->pos, k = i + 2;
+  if (!(when_tok_int(p, i, 2) && when_tok_word(p, i + 1, "h") &&
+        p->t[i + 1].glued && p->t[i].value <= 23))
+    return 0;
+  c->h = p->t[i].value, c->two_digit = 1, c->kind = CLK_CLOCK;
+  if (k < p->n && p->t[k].glued && p->t[k].kind == T_INT) {
+    if (!clock_field(p, k, "minute", &c->m)) return 0;
+    k++;
+  }
+  when_skip(p, k - i);
+  c->has = 1;
+  return 1;
+}
+
+/* "8.30" without am/pm: H.MM, where a clock is expected (after "at", or in
+** a recurring phrase's time slot); elsewhere a decimal is a number. */
+static int clock_dotted(when_parser *p, clock_spec *c) {
+  const when_tok *t = &p->t[p->pos];
+  if (!(t->kind == T_DEC && t->ndig == 2 && t->value <= 23 && t->frac <= 59))
+    return 0;
+  c->h = t->value, c->m = t->frac, c->kind = CLK_CLOCK;
+  c->two_digit = t->value >= 13;
+  when_skip(p, 1);
+  c->has = 1;
+  return 1;
+}
+
+int when_parse_clock(when_parser *p, clock_spec *c, int where) {
   int i = p->pos, k;
   memset(c, 0, sizeof *c);
   if (when_tok_int(p, i, 2) && p->t[i].value == 12 &&
@@ -142,7 +174,7 @@ int when_parse_clock(when_parser *p, clock_spec *c, int after_at) {
     c->has = 1, c->kind = CLK_MIDNIGHT;
     return 1;
   }
-  if (clock_words(p, c, after_at)) return 1;
+  if (clock_words(p, c, where)) return 1;
   if (i >= p->n) return 0;
   const when_tok *t = &p->t[i];
   if (t->kind == T_DEC && t->ndig == 2 && parse_ampm(p, i + 1, &c->ampm)) {
@@ -153,7 +185,9 @@ int when_parse_clock(when_parser *p, clock_spec *c, int after_at) {
     c->has = 1;
     return 1;
   }
-  if (after_at && t->kind == T_INT && t->ndig == 4) { /* "at 1830" */
+  if (where != CLOCK_FREE && (clock_dotted(p, c) || clock_h_style(p, c)))
+    return 1;
+  if (where != CLOCK_FREE && t->kind == T_INT && t->ndig == 4) { /* "at 1830" */
     c->h = t->value / 100, c->m = t->value % 100, c->two_digit = 1;
     if (c->h > 23 || c->m > 59) return 0;
     c->kind = CLK_CLOCK;
@@ -176,7 +210,7 @@ int when_parse_clock(when_parser *p, clock_spec *c, int after_at) {
   } else if (parse_ampm(p, i + 1, &c->ampm)) {
     c->kind = CLK_CLOCK;
     k = i + 2;
-  } else if (after_at) {
+  } else if (where == CLOCK_AT) {
     c->kind = CLK_BARE;
     k = i + 1;
   } else {
@@ -585,7 +619,7 @@ static int parse_day(when_parser *p, day_spec *d) {
 static int parse_clock_part(when_parser *p, when_form *ph) {
   int from = when_accept(p, "from");
   int at = from || when_accept(p, "at");
-  if (!when_parse_clock(p, &ph->clock, at)) return 0;
+  if (!when_parse_clock(p, &ph->clock, at ? CLOCK_AT : CLOCK_FREE)) return 0;
   when_parse_zone(p, &ph->zone);
   if (p->fatal) return 0;
   if (!from) return 1;
@@ -593,7 +627,7 @@ static int parse_clock_part(when_parser *p, when_form *ph) {
   if (!(when_accept(p, "to") || when_accept(p, "until") ||
         when_accept(p, "till") || when_accept_punct(p, '-')))
     return 0;
-  if (!when_parse_clock(p, &end, 1)) return 0;
+  if (!when_parse_clock(p, &end, CLOCK_AT)) return 0;
   if (!ph->clock.ampm && end.ampm && ph->clock.kind != CLK_NOON &&
       ph->clock.kind != CLK_MIDNIGHT) {
     int s = ph->clock.h % 12, e = end.h % 12 + (end.ampm == 2 ? 12 : 0);
@@ -638,54 +672,4 @@ int when_parse_general(when_parser *p, when_form *ph) {
     break;
   }
   return when_at_end(p) && (have_day || have_part || have_clock);
-}
-
-/* ---- anchors and "now" ------------------------------------------------------ */
-
-/* end of [the] day|week|month|year | next week|month|year */
-static int parse_anchor(when_parser *p, when_form *ph) {
-  p->pos = 0;
-  int the = when_accept(p, "the");
-  if (when_accept(p, "end")) {
-    if (!when_accept(p, "of")) return 0;
-    when_accept(p, "the");
-    ph->form = F_END_OF;
-  } else if (!the && when_accept(p, "next")) {
-    ph->form = F_NEXT_UNIT;
-  } else {
-    return 0;
-  }
-  if (when_accept(p, "day") && ph->form == F_END_OF) ph->unit = U_DAY;
-  else if (when_accept(p, "week")) ph->unit = U_WEEK;
-  else if (when_accept(p, "month")) ph->unit = U_MONTH;
-  else if (when_accept(p, "year")) ph->unit = U_YEAR;
-  else return 0;
-  return when_at_end(p);
-}
-
-static int parse_now(when_parser *p, when_form *ph) {
-  p->pos = 0;
-  when_accept(p, "right");
-  if (when_accept(p, "now") && when_at_end(p)) {
-    ph->form = F_NOW;
-    return 1;
-  }
-  return 0;
-}
-
-int when_parse_once(when_parser *p, when_form *ph) {
-  when_form_init(ph);
-  if (parse_now(p, ph)) return 1;
-  when_form_init(ph);
-  if (when_parse_day_count(p, ph)) return 1;
-  if (p->fatal) return 0;
-  when_form_init(ph);
-  p->pos = 0;
-  ph->form = F_DURATION;
-  if (when_parse_duration(p, &ph->dur) && when_at_end(p)) return 1;
-  if (p->fatal) return 0;
-  when_form_init(ph);
-  if (parse_anchor(p, ph)) return 1;
-  when_form_init(ph);
-  return when_parse_general(p, ph);
 }

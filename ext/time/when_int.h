@@ -4,10 +4,11 @@
 **
 **   when_lex.c      a phrase -> tokens; words normalized (case, dots,
 **                   shorthand and typos: "tmrw", "thrusday", "2nite")
-**   when_grammar.c  tokens -> a parsed one-time form (clock, day, part of
-**                   day, zone)
-**   when_duration.c durations and day counts ("in 2.5 hours", "in 3 days at
-**                   8am")
+**   when_grammar.c  tokens -> the general one-time form (clock, day, part
+**                   of day, zone)
+**   when_duration.c durations ("in 2.5 hours", "2h15m")
+**   when_once.c     which one-time form: now, a day count ("in 3 days at
+**                   8am"), a duration, an anchor, the general form
 **   when_recur.c    tokens -> a parsed recurring form (cron, interval), and
 **                   the calendar rules it refuses ("every other tuesday")
 **   when_resolve.c  a parsed form + now + zone -> instant(s), confidence
@@ -154,7 +155,8 @@ typedef struct zone_spec {
 
 typedef struct duration {
   int marker;     /* "in", "+", "from now", "later" (or a timer's "for") */
-  int later;      /* the marker was "later" (narration says it too) */
+  int later;      /* the marker was "later" or "after" (narration says
+                     them too: "after 2 hours we left") */
   int calendar;   /* a month or year unit was used */
   int months;     /* R2 part */
   int64_t ms;     /* R1 part */
@@ -200,12 +202,19 @@ typedef struct when_form {
 void when_form_init(when_form *ph);
 int when_parse_once(when_parser *p, when_form *ph);
 int when_parse_recurring(when_parser *p, when_form *ph);
-int when_parse_clock(when_parser *p, clock_spec *c, int after_at);
+/* Where a clock time stands, for when_parse_clock: free (no "at"; only a
+** time that says itself: "9am", "17:45", "half past 6"), right after "at"
+** (also a bare hour, "at 10", or a word, "at nine"), or in a recurring
+** phrase's time slot without "at" ("every weekday 8.30", "daily 0700"):
+** as free, plus "8.30" and "0830", never a bare hour. */
+enum { CLOCK_FREE, CLOCK_AT, CLOCK_SLOT };
+int when_parse_clock(when_parser *p, clock_spec *c, int where);
 int when_parse_zone(when_parser *p, zone_spec *z);
 int when_parse_part(when_parser *p, int *part);
 int when_part_hour(int part);
 int when_parse_qty(when_parser *p, int64_t *num, int *den);
 int when_parse_duration(when_parser *p, duration *d);
+int when_parse_terms(when_parser *p, duration *d);
 int when_parse_day_count(when_parser *p, when_form *ph);
 int when_parse_general(when_parser *p, when_form *ph);
 const char *when_part_name(int part);

@@ -111,7 +111,9 @@ static const word_fix fixes[] = {
     {"2day", "today"},         {"tdy", "today"},
     {"2nite", "tonight"},      {"2night", "tonight"},
     {"tonite", "tonight"},     {"tonigt", "tonight"},
-    {"nxt", "next"},
+    {"nxt", "next"},           {"evry", "every"},
+    {"evrey", "every"},        {"evey", "every"},
+    {"eveyr", "every"},        {"evrery", "every"},
 };
 
 /* Words a typo rule must not rewrite (they are words of their own). */

@@ -82,6 +82,19 @@ int when_context_judge(const char *t, size_t len, when_cand *c, char *why,
 ** event-bound words ("in a bit", "after work"), or NULL. */
 const char *when_context_vague(const char *t, size_t len);
 
+/* Does [a, b) hold a request's marker ("remind", "ping me", "can you")? */
+int when_context_asks(const char *t, size_t len, size_t a, size_t b);
+
+/* ---- a time said relative to another (when_anchor.c) ----------------------- */
+
+/* seen[]: the phrases the reader accepted in the message. 0: the message
+** says a time relative to one of them ("15 minutes before", "at 1pm that
+** day"), read into out; 1: it does, but which time is unclear (why set);
+** -1: it does not. */
+int when_anchor(const char *t, size_t len, int64_t now, const tz_zone *zone,
+                const when_cand *seen, int n, when_found *out, char *why,
+                size_t wn);
+
 /* Does a request marker the rest drops ("remind me", "can you") start at
 ** byte a? Returns its end, or 0. at_head: a is the first word left of its
 ** sentence ("Reminder: ..."). */

@@ -223,7 +223,8 @@ static int read_words(const char *phrase, int64_t now_ms, const tz_zone *zone,
       when_tok_word(p, 0, "every") || when_tok_word(p, 0, "each") ||
       when_tok_word(p, 0, "daily") || when_tok_word(p, 0, "weekdays") ||
       when_tok_word(p, 0, "hourly") || when_tok_word(p, 0, "weekly") ||
-      when_tok_word(p, 0, "monthly") || when_tok_word(p, 0, "nightly");
+      when_tok_word(p, 0, "monthly") || when_tok_word(p, 0, "nightly") ||
+      when_tok_word(p, 0, "everyday");
   int ok = when_parse_recurring(p, ph);
   if (!ok && !p->fatal && !first_rec) ok = when_parse_once(p, ph);
   if (!ok) {

@@ -112,11 +112,13 @@ static int no_calendar_rule(when_parser *p) {
   return 1;
 }
 
-/* One or more clock times: "at 8", "at 8am and 8pm", "at 9:00, 13:00". */
+/* One or more clock times: "at 8", "at 8am and 8pm", "at 9:00, 13:00";
+** "at" may be left out before a time that says itself ("daily 9 am",
+** "each friday 17:00", "every weekday 8.30"), not before a bare hour. */
 static int parse_times(when_parser *p, when_form *ph) {
   int start = p->pos;
-  if (!when_accept(p, "at")) return 0;
-  if (!when_parse_clock(p, &ph->clock, 1)) {
+  int where = when_accept(p, "at") ? CLOCK_AT : CLOCK_SLOT;
+  if (!when_parse_clock(p, &ph->clock, where)) {
     p->pos = start;
     return 0;
   }
@@ -133,7 +135,8 @@ static int parse_times(when_parser *p, when_form *ph) {
     if (!sep) return 1;
     int at = when_accept(p, "at");
     if (ph->n_more == WHEN_HOURS_MAX ||
-        !when_parse_clock(p, &ph->more[ph->n_more], at)) {
+        !when_parse_clock(p, &ph->more[ph->n_more],
+                          at ? CLOCK_AT : CLOCK_SLOT)) {
       if (p->fatal) return 0;
       p->pos = save;
       return 1;
@@ -328,7 +331,7 @@ int when_parse_recurring(when_parser *p, when_form *ph) {
   p->pos = 0;
   if (!no_calendar_rule(p)) return 0;
   if (when_tok_word(p, 0, "at") &&
-      (p->pos = 1, when_parse_clock(p, &lead, 1)) && p->pos < p->n) {
+      (p->pos = 1, when_parse_clock(p, &lead, CLOCK_AT)) && p->pos < p->n) {
     when_accept_punct(p, ',');
     if (when_tok_word(p, p->pos, "every") || when_tok_word(p, p->pos, "each") ||
         when_tok_word(p, p->pos, "daily")) {
@@ -360,7 +363,8 @@ static int parse_recurring_at(when_parser *p, when_form *ph) {
   p->pos = 0;
   if (when_accept(p, "every") || when_accept(p, "each"))
     return parse_rec_body(p, ph);
-  if (when_accept(p, "daily")) return parse_rec_rest(p, ph, 0);
+  if (when_accept(p, "daily") || when_accept(p, "everyday"))
+    return parse_rec_rest(p, ph, 0);
   if (when_accept(p, "nightly")) {
     ph->part = P_NIGHT;
     return parse_rec_rest(p, ph, 1);

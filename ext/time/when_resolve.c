@@ -444,6 +444,26 @@ static int check_weekday(when_ctx *c, const day_spec *d, int64_t due,
                 weekday_full[d->wd_check]);
 }
 
+/* A bare hour 9-12 alone ("at 10") is read on the 24-hour clock while
+** that hour is still ahead today, or once both readings have passed (the
+** next one is the morning's); between the two ("at 10" said at 19:30) it
+** may as well mean tonight: refused, with the reason saying both. */
+static int tonight_too(when_ctx *c, const clock_spec *k, int h) {
+  int64_t morning = (int64_t)h * WHEN_HOUR_MS,
+          evening = morning + 12 * WHEN_HOUR_MS;
+  if (!(c->now_sod > morning && c->now_sod <= evening)) return 0;
+  if (h == 12)
+    snprintf(c->out->reason, sizeof c->out->reason,
+             "'at 12' has no am/pm: midnight tonight or noon tomorrow? say "
+             "'midnight' or 'noon'");
+  else
+    snprintf(c->out->reason, sizeof c->out->reason,
+             "'at %d' has no am/pm: %d:00 tonight or %02d:00 tomorrow? say "
+             "%dam or %dpm",
+             k->h, h + 12, h, h, h);
+  return 1;
+}
+
 /* ms of the day for a general phrase: the clock time (hours 24+ are the
 ** next day's early hours), the part of the day (R8), or 00:00. */
 static int general_sod(when_ctx *c, const when_form *ph, int64_t *sod) {
@@ -452,6 +472,7 @@ static int general_sod(when_ctx *c, const when_form *ph, int64_t *sod) {
     int conf, h = when_clock_hour(k, ph->part, c->hints, &conf, c->out->reason,
                                   sizeof c->out->reason);
     if (h < 0) return -1;
+    if (conf == 60 && ph->day.kind == D_NONE && tonight_too(c, k, h)) return -1;
     cap(c, conf);
     if (k->kind == CLK_BARE && conf < 100) implied(c, "meridiem");
     *sod = ((int64_t)h * 3600 + k->m * 60 + k->s) * 1000;

@@ -37,7 +37,7 @@ PARSE = [
     ('on jan 1', ('once', '2026-01-01T00:00:00Z', None, 'on jan 1', None)),
     ('9:30', ('once', '2026-01-01T09:30:00Z', None, '9:30', None)),
     ('reminder:tomorrow', (None, None, None, None, "cannot read 'reminder' (word 1): the whole phrase must be a time this parser understands")),
-    ('at 9.30', (None, None, None, None, "cannot read '9.30' (word 2): the whole phrase must be a time this parser understands")),
+    ('at 9.30', ('once', '2026-01-01T09:30:00Z', None, 'at 9.30', None)),  # H.MM after 'at' is a clock time (docs/when.md)
     ('a.m', (None, None, None, None, "cannot read 'am' (word 1): the whole phrase must be a time this parser understands")),
     ('e.g. tomorrow', (None, None, None, None, "cannot read 'eg' (word 1): the whole phrase must be a time this parser understands")),
     ("tomorrow's", (None, None, None, None, "cannot read 'tomorrows' (word 1): the whole phrase must be a time this parser understands")),
