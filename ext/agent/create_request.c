@@ -41,11 +41,16 @@ static int json_object_type(create_req *q, const char *json, int *ob) {
   return json ? store_json_is_object(q->call.st, json, ob) : SQLITE_OK;
 }
 
+/* *dst = a copy of text (NULL: none). SQLITE_OK or SQLITE_NOMEM. */
+static int set_text(char **dst, const char *text) {
+  sqlite3_free(*dst);
+  *dst = text ? sqlite3_mprintf("%s", text) : NULL;
+  return text && !*dst ? SQLITE_NOMEM : SQLITE_OK;
+}
+
 /* context.user_id: text (kept for the per-user quotas) or null (none). */
 static int read_user(create_req *q, const char *text) {
-  sqlite3_free(q->user);
-  q->user = text ? sqlite3_mprintf("%s", text) : NULL;
-  return text && !q->user ? SQLITE_NOMEM : SQLITE_OK;
+  return set_text(&q->user, text);
 }
 
 /* Read the context object: agent_id, scope, user_id, role,
@@ -89,6 +94,8 @@ static int read_context_object(create_req *q, const char *json) {
       q->confirmed = truth;
     } else if (strcmp(k, "dry_run") == 0 && is_bool) {
       q->dry_run = truth;
+    } else if (strcmp(k, "message") == 0 && is_text) {
+      rc = set_text(&q->source, text); /* a request's source_text wins */
     } else if (strcmp(k, "now") == 0 && !is_bool) {
       char *err;
       if (trg_instant_of(st.m.value, 1, "context.now", &q->now, &err) !=
@@ -101,7 +108,7 @@ static int read_context_object(create_req *q, const char *json) {
       char *why = sqlite3_mprintf("context.%s: unknown key or wrong type "
                                   "(known: agent_id, scope, user_id, role, "
                                   "autonomy_available, confirmed, dry_run, "
-                                  "now)",
+                                  "now, message)",
                                   k);
       store_json_each_close(&st);
       return agent_create_fail(q, "INVALID_REQUEST", why);
@@ -162,16 +169,27 @@ static int read_request(create_req *q, const char *json) {
   store_json_each st;
   rc = store_json_each_open(q->call.st, json, &st);
   uint64_t seen = 0; /* columns given */
+  int source_given = 0;
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key;
     int col = agent_request_field(k);
-    if (col == RF_WHEN || col == RF_WHEN_TEXT) {
-      const char *phrase = st.m.text;
-      if (sqlite3_value_type(st.m.value) != SQLITE_TEXT) {
-        char *why = sqlite3_mprintf("field '%s' must be text", k);
-        store_json_each_close(&st); /* k is freed with it */
+    if (col >= RF_WHEN && sqlite3_value_type(st.m.value) != SQLITE_TEXT) {
+      char *why = sqlite3_mprintf("field '%s' must be text", k);
+      store_json_each_close(&st); /* k is freed with it */
+      return agent_create_fail(q, "INVALID_REQUEST", why);
+    }
+    if (col == RF_SOURCE_TEXT) {
+      if (source_given) {
+        char *why = sqlite3_mprintf("field '%s' is given twice", k);
+        store_json_each_close(&st);
         return agent_create_fail(q, "INVALID_REQUEST", why);
       }
+      source_given = 1;
+      if ((rc = set_text(&q->source, st.m.text))) break;
+      continue;
+    }
+    if (col == RF_WHEN || col == RF_WHEN_TEXT) {
+      const char *phrase = st.m.text;
       if (q->when) {
         store_json_each_close(&st);
         return agent_create_fail(

@@ -52,15 +52,33 @@
 #include <string.h>
 
 #include "agent/create_policy.h"
+#include "agent/time_claim.h"
 #include "agent/xml_request.h"
 #include "base/args.h"
 #include "base/json_out.h"
 #include "base/register.h"
 #include "store/event_rows.h"
 #include "store/schema.h"
+#include "store/trigger_rows.h"
 #include "text/utf8.h"
 
 SQLITE_EXTENSION_INIT3
+
+/* The status of the duplicate found (q->existing): "existingStatus", so
+** the agent knows whether it will run (a paused one will not). */
+static int existing_status(create_req *q) {
+  trg_row old;
+  trg_row_init(&old);
+  int rc = store_trigger_load(q->call.st, q->existing, &old);
+  if (rc == SQLITE_ROW) {
+    q->existing_status = sqlite3_mprintf("%s", trg_val_text(&old.v[TC_STATUS]));
+    rc = q->existing_status ? SQLITE_OK : SQLITE_NOMEM;
+  } else if (rc == SQLITE_DONE) {
+    rc = SQLITE_OK; /* cannot happen: found in this transaction */
+  }
+  trg_row_clear(&old);
+  return rc;
+}
 
 /* Steps 4-9: one write through the path of INSERT INTO triggers. */
 static int write_row(create_req *q) {
@@ -76,11 +94,15 @@ static int write_row(create_req *q) {
   } else if (st.existing) { /* 6: success, not created */
     q->existing = st.existing;
     st.existing = NULL;
-    rc = SQLITE_OK;
+    rc = existing_status(q);
   } else if (st.msg && !q->code) { /* the row: a request or schedule error */
     rc = agent_create_fail(q, agent_create_code_for_column(rc, st.col), st.msg);
     st.msg = NULL;
   }
+  /* a success says what it means: "scheduleText" (time_claim.h) */
+  if (rc == SQLITE_OK &&
+      !(q->schedule_text = agent_schedule_text(&q->spec, q->now)))
+    rc = SQLITE_NOMEM;
   trigger_status_clear(&st);
   return rc;
 }
@@ -144,6 +166,18 @@ static int write_event(create_req *q) {
     }
     if (q->when_read)
       sqlite3_str_appendf(j, ",\"confidence\":%.2f", q->when_conf);
+    if (!q->row.v[TC_DEDUPE_KEY].null) { /* what a confirmation repeats */
+      sqlite3_str_appendall(j, ",\"dedupe_key\":");
+      json_str(j, q->row.v[TC_DEDUPE_KEY].t);
+    }
+    if (q->claim_phrase) { /* a time-claim refusal keeps both times */
+      sqlite3_str_appendall(j, ",\"message_phrase\":");
+      event_text(j, q->claim_phrase);
+      sqlite3_str_appendall(j, ",\"message_says\":");
+      event_text(j, q->claim_said);
+      sqlite3_str_appendall(j, ",\"request_says\":");
+      event_text(j, q->claim_asked);
+    }
     sqlite3_str_appendchar(j, 1, '}');
     if (!(detail = sqlite3_str_finish(j))) return SQLITE_NOMEM;
     size_t n = strlen(detail);
@@ -158,11 +192,22 @@ static int write_event(create_req *q) {
       detail = ok;
     }
     e.detail = detail;
-  } else if (q->existing) {
-    e.kind = "duplicate";
-    e.trigger_id = q->existing;
   } else {
-    e.trigger_id = q->trigger_id;
+    /* created or duplicate: the dedupe key (a confirmation awaited with
+    ** it is answered, summary.h) and the user (the per-user creation
+    ** rate counts the created ones) */
+    e.kind = q->existing ? "duplicate" : "created";
+    e.trigger_id = q->existing ? q->existing : q->trigger_id;
+    sqlite3_str *j = sqlite3_str_new(NULL);
+    sqlite3_str_appendall(j, "{\"dedupe_key\":");
+    json_str(j, trg_val_text(&q->row.v[TC_DEDUPE_KEY]));
+    if (q->user) {
+      sqlite3_str_appendall(j, ",\"user_id\":");
+      json_str(j, q->user);
+    }
+    sqlite3_str_appendchar(j, 1, '}');
+    if (!(detail = sqlite3_str_finish(j))) return SQLITE_NOMEM;
+    e.detail = detail;
   }
   int rc = store_event_append(q->call.st, &e);
   sqlite3_free(detail);
@@ -184,9 +229,17 @@ static char *result_text(create_req *q) {
     sqlite3_str_appendall(s, ",\"existingTriggerId\":");
     json_str(s, q->existing);
   }
+  if (q->existing_status) {
+    sqlite3_str_appendall(s, ",\"existingStatus\":");
+    json_str(s, q->existing_status);
+  }
   if (ok && !q->row.v[TC_DEDUPE_KEY].null) {
     sqlite3_str_appendall(s, ",\"dedupeKey\":");
     json_str(s, q->row.v[TC_DEDUPE_KEY].t);
+  }
+  if (ok && q->schedule_text) {
+    sqlite3_str_appendall(s, ",\"scheduleText\":");
+    json_str(s, q->schedule_text);
   }
   if (!ok) {
     sqlite3_str_appendall(s, ",\"error\":");
@@ -290,6 +343,12 @@ static void run_create(sqlite3_context *ctx, const char *request,
   sqlite3_free(q.pending_reason);
   sqlite3_free(q.trigger_id);
   sqlite3_free(q.existing);
+  sqlite3_free(q.existing_status);
+  sqlite3_free(q.schedule_text);
+  sqlite3_free(q.source);
+  sqlite3_free(q.claim_phrase);
+  sqlite3_free(q.claim_said);
+  sqlite3_free(q.claim_asked);
   sqlite3_free(sqlite3_str_finish(q.ignored));
 }
 

@@ -47,6 +47,7 @@ static const struct {
     {"metadata", "metadata", XK_TEXT},
     {"when", "when", XK_TEXT},
     {"whenText", "when_text", XK_TEXT},
+    {"sourceText", "source_text", XK_TEXT},
     {"scope", "scope", XK_TEXT},
 };
 #define XML_FIELDS ((int)(sizeof xml_fields / sizeof xml_fields[0]))

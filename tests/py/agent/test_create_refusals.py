@@ -16,7 +16,7 @@ from util import T0, add, connect, dump, one
 OWNER = {"agent_id": "a", "role": "owner", "now": T0}
 IV = {"instructions": "x", "trigger_type": "interval", "interval_ms": 900000}
 KNOWN = ("unknown key or wrong type (known: agent_id, scope, user_id, role, "
-         "autonomy_available, confirmed, dry_run, now)")
+         "autonomy_available, confirmed, dry_run, now, message)")
 
 
 def create(db, req, ctx=OWNER):
