@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agent/json_reply.h"
 #include "agent/request_field.h"
 #include "base/args.h"
 #include "base/json_out.h"
@@ -158,13 +159,77 @@ static int same_as_context(create_req *q, int col, sqlite3_value *v) {
          strcmp(t, trg_val_text(&q->row.v[col])) == 0;
 }
 
+/* Why a reply holds no JSON object: no '{' at all, one that is not
+** closed (or a string in it), or one that is no valid JSON. */
+static int no_object(create_req *q, size_t open, size_t end, size_t string,
+                     size_t n) {
+  char *why;
+  if (open == n) {
+    why = sqlite3_mprintf("request must be a JSON object");
+  } else if (!end && string < n) {
+    why = sqlite3_mprintf("request: the JSON object that opens at byte %lld "
+                          "is not closed (the string at byte %lld is not "
+                          "closed)",
+                          (long long)open, (long long)string);
+  } else if (!end) {
+    why = sqlite3_mprintf("request: the JSON object that opens at byte %lld "
+                          "is not closed",
+                          (long long)open);
+  } else {
+    why = sqlite3_mprintf("request: the JSON object at bytes %lld-%lld is not "
+                          "valid JSON",
+                          (long long)open, (long long)end);
+  }
+  return agent_create_fail(q, "INVALID_REQUEST", why);
+}
+
+/* A request that is not a JSON object as a whole may be one in a model's
+** reply: in a code fence or after prose ("Sure: {...}"); a JSON array is
+** not read into (it may hold several). *found: the
+** first span from a '{' to the '}' that closes it that is a JSON object
+** (json_reply.h; at most 16 spans tried), sqlite3_malloc'd; else a
+** refusal that says where the reply broke. */
+static int reply_object(create_req *q, const char *json, char **found) {
+  size_t n = json ? strlen(json) : 0, open, end = 0, string = n;
+  size_t first = n, first_end = 0, first_string = n, i = 0;
+  *found = NULL;
+  while (i < n && strchr(" \t\r\n", json[i])) i++;
+  if (i < n && json[i] == '[') i = n; /* an array is no request */
+  for (size_t tries = 0; i < n && tries < 16; tries++) {
+    const char *p = memchr(json + i, '{', n - i);
+    if (!p) break;
+    open = (size_t)(p - json);
+    end = agent_json_object_end(json, n, open, &string);
+    if (first == n) {
+      first = open;
+      first_end = end;
+      first_string = string;
+    }
+    if (!end) break;
+    char *span = sqlite3_mprintf("%.*s", (int)(end - open), json + open);
+    int ob = 0;
+    int rc = span ? json_object_type(q, span, &ob) : SQLITE_NOMEM;
+    if (rc == SQLITE_OK && ob) {
+      *found = span;
+      return SQLITE_OK;
+    }
+    sqlite3_free(span);
+    if (rc != SQLITE_OK) return rc;
+    i = end;
+  }
+  return no_object(q, first, first_end, first_string, n);
+}
+
 static int read_request(create_req *q, const char *json) {
   int ob;
   int rc = json_object_type(q, json, &ob);
   if (rc != SQLITE_OK) return rc;
   if (!ob) {
-    return agent_create_fail(q, "INVALID_REQUEST",
-                             sqlite3_mprintf("request must be a JSON object"));
+    char *object;
+    if ((rc = reply_object(q, json, &object))) return rc;
+    rc = read_request(q, object);
+    sqlite3_free(object);
+    return rc;
   }
   store_json_each st;
   rc = store_json_each_open(q->call.st, json, &st);

@@ -140,7 +140,7 @@ def test_refused_before_the_request_is_read(ext):
     refused(r, "INVALID_REQUEST", "context: not valid UTF-8 at byte 0 (0xff: a byte "
             "that never appears in UTF-8)")
     r = json.loads(one(db, "SELECT trigger_create_xml(X'')"))
-    refused(r, "INVALID_REQUEST", "malformed XML at line 1: Document is empty")
+    refused(r, "INVALID_REQUEST", "malformed XML at line 1, column 1 (byte 0): Document is empty")
     assert one(db, "SELECT count(*) FROM trigger_events") == n + 2
     # without tables: answered, nowhere to log
     bare = connect(ext, install=False)
