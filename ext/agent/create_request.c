@@ -398,7 +398,7 @@ static int when_find_text(create_req *q, const tz_zone *z, when_found *f,
   char *rest = sqlite3_malloc64(len + 1);
   int rc = phrase && rest ? SQLITE_OK : SQLITE_NOMEM;
   if (rc == SQLITE_OK && q->row.v[TC_INSTRUCTIONS].null &&
-      when_find_rest(q->when, len, f->start, f->end, rest) > 0)
+      when_found_rest(q->when, len, f, rest) > 0)
     rc = trg_val_set_text(&q->row.v[TC_INSTRUCTIONS], rest);
   sqlite3_free(rest);
   if (rc != SQLITE_OK) {

@@ -214,8 +214,9 @@ static int write_event(create_req *q) {
   return rc;
 }
 
-/* The action result as JSON text, or NULL when out of memory. */
-static char *result_text(create_req *q) {
+/* The action result as JSON text, or NULL with *err: SQLITE_NOMEM, or
+** SQLITE_TOOBIG past the connection's SQLITE_LIMIT_LENGTH. */
+static char *result_text(create_req *q, int *err) {
   sqlite3_str *s = sqlite3_str_new(q->call.db);
   int ok = q->code == NULL;
   sqlite3_str_appendf(
@@ -252,7 +253,7 @@ static char *result_text(create_req *q) {
   }
   if (q->dry_run) sqlite3_str_appendall(s, ",\"dryRun\":true");
   sqlite3_str_appendchar(s, 1, '}');
-  if (sqlite3_str_errcode(s) != SQLITE_OK) {
+  if ((*err = sqlite3_str_errcode(s)) != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(s));
     return NULL;
   }
@@ -311,10 +312,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
     if (rc == SQLITE_OK || q.code) {
       /* The answer is built before COMMIT: after it nothing may fail. */
       if (q.code) q.created = 0;
-      if (!(json = result_text(&q))) {
-        rc = SQLITE_NOMEM;
-        q.code = NULL;
-      }
+      if (!(json = result_text(&q, &rc))) q.code = NULL;
     }
     int answer = rc == SQLITE_OK || q.code; /* else an error */
     rc = store_txn_end(q.call.db, &txn,
@@ -327,6 +325,8 @@ static void run_create(sqlite3_context *ctx, const char *request,
     sqlite3_free(json);
     if (rc == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);
+    } else if (rc == SQLITE_TOOBIG) {
+      sqlite3_result_error_toobig(ctx);
     } else {
       trg_result_error(ctx, rc, "trigger_create", "%s",
                        store_txn_errmsg(&txn, q.call.db));
