@@ -190,7 +190,7 @@ static int no_object(create_req *q, size_t open, size_t end, size_t string,
 ** (json_reply.h; at most 16 spans tried), sqlite3_malloc'd; else a
 ** refusal that says where the reply broke. */
 static int reply_object(create_req *q, const char *json, char **found) {
-  size_t n = json ? strlen(json) : 0, open, end = 0, string = n;
+  size_t n = json ? strlen(json) : 0;
   size_t first = n, first_end = 0, first_string = n, i = 0;
   *found = NULL;
   while (i < n && strchr(" \t\r\n", json[i])) i++;
@@ -198,8 +198,8 @@ static int reply_object(create_req *q, const char *json, char **found) {
   for (size_t tries = 0; i < n && tries < 16; tries++) {
     const char *p = memchr(json + i, '{', n - i);
     if (!p) break;
-    open = (size_t)(p - json);
-    end = agent_json_object_end(json, n, open, &string);
+    size_t string, open = (size_t)(p - json);
+    size_t end = agent_json_object_end(json, n, open, &string);
     if (first == n) {
       first = open;
       first_end = end;
