@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "agent/time_claim.h"
 #include "agent/xml_request.h"
 #include "base/args.h"
 #include "store/agent.h"
@@ -126,37 +127,64 @@ static i64 cron_shortest_gap(const sched_spec *s, i64 now) {
   return best < 0 ? INT64_MAX : best;
 }
 
+/* A schedule with no occurrence after now: the reason it can never run
+** (end_at not in the future, no occurrence before end_at, a cron that
+** never fires). */
+static int never_runs(create_req *q) {
+  const sched_spec *s = &q->spec;
+  char end[CIVIL_ISO_MAX];
+  if (s->end_at != SCHED_NONE) {
+    civil_format_iso(s->end_at, 0, 1, end);
+    return agent_create_fail(
+        q, "INVALID_SCHEDULE",
+        s->end_at <= q->now
+            ? sqlite3_mprintf("end_at %s is not in the future: the schedule "
+                              "can never run",
+                              end)
+            : sqlite3_mprintf("the %s schedule has no occurrence before "
+                              "end_at %s: it can never run",
+                              sched_type_name(s->type), end));
+  }
+  return agent_create_fail(
+      q, "INVALID_SCHEDULE",
+      sqlite3_mprintf("cron_expression '%s' never fires after now",
+                      trg_val_text(&q->row.v[TC_CRON_EXPRESSION])));
+}
+
+/* The first occurrence: in the future (a once instant), at all (before
+** end_at), and at most max_interval_ms ahead, for every type. */
+static int check_first(create_req *q, i64 max_iv) {
+  const sched_spec *s = &q->spec;
+  char a[CIVIL_ISO_MAX];
+  i64 first;
+  if (s->type == SCHED_ONCE && s->scheduled_at <= q->now) {
+    civil_format_iso(s->scheduled_at, 0, 1, a);
+    return agent_create_fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("scheduled_at %s is not in the future", a));
+  }
+  if (!sched_first(s, q->now, &first)) return never_runs(q);
+  if (first - q->now <= max_iv) return SQLITE_OK;
+  civil_format_iso(first, 0, 1, a);
+  return agent_create_fail(
+      q, "INVALID_SCHEDULE",
+      sqlite3_mprintf("%s %s is further ahead than max_interval_ms %lld",
+                      s->type == SCHED_ONCE ? "scheduled_at"
+                                            : "the first occurrence",
+                      a, (long long)max_iv));
+}
+
 static int check_policy(create_req *q) {
   i64 min_iv = store_config_int(q->call.st, "min_interval_ms");
   i64 max_iv = store_config_int(q->call.st, "max_interval_ms");
   i64 confirm = store_config_int(q->call.st, "confirm_below_ms");
   i64 period = INT64_MAX;
   const sched_spec *s = &q->spec;
-  char a[CIVIL_ISO_MAX];
   if (s->type == SCHED_INTERVAL) {
     period = s->interval_ms;
   } else if (s->type == SCHED_CRON) {
     period = cron_shortest_gap(s, q->now);
-    if (period < 0) {
-      return agent_create_fail(
-          q, "INVALID_SCHEDULE",
-          sqlite3_mprintf("cron_expression '%s' never fires after now",
-                          trg_val_text(&q->row.v[TC_CRON_EXPRESSION])));
-    }
-  } else { /* SCHED_ONCE */
-    civil_format_iso(s->scheduled_at, 0, 1, a);
-    if (s->scheduled_at <= q->now) {
-      return agent_create_fail(
-          q, "INVALID_SCHEDULE",
-          sqlite3_mprintf("scheduled_at %s is not in the future", a));
-    }
-    if (s->scheduled_at - q->now > max_iv) {
-      return agent_create_fail(
-          q, "INVALID_SCHEDULE",
-          sqlite3_mprintf(
-              "scheduled_at %s is further ahead than max_interval_ms %lld", a,
-              (long long)max_iv));
-    }
+    if (period < 0) return never_runs(q);
   }
   if (period != INT64_MAX && period < min_iv) {
     return agent_create_fail(
@@ -173,6 +201,8 @@ static int check_policy(create_req *q) {
         sqlite3_mprintf("interval_ms %lld is above max_interval_ms %lld",
                         (long long)period, (long long)max_iv));
   }
+  int rc = check_first(q, max_iv);
+  if (rc) return rc;
   if (period != INT64_MAX && period < confirm && !q->confirmed) {
     return agent_create_fail(
         q, "CONFIRMATION_REQUIRED",
@@ -241,8 +271,8 @@ static int check_user_quota(create_req *q) {
   return SQLITE_OK;
 }
 
-/* Hook after validation (write.h): the policy bounds (step 5) and the
-** confirmation (7), which waits until the duplicate check (6) found
+/* Hook after validation (write.h): the policy bounds (step 5), the
+** time-claim check (time_claim.h) and the confirmation (7), which waits until the duplicate check (6) found
 ** nothing: a duplicate still answers with the existing trigger. */
 static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
   create_req *q = arg;
@@ -250,6 +280,7 @@ static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
   q->spec = *spec;
   int rc = bounds_check(q->call.st, r, q->metadata_bytes, &why);
   if (rc == SQLITE_ERROR) return agent_create_fail(q, "INVALID_REQUEST", why);
+  if (rc == SQLITE_OK) rc = agent_time_claim_check(q);
   if (rc == SQLITE_OK) rc = check_policy(q);
   if (rc && q->code && strcmp(q->code, "CONFIRMATION_REQUIRED") == 0) {
     q->pending_code = q->code;

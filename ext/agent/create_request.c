@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "agent/json_reply.h"
 #include "agent/request_field.h"
 #include "base/args.h"
 #include "base/json_out.h"
@@ -41,11 +42,16 @@ static int json_object_type(create_req *q, const char *json, int *ob) {
   return json ? store_json_is_object(q->call.st, json, ob) : SQLITE_OK;
 }
 
+/* *dst = a copy of text (NULL: none). SQLITE_OK or SQLITE_NOMEM. */
+static int set_text(char **dst, const char *text) {
+  sqlite3_free(*dst);
+  *dst = text ? sqlite3_mprintf("%s", text) : NULL;
+  return text && !*dst ? SQLITE_NOMEM : SQLITE_OK;
+}
+
 /* context.user_id: text (kept for the per-user quotas) or null (none). */
 static int read_user(create_req *q, const char *text) {
-  sqlite3_free(q->user);
-  q->user = text ? sqlite3_mprintf("%s", text) : NULL;
-  return text && !q->user ? SQLITE_NOMEM : SQLITE_OK;
+  return set_text(&q->user, text);
 }
 
 /* Read the context object: agent_id, scope, user_id, role,
@@ -89,6 +95,8 @@ static int read_context_object(create_req *q, const char *json) {
       q->confirmed = truth;
     } else if (strcmp(k, "dry_run") == 0 && is_bool) {
       q->dry_run = truth;
+    } else if (strcmp(k, "message") == 0 && is_text) {
+      rc = set_text(&q->source, text); /* a request's source_text wins */
     } else if (strcmp(k, "now") == 0 && !is_bool) {
       char *err;
       if (trg_instant_of(st.m.value, 1, "context.now", &q->now, &err) !=
@@ -101,7 +109,7 @@ static int read_context_object(create_req *q, const char *json) {
       char *why = sqlite3_mprintf("context.%s: unknown key or wrong type "
                                   "(known: agent_id, scope, user_id, role, "
                                   "autonomy_available, confirmed, dry_run, "
-                                  "now)",
+                                  "now, message)",
                                   k);
       store_json_each_close(&st);
       return agent_create_fail(q, "INVALID_REQUEST", why);
@@ -151,27 +159,102 @@ static int same_as_context(create_req *q, int col, sqlite3_value *v) {
          strcmp(t, trg_val_text(&q->row.v[col])) == 0;
 }
 
+/* Why a reply holds no JSON object: no '{' at all, one that is not
+** closed (or a string in it), or one that is no valid JSON. */
+static int no_object(create_req *q, size_t open, size_t end, size_t string,
+                     size_t n) {
+  char *why;
+  if (open == n) {
+    why = sqlite3_mprintf("request must be a JSON object");
+  } else if (!end && string < n) {
+    why = sqlite3_mprintf("request: the JSON object that opens at byte %lld "
+                          "is not closed (the string at byte %lld is not "
+                          "closed)",
+                          (long long)open, (long long)string);
+  } else if (!end) {
+    why = sqlite3_mprintf("request: the JSON object that opens at byte %lld "
+                          "is not closed",
+                          (long long)open);
+  } else {
+    why = sqlite3_mprintf("request: the JSON object at bytes %lld-%lld is not "
+                          "valid JSON",
+                          (long long)open, (long long)end);
+  }
+  return agent_create_fail(q, "INVALID_REQUEST", why);
+}
+
+/* A request that is not a JSON object as a whole may be one in a model's
+** reply: in a code fence or after prose ("Sure: {...}"); a JSON array is
+** not read into (it may hold several). *found: the
+** first span from a '{' to the '}' that closes it that is a JSON object
+** (json_reply.h; at most 16 spans tried), sqlite3_malloc'd; else a
+** refusal that says where the reply broke. */
+static int reply_object(create_req *q, const char *json, char **found) {
+  size_t n = json ? strlen(json) : 0;
+  size_t first = n, first_end = 0, first_string = n, i = 0;
+  *found = NULL;
+  while (i < n && strchr(" \t\r\n", json[i])) i++;
+  if (i < n && json[i] == '[') i = n; /* an array is no request */
+  for (size_t tries = 0; i < n && tries < 16; tries++) {
+    const char *p = memchr(json + i, '{', n - i);
+    if (!p) break;
+    size_t string, open = (size_t)(p - json);
+    size_t end = agent_json_object_end(json, n, open, &string);
+    if (first == n) {
+      first = open;
+      first_end = end;
+      first_string = string;
+    }
+    if (!end) break;
+    char *span = sqlite3_mprintf("%.*s", (int)(end - open), json + open);
+    int ob = 0;
+    int rc = span ? json_object_type(q, span, &ob) : SQLITE_NOMEM;
+    if (rc == SQLITE_OK && ob) {
+      *found = span;
+      return SQLITE_OK;
+    }
+    sqlite3_free(span);
+    if (rc != SQLITE_OK) return rc;
+    i = end;
+  }
+  return no_object(q, first, first_end, first_string, n);
+}
+
 static int read_request(create_req *q, const char *json) {
   int ob;
   int rc = json_object_type(q, json, &ob);
   if (rc != SQLITE_OK) return rc;
   if (!ob) {
-    return agent_create_fail(q, "INVALID_REQUEST",
-                             sqlite3_mprintf("request must be a JSON object"));
+    char *object;
+    if ((rc = reply_object(q, json, &object))) return rc;
+    rc = read_request(q, object);
+    sqlite3_free(object);
+    return rc;
   }
   store_json_each st;
   rc = store_json_each_open(q->call.st, json, &st);
   uint64_t seen = 0; /* columns given */
+  int source_given = 0;
   while (rc == SQLITE_OK && (rc = store_json_each_next(&st)) == SQLITE_ROW) {
     const char *k = st.m.key;
     int col = agent_request_field(k);
-    if (col == RF_WHEN || col == RF_WHEN_TEXT) {
-      const char *phrase = st.m.text;
-      if (sqlite3_value_type(st.m.value) != SQLITE_TEXT) {
-        char *why = sqlite3_mprintf("field '%s' must be text", k);
-        store_json_each_close(&st); /* k is freed with it */
+    if (col >= RF_WHEN && sqlite3_value_type(st.m.value) != SQLITE_TEXT) {
+      char *why = sqlite3_mprintf("field '%s' must be text", k);
+      store_json_each_close(&st); /* k is freed with it */
+      return agent_create_fail(q, "INVALID_REQUEST", why);
+    }
+    if (col == RF_SOURCE_TEXT) {
+      if (source_given) {
+        char *why = sqlite3_mprintf("field '%s' is given twice", k);
+        store_json_each_close(&st);
         return agent_create_fail(q, "INVALID_REQUEST", why);
       }
+      source_given = 1;
+      if ((rc = set_text(&q->source, st.m.text))) break;
+      continue;
+    }
+    if (col == RF_WHEN || col == RF_WHEN_TEXT) {
+      const char *phrase = st.m.text;
       if (q->when) {
         store_json_each_close(&st);
         return agent_create_fail(
@@ -315,7 +398,7 @@ static int when_find_text(create_req *q, const tz_zone *z, when_found *f,
   char *rest = sqlite3_malloc64(len + 1);
   int rc = phrase && rest ? SQLITE_OK : SQLITE_NOMEM;
   if (rc == SQLITE_OK && q->row.v[TC_INSTRUCTIONS].null &&
-      when_find_rest(q->when, len, f->start, f->end, rest) > 0)
+      when_found_rest(q->when, len, f, rest) > 0)
     rc = trg_val_set_text(&q->row.v[TC_INSTRUCTIONS], rest);
   sqlite3_free(rest);
   if (rc != SQLITE_OK) {

@@ -21,8 +21,10 @@ typedef struct create_req {
   trg_row row;
   sched_spec spec;
   char *role;
-  char *user; /* context.user_id, if any (per-user quotas) */
-  char *when; /* the request's "when" phrase (or "when_text"), if any */
+  char *user;   /* context.user_id, if any (per-user quotas) */
+  char *when;   /* the request's "when" phrase (or "when_text"), if any */
+  char *source; /* the person's message: request source_text, else the
+                   context's message (time_claim.h) */
   size_t metadata_bytes; /* the request's own metadata (create_policy.h) */
   int id_given;          /* the request named its trigger_id */
   int when_text;         /* when is a message to find the phrase in */
@@ -42,6 +44,11 @@ typedef struct create_req {
   char *reason;
   char *trigger_id;
   char *existing;
+  char *existing_status; /* the duplicate's status */
+  char *schedule_text;   /* a success's "scheduleText" (time_claim.h) */
+  /* a time-claim refusal: the message's phrase, what it and the request
+  ** mean (kept in the event) */
+  char *claim_phrase, *claim_said, *claim_asked;
   int created;
 } create_req;
 

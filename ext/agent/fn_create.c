@@ -52,15 +52,33 @@
 #include <string.h>
 
 #include "agent/create_policy.h"
+#include "agent/time_claim.h"
 #include "agent/xml_request.h"
 #include "base/args.h"
 #include "base/json_out.h"
 #include "base/register.h"
 #include "store/event_rows.h"
 #include "store/schema.h"
+#include "store/trigger_rows.h"
 #include "text/utf8.h"
 
 SQLITE_EXTENSION_INIT3
+
+/* The status of the duplicate found (q->existing): "existingStatus", so
+** the agent knows whether it will run (a paused one will not). */
+static int existing_status(create_req *q) {
+  trg_row old;
+  trg_row_init(&old);
+  int rc = store_trigger_load(q->call.st, q->existing, &old);
+  if (rc == SQLITE_ROW) {
+    q->existing_status = sqlite3_mprintf("%s", trg_val_text(&old.v[TC_STATUS]));
+    rc = q->existing_status ? SQLITE_OK : SQLITE_NOMEM;
+  } else if (rc == SQLITE_DONE) {
+    rc = SQLITE_OK; /* cannot happen: found in this transaction */
+  }
+  trg_row_clear(&old);
+  return rc;
+}
 
 /* Steps 4-9: one write through the path of INSERT INTO triggers. */
 static int write_row(create_req *q) {
@@ -76,11 +94,15 @@ static int write_row(create_req *q) {
   } else if (st.existing) { /* 6: success, not created */
     q->existing = st.existing;
     st.existing = NULL;
-    rc = SQLITE_OK;
+    rc = existing_status(q);
   } else if (st.msg && !q->code) { /* the row: a request or schedule error */
     rc = agent_create_fail(q, agent_create_code_for_column(rc, st.col), st.msg);
     st.msg = NULL;
   }
+  /* a success says what it means: "scheduleText" (time_claim.h) */
+  if (rc == SQLITE_OK &&
+      !(q->schedule_text = agent_schedule_text(&q->spec, q->now)))
+    rc = SQLITE_NOMEM;
   trigger_status_clear(&st);
   return rc;
 }
@@ -144,6 +166,18 @@ static int write_event(create_req *q) {
     }
     if (q->when_read)
       sqlite3_str_appendf(j, ",\"confidence\":%.2f", q->when_conf);
+    if (!q->row.v[TC_DEDUPE_KEY].null) { /* what a confirmation repeats */
+      sqlite3_str_appendall(j, ",\"dedupe_key\":");
+      json_str(j, q->row.v[TC_DEDUPE_KEY].t);
+    }
+    if (q->claim_phrase) { /* a time-claim refusal keeps both times */
+      sqlite3_str_appendall(j, ",\"message_phrase\":");
+      event_text(j, q->claim_phrase);
+      sqlite3_str_appendall(j, ",\"message_says\":");
+      event_text(j, q->claim_said);
+      sqlite3_str_appendall(j, ",\"request_says\":");
+      event_text(j, q->claim_asked);
+    }
     sqlite3_str_appendchar(j, 1, '}');
     if (!(detail = sqlite3_str_finish(j))) return SQLITE_NOMEM;
     size_t n = strlen(detail);
@@ -158,19 +192,31 @@ static int write_event(create_req *q) {
       detail = ok;
     }
     e.detail = detail;
-  } else if (q->existing) {
-    e.kind = "duplicate";
-    e.trigger_id = q->existing;
   } else {
-    e.trigger_id = q->trigger_id;
+    /* created or duplicate: the dedupe key (a confirmation awaited with
+    ** it is answered, summary.h) and the user (the per-user creation
+    ** rate counts the created ones) */
+    e.kind = q->existing ? "duplicate" : "created";
+    e.trigger_id = q->existing ? q->existing : q->trigger_id;
+    sqlite3_str *j = sqlite3_str_new(NULL);
+    sqlite3_str_appendall(j, "{\"dedupe_key\":");
+    json_str(j, trg_val_text(&q->row.v[TC_DEDUPE_KEY]));
+    if (q->user) {
+      sqlite3_str_appendall(j, ",\"user_id\":");
+      json_str(j, q->user);
+    }
+    sqlite3_str_appendchar(j, 1, '}');
+    if (!(detail = sqlite3_str_finish(j))) return SQLITE_NOMEM;
+    e.detail = detail;
   }
   int rc = store_event_append(q->call.st, &e);
   sqlite3_free(detail);
   return rc;
 }
 
-/* The action result as JSON text, or NULL when out of memory. */
-static char *result_text(create_req *q) {
+/* The action result as JSON text, or NULL with *err: SQLITE_NOMEM, or
+** SQLITE_TOOBIG past the connection's SQLITE_LIMIT_LENGTH. */
+static char *result_text(create_req *q, int *err) {
   sqlite3_str *s = sqlite3_str_new(q->call.db);
   int ok = q->code == NULL;
   sqlite3_str_appendf(
@@ -184,9 +230,17 @@ static char *result_text(create_req *q) {
     sqlite3_str_appendall(s, ",\"existingTriggerId\":");
     json_str(s, q->existing);
   }
+  if (q->existing_status) {
+    sqlite3_str_appendall(s, ",\"existingStatus\":");
+    json_str(s, q->existing_status);
+  }
   if (ok && !q->row.v[TC_DEDUPE_KEY].null) {
     sqlite3_str_appendall(s, ",\"dedupeKey\":");
     json_str(s, q->row.v[TC_DEDUPE_KEY].t);
+  }
+  if (ok && q->schedule_text) {
+    sqlite3_str_appendall(s, ",\"scheduleText\":");
+    json_str(s, q->schedule_text);
   }
   if (!ok) {
     sqlite3_str_appendall(s, ",\"error\":");
@@ -199,7 +253,7 @@ static char *result_text(create_req *q) {
   }
   if (q->dry_run) sqlite3_str_appendall(s, ",\"dryRun\":true");
   sqlite3_str_appendchar(s, 1, '}');
-  if (sqlite3_str_errcode(s) != SQLITE_OK) {
+  if ((*err = sqlite3_str_errcode(s)) != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(s));
     return NULL;
   }
@@ -258,10 +312,7 @@ static void run_create(sqlite3_context *ctx, const char *request,
     if (rc == SQLITE_OK || q.code) {
       /* The answer is built before COMMIT: after it nothing may fail. */
       if (q.code) q.created = 0;
-      if (!(json = result_text(&q))) {
-        rc = SQLITE_NOMEM;
-        q.code = NULL;
-      }
+      if (!(json = result_text(&q, &rc))) q.code = NULL;
     }
     int answer = rc == SQLITE_OK || q.code; /* else an error */
     rc = store_txn_end(q.call.db, &txn,
@@ -274,6 +325,8 @@ static void run_create(sqlite3_context *ctx, const char *request,
     sqlite3_free(json);
     if (rc == SQLITE_NOMEM) {
       sqlite3_result_error_nomem(ctx);
+    } else if (rc == SQLITE_TOOBIG) {
+      sqlite3_result_error_toobig(ctx);
     } else {
       trg_result_error(ctx, rc, "trigger_create", "%s",
                        store_txn_errmsg(&txn, q.call.db));
@@ -290,6 +343,12 @@ static void run_create(sqlite3_context *ctx, const char *request,
   sqlite3_free(q.pending_reason);
   sqlite3_free(q.trigger_id);
   sqlite3_free(q.existing);
+  sqlite3_free(q.existing_status);
+  sqlite3_free(q.schedule_text);
+  sqlite3_free(q.source);
+  sqlite3_free(q.claim_phrase);
+  sqlite3_free(q.claim_said);
+  sqlite3_free(q.claim_asked);
   sqlite3_free(sqlite3_str_finish(q.ignored));
 }
 

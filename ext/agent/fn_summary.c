@@ -34,9 +34,9 @@
 ** running; resume -- a trigger of the agent is paused or a run of it is
 ** deferred; pause -- the latest failure's trigger has failed more than
 ** once in a row and is still scheduled; await_admin_confirmation -- a
-** current open admin item is a question (its text ends in '?'). (A create
-** refused with CONFIRMATION_REQUIRED leaves no row yet: that source comes
-** with the events log.)
+** current open admin item is a question (its text ends in '?'), or a
+** create of the agent was refused CONFIRMATION_REQUIRED within stale_ms
+** (the event log) and not yet made or found with the confirmation.
 **
 ** Caps (bytes of UTF-8): max_total 1500, max_admin 900, max_loop 400,
 ** max_footer 200. Options may lower them; larger values are clamped (the
@@ -72,7 +72,8 @@
 ** Cost: four indexed queries with LIMIT (triggers_rundata_outcome twice,
 ** triggers_state_agent once, plus id and trigger_id probes; the hints'
 ** probes of triggers_rundata_lease, triggers_rundata_retry and
-** triggers_data_status), whatever the number of finished runs; the admin
+** triggers_data_status, and of the rejected events within stale_ms),
+** whatever the number of finished runs; the admin
 ** array is the caller's own input and is parsed once. Call it inside a
 ** transaction to read all three from one snapshot.
 */
@@ -296,13 +297,20 @@ static int read_successes(summary *s) {
 }
 
 /* continue (a run in progress), resume (a paused trigger or a deferred
-** run). pause and await_admin_confirmation come from the latest failure
+** run), await_admin_confirmation (a create refused CONFIRMATION_REQUIRED
+** within stale_ms, not yet repeated with the confirmation). pause and the
+** other source of await_admin_confirmation come from the latest failure
 ** and the admin items. */
 static int read_hints(summary *s) {
-  int running = 0, deferred = 0, paused = 0;
+  int running = 0, deferred = 0, paused = 0, awaiting = 0;
   int rc = store_agent_hints(&s->st, s->agent, &running, &deferred, &paused);
+  if (rc == SQLITE_OK)
+    rc = store_agent_awaiting(&s->st, s->agent,
+                              s->has_stale ? s->now - s->stale_ms : INT64_MIN,
+                              s->now, &awaiting);
   if (running) s->hints |= H_CONTINUE;
   if (deferred || paused) s->hints |= H_RESUME;
+  if (awaiting) s->hints |= H_AWAIT;
   return rc;
 }
 

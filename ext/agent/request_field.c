@@ -18,6 +18,7 @@ int agent_request_field(const char *name) {
   if (spelling_same(name, "scheduled_at_iso")) return TC_SCHEDULED_AT;
   if (spelling_same(name, "when")) return RF_WHEN;
   if (spelling_same(name, "when_text")) return RF_WHEN_TEXT;
+  if (spelling_same(name, "source_text")) return RF_SOURCE_TEXT;
   return -1;
 }
 

@@ -15,9 +15,11 @@
 
 #define RF_WHEN TC_NPUBLIC            /* "when": a time phrase */
 #define RF_WHEN_TEXT (TC_NPUBLIC + 1) /* "when_text": a message */
+/* "source_text": the person's message, for the time-claim check */
+#define RF_SOURCE_TEXT (TC_NPUBLIC + 2)
 
-/* The column (below TC_NPUBLIC), RF_WHEN or RF_WHEN_TEXT that name is,
-** or -1. */
+/* The column (below TC_NPUBLIC), RF_WHEN, RF_WHEN_TEXT or RF_SOURCE_TEXT
+** that name is, or -1. */
 int agent_request_field(const char *name);
 
 /* Add name to list, the members of a JSON array ("a","b"), unless it is

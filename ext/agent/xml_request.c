@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/xml_repair.h"
 #include "text/spelling.h"
 #include "text/utf8.h"
 
@@ -47,6 +48,7 @@ static const struct {
     {"metadata", "metadata", XK_TEXT},
     {"when", "when", XK_TEXT},
     {"whenText", "when_text", XK_TEXT},
+    {"sourceText", "source_text", XK_TEXT},
     {"scope", "scope", XK_TEXT},
 };
 #define XML_FIELDS ((int)(sizeof xml_fields / sizeof xml_fields[0]))
@@ -75,25 +77,6 @@ static size_t find(const char *s, size_t n, const char *lit) {
 }
 
 /*
-** The end of the comment (<!-- to -->), CDATA section (<![CDATA[ to ]]>)
-** or processing instruction (<? to ?>) that opens at s[lt], which is '<':
-** the offset after it, n when it is not closed, or 0 when none opens
-** there. Inside one, "<!DOCTYPE" or "</response>" is text.
-*/
-static size_t markup_skip(const char *s, size_t n, size_t lt) {
-  static const struct {
-    const char *open, *close;
-  } skipped[] = {{"<!--", "-->"}, {"<![CDATA[", "]]>"}, {"<?", "?>"}};
-  for (size_t k = 0; k < sizeof skipped / sizeof skipped[0]; k++) {
-    if (!starts(s + lt, n - lt, skipped[k].open)) continue;
-    size_t body = lt + strlen(skipped[k].open);
-    size_t end = body + find(s + body, n - body, skipped[k].close);
-    return end >= n ? n : end + strlen(skipped[k].close);
-  }
-  return 0;
-}
-
-/*
 ** Offset of a "<!" that opens a declaration, or -1. The document is read
 ** as the parser reads it: a comment, CDATA section or processing
 ** instruction is skipped whole (markup_skip), so "<!DOCTYPE" inside one
@@ -106,7 +89,7 @@ static long declaration_at(const char *s, size_t n) {
   while (i < n) {
     size_t lt = i + find(s + i, n - i, "<");
     if (lt + 1 >= n) return -1;
-    size_t skip = markup_skip(s, n, lt);
+    size_t skip = agent_xml_markup_skip(s, n, lt);
     if (skip == n) return -1;
     if (!skip && s[lt + 1] == '!') return (long)lt;
     i = skip ? skip : lt + 1;
@@ -130,58 +113,93 @@ static int response_tag(const char *s, size_t n, size_t lt, int close) {
   return len > 0 && spelling_same_n(s + at, len, "response");
 }
 
-/* The offset of the '>' that ends the tag opening at lt (quoted attribute
-** values skipped), or n. */
-static size_t tag_end(const char *s, size_t n, size_t lt) {
-  char quote = 0;
-  for (size_t i = lt + 1; i < n; i++) {
-    if (quote) {
-      if (s[i] == quote) quote = 0;
-    } else if (s[i] == '"' || s[i] == '\'') {
-      quote = s[i];
-    } else if (s[i] == '>') {
-      return i;
+/* The end (after its '>') of the <response> element whose start tag
+** opens at lt, nested <response> elements counted and comments, CDATA
+** and processing instructions skipped; 0 when it is not closed. */
+static size_t element_end(const char *s, size_t n, size_t lt) {
+  int depth = 0;
+  for (size_t i = lt; i < n;) {
+    size_t next = s[i] == '<' ? agent_xml_markup_skip(s, n, i) : 0;
+    if (next == n) return 0;
+    if (next || s[i] != '<') {
+      i = next ? next : i + 1;
+      continue;
+    }
+    size_t gt = agent_xml_tag_end(s, n, i);
+    if (gt == n) return 0;
+    if (response_tag(s, n, i, 1)) {
+      depth--;
+    } else if (response_tag(s, n, i, 0) && s[gt - 1] != '/') {
+      depth++;
+    }
+    if (depth <= 0) return gt + 1;
+    i = gt + 1;
+  }
+  return 0;
+}
+
+/* The end of a <think> (or <thinking>) block opening at lt: the offset
+** after its end tag, or 0 when none opens there or it is not closed. */
+static size_t think_end(const char *s, size_t n, size_t lt) {
+  static const char *const words[] = {"think", "thinking"};
+  size_t len = name_len(s, n, lt + 1);
+  for (size_t w = 0; len && w < sizeof words / sizeof words[0]; w++) {
+    if (!spelling_same_n(s + lt + 1, len, words[w])) continue;
+    for (size_t i = lt + 1 + len; i + 1 < n; i++) {
+      if (s[i] != '<' || s[i + 1] != '/') continue;
+      size_t k = name_len(s, n, i + 2);
+      if (k && spelling_same_n(s + i + 2, k, words[w])) {
+        size_t gt = agent_xml_tag_end(s, n, i);
+        return gt < n ? gt + 1 : 0;
+      }
     }
   }
-  return n;
+  return 0;
 }
 
 /*
-** The span [*start, *end) of the first <response> element in s: from the
-** first start tag named response (in any spelling) to the end tag that
-** closes it, nested <response> elements counted, read structurally
-** (markup_skip's constructs skipped, before the element too); to the end
-** of the input when it is not closed, and the whole input when there is
-** no such element or a construct before it is not closed (the parser
-** refuses those).
+** The span [*start, *end) of the <response> element in s a person would
+** read: the first one when it is complete (from its start tag to the end
+** tag that closes it, nested ones counted), else the last complete one
+** (prose that mentions "<response>" before the real element); a <think>
+** block before it is passed over, and comments, CDATA sections and
+** processing instructions are read structurally (agent_xml_markup_skip).
+** With none complete: from the first start tag to the end of the input
+** (the parser says where it breaks); with no start tag, or a construct
+** before it not closed, the whole input.
 */
 static void response_span(const char *s, size_t n, size_t *start, size_t *end) {
+  size_t first = n, first_end = 0, last = n, last_end = 0;
   *start = 0;
   *end = n;
-  int depth = 0;
-  size_t lt = find(s, n, "<");
-  while (lt < n) {
-    size_t next = markup_skip(s, n, lt);
-    if (next == n) return;
-    int open = !next && response_tag(s, n, lt, 0);
-    if (!next && !depth && !open) {
-      next = lt + 1; /* prose, or other markup before the element */
-    } else if (!next) {
-      if (!depth) *start = lt;
-      size_t gt = tag_end(s, n, lt);
-      if (gt == n) return;
-      if (response_tag(s, n, lt, 1)) {
-        depth--;
-      } else if (open && s[gt - 1] != '/') {
-        depth++;
+  for (size_t i = 0; i < n;) {
+    size_t next = s[i] == '<' ? agent_xml_markup_skip(s, n, i) : 0;
+    if (next == n) break;
+    if (!next && s[i] == '<') next = think_end(s, n, i);
+    if (!next && s[i] == '<' && response_tag(s, n, i, 0)) {
+      size_t e = element_end(s, n, i);
+      if (first == n) {
+        first = i;
+        first_end = e;
+        if (e) break; /* the first is complete: it is the one */
       }
-      if (depth == 0) {
-        *end = gt + 1;
-        return;
+      if (e) {
+        last = i;
+        last_end = e;
       }
-      next = gt + 1;
+      size_t gt = agent_xml_tag_end(s, n, i);
+      next = e ? e : gt < n ? gt + 1 : n;
     }
-    lt = next + find(s + next, n - next, "<");
+    i = next ? next : i + 1;
+  }
+  if (first < n && first_end) {
+    *start = first;
+    *end = first_end;
+  } else if (last < n) {
+    *start = last;
+    *end = last_end;
+  } else if (first < n) {
+    *start = first;
   }
 }
 
@@ -309,16 +327,18 @@ static int read_fields(xmlNode *root, xml_request *out, const char **code,
   return 0;
 }
 
-/* A copy of the n bytes at s with everything outside [start, end) made
-** blank, its line breaks kept: the parser sees the element alone and its
-** line numbers count in the whole reply. malloc'd, or NULL. */
-static char *blank_outside(const char *s, size_t n, size_t start, size_t end) {
-  char *copy = malloc(n ? n : 1);
-  if (!copy) return NULL;
-  for (size_t i = 0; i < n; i++) {
-    copy[i] = (i >= start && i < end) || s[i] == '\n' ? s[i] : ' ';
+/* Where libxml2's error e is in the reply: its line and column in the
+** repaired text r, mapped back through r->from to the reply's offset. */
+static void error_place(const xmlError *e, const xml_repaired *r,
+                        const char *xml, size_t len, int *line, int *col,
+                        size_t *byte) {
+  size_t off = 0, n = r->text && r->from ? r->len : 0;
+  for (int l = 1; off < n && l < e->line; off++) {
+    if (r->text[off] == '\n') l++;
   }
-  return copy;
+  off += e->int2 > 0 ? (size_t)e->int2 - 1 : 0;
+  *byte = off < n ? r->from[off] : len;
+  agent_xml_line_col(xml, len, *byte, line, col);
 }
 
 int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
@@ -349,27 +369,28 @@ int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
          "<!ENTITY> are not allowed (byte %ld)",
          decl);
   }
-  char *element = NULL;
-  if ((start > 0 || end < len) &&
-      !(element = blank_outside(xml, len, start, end))) {
+  xml_repaired rep;
+  if (agent_xml_repair(xml, len, start, end, &rep) != 0) {
     FAIL(XML_INVALID_REQUEST, "out of memory");
   }
   xmlInitParser(); /* idempotent; makes libxml2's globals ready */
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) {
-    free(element);
+    agent_xml_repaired_free(&rep);
     FAIL(XML_INVALID_REQUEST, "out of memory");
   }
   xmlDocPtr doc = xmlCtxtReadMemory(
-      ctxt, element ? element : xml, (int)len, "request.xml", "UTF-8",
+      ctxt, rep.text ? rep.text : "", (int)rep.len, "request.xml", "UTF-8",
       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  free(element);
   int rc = 0;
   if (!doc) {
     const xmlError *e = &ctxt->lastError;
+    int line, col;
+    size_t byte;
+    error_place(e, &rep, xml, len, &line, &col, &byte);
     *code = XML_INVALID_REQUEST;
-    snprintf(err, errlen, "malformed XML at line %d: %s", e->line,
-             e->message ? e->message : "parse error");
+    snprintf(err, errlen, "malformed XML at line %d, column %d (byte %zu): %s",
+             line, col, byte, e->message ? e->message : "parse error");
     size_t m = strlen(err);
     while (m > 0 && (err[m - 1] == '\n' || err[m - 1] == ' ')) err[--m] = 0;
     rc = -1;
@@ -390,6 +411,7 @@ int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
   }
   if (doc) xmlFreeDoc(doc);
   xmlFreeParserCtxt(ctxt);
+  agent_xml_repaired_free(&rep);
   if (rc != 0) {
     utf8_cut_tail(err); /* a long name quoted into err */
     agent_xml_request_free(out);

@@ -4,7 +4,7 @@
 **
 **   <response><displayName/><instructions/><triggerType/><intervalMs/>
 **     <scheduledAtIso/><cronExpression/><timezone/><wakeMode/><when/>
-**     <whenText/><startAt/><endAt/><maxRuns/><misfirePolicy/>
+**     <whenText/><sourceText/><startAt/><endAt/><maxRuns/><misfirePolicy/>
 **     <overlapPolicy/><maxAttempts/><backoffMs/><jitterMs/><windowMs/>
 **     <pauseAfterFailures/><enabled/><metadata/><triggerId/><scope/>
 **   </response>

@@ -2,8 +2,10 @@
 ** agent.c -- the reads about one agent (agent.h): the summary's latest
 ** failure and successes (triggers_rundata_outcome, newest first, with a
 ** LIMIT), its pending triggers (triggers_state_agent; agent '' through
-** triggers_state_due), the hints' probes, the create quotas (per agent
-** and scope, and per user), and whether a trigger_id it asks for is held.
+** triggers_state_due), the hints' probes (a create awaiting confirmation
+** read from the event log), the create quotas (per agent
+** and scope, and per user: active triggers from the rows, creations from
+** the event log), and whether a trigger_id it asks for is held.
 */
 #include "store/agent.h"
 
@@ -69,6 +71,24 @@ static char *sql_text(store_sql which) {
             " INDEXED BY triggers_data_status"
             " WHERE status = 'paused' AND agent_id = ?1 LIMIT 1)";
       break;
+    case ST_AGENT_AWAITING:
+      /* a create refused CONFIRMATION_REQUIRED in [since, now] (the
+      ** rejected events' partial index) that no later create of the
+      ** agent with its dedupe key (created, or found a duplicate: the
+      ** create action's events keep detail.dedupe_key) answered; the
+      ** later events are a rowid range */
+      sql = "SELECT EXISTS(SELECT 1 FROM main.triggers_events AS r"
+            " INDEXED BY triggers_events_rejected"
+            " WHERE r.kind = 'rejected' AND r.at >= ?2 AND r.at <= ?3"
+            " AND r.agent_id = ?1 AND r.code = 'CONFIRMATION_REQUIRED'"
+            " AND NOT EXISTS(SELECT 1 FROM main.triggers_events AS c"
+            " WHERE c.id > r.id AND c.at <= ?3"
+            " AND c.kind IN ('created', 'duplicate')"
+            " AND c.agent_id = r.agent_id AND json_valid(c.detail)"
+            " AND json_valid(r.detail)"
+            " AND json_extract(c.detail, '$.dedupe_key')"
+            " = json_extract(r.detail, '$.dedupe_key') LIMIT 1) LIMIT 1)";
+      break;
     case ST_AGENT_ACTIVE:
       sql = "SELECT count(*) FROM main.triggers_data"
             " INDEXED BY triggers_data_created"
@@ -76,18 +96,28 @@ static char *sql_text(store_sql which) {
             " AND status IN ('scheduled', 'paused')";
       break;
     case ST_AGENT_CREATED:
-      sql = "SELECT count(*) FROM main.triggers_data"
-            " INDEXED BY triggers_data_created"
-            " WHERE agent_id = ?1 AND scope = ?2 AND created_at > ?3";
+      /* creations are counted in the event log, so that deleting a
+      ** trigger does not give its creation back: the window's created
+      ** events (a partial index on at) */
+      sql = "SELECT count(*) FROM main.triggers_events"
+            " INDEXED BY triggers_events_created"
+            " WHERE kind = 'created' AND at > ?3"
+            " AND agent_id = ?1 AND scope = ?2";
       break;
     case ST_AGENT_USER:
       /* the user is metadata.user_id (the create action writes it): the
-      ** agent's triggers are read, in every scope */
-      sql = "SELECT count(*) FILTER (WHERE status IN ('scheduled', 'paused')),"
-            " count(*) FILTER (WHERE created_at > ?3)"
-            " FROM main.triggers_data INDEXED BY triggers_data_created"
-            " WHERE agent_id = ?1 AND CASE WHEN json_valid(metadata)"
-            " THEN json_extract(metadata, '$.user_id') END = ?2";
+      ** agent's triggers are read, in every scope; its creations are the
+      ** created events whose detail names the user (the create action's) */
+      sql = "SELECT (SELECT count(*) FROM main.triggers_data"
+            " INDEXED BY triggers_data_created"
+            " WHERE agent_id = ?1 AND status IN ('scheduled', 'paused')"
+            " AND CASE WHEN json_valid(metadata)"
+            " THEN json_extract(metadata, '$.user_id') END = ?2),"
+            " (SELECT count(*) FROM main.triggers_events"
+            " INDEXED BY triggers_events_created"
+            " WHERE kind = 'created' AND at > ?3 AND agent_id = ?1"
+            " AND CASE WHEN json_valid(detail)"
+            " THEN json_extract(detail, '$.user_id') END = ?2)";
       break;
     case ST_AGENT_ID_HELD:
       /* a live trigger of any agent; or runs of the id that are another
@@ -187,6 +217,19 @@ int store_agent_hints(store *s, const char *agent, int *running, int *deferred,
   }
   store_cursor_close(&c);
   return rc;
+}
+
+int store_agent_awaiting(store *s, const char *agent, i64 since, i64 now,
+                         int *awaiting) {
+  store_cursor c;
+  sqlite3_stmt *st = open_on(s, ST_AGENT_AWAITING, agent, &c);
+  if (!st) return store_err(s);
+  sqlite3_bind_int64(st, 2, since);
+  sqlite3_bind_int64(st, 3, now);
+  int rc = sqlite3_step(st);
+  *awaiting = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
+  store_cursor_close(&c);
+  return rc == SQLITE_ROW ? SQLITE_OK : store_err(s);
 }
 
 /* The count of statement which (?1 agent, ?2 scope, ?3 since). */

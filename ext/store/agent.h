@@ -50,13 +50,23 @@ int store_agent_pending_next(store_cursor *c, store_agent_pending *p);
 int store_agent_hints(store *s, const char *agent, int *running, int *deferred,
                       int *paused);
 
-/* The agent's triggers in scope that are active (scheduled or paused),
-** and those created after `since`; each an index probe of
-** triggers_data_created. */
+/* *awaiting: a create of the agent was refused CONFIRMATION_REQUIRED
+** at `since` or after (up to now) and no later create with its dedupe key
+** (detail.dedupe_key) was made or found a duplicate: the summary's
+** await_admin_confirmation (a range of the rejected events' partial
+** index, then the events after each one found). */
+int store_agent_awaiting(store *s, const char *agent, i64 since, i64 now,
+                         int *awaiting);
+
+/* The agent's triggers in scope that are active (scheduled or paused; an
+** index probe of triggers_data_created), and its creations in scope after
+** `since`: the created events of the log (triggers_events_created), so a
+** deleted trigger's creation still counts. */
 int store_agent_quota(store *s, const char *agent, const char *scope, i64 since,
                       i64 *active, i64 *created);
-/* The same counts for one user of the agent (metadata.user_id), in every
-** scope: the agent's rows of triggers_data_created are read. */
+/* The same counts for one user of the agent, in every scope: its active
+** triggers (metadata.user_id; the agent's rows of triggers_data_created
+** are read) and the created events whose detail.user_id is the user. */
 int store_agent_user_quota(store *s, const char *agent, const char *user,
                            i64 since, i64 *active, i64 *created);
 

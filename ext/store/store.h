@@ -133,6 +133,8 @@ typedef enum store_sql {
   ST_AGENT_SUCCESSES, /* ?1 agent ?2 now ?3 limit -> its latest successes */
   ST_AGENT_PENDING,   /* ?1 agent ?2 limit -> its scheduled triggers */
   ST_AGENT_HINTS,     /* ?1 agent -> running, deferred, paused (0/1) */
+  ST_AGENT_AWAITING,  /* ?1 agent ?2 since ?3 now -> a create awaits
+                         confirmation (0/1) */
   ST_AGENT_ACTIVE,    /* ?1 agent ?2 scope -> active triggers */
   ST_AGENT_CREATED,   /* ?1 agent ?2 scope ?3 since -> created after it */
   ST_AGENT_USER,      /* ?1 agent ?2 user ?3 since -> active, created after */

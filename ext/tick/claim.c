@@ -150,7 +150,15 @@ static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
   trigger_set_next(r, has_next, next);
   if (!has_next && spec->type == SCHED_ONCE && r->v[TC_RUNNING].i == 0 &&
       !r->v[TC_WINDOW_MS].null && t->now - due > r->v[TC_WINDOW_MS].i) {
+    /* last_error (and so the event's detail.reason) says why */
+    char a[CIVIL_ISO_MAX];
+    tick_iso_utc(due, a);
     trg_val_set_text(&r->v[TC_STATUS], "expired");
+    rc = trg_val_set_owned(
+        &r->v[TC_LAST_ERROR],
+        sqlite3_mprintf("expired: not claimed within window_ms %lld after %s",
+                        (long long)r->v[TC_WINDOW_MS].i, a));
+    if (rc != SQLITE_OK) return rc;
   }
   if (!t->o.ack && r->v[TC_RUNNING].i == 0) tick_occurrence_done(r, 1, NULL);
   /* tick_settle() reads this trigger's runs once its schedule ended */

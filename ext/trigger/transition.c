@@ -89,6 +89,8 @@ static void resume_row(trg_row *r, const sched_spec *spec, i64 now) {
     /* Its instant passed while paused: it will never run. */
     trigger_set_next(r, 0, 0);
     set_status(r, "expired");
+    trg_val_set_text(&r->v[TC_LAST_ERROR],
+                     "expired: its time passed while it was paused");
   } else {
     set_exhausted(r);
   }

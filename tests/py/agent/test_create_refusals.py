@@ -16,7 +16,7 @@ from util import T0, add, connect, dump, one
 OWNER = {"agent_id": "a", "role": "owner", "now": T0}
 IV = {"instructions": "x", "trigger_type": "interval", "interval_ms": 900000}
 KNOWN = ("unknown key or wrong type (known: agent_id, scope, user_id, role, "
-         "autonomy_available, confirmed, dry_run, now)")
+         "autonomy_available, confirmed, dry_run, now, message)")
 
 
 def create(db, req, ctx=OWNER):
@@ -140,7 +140,7 @@ def test_refused_before_the_request_is_read(ext):
     refused(r, "INVALID_REQUEST", "context: not valid UTF-8 at byte 0 (0xff: a byte "
             "that never appears in UTF-8)")
     r = json.loads(one(db, "SELECT trigger_create_xml(X'')"))
-    refused(r, "INVALID_REQUEST", "malformed XML at line 1: Document is empty")
+    refused(r, "INVALID_REQUEST", "malformed XML at line 1, column 1 (byte 0): Document is empty")
     assert one(db, "SELECT count(*) FROM trigger_events") == n + 2
     # without tables: answered, nowhere to log
     bare = connect(ext, install=False)

@@ -283,8 +283,9 @@ def test_prose_safety_rules_hold(ext):
         # a declaration anywhere in the reply is refused, prose included
         (f"Note: <!DOCTYPE html> is HTML.\n<response>{body}</response>", "not allowed"),
         (f"text <response><!ENTITY e 'y'>{body}</response>", "not allowed"),
-        # an entity the document does not define is not expanded
-        (f"Here: <response><instructions>&ext;</instructions></response>", "malformed XML"),
+        # an entity the document does not define is not expanded (it is
+        # text, test_model_replies.py), and a reply cut short is refused
+        (f"Here: <response><instructions>&ext;</instructions></response", "malformed XML"),
         # a truncated reply is refused, not read in part
         (f"Sure!\n```xml\n<response>{body}", "malformed XML"),
         ("no XML at all, just prose", "malformed XML"),

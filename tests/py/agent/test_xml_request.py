@@ -72,10 +72,13 @@ def test_refused_elements(ext):
         ("<response><instructions>hi <b>x</b></instructions></response>", "INVALID_REQUEST",
          "element <instructions> must contain text only, found <b>"),
         ("x <response", "INVALID_REQUEST",
-         "malformed XML at line 1: Couldn't find end of Start Tag response line 1"),
+         "malformed XML at line 1, column 12 (byte 11): Couldn't find end of Start Tag "
+         "response line 1"),
         ("<response>\t", "INVALID_REQUEST",
-         "malformed XML at line 1: Premature end of data in tag response line 1"),
-        ("a </", "INVALID_REQUEST", "malformed XML at line 1: Start tag expected, '<' not found"),
+         "malformed XML at line 1, column 12 (byte 11): Premature end of data in tag "
+         "response line 1"),
+        ("a </", "INVALID_REQUEST",
+         "malformed XML at line 1, column 1 (byte 0): Start tag expected, '<' not found"),
         ("<response><!DOCTYPE x></response> <!--", "INVALID_REQUEST",
          "XML declarations such as <!DOCTYPE> or <!ENTITY> are not allowed (byte 10)"),
     ]
@@ -116,15 +119,18 @@ def test_refused_forms(ext):
     body = f"<instructions>b</instructions>{IV}"
     cases = (
         (f"<other>{body}</other>", "the root element must be <response>, got <other>"),
-        (f"<response>{body}</response", "malformed XML at line 1: expected '>'"),
+        (f"<response>{body}</response",
+         "malformed XML at line 1, column 117 (byte 116): expected '>'"),
         (f"<response>{body}",
-         "malformed XML at line 1: Premature end of data in tag response line 1"),
-        (f"<response>{body}</Response >", "malformed XML at line 1: Opening and ending "
-         "tag mismatch: response line 1 and Response"),
-        (f"<Response>{body}</RESPONSE>", "malformed XML at line 1: Opening and ending "
-         "tag mismatch: Response line 1 and RESPONSE"),
-        (f"<response><instructions>b<</instructions>{IV}</response>",
-         "malformed XML at line 1: StartTag: invalid element name"),
+         "malformed XML at line 1, column 107 (byte 106): Premature end of data in tag "
+         "response line 1"),
+        (f"<response>{body}</Response >", "malformed XML at line 1, column 119 (byte 118): "
+         "Opening and ending tag mismatch: response line 1 and Response"),
+        (f"<Response>{body}</RESPONSE>", "malformed XML at line 1, column 118 (byte 117): "
+         "Opening and ending tag mismatch: Response line 1 and RESPONSE"),
+        (f"<response><instructions>b</instructions>{IV}<b </response>",
+         "malformed XML at line 1, column 110 (byte 109): Couldn't find end of Start Tag b "
+         "line 1"),
         (f"<response>{body}<instructions/></response>",
          "element <instructions> appears more than once (as <instructions> too)"),
         (f"<response>{body}<!DOCTYPE x></response>",

@@ -51,7 +51,9 @@ def test_every_create_call_leaves_one_event(ext):
         e = evs[0]  # newest first
         assert (e["kind"], e["code"], e["agent_id"], e["at"]) == (kind, code, "agent-1", T0), (i, e)
         if kind == "created":
-            assert e["trigger_id"] == res["triggerId"] and e["detail"] is None
+            assert e["trigger_id"] == res["triggerId"]
+            # the dedupe key: a confirmation awaited with it is answered
+            assert json.loads(e["detail"]) == {"dedupe_key": res["dedupeKey"]}
         if kind == "duplicate":
             assert e["trigger_id"] == res["existingTriggerId"]
         if kind == "rejected":

@@ -478,3 +478,21 @@ def test_defensive_checks_are_listed(ext):
     # Every ALWAYS()/NEVER() (a branch that make coverage does not count)
     # has its row, with the reason, in docs/testing.md; no row outlives it.
     assert defensive_uses() == defensive_rows()
+
+
+def test_readme_agent_check(ext):
+    """The README's agent section: its SQL block, pasted into the shell,
+    prints exactly the text block shown under it (the refusal of a
+    model's wrong time, the corrected create with its scheduleText, the
+    events)."""
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    sec = re.search(r"^## An agent's create.*?(?=^## )", text, re.S | re.M).group(0)
+    block = re.search(r"```sql\n(.*?)```", sec, re.S).group(1)
+    shown = re.search(r"```text\n(.*?)```", sec, re.S).group(1)
+    assert block.startswith(".load ./build/triggers\n"), block
+    script = block.replace(".load ./build/triggers", f".load {os.path.abspath(ext)}", 1)
+    p = subprocess.run(["sqlite3", "-batch", ":memory:"], input=script, cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert p.stdout == shown, (p.stdout, shown)
+    assert "INVALID_SCHEDULE" in shown and '"scheduleText"' in shown
