@@ -8,6 +8,10 @@
 
 SQLITE_EXTENSION_INIT3
 
+/* An enum's CHECK is written as "= OR =", not IN (...): SQLite builds an
+** IN list's ephemeral table on every row an INSERT writes (create was
+** 1.4x slower with two IN checks). */
+
 /* A time within the instant range, SCHED_MS_MIN..SCHED_MS_MAX
 ** (time/schedule.h): the range the tick's probes of the time indexes
 ** reach. */
@@ -21,7 +25,8 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
     {"display_name", 'T', 0, "TEXT", 0},
     {"instructions", 'T', 0, "TEXT NOT NULL", 0},
     {"trigger_type", 'T', 0, "TEXT NOT NULL",
-     "trigger_type IN ('interval', 'once', 'cron')"},
+     "trigger_type = 'interval' OR trigger_type = 'once'"
+     " OR trigger_type = 'cron'"},
     {"interval_ms", 'I', 0, "INTEGER", 0},
     {"scheduled_at", 'S', 0, "INTEGER", 0},
     {"cron_expression", 'T', 0, "TEXT", 0},
@@ -41,7 +46,8 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
     {"pause_after_failures", 'I', 0, "INTEGER", 0},
     {"metadata", 'J', 0, "TEXT", 0},
     {"status", 'T', 1, "TEXT NOT NULL",
-     "status IN ('scheduled', 'paused', 'completed', 'cancelled', 'expired')"},
+     "status = 'scheduled' OR status = 'paused' OR status = 'completed'"
+     " OR status = 'cancelled' OR status = 'expired'"},
     {"run_count", 'I', 1, "INTEGER NOT NULL DEFAULT 0", 0},
     {"next_due_at", 'I', 1, "INTEGER", STORE_CHECK_INSTANT("next_due_at")},
     {"last_run_at", 'I', 1, "INTEGER", 0},

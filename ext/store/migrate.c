@@ -166,14 +166,14 @@ static void append_shown(sqlite3_str *s, const char *alias, const char *col) {
 static void append_fallback(sqlite3_str *s, const store_coldef *c) {
   const char *dflt = strstr(c->decl, " DEFAULT ");
   const char *notnull = strstr(c->decl, "NOT NULL");
-  const char *in = c->check ? strstr(c->check, " IN ('") : NULL;
+  const char *in = c->check ? strstr(c->check, " = '") : NULL;
   if (c->check && !in) {
     sqlite3_str_appendall(s, "0");
   } else if (dflt) {
     sqlite3_str_appendall(s, dflt + 9);
   } else if (in) {
-    const char *end = strchr(in + 6, '\'');
-    sqlite3_str_appendf(s, "'%.*s'", (int)(end - in - 6), in + 6);
+    const char *end = strchr(in + 4, '\'');
+    sqlite3_str_appendf(s, "'%.*s'", (int)(end - in - 4), in + 4);
   } else if (notnull && (c->kind == 'I' || c->kind == 'S')) {
     sqlite3_str_appendall(s, "0");
   } else if (notnull) {
