@@ -23,7 +23,7 @@
 #ifndef TRIGGERS_VERSION
 #define TRIGGERS_VERSION "0.1.0"
 #endif
-#define TRIGGERS_SCHEMA_VERSION 5
+#define TRIGGERS_SCHEMA_VERSION 6
 
 /* Defaults and limits. */
 #define TRG_DEFAULT_LEASE_MS 60000

@@ -18,6 +18,10 @@ typedef struct store_coldef {
   char kind;
   char ro;
   const char *decl; /* column type and constraint in the shadow table */
+  /* A CHECK on the column's value (since version 6; NULL: none): what the
+  ** tick's probes rely on, refused by SQLite at write time
+  ** (docs/tables.md#changed-shadow-tables). */
+  const char *check;
 } store_coldef;
 extern const store_coldef store_trigger_cols[TC_NCOL];
 extern const store_coldef store_run_cols[RC_NCOL];

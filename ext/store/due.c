@@ -2,10 +2,10 @@
 ** due.c -- what the tick reads (due.h): the due triggers in claim order, a
 ** batch at a time, through triggers_state_due (triggers_state_agent for a
 ** tick of some agents), the runs whose lease passed
-** (triggers_rundata_lease) and those to re-offer (triggers_rundata_retry),
-** and the rows those probes never reach because a value was changed outside
-** the extension (docs/tables.md#changed-shadow-tables), so that they are
-** paused, not lost.
+** (triggers_rundata_lease) and those to re-offer (triggers_rundata_retry).
+** A time that is not an instant in the range, which these probes would
+** never reach, is refused by SQLite since schema version 6 (the CHECKs of
+** columns.c; docs/tables.md#changed-shadow-tables): no probe looks for one.
 */
 #include "store/due.h"
 
@@ -16,17 +16,7 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* A time the probes of the tick never reach: past the instant range, and
-** every text or blob (which sort after all numbers). A row holding one was
-** changed outside the extension (docs/tables.md#changed-shadow-tables); the
-** tick looks for such rows with one more probe of the same indexes
-** (ST_RUNS_ANY, then ST_DUE_STRAY, ST_RUNS_STRAY_*), so that they are
-** paused, not lost. A NULL lease and one past the range are two seeks of
-** the lease index: written as one OR, SQLite walks every running run on
-** each tick. */
-#define STRAY ((long long)SCHED_MS_MAX)
-
-/* After the row, the due probes (ST_DUE, ST_DUE_AGENTS, ST_DUE_STRAY)
+/* After the row, the due probes (ST_DUE, ST_DUE_AGENTS)
 ** select the state row's copies of trigger_id and agent_id, the keys of
 ** its indexes, at DUE_COPIES and DUE_COPIES + 1. */
 #define STATE_COPIES "s.trigger_id, s.agent_id"
@@ -65,12 +55,6 @@ static char *sql_text(store_sql which) {
                                                                 " ORDER BY %d, %d LIMIT ?2",
           tc, tc, TC_NEXT_DUE_AT + 2, DUE_COPIES + 1);
       break;
-    case ST_DUE_STRAY:
-      out = sqlite3_mprintf(
-          "SELECT d.id, %s, " STATE_COPIES " FROM " STORE_TRIGGER_FROM_STATE(
-              "triggers_state_due") " WHERE s.next_due_at > %lld LIMIT ?2",
-          tc, STRAY);
-      break;
     case ST_RUNS_LEASED:
       out = sqlite3_mprintf(
           "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"
@@ -90,33 +74,7 @@ static char *sql_text(store_sql which) {
           " INDEXED BY triggers_rundata_lease"
           " WHERE status = 'running' AND lease_until <= ?1)"
           " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
-          " INDEXED BY triggers_rundata_retry WHERE retry_at <= ?1),"
-          " EXISTS (SELECT 1 FROM main.triggers_state"
-          " INDEXED BY triggers_state_due WHERE next_due_at > %lld)"
-          " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
-          " INDEXED BY triggers_rundata_lease WHERE status = 'running'"
-          " AND lease_until IS NULL)"
-          " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
-          " INDEXED BY triggers_rundata_lease WHERE status = 'running'"
-          " AND lease_until > %lld)"
-          " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
-          " INDEXED BY triggers_rundata_retry WHERE retry_at > %lld)",
-          STRAY, STRAY, STRAY);
-      break;
-    case ST_RUNS_STRAY_LEASE:
-      out = sqlite3_mprintf(
-          "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"
-          " WHERE status = 'running' AND lease_until IS NULL AND ?1 = ?1"
-          " UNION ALL "
-          "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"
-          " WHERE status = 'running' AND lease_until > %lld LIMIT ?2",
-          rc, rc, STRAY);
-      break;
-    case ST_RUNS_STRAY_RETRY:
-      out = sqlite3_mprintf(
-          "SELECT id, %s FROM main.triggers_rundata INDEXED BY triggers_rundata_retry"
-          " WHERE retry_at > %lld AND ?1 = ?1 LIMIT ?2",
-          rc, STRAY);
+          " INDEXED BY triggers_rundata_retry WHERE retry_at <= ?1)");
       break;
     default: break;
   }
@@ -201,22 +159,10 @@ void store_due_pos_free(store_due_pos *pos) {
   pos->key = NULL;
 }
 
-int store_due_strays(store *s, trg_row *rows, int max, int *n) {
-  sqlite3_stmt *st = store_stmt(s, ST_DUE_STRAY, sql_text);
-  *n = 0;
-  if (!st) return store_err(s);
-  sqlite3_bind_int(st, 2, max);
-  char *key;
-  int rc = due_rows(st, rows, max, n, &key);
-  sqlite3_free(key);
-  return rc;
-}
-
 int store_runs_read(store *s, store_runs_kind kind, i64 now,
                     int (*keep)(void *arg, const trg_run *run), void *arg,
                     trg_run **runs, int *n, i64 *read) {
-  static const store_sql probes[] = {ST_RUNS_LEASED, ST_RUNS_RETRY,
-                                     ST_RUNS_STRAY_LEASE, ST_RUNS_STRAY_RETRY};
+  static const store_sql probes[] = {ST_RUNS_LEASED, ST_RUNS_RETRY};
   sqlite3_stmt *st = store_stmt(s, probes[kind], sql_text);
   if (!st) return store_err(s);
   sqlite3_bind_int64(st, 1, now);
@@ -247,14 +193,13 @@ int store_runs_read(store *s, store_runs_kind kind, i64 now,
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_runs_any(store *s, i64 now, int *due, int *strays) {
+int store_runs_any(store *s, i64 now, int *due) {
   sqlite3_stmt *st = store_stmt(s, ST_RUNS_ANY, sql_text);
   if (!st) return store_err(s);
   sqlite3_bind_int64(st, 1, now);
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
     *due = sqlite3_column_int(st, 0);
-    *strays = sqlite3_column_int(st, 1);
     rc = SQLITE_OK;
   }
   sqlite3_reset(st);

@@ -1,8 +1,10 @@
 /*
 ** due.h -- what the tick reads (the probes of
 ** docs/lifecycle.md#what-one-tick-does): the due
-** triggers, the runs whose lease passed or that wait to be re-offered, and
-** the rows those probes never reach.
+** triggers, the runs whose lease passed or that wait to be re-offered.
+** Since schema version 6 no row is out of their reach: SQLite refuses a
+** time that is not an instant in the range, and a running run without a
+** lease (docs/tables.md#changed-shadow-tables).
 */
 #ifndef TRIGGERS_DUE_H
 #define TRIGGERS_DUE_H
@@ -24,17 +26,11 @@ typedef struct store_due_pos {
 int store_due_read(store *s, i64 now, const char *agents, store_due_pos *pos,
                    trg_row *rows, int want, int *n);
 void store_due_pos_free(store_due_pos *pos);
-/* Up to max triggers the due probe never reaches (next_due_at past the
-** instant range or not a number: changed outside the extension), as
-** store_due_read reads them. */
-int store_due_strays(store *s, trg_row *rows, int max, int *n);
 
 /* The runs the tick takes up before the due triggers. */
 typedef enum store_runs_kind {
-  STORE_RUNS_LEASED,      /* running, lease_until <= now */
-  STORE_RUNS_RETRY,       /* retry_at <= now: to re-offer */
-  STORE_RUNS_STRAY_LEASE, /* running, lease_until NULL or out of range */
-  STORE_RUNS_STRAY_RETRY  /* retry_at out of range or not a number */
+  STORE_RUNS_LEASED, /* running, lease_until <= now */
+  STORE_RUNS_RETRY   /* retry_at <= now: to re-offer */
 } store_runs_kind;
 /* Every run of that kind at now, in the probe's order, that keep(arg, run)
 ** accepts (NULL: all), appended to *runs (sqlite3_realloc'd, *n of them;
@@ -43,8 +39,7 @@ int store_runs_read(store *s, store_runs_kind kind, i64 now,
                     int (*keep)(void *arg, const trg_run *run), void *arg,
                     trg_run **runs, int *n, i64 *read);
 /* Whether the run probes would find anything at now: *due, a lease passed
-** or a run waits to be re-offered (STORE_RUNS_LEASED / _RETRY); *strays,
-** a row the probes never reach (STORE_RUNS_STRAY_*, store_due_strays). */
-int store_runs_any(store *s, i64 now, int *due, int *strays);
+** or a run waits to be re-offered (STORE_RUNS_LEASED / _RETRY). */
+int store_runs_any(store *s, i64 now, int *due);
 
 #endif

@@ -5,6 +5,8 @@
 */
 #include "store/migrate.h"
 
+#include <string.h>
+
 #include "store/columns.h"
 #include "store/schema.h"
 #include "text/run_text.h"
@@ -123,6 +125,162 @@ static int bound_results(sqlite3 *db) {
   return rc;
 }
 
+/*
+** Version 5 -> 6: the three tables of a trigger and its runs rebuilt
+** STRICT with their CHECKs (schema.c). A value the new table would refuse
+** (changed outside the extension: a text in an INTEGER column, a time past
+** the instant range, a running run without a lease) cannot be copied, and
+** is not kept hidden either: as the tick does on reading such a row
+** (docs/tables.md#changed-shadow-tables), its trigger is paused (a
+** completed, cancelled or expired one keeps its status), next_due_at NULL,
+** last_error "<table>.<column>: <value> ...; trigger paused". The value is
+** then copied as its column's fallback (column_fallback), which a run's
+** lease or retry time makes 0: the next tick settles that run (a lease
+** expired, a retry of a paused trigger skipped).
+*/
+
+/* The statement of each column's refusal: its values of another type
+** than the column's, or failing its CHECK. */
+static void append_refused(sqlite3_str *s, const char *alias,
+                           const store_coldef *c) {
+  int is_int = c->kind == 'I' || c->kind == 'S';
+  sqlite3_str_appendf(s, "(typeof(%s%s) NOT IN ('%s', 'null')", alias, c->name,
+                      is_int ? "integer" : "text");
+  /* the CHECK text names the bare column: read from alias's row */
+  if (c->check) sqlite3_str_appendf(s, " OR NOT (%s)", c->check);
+  sqlite3_str_appendall(s, ")");
+}
+
+/* A value shown in a message: a blob named, a text quoted and cut. */
+static void append_shown(sqlite3_str *s, const char *alias, const char *col) {
+  sqlite3_str_appendf(s,
+                      "CASE typeof(%s%s) WHEN 'blob' THEN 'a blob'"
+                      " WHEN 'text' THEN quote(substr(%s%s, 1, 40))"
+                      " WHEN 'null' THEN 'NULL' ELSE CAST(%s%s AS TEXT) END",
+                      alias, col, alias, col, alias, col);
+}
+
+/* What a refused value is copied as: a time of a run 0 (settled by the
+** next tick), a column's DEFAULT, a NOT NULL enum's first value, any
+** other NOT NULL column 0 or the value as text, else NULL. */
+static void append_fallback(sqlite3_str *s, const store_coldef *c) {
+  const char *dflt = strstr(c->decl, " DEFAULT ");
+  const char *notnull = strstr(c->decl, "NOT NULL");
+  const char *in = c->check ? strstr(c->check, " = '") : NULL;
+  if (c->check && !in) {
+    sqlite3_str_appendall(s, "0");
+  } else if (dflt) {
+    sqlite3_str_appendall(s, dflt + 9);
+  } else if (in) {
+    const char *end = strchr(in + 4, '\'');
+    sqlite3_str_appendf(s, "'%.*s'", (int)(end - in - 4), in + 4);
+  } else if (notnull && (c->kind == 'I' || c->kind == 'S')) {
+    sqlite3_str_appendall(s, "0");
+  } else if (notnull) {
+    sqlite3_str_appendf(s, "CAST(%s AS TEXT)", c->name);
+  } else {
+    sqlite3_str_appendall(s, "NULL");
+  }
+}
+
+/* Note the triggers of refused values of table `from` (its rows aliased
+** x, the only table of the FROM: a CHECK names bare columns). */
+static const char *const trigger_of_run =
+    "(SELECT d.id FROM main.triggers_data AS d"
+    " WHERE d.trigger_id = x.trigger_id)";
+static void append_note_refused(sqlite3_str *s, const char *from,
+                                const store_coldef *c) {
+  int run = strcmp(from, "triggers_rundata") == 0;
+  sqlite3_str_appendf(s,
+                      "INSERT OR IGNORE INTO main.triggers_migrate_bad"
+                      " SELECT %s, '%s.%s: ' || ",
+                      run ? trigger_of_run : "x.id", from, c->name);
+  append_shown(s, "x.", c->name);
+  sqlite3_str_appendf(s,
+                      " || ' is refused by schema version 6 (changed outside"
+                      " the extension; found by trigger_install)'"
+                      " FROM main.%s AS x WHERE %s",
+                      from,
+                      run ? "x.trigger_id IN (SELECT trigger_id FROM"
+                            " main.triggers_data) AND "
+                          : "");
+  append_refused(s, "x.", c);
+  sqlite3_str_appendall(s, ";");
+}
+
+/* The rebuild of table `name` (columns defs[0..n), ddl its new CREATE):
+** renamed away, created again, copied with each refused value as its
+** fallback, the old one dropped. */
+static void append_rebuild(sqlite3_str *s, const char *name, const char *ddl,
+                           const store_coldef *const *defs, int n) {
+  sqlite3_str_appendf(s,
+                      "ALTER TABLE main.%s RENAME TO triggers_v5_copy;%s;"
+                      "INSERT INTO main.%s(id",
+                      name, ddl, name);
+  for (int i = 0; i < n; i++) sqlite3_str_appendf(s, ", %s", defs[i]->name);
+  sqlite3_str_appendall(s, ") SELECT id");
+  for (int i = 0; i < n; i++) {
+    sqlite3_str_appendall(s, ", CASE WHEN ");
+    append_refused(s, "", defs[i]);
+    sqlite3_str_appendall(s, " THEN ");
+    append_fallback(s, defs[i]);
+    sqlite3_str_appendf(s, " ELSE %s END", defs[i]->name);
+  }
+  sqlite3_str_appendall(s, " FROM main.triggers_v5_copy ORDER BY id;"
+                           "DROP TABLE main.triggers_v5_copy;");
+}
+
+static char *migrate_v6_sql(void) {
+  char *ddl[3] = {store_trigger_table_ddl(0), store_trigger_table_ddl(1),
+                  store_runs_table_ddl()};
+  const store_coldef *defs[3][TC_NCOL + 2];
+  int cols[TC_NCOL + 2], n[3];
+  for (int t = 0; t < 2; t++) {
+    n[t] = store_table_cols(t, cols);
+    for (int i = 0; i < n[t]; i++) {
+      defs[t][i] = t && cols[i] == TC_TRIGGER_ID ? &store_state_trigger_id
+                                                 : &store_trigger_cols[cols[i]];
+    }
+  }
+  n[2] = RC_NCOL;
+  for (int i = 0; i < RC_NCOL; i++) defs[2][i] = &store_run_cols[i];
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(s, "CREATE TABLE main.triggers_migrate_bad("
+                           "id INTEGER PRIMARY KEY, why TEXT NOT NULL);");
+  static const char *const names[3] = {"triggers_data", "triggers_state",
+                                       "triggers_rundata"};
+  for (int t = 0; t < 3; t++) {
+    for (int i = 0; i < n[t]; i++) append_note_refused(s, names[t], defs[t][i]);
+  }
+  sqlite3_str_appendf(
+      s,
+      "INSERT OR IGNORE INTO main.triggers_migrate_bad SELECT %s,"
+      " 'triggers_rundata.lease_until: NULL on the running run ' ||"
+      " quote(x.run_id) || ' is refused by schema version 6 (changed"
+      " outside the extension; found by trigger_install)'"
+      " FROM main.triggers_rundata AS x WHERE x.status = 'running'"
+      " AND x.lease_until IS NULL AND x.trigger_id IN"
+      " (SELECT trigger_id FROM main.triggers_data);"
+      "UPDATE main.triggers_data SET enabled = 0, status = 'paused'"
+      " WHERE id IN (SELECT id FROM main.triggers_migrate_bad)"
+      " AND status NOT IN ('completed', 'cancelled', 'expired');"
+      "UPDATE main.triggers_state SET next_due_at = NULL, fire_at = NULL,"
+      " last_error = (SELECT why || '; trigger paused' FROM"
+      " main.triggers_migrate_bad AS b WHERE b.id = triggers_state.id)"
+      " WHERE id IN (SELECT id FROM main.triggers_migrate_bad);"
+      "UPDATE main.triggers_rundata SET lease_until = 0"
+      " WHERE status = 'running' AND lease_until IS NULL;"
+      "DROP TABLE main.triggers_migrate_bad;",
+      trigger_of_run);
+  for (int t = 0; t < 3; t++)
+    append_rebuild(s, names[t], ddl[t], defs[t], n[t]);
+  sqlite3_str_appendf(s, "%s%s%s%s", store_index_ddl, store_index_runs_ddl,
+                      store_index_v2_ddl, store_index_v3_ddl);
+  if (!ddl[0] || !ddl[1] || !ddl[2]) sqlite3_str_reset(s);
+  for (int t = 0; t < 3; t++) sqlite3_free(ddl[t]);
+  return sqlite3_str_finish(s);
+}
+
 /* Run the SQL that make() builds (NULL: out of memory). */
 static int exec_built(sqlite3 *db, char *(*make)(void), char **err) {
   char *sql = make();
@@ -151,7 +309,11 @@ int store_migrate(sqlite3 *db, char **err) {
     if (rc == SQLITE_OK) rc = bound_results(db);
   }
   /* 4 -> 5: the event log starts empty (trigger_events). */
-  if (rc == SQLITE_OK) rc = sqlite3_exec(db, store_events_ddl, 0, 0, err);
+  if (rc == SQLITE_OK && v < 5)
+    rc = sqlite3_exec(db, store_events_ddl, 0, 0, err);
+  /* 5 -> 6: STRICT tables with CHECKs, refused values paused */
+  if (rc == SQLITE_OK) rc = store_strict_supported(err);
+  if (rc == SQLITE_OK) rc = exec_built(db, migrate_v6_sql, err);
   if (rc == SQLITE_OK) {
     char *sql = sqlite3_mprintf("UPDATE main.triggers_config SET value = %d"
                                 " WHERE key = 'schema_version'",

@@ -63,28 +63,45 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* CREATE TABLE main.name(id INTEGER PRIMARY KEY, <each *defs[i]>extra). */
+/* CREATE TABLE main.name(id INTEGER PRIMARY KEY, <each *defs[i]>extra)
+** STRICT: since version 6 SQLite itself refuses a value of another type,
+** and one that fails a column's CHECK (docs/tables.md#changed-shadow-tables). */
 static char *table_ddl(const char *name, const store_coldef *const *defs, int n,
                        const char *extra) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendf(s, "CREATE TABLE main.%s(id INTEGER PRIMARY KEY", name);
   for (int i = 0; i < n; i++) {
     sqlite3_str_appendf(s, ", %s %s", defs[i]->name, defs[i]->decl);
+    if (defs[i]->check) sqlite3_str_appendf(s, " CHECK(%s)", defs[i]->check);
   }
-  sqlite3_str_appendf(s, "%s)", extra);
+  sqlite3_str_appendf(s, "%s) STRICT", extra);
   return sqlite3_str_finish(s);
 }
 
+/* A running run always has a lease: the lease probe's partial index
+** (status = 'running') reaches it only through lease_until. */
+#define RUN_LEASED_CHECK \
+  ", CHECK(status <> 'running' OR lease_until IS NOT NULL)"
+
+int store_strict_supported(char **err) {
+  if (sqlite3_libversion_number() >= 3037000) return SQLITE_OK;
+  *err = sqlite3_mprintf("sqlite-triggers needs SQLite 3.37.0 or later "
+                         "(STRICT shadow tables, schema version %d); this "
+                         "is SQLite %s",
+                         TRIGGERS_SCHEMA_VERSION, sqlite3_libversion());
+  return *err ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
 /* triggers_state's copy of trigger_id: not UNIQUE (triggers_data's is). */
-static const store_coldef state_trigger_id = {"trigger_id", 'T', 0,
-                                              "TEXT NOT NULL"};
+const store_coldef store_state_trigger_id = {"trigger_id", 'T', 0,
+                                             "TEXT NOT NULL", 0};
 
 /* CREATE TABLE of triggers_data (state 0) or triggers_state (state 1). */
 char *store_trigger_table_ddl(int state) {
   int cols[TC_NCOL + 2], n = store_table_cols(state, cols);
   const store_coldef *defs[TC_NCOL + 2];
   for (int i = 0; i < n; i++) {
-    defs[i] = state && cols[i] == TC_TRIGGER_ID ? &state_trigger_id
+    defs[i] = state && cols[i] == TC_TRIGGER_ID ? &store_state_trigger_id
                                                 : &store_trigger_cols[cols[i]];
   }
   return table_ddl(state ? "triggers_state" : "triggers_data", defs, n, "");
@@ -93,8 +110,9 @@ char *store_trigger_table_ddl(int state) {
 char *store_runs_table_ddl(void) {
   const store_coldef *defs[RC_NCOL];
   for (int i = 0; i < RC_NCOL; i++) defs[i] = &store_run_cols[i];
-  return table_ddl("triggers_rundata", defs, RC_NCOL,
-                   ", UNIQUE(trigger_id, incarnation, scheduled_for, attempt)");
+  return table_ddl(
+      "triggers_rundata", defs, RC_NCOL,
+      ", UNIQUE(trigger_id, incarnation, scheduled_for, attempt)" RUN_LEASED_CHECK);
 }
 
 const char *const store_index_ddl =
@@ -142,6 +160,8 @@ const char *const store_events_ddl =
     " WHERE kind = 'rejected';";
 
 int store_create(sqlite3 *db, char **err) {
+  int rc = store_strict_supported(err);
+  if (rc != SQLITE_OK) return rc;
   char *data = store_trigger_table_ddl(0);
   char *state = store_trigger_table_ddl(1);
   char *runs = store_runs_table_ddl();
@@ -150,7 +170,7 @@ int store_create(sqlite3 *db, char **err) {
       " WITHOUT ROWID;"
       "INSERT INTO main.triggers_config VALUES('schema_version', %d);",
       TRIGGERS_SCHEMA_VERSION);
-  int rc = SQLITE_NOMEM;
+  rc = SQLITE_NOMEM;
   if (data && state && runs && cfg) {
     const char *const steps[] = {data,
                                  state,

@@ -6,6 +6,7 @@
 #define TRIGGERS_SCHEMA_H
 
 #include "base/context.h"
+#include "store/columns.h"
 #include "store/store.h"
 
 /* Create shadow tables, indexes and the schema version (xCreate); check
@@ -61,7 +62,12 @@ int store_schema_version(sqlite3 *db, i64 *v, char **err);
 /* CREATE TABLE of triggers_data (state 0) or triggers_state (state 1),
 ** and of triggers_rundata; sqlite3_malloc'd, NULL when out of memory. */
 char *store_trigger_table_ddl(int state);
+/* triggers_state's column trigger_id (a copy: not UNIQUE). */
+extern const store_coldef store_state_trigger_id;
 char *store_runs_table_ddl(void);
+/* SQLITE_OK when this SQLite has STRICT tables (3.37.0), else SQLITE_ERROR
+** with *err saying which one is needed. */
+int store_strict_supported(char **err);
 /* The indexes: of triggers_data; of the runs as version 1 made them; the
 ** run indexes version 2 changed; the time indexes of version 3. */
 extern const char *const store_index_ddl;

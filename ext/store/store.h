@@ -61,16 +61,10 @@ typedef enum store_sql {
   ST_DUE,         /* ?1 now ?2 limit ?4,?5 after -> full rows by (next_due_at,
              trigger_id), then the state row's copies */
   ST_DUE_AGENTS,  /* ?1 now ?2 limit ?3 agents JSON array */
-  ST_DUE_STRAY,   /* ?2 limit -> full rows (as ST_DUE) whose next_due_at
-                          is past the instant range or not a number */
   ST_RUNS_LEASED, /* ?1 now ?2 limit -> running runs past lease */
   ST_RUNS_RETRY,  /* ?1 now ?2 limit -> runs to re-offer */
   ST_RUNS_ANY,    /* ?1 now -> 1 if either of the two above finds a
-                          run; then 1 if a stray row exists */
-  ST_RUNS_STRAY_LEASE, /* ?2 limit -> running runs whose lease_until is
-                          NULL, past the range or not a number */
-  ST_RUNS_STRAY_RETRY, /* ?2 limit -> runs whose retry_at is past the range
-                          or not a number */
+                          run */
   /* wake.c */
   ST_WAKE_TRIGGERS,         /* -> (next_due_at, fire_at, wake_mode) in
                                next_due_at order */

@@ -5,8 +5,8 @@
 **      "lease expired"; with attempts left a retry is queued for now;
 **   2. runs to re-offer (triggers_rundata_retry): deferred runs are
 **      claimed again with the same run_id, failed ones as attempt n+1;
-** and the rows those probes never reach (a time changed outside the
-** extension), paused instead of lost. A run belongs to the incarnation
+** (a time these probes would never reach is refused by SQLite: schema
+** version 6, docs/tables.md#changed-shadow-tables). A run belongs to the incarnation
 ** that made it: a run of a deleted trigger never touches a trigger
 ** created later under the same id (tick_run_trigger_load).
 */
@@ -23,41 +23,6 @@
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
-
-static int for_each_run(tick *t, store_runs_kind kind,
-                        int (*fn)(tick *, trg_row *, trg_run *));
-
-/* A stray run that passes its check after all is left alone. */
-static int leave_run(tick *t, trg_row *r, trg_run *run) {
-  (void)t;
-  (void)r;
-  (void)run;
-  return SQLITE_OK;
-}
-
-/* Rows the probes never reach (a time that is not a number or is past
-** the instant range, due.c STRAY): each fails its check, so it is
-** paused (a run closed) instead of lost, STRAY_BATCH of each kind per
-** tick. */
-#define STRAY_BATCH 8
-static int pause_strays(tick *t) {
-  int rc = for_each_run(t, STORE_RUNS_STRAY_LEASE, leave_run);
-  if (rc == SQLITE_OK) rc = for_each_run(t, STORE_RUNS_STRAY_RETRY, leave_run);
-  if (rc != SQLITE_OK) return rc;
-  trg_row rows[STRAY_BATCH];
-  int n = 0;
-  for (int i = 0; i < STRAY_BATCH; i++) trg_row_init(&rows[i]);
-  rc = store_due_strays(t->call.st, rows, STRAY_BATCH, &n);
-  for (int i = 0; i < n; i++) {
-    sched_spec spec;
-    char *why = NULL;
-    if (rc == SQLITE_OK)
-      rc = tick_row_check(t, &rows[i], &spec, TRIGGER_NO_JSON, &why);
-    if (rc == SQLITE_OK && why) rc = tick_quarantine(t, &rows[i], why, NULL, 0);
-    trg_row_clear(&rows[i]);
-  }
-  return rc;
-}
 
 /* What unusable() found. */
 enum { USABLE, RUN_CLOSED, TRIGGER_PAUSED };
@@ -112,8 +77,7 @@ static int for_each_run(tick *t, store_runs_kind kind,
     int how = USABLE;
     if (found == SQLITE_ROW || found == SQLITE_DONE) {
       rc = unusable(t, found == SQLITE_ROW ? &r : NULL, &runs[i],
-                    kind == STORE_RUNS_LEASED || kind == STORE_RUNS_STRAY_LEASE,
-                    &how);
+                    kind == STORE_RUNS_LEASED, &how);
     } else {
       rc = found;
     }
@@ -221,9 +185,8 @@ static int on_retry(tick *t, trg_row *r, trg_run *run) {
 }
 
 int tick_reoffer(tick *t) {
-  int due = 0, strays = 0; /* nothing to re-offer: skip two sorts */
-  int rc = store_runs_any(t->call.st, t->now, &due, &strays);
-  if (rc == SQLITE_OK && strays) rc = pause_strays(t);
+  int due = 0; /* nothing to re-offer: skip two sorts */
+  int rc = store_runs_any(t->call.st, t->now, &due);
   if (rc == SQLITE_OK && due)
     rc = for_each_run(t, STORE_RUNS_LEASED, on_lease_expired);
   if (rc == SQLITE_OK && due) rc = for_each_run(t, STORE_RUNS_RETRY, on_retry);

@@ -140,8 +140,10 @@ static void build_history(const char *path, const char *journal) {
   }
   /* Rows changed outside the extension (docs/tables.md), so that the
   ** tick pauses them, and its quarantine writes meet every failure too:
-  ** a due trigger with interval_ms 0, one whose next_due_at is text (found
-  ** by the stray probe), a running run whose lease passed with attempt 0. */
+  ** a due trigger with interval_ms 0, one with a negative claims count
+  ** (a next_due_at that is text, which the stray probe found, is refused
+  ** by the STRICT table since schema version 6), a running run whose
+  ** lease passed with attempt 0. */
   snprintf(sql, sizeof sql,
            "INSERT INTO triggers(trigger_id, agent_id, instructions,"
            " trigger_type, interval_ms, created_at) VALUES"
@@ -150,8 +152,7 @@ static void build_history(const char *path, const char *journal) {
            T0, T0);
   exec(db, sql);
   exec(db, "UPDATE triggers_data SET interval_ms = 0 WHERE trigger_id = 'z'");
-  exec(db, "UPDATE triggers_state SET next_due_at = 'soon'"
-           " WHERE trigger_id = 'w'");
+  exec(db, "UPDATE triggers_state SET claims = -1 WHERE trigger_id = 'w'");
   snprintf(sql, sizeof sql,
            "UPDATE triggers_rundata SET attempt = 0 WHERE run_id = '%.127s'",
            ids[1]);

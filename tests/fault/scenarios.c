@@ -501,7 +501,7 @@ const scenario *scenarios(int *n) {
        .modes = 1,
        .read_only = 1,
        .refused = 1,
-       .setup = "UPDATE triggers_config SET value = 6"
+       .setup = "UPDATE triggers_config SET value = 7"
                 " WHERE key = 'schema_version'"},
       {.name = "refused-config",
        .sql = "SELECT trigger_config('misfire_grace_ms', 'soon')",

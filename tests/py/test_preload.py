@@ -51,7 +51,7 @@ def test_plain_program_gets_the_extension(ext):
                 preload_env(ext))
         assert r.returncode == 0, r.stderr
         assert r.stdout.split("\n") == [
-            "0.1.0", "5", f"tick@{T0 + MIN}#1", "1", f"tick@{T0 + MIN}#1|success", ""], r.stdout
+            "0.1.0", "6", f"tick@{T0 + MIN}#1", "1", f"tick@{T0 + MIN}#1|success", ""], r.stdout
         # a second process sees the file's rows, and without the preload
         # the same program has no extension
         r = run([plain, db, "SELECT trigger_version()"], preload_env(ext, on=False))
@@ -71,7 +71,7 @@ def test_every_connection_of_a_process(ext):
         " a.execute('SELECT count(*) FROM triggers').fetchone()[0])\n")
     r = run([PY, "-c", script], preload_env(ext))
     assert r.returncode == 0, r.stderr
-    assert r.stdout == "5 0.1.0 0\n", r.stdout
+    assert r.stdout == "6 0.1.0 0\n", r.stdout
 
 
 def test_preload_with_load_extension_too(ext):
@@ -81,7 +81,7 @@ def test_preload_with_load_extension_too(ext):
              "SELECT trigger_install()",
              f"SELECT trigger_iso({T0}, 'Europe/Berlin')"], preload_env(ext))
     assert r.returncode == 0, r.stderr
-    assert r.stdout == "0.1.0\n5\n2026-01-01T01:00:00+01:00\n", r.stdout
+    assert r.stdout == "0.1.0\n6\n2026-01-01T01:00:00+01:00\n", r.stdout
 
 
 def test_failed_open_then_a_good_one(ext):

@@ -38,7 +38,7 @@ def test_schema_version_damaged(ext):
             ("UPDATE triggers_config SET value = NULL WHERE key = 'schema_version'", MISSING),
             ("UPDATE triggers_config SET value = 'x' WHERE key = 'schema_version'",
              "triggers: triggers_config.schema_version is 'x', not a version number "
-             "(changed outside the extension; this one writes 5)"),
+             "(changed outside the extension; this one writes 6)"),
         )):
             path = os.path.join(d, f"{i}.db")
             db = connect(ext, path)
@@ -89,7 +89,7 @@ def test_connect_refuses_an_older_schema_until_install(ext):
         raise AssertionError("expected an error")
     except sqlite3.OperationalError as e:
         assert "run SELECT trigger_install()" in str(e), e
-    assert one(db, "SELECT trigger_install()") == 5
+    assert one(db, "SELECT trigger_install()") == 6
     assert one(db, "SELECT count(*) FROM triggers") == 1
     db.close()
     shutil.rmtree(tmp)
@@ -104,7 +104,7 @@ def test_schema_checked_when_a_connection_attaches(ext):
         add(db, "t")
         for change, message in (
                 ("UPDATE triggers_config SET value = 99 WHERE key = 'schema_version'",
-                 "this database's schema is version 99, newer than this build (5): "
+                 "this database's schema is version 99, newer than this build (6): "
                  "upgrade the extension"),
                 ("DELETE FROM triggers_config WHERE key = 'schema_version'",
                  "shadow tables missing or damaged")):

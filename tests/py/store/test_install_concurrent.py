@@ -23,7 +23,7 @@ def install(ext, path, errors, barrier=None):
         db = connect(ext, path, install=False)
         if barrier:
             barrier.wait()
-        assert one(db, "SELECT trigger_install()") == 5
+        assert one(db, "SELECT trigger_install()") == 6
         db.close()
     except Exception as e:  # noqa: BLE001 -- every failure is counted
         errors.append(repr(e))
@@ -36,7 +36,7 @@ def installed_once(ext, path):
     assert names == ["trigger_events", "trigger_runs", "triggers", "triggers_config",
                      "triggers_data", "triggers_events", "triggers_rundata",
                      "triggers_state"], names
-    assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 5
+    assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 6
     db.close()
 
 

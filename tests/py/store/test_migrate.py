@@ -42,10 +42,10 @@ def test_install_migrates_older_schemas(ext):
     tmp = tempfile.mkdtemp()
     for version in (1, 2):
         db = from_fixture(ext, tmp, "schema_v2.sql", V2_TO_V1 if version == 1 else "")
-        assert one(db, "SELECT trigger_install()") == 5
+        assert one(db, "SELECT trigger_install()") == 6
         got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
         assert got == want, version
-        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 5
+        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 6
         t = trig(db, "t")
         assert (t["next_due_at"], t["status"], t["run_count"]) == (1700000120000, "scheduled", 0)
         assert one(db, "SELECT running FROM triggers_state") == 1
@@ -63,7 +63,7 @@ def test_install_migrates_v3_runs(ext):
     # renews by its lease as claimed (60 s).
     tmp = tempfile.mkdtemp()
     db = from_fixture(ext, tmp, "schema_v3.sql")
-    assert one(db, "SELECT trigger_install()") == 5
+    assert one(db, "SELECT trigger_install()") == 6
     assert one(db, "SELECT count(*) FROM triggers_rundata WHERE lease_ms IS NOT NULL") == 0
     run_id = "t@1767225720000#1"
     run = json.loads(one(db, "SELECT trigger_run_heartbeat(?, NULL, ?)", run_id,
@@ -95,10 +95,10 @@ def test_install_migrates_version_3(ext):
         before = raw.execute("SELECT count(*) FROM triggers_rundata").fetchone()[0]
         raw.close()
         db = connect(ext, path, install=False)
-        assert one(db, "SELECT trigger_install()") == 5
+        assert one(db, "SELECT trigger_install()") == 6
         got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
         assert got == want
-        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 5
+        assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 6
         assert one(db, "SELECT count(*) FROM trigger_runs") == before == 5
         assert one(db, "SELECT result FROM trigger_runs WHERE run_id = 'gone@1#1'") == "é" * 2048
         rs = {r["run_id"]: r for r in runs(db)}
@@ -131,14 +131,81 @@ def test_install_migrates_version_4(ext):
     tmp = tempfile.mkdtemp()
     try:
         db = from_fixture(ext, tmp, "schema_v4.sql")
-        assert one(db, "SELECT trigger_install()") == 5
-        assert one(db, "SELECT trigger_install()") == 5  # idempotent
+        assert one(db, "SELECT trigger_install()") == 6
+        assert one(db, "SELECT trigger_install()") == 6  # idempotent
         got = sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
         assert got == want
         assert events(db) == []
         [r] = tick(db, T0 + 6 * MIN)  # the running run's lease passed: reclaimed
         one(db, "SELECT trigger_pause('t', ?)", T0 + 6 * MIN)
         assert [(e["kind"], e["agent_id"]) for e in events(db)] == [("paused", "a1")]
+        db.close()
+    finally:
+        shutil.rmtree(tmp)
+
+
+# Values a version-5 table took and a version-6 (STRICT, CHECK) one refuses.
+V5_CHANGED = """
+    UPDATE triggers_data SET interval_ms = 'soon' WHERE trigger_id = 'r';
+    UPDATE triggers_state SET next_due_at = 253402300800000 WHERE trigger_id = 'u';
+    UPDATE triggers_rundata SET lease_until = NULL WHERE run_id = 't@1767225660000#1';
+    UPDATE triggers_rundata SET retry_at = x'00' WHERE run_id = 'r@1767225660000#1';
+"""
+
+
+def test_install_migrates_version_5(ext):
+    # fixtures/schema_v5.sql: t running, r failed with its retry queued,
+    # four crons/once of link zone names. 5 -> 6 rebuilds the three tables
+    # STRICT with their CHECKs: every row and id kept, the schema then a
+    # fresh install's, the runs finished and re-offered as before.
+    fresh = connect(ext)
+    want = sorted(fresh.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+    tmp = tempfile.mkdtemp()
+    try:
+        db = from_fixture(ext, tmp, "schema_v5.sql")
+        ids = sorted(db.execute("SELECT id, trigger_id FROM triggers_data"))
+        assert one(db, "SELECT trigger_install()") == 6
+        assert sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema")) == want
+        assert sorted(db.execute("SELECT id, trigger_id FROM triggers_data")) == ids
+        assert one(db, "SELECT count(*) FROM trigger_runs") == 2
+        assert one(db, "PRAGMA integrity_check") == "ok"
+        assert finish(db, "t@1767225660000#1", "success", now=T0 + MIN + 5)["run_count"] == 1
+        got = sorted(r["run_id"] for r in tick(db, T0 + 2 * MIN))
+        assert got == ["r@1767225660000#2", "t@1767225720000#1"], got
+        db.close()
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_version_5_values_the_new_tables_refuse_pause_their_triggers(ext):
+    # A value changed outside the extension under version 5 that the STRICT
+    # tables refuse is not copied as it was: its trigger is paused, naming
+    # the table, column and value; the other triggers go on.
+    tmp = tempfile.mkdtemp()
+    try:
+        db = from_fixture(ext, tmp, "schema_v5.sql", V5_CHANGED)
+        assert one(db, "SELECT trigger_install()") == 6
+        why = {r["trigger_id"]: r for r in
+               (trig(db, t) for t in ("t", "r", "u", "ny", "kol", "z"))}
+        found = "is refused by schema version 6 (changed outside the extension; " \
+                "found by trigger_install); trigger paused"
+        for tid, start in (("r", "triggers_data.interval_ms: 'soon' "),
+                           ("u", "triggers_state.next_due_at: 253402300800000 "),
+                           ("t", "triggers_rundata.lease_until: NULL on the running run "
+                                 "'t@1767225660000#1' ")):
+            t = why[tid]
+            assert t["last_error"] == start + found, t
+            assert (t["status"], t["enabled"], t["next_due_at"]) == ("paused", 0, None), t
+        for tid in ("ny", "kol", "z"):
+            assert why[tid]["status"] == "scheduled" and why[tid]["last_error"] is None
+        # the running run without a lease expires at the next tick; the
+        # retry of a paused trigger is not run
+        got = tick(db, T0 + 2 * MIN)
+        assert all(r["trigger_id"] not in ("t", "r", "u") for r in got), got
+        runs = dict(db.execute("SELECT run_id, status FROM trigger_runs"))
+        assert runs["t@1767225660000#1"] == "failed", runs
+        assert one(db, "SELECT running FROM triggers_state WHERE trigger_id = 't'") == 0
+        assert one(db, "PRAGMA integrity_check") == "ok"
         db.close()
     finally:
         shutil.rmtree(tmp)

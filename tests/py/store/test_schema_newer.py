@@ -11,7 +11,7 @@ import tempfile
 
 from util import FIXTURES, MIN, T0, add, connect, one, tick
 
-NEWER = ("sqlite-triggers: this database's schema is version 6, newer than this build (5): "
+NEWER = ("sqlite-triggers: this database's schema is version 7, newer than this build (6): "
          "upgrade the extension")
 FALLBACK = "Admin context temporarily unavailable; continue with latest autonomous objective."
 
@@ -101,15 +101,15 @@ def current_file(ext, tmp):
 def test_current_file_marked_newer(ext):
     with tempfile.TemporaryDirectory() as tmp:
         path = current_file(ext, tmp)
-        mark(path, 6)
+        mark(path, 7)
         check_refused(ext, path, CALLS + (("SELECT * FROM trigger_events", None),))
         # the same on a connection that used the tables before (a fresh
         # statement cache, the kept statements made again)
         mark(path, 5)
         db = connect(ext, path, install=False)
-        assert one(db, "SELECT trigger_install()") == 5
+        assert one(db, "SELECT trigger_install()") == 6
         db.close()
-        mark(path, 6)
+        mark(path, 7)
         check_refused(ext, path, CALLS)
 
 
@@ -120,12 +120,12 @@ def test_old_file_marked_newer_never_says_no_such_table(ext):
         with open(os.path.join(FIXTURES, "schema_v3.sql")) as f:
             raw.executescript(f.read())
         raw.close()
-        mark(path, 6)
+        mark(path, 7)
         check_refused(ext, path, CALLS)
         # marked back, it migrates as any version-3 file does
         mark(path, 3)
         db = connect(ext, path, install=False)
-        assert one(db, "SELECT trigger_install()") == 5
+        assert one(db, "SELECT trigger_install()") == 6
         assert one(db, "SELECT count(*) FROM triggers") == 2
 
 
@@ -133,7 +133,7 @@ def test_marked_newer_inside_a_transaction(ext):
     # the caller's transaction stays open and unchanged after a refusal
     with tempfile.TemporaryDirectory() as tmp:
         path = current_file(ext, tmp)
-        mark(path, 6)
+        mark(path, 7)
         db = connect(ext, path, install=False)
         db.execute("BEGIN")
         db.execute("CREATE TABLE mine(x)")

@@ -15,7 +15,10 @@ dead test run. Expected per case, one letter:
   P  paused: not claimed, next_due_at NULL, not 'scheduled', last_error
      names "<table>.<column>"
   O  harmless: the trigger keeps working (claimed in that tick)
-  R  SQLite refuses the change itself (a NOT NULL column)
+  R  SQLite refuses the change itself: a NOT NULL column; since schema
+     version 6 (STRICT tables) a value of another type, and one that
+     fails a column's CHECK (a time past the instant range, a status or
+     type outside its enum, a running run without a lease)
   N  not due: next_due_at NULL on a scheduled trigger leaves it out of the
      tick's index probe (nothing else changes; a resume re-arms it)
   S  paused as P, the message naming triggers_state.running: a running
@@ -59,47 +62,47 @@ VALUES = [
 
 # (table, column, target type, expected letter per value in VALUES order)
 TRIGGER_COLUMNS = [
-    ("triggers_data", "trigger_id", "interval", "RPPPPPPPPP"),
-    ("triggers_data", "agent_id", "interval", "RPPPPPPPPP"),
-    ("triggers_data", "scope", "interval", "ROPOOOOOOO"),
-    ("triggers_data", "display_name", "interval", "POPOOOOOOO"),
-    ("triggers_data", "instructions", "interval", "ROPOOOOOOP"),
-    ("triggers_data", "trigger_type", "interval", "RPPPPPPPPP"),
-    ("triggers_data", "interval_ms", "interval", "PPPPPPPPPP"),
-    ("triggers_data", "scheduled_at", "once", "PPPPOOPPPP"),
-    ("triggers_data", "cron_expression", "cron", "PPPPPPPPPP"),
-    ("triggers_data", "timezone", "cron", "RPPPPPPPPP"),
-    ("triggers_data", "start_at", "interval", "OPPPOOPPPP"),
-    ("triggers_data", "end_at", "interval", "OPPPOOPPPP"),
-    ("triggers_data", "wake_mode", "interval", "PPPPPPPPPP"),
-    ("triggers_data", "created_by", "interval", "PPPPPPPPPP"),
-    ("triggers_data", "enabled", "interval", "PPPPPPPPPP"),
-    ("triggers_data", "max_runs", "interval", "OPPPPPOPPP"),
-    ("triggers_data", "misfire_policy", "interval", "PPPPPPPPPP"),
-    ("triggers_data", "overlap_policy", "interval", "PPPPPPPPPP"),
-    ("triggers_data", "max_attempts", "interval", "PPPPPPOPPP"),
-    ("triggers_data", "backoff_ms", "interval", "PPPPOPPPPP"),
-    ("triggers_data", "jitter_ms", "interval", "PPPPOPPPPP"),
-    ("triggers_data", "window_ms", "interval", "OPPPPPPPPP"),
-    ("triggers_data", "pause_after_failures", "interval", "OPPPPPOPPP"),
+    ("triggers_data", "trigger_id", "interval", "RPRPPPPPPP"),
+    ("triggers_data", "agent_id", "interval", "RPRPPPPPPP"),
+    ("triggers_data", "scope", "interval", "ROROOOOOOO"),
+    ("triggers_data", "display_name", "interval", "POROOOOOOO"),
+    ("triggers_data", "instructions", "interval", "ROROOOOOOP"),
+    ("triggers_data", "trigger_type", "interval", "RRRRRRRRRR"),
+    ("triggers_data", "interval_ms", "interval", "PRRRPPPPRR"),
+    ("triggers_data", "scheduled_at", "once", "PRRROOPPRR"),
+    ("triggers_data", "cron_expression", "cron", "PPRPPPPPPP"),
+    ("triggers_data", "timezone", "cron", "RPRPPPPPPP"),
+    ("triggers_data", "start_at", "interval", "ORRROOPPRR"),
+    ("triggers_data", "end_at", "interval", "ORRROOPPRR"),
+    ("triggers_data", "wake_mode", "interval", "PPRPPPPPPP"),
+    ("triggers_data", "created_by", "interval", "PPRPPPPPPP"),
+    ("triggers_data", "enabled", "interval", "PRRRPPPPRR"),
+    ("triggers_data", "max_runs", "interval", "ORRRPPOPRR"),
+    ("triggers_data", "misfire_policy", "interval", "PPRPPPPPPP"),
+    ("triggers_data", "overlap_policy", "interval", "PPRPPPPPPP"),
+    ("triggers_data", "max_attempts", "interval", "PRRRPPOPRR"),
+    ("triggers_data", "backoff_ms", "interval", "PRRROPPPRR"),
+    ("triggers_data", "jitter_ms", "interval", "PRRROPPPRR"),
+    ("triggers_data", "window_ms", "interval", "ORRRPPPPRR"),
+    ("triggers_data", "pause_after_failures", "interval", "ORRRPPOPRR"),
     # the tick does not show metadata (the lifecycle calls check it)
-    ("triggers_data", "metadata", "interval", "OOPOOOOOOO"),
-    ("triggers_data", "status", "interval", "RPPPPPPPPP"),
-    ("triggers_data", "dedupe_key", "interval", "OOPOOOOOOO"),
-    ("triggers_data", "created_at", "interval", "RPPPOOPPPP"),
-    ("triggers_data", "incarnation", "interval", "RPPPPPPPPP"),
-    ("triggers_state", "trigger_id", "interval", "RPPPPPPPPP"),
-    ("triggers_state", "agent_id", "interval", "RPPPPPPPPP"),
-    ("triggers_state", "run_count", "interval", "RPPPOPPPPP"),
-    ("triggers_state", "next_due_at", "interval", "NPPPOOPPPP"),
-    ("triggers_state", "last_run_at", "interval", "OPPPOOPPPP"),
-    ("triggers_state", "last_status", "interval", "OOPOOOOOOO"),
-    ("triggers_state", "last_error", "interval", "OOPOOOOOOO"),
-    ("triggers_state", "updated_at", "interval", "RPPPOOPPPP"),
-    ("triggers_state", "fire_at", "interval", "PPPPOOPPPP"),
-    ("triggers_state", "claims", "interval", "RPPPOPPPPP"),
-    ("triggers_state", "running", "interval", "RPPPOPPPPP"),
-    ("triggers_state", "fail_streak", "interval", "RPPPOPPPPP"),
+    ("triggers_data", "metadata", "interval", "OOROOOOOOO"),
+    ("triggers_data", "status", "interval", "RRRRRRRRRR"),
+    ("triggers_data", "dedupe_key", "interval", "OOROOOOOOO"),
+    ("triggers_data", "created_at", "interval", "RRRROOPPRR"),
+    ("triggers_data", "incarnation", "interval", "RRRRPPPPRR"),
+    ("triggers_state", "trigger_id", "interval", "RPRPPPPPPP"),
+    ("triggers_state", "agent_id", "interval", "RPRPPPPPPP"),
+    ("triggers_state", "run_count", "interval", "RRRROPPPRR"),
+    ("triggers_state", "next_due_at", "interval", "NRRROORRRR"),
+    ("triggers_state", "last_run_at", "interval", "ORRROOPPRR"),
+    ("triggers_state", "last_status", "interval", "OOROOOOOOO"),
+    ("triggers_state", "last_error", "interval", "OOROOOOOOO"),
+    ("triggers_state", "updated_at", "interval", "RRRROOPPRR"),
+    ("triggers_state", "fire_at", "interval", "PRRROOPPRR"),
+    ("triggers_state", "claims", "interval", "RRRROPPPRR"),
+    ("triggers_state", "running", "interval", "RRRROPPPRR"),
+    ("triggers_state", "fail_streak", "interval", "RRRROPPPRR"),
 ]
 
 # Values only some columns can get wrong: (table, column, target, value,
@@ -119,15 +122,15 @@ SPECIAL_TRIGGER_CASES = [
     ("triggers_data", "status", "interval", ["text", "completed"], "P"),
     ("triggers_data", "status", "interval", ["text", "cancelled"], "P"),
     ("triggers_data", "enabled", "interval", ["int", 2], "P"),
-    ("triggers_data", "scheduled_at", "once", ["text", "2026-01-01T00:00:00Z"], "P"),
-    ("triggers_data", "end_at", "interval", ["text", "2026-01-01"], "P"),
+    ("triggers_data", "scheduled_at", "once", ["text", "2026-01-01T00:00:00Z"], "R"),
+    ("triggers_data", "end_at", "interval", ["text", "2026-01-01"], "R"),
     ("triggers_data", "interval_ms", "interval", ["int", 999], "P"),
     ("triggers_data", "interval_ms", "interval", ["real", 60000.0], "O"),  # stored as 60000
     ("triggers_data", "interval_ms", "interval", ["text", "60000"], "O"),  # likewise
-    ("triggers_data", "interval_ms", "interval", ["real", 1e300], "P"),
+    ("triggers_data", "interval_ms", "interval", ["real", 1e300], "R"),
     ("triggers_data", "metadata", "interval", ["text", "[1]"], "O"),
-    ("triggers_state", "next_due_at", "interval", ["text", "2026-01-01T00:01:00Z"], "P"),
-    ("triggers_state", "next_due_at", "interval", ["int", 253402300800000], "P"),
+    ("triggers_state", "next_due_at", "interval", ["text", "2026-01-01T00:01:00Z"], "R"),
+    ("triggers_state", "next_due_at", "interval", ["int", 253402300800000], "R"),
     ("triggers_state", "fire_at", "interval", ["int", T0 + MIN + 30000], "O"),  # jitter-like
     # another valid incarnation: the trigger is that one (no runs of it yet)
     ("triggers_data", "incarnation", "interval", ["int", 7], "O"),
@@ -139,25 +142,25 @@ SPECIAL_TRIGGER_CASES = [
 # P means trigger 'a' is paused (and the run closed).
 RUN_COLUMNS = [
     # column, finish, lease, retry
-    ("run_id", "ROPOOOOOOO", "ROPOOOOOOO", "ROPOOOOOOO"),
-    ("trigger_id", "RSSSSSSSSS", "RSSSSSSSSS", "ROOOOOOOOO"),
-    ("agent_id", "ROPOOOOOOO", "ROPOOOOOOO", "ROPOOOOOOO"),
-    ("scheduled_for", "RPPPOOPPPP", "RPPPOOPPPP", "RPPPOOPPPP"),
-    ("attempt", "RPPPPPPPPP", "RPPPPPPPPP", "RPPPPPPPPP"),
-    ("status", "RPPPPPPPPP", "RSSSSSSSSS", "RPPPPPPPPP"),
-    ("owner", "OOPOOOOOOO", "OOPOOOOOOO", "OOPOOOOOOO"),
-    ("claimed_at", "PPPPOOPPPP", "PPPPOOPPPP", "OPPPOOPPPP"),
-    ("lease_until", "PPPPOOPPPP", "PPPPOOPPPP", "OPPPOOPPPP"),
-    ("finished_at", "OPPPOOPPPP", "OPPPOOPPPP", "OPPPOOPPPP"),
-    ("latency_ms", "OPPPOOOOPP", "OPPPOOOOPP", "OPPPOOOOPP"),
-    ("error", "OOPOOOOOOO", "OOPOOOOOOO", "OOPOOOOOOO"),
-    ("payload", "PPPPPPPPPP", "PPPPPPPPPP", "PPPPPPPPPP"),
-    ("retry_at", "OPPPOOPPPP", "OPPPOOPPPP", "OPPPOOPPPP"),
-    ("deferrals", "RPPPOPPPPP", "RPPPOPPPPP", "RPPPOPPPPP"),
-    ("result", "OOPOOOOOOO", "OOPOOOOOOO", "OOPOOOOOOO"),
+    ("run_id", "ROROOOOOOO", "ROROOOOOOO", "ROROOOOOOO"),
+    ("trigger_id", "RSRSSSSSSS", "RSRSSSSSSS", "ROROOOOOOO"),
+    ("agent_id", "ROROOOOOOO", "ROROOOOOOO", "ROROOOOOOO"),
+    ("scheduled_for", "RRRROOPPRR", "RRRROOPPRR", "RRRROOPPRR"),
+    ("attempt", "RRRRPPPPRR", "RRRRPPPPRR", "RRRRPPPPRR"),
+    ("status", "RPRPPPPPPP", "RSRSSSSSSS", "RPRPPPPPPP"),
+    ("owner", "OOROOOOOOO", "OOROOOOOOO", "OOROOOOOOO"),
+    ("claimed_at", "PRRROOPPRR", "PRRROOPPRR", "ORRROOPPRR"),
+    ("lease_until", "RRRROORRRR", "RRRROORRRR", "ORRROORRRR"),
+    ("finished_at", "ORRROOPPRR", "ORRROOPPRR", "ORRROOPPRR"),
+    ("latency_ms", "ORRROOOORR", "ORRROOOORR", "ORRROOOORR"),
+    ("error", "OOROOOOOOO", "OOROOOOOOO", "OOROOOOOOO"),
+    ("payload", "PPRPPPPPPP", "PPRPPPPPPP", "PPRPPPPPPP"),
+    ("retry_at", "ORRROORRRR", "ORRROORRRR", "ORRROORRRR"),
+    ("deferrals", "RRRROPPPRR", "RRRROPPPRR", "RRRROPPPRR"),
+    ("result", "OOROOOOOOO", "OOROOOOOOO", "OOROOOOOOO"),
     # 0, -1 and the extremes are no incarnation: not read as another one
-    ("incarnation", "RPPPPPPPPP", "RPPPPPPPPP", "RPPPPPPPPP"),
-    ("lease_ms", "OPPPPPPPPP", "OPPPPPPPPP", "OPPPPPPPPP"),
+    ("incarnation", "RRRRPPPPRR", "RRRRPPPPRR", "RRRRPPPPRR"),
+    ("lease_ms", "ORRRPPPPRR", "ORRRPPPPRR", "ORRRPPPPRR"),
 ]
 
 CONFIG_KEYS = ["schema_version", "misfire_grace_ms", "min_interval_ms",
@@ -214,7 +217,8 @@ def outcome(r, tid, table, column):
     """The letter a case's result shows (see the module's comment); column
     is the one the message must name."""
     if r.get("tamper") != "ok":
-        return "R" if "NOT NULL constraint failed" in r.get("tamper", "") else "?"
+        refused = ("NOT NULL constraint failed", "CHECK constraint failed", "cannot store")
+        return "R" if any(k in r.get("tamper", "") for k in refused) else "?"
     t = r["target"]
     claimed = tid in r.get("claimed", [])
     held = "but no run of the trigger is 'running'" in (t["last_error"] or "")
@@ -373,9 +377,9 @@ def test_sigfpe_case_pauses_and_resumes_after_the_fix(ext):
 
 def test_resume_after_fixing_the_shadow_row(ext):
     db = db_with(ext)
-    db.execute("UPDATE triggers_data SET interval_ms = 'soon' WHERE trigger_id = 'a'")
+    db.execute("UPDATE triggers_data SET interval_ms = 5 WHERE trigger_id = 'a'")
     tick(db, T0 + 2 * MIN)
-    assert "got text 'soon'" in trig(db, "a")["last_error"]
+    assert "triggers_data.interval_ms: " in trig(db, "a")["last_error"]
     db.execute("UPDATE triggers_data SET interval_ms = 60000 WHERE trigger_id = 'a'")
     a = json.loads(one(db, "SELECT trigger_resume('a', ?)", T0 + 3 * MIN))
     assert a["status"] == "scheduled" and a["next_due_at"] == T0 + 4 * MIN
@@ -418,10 +422,10 @@ def test_lifecycle_json_stays_json(ext):
     p = json.loads(one(db, "SELECT trigger_pause('a', ?)", T0))
     assert p["metadata"] == "{not json" and p["status"] == "paused"
     assert p["last_error"] == "triggers_data.metadata: must be a JSON object; trigger paused"
-    db.execute("UPDATE triggers_state SET claims = 'lots' WHERE trigger_id = 'b'")
+    db.execute("UPDATE triggers_state SET claims = -3 WHERE trigger_id = 'b'")
     p = json.loads(one(db, "SELECT trigger_cancel('b', ?)", T0))
     assert p["status"] == "cancelled"
-    assert "triggers_state.claims: must be an integer, got text 'lots'" in p["last_error"]
+    assert "triggers_state.claims: " in p["last_error"]
 
 
 def test_finish_of_a_run_of_a_changed_trigger(ext):
@@ -495,8 +499,8 @@ def test_heartbeat_of_a_changed_run(ext):
     [ra, rb] = tick(db, T0 + MIN, lease_ms=MIN)
     rid = ra["run_id"]
     until = one(db, "SELECT lease_until FROM triggers_rundata WHERE run_id = ?", rid)
-    for col, bad in (("lease_ms", I64_MAX), ("lease_ms", 0), ("lease_ms", "x"),
-                     ("lease_ms", 1.5), ("claimed_at", I64_MIN)):
+    for col, bad in (("lease_ms", I64_MAX), ("lease_ms", 0), ("lease_ms", -1),
+                     ("claimed_at", I64_MIN)):
         old = one(db, f"SELECT {col} FROM triggers_rundata WHERE run_id = ?", rid)
         db.execute(f"UPDATE triggers_rundata SET {col} = ? WHERE run_id = ?", (bad, rid))
         try:
@@ -614,7 +618,7 @@ def changed_db(ext, path):
     add(db, "a")
     add(db, "b")
     db.execute("UPDATE triggers_data SET interval_ms = 0 WHERE trigger_id = 'a'")
-    db.execute("UPDATE triggers_state SET claims = 'x' WHERE trigger_id = 'b'")
+    db.execute("UPDATE triggers_state SET claims = -1 WHERE trigger_id = 'b'")
     add(db, "c")
     db.close()
 
@@ -633,7 +637,7 @@ def test_sqlite3_shell_ticks_a_changed_database(ext):
         assert p.stdout.splitlines() == [
             "1",
             "a|paused|triggers_data.interval_ms: must be >= 1000, got 0; trigger paused",
-            "b|paused|triggers_state.claims: must be an integer, got text 'x'; trigger paused",
+            "b|paused|triggers_state.claims: must be >= 0, got -1; trigger paused",
             "c|scheduled|"], p.stdout
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -678,7 +682,7 @@ def test_trigger_host_installs_and_migrates_with_defensive_on(ext):
         assert p.returncode == 0, p.stderr
         raw = sqlite3.connect(old, isolation_level=None)
         assert raw.execute("SELECT value FROM triggers_config"
-                           " WHERE key = 'schema_version'").fetchone()[0] == 5
+                           " WHERE key = 'schema_version'").fetchone()[0] == 6
         raw.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -37,14 +37,16 @@ def test_empty_tick_cost_does_not_grow_with_triggers(ext):
         db = _interval_triggers(ext, ((3600000, T0 + i) for i in range(n)))
         costs[n] = _empty_tick_cost(db, T0 + 1000)
     assert costs[100000] == costs[1000], costs
-    assert costs[1000] < 200, costs
+    # The first tick of a connection: about 60 since schema version 6 (49
+    # for each tick after it; 87 under schema 5, with the three probes for
+    # times changed outside the extension, which the CHECKs now refuse)
+    assert costs[1000] <= 65, costs
 
 
 def test_empty_tick_cost_does_not_grow_with_running_runs(ext):
     """Runs held by a host (running, lease not passed) are not scanned by
-    each tick: the probe for lease values changed outside the extension is
-    two index seeks (NULL, past the instant range), not a walk over every
-    running run."""
+    each tick: the lease probe is one seek of the partial lease index, not
+    a walk over every running run."""
     costs = {}
     for n in (10, 3000):
         db = _interval_triggers(ext, [(3600000, T0 - 3600000)] * n)

@@ -273,7 +273,7 @@ def test_readme_quick_start_sql(ext):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     lines = p.stdout.splitlines()
-    assert lines[0] == "5", lines                       # trigger_install(): the schema version
+    assert lines[0] == "6", lines                       # trigger_install(): the schema version
     assert lines[1] == ("market-am|At 07:00, Monday through Friday (Europe/Berlin)"
                         "|2026-03-09T07:00:00+01:00"), lines
     run = json.loads(lines[2])                          # the claimed run
@@ -304,7 +304,7 @@ def test_readme_quick_start_host(ext):
                            timeout=60)
         assert p.returncode == 0, (p.stdout, p.stderr)
         lines = p.stdout.splitlines()
-        assert lines[0] == "5", lines
+        assert lines[0] == "6", lines
         assert re.fullmatch(r"hello@\d+#1\|success\|said hello as hello@\d+#1", lines[1]), lines
         assert lines[2].startswith("NEXT "), lines
         assert re.search(r" success +hello +Every 2 seconds$", lines[3]), lines
@@ -416,7 +416,7 @@ def shell(ext, block):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     lines = p.stdout.splitlines()
-    assert lines[0] == "5", lines  # trigger_install()
+    assert lines[0] == "6", lines  # trigger_install()
     return lines[1:]
 
 
