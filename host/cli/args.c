@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/status.h"
 #include "core/util.h"
 #include "http/http_addr.h"
 
@@ -190,7 +191,11 @@ enum {
   O_PREFETCH,
   O_HTTP_CONNS,
   O_HTTP_PER_IP,
-  O_HTTP_TIMEOUT
+  O_HTTP_TIMEOUT,
+  O_ALL,
+  O_AGENT,
+  O_SCOPE,
+  O_STATE
 };
 
 static const struct option long_opts[] = {
@@ -222,6 +227,10 @@ static const struct option long_opts[] = {
     {"synchronous", required_argument, 0, O_SYNC},
     {"report-ms", required_argument, 0, O_REPORT_MS},
     {"print-lease", no_argument, 0, O_PRINT_LEASE},
+    {"all", no_argument, 0, O_ALL},
+    {"agent", required_argument, 0, O_AGENT},
+    {"scope", required_argument, 0, O_SCOPE},
+    {"status", required_argument, 0, O_STATE},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -349,6 +358,16 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       break;
     case O_CREATE: o->create = 1; break;
     case O_JSON: o->json = 1; break;
+    case O_ALL: o->all = 1; break;
+    case O_AGENT: o->agent = arg; break;
+    case O_SCOPE: o->scope = arg; break;
+    case O_STATE:
+      if (!status_state_valid(arg))
+        return usage_error("--status: expected scheduled, paused, completed, "
+                           "cancelled or expired, not %s",
+                           arg);
+      o->state = arg;
+      break;
     case O_VERSION: o->version = 1; break;
     case 'h': fputs(usage_text, stdout); return 0;
     default: return usage_error("%s", "unknown option");
@@ -435,6 +454,11 @@ int args_parse(host_opts *o, int argc, char **argv) {
   if (o->json && o->mode != MODE_STATUS)
     return usage_error("%s", "--json is an option of status (for the log: "
                              "--log json)");
+  if ((o->all || o->agent || o->scope || o->state) && o->mode != MODE_STATUS)
+    return usage_error("%s", "--all, --agent, --scope and --status are "
+                             "options of status (claims: --agents)");
+  if (o->all && o->limit)
+    return usage_error("%s", "status: --all or --limit N, not both");
   if (!o->owner) o->owner = default_owner();
   if (!o->lease_ms) { /* the extension's default, or --timeout + 30 s */
     o->lease_ms = o->timeout_ms + 30000 > 60000 ? o->timeout_ms + 30000 : 60000;

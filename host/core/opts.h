@@ -39,6 +39,10 @@ typedef struct host_opts {
   int log_json;          /* --log json */
   int create;            /* --create: a missing database file is created */
   int json;              /* status --json */
+  int all;               /* status --all: every trigger (else --limit, 50) */
+  const char *agent;     /* status --agent ID */
+  const char *scope;     /* status --scope SCOPE */
+  const char *state;     /* status --status STATE */
   int version;           /* --version */
   const char *http;      /* --http ADDR: the status server (http.h) */
   int http_conns;        /* --http-conns N: connections at once */
