@@ -34,6 +34,10 @@ BINDIR   = $(PREFIX)/bin
 LIBDIR   = $(PREFIX)/lib
 INCLUDEDIR = $(PREFIX)/include
 DATADIR  = $(PREFIX)/share
+MANDIR   = $(DATADIR)/man
+# systemd looks for units in /usr/local/lib/systemd/system as well as
+# /usr/lib/systemd/system, so the unit follows PREFIX.
+SYSTEMDUNITDIR = $(PREFIX)/lib/systemd/system
 # The loadable object keeps its name triggers.SO (SQLite derives the
 # entry point sqlite3_triggers_init from it) in a directory of its own.
 EXTDIR   = $(LIBDIR)/sqlite-triggers
@@ -66,7 +70,7 @@ UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
 .PHONY: preload-bin test-dqlite replay-bins test-seeds coverage mutants
-.PHONY: all test test-unit test-sql test-py test-fault test-mcp test-asan test-valgrind demo deps clean fuzz bench lint lint-layers fault-bin
+.PHONY: all test test-unit test-sql test-py test-fault test-mcp test-asan test-valgrind demo deps deps-build clean fuzz bench lint lint-layers fault-bin
 
 all: $(EXT_SO) $(B)/trigger-host $(B)/triggers-preload.so
 
@@ -158,8 +162,13 @@ $(B):
 	@mkdir -p $(B)
 
 # Installs missing Debian packages when run as root (fresh machines, CI).
+# deps: every test layer's packages (make test); deps-build: only the
+# build's, which is all make demo needs (tests/deps.sh).
 deps:
 	@sh tests/deps.sh
+
+deps-build:
+	@sh tests/deps.sh build
 
 test: deps all $(UNIT_BIN) $(B)/fault_oom $(B)/host_disk.so dist-bins $(B)/plain-sqlite replay-bins
 	@sh tests/run_all.sh
@@ -197,7 +206,7 @@ unit-bins: $(UNIT_BIN)
 test-valgrind: deps all
 	@sh tests/valgrind.sh
 
-demo: deps all
+demo: deps-build all
 	@sh sql/demo.sh
 
 # libFuzzer targets for every parser, bounded (FUZZ_SECONDS each).
@@ -279,16 +288,24 @@ $(B)/static_app: tests/dist/static_app.c $(STATIC_A) $(B)/sqlite-triggers.h
 
 dist-bins: all static $(B)/static_app $(B)/sqlite-triggers.pc
 
-# make install [PREFIX=/usr/local] [DESTDIR=/staging]
-install: all static $(B)/sqlite-triggers.pc
+# The systemd unit, its ExecStart where BINDIR installs the host.
+$(B)/trigger-host.service: host/service/trigger-host.service.in $(B)/install-dirs
+	sed -e 's|@BINDIR@|$(BINDIR)|' $< > $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=/staging]: also the man page
+# trigger-host(1) and the unit trigger-host.service.
+install: all static $(B)/sqlite-triggers.pc $(B)/trigger-host.service
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(EXTDIR) $(DESTDIR)$(INCLUDEDIR) \
-	  $(DESTDIR)$(DATADIR)/sqlite-triggers $(DESTDIR)$(LIBDIR)/pkgconfig
+	  $(DESTDIR)$(DATADIR)/sqlite-triggers $(DESTDIR)$(LIBDIR)/pkgconfig \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUNITDIR)
 	install -m 755 $(EXT_SO) $(DESTDIR)$(EXTDIR)/triggers.$(SO)
 	install -m 644 $(STATIC_A) $(DESTDIR)$(LIBDIR)/libsqlite_triggers.a
 	install -m 755 $(B)/trigger-host $(DESTDIR)$(BINDIR)/trigger-host
 	install -m 644 ext/sqlite-triggers.h $(DESTDIR)$(INCLUDEDIR)/sqlite-triggers.h
 	install -m 644 sql/install.sql $(DESTDIR)$(DATADIR)/sqlite-triggers/install.sql
 	install -m 644 $(B)/sqlite-triggers.pc $(DESTDIR)$(LIBDIR)/pkgconfig/sqlite-triggers.pc
+	install -m 644 docs/trigger-host.1 $(DESTDIR)$(MANDIR)/man1/trigger-host.1
+	install -m 644 $(B)/trigger-host.service $(DESTDIR)$(SYSTEMDUNITDIR)/trigger-host.service
 
 uninstall:
 	rm -f $(DESTDIR)$(EXTDIR)/triggers.$(SO) \
@@ -296,7 +313,9 @@ uninstall:
 	  $(DESTDIR)$(BINDIR)/trigger-host \
 	  $(DESTDIR)$(INCLUDEDIR)/sqlite-triggers.h \
 	  $(DESTDIR)$(DATADIR)/sqlite-triggers/install.sql \
-	  $(DESTDIR)$(LIBDIR)/pkgconfig/sqlite-triggers.pc
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/sqlite-triggers.pc \
+	  $(DESTDIR)$(MANDIR)/man1/trigger-host.1 \
+	  $(DESTDIR)$(SYSTEMDUNITDIR)/trigger-host.service
 	rmdir $(DESTDIR)$(EXTDIR) $(DESTDIR)$(DATADIR)/sqlite-triggers 2>/dev/null || true
 
 test-dist: deps dist-bins

@@ -37,7 +37,9 @@
 ** children's pipes, and a timeout = the earliest of the next tick, the
 ** next data_version read, a child's deadline or lease renewal (lease.h),
 ** the next retention batch of run and serve (prune.h), the end of a
-** report batch's window and the grace deadline. Each reported run is
+** report batch's window, the grace deadline and, under systemd with a
+** watchdog, the next WATCHDOG=1 (notify.h: READY=1 before the first
+** pass of run and serve, STOPPING=1 at the first stop signal). Each reported run is
 ** logged when its batch's result is known (reports.h, log.h).
 */
 #include "loop.h"
@@ -49,6 +51,7 @@
 
 #include "core/backoff.h"
 #include "core/log.h"
+#include "core/notify.h"
 #include "core/sig.h"
 #include "core/slice.h"
 #include "core/stats.h"
@@ -76,13 +79,14 @@ typedef struct loop {
   int stopping; /* a stop signal arrived */
   int killed;   /* children were killed */
   int seen_stops;
-  int next_db;      /* claim_pass starts here: the one after the last claim */
-  int64_t kill_at;  /* end of the grace period (µs, as every time here) */
-  int64_t check_at; /* next PRAGMA data_version read */
-  int failures;     /* failed runs and refused reports */
-  int fatal;        /* exit status 3 */
-  prunes pr;        /* retention (run and serve; none in tick mode) */
-  printtx ptx;      /* print mode in the claim's transaction */
+  int next_db;     /* claim_pass starts here: the one after the last claim */
+  int64_t kill_at; /* end of the grace period (µs, as every time here) */
+  int64_t watchdog_at; /* next WATCHDOG=1 (notify.h); INT64_MAX: none */
+  int64_t check_at;    /* next PRAGMA data_version read */
+  int failures;        /* failed runs and refused reports */
+  int fatal;           /* exit status 3 */
+  prunes pr;           /* retention (run and serve; none in tick mode) */
+  printtx ptx;         /* print mode in the claim's transaction */
 } loop;
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -303,6 +307,7 @@ static void handle_signals(loop *l, int64_t now) {
   if (s == l->seen_stops) return;
   if (!l->stopping) {
     log_debug("stop requested: no more claims; waiting for running commands");
+    notify_send("STOPPING=1");
     l->stopping = 1;
     l->claiming = 0;
     l->kill_at = now + us_of(l->o->grace_ms);
@@ -335,7 +340,7 @@ static int64_t next_event(loop *l, int64_t now) {
   t = min64(t, us_of(disp_deadline(&l->d)));
   t = min64(t, reports_deadline(&l->rep, finishing(l))); /* µs */
   if (l->stopping && !l->killed) t = min64(t, l->kill_at);
-  return t;
+  return min64(t, l->watchdog_at);
 }
 
 /* Sleep in poll() until the earliest thing the loop has to do. */
@@ -377,8 +382,10 @@ int loop_main(const host_opts *o, hostdb *dbs, int ndbs, const printtx *ptx) {
   /* the signal pipe, the spawner's, 3 pipes per command */
   int max = 2 + 3 * o->jobs;
   struct pollfd *fds = xmalloc(sizeof *fds * (size_t)max);
+  if (o->mode != MODE_TICK) notify_send("READY=1");
   for (;;) {
     now = mono_us();
+    l.watchdog_at = notify_watchdog(now);
     handle_signals(&l, now);
     disp_service(&l.d);
     if (l.claiming) claim_pass(&l, mono_us());

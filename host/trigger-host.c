@@ -16,6 +16,7 @@
 #include "cli/status.h"
 #include "cli/version.h"
 #include "core/log.h"
+#include "core/notify.h"
 #include "core/sig.h"
 #include "core/util.h"
 #include "db/hostdb.h"
@@ -71,6 +72,9 @@ int main(int argc, char **argv) {
     args_free(&o);
     return rc;
   }
+  char *nerr = NULL; /* before any thread or child: it edits environ */
+  if (o.mode != MODE_STATUS && notify_init(&nerr) != 0) log_warn("%s", nerr);
+  free(nerr);
   printtx ptx; /* print mode's stdout, as it is before the first log line */
   printtx_init(&ptx, o.exec_cmd || o.print_lease);
   if (o.mode == MODE_STATUS) {
@@ -98,6 +102,7 @@ int main(int argc, char **argv) {
     rc = loop_main(&o, dbs, o.ndbs, &ptx);
   }
   http_stop(srv);
+  notify_close();
   for (int i = 0; i < opened; i++) hostdb_close(&dbs[i]);
   free(dbs);
   args_free(&o);

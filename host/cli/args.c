@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/status.h"
 #include "core/util.h"
 #include "http/http_addr.h"
 
@@ -33,248 +34,42 @@
 #define TRIGGERS_SO_SUFFIX ".so"
 #endif
 
+/* --help: the modes and the flags most used; every flag, the environment
+** and the exit codes are in the man page (docs/trigger-host.1). */
 static const char usage_text[] =
     "usage: trigger-host run    [options] DB\n"
     "       trigger-host serve  [options] DB... | DIR\n"
     "       trigger-host tick   [options] DB...\n"
-    "       trigger-host status [--json] DB\n"
+    "       trigger-host status [--json] [--all | --limit N] [--agent ID]\n"
+    "                           [--scope SCOPE] [--status STATE] DB\n"
     "       trigger-host mcp    [--agent ID --scope S --user U --role R\n"
     "                           --no-autonomy] DB\n"
     "       trigger-host --version | --help\n"
     "\n"
-    "The reference host loop of sqlite-triggers. It opens each database\n"
-    "(busy_timeout first, then journal_mode=WAL, then synchronous), loads the\n"
-    "extension, runs trigger_install() (idempotent), claims due runs with\n"
-    "trigger_run_due(), dispatches each one and reports it with\n"
-    "trigger_run_finish(), many reports in one transaction (see Reports).\n"
+    "Claims the due runs of sqlite-triggers databases, runs them, reports.\n"
+    "  run DB        the loop for one database, sleeping until the next due run\n"
+    "  serve DB|DIR  the same for many databases (every *.db of DIR), one timer\n"
+    "  tick DB       one pass: claim what is due, run it, report, exit\n"
+    "  status DB     the next 50 triggers and the failed runs of the last 24 h\n"
+    "                (--all: every trigger; read-only)\n"
+    "  mcp DB        a Model Context Protocol server on stdin/stdout, acting\n"
+    "                for --agent/--scope/--user/--role only (docs/mcp.md)\n"
     "\n"
-    "Modes:\n"
-    "  run DB      Local loop for one database. Sleeps until trigger_next_wakeup()\n"
-    "              says something is due (at most 60 s when nothing is scheduled),\n"
-    "              never on a fixed tick. Wakes early when another connection\n"
-    "              changes the database: PRAGMA data_version is read every\n"
-    "              --poll-ms (default 200 ms); on a change the wakeup is\n"
-    "              recomputed. A trigger inserted by another process is therefore\n"
-    "              seen within --poll-ms and fires at its due time (plus the time\n"
-    "              of the tick itself); one already overdue fires within --poll-ms.\n"
-    "              An idle host only reads data_version (and once a minute looks\n"
-    "              for runs to prune): no write transaction.\n"
-    "  serve DB... | DIR\n"
-    "              The same loop for many databases in one process with one timer\n"
-    "              (e.g. one database per agent); a DIR argument means every *.db\n"
-    "              file in it, scanned at start. --jobs is shared by all of them.\n"
-    "  tick DB...  One pass: claim what is due now, dispatch it, wait for it,\n"
-    "              report, exit. For system cron or a serverless request handler.\n"
-    "              With --exec it claims as slots free up until a claim finds\n"
-    "              less than it asked for (it caught up with what is due).\n"
-    "  status DB   What is scheduled, like `systemctl list-timers`: one line per\n"
-    "              trigger, sorted by next due (NEXT, LEFT, LAST, STATUS, TRIGGER,\n"
-    "              SCHEDULE; times in the trigger's own zone with their UTC\n"
-    "              offset; triggers with nothing due last), then the failed runs\n"
-    "              of the last 24 h (WHEN, TRIGGER, ATTEMPT, ERROR). STATUS is the\n"
-    "              trigger's state when it is not scheduled (paused, completed,\n"
-    "              cancelled, expired), else running, else its last run's status,\n"
-    "              else scheduled. Opens the database read-only: writes nothing.\n"
-    "              --json: the same as one JSON object.\n"
-    "  mcp DB      A Model Context Protocol server on stdin/stdout (JSON-RPC 2.0,\n"
-    "              one message per line of at most 1 MiB): tools create_trigger,\n"
-    "              find_time, list_triggers, trigger_history, pause_trigger,\n"
-    "              resume_trigger, cancel_trigger, describe_schedule, each one\n"
-    "              call of the extension's SQL functions. They act for the\n"
-    "              identity given here, never one a model names in its\n"
-    "              arguments, and only on that agent's and scope's triggers:\n"
-    "                --agent ID     agent_id (default '')\n"
-    "                --scope S      scope (default '')\n"
-    "                --user U       user_id, for the per-user quotas (default none)\n"
-    "                --role R       owner, admin, user or agent (default agent; a\n"
-    "                               create needs R in trigger_config('creator_roles'))\n"
-    "                --no-autonomy  every create refused AUTONOMY_UNAVAILABLE\n"
-    "              Ends on EOF, SIGTERM or SIGINT (exit 0). Logs on stderr only;\n"
-    "              warnings by default, each call with -v. See docs/mcp.md.\n"
-    "\n"
-    "A database file that does not exist is an error (exit 2) unless --create\n"
-    "is given (run, serve, tick): a mistyped path never makes a new database.\n"
-    "Nor is anything written into a file that is not a SQLite database: an\n"
-    "empty file (a database only with --create, which makes it one), a file\n"
-    "without SQLite's header, a damaged one. run and tick exit 3 on it; serve\n"
-    "logs it once (path and why), serves the others, and exits 3 when none is\n"
-    "left.\n"
-    "\n"
-    "A database that cannot be written (a full disk, a read-only file, a lock\n"
-    "held past --busy-timeout): run and serve try its claims again after 1 s,\n"
-    "doubling to at most 5 s, and log the failure once, then once a minute.\n"
-    "\n"
-    "Dispatch:\n"
-    "  (default)   Print each claimed run as one JSON line on stdout (the element\n"
-    "              of trigger_run_due: run_id, trigger_id, agent_id, scheduled_for,\n"
-    "              attempt, wake_mode, instructions, payload), recorded\n"
-    "              'success' once the line is written. Where stdout cannot\n"
-    "              block (a file, /dev/null, a pipe with room for the batch) a\n"
-    "              batch is claimed with {\"ack\": false} in a transaction that\n"
-    "              commits after its lines are written: one commit, no lease; a\n"
-    "              crash before the commit leaves the runs due; a full pipe is\n"
-    "              waited for with nothing claimed. Otherwise (a terminal, a\n"
-    "              socket) each run is claimed with a lease and reported\n"
-    "              'success' once its line is flushed.\n"
-    "  --print-lease\n"
-    "              Print mode always claims with a lease and reports (runs are\n"
-    "              'running' until their line is out; for a pipe that another\n"
-    "              process also writes to).\n"
-    "  --exec CMD  Run CMD with /bin/sh -c for each run, in its own process group,\n"
-    "              with the payload JSON (one line) on stdin.\n"
-    "              Environment: TRIGGER_RUN_ID, TRIGGER_ID, TRIGGER_AGENT_ID,\n"
-    "              TRIGGER_ATTEMPT, TRIGGER_SCHEDULED_FOR, TRIGGER_WAKE_MODE,\n"
-    "              TRIGGER_DB. Exit 0 -> 'success', the last 4096 bytes of its\n"
-    "              stdout as the run's result; otherwise 'failed' with the last\n"
-    "              500 bytes of its stderr as the error (or \"exit status N\",\n"
-    "              \"killed by signal N\" when stderr is empty); bytes that are\n"
-    "              not UTF-8, and NULs, become U+FFFD.\n"
-    "  --clean-env Give each command a minimal environment instead of the\n"
-    "              host's: PATH=/usr/bin:/bin, HOME (the host's, else /),\n"
-    "              LANG=C.UTF-8 and the TRIGGER_* variables, nothing else (no\n"
-    "              secret of the host's environment leaks into a command).\n"
-    "  --env NAME  With --clean-env: pass the host's NAME through as well\n"
-    "              (repeatable; also overrides PATH, HOME or LANG; a NAME the\n"
-    "              host does not have is left out).\n"
-    "  --timeout SEC\n"
-    "              Kill a command still running after SEC seconds (SIGKILL to its\n"
-    "              process group) -> 'failed', error \"timeout after SEC s\".\n"
-    "  --jobs N    At most N commands at once (default 4). A claim takes the\n"
-    "              free slots and the runs --prefetch allows (print mode claims\n"
-    "              a batch: printing is immediate).\n"
-    "  --prefetch N\n"
-    "              Claim up to N runs ahead of the free slots (default: --jobs;\n"
-    "              0..1024), and only while the commands are short: as many as\n"
-    "              the commands' mean run time says start within 20 ms. They\n"
-    "              start in claim order as slots free up; a stop releases them\n"
-    "              ('deferred').\n"
-    "\n"
-    "Leases: a running command's lease is renewed (trigger_run_heartbeat) every\n"
-    "half lease, so a command may run longer than --lease-ms. A claimed run is\n"
-    "never started or printed with less than a quarter of its lease left: it is\n"
-    "reported 'deferred' instead (re-offered by the next tick, same run_id and\n"
-    "attempt). If a renewal is refused (the run was reclaimed), the command goes\n"
-    "on and its report is refused.\n"
-    "\n"
-    "Reports (--exec, and print mode's lease path; print mode in the claim's\n"
-    "transaction writes none): the reports ready within --report-ms (or 256\n"
-    "of them) are written in one transaction (BEGIN IMMEDIATE, a\n"
-    "trigger_run_finish each, COMMIT); a refused report (e.g. its run was\n"
-    "reclaimed) undoes only itself.\n"
-    "Pending reports are also written in the transaction of the next claim\n"
-    "from their database, and before exiting.\n"
-    "A host killed with SIGKILL loses the reports not yet written (one window\n"
-    "at most): their runs stay 'running' and are reclaimed after their lease.\n"
-    "  --report-ms MS    how long a report may wait for others (0..1000,\n"
-    "                    default 5; 0: written at the end of the loop pass)\n"
-    "  --synchronous full|normal\n"
-    "                    PRAGMA synchronous of the host's connections (default\n"
-    "                    normal in WAL mode, else full). normal: a committed\n"
-    "                    claim or report survives a crash of the host, but a\n"
-    "                    power loss or OS crash may undo the last ones (a claim\n"
-    "                    undone is claimed again: its run may execute twice).\n"
-    "                    full: an fsync per commit, durable through power loss.\n"
-    "\n"
-    "Claim options (passed to trigger_run_due):\n"
-    "  --owner NAME      claimant recorded in trigger_runs.owner\n"
-    "                    (default trigger-host@HOSTNAME:PID)\n"
-    "  --lease-ms MS     lease of a claimed run, renewed while its command runs; a\n"
-    "                    run neither reported nor renewed within it (its host\n"
-    "                    died) is reclaimed by the next tick (default 60000, or\n"
-    "                    --timeout + 30 s when that is longer)\n"
-    "  --wake-mode MODE  claim only runs of that wake_mode (inject_now or\n"
-    "                    next_autonomy_cycle)\n"
-    "  --limit N         claim at most N runs per tick (tick mode: per pass)\n"
-    "  --agents a,b      claim only runs of these agent_ids\n"
-    "\n"
-    "Another SQLite engine (a dqlite cluster):\n"
-    "  --via CMD   Open nothing: run every statement with /bin/sh -c 'CMD \"$1\"'\n"
-    "              (the SQL as its last argument, TRIGGER_DB set to the DB\n"
-    "              argument, which only names the database) and read the answer\n"
-    "              from its stdout; a non-zero exit is a failed statement. For\n"
-    "              dqlite: --via 'dqlite -s HOST:PORT,... \"$TRIGGER_DB\"', the\n"
-    "              extension on every node (build/triggers-preload.so). One\n"
-    "              process per statement; the wakeup is asked again every\n"
-    "              --poll-ms (default 1000 here). A statement cut by a failover\n"
-    "              fails: a claim whose answer was lost is reclaimed after its\n"
-    "              lease, a report that failed leaves the run to its lease too.\n"
-    "\n"
-    "Status server (run and serve):\n"
-    "  --http ADDR Serve a read-only status page at /, Prometheus metrics at\n"
-    "              /metrics and trigger_health() as JSON at /health. ADDR is\n"
-    "              PORT (on 127.0.0.1: this machine only), HOST:PORT or\n"
-    "              [IPV6]:PORT; another interface, e.g. 0.0.0.0:PORT, must be\n"
-    "              written out (no authentication: anyone who reaches it can\n"
-    "              read the triggers). PORT 0 picks a free port (logged). It\n"
-    "              reads through its own read-only connections, never delaying\n"
-    "              a claim.\n"
-    "  --http-conns N\n"
-    "              At most N connections at once (default 64, 1..1024); more\n"
-    "              wait in the listen backlog until one closes.\n"
-    "  --http-conns-per-ip N\n"
-    "              At most N of them from one client address (default 16,\n"
-    "              1..1024); more are closed at once.\n"
-    "  --http-timeout SEC\n"
-    "              A request must arrive whole and its answer be sent within\n"
-    "              SEC seconds of the connection's start or of its previous\n"
-    "              request (default 10, 1..3600), else the connection is\n"
-    "              closed: a client sending a header line now and then no\n"
-    "              longer holds a connection.\n"
-    "\n"
-    "Other options:\n"
-    "  --extension PATH  the extension to load (default: triggers" TRIGGERS_SO_SUFFIX
+    "Common options:\n"
+    "  --exec CMD       run CMD (/bin/sh -c) per run, the payload on stdin\n"
+    "                   (default: print each run as a JSON line on stdout)\n"
+    "  --jobs N         at most N commands at once (default 4)\n"
+    "  --timeout SEC    kill a command after SEC seconds\n"
+    "  --agents a,b     claim only these agents' runs\n"
+    "  --http ADDR      status page, /metrics and /health on ADDR (PORT: local)\n"
+    "  --create         create a database file that does not exist\n"
+    "  --extension PATH the extension (default: triggers" TRIGGERS_SO_SUFFIX
     " beside this\n"
-    "                    binary, else in " TRIGGERS_EXTDIR "/)\n"
-    "  --poll-ms MS      how often to read PRAGMA data_version (10..5000, default\n"
-    "                    200; 1000 with --via): the bound on noticing another\n"
-    "                    connection's change\n"
-    "  --busy-timeout MS SQLite busy_timeout of every connection (default 5000)\n"
-    "  --grace SEC       after SIGTERM/SIGINT, how long running commands may take\n"
-    "                    before they are killed (default 10)\n"
-    "  --create          create a database file that does not exist\n"
-    "  --version         print trigger-host's version and, when the extension\n"
-    "                    loads, its trigger_version()\n"
-    "  --help, -h        this text\n"
+    "                   binary, else in " TRIGGERS_EXTDIR "/)\n"
+    "  -v, -q           more, less log (--log json: JSON lines)\n"
     "\n"
-    "Logging (stderr; stdout is print mode's):\n"
-    "  (default)         run and serve: one line on start (version, mode,\n"
-    "                    databases, extension and its version, dispatch), one\n"
-    "                    per failed run, one on stop; tick: only failures.\n"
-    "                    Warnings (a lease lost, a refused report) unless -q.\n"
-    "  --verbose, -v     also every run, claim, lease renewal and wakeup\n"
-    "  --quiet, -q       only errors that stop the host (exit 3)\n"
-    "  --log json        one JSON object per line: ts, level (debug, info, warn,\n"
-    "                    error, fatal), event (start, run, report_refused, stop,\n"
-    "                    message); run lines carry db, trigger_id, run_id,\n"
-    "                    attempt, status, error; others msg (or their fields)\n"
-    "  --log text        \"trigger-host: 2026-03-09T06:15:00.012Z message\" (default)\n"
-    "\n"
-    "Retention: run and serve delete finished runs older than\n"
-    "trigger_config('run_retention_ms') (default 30 days; 0 keeps them all) with\n"
-    "trigger_prune(before, 100): at most 100 rows per transaction (a few ms\n"
-    "of write lock), the next batch 20 ms later while there are more, a new\n"
-    "round once a minute; and events (trigger_events) older than\n"
-    "trigger_config('event_retention_ms') (default 7 days) the same way.\n"
-    "tick does not prune.\n"
-    "\n"
-    "Signals: SIGTERM or SIGINT stops claiming, lets running commands finish\n"
-    "(killing them after --grace; a second signal kills at once; killed runs\n"
-    "are reported 'failed'), releases claimed runs not yet started ('deferred',\n"
-    "re-offered at the next tick), reports everything and exits 0. A host killed\n"
-    "with SIGKILL leaves its runs 'running'; the next tick after their lease\n"
-    "reclaims them.\n"
-    "\n"
-    "When filtered by --agents or --wake-mode, trigger_next_wakeup() also sees\n"
-    "runs this host does not claim; if it reports something overdue that the\n"
-    "filtered claim does not return, the host backs off (--poll-ms doubling, at\n"
-    "most 1 s) instead of spinning.\n"
-    "\n"
-    "Exit status:\n"
-    "  0  success; for run/serve: stopped by SIGTERM/SIGINT\n"
-    "  1  tick: at least one dispatched run failed, or a report was refused\n"
-    "  2  usage error, or a database file that does not exist (no --create)\n"
-    "  3  database or extension error (open, load, install, claim), stdout\n"
-    "     closed in print mode, or --http cannot listen\n";
+    "Every option, the environment, systemd and the exit status:\n"
+    "man trigger-host (docs/trigger-host.1), and docs/host.md.\n";
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("trigger-host: ", stderr);
@@ -405,7 +200,9 @@ enum {
   O_SCOPE,
   O_USER,
   O_ROLE,
-  O_NO_AUTONOMY
+  O_NO_AUTONOMY,
+  O_ALL,
+  O_STATE
 };
 
 static const struct option long_opts[] = {
@@ -442,6 +239,8 @@ static const struct option long_opts[] = {
     {"user", required_argument, 0, O_USER},
     {"role", required_argument, 0, O_ROLE},
     {"no-autonomy", no_argument, 0, O_NO_AUTONOMY},
+    {"all", no_argument, 0, O_ALL},
+    {"status", required_argument, 0, O_STATE},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -581,6 +380,14 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       break;
     case O_CREATE: o->create = 1; break;
     case O_JSON: o->json = 1; break;
+    case O_ALL: o->all = 1; break;
+    case O_STATE:
+      if (!status_state_valid(arg))
+        return usage_error("--status: expected scheduled, paused, completed, "
+                           "cancelled or expired, not %s",
+                           arg);
+      o->state = arg;
+      break;
     case O_VERSION: o->version = 1; break;
     case 'h': fputs(usage_text, stdout); return 0;
     default: return usage_error("%s", "unknown option");
@@ -608,11 +415,14 @@ static int check_exists(const host_opts *o, const char *path) {
 ** database file with no command to run; its role defaults to agent. -1
 ** to go on, else 2 (reported). */
 static int check_mcp(host_opts *o) {
-  int identity =
-      o->agent_id || o->scope || o->user_id || o->role || o->no_autonomy;
+  if (o->mode != MODE_MCP && o->mode != MODE_STATUS &&
+      (o->agent_id || o->scope))
+    return usage_error("%s", "--agent and --scope are options of mcp and "
+                             "status (claims: --agents)");
+  int identity = o->user_id || o->role || o->no_autonomy;
   if (o->mode != MODE_MCP)
-    return identity ? usage_error("%s", "--agent, --scope, --user, --role "
-                                        "and --no-autonomy are options of mcp")
+    return identity ? usage_error("%s", "--user, --role and --no-autonomy "
+                                        "are options of mcp")
                     : -1;
   if (o->via || o->exec_cmd || o->http)
     return usage_error("%s", "mcp serves a local database file: no --via, "
@@ -687,6 +497,10 @@ int args_parse(host_opts *o, int argc, char **argv) {
   if (o->json && o->mode != MODE_STATUS)
     return usage_error("%s", "--json is an option of status (for the log: "
                              "--log json)");
+  if ((o->all || o->state) && o->mode != MODE_STATUS)
+    return usage_error("%s", "--all and --status are options of status");
+  if (o->all && o->limit)
+    return usage_error("%s", "status: --all or --limit N, not both");
   if (!o->owner) o->owner = default_owner();
   if (!o->lease_ms) { /* the extension's default, or --timeout + 30 s */
     o->lease_ms = o->timeout_ms + 30000 > 60000 ? o->timeout_ms + 30000 : 60000;

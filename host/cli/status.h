@@ -2,8 +2,10 @@
 ** status.h -- `trigger-host status DB [--json]`: what is scheduled, like
 ** `systemctl list-timers`, and the failed runs of the last 24 hours.
 **
-** One line per trigger, sorted by next due (then trigger_id); triggers
-** with nothing due (paused, completed, cancelled, expired) come last:
+** The next 50 triggers (--limit N, --all; --agent, --scope, --status
+** filter), sorted by next due (then trigger_id), read from the due index
+** and printed as they come; triggers with nothing due (paused, completed,
+** cancelled, expired) come last, by state:
 **
 **   NEXT  LEFT  LAST  STATUS  TRIGGER  SCHEDULE
 **
@@ -25,6 +27,10 @@
 #define HOST_STATUS_H
 
 #include "core/opts.h"
+
+/* 1 when s is a trigger state --status takes: scheduled, paused,
+** completed, cancelled, expired. */
+int status_state_valid(const char *s);
 
 /* Print the status of o->dbs[0]. Returns the exit status: 0, or 3 when
 ** the database or the extension cannot be read. */

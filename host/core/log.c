@@ -2,6 +2,11 @@
 ** log.c -- trigger-host's log lines on stderr, text or JSON (see log.h).
 ** Every line is built whole in a sqlite3_str (out.h) and written with one
 ** fputs, so lines never interleave. Times are UTC with milliseconds.
+**
+** When stderr is the journal (JOURNAL_STREAM names stderr's device and
+** inode, as systemd sets it for a service), a text line is "<N>message":
+** N the syslog priority journald stores for the line, without the
+** program name and time journald records itself (docs/host.md#logs).
 */
 #include "core/log.h"
 
@@ -10,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,12 +23,28 @@
 
 static log_level threshold = LOG_INFO;
 static int as_json = 0;
+static int to_journal = 0; /* stderr is the journal: "<N>" prefixes */
 
 static const char *const level_names[] = {"debug", "info", "warn", "error",
                                           "fatal"};
 
+/* syslog priorities of the levels: debug, info, warning, err, crit */
+static const int journal_priority[] = {7, 6, 4, 3, 2};
+
+int log_journal_stream(int fd, const char *journal_stream) {
+  unsigned long long dev, ino;
+  char end;
+  struct stat st;
+  if (!journal_stream ||
+      sscanf(journal_stream, "%llu:%llu%c", &dev, &ino, &end) != 2)
+    return 0;
+  return fstat(fd, &st) == 0 && (unsigned long long)st.st_dev == dev &&
+         (unsigned long long)st.st_ino == ino;
+}
+
 void log_setup(const host_opts *o) {
   as_json = o->log_json;
+  to_journal = log_journal_stream(2, getenv("JOURNAL_STREAM"));
   if (o->verbosity < 0) threshold = LOG_FATAL;
   else if (o->verbosity > 0) threshold = LOG_DEBUG;
   else
@@ -48,6 +70,8 @@ static void line_begin(sqlite3_str *b, log_level lv, const char *event) {
     out_json_str(b, "ts", when);
     out_json_str(b, "level", level_names[lv]);
     out_json_str(b, "event", event);
+  } else if (to_journal) {
+    sqlite3_str_appendf(b, "<%d>", journal_priority[lv]);
   } else {
     sqlite3_str_appendf(b, "trigger-host: %s ", when);
   }
@@ -89,6 +113,13 @@ void log_debug(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vmessage(LOG_DEBUG, fmt, ap);
+  va_end(ap);
+}
+
+void log_info(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(LOG_INFO, fmt, ap);
   va_end(ap);
 }
 

@@ -13,6 +13,8 @@
 ** mails only failures); -v shows everything, -q only fatal.
 **
 ** --log text (default): "trigger-host: 2026-03-09T06:15:00.012Z message".
+** When stderr is the journal (JOURNAL_STREAM), a text line is
+** "<N>message", N the level's syslog priority (2 fatal .. 7 debug).
 ** --log json: one JSON object per line with the stable keys ts, level,
 ** event and, by event: start (version, extension, extension_version,
 ** mode, databases, dispatch, pid), run (db, trigger_id, run_id, attempt,
@@ -31,9 +33,11 @@ typedef enum { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR, LOG_FATAL } log_level;
 void log_setup(const host_opts *o);
 int log_enabled(log_level lv);
 
-/* A message; the name says when it shows: log_debug with -v, log_warn
-** unless -q, log_fatal always (a fatal error). */
+/* A message; the name says when it shows: log_debug with -v, log_info
+** as the start line does, log_warn unless -q, log_fatal always (a fatal
+** error). */
 void log_debug(const char *fmt, ...) HOST_FORMAT(1, 2);
+void log_info(const char *fmt, ...) HOST_FORMAT(1, 2);
 void log_warn(const char *fmt, ...) HOST_FORMAT(1, 2);
 void log_fatal(const char *fmt, ...) HOST_FORMAT(1, 2);
 
@@ -49,6 +53,9 @@ void log_refused(const char *db, const host_run *r, const char *status,
                  const char *why);
 /* The stop line: runs reported, how many failed. */
 void log_stop(int runs, int failed);
+/* 1 when fd is the stream journal_stream ("DEV:INO", systemd's
+** JOURNAL_STREAM) names, else 0 (also for NULL or a malformed value). */
+int log_journal_stream(int fd, const char *journal_stream);
 /* How many lines the log has written to stderr so far (any thread). */
 long log_lines(void);
 

@@ -45,6 +45,8 @@ typedef struct host_opts {
   int log_json;          /* --log json */
   int create;            /* --create: a missing database file is created */
   int json;              /* status --json */
+  int all;               /* status --all: every trigger (else --limit, 50) */
+  const char *state;     /* status --status STATE */
   int version;           /* --version */
   const char *http;      /* --http ADDR: the status server (http.h) */
   int http_conns;        /* --http-conns N: connections at once */
@@ -52,9 +54,10 @@ typedef struct host_opts {
   int http_timeout_s;    /* --http-timeout SEC: a whole request's time */
   host_sync synchronous; /* --synchronous full|normal */
   int report_ms; /* --report-ms: how long a report may wait (reports.h) */
-  /* mcp: who the tools act for (mcp/mcp.h), never what a model says */
-  const char *agent_id; /* --agent, default "" */
-  const char *scope;    /* --scope, default "" */
+  /* mcp: who the tools act for (mcp/mcp.h), never what a model says;
+  ** status: --agent and --scope filter the list (NULL: no filter) */
+  const char *agent_id; /* --agent (mcp: default "") */
+  const char *scope;    /* --scope (mcp: default "") */
   const char *user_id;  /* --user, NULL = none */
   const char *role;     /* --role, default "agent" */
   int no_autonomy;      /* --no-autonomy: autonomy_available false */

@@ -295,7 +295,7 @@ http_server *http_start(const host_opts *o) {
   }
   char where[80];
   bound_address(srv->daemon, &a, where, sizeof where);
-  log_warn("http: serving http://%s/ (read-only: /, /metrics, /health)", where);
+  log_info("http: serving http://%s/ (read-only: /, /metrics, /health)", where);
   if (!a.loopback)
     log_warn("http: %s is not a loopback address: anyone who can reach it "
              "can read the triggers and runs (no authentication)",

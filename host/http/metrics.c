@@ -2,6 +2,12 @@
 ** metrics.c -- the Prometheus text of /metrics (see metrics.h). The health
 ** counts of every database are read first (one transaction each), then
 ** every family is written in turn with all its samples.
+**
+** One prefix scheme (docs/host.md#metrics): trigger_db_* is what a
+** database says (the same from every host of it), trigger_host_* what
+** this process did since it started. trigger_health's windowed counts
+** (failures_24h, recent_creations) are not exported: a counter and rate()
+** serve where they would (trigger_host_runs_total{status="failed"}).
 */
 #include "http/metrics.h"
 
@@ -24,11 +30,18 @@ static const struct {
     {"running", "Runs claimed and not yet finished, by any host."},
     {"expired_leases",
      "Running runs whose lease has passed (their host died or stalled)."},
-    {"failures_24h", "Runs that failed in the last 24 hours."},
     {"stalled", "Active triggers held back by a run whose lease has passed."},
-    {"recent_creations",
-     "Triggers created within creation_window_ms (trigger_events)."},
 };
+
+/* trigger_health's keys left out of /metrics: counts over a sliding window,
+** which a counter and rate() answer better, and the text field. */
+static const char *const windowed[] = {"failures_24h", "recent_creations"};
+
+static int exported(const char *key) {
+  for (size_t i = 0; i < sizeof windowed / sizeof windowed[0]; i++)
+    if (strcmp(windowed[i], key) == 0) return 0;
+  return 1;
+}
 
 static const char *help_of(const char *key) {
   for (size_t i = 0; i < sizeof health_help / sizeof health_help[0]; i++)
@@ -107,10 +120,12 @@ static void health_families(sqlite3_str *s, readdb *dbs, int ndbs,
     if (hs[i].up) keys = &hs[i];
   for (int k = 0; keys && k < keys->n; k++) {
     const char *key = keys->f[k].key;
+    if (!exported(key)) continue;
     int due = strcmp(key, "next_due_at") == 0;
     char name[64], help[128];
     snprintf(name, sizeof name,
-             due ? "trigger_next_due_timestamp_seconds" : "trigger_%s", key);
+             due ? "trigger_db_next_due_timestamp_seconds" : "trigger_db_%s",
+             key);
     const char *h =
         due ? "When the next trigger is due (Unix seconds)." : help_of(key);
     if (!h) {
@@ -149,13 +164,13 @@ static long long get_refused(const stats_row *r) { return r->refused; }
 static long long get_inflight(const stats_row *r) { return r->inflight; }
 
 static void runs_family(sqlite3_str *s, const stats_row *rows, int n) {
-  family(s, "trigger_runs_total", "counter",
+  family(s, "trigger_host_runs_total", "counter",
          "Runs this host reported, by status (success, failed, deferred).");
   static const char *const status[] = {"success", "failed", "deferred"};
   for (int i = 0; i < n; i++) {
     const long long v[] = {rows[i].success, rows[i].failed, rows[i].deferred};
     for (int k = 0; k < 3; k++) {
-      sample_start(s, "trigger_runs_total", rows[i].db, rows[i].agent);
+      sample_start(s, "trigger_host_runs_total", rows[i].db, rows[i].agent);
       label(s, "status", status[k], 0);
       sqlite3_str_appendf(s, "} %lld\n", v[k]);
     }
@@ -163,7 +178,7 @@ static void runs_family(sqlite3_str *s, const stats_row *rows, int n) {
 }
 
 static void latency_family(sqlite3_str *s, const stats_row *rows, int n) {
-  const char *name = "trigger_claim_latency_seconds";
+  const char *name = "trigger_host_claim_latency_seconds";
   family(s, name, "histogram",
          "Seconds from an occurrence's scheduled_for to this host's claim "
          "(jitter included).");
@@ -173,14 +188,16 @@ static void latency_family(sqlite3_str *s, const stats_row *rows, int n) {
       char le[32];
       if (b < STATS_NBUCKETS) snprintf(le, sizeof le, "%g", stats_bounds[b]);
       else snprintf(le, sizeof le, "+Inf");
-      sample_start(s, "trigger_claim_latency_seconds_bucket", r->db, r->agent);
+      sample_start(s, "trigger_host_claim_latency_seconds_bucket", r->db,
+                   r->agent);
       label(s, "le", le, 0);
       sqlite3_str_appendf(s, "} %lld\n",
                           b < STATS_NBUCKETS ? r->bucket[b] : r->count);
     }
-    sample_start(s, "trigger_claim_latency_seconds_sum", r->db, r->agent);
+    sample_start(s, "trigger_host_claim_latency_seconds_sum", r->db, r->agent);
     sqlite3_str_appendf(s, "} %.6f\n", r->sum_s);
-    sample_start(s, "trigger_claim_latency_seconds_count", r->db, r->agent);
+    sample_start(s, "trigger_host_claim_latency_seconds_count", r->db,
+                 r->agent);
     sqlite3_str_appendf(s, "} %lld\n", r->count);
   }
 }
@@ -194,20 +211,25 @@ char *metrics_render(readdb *dbs, int ndbs, long long now_ms,
   free(hs);
   int n = 0;
   stats_row *rows = stats_snapshot(&n);
-  counter(s, rows, n, "trigger_fires_total",
+  counter(s, rows, n, "trigger_host_fires_total",
           "Runs this host claimed (trigger_run_due) since it started.",
           get_fires);
   runs_family(s, rows, n);
-  counter(s, rows, n, "trigger_failures_total",
+  counter(s, rows, n, "trigger_host_failures_total",
           "Runs this host reported failed, plus its reports the database "
           "refused.",
           get_failures);
-  counter(s, rows, n, "trigger_reports_refused_total",
+  counter(s, rows, n, "trigger_host_reports_refused_total",
           "Reports (trigger_run_finish) the database refused.", get_refused);
-  counter(s, rows, n, "trigger_host_running",
+  counter(s, rows, n, "trigger_host_runs_in_flight",
           "Runs this host has claimed and not yet reported.", get_inflight);
   latency_family(s, rows, n);
   stats_free(rows, n);
+  family(s, "trigger_host_build_info", "gauge",
+         "Always 1; its version label is trigger-host's version.");
+  sqlite3_str_appendall(s, "trigger_host_build_info{");
+  label(s, "version", TRIGGERS_VERSION, 1);
+  sqlite3_str_appendall(s, "} 1\n");
   family(s, "trigger_host_start_time_seconds", "gauge",
          "When this host started (Unix seconds).");
   sqlite3_str_appendf(s, "trigger_host_start_time_seconds %.3f\n",

@@ -54,9 +54,22 @@ fi
 files=$(cd "$D" 2>/dev/null && find . -type f -o -type l | sed 's#^\.##' | sort | tr '\n' ' ')
 want=$(printf '%s\n' "$P/bin/trigger-host" "$P/include/sqlite-triggers.h" \
   "$P/lib/libsqlite_triggers.a" "$P/lib/pkgconfig/sqlite-triggers.pc" \
-  "$P/lib/sqlite-triggers/triggers.$SO" "$P/share/sqlite-triggers/install.sql" |
+  "$P/lib/sqlite-triggers/triggers.$SO" "$P/share/sqlite-triggers/install.sql" \
+  "$P/share/man/man1/trigger-host.1" "$P/lib/systemd/system/trigger-host.service" |
   sort | tr '\n' ' ')
 [ "$files" = "$want" ] && ok || bad install-files "installed: $files; expected: $want"
+# the installed man page lints clean; the installed unit verifies (its
+# ExecStart pointed at the staged binary, `man trigger-host` found there)
+if command -v mandoc >/dev/null 2>&1; then
+  out=$(mandoc -T lint "$D$P/share/man/man1/trigger-host.1" 2>&1) && [ -z "$out" ] && ok ||
+    bad man-lint "mandoc -T lint: $out"
+fi
+if command -v systemd-analyze >/dev/null 2>&1; then
+  sed "s#^ExecStart=$P/bin/#ExecStart=$D$P/bin/#" \
+    "$D$P/lib/systemd/system/trigger-host.service" > "$T/trigger-host.service"
+  out=$(MANPATH="$D$P/share/man" systemd-analyze verify "$T/trigger-host.service" 2>&1) &&
+    [ -z "$out" ] && ok || bad unit-verify "systemd-analyze verify: $out"
+fi
 
 # pkg-config finds it; --define-variable relocates it to the DESTDIR
 pc() {

@@ -25,8 +25,8 @@ import threading
 import time
 
 from util import one
-from util.host import (Tmp, add_interval, add_once, briefly, host_bin, now_ms, run_host, runs,
-                       wait_for)
+from util.host import (Tmp, add_interval, add_once, briefly, host_bin, manual, now_ms, run_host,
+                       runs, wait_for)
 from util.http import get, metric, parse_metrics, read, start_http, stop_http
 
 
@@ -81,22 +81,22 @@ def test_routes(ext):
             assert st == 200 and hdr["content-type"].startswith("text/plain; version=0.0.4"), hdr
             m, types = parse_metrics(body)
             assert metric(m, "trigger_db_up", db=path) == 1
-            assert metric(m, "trigger_active", db=path) == 2
-            assert metric(m, "trigger_failures_24h", db=path) == 1
-            assert metric(m, "trigger_running", db=path) == 0
-            assert metric(m, "trigger_next_due_timestamp_seconds", db=path) == mine["next_due_at"] / 1000
+            assert metric(m, "trigger_db_active", db=path) == 2
+            assert not any(k[0] == "trigger_failures_24h" for k in m)  # windowed: not exported
+            assert metric(m, "trigger_db_running", db=path) == 0
+            assert metric(m, "trigger_db_next_due_timestamp_seconds", db=path) == mine["next_due_at"] / 1000
             for agent, status in (("agent-1", "success"), ("agent-2", "failed")):
-                assert metric(m, "trigger_fires_total", db=path, agent=agent) == 1
-                assert metric(m, "trigger_runs_total", db=path, agent=agent, status=status) == 1
-                assert metric(m, "trigger_host_running", db=path, agent=agent) == 0
-                assert metric(m, "trigger_claim_latency_seconds_count", db=path, agent=agent) == 1
-                assert metric(m, "trigger_claim_latency_seconds_bucket", db=path, agent=agent,
+                assert metric(m, "trigger_host_fires_total", db=path, agent=agent) == 1
+                assert metric(m, "trigger_host_runs_total", db=path, agent=agent, status=status) == 1
+                assert metric(m, "trigger_host_runs_in_flight", db=path, agent=agent) == 0
+                assert metric(m, "trigger_host_claim_latency_seconds_count", db=path, agent=agent) == 1
+                assert metric(m, "trigger_host_claim_latency_seconds_bucket", db=path, agent=agent,
                               le="+Inf") == 1
-            assert metric(m, "trigger_failures_total", db=path, agent="agent-2") == 1
-            assert metric(m, "trigger_failures_total", db=path, agent="agent-1") == 0
-            assert metric(m, "trigger_runs_total", db=path, agent="agent-1", status="failed") == 0
-            assert types["trigger_claim_latency_seconds"] == "histogram"
-            assert types["trigger_fires_total"] == "counter" and types["trigger_overdue"] == "gauge"
+            assert metric(m, "trigger_host_failures_total", db=path, agent="agent-2") == 1
+            assert metric(m, "trigger_host_failures_total", db=path, agent="agent-1") == 0
+            assert metric(m, "trigger_host_runs_total", db=path, agent="agent-1", status="failed") == 0
+            assert types["trigger_host_claim_latency_seconds"] == "histogram"
+            assert types["trigger_host_fires_total"] == "counter" and types["trigger_db_overdue"] == "gauge"
             assert metric(m, "trigger_host_start_time_seconds") <= time.time()
 
             # /: the page, every text escaped
@@ -257,7 +257,7 @@ def test_load_while_ticking_no_missed_or_doubled_run(ext):
             {s: statuses.count(s) for s in set(statuses)}
         m, _ = parse_metrics(body)
         lat = [(dict(k[1]).get("agent"), v) for k, v in m.items()
-               if k[0] == "trigger_claim_latency_seconds_sum"]
+               if k[0] == "trigger_host_claim_latency_seconds_sum"]
         print(f"  1000 requests in {took:.2f} s ({1000 / took:.0f}/s) while ticking;"
               f" claim latency sums {lat}")
         rows = runs(db)
@@ -290,8 +290,8 @@ def test_serve_several_databases(ext):
             assert health[a]["active"] == 1 and health[b]["paused"] == 1
             st, _, body = get(port, "/metrics")
             m, _ = parse_metrics(body)
-            assert metric(m, "trigger_active", db=a) == 1 and metric(m, "trigger_active", db=b) == 0
-            assert metric(m, "trigger_paused", db=b) == 1 and metric(m, "trigger_db_up", db=b) == 1
+            assert metric(m, "trigger_db_active", db=a) == 1 and metric(m, "trigger_db_active", db=b) == 0
+            assert metric(m, "trigger_db_paused", db=b) == 1 and metric(m, "trigger_db_up", db=b) == 1
             assert 'db="' + b.replace("\\", "\\\\").replace('"', '\\"') + '"' in body
             st, _, page = get(port, "/")
             assert "in-a" in page and "in-b" in page and "2 databases" in page
@@ -332,6 +332,7 @@ def test_usage_errors_and_addresses(ext):
         assert one(db, "SELECT count(*) FROM trigger_runs") == 0
         p = subprocess.run([host_bin(ext), "--help"], capture_output=True, text=True, timeout=5)
         assert "--http ADDR" in p.stdout and "/metrics" in p.stdout
+        assert "--http addr" in manual() and "/metrics" in manual()
         # every interface only when written out, with a warning
         proc, port, err = start_http(ext, t, "run", path, addr="0.0.0.0:0", name="any")
         try:
@@ -597,7 +598,7 @@ def test_metrics_count_a_failed_run(ext):
                 status, _, body = get(port, "/metrics")
                 assert status == 200
                 samples = parse_metrics(body)[0]
-                key = ("trigger_failures_total",
+                key = ("trigger_host_failures_total",
                        frozenset({"db": path, "agent": 'ag"\\x'}.items()))
                 return samples.get(key) == 1
             assert wait_for(counted, 10), samples

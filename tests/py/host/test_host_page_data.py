@@ -163,7 +163,7 @@ def test_metrics_of_many_agents_and_an_odd_path(ext):
                 assert st == 200
                 page["fires"] = {dict(k[1])["agent"]: v
                                  for k, v in parse_metrics(page["text"])[0].items()
-                                 if k[0] == "trigger_fires_total"}
+                                 if k[0] == "trigger_host_fires_total"}
                 return sum(page["fires"].values()) == 1005
             wait_for(counted, 30)
         finally:

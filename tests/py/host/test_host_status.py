@@ -73,9 +73,10 @@ def test_status_failures_name_what_was_read(ext):
         assert p.returncode == 3, p.stderr
         assert f"cannot load extension {t.file('none')}: " in p.stderr, p.stderr
         empty, _ = t.db(ext, "empty.db")  # no trigger: the triggers read without runs
-        for db_path, table, what in ((empty, "triggers_rundata", "reading the failed runs"),
-                                     (path, "triggers_rundata", "reading the triggers"),
-                                     (path, "triggers_data", "reading the triggers")):
+        # the counts are read first
+        for db_path, table, what in ((empty, "triggers_rundata", "counting the failed runs"),
+                                     (path, "triggers_rundata", "counting the failed runs"),
+                                     (path, "triggers_data", "counting the triggers")):
             plain = sqlite3.connect(db_path, isolation_level=None)
             plain.execute(f"ALTER TABLE {table} RENAME TO gone")
             p = status(ext, db_path)
@@ -109,8 +110,12 @@ def test_status_table(ext):
         starts = [head.index(c) for c in ("NEXT", "LEFT", "LAST", "STATUS", "TRIGGER",
                                           "SCHEDULE")]
         trig = db.execute("SELECT trigger_id, next_due_at, last_run_at, timezone,"
-                          " trigger_describe(trigger_id) FROM triggers").fetchall()
-        trig.sort(key=lambda x: (x[1] is None, x[1] or 0, x[0]))
+                          " trigger_describe(trigger_id), status FROM triggers").fetchall()
+        # by next due; nothing due: by state (paused, completed, ...), then
+        # creation order
+        order = ["paused", "completed", "cancelled", "expired", "scheduled"]
+        trig = [x[:5] for x in sorted(trig, key=lambda x: (x[1] is None, x[1] or 0,
+                                                            order.index(x[5]), x[0]))]
         want_status = {"build-check": "failed", "standup": "scheduled", "report": "scheduled",
                        "paused-one": "paused", "done": "completed", "long-job": "running"}
         rows = lines[1:1 + len(trig)]
@@ -124,7 +129,7 @@ def test_status_table(ext):
                 assert left == "-", line
             else:
                 assert re.fullmatch(r"\d+ms|\d+s|\d+min \d+s|\d+h \d+min|\d+d \d+h", left), line
-        assert [r[0] for r in trig][-2:] == ["done", "paused-one"]  # nothing due: last
+        assert [r[0] for r in trig][-2:] == ["paused-one", "done"]  # nothing due: last
         report = next(x for x in rows if "  report  " in x)
         assert re.search(r"  (1h 59min|2h 0min)  ", report), report
         assert "  At 07:00, Monday through Friday (Europe/Berlin)" in p.stdout
@@ -147,7 +152,10 @@ def test_status_json(ext):
         s = json.loads(p.stdout)
         assert s["database"] == path and abs(s["now"] - now_ms()) < 5000
         ids = [x["trigger_id"] for x in s["triggers"]]
-        assert ids[-2:] == ["done", "paused-one"] and len(ids) == 6, ids
+        assert ids[-2:] == ["paused-one", "done"] and len(ids) == 6, ids
+        assert (s["shown"], s["more"]) == (6, False), s
+        assert s["counts"] == {"scheduled": 4, "paused": 1, "completed": 1, "cancelled": 0,
+                               "expired": 0}, s["counts"]
         x = {x["trigger_id"]: x for x in s["triggers"]}
         b = x["build-check"]
         row = db.execute("SELECT next_due_at, last_run_at FROM triggers"
@@ -222,3 +230,58 @@ def status_db(ext, t):
     got = {x["trigger_id"]: x for x in tick(db, now + 10)}
     finish(db, got["done"]["run_id"], "success", "ok")
     return path, db, r
+
+
+def test_status_pages_and_filters(ext):
+    """The next 50 by default ("50 shown; ..."), --limit N, --all (every
+    one, a page of 50 at a time under one head), --agent, --scope and
+    --status keeping what matches (due ones by next due, then those with
+    nothing due), --json the same; usage errors."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        now = now_ms()
+        for k in range(120):
+            add_interval(db, f"t{k:03d}", now + 60000 + k * 1000, interval_ms=86400000,
+                         agent_id="a1" if k % 2 else "a2", scope="s" if k % 3 == 0 else "")
+        for k in range(3):
+            add_interval(db, f"p{k}", now + 1000, interval_ms=86400000, agent_id="a1")
+            one(db, "SELECT trigger_pause(?)", f"p{k}")
+
+        def rows(*args):
+            p = status(ext, path, *args)
+            assert p.returncode == 0, p.stderr
+            out = p.stdout.split("\n\n")[0].splitlines()
+            return [re.split(r"\s{2,}", x)[4] for x in out[1:]], p.stdout
+
+        ids, out = rows()
+        assert ids == [f"t{k:03d}" for k in range(50)], ids
+        assert "123 triggers: 120 scheduled, 3 paused." in out, out
+        assert "50 shown; --limit N or --all for more." in out, out
+        ids, out = rows("--limit", "7")
+        assert ids == [f"t{k:03d}" for k in range(7)] and "7 shown;" in out, out
+        ids, out = rows("--all")
+        assert ids == [f"t{k:03d}" for k in range(120)] + ["p0", "p1", "p2"], ids
+        assert out.count("NEXT") == 1 and "shown;" not in out, out
+        ids, _ = rows("--all", "--agent", "a1")
+        assert ids == [f"t{k:03d}" for k in range(1, 120, 2)] + ["p0", "p1", "p2"], ids
+        ids, _ = rows("--agent", "a2", "--scope", "s", "--limit", "3")
+        assert ids == ["t000", "t006", "t012"], ids
+        ids, out = rows("--status", "paused")
+        assert ids == ["p0", "p1", "p2"] and "shown;" not in out, ids
+        ids, _ = rows("--status", "scheduled", "--limit", "2")
+        assert ids == ["t000", "t001"], ids
+        ids, _ = rows("--agent", "nobody")
+        assert ids == [], ids
+        p = status(ext, path, "--json", "--limit", "5", "--agent", "a1")
+        s = json.loads(p.stdout)
+        assert [x["trigger_id"] for x in s["triggers"]] == ["t001", "t003", "t005", "t007",
+                                                           "t009"], s
+        assert (s["shown"], s["more"], s["counts"]["paused"]) == (5, True, 3), s
+        s = json.loads(status(ext, path, "--json", "--all").stdout)
+        assert (len(s["triggers"]), s["more"]) == (123, False)
+        for args, words in ((["--all", "--limit", "3"], "--all or --limit N, not both"),
+                            (["--status", "sleeping"], "--status: expected scheduled"),):
+            p = status(ext, path, *args)
+            assert p.returncode == 2 and words in p.stderr, (args, p.stderr)
+        p = host(ext, "tick", path, "--agent", "a1")
+        assert p.returncode == 2 and "options of status" in p.stderr, p.stderr

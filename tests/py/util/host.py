@@ -2,6 +2,7 @@
 build/trigger-host: a temporary directory of databases, triggers due in
 real time, starting, stopping and ticking the host, reading its runs."""
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -160,3 +161,30 @@ case $1 in
   *) echo "unexpected: $1" >&2; exit 9 ;;
 esac
 """
+
+
+def manual():
+    """The man page docs/trigger-host.1 as text, on one line (whitespace
+    runs made one space): mandoc's rendering, or without mandoc the source
+    with its macros dropped (a crude rendering, enough to find words)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+    src = os.path.join(root, "docs", "trigger-host.1")
+    mandoc = shutil.which("mandoc")
+    if mandoc:
+        text = subprocess.run([mandoc, "-T", "ascii", src], capture_output=True, text=True,
+                              timeout=30, check=True).stdout
+        text = re.sub(r".\x08", "", text)
+    else:
+        words = []
+        for line in open(src):
+            if line.startswith(".\\\""):
+                continue
+            toks = line.replace("\\-", "-").split()
+            if line.startswith("."):
+                toks = [("-" + toks[i]) if i and toks[i - 1] == "Fl" else toks[i]
+                        for i in range(1, len(toks))]
+                toks = [x for x in toks if not re.fullmatch(r"[A-Z][a-z]|[A-Z][a-z][a-z]", x)]
+            words += toks
+        text = " ".join(words)
+    return " ".join(text.split())
