@@ -284,4 +284,4 @@ def test_status_pages_and_filters(ext):
             p = status(ext, path, *args)
             assert p.returncode == 2 and words in p.stderr, (args, p.stderr)
         p = host(ext, "tick", path, "--agent", "a1")
-        assert p.returncode == 2 and "options of status" in p.stderr, p.stderr
+        assert p.returncode == 2 and "options of mcp and status" in p.stderr, p.stderr
