@@ -10,6 +10,7 @@
 */
 #include "core/log.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,12 +32,24 @@ static const char *const level_names[] = {"debug", "info", "warn", "error",
 /* syslog priorities of the levels: debug, info, warning, err, crit */
 static const int journal_priority[] = {7, 6, 4, 3, 2};
 
+/* A decimal number up to stop (the byte after it): 0, or -1. */
+static int parse_ull(const char *p, char stop, const char **end,
+                     unsigned long long *out) {
+  char *e;
+  if (*p < '0' || *p > '9') return -1;
+  errno = 0;
+  *out = strtoull(p, &e, 10);
+  if (errno || *e != stop) return -1;
+  *end = e;
+  return 0;
+}
+
 int log_journal_stream(int fd, const char *journal_stream) {
   unsigned long long dev, ino;
-  char end;
+  const char *p;
   struct stat st;
-  if (!journal_stream ||
-      sscanf(journal_stream, "%llu:%llu%c", &dev, &ino, &end) != 2)
+  if (!journal_stream || parse_ull(journal_stream, ':', &p, &dev) != 0 ||
+      parse_ull(p + 1, '\0', &p, &ino) != 0)
     return 0;
   return fstat(fd, &st) == 0 && (unsigned long long)st.st_dev == dev &&
          (unsigned long long)st.st_ino == ino;
