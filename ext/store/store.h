@@ -39,6 +39,8 @@ typedef enum store_sql {
   ST_TICK_COUNTS,      /* the same but next_due_at and fire_at */
   ST_QUARANTINE_DATA,  /* ?1 id ?2 status ?3 enabled (NULL: kept) */
   ST_QUARANTINE_STATE, /* ?1 id ?2 last_error ?3 now ?4 running (NULL: kept) */
+  ST_EVENT_IDS,        /* ?1 event_key -> ids of its active event triggers */
+  ST_EVENT_SAVE,       /* ?1 id, next_due_at, fire_at, event_* , updated_at */
   /* run_rows.c */
   ST_RUN_INSERT,           /* all run columns ?1..?RC_NCOL; OR IGNORE */
   ST_RUN_INSERT_MANY,      /* STORE_MANY run rows, columns row after row */

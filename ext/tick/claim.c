@@ -88,6 +88,25 @@ static int runs_spent(const trg_row *r) {
   return !r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i;
 }
 
+/* An event trigger due (docs/reactive.md): one run of its pending
+** signals (payload.event) or of its timeout; then it waits for the next
+** signal (a timeout applies only until the first run: whichever comes
+** first), unless max_runs is spent. Its signal state is written at once
+** with the trigger, not kept: rows after a barrier write at once. */
+static int process_event(tick *t, trg_row *r, int overlap_skip) {
+  int rc = tick_wb_barrier(t);
+  if (rc == SQLITE_OK)
+    rc = take_occurrence(t, r, r->v[TC_NEXT_DUE_AT].i, overlap_skip);
+  if (rc != SQLITE_OK) return rc;
+  trigger_event_taken(r);
+  trigger_set_next(r, 0, 0);
+  if (!t->o.ack && r->v[TC_RUNNING].i == 0) tick_occurrence_done(r, 1, NULL);
+  rc = tick_settle(t->call.st, r);
+  if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
+  if (rc == SQLITE_OK) rc = store_trigger_save_event(t->call.st, r);
+  return rc;
+}
+
 static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
   int rc = SQLITE_OK;
   const char *policy = trg_val_text(&r->v[TC_MISFIRE_POLICY]);
@@ -98,6 +117,7 @@ static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
     return tick_wb_write_trigger(t, r);
   }
   int overlap_skip = busy && strcmp(overlap, "skip") == 0;
+  if (spec->type == SCHED_EVENT) return process_event(t, r, overlap_skip);
   i64 due = r->v[TC_NEXT_DUE_AT].i;
   int all = strcmp(policy, "all") == 0;
   sched_catchup cu;

@@ -93,10 +93,48 @@ char *tick_fire_run_id(arena *a, const char *trigger_id, i64 incarnation,
   return join(a, ps, n);
 }
 
+/* An event trigger's "event" member (docs/reactive.md), with its leading
+** comma, into *out: the pending signals ({"key","payload","at","count"}),
+** or {"timeout":true} for the occurrence at its timeout; none (empty)
+** otherwise (a run-now of a trigger not signalled). */
+static int event_member(arena *a, const trg_row *r, i64 sched, piece *out) {
+  out->p = "";
+  out->n = 0;
+  if (strcmp(trg_val_text(&r->v[TC_TRIGGER_TYPE]), "event") != 0)
+    return SQLITE_OK;
+  i64 count = r->v[TC_EVENT_COUNT].i;
+  if (count <= 0) {
+    const trg_val *timeout = &r->v[TC_SCHEDULED_AT];
+    if (!timeout->null && timeout->i == sched)
+      *out = lit(",\"event\":{\"timeout\":true}");
+    return SQLITE_OK;
+  }
+  piece key;
+  if (quote(a, trg_val_text(&r->v[TC_EVENT_KEY]), &key) != SQLITE_OK)
+    return SQLITE_NOMEM;
+  const trg_val *pl = &r->v[TC_EVENT_PAYLOAD];
+  char b1[24], b2[24];
+  const piece ps[] = {lit(",\"event\":{\"key\":"),
+                      key,
+                      lit(",\"payload\":"),
+                      lit(pl->null ? "null" : pl->t),
+                      lit(",\"at\":"),
+                      num(r->v[TC_EVENT_AT].i, b1),
+                      lit(",\"count\":"),
+                      num(count, b2),
+                      lit("}")};
+  char *p = join(a, ps, (int)(sizeof ps / sizeof ps[0]));
+  if (!p) return SQLITE_NOMEM;
+  *out = lit(p);
+  return SQLITE_OK;
+}
+
 char *tick_fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched) {
   const struct row_json *j = row_json_of(a, r);
-  piece id;
-  if (!j || quote(a, run_id, &id) != SQLITE_OK) return NULL;
+  piece id, event;
+  if (!j || quote(a, run_id, &id) != SQLITE_OK ||
+      event_member(a, r, sched, &event) != SQLITE_OK)
+    return NULL;
   char b[24];
   const piece ps[] = {lit("{\"text\":"),
                       j->q[Q_INSTRUCTIONS],
@@ -112,6 +150,7 @@ char *tick_fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched) {
                       j->q[Q_SCOPE],
                       lit(",\"scheduledFor\":"),
                       num(sched, b),
+                      event,
                       lit("}")};
   return join(a, ps, (int)(sizeof ps / sizeof ps[0]));
 }

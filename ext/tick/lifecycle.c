@@ -125,7 +125,8 @@ int tick_settle(store *s, trg_row *r) {
   int rc = store_run_pending(s, trg_val_text(&r->v[TC_TRIGGER_ID]),
                              r->v[TC_INCARNATION].i, &pending);
   if (rc != SQLITE_OK) return rc;
-  if (!pending) trg_val_set_text(&r->v[TC_STATUS], "completed");
+  if (!pending && !trigger_event_waits(r))
+    trg_val_set_text(&r->v[TC_STATUS], "completed");
   return SQLITE_OK;
 }
 

@@ -36,7 +36,7 @@ static const uint64_t schedule_cols =
     (1ull << TC_TRIGGER_TYPE) | (1ull << TC_INTERVAL_MS) |
     (1ull << TC_SCHEDULED_AT) | (1ull << TC_CRON_EXPRESSION) |
     (1ull << TC_TIMEZONE) | (1ull << TC_START_AT) | (1ull << TC_END_AT) |
-    (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS);
+    (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS) | (1ull << TC_EVENT_KEY);
 
 /* A refusal about column col with message msg (taken; NULL: out of
 ** memory). */
@@ -162,10 +162,11 @@ int trigger_write_update(trg_ctx *c, store *s, const trg_row *old,
 ** identity and history. */
 static int replace_existing(trg_ctx *c, store *s, trg_row *old, trg_row *r,
                             i64 now, trigger_status *st) {
-  static const int kept[] = {TC_STATUS,      TC_RUN_COUNT,   TC_NEXT_DUE_AT,
-                             TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
-                             TC_FIRE_AT,     TC_CLAIMS,      TC_RUNNING,
-                             TC_FAIL_STREAK, TC_INCARNATION, TC_CREATED_AT};
+  static const int kept[] = {
+      TC_STATUS,      TC_RUN_COUNT,   TC_NEXT_DUE_AT,   TC_LAST_RUN_AT,
+      TC_LAST_STATUS, TC_LAST_ERROR,  TC_FIRE_AT,       TC_CLAIMS,
+      TC_RUNNING,     TC_FAIL_STREAK, TC_INCARNATION,   TC_CREATED_AT,
+      TC_EVENT_COUNT, TC_EVENT_AT,    TC_EVENT_PAYLOAD, TC_EVENT_FIRST_AT};
   int created_given = !r->v[TC_CREATED_AT].null;
   for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
     int k = kept[i];
@@ -219,6 +220,7 @@ static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
   trg_val_set_int(&r->v[TC_RUNNING], 0);
   trg_val_set_int(&r->v[TC_FAIL_STREAK], 0);
   trg_val_set_int(&r->v[TC_RUN_COUNT], 0);
+  trg_val_set_int(&r->v[TC_EVENT_COUNT], 0);
   trigger_arm(r, &spec, now);
   trg_val_set_int(&r->v[TC_UPDATED_AT], now);
   if ((rc = set_dedupe_key(r, &spec)) != SQLITE_OK) return rc;

@@ -172,6 +172,12 @@ def test_install_migrates_version_5(ext):
         assert finish(db, "t@1767225660000#1", "success", now=T0 + MIN + 5)["run_count"] == 1
         got = sorted(r["run_id"] for r in tick(db, T0 + 2 * MIN))
         assert got == ["r@1767225660000#2", "t@1767225720000#1"], got
+        # what version 6 added works on the migrated tables: an event
+        # trigger signalled and claimed (docs/reactive.md)
+        add(db, "ev", trigger_type="event", event_key="k", created_at=T0 + 2 * MIN)
+        assert one(db, "SELECT trigger_signal('k', '{\"a\":1}', ?)", T0 + 3 * MIN) == 1
+        [r] = [x for x in tick(db, T0 + 3 * MIN) if x["trigger_id"] == "ev"]
+        assert r["payload"]["event"]["payload"] == {"a": 1}, r
         db.close()
     finally:
         shutil.rmtree(tmp)

@@ -1,0 +1,36 @@
+-- reactive.sql: event triggers (docs/reactive.md): trigger_signal and
+-- the trigger_signals table (an application's SQL trigger signalling in
+-- its own transaction), the run's payload.event, a timeout, a bad value
+-- named; `now` given throughout.
+.load @EXT@
+.headers on
+.mode list
+.nullvalue NULL
+SELECT trigger_install() AS schema_version;
+INSERT INTO triggers(trigger_id, instructions, trigger_type, event_key, created_at)
+  VALUES ('ship', 'Ship the order', 'event', 'order:1:paid', 1767225600000);
+INSERT INTO triggers(trigger_id, instructions, trigger_type, event_key, scheduled_at, max_runs, created_at)
+  VALUES ('merged', 'Review the merge, or remind at 17:00', 'event', 'pr:42:merged',
+          '2026-01-01T17:00:00Z', 1, 1767225600000);
+SELECT trigger_id, status, next_due_at, trigger_describe(trigger_id) AS described FROM triggers ORDER BY trigger_id;
+-- the outbox: an AFTER UPDATE trigger signals in the writing transaction
+CREATE TABLE orders(id INTEGER PRIMARY KEY, status TEXT, total REAL);
+CREATE TRIGGER order_paid AFTER UPDATE OF status ON orders WHEN NEW.status = 'paid' BEGIN
+  INSERT INTO trigger_signals(event_key, payload, now)
+    VALUES ('order:' || NEW.id || ':paid', '{"total":' || NEW.total || '}', 1767225660000);
+END;
+INSERT INTO orders VALUES (1, 'new', 9.5);
+BEGIN; UPDATE orders SET status = 'paid'; ROLLBACK;
+SELECT next_due_at AS after_rollback FROM triggers WHERE trigger_id = 'ship';
+UPDATE orders SET status = 'paid';
+SELECT count(*) AS kept FROM trigger_signals;
+SELECT value FROM json_each(trigger_run_due(1767225720000));
+-- a signal from SQL, then the timeout of a trigger never signalled
+SELECT trigger_signal('order:1:paid', '{"total":12}', 1767225780000) AS made_due;
+SELECT trigger_signal('nobody:waits', NULL, 1767225780000) AS made_due;
+SELECT json_extract(value, '$.payload.event') AS event FROM json_each(trigger_run_due(1767225780000));
+SELECT json_extract(value, '$.payload.event') AS event FROM json_each(trigger_run_due(1767286800000));
+-- bad values: named, nothing written
+SELECT trigger_signal('order:1:paid', '[1]');
+INSERT INTO triggers(instructions, trigger_type) VALUES ('x', 'event');
+INSERT INTO triggers(instructions, trigger_type, event_key, debounce_max_ms) VALUES ('x', 'event', 'k', 5000);
