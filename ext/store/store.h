@@ -41,6 +41,8 @@ typedef enum store_sql {
   ST_QUARANTINE_STATE, /* ?1 id ?2 last_error ?3 now ?4 running (NULL: kept) */
   ST_EVENT_IDS,        /* ?1 event_key -> ids of its active event triggers */
   ST_EVENT_SAVE,       /* ?1 id, next_due_at, fire_at, event_* , updated_at */
+  ST_EVENT_ANY_RUN,    /* -> 1 if an active event trigger waits on a
+                          run:... key (a chain) */
   /* run_rows.c */
   ST_RUN_INSERT,           /* all run columns ?1..?RC_NCOL; OR IGNORE */
   ST_RUN_INSERT_MANY,      /* STORE_MANY run rows, columns row after row */

@@ -133,6 +133,12 @@ static char *sql_text(store_sql which) {
           " WHERE event_key = ?1 AND event_key IS NOT NULL"
           " AND status = 'scheduled'");
       break;
+    case ST_EVENT_ANY_RUN:
+      out = sqlite3_mprintf(
+          "SELECT 1 FROM main.triggers_data INDEXED BY triggers_data_event"
+          " WHERE event_key >= 'run:' AND event_key < 'run;'"
+          " AND event_key IS NOT NULL AND status = 'scheduled' LIMIT 1");
+      break;
     case ST_EVENT_SAVE:
       out = sqlite3_mprintf(
           "UPDATE main.triggers_state SET next_due_at = ?2, fire_at = ?3,"
@@ -299,6 +305,16 @@ int store_event_trigger_ids(store *s, const char *key, i64 **ids, int *n) {
     *n = 0;
   }
   return rc;
+}
+
+int store_event_any_chain(store *s, int *any) {
+  *any = 0;
+  sqlite3_stmt *st = store_stmt(s, ST_EVENT_ANY_RUN, sql_text);
+  if (!st) return store_err(s);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  *any = rc == SQLITE_ROW;
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 int store_trigger_save_event(store *s, const trg_row *r) {

@@ -92,6 +92,10 @@ static int finish_run(tick *t, trg_run *run, trg_row *r, char *why,
     }
   }
   if (rc == SQLITE_OK && usable) rc = tick_wb_write_trigger(t, usable);
+  if (rc == SQLITE_OK) {
+    rc = tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]),
+                    trg_val_text(&run->v[RC_STATUS]));
+  }
   if (rc == SQLITE_OK && why) return tick_quarantine(t, r, why, NULL, 1);
   sqlite3_free(why);
   return rc;

@@ -104,7 +104,10 @@ static int on_lease_expired(tick *t, trg_row *r, trg_run *run) {
     trg_val_set_text(&run->v[RC_STATUS], "failed");
     trg_val_set_text(&run->v[RC_ERROR], "lease expired");
     trg_val_set_int(&run->v[RC_FINISHED_AT], t->now);
-    return store_run_save(t->call.st, run);
+    int rc = store_run_save(t->call.st, run);
+    return rc == SQLITE_OK
+               ? tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]), "failed")
+               : rc;
   }
   int rc = tick_fail_run(t->call.st, r, run, t->now, "lease expired", 1);
   if (rc == SQLITE_OK && !run->v[RC_RETRY_AT].null) {
@@ -112,6 +115,8 @@ static int on_lease_expired(tick *t, trg_row *r, trg_run *run) {
     rc = store_run_save(t->call.st, run);
   }
   if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
+  if (rc == SQLITE_OK)
+    rc = tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]), "failed");
   return rc;
 }
 
@@ -153,6 +158,8 @@ static int on_retry(tick *t, trg_row *r, trg_run *run) {
         rc = trg_val_set_text(&r->v[TC_LAST_ERROR], "deferred too many times");
       }
       if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
+      if (rc == SQLITE_OK)
+        rc = tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]), "expired");
       return rc;
     }
     trg_val_set_null(&run->v[RC_ERROR]);
@@ -181,6 +188,8 @@ static int on_retry(tick *t, trg_row *r, trg_run *run) {
   if (!t->o.ack) tick_occurrence_done(r, 1, NULL);
   if (rc == SQLITE_OK) rc = tick_settle(t->call.st, r);
   if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
+  if (rc == SQLITE_OK && !t->o.ack) /* recorded success at once */
+    rc = tick_chain(t, trg_val_text(&r->v[TC_TRIGGER_ID]), "success");
   return rc;
 }
 

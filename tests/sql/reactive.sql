@@ -34,3 +34,19 @@ SELECT json_extract(value, '$.payload.event') AS event FROM json_each(trigger_ru
 SELECT trigger_signal('order:1:paid', '[1]');
 INSERT INTO triggers(instructions, trigger_type) VALUES ('x', 'event');
 INSERT INTO triggers(instructions, trigger_type, event_key, debounce_max_ms) VALUES ('x', 'event', 'k', 5000);
+-- chains: a finished run signals run:<trigger_id>:<status>
+INSERT INTO triggers(trigger_id, instructions, trigger_type, interval_ms, created_at)
+  VALUES ('build', 'Build', 'interval', 3600000, 1767286800000);
+INSERT INTO triggers(trigger_id, instructions, trigger_type, event_key, created_at)
+  VALUES ('deploy', 'Deploy the build', 'event', 'run:build:success', 1767286800000);
+SELECT json_extract(value, '$.run_id') AS claimed FROM json_each(trigger_run_due(1767290400000));
+SELECT json_extract(trigger_run_finish('build@1767290400000#1', 'success', 'green', 1767290460000), '$.last_status') AS build;
+SELECT json_extract(value, '$.run_id') AS claimed, json_extract(value, '$.payload.event.key') AS key
+  FROM json_each(trigger_run_due(1767290460000));
+-- debounce: three edits, one run 5 s after the last, with the last payload and the count
+INSERT INTO triggers(trigger_id, instructions, trigger_type, event_key, debounce_ms, created_at)
+  VALUES ('summarize', 'Summarize the edits', 'event', 'doc:7:edited', 5000, 1767286800000);
+SELECT trigger_signal('doc:7:edited', '{"rev":1}', 1767290500000) + trigger_signal('doc:7:edited', '{"rev":2}', 1767290502000)
+     + trigger_signal('doc:7:edited', '{"rev":3}', 1767290504000) AS signals;
+SELECT next_due_at FROM triggers WHERE trigger_id = 'summarize';
+SELECT json_extract(value, '$.payload.event') AS event FROM json_each(trigger_run_due(1767290509000));

@@ -215,3 +215,80 @@ def test_event_trigger_json_and_describe(ext):
     k1 = one(db, "SELECT dedupe_key FROM triggers WHERE trigger_id = 'd'")
     ev(db, "d2", event_key="pr:other", scheduled_at=T0 + 60 * MIN, instructions="do d")
     assert one(db, "SELECT dedupe_key FROM triggers WHERE trigger_id = 'd2'") != k1
+
+
+def test_debounce_folds_signals_into_one_run_with_the_last_payload(ext):
+    db = connect(ext)
+    ev(db, "sum", event_key="doc:edit", debounce_ms=5000)
+    ev(db, "capped", event_key="doc:edit", debounce_ms=5000, debounce_max_ms=6000)
+    for k, at in enumerate((T0, T0 + 2000, T0 + 4000)):
+        assert sig(db, "doc:edit", {"edit": k}, at) == 2
+    # each signal moves the run to its own time + 5 s; capped at the first + 6 s
+    assert trig(db, "sum")["next_due_at"] == T0 + 9000
+    assert trig(db, "capped")["next_due_at"] == T0 + 6000
+    [r] = tick(db, T0 + 6000)
+    assert r["trigger_id"] == "capped" and r["payload"]["event"] == {
+        "key": "doc:edit", "payload": {"edit": 2}, "at": T0 + 4000, "count": 3}, r
+    assert tick(db, T0 + 8999) == []
+    [r] = tick(db, T0 + 9000)
+    assert r["trigger_id"] == "sum" and r["payload"]["event"]["count"] == 3, r
+    # the default bound is 10 x debounce_ms: a signal every 4 s for a
+    # minute runs once, 50 s after the first
+    db = connect(ext)
+    ev(db, "s", event_key="k", debounce_ms=5000)
+    for at in range(T0, T0 + 60000, 4000):
+        sig(db, "k", None, at)
+        assert trig(db, "s")["next_due_at"] == min(at + 5000, T0 + 50000)
+        got = tick(db, at)
+        if at >= T0 + 50000:
+            break
+        assert got == []
+    assert len(runs(db, "s")) == 1 and runs(db, "s")[0]["scheduled_for"] == T0 + 50000
+
+
+def test_a_finished_run_signals_its_chain_in_the_same_transaction(ext):
+    """Every finished run signals run:<trigger_id>:<status>: a report,
+    a batch of reports, a lease that ends, a window that expires an
+    occurrence, and a run recorded at once ({"ack": false}); a report
+    rolled back signals nothing."""
+    db = connect(ext)
+    add(db, "build", interval_ms=MIN, max_attempts=1)
+    for st in ("success", "failed", "expired"):
+        ev(db, "on-" + st, event_key="run:build:" + st)
+    def due():
+        return sorted(r["trigger_id"] for r in tick(db, now[0]) if r["trigger_id"] != "build")
+    now = [T0 + MIN]
+    [b] = tick(db, now[0])
+    db.execute("BEGIN")
+    finish(db, b["run_id"], "success", None, now[0] + 10)
+    db.execute("ROLLBACK")
+    assert trig(db, "on-success")["next_due_at"] is None
+    finish(db, b["run_id"], "success", None, now[0] + 10)
+    assert trig(db, "on-success")["next_due_at"] == now[0] + 10
+    now[0] = T0 + 2 * MIN
+    assert [r["trigger_id"] for r in tick(db, now[0])] == ["on-success", "build"]
+    # a batch of reports (the host's): failed
+    b2 = "build@%d#1" % (T0 + 2 * MIN)
+    one(db, "SELECT trigger_run_finish_many(?, ?)",
+        json.dumps([{"run_id": b2, "status": "failed", "error": "red"}]), now[0] + 5)
+    now[0] = T0 + 3 * MIN
+    got = tick(db, now[0])
+    assert sorted(r["trigger_id"] for r in got) == ["build", "on-failed"], got
+    # a lease that ends: failed too
+    now[0] = T0 + 4 * MIN + 1
+    got = tick(db, now[0])
+    assert "on-failed" in [r["trigger_id"] for r in got], got
+    # ack false: recorded success at once, its chain due in the same instant
+    now[0] = T0 + 6 * MIN
+    tick(db, now[0], ack=False)
+    assert trig(db, "on-success")["next_due_at"] == now[0]
+
+
+def test_a_window_that_expires_an_occurrence_signals_expired(ext):
+    db = connect(ext)
+    add(db, "once", trigger_type="once", scheduled_at=T0 + MIN, window_ms=1000)
+    ev(db, "late", event_key="run:once:expired")
+    tick(db, T0 + 2 * MIN)
+    assert [r["status"] for r in runs(db, "once")] == ["expired"]
+    [r] = tick(db, T0 + 2 * MIN)
+    assert r["trigger_id"] == "late" and r["payload"]["event"]["key"] == "run:once:expired"
