@@ -61,6 +61,8 @@ typedef enum store_sql {
                               running (its newest runs first) */
   ST_RUN_LAST_INCARNATION, /* ?1 trigger_id -> the highest incarnation of
                               its runs */
+  ST_RUN_LATEST_ATTEMPT,   /* ?1 trigger_id ?2 incarnation ?3 scheduled_for
+                              -> rowid, run columns of its last attempt */
   /* due.c */
   ST_DUE,         /* ?1 now ?2 limit ?4,?5 after -> full rows by (next_due_at,
              trigger_id), then the state row's copies */

@@ -16,6 +16,7 @@
 
 #include "store/due.h"
 #include "store/run_rows.h"
+#include "tick/finish.h"
 #include "tick/lifecycle.h"
 #include "tick/quarantine.h"
 #include "tick/write_behind.h"
@@ -100,6 +101,13 @@ static int for_each_run(tick *t, store_runs_kind kind,
 }
 
 static int on_lease_expired(tick *t, trg_row *r, trg_run *run) {
+  if (!run->v[RC_CANCEL_REQUESTED_AT].null) { /* never retried */
+    int rc = tick_run_cancelled(t, run, r);
+    if (rc == SQLITE_OK && r) rc = tick_wb_write_trigger(t, r);
+    return rc == SQLITE_OK ? tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]),
+                                        "cancelled")
+                           : rc;
+  }
   if (!r) { /* trigger deleted: just close the run */
     trg_val_set_text(&run->v[RC_STATUS], "failed");
     trg_val_set_text(&run->v[RC_ERROR], "lease expired");
@@ -123,8 +131,12 @@ static int on_lease_expired(tick *t, trg_row *r, trg_run *run) {
 static int on_retry(tick *t, trg_row *r, trg_run *run) {
   int rc;
   int deferred = strcmp(trg_val_text(&run->v[RC_STATUS]), "deferred") == 0;
-  if (!r || !trigger_is_active(r) ||
-      strcmp(trg_val_text(&r->v[TC_STATUS]), "paused") == 0) {
+  /* a retry asked for (trigger_run_retry) runs for a completed or
+  ** expired trigger too: only a paused or cancelled one holds it back */
+  const char *tst = r ? trg_val_text(&r->v[TC_STATUS]) : "";
+  int asked = deferred && !run->v[RC_RETRY_OF].null && r &&
+              (strcmp(tst, "completed") == 0 || strcmp(tst, "expired") == 0);
+  if (!asked && (!r || !trigger_is_active(r) || strcmp(tst, "paused") == 0)) {
     trg_val_set_null(&run->v[RC_RETRY_AT]);
     if (deferred) {
       trg_val_set_text(&run->v[RC_STATUS], "skipped");

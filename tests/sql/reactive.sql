@@ -50,3 +50,15 @@ SELECT trigger_signal('doc:7:edited', '{"rev":1}', 1767290500000) + trigger_sign
      + trigger_signal('doc:7:edited', '{"rev":3}', 1767290504000) AS signals;
 SELECT next_due_at FROM triggers WHERE trigger_id = 'summarize';
 SELECT json_extract(value, '$.payload.event') AS event FROM json_each(trigger_run_due(1767290509000));
+-- cancel: a running run marked, reported failed by a stopped command -> cancelled
+SELECT json_extract(value, '$.run_id') AS claimed FROM json_each(trigger_run_due(1767294000000));
+SELECT json_extract(trigger_run_cancel('build@1767294000000#1', 'not needed', 1767294001000), '$.cancel_requested_at') AS asked;
+SELECT json_extract(trigger_run_finish('build@1767294000000#1', 'failed', 'killed by signal 15', 1767294002000), '$.run_count') AS run_count;
+SELECT run_id, status, error, result FROM trigger_runs WHERE run_id = 'build@1767294000000#1';
+SELECT trigger_run_cancel('build@1767294000000#1');
+-- retry: attempt 2 of the same occurrence, its payload with retryOf, once until claimed
+SELECT json_extract(trigger_run_retry('build@1767294000000#1', 1767294003000), '$.run_id') AS pending;
+SELECT json_extract(trigger_run_retry('build@1767294000000#1', 1767294004000), '$.run_id') AS same;
+SELECT json_extract(value, '$.run_id') AS claimed, json_extract(value, '$.payload.retryOf') AS retry_of
+  FROM json_each(trigger_run_due(1767294005000));
+SELECT trigger_run_retry('build@1767294000000#2');
