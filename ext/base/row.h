@@ -53,6 +53,7 @@ enum {
   TC_DEDUPE_KEY,
   TC_CREATED_AT,
   TC_UPDATED_AT,
+  TC_ACTION_SQL, /* a SQL job's statements (docs/sql-jobs.md), or NULL */
   TC_NPUBLIC,
   /* internal (shadow table only) */
   TC_FIRE_AT = TC_NPUBLIC, /* next_due_at + jitter; NULL when not claimable */

@@ -59,6 +59,7 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
     {"dedupe_key", 'T', 1, "TEXT", 0},
     {"created_at", 'S', 0, "INTEGER NOT NULL", 0},
     {"updated_at", 'I', 1, "INTEGER NOT NULL", 0},
+    {"action_sql", 'T', 0, "TEXT", 0},
     {"fire_at", 'I', 1, "INTEGER", 0},
     {"claims", 'I', 1, "INTEGER NOT NULL DEFAULT 0", 0},
     {"running", 'I', 1, "INTEGER NOT NULL DEFAULT 0", 0},

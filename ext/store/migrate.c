@@ -166,6 +166,12 @@ static int bound_results(sqlite3 *db) {
 ** expired, a retry of a paused trigger skipped).
 */
 
+/* The columns version 6 adds (none in a version 5 table): created by the
+** rebuild, empty, neither checked nor copied. */
+static int added_in_v6(const store_coldef *c) {
+  return c == &store_trigger_cols[TC_ACTION_SQL];
+}
+
 /* The statement of each column's refusal: its values of another type
 ** than the column's, or failing its CHECK. */
 static void append_refused(sqlite3_str *s, const char *alias,
@@ -244,9 +250,12 @@ static void append_rebuild(sqlite3_str *s, const char *name, const char *ddl,
                       "ALTER TABLE main.%s RENAME TO triggers_v5_copy;%s;"
                       "INSERT INTO main.%s(id",
                       name, ddl, name);
-  for (int i = 0; i < n; i++) sqlite3_str_appendf(s, ", %s", defs[i]->name);
+  for (int i = 0; i < n; i++) {
+    if (!added_in_v6(defs[i])) sqlite3_str_appendf(s, ", %s", defs[i]->name);
+  }
   sqlite3_str_appendall(s, ") SELECT id");
   for (int i = 0; i < n; i++) {
+    if (added_in_v6(defs[i])) continue;
     sqlite3_str_appendall(s, ", CASE WHEN ");
     append_refused(s, "", defs[i]);
     sqlite3_str_appendall(s, " THEN ");
@@ -282,7 +291,10 @@ static char *migrate_v6_sql(void) {
   static const char *const names[3] = {"triggers_data", "triggers_state",
                                        "triggers_rundata"};
   for (int t = 0; t < 3; t++) {
-    for (int i = 0; i < n[t]; i++) append_note_refused(s, names[t], defs[t][i]);
+    for (int i = 0; i < n[t]; i++) {
+      if (!added_in_v6(defs[t][i]))
+        append_note_refused(s, names[t], defs[t][i]);
+    }
   }
   sqlite3_str_appendf(
       s,

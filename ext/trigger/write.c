@@ -24,6 +24,7 @@
 
 #include <string.h>
 
+#include "store/action_sql.h"
 #include "store/run_rows.h"
 #include "text/dedupe.h"
 #include "trigger/event.h"
@@ -46,9 +47,16 @@ static int refuse(trigger_status *st, int rc, int col, char *msg) {
   return msg ? rc : SQLITE_NOMEM;
 }
 
-/* r's dedupe_key (docs/create-action.md#dedupe-keys, text/dedupe.h). */
+/* r's dedupe_key (docs/create-action.md#dedupe-keys, text/dedupe.h). A
+** SQL job has none (docs/sql-jobs.md#writing-a-job): the application's,
+** never the create action's, and two jobs of one description and
+** schedule are two jobs. */
 static int set_dedupe_key(trg_row *r, const sched_spec *spec) {
   char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
+  if (!r->v[TC_ACTION_SQL].null) {
+    trg_val_set_null(&r->v[TC_DEDUPE_KEY]);
+    return SQLITE_OK;
+  }
   if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
   dedupe_key(trg_val_text(&r->v[TC_INSTRUCTIONS]),
              trg_val_text(&r->v[TC_TRIGGER_TYPE]), canon,
@@ -98,6 +106,15 @@ static int insert_new(store *s, trg_row *r, trigger_status *st) {
   return frc == SQLITE_OK ? rc : frc;
 }
 
+/* A SQL job's statements, compiled against the current schema without
+** running them (store/action_sql.h; docs/sql-jobs.md). */
+static int check_action_sql(store *s, const trg_row *r, trigger_status *st) {
+  if (r->v[TC_ACTION_SQL].null) return SQLITE_OK;
+  char *err = NULL;
+  int rc = store_action_sql_check(s, r->v[TC_ACTION_SQL].t, &err);
+  return err ? refuse(st, rc, TC_ACTION_SQL, err) : rc;
+}
+
 /* A given trigger_id that another trigger has: UNIQUE error. */
 static int check_id_free(store *s, const trg_row *r, trigger_status *st) {
   int taken;
@@ -122,6 +139,8 @@ static int update_row(trg_ctx *c, store *s, const trg_row *old, trg_row *next,
                                   "trigger"));
   }
   int rc = trigger_check_status(c, s, next, &spec, now, 0, st);
+  if (rc == SQLITE_OK && (changed & (1ull << TC_ACTION_SQL)))
+    rc = check_action_sql(s, next, st);
   if (rc != SQLITE_OK) return rc;
   if (now_is_created) now = next->v[TC_CREATED_AT].i;
   int was_enabled = (int)old->v[TC_ENABLED].i;
@@ -206,6 +225,7 @@ static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
     return rc;
   if (h && h->checked && (rc = h->checked(h->arg, r, &spec)) != SQLITE_OK)
     return rc;
+  if ((rc = check_action_sql(s, r, st)) != SQLITE_OK) return rc;
   /* Determinism: created_at (given, or the clock's default) is "now". */
   now = r->v[TC_CREATED_AT].i;
   if (!id_given && (rc = trigger_default_id(s, r, &spec)) != SQLITE_OK)

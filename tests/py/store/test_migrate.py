@@ -167,6 +167,8 @@ def test_install_migrates_version_5(ext):
         assert one(db, "SELECT trigger_install()") == 6
         assert sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema")) == want
         assert sorted(db.execute("SELECT id, trigger_id FROM triggers_data")) == ids
+        # action_sql, new in version 6: no trigger of version 5 is a SQL job
+        assert one(db, "SELECT count(*) FROM triggers WHERE action_sql IS NULL") == len(ids)
         assert one(db, "SELECT count(*) FROM trigger_runs") == 2
         assert one(db, "PRAGMA integrity_check") == "ok"
         assert finish(db, "t@1767225660000#1", "success", now=T0 + MIN + 5)["run_count"] == 1
