@@ -6,6 +6,8 @@
 */
 #include "http/http.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -16,12 +18,14 @@
 #include "core/log.h"
 #include "core/stats.h"
 #include "core/util.h"
+#include "http/detail.h"
 #include "http/http_addr.h"
 #include "http/http_guard.h"
 #include "http/metrics.h"
 #include "http/mhd.h"
 #include "http/page.h"
 #include "http/readdb.h"
+#include "text/utf8.h"
 
 struct http_server {
   struct MHD_Daemon *daemon;
@@ -36,7 +40,7 @@ static const mhd_api *mhd; /* loaded by http_start (mhd.h) */
 
 static const char csp[] =
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /* Queue a response of body (freed with `release`, or static when NULL). */
 static enum MHD_Result respond(struct MHD_Connection *c, unsigned status,
@@ -124,6 +128,99 @@ static enum MHD_Result health(http_server *srv, struct MHD_Connection *c,
                  "application/json", body, len, sqlite3_free);
 }
 
+/* ---- the pages ------------------------------------------------------- */
+
+/* A query argument, NULL when absent or empty. */
+static const char *arg(struct MHD_Connection *c, const char *key) {
+  const char *v = mhd->lookup_value(c, MHD_GET_ARGUMENT_KIND, key);
+  return v && *v ? v : NULL;
+}
+
+/* A whole decimal number in [lo, hi]: 0 with *out, else -1. */
+static int arg_number(const char *v, long long lo, long long hi,
+                      long long *out) {
+  if (!v) return -1;
+  char *end;
+  errno = 0;
+  long long n = strtoll(v, &end, 10);
+  if (errno || end == v || *end || n < lo || n > hi) return -1;
+  *out = n;
+  return 0;
+}
+
+/* Valid UTF-8 of at most HTTP_ID_MAX bytes (NULL is fine). */
+static int text_ok(const char *v) {
+  return !v || (strlen(v) <= HTTP_ID_MAX && utf8_check(v, strlen(v), NULL));
+}
+
+static int state_ok(const char *v) {
+  static const char *const states[] = {"scheduled", "paused", "completed",
+                                       "cancelled", "expired"};
+  for (size_t i = 0; v && i < sizeof states / sizeof *states; i++)
+    if (strcmp(v, states[i]) == 0) return 1;
+  return !v;
+}
+
+static page_info info_of(http_server *srv, long long now) {
+  page_info in = {now,           srv->start_ms,
+                  srv->o->owner, srv->o->mode == MODE_SERVE ? "serve" : "run",
+                  NULL,          NULL,
+                  NULL};
+  return in;
+}
+
+static enum MHD_Result bad_request(struct MHD_Connection *c, const char *why) {
+  return plain(c, MHD_HTTP_BAD_REQUEST, why);
+}
+
+/* GET / with its filters. */
+static enum MHD_Result list_page(http_server *srv, struct MHD_Connection *c,
+                                 long long now) {
+  page_info in = info_of(srv, now);
+  in.agent = arg(c, "agent");
+  in.scope = arg(c, "scope");
+  in.status = arg(c, "status");
+  if (!text_ok(in.agent) || !text_ok(in.scope))
+    return bad_request(c, "bad ?agent or ?scope: at most 1024 bytes of "
+                          "UTF-8\n");
+  if (!state_ok(in.status))
+    return bad_request(c, "bad ?status: scheduled, paused, completed, "
+                          "cancelled or expired\n");
+  size_t len = 0;
+  char *body = page_render(srv->dbs, srv->ndbs, &in, &len);
+  if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+  return respond(c, MHD_HTTP_OK, "text/html; charset=utf-8", body, len,
+                 sqlite3_free);
+}
+
+/* GET /trigger/<id> and /run/<id> (kind "trigger" or "run"). */
+static enum MHD_Result detail_page(http_server *srv, struct MHD_Connection *c,
+                                   const char *kind, const char *id,
+                                   long long now) {
+  long long dbi = 0, before = LLONG_MAX;
+  const char *v = arg(c, "db");
+  if (v && arg_number(v, 0, srv->ndbs - 1, &dbi) != 0)
+    return bad_request(c, "bad ?db: the number of a served database, from "
+                          "0\n");
+  v = arg(c, "before");
+  if (v && arg_number(v, LLONG_MIN, LLONG_MAX, &before) != 0)
+    return bad_request(c, "bad ?before: a time in ms\n");
+  const char *before_run = arg(c, "before_run");
+  if (!*id || !text_ok(id) || !text_ok(before_run))
+    return bad_request(c, "bad id: 1 to 1024 bytes of UTF-8\n");
+  detail_req q = {&srv->dbs[dbi], (int)dbi, srv->ndbs, id,  before,
+                  before_run,     NULL,     NULL,      NULL};
+  page_info in = info_of(srv, now);
+  size_t len = 0;
+  unsigned status = 200;
+  char *body = strcmp(kind, "trigger") == 0
+                   ? detail_trigger(&q, &in, &len, &status)
+                   : detail_run(&q, &in, &len, &status);
+  if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+  return respond(c, status, "text/html; charset=utf-8", body, len,
+                 sqlite3_free);
+}
+
 /* ---- requests -------------------------------------------------------- */
 
 /* The request's context, kept in the pointer itself (nothing to free):
@@ -162,10 +259,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
   char *body = NULL;
   const char *type = NULL;
   if (strcmp(url, "/") == 0) {
-    page_info in = {now, srv->start_ms, srv->o->owner,
-                    srv->o->mode == MODE_SERVE ? "serve" : "run"};
-    body = page_render(srv->dbs, srv->ndbs, &in, &len);
-    type = "text/html; charset=utf-8";
+    return list_page(srv, c, now);
+  } else if (strncmp(url, "/trigger/", 9) == 0) {
+    return detail_page(srv, c, "trigger", url + 9, now);
+  } else if (strncmp(url, "/run/", 5) == 0) {
+    return detail_page(srv, c, "run", url + 5, now);
   } else if (strcmp(url, "/metrics") == 0) {
     body = metrics_render(srv->dbs, srv->ndbs, now, srv->start_ms, &len);
     type = "text/plain; version=0.0.4; charset=utf-8";
@@ -173,7 +271,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
     return health(srv, c, now);
   } else {
     return plain(c, MHD_HTTP_NOT_FOUND,
-                 "not found (this server has /, /metrics and /health)\n");
+                 "not found (this server has /, /trigger/ID, /run/ID, "
+                 "/metrics and /health)\n");
   }
   if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
   return respond(c, MHD_HTTP_OK, type, body, len, sqlite3_free);
