@@ -69,6 +69,7 @@ static const char usage_text[] =
     "  --timeout SEC    kill a command after SEC seconds\n"
     "  --agents a,b     claim only these agents' runs\n"
     "  --http ADDR      status page, /metrics and /health on ADDR (PORT: local)\n"
+    "  --http-token-file FILE  the page's actions for FILE's token (mode 600)\n"
     "  --create         create a database file that does not exist\n"
     "  --extension PATH the extension (default: triggers" TRIGGERS_SO_SUFFIX
     " beside this\n"
@@ -210,7 +211,8 @@ enum {
   O_NO_AUTONOMY,
   O_ALL,
   O_STATE,
-  O_SINCE
+  O_SINCE,
+  O_HTTP_TOKEN
 };
 
 static const struct option long_opts[] = {
@@ -239,6 +241,7 @@ static const struct option long_opts[] = {
     {"http-conns", required_argument, 0, O_HTTP_CONNS},
     {"http-conns-per-ip", required_argument, 0, O_HTTP_PER_IP},
     {"http-timeout", required_argument, 0, O_HTTP_TIMEOUT},
+    {"http-token-file", required_argument, 0, O_HTTP_TOKEN},
     {"synchronous", required_argument, 0, O_SYNC},
     {"report-ms", required_argument, 0, O_REPORT_MS},
     {"print-lease", no_argument, 0, O_PRINT_LEASE},
@@ -317,6 +320,7 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       break;
     case O_NO_AUTONOMY: o->no_autonomy = 1; break;
     case O_HTTP: o->http = arg; break;
+    case O_HTTP_TOKEN: o->http_token_file = arg; break;
     case O_TIMEOUT:
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--timeout");
       o->timeout_s = secs;
@@ -600,9 +604,12 @@ int args_parse(host_opts *o, int argc, char **argv) {
       return rc;
     }
   }
-  if ((o->http_conns || o->http_per_ip || o->http_timeout_s) && !o->http)
-    return usage_error("%s", "--http-conns, --http-conns-per-ip and "
-                             "--http-timeout need --http");
+  if ((o->http_conns || o->http_per_ip || o->http_timeout_s ||
+       o->http_token_file) &&
+      !o->http)
+    return usage_error("%s", "--http-conns, --http-conns-per-ip, "
+                             "--http-timeout and --http-token-file need "
+                             "--http");
   if (!o->http_conns) o->http_conns = 64;
   if (!o->http_per_ip) o->http_per_ip = 16;
   if (!o->http_timeout_s) o->http_timeout_s = 10;

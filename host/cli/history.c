@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/clidb.h"
 #include "cli/table.h"
 #include "cli/verbs.h"
 #include "core/log.h"
 #include "core/out.h"
 #include "core/util.h"
+#include "db/clidb.h"
 
 #define SHOW_DEFAULT 50
 #define PAGE_ROWS 50   /* table rows printed at a time */

@@ -19,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/clidb.h"
 #include "cli/table.h"
 #include "core/log.h"
 #include "core/out.h"
 #include "core/util.h"
+#include "db/clidb.h"
 #include "db/hostdb.h"
 
 #define DAY_MS 86400000LL

@@ -6,13 +6,8 @@
 ** same events in trigger_events, in one transaction with the check that
 ** the trigger exists.
 **
-** fire queues a run of the trigger now for the host that serves it:
-** trigger_fire claims it and trigger_run_finish(run, 'deferred') hands it
-** back in the same transaction, so the next claim of any host (a running
-** `trigger-host run` wakes within --poll-ms) takes it, same run id, and
-** runs it with its --exec. It prints the run id. A trigger that is not
-** scheduled (paused, completed, expired) is refused: the claim would skip
-** its run.
+** fire queues a run now for the host that serves the trigger (db/verb.h)
+** and prints the run id.
 **
 ** Silent on success like systemctl (--json prints what the function
 ** returned). Exit status (docs/trigger-host.1, EXIT STATUS): 0 done (also

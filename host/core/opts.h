@@ -61,7 +61,8 @@ typedef struct host_opts {
   int http_conns;        /* --http-conns N: connections at once */
   int http_per_ip;       /* --http-conns-per-ip N: from one address */
   int http_timeout_s;    /* --http-timeout SEC: a whole request's time */
-  host_sync synchronous; /* --synchronous full|normal */
+  const char *http_token_file; /* --http-token-file: actions (actions.h) */
+  host_sync synchronous;       /* --synchronous full|normal */
   int report_ms; /* --report-ms: how long a report may wait (reports.h) */
   /* mcp: who the tools act for (mcp/mcp.h), never what a model says;
   ** status: --agent and --scope filter the list (NULL: no filter) */

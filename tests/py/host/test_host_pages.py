@@ -7,12 +7,14 @@ page, percent-encoded in links, refused with 400 when they are not text,
 404 for an id that names nothing."""
 import contextlib
 import json
+import os
 import re
+import shutil
 import urllib.parse
 
 from util import one
 from util.host import Tmp, add_interval, now_ms, wait_for
-from util.http import get, read, start_http, stop_http
+from util.http import chromium, get, png_size, read, start_http, stop_http
 
 HOSTILE = 'x/<b>"y\'#z?&a=1 %'
 
@@ -160,3 +162,58 @@ def test_hostile_ids_and_query_strings(ext):
             assert "<img" not in body and "<script" not in body.lower(), url
         # nothing was changed by any of it
         assert one(db, "SELECT count(*) FROM trigger_events WHERE kind <> 'created'") == 1
+
+
+# ---- Chromium: the pictures in docs/host.md -----------------------------------------
+
+SHOTS_EXEC = ('case "$TRIGGER_ATTEMPT" in 1) echo "HTTP 502 from the CRM" >&2; exit 1;;'
+              ' *) echo "synced 42 contacts";; esac')
+
+
+def test_pages_in_chromium(ext):
+    if not shutil.which("chromium"):
+        print("SKIP test_host_pages.test_pages_in_chromium: chromium is not installed"
+              " (Debian package chromium, optional in tests/deps.sh)")
+        return
+    with Tmp() as t:
+        path, db = t.db(ext, "agents.db")
+        db.execute("INSERT INTO triggers(trigger_id, agent_id, scope, instructions, trigger_type,"
+                   " cron_expression, timezone) VALUES ('standup', 'agent-1', 'team', 'Post the"
+                   " standup summary', 'cron', '0 9 * * MON-FRI', 'Europe/Berlin')")
+        add_interval(db, "crm-sync", now_ms() + 300, 4000, agent_id="agent-2", scope="sales",
+                     instructions="Sync the CRM contacts", max_attempts=2, backoff_ms=500)
+        add_interval(db, "backup", now_ms() + 3600000, 86400000, agent_id="agent-2",
+                     instructions="Back up the notes database")
+        proc, port, err = start_http(ext, t, "run", path, "--exec", SHOTS_EXEC,
+                                     "--http-token-file", token_file(t))
+        try:
+            assert wait_for(lambda: one(db, "SELECT count(*) FROM trigger_runs WHERE status"
+                                            " = 'success'") >= 2, 20), read(err)
+            failed = one(db, "SELECT run_id FROM trigger_runs WHERE status = 'failed'"
+                             " ORDER BY scheduled_for DESC")
+            out = os.path.dirname(ext)
+            base = f"http://127.0.0.1:{port}"
+            for name, url in (("host-list-page.png", base + "/?agent=agent-2"),
+                              ("host-trigger-page.png", base + "/trigger/crm-sync"),
+                              ("host-run-page.png", base + "/run/" + q(failed))):
+                shot = os.path.join(out, name)
+                if os.path.exists(shot):
+                    os.remove(shot)
+                p = chromium("--screenshot=" + shot, "--window-size=1200,900", url)
+                assert os.path.exists(shot), p.stderr[-2000:]
+                assert png_size(shot) == (1200, 900) and os.path.getsize(shot) > 20000, name
+            dom = chromium("--dump-dom", base + "/trigger/crm-sync").stdout
+        finally:
+            stop_http(proc)
+        for text in ("Trigger crm-sync", "Every 4 seconds", "HTTP 502 from the CRM",
+                     "synced 42 contacts", "claim latency", "run time", "Log in"):
+            assert text in dom, text
+        assert "<script" not in dom.lower()
+
+
+def token_file(t):
+    path = t.file("token")
+    with open(path, "w") as f:
+        f.write("screenshot-token-0123456789\n")
+    os.chmod(path, 0o600)
+    return path

@@ -1,11 +1,12 @@
 /*
 ** clidb.c -- the one-shot commands' connection (see clidb.h).
 */
-#include "cli/clidb.h"
+#include "db/clidb.h"
 
 #include <stdlib.h>
 
 #include "core/log.h"
+#include "core/util.h"
 #include "db/hostdb.h"
 
 int clidb_fail(sqlite3 *db, const char *path, const char *what) {
@@ -31,21 +32,34 @@ static int check_schema(sqlite3 *db, const char *path) {
   return 3;
 }
 
-int clidb_open(const char *path, const host_opts *o, int writable,
-               sqlite3 **db) {
+int clidb_connect(const char *path, const char *extension, int busy_ms,
+                  int writable, sqlite3 **db, char **err) {
+  *err = NULL;
   int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
   int rc = sqlite3_open_v2(path, db, flags, NULL);
   if (rc == SQLITE_OK && writable)
     rc = sqlite3_db_config(*db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-  if (rc != SQLITE_OK) rc = clidb_fail(*db, path, "open");
+  if (rc != SQLITE_OK)
+    *err = xprintf("%s: open: %s", path, *db ? sqlite3_errmsg(*db) : "?");
+  if (!*err) sqlite3_busy_timeout(*db, busy_ms);
+  if (!*err) hostdb_load_extension(*db, extension, err);
+  if (*err) {
+    sqlite3_close(*db);
+    *db = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+int clidb_open(const char *path, const host_opts *o, int writable,
+               sqlite3 **db) {
   char *err = NULL;
-  if (!rc) sqlite3_busy_timeout(*db, o->busy_ms);
-  if (!rc && hostdb_load_extension(*db, o->extension, &err) != 0) {
+  if (clidb_connect(path, o->extension, o->busy_ms, writable, db, &err)) {
     log_fatal("%s", err);
     free(err);
-    rc = 3;
+    return 3;
   }
-  if (!rc) rc = check_schema(*db, path);
+  int rc = check_schema(*db, path);
   if (rc) {
     sqlite3_close(*db);
     *db = NULL;

@@ -13,7 +13,13 @@
 
 #include "core/opts.h"
 
-/* Open path. 0 with *db, else 3 (logged, *db closed and NULL). */
+/* Open path, the extension loaded (no schema check, nothing logged): 0,
+** else -1 with *err (free()) and *db NULL. The status server's actions
+** use it too (http/actions.h). */
+int clidb_connect(const char *path, const char *extension, int busy_ms,
+                  int writable, sqlite3 **db, char **err);
+/* Open path and check the schema. 0 with *db, else 3 (logged, *db closed
+** and NULL). */
 int clidb_open(const char *path, const host_opts *o, int writable,
                sqlite3 **db);
 /* Log "path: what: SQLite's message" as fatal; returns 3. */
