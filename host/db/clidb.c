@@ -41,8 +41,10 @@ int clidb_connect(const char *path, const char *extension, int busy_ms,
     rc = sqlite3_db_config(*db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
   if (rc != SQLITE_OK)
     *err = xprintf("%s: open: %s", path, *db ? sqlite3_errmsg(*db) : "?");
-  if (!*err) sqlite3_busy_timeout(*db, busy_ms);
-  if (!*err) hostdb_load_extension(*db, extension, err);
+  if (!*err) {
+    sqlite3_busy_timeout(*db, busy_ms);
+    hostdb_load_extension(*db, extension, err);
+  }
   if (*err) {
     sqlite3_close(*db);
     *db = NULL;

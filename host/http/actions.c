@@ -131,9 +131,9 @@ static char *form_value(const char *body, const char *name) {
 static int is_form(const action_req *q) {
   if (q->body_len == 0) return 1;
   const char *t = q->content_type;
-  static const char form[] = "application/x-www-form-urlencoded";
-  return t && strncmp(t, form, sizeof form - 1) == 0 &&
-         (t[sizeof form - 1] == 0 || t[sizeof form - 1] == ';');
+  static const char form_type[] = "application/x-www-form-urlencoded";
+  return t && strncmp(t, form_type, sizeof form_type - 1) == 0 &&
+         (t[sizeof form_type - 1] == 0 || t[sizeof form_type - 1] == ';');
 }
 
 /* ---- the routes ------------------------------------------------------ */
