@@ -26,6 +26,10 @@ enum {
   TC_INTERVAL_MS,
   TC_SCHEDULED_AT,
   TC_CRON_EXPRESSION,
+  /* calendar triggers (docs/calendar.md) */
+  TC_RRULE,
+  TC_CALENDAR,
+  TC_CALENDAR_POLICY,
   TC_TIMEZONE,
   TC_START_AT,
   TC_END_AT,

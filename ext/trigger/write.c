@@ -35,6 +35,7 @@ SQLITE_EXTENSION_INIT3
 static const uint64_t schedule_cols =
     (1ull << TC_TRIGGER_TYPE) | (1ull << TC_INTERVAL_MS) |
     (1ull << TC_SCHEDULED_AT) | (1ull << TC_CRON_EXPRESSION) |
+    (1ull << TC_RRULE) | (1ull << TC_CALENDAR) | (1ull << TC_CALENDAR_POLICY) |
     (1ull << TC_TIMEZONE) | (1ull << TC_START_AT) | (1ull << TC_END_AT) |
     (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS);
 
@@ -48,12 +49,14 @@ static int refuse(trigger_status *st, int rc, int col, char *msg) {
 
 /* r's dedupe_key (docs/create-action.md#dedupe-keys, text/dedupe.h). */
 static int set_dedupe_key(trg_row *r, const sched_spec *spec) {
-  char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
-  if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
+  char key[DEDUPE_KEY_LEN + 1];
+  char *canon = trigger_canonical(spec);
+  if (!canon) return SQLITE_NOMEM; /* every checked spec has one */
   dedupe_key(trg_val_text(&r->v[TC_INSTRUCTIONS]),
              trg_val_text(&r->v[TC_TRIGGER_TYPE]), canon,
              trg_val_text(&r->v[TC_TIMEZONE]), trg_val_text(&r->v[TC_SCOPE]),
              key);
+  sqlite3_free(canon);
   return trg_val_set_text(&r->v[TC_DEDUPE_KEY], key);
 }
 
