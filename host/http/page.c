@@ -57,7 +57,7 @@ static const char page_style[] =
     "th{background:#f0f0f0}td.t{white-space:nowrap}"
     "tr.fail td{background:#fde2e1}tr.warn td{background:#fff6e5}"
     ".failed{color:#b00020;font-weight:bold}.success{color:#1b7f3b}"
-    ".running{color:#1a5fb4}.paused{color:#777}"
+    ".running{color:#1a5fb4}.paused{color:#777}.cancelled{color:#8a5a00}"
     ".err{color:#b00020;font-weight:bold}"
     "svg{max-width:100%;height:auto;background:#fff;border:1px solid #ddd}"
     "svg text{font:11px system-ui,sans-serif;fill:#333}"
