@@ -157,7 +157,10 @@ static int check_first(create_req *q, i64 max_iv) {
   const sched_spec *s = &q->spec;
   char a[CIVIL_ISO_MAX];
   i64 first;
-  if (s->type == SCHED_ONCE && s->scheduled_at <= q->now) {
+  /* an event trigger waits for its key: only a timeout is an occurrence */
+  if (s->type == SCHED_EVENT && s->scheduled_at == SCHED_NONE) return SQLITE_OK;
+  if ((s->type == SCHED_ONCE || s->type == SCHED_EVENT) &&
+      s->scheduled_at <= q->now) {
     civil_format_iso(s->scheduled_at, 0, 1, a);
     return agent_create_fail(
         q, "INVALID_SCHEDULE",
@@ -169,8 +172,9 @@ static int check_first(create_req *q, i64 max_iv) {
   return agent_create_fail(
       q, "INVALID_SCHEDULE",
       sqlite3_mprintf("%s %s is further ahead than max_interval_ms %lld",
-                      s->type == SCHED_ONCE ? "scheduled_at"
-                                            : "the first occurrence",
+                      s->type != SCHED_INTERVAL && s->type != SCHED_CRON
+                          ? "scheduled_at"
+                          : "the first occurrence",
                       a, (long long)max_iv));
 }
 

@@ -507,7 +507,7 @@ int describe_schedule(const sched_spec *s, char *buf, size_t n) {
     case SCHED_CRON: cron_phrase(&w, &s->cron); break;
     case SCHED_EVENT:
       put(&w, "When '");
-      put(&w, s->event_key ? s->event_key : "");
+      put(&w, s->event_key);
       put(&w, "' is signalled");
       shows_time = 0;
       if (s->scheduled_at != SCHED_NONE) {

@@ -279,7 +279,7 @@ int sched_canonical(const sched_spec *s, char *buf, size_t n) {
       len = snprintf(buf, n, "%lld", (long long)s->scheduled_at);
       break;
     case SCHED_EVENT: {
-      const char *key = s->event_key ? s->event_key : "";
+      const char *key = s->event_key;
       if (s->scheduled_at == SCHED_NONE) {
         len = snprintf(buf, n, "event:%s", key);
       } else {

@@ -19,7 +19,8 @@
 #include "time/tz.h"
 
 #define SCHED_ERR_MAX 200
-#define SCHED_NONE INT64_MIN /* "no value" for optional instants */
+#define SCHED_NONE INT64_MIN    /* "no value" for optional instants */
+#define SCHED_EVENT_KEY_MAX 512 /* bytes of an event trigger's key */
 /* Instants are bounded to the years 1-9999 (0001-01-01T00:00:00Z ..
 ** 9999-12-31T23:59:59.999Z) and durations to that span, so that no sum of
 ** an instant and a duration (next occurrence, jitter, lease, backoff)
@@ -47,16 +48,17 @@ typedef enum sched_type {
 
 typedef struct sched_spec {
   sched_type type;
-  int64_t interval_ms;   /* SCHED_INTERVAL */
-  int64_t scheduled_at;  /* SCHED_ONCE, UTC ms; SCHED_EVENT: the timeout, or
+  int64_t interval_ms;  /* SCHED_INTERVAL */
+  int64_t scheduled_at; /* SCHED_ONCE, UTC ms; SCHED_EVENT: the timeout, or
                            SCHED_NONE */
-  cron_expr cron;        /* SCHED_CRON */
-  const tz_zone *zone;   /* never NULL */
-  int64_t start_at;      /* SCHED_NONE when absent */
-  int64_t end_at;        /* SCHED_NONE when absent */
-  int64_t created_at;    /* interval anchor default: created_at + interval */
-  const char *event_key; /* SCHED_EVENT: the key it waits for (the caller's
-                            text); NULL otherwise */
+  cron_expr cron;       /* SCHED_CRON */
+  const tz_zone *zone;  /* never NULL */
+  int64_t start_at;     /* SCHED_NONE when absent */
+  int64_t end_at;       /* SCHED_NONE when absent */
+  int64_t created_at;   /* interval anchor default: created_at + interval */
+  /* SCHED_EVENT: the key it waits for, a copy (the spec outlives the row
+  ** it was read from); "" otherwise */
+  char event_key[SCHED_EVENT_KEY_MAX + 1];
   /* SCHED_RRULE (docs/calendar.md): DTSTART, wall-clock seconds in zone
   ** (sched_rrule_dtstart), and the compiled set, last: it is ~12 KB, and
   ** sched_spec_clear leaves it alone unless the type is rrule. */

@@ -23,6 +23,9 @@
 
 SQLITE_EXTENSION_INIT3
 
+_Static_assert(TRG_EVENT_KEY_MAX == SCHED_EVENT_KEY_MAX,
+               "an event key fits its schedule's copy");
+
 #define ERR(...)                                                   \
   ((*err = sqlite3_mprintf(__VA_ARGS__)) ? SQLITE_CONSTRAINT_CHECK \
                                          : SQLITE_NOMEM)
@@ -437,7 +440,9 @@ static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
   spec->scheduled_at = r->v[TC_SCHEDULED_AT].i;
   if (spec->type == SCHED_EVENT) {
     if (r->v[TC_SCHEDULED_AT].null) spec->scheduled_at = SCHED_NONE;
-    spec->event_key = trg_val_text(&r->v[TC_EVENT_KEY]);
+    /* checked: at most TRG_EVENT_KEY_MAX bytes */
+    sqlite3_snprintf(sizeof spec->event_key, spec->event_key, "%s",
+                     trg_val_text(&r->v[TC_EVENT_KEY]));
   }
   if (trg_zone(c, trg_val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg,
                sizeof msg) != 0) {

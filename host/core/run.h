@@ -25,6 +25,9 @@ typedef struct host_run {
   int64_t claimed;   /* just before the claim's call: the lease starts in it */
   int64_t lease_end; /* the lease passes then (or earlier: never later) */
   int64_t renew_at;  /* next heartbeat; INT64_MAX: none (lease lost) */
+  /* a cancel (trigger_run_cancel) looked for while its command runs */
+  int64_t cancel_check_at; /* next look, monotonic ms; 0: not started */
+  int cancel_asked;        /* seen: its command is being stopped */
 } host_run;
 
 /* Free r and its texts (NULL: nothing). */

@@ -77,6 +77,7 @@ void stats_reported(const char *db, const char *agent, const char *status,
   if (strcmp(status, "success") == 0) r->success++;
   else if (strcmp(status, "failed") == 0) r->failed++;
   else if (strcmp(status, "deferred") == 0) r->deferred++;
+  else if (strcmp(status, "cancelled") == 0) r->cancelled++;
   if (refused) r->refused++;
   if (r->inflight > 0) r->inflight--;
   pthread_mutex_unlock(&lock);

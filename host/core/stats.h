@@ -33,6 +33,7 @@ typedef struct stats_row {
   long long success;                /* runs reported success */
   long long failed;                 /* runs reported failed */
   long long deferred;               /* runs released (reported deferred) */
+  long long cancelled;              /* runs stopped as asked (cancelled) */
   long long refused;                /* reports the database refused */
   long long inflight;               /* claimed and not yet reported */
   long long bucket[STATS_NBUCKETS]; /* claims with latency <= bound (each) */

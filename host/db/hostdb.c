@@ -172,6 +172,13 @@ static int prepare_all(hostdb *h, char **err) {
                                  -1, SQLITE_PREPARE_PERSISTENT,
                                  &h->st_finish_many, NULL) != SQLITE_OK)
     h->st_finish_many = NULL;
+  /* The cancel probe (an extension before it has no such column). */
+  if (!via && sqlite3_prepare_v3(h->db,
+                                 "SELECT cancel_requested_at IS NOT NULL"
+                                 " FROM trigger_runs WHERE run_id = ?1",
+                                 -1, SQLITE_PREPARE_PERSISTENT, &h->st_cancel,
+                                 NULL) != SQLITE_OK)
+    h->st_cancel = NULL;
   if (!via && (prepare(h, "BEGIN IMMEDIATE", &h->st_begin, err) ||
                prepare(h, "COMMIT", &h->st_commit, err) ||
                prepare(h, "ROLLBACK", &h->st_rollback, err)))
@@ -319,6 +326,7 @@ void hostdb_close(hostdb *h) {
   sqlite3_finalize(h->st_finish_many);
   sqlite3_finalize(h->st_claim_acked);
   sqlite3_finalize(h->st_heartbeat);
+  sqlite3_finalize(h->st_cancel);
   sqlite3_finalize(h->st_wakeup);
   sqlite3_finalize(h->st_version);
   sqlite3_finalize(h->st_begin);
@@ -498,6 +506,34 @@ int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err) {
   sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 2, h->lease_ms);
   return write_call(h, st, "trigger_run_heartbeat", code, err);
+}
+
+int hostdb_heartbeat_cancel(hostdb *h, const char *run_id, int *cancel,
+                            int *code, char **err) {
+  sqlite3_stmt *st = h->st_heartbeat;
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, h->lease_ms);
+  h->refresh = 1;
+  char *out = NULL;
+  *cancel = 0;
+  int res = answer(h, st, "trigger_run_heartbeat", &out, err);
+  /* the run's JSON: "cancel_requested_at":<ms> once it was asked for */
+  const char *k = out ? strstr(out, "\"cancel_requested_at\":") : NULL;
+  *cancel = k && strncmp(k + 22, "null", 4) != 0;
+  free(out);
+  *code =
+      res ? (h->via ? SQLITE_ERROR : sqlite3_errcode(h->db) & 0xff) : SQLITE_OK;
+  return res;
+}
+
+void hostdb_cancel_asked(hostdb *h, const char *run_id, int *asked) {
+  sqlite3_stmt *st = h->st_cancel;
+  *asked = 0;
+  if (!st) return;
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  if (sqlite3_step(st) == SQLITE_ROW) *asked = sqlite3_column_int(st, 0);
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
 }
 
 /* Step a statement without rows (BEGIN, COMMIT): 0, or -1, *code, *err. */

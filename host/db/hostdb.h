@@ -38,6 +38,8 @@ struct hostdb {
       *st_begin, *st_commit, *st_rollback;
   sqlite3_stmt *st_finish_many; /* NULL: --via, or an extension without it */
   sqlite3_stmt *st_claim_acked; /* NULL: --via (printtx.h) */
+  sqlite3_stmt *st_cancel;      /* whether a run's cancel was asked for; NULL:
+                              --via, or an extension without it */
   long long data_version;
   /* scheduling state, owned by loop.c */
   int64_t tick_at;     /* monotonic µs of the next tick */
@@ -92,6 +94,14 @@ int hostdb_in_txn(hostdb *h);
 ** -1, *err (free()) and *code the SQLite error code (SQLITE_BUSY: the
 ** database was busy; SQLITE_ERROR: refused, the run is no longer ours). */
 int hostdb_heartbeat(hostdb *h, const char *run_id, int *code, char **err);
+/* The same, *cancel set when its answer says the run's cancel was asked
+** for (trigger_run_cancel, docs/reactive.md#cancel-in-trigger-host). */
+int hostdb_heartbeat_cancel(hostdb *h, const char *run_id, int *cancel,
+                            int *code, char **err);
+/* *asked: whether trigger_run_cancel was called for run_id (one index
+** probe, read only); 0 when it cannot be told (--via, an older
+** extension, an error). */
+void hostdb_cancel_asked(hostdb *h, const char *run_id, int *asked);
 /* ms from at_ms (Unix ms of the host's clock) until the earliest due
 ** work (0 if overdue), -1 when nothing is due. With --via the far side's
 ** clock when it answers is used instead of at_ms. */

@@ -162,18 +162,40 @@ int64_t disp_deadline(const dispatcher *d) {
     if (end < t) t = end;
   }
   for (int i = 0; i < d->kids.n; i++) {
-    int64_t renew = children_run(&d->kids, i)->renew_at;
-    if (renew < t) t = renew;
+    const host_run *r = children_run(&d->kids, i);
+    if (r->renew_at < t) t = r->renew_at;
+    /* the next look for a cancel (none once seen, or without a probe) */
+    if (r->db->st_cancel && !r->cancel_asked && r->cancel_check_at &&
+        r->cancel_check_at < t)
+      t = r->cancel_check_at;
   }
   return t;
+}
+
+/* How often a running command's cancel is looked for (one index probe
+** each): it is stopped within about a second of trigger_run_cancel. */
+#define CANCEL_POLL_MS 1000
+
+/* Child i: a cancel asked for (the probe when due, or the heartbeat's
+** answer) stops its command. */
+static void check_cancel(dispatcher *d, int i, int64_t now) {
+  host_run *r = children_run(&d->kids, i);
+  if (!r->cancel_check_at) r->cancel_check_at = now + CANCEL_POLL_MS;
+  if (!r->cancel_asked && now >= r->cancel_check_at) {
+    r->cancel_check_at = now + CANCEL_POLL_MS;
+    hostdb_cancel_asked(r->db, r->run_id, &r->cancel_asked);
+  }
+  if (r->cancel_asked) children_cancel(&d->kids, i);
 }
 
 void disp_service(dispatcher *d) {
   if (d->kids.n) children_service(&d->kids, d->done, d->ctx);
   if (d->nahead) start_ahead(d);
   int64_t now = mono_ms();
-  for (int i = 0; i < d->kids.n; i++)
+  for (int i = 0; i < d->kids.n; i++) {
     lease_renew(children_run(&d->kids, i), now);
+    check_cancel(d, i, now);
+  }
 }
 
 void disp_kill(dispatcher *d, const char *why) { children_kill(&d->kids, why); }

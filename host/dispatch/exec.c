@@ -26,6 +26,10 @@
 #include "dispatch/spawner.h"
 #include "text/utf8.h"
 
+/* A cancelled command (trigger_run_cancel) gets SIGTERM, and SIGKILL this
+** long after if its process group is still there
+** (docs/reactive.md#cancel-in-trigger-host). */
+#define CANCEL_GRACE_MS 5000
 #define ERR_TAIL_MAX 500
 #define OUT_TAIL_MAX 4096
 #define RUN_VARS 7 /* TRIGGER_RUN_ID .. TRIGGER_SCHEDULED_FOR */
@@ -53,10 +57,12 @@ struct child {
   int in_fd, out_fd, err_fd;
   char *input; /* payload + "\n" */
   size_t inlen, inoff;
-  tail out, err;     /* of stdout, stderr */
-  int64_t deadline;  /* INT64_MAX = no timeout */
-  int64_t start_us;  /* mono_us() when its start was asked */
-  char *kill_reason; /* set when we killed it */
+  tail out, err;          /* of stdout, stderr */
+  int64_t deadline;       /* INT64_MAX = no timeout */
+  int64_t start_us;       /* mono_us() when its start was asked */
+  char *kill_reason;      /* set when we killed it */
+  int cancelled;          /* its cancel was asked for: SIGTERM sent (or due) */
+  int64_t cancel_kill_at; /* then SIGKILL, if it still runs; 0: sent */
   int reaped, status;
   int ready; /* READY_* bits: what the last poll() said of its pipes */
 };
@@ -201,6 +207,7 @@ static void started(children *cs, child *c, launch *l) {
     return;
   }
   if (c->kill_reason && kill(-c->pid, SIGKILL) != 0) kill(c->pid, SIGKILL);
+  else if (c->cancelled && kill(-c->pid, SIGTERM) != 0) kill(c->pid, SIGTERM);
 }
 
 /* Take the spawner's answers. */
@@ -326,6 +333,8 @@ int64_t children_deadline(const children *cs) {
   for (int i = 0; i < cs->n; i++) {
     const child *c = cs->v[i];
     if (!c->reaped && !c->kill_reason && c->deadline < t) t = c->deadline;
+    if (!c->reaped && c->cancel_kill_at && c->cancel_kill_at < t)
+      t = c->cancel_kill_at;
   }
   return t;
 }
@@ -401,12 +410,32 @@ static void kill_child(child *c, char *why) {
   if (kill(-c->pid, SIGKILL) != 0) kill(c->pid, SIGKILL);
 }
 
+void children_cancel(children *cs, int i) {
+  child *c = cs->v[i];
+  if (c->reaped || c->cancelled) return;
+  c->cancelled = 1;
+  c->cancel_kill_at = mono_ms() + CANCEL_GRACE_MS;
+  log_info("%s: %s: cancel requested; SIGTERM to its command (pid %ld), "
+           "SIGKILL in %d s if it goes on",
+           c->run->db->path, c->run->run_id, (long)c->pid,
+           CANCEL_GRACE_MS / 1000);
+  if (!c->pid || c->kill_reason) return; /* being started: then */
+  if (kill(-c->pid, SIGTERM) != 0) kill(c->pid, SIGTERM);
+}
+
 static void check_timeouts(children *cs) {
   int64_t now = mono_ms();
   for (int i = 0; i < cs->n; i++) {
     child *c = cs->v[i];
     if (!c->reaped && now >= c->deadline) {
       kill_child(c, xprintf("timeout after %g s", cs->timeout_s));
+    }
+    if (!c->reaped && c->cancelled && c->cancel_kill_at &&
+        now >= c->cancel_kill_at && c->pid) {
+      c->cancel_kill_at = 0;
+      log_info("%s: still running %d s after SIGTERM: SIGKILL", c->run->run_id,
+               CANCEL_GRACE_MS / 1000);
+      if (kill(-c->pid, SIGKILL) != 0) kill(c->pid, SIGKILL);
     }
   }
 }
@@ -476,6 +505,17 @@ static void finish_child(children *cs, child *c, child_done done, void *ctx) {
     return;
   }
   count_run_time(cs, c);
+  if (c->cancelled && !c->kill_reason) {
+    /* stopped as asked: what it wrote (stdout, else stderr or its end) */
+    char *text = tail_text(&c->out, "...");
+    if (!text) text = failure_text(c);
+    log_debug("pid %ld (%s) ended: cancelled: %s", (long)c->pid, c->run->run_id,
+              text);
+    done(ctx, c->run, "cancelled", text);
+    free(text);
+    free_child(c);
+    return;
+  }
   int ok =
       !c->kill_reason && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0;
   /* A success's result is its stdout tail as written (no "..." when cut);

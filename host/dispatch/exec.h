@@ -69,6 +69,10 @@ host_run *children_run(const children *cs, int i);
 /* Pipe I/O, timeouts, reaping; done() for each child that ended (its run
 ** is freed afterwards). */
 void children_service(children *cs, child_done done, void *ctx);
+/* Child i's run was cancelled (trigger_run_cancel): SIGTERM to its
+** process group now (or as soon as it has started), SIGKILL 5 s later if
+** it is still there; it is reported 'cancelled'. */
+void children_cancel(children *cs, int i);
 /* SIGKILL every child's process group; each is reported failed with why. */
 void children_kill(children *cs, const char *why);
 void children_free(children *cs);

@@ -35,8 +35,10 @@ void lease_renew(host_run *r, int64_t now) {
   int code = SQLITE_OK;
   char *err = NULL;
   int64_t len = lease_len(r);
-  if (hostdb_heartbeat(r->db, r->run_id, &code, &err) == 0) {
-    r->lease_end = now + len; /* now was read before the call */
+  int cancel = 0;
+  if (hostdb_heartbeat_cancel(r->db, r->run_id, &cancel, &code, &err) == 0) {
+    if (cancel) r->cancel_asked = 1; /* the heartbeat's answer says so */
+    r->lease_end = now + len;        /* now was read before the call */
     r->renew_at = now + len / 2;
     log_debug("%s: renewed the lease of %s for %lld ms", r->db->path, r->run_id,
               (long long)len);

@@ -28,7 +28,8 @@ void lease_start(host_run *r);
 int lease_startable(const host_run *r, int64_t now);
 /* The time from which lease_startable(r) is 0. */
 int64_t lease_start_deadline(const host_run *r);
-/* Renew r's lease if its renewal is due at now (a running command). */
+/* Renew r's lease if its renewal is due at now (a running command); an
+** answer that says its cancel was asked for sets r->cancel_asked. */
 void lease_renew(host_run *r, int64_t now);
 
 #endif

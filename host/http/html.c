@@ -42,6 +42,7 @@ static const char page_style[] =
     "tr.fail td{background:var(--failbg)}tr.warn td{background:var(--warnbg)}"
     ".failed{color:var(--red);font-weight:bold}.success{color:var(--green)}"
     ".running{color:var(--blue)}.paused{color:var(--muted)}"
+    ".cancelled{color:#8a5a00}"
     ".err{color:var(--red);font-weight:bold}"
     "pre{white-space:pre-wrap;word-break:break-all;background:var(--card);"
     "border:1px solid var(--line);padding:.5em;margin:.3em 0}"

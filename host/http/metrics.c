@@ -165,11 +165,14 @@ static long long get_inflight(const stats_row *r) { return r->inflight; }
 
 static void runs_family(sqlite3_str *s, const stats_row *rows, int n) {
   family(s, "trigger_host_runs_total", "counter",
-         "Runs this host reported, by status (success, failed, deferred).");
-  static const char *const status[] = {"success", "failed", "deferred"};
+         "Runs this host reported, by status (success, failed, deferred, "
+         "cancelled).");
+  static const char *const status[] = {"success", "failed", "deferred",
+                                       "cancelled"};
   for (int i = 0; i < n; i++) {
-    const long long v[] = {rows[i].success, rows[i].failed, rows[i].deferred};
-    for (int k = 0; k < 3; k++) {
+    const long long v[] = {rows[i].success, rows[i].failed, rows[i].deferred,
+                           rows[i].cancelled};
+    for (int k = 0; k < 4; k++) {
       sample_start(s, "trigger_host_runs_total", rows[i].db, rows[i].agent);
       label(s, "status", status[k], 0);
       sqlite3_str_appendf(s, "} %lld\n", v[k]);

@@ -13,7 +13,7 @@ at resume; signals nested through SQL triggers stopped at depth 16."""
 import json
 import sqlite3
 
-from util import MIN, T0, add, connect, error, finish, one, refused, runs, tick, trig, vm_steps
+from util import MIN, T0, add, connect, create, error, finish, one, refused, runs, tick, trig, vm_steps
 
 
 def sig(db, key, payload=None, now=None):
@@ -292,3 +292,17 @@ def test_a_window_that_expires_an_occurrence_signals_expired(ext):
     assert [r["status"] for r in runs(db, "once")] == ["expired"]
     [r] = tick(db, T0 + 2 * MIN)
     assert r["trigger_id"] == "late" and r["payload"]["event"]["key"] == "run:once:expired"
+
+
+def test_an_agent_creates_an_event_trigger(ext):
+    """The create action takes an event trigger: no first occurrence is
+    needed (it waits for its key); a timeout must be in the future."""
+    db = connect(ext)
+    ctx = {"agent_id": "a1", "now": T0, "role": "owner"}
+    ok = create(db, {"instructions": "Deploy after the build", "triggerType": "event",
+                     "eventKey": "run:build:success"}, ctx)
+    assert ok["created"], ok
+    assert trig(db, ok["triggerId"])["event_key"] == "run:build:success"
+    late = create(db, {"instructions": "Too late", "triggerType": "event", "eventKey": "k",
+                       "scheduledAt": T0 - 1000}, ctx)
+    assert late["error"] == "INVALID_SCHEDULE" and "not in the future" in late["reason"], late
