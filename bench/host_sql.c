@@ -46,8 +46,8 @@ static void build(const char *tmpl, int n) {
 static void check_items(sqlite3 *db, int n, const char *side) {
   i64 done = bench_query_i64(db, "SELECT count(*) FROM items WHERE n = 1");
   if (done != n)
-    bench_die("%s: %lld items updated once, expected %d", side,
-              (long long)done, n);
+    bench_die("%s: %lld items updated once, expected %d", side, (long long)done,
+              n);
 }
 
 static double side_plain(const char *tmpl, const char *work, int n) {
@@ -137,8 +137,8 @@ int main(int argc, char **argv) {
            "jobs/s vs a plain loop (UPDATE + log INSERT, one txn per job)",
            c);
   bench_row(row, bench_fmt_rate(bench_median(host, reps), a, sizeof a),
-            bench_fmt_rate(bench_median(plain, reps), b, sizeof b), ratio,
-            reps, ">=", 0.7, ">= 0.7x");
+            bench_fmt_rate(bench_median(plain, reps), b, sizeof b), ratio, reps,
+            ">=", 0.7, ">= 0.7x");
   bench_rm_db(f.tmpl);
   bench_rm_db(f.work);
   return 0;

@@ -206,7 +206,7 @@ sql_job_outcome sql_job_run(sql_batch *b, const host_run *run,
   int rc = run_statements(b, run, &c, timeout_ms, &err);
   sqlite3_progress_handler(h->db, 0, NULL, NULL);
   const char *status = "success";
-  char changed[24];
+  char changed[24] = "";
   if (rc != 0) { /* nothing of the job stays; its failure is recorded */
     undo_job(b, 0);
     status = "failed";
