@@ -153,11 +153,12 @@ int sql_spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
   return SQLITE_OK;
 }
 
-/* The schedule of trigger `id`: SQLITE_ROW with *spec set, SQLITE_DONE
-** when there is no such trigger (or no triggers table), or an error. */
+/* The schedule of trigger `id`: SQLITE_ROW with *spec set (and, when job
+** is not NULL, *job a copy of its action_sql or NULL), SQLITE_DONE when
+** there is no such trigger (or no triggers table), or an error. */
 static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
                            const char *tz, int tz_pos, sched_spec *spec,
-                           char **err) {
+                           char **job, char **err) {
   trg_row r;
   store s;
   int ready; /* the tables, of this schema version */
@@ -176,6 +177,9 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
       rc = verr ? trg_errf(err, "argument 1 (spec): trigger '%s': %s", id, verr)
                 : src;
       sqlite3_free(verr);
+    } else if (job && !r.v[TC_ACTION_SQL].null &&
+               !(*job = sqlite3_mprintf("%s", r.v[TC_ACTION_SQL].t))) {
+      rc = SQLITE_NOMEM;
     }
   } else if (rc != SQLITE_DONE) {
     rc = trg_errf(err, "%s", trg_errmsg(db, rc));
@@ -192,8 +196,9 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
 
 int sql_spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
                               sqlite3_value *tzv, int tz_pos, i64 after,
-                              sched_spec *spec, char **err) {
+                              sched_spec *spec, char **job, char **err) {
   *err = NULL;
+  if (job) *job = NULL;
   if (sqlite3_value_type(specv) == SQLITE_TEXT) {
     const char *text, *p, *tz;
     cron_expr probe;
@@ -204,7 +209,7 @@ int sql_spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
     if (*p != '{' && cron_parse(text, &probe, why, sizeof why) != 0) {
       int rc = sql_spec_arg_tz(tzv, tz_pos, &tz, err);
       if (rc == SQLITE_OK)
-        rc = spec_of_trigger(db, c, text, tz, tz_pos, spec, err);
+        rc = spec_of_trigger(db, c, text, tz, tz_pos, spec, job, err);
       if (rc == SQLITE_ROW) return SQLITE_OK;
       if (rc != SQLITE_DONE) return rc;
       char buf[TRG_ECHO_MAX];

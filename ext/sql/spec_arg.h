@@ -21,9 +21,10 @@ int sql_spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
                         sqlite3_value *tzv, int tz_pos, i64 after,
                         sched_spec *spec, char **err);
 /* The same, where text that is not a cron expression may also be a
-** trigger_id: that trigger's schedule (spec_arg.c has the precedence). */
+** trigger_id: that trigger's schedule (spec_arg.c has the precedence);
+** job (may be NULL): that trigger's action_sql (sqlite3_free), else NULL. */
 int sql_spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
                               sqlite3_value *tzv, int tz_pos, i64 after,
-                              sched_spec *spec, char **err);
+                              sched_spec *spec, char **job, char **err);
 
 #endif

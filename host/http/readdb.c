@@ -15,7 +15,8 @@
   "SELECT trigger_id, display_name, agent_id, status, next_due_at," \
   " trigger_iso(next_due_at, timezone), last_status,"               \
   " trigger_iso(last_run_at, timezone), last_error, run_count,"     \
-  " instructions"
+  " coalesce(instructions || char(10) || 'SQL: ' || action_sql,"    \
+  " instructions)"
 
 /* The filters of the list (NULL: any). */
 #define FILTERS                                                       \

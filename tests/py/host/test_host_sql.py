@@ -128,3 +128,41 @@ def test_usage_errors(ext):
         ]:
             rc, _, err = run_host(ext, *args)
             assert rc == 2 and why in err, (args, rc, err)
+
+
+def test_jobs_show_in_status_page_metrics_events_and_health(ext):
+    from util.http import get, parse_metrics, start_http, stop_http
+    with Tmp() as t:
+        path, db = jobs_db(ext, t)
+        job(db, "purge", "DELETE FROM counter WHERE n < 0;\n" + LEDGER)
+        job(db, "broken", "DELETE FROM ledger WHERE at = -1", pause_after_failures=1)
+        db.execute("UPDATE triggers_data SET action_sql = 'DELETE FROM nope'"
+                   " WHERE trigger_id = 'broken'")  # changed outside: fails when it runs
+        assert one(db, "SELECT trigger_describe('purge')") == \
+            "Every hour. Runs SQL: DELETE FROM counter WHERE n < 0 ..."
+        proc, port, _ = start_http(ext, t, "run", path, "--sql")
+        try:
+            assert wait_for(lambda: one(db, "SELECT count(*) FROM trigger_runs"
+                                            " WHERE finished_at IS NOT NULL") == 2, 10)
+            _, _, page = get(port, "/")
+            assert "Runs SQL: DELETE FROM counter WHERE n &lt; 0 ..." in page, page[-3000:]
+            assert "SQL: DELETE FROM counter WHERE n &lt; 0;" in page  # the tooltip: all of it
+            _, _, text = get(port, "/metrics")
+            m, _ = parse_metrics(text)
+            got = {dict(k[1]).get("status"): v for k, v in m.items()
+                   if k[0] == "trigger_host_runs_total"}
+            assert got.get("success") == 1 and got.get("failed") == 1, got
+        finally:
+            stop_http(proc)
+        rc, out, err = run_host(ext, "status", path)
+        assert rc == 0, err
+        assert "Runs SQL: DELETE FROM counter WHERE n < 0 ..." in out, out
+        assert "no such table: nope" in out, out  # the failed run listed
+        rc, out, err = run_host(ext, "status", "--json", path)
+        assert "Runs SQL: DELETE FROM counter" in out
+        # the failed job paused itself (pause_after_failures 1): its event
+        kinds = [r[0] for r in db.execute(
+            "SELECT kind FROM trigger_events WHERE trigger_id = 'broken' ORDER BY at")]
+        assert kinds == ["created", "auto_paused"], kinds
+        h = json.loads(one(db, "SELECT trigger_health()"))
+        assert h["failures_24h"] == 1 and h["paused"] == 1, h
