@@ -68,6 +68,8 @@ static const char usage_text[] =
     "  --jobs N         at most N commands at once (default 4)\n"
     "  --timeout SEC    kill a command after SEC seconds\n"
     "  --agents a,b     claim only these agents' runs\n"
+    "  --sql            run SQL jobs (action_sql), each in one transaction\n"
+    "                   with its run record; --sql-timeout SEC (default 60)\n"
     "  --http ADDR      status page, /metrics and /health on ADDR (PORT: local)\n"
     "  --http-token-file FILE  the page's actions for FILE's token (mode 600)\n"
     "  --create         create a database file that does not exist\n"
@@ -211,6 +213,8 @@ enum {
   O_NO_AUTONOMY,
   O_ALL,
   O_STATE,
+  O_SQL,
+  O_SQL_TIMEOUT,
   O_SINCE,
   O_HTTP_TOKEN
 };
@@ -252,6 +256,8 @@ static const struct option long_opts[] = {
     {"no-autonomy", no_argument, 0, O_NO_AUTONOMY},
     {"all", no_argument, 0, O_ALL},
     {"status", required_argument, 0, O_STATE},
+    {"sql", no_argument, 0, O_SQL},
+    {"sql-timeout", required_argument, 0, O_SQL_TIMEOUT},
     {"since", required_argument, 0, O_SINCE},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
@@ -259,6 +265,24 @@ static const struct option long_opts[] = {
 };
 
 static const char *const msg_secs = "%s: not a positive number of seconds";
+
+/* --sql: SQL jobs in the host's own transaction of a local file, no
+** command (docs/sql-jobs.md#running-jobs-trigger-host---sql). */
+static int check_sql(host_opts *o) {
+  if (o->sql_timeout_ms && !o->sql)
+    return usage_error("%s", "--sql-timeout needs --sql");
+  if (!o->sql) return -1;
+  if (o->mode != MODE_RUN && o->mode != MODE_SERVE && o->mode != MODE_TICK)
+    return usage_error("%s", "--sql is for run, serve and tick");
+  if (o->exec_cmd)
+    return usage_error("%s", "--sql runs SQL jobs only: run the commands "
+                             "(--exec) with another host");
+  if (o->via)
+    return usage_error("%s", "--sql runs a job in the host's own transaction "
+                             "of a local database file (no --via)");
+  if (!o->sql_timeout_ms) o->sql_timeout_ms = 60000;
+  return -1;
+}
 
 /* A variable name: letters, digits and '_', not starting with a digit. */
 static int env_name_valid(const char *s) {
@@ -325,6 +349,12 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--timeout");
       o->timeout_s = secs;
       o->timeout_ms = (long long)(secs * 1000.0 + 0.5);
+      break;
+    case O_SQL: o->sql = 1; break;
+    case O_SQL_TIMEOUT:
+      if (parse_seconds(arg, &secs))
+        return usage_error(msg_secs, "--sql-timeout");
+      o->sql_timeout_ms = (long long)(secs * 1000.0 + 0.5);
       break;
     case O_GRACE:
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--grace");
@@ -577,8 +607,10 @@ int args_parse(host_opts *o, int argc, char **argv) {
   if (!o->extension) o->extension = default_extension(argv[0]);
   if ((rc = check_one_shot(o)) >= 0) return rc;
   if (!o->owner) o->owner = default_owner();
-  if (!o->lease_ms) { /* the extension's default, or --timeout + 30 s */
-    o->lease_ms = o->timeout_ms + 30000 > 60000 ? o->timeout_ms + 30000 : 60000;
+  if ((rc = check_sql(o)) >= 0) return rc;
+  if (!o->lease_ms) { /* the extension's default, or a timeout + 30 s */
+    long long t = o->sql ? o->sql_timeout_ms : o->timeout_ms;
+    o->lease_ms = t + 30000 > 60000 ? t + 30000 : 60000;
   }
   if (o->timeout_ms && !o->exec_cmd)
     return usage_error("%s", "--timeout needs --exec");

@@ -181,7 +181,10 @@ void log_start(const host_opts *o, const char *ext_version) {
     out_json_close(b, ']');
     out_json_str(b, "extension", ext);
     out_json_str(b, "extension_version", ext_version);
-    out_json_str(b, "dispatch", o->exec_cmd ? o->exec_cmd : "print");
+    out_json_str(b, "dispatch",
+                 o->exec_cmd ? o->exec_cmd
+                 : o->sql    ? "sql"
+                             : "print");
     out_json_int(b, "pid", (long long)getpid());
   } else {
     sqlite3_str_appendf(b, "trigger-host %s started: %s", TRIGGERS_VERSION,
@@ -200,6 +203,9 @@ void log_start(const host_opts *o, const char *ext_version) {
       sqlite3_str_appendall(b, "--exec '");
       out_line(b, o->exec_cmd);
       sqlite3_str_appendf(b, "', --jobs %d", o->jobs);
+    } else if (o->sql) {
+      sqlite3_str_appendf(b, "running SQL jobs (--sql-timeout %lld ms)",
+                          o->sql_timeout_ms);
     } else {
       sqlite3_str_appendall(b, "printing runs on stdout");
     }

@@ -71,6 +71,9 @@ typedef struct host_opts {
   const char *user_id;  /* --user, NULL = none */
   const char *role;     /* --role, default "agent" */
   int no_autonomy;      /* --no-autonomy: autonomy_available false */
+  /* --sql: run SQL jobs, only them (dispatch/sql_job.h) */
+  int sql;
+  long long sql_timeout_ms; /* --sql-timeout SEC, default 60 s */
 } host_opts;
 
 #endif
