@@ -28,7 +28,7 @@ static const char *const sonames[] = {"libxml2.so.2", "libxml2.so"};
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static xml_api api;
 static int loaded;
-static char why[256]; /* the failure, kept for every later call */
+static char why[320]; /* the failure, kept for every later call */
 
 /* *slot = name's address in lib; 0, or -1 with why. */
 static int resolve(void *lib, const char *name, void *slot) {
