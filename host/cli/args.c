@@ -45,6 +45,8 @@ static const char usage_text[] =
     "       trigger-host mcp    [--agent ID --scope S --user U --role R\n"
     "                           --no-autonomy] DB\n"
     "       trigger-host pause|resume|cancel|fire [--json] DB TRIGGER_ID\n"
+    "       trigger-host retry|cancel-run [--json] DB RUN_ID\n"
+    "       trigger-host signal [--json] DB KEY [JSON]\n"
     "       trigger-host runs|events [--json] [--since TIME] [--all | --limit N]\n"
     "                           DB [TRIGGER_ID]\n"
     "       trigger-host --version | --help\n"
@@ -59,6 +61,9 @@ static const char usage_text[] =
     "                for --agent/--scope/--user/--role only (docs/mcp.md)\n"
     "  pause, resume, cancel, fire DB TRIGGER_ID\n"
     "                change one trigger, or queue a run of it now (fire)\n"
+    "  retry, cancel-run DB RUN_ID    run a finished run's occurrence again;\n"
+    "                stop a running one\n"
+    "  signal DB KEY [JSON]   make the event triggers of KEY due\n"
     "  runs, events DB [TRIGGER_ID]\n"
     "                the run history, the lifecycle events: newest first\n"
     "\n"
@@ -487,17 +492,26 @@ static const struct mode_word {
   host_mode mode;
   int min_args, max_args; /* max 0: any number */
 } mode_words[] = {
-    {"run", MODE_RUN, 1, 1},       {"serve", MODE_SERVE, 1, 0},
-    {"tick", MODE_TICK, 1, 0},     {"status", MODE_STATUS, 1, 1},
-    {"mcp", MODE_MCP, 1, 1},       {"pause", MODE_PAUSE, 2, 2},
-    {"resume", MODE_RESUME, 2, 2}, {"cancel", MODE_CANCEL, 2, 2},
-    {"fire", MODE_FIRE, 2, 2},     {"runs", MODE_RUNS, 1, 2},
+    {"run", MODE_RUN, 1, 1},
+    {"serve", MODE_SERVE, 1, 0},
+    {"tick", MODE_TICK, 1, 0},
+    {"status", MODE_STATUS, 1, 1},
+    {"mcp", MODE_MCP, 1, 1},
+    {"pause", MODE_PAUSE, 2, 2},
+    {"resume", MODE_RESUME, 2, 2},
+    {"cancel", MODE_CANCEL, 2, 2},
+    {"fire", MODE_FIRE, 2, 2},
+    {"retry", MODE_RETRY, 2, 2},
+    {"cancel-run", MODE_CANCEL_RUN, 2, 2},
+    {"signal", MODE_SIGNAL, 2, 3},
+    {"runs", MODE_RUNS, 1, 2},
     {"events", MODE_EVENTS, 1, 2},
 };
 #define NMODE_WORDS (int)(sizeof mode_words / sizeof mode_words[0])
 
-static const char modes_list[] = "run, serve, tick, status, mcp, pause, "
-                                 "resume, cancel, fire, runs or events";
+static const char modes_list[] =
+    "run, serve, tick, status, mcp, pause, resume, cancel, fire, retry, "
+    "cancel-run, signal, runs or events";
 
 static const struct mode_word *mode_word_of(host_mode m) {
   for (int i = 0; i < NMODE_WORDS; i++)
@@ -510,13 +524,29 @@ static int count_error(const struct mode_word *w, int n) {
   if (n < 1) return usage_error("%s: missing database", w->word);
   if (w->mode == MODE_RUN)
     return usage_error("%s", "run takes one database (use serve for several)");
+  const char *what = w->mode == MODE_SIGNAL ? "KEY"
+                     : w->mode == MODE_RETRY || w->mode == MODE_CANCEL_RUN
+                         ? "RUN_ID"
+                         : "TRIGGER_ID";
   if (w->min_args == 2 && n < 2)
-    return usage_error("%s: missing TRIGGER_ID (DB TRIGGER_ID)", w->word);
+    return usage_error(w->mode == MODE_SIGNAL
+                           ? "%s: missing KEY (DB KEY [JSON])"
+                       : w->mode == MODE_RETRY || w->mode == MODE_CANCEL_RUN
+                           ? "%s: missing RUN_ID (DB RUN_ID)"
+                           : "%s: missing TRIGGER_ID (DB TRIGGER_ID)",
+                       w->word);
+  if (w->mode == MODE_SIGNAL)
+    return usage_error("%s takes a database, a KEY and at most a JSON",
+                       w->word);
+  if (w->max_args == 2 && w->min_args == 2) {
+    fprintf(stderr,
+            "trigger-host: %s takes a database and a %s\n(see "
+            "trigger-host --help)\n",
+            w->word, what);
+    return 2;
+  }
   if (w->max_args == 2)
-    return usage_error(w->min_args == 2 ? "%s takes a database and a "
-                                          "TRIGGER_ID"
-                                        : "%s takes a database and at most "
-                                          "one TRIGGER_ID",
+    return usage_error("%s takes a database and at most one TRIGGER_ID",
                        w->word);
   return usage_error("%s takes one database", w->word);
 }
@@ -539,8 +569,9 @@ static int parse_positional(host_opts *o, int n, char **args) {
   args++;
   if (n < w->min_args || (w->max_args && n > w->max_args))
     return count_error(w, n);
-  if (w->max_args == 2 && n == 2) {
+  if (w->max_args >= 2 && n >= 2) {
     o->target = args[1];
+    if (n == 3) o->payload = args[2];
     n = 1;
   }
   for (int i = 0; i < n; i++) {

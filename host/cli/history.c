@@ -34,7 +34,8 @@
   " trigger_iso(scheduled_for), 'attempt', attempt, 'status', status,"     \
   " 'owner', owner, 'claimed_at', claimed_at, 'lease_until', lease_until," \
   " 'finished_at', finished_at, 'latency_ms', latency_ms, 'error', error," \
-  " 'result', result, 'payload', json(payload))"                           \
+  " 'result', result, 'payload', json(payload), 'usage', json(usage),"     \
+  " 'cancel_requested_at', cancel_requested_at)"                           \
   " FROM main.trigger_runs WHERE scheduled_for >= ?1"
 #define RUNS_ORDER " ORDER BY scheduled_for DESC, run_id DESC LIMIT ?3"
 #define EVENTS_SELECT                                                     \

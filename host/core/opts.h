@@ -17,6 +17,9 @@ typedef enum {
   MODE_RESUME,
   MODE_CANCEL,
   MODE_FIRE,
+  MODE_RETRY,
+  MODE_CANCEL_RUN,
+  MODE_SIGNAL,
   MODE_RUNS,
   MODE_EVENTS
 } host_mode;
@@ -54,7 +57,9 @@ typedef struct host_opts {
   int json;              /* status --json */
   int all;               /* status --all: every trigger (else --limit, 50) */
   const char *state;     /* status --status STATE */
-  const char *target;    /* a verb's TRIGGER_ID; runs, events: one or NULL */
+  const char *target;    /* a verb's TRIGGER_ID, RUN_ID or KEY; runs,
+                            events: a TRIGGER_ID or NULL */
+  const char *payload;   /* signal's JSON, or NULL */
   const char *since;     /* runs, events --since TIME (cli/history.h) */
   int version;           /* --version */
   const char *http;      /* --http ADDR: the status server (http.h) */

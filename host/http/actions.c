@@ -63,16 +63,17 @@ static void text(action_answer *out, unsigned status, const char *msg) {
 
 /* A page saying why an action was refused, with a link back. */
 static void refusal_page(action_answer *out, unsigned status, const char *title,
-                         const char *why, const char *back_id) {
+                         const char *why, const char *kind,
+                         const char *back_id) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   html_head(s, title, 0);
   sqlite3_str_appendall(s, "</header>\n<p class=\"err\">");
   html_esc(s, why, HTML_TEXT_MAX * 2);
   sqlite3_str_appendall(s, "</p>\n");
   if (back_id) {
-    sqlite3_str_appendall(s, "<p><a href=\"/trigger/");
+    sqlite3_str_appendf(s, "<p><a href=\"/%s/", kind);
     html_url(s, back_id, HTTP_ID_MAX);
-    sqlite3_str_appendall(s, "\">Back to the trigger</a></p>\n");
+    sqlite3_str_appendf(s, "\">Back to the %s</a></p>\n", kind);
   }
   html_foot(s);
   out->status = status;
@@ -149,21 +150,30 @@ static void login(actions *a, const action_req *q, action_answer *out) {
   free(token);
   if (!ok) {
     log_warn("http: a login with a wrong token");
-    refusal_page(out, 403, "Log in", "Wrong token.", NULL);
+    refusal_page(out, 403, "Log in", "Wrong token.", NULL, NULL);
     return;
   }
   out->set_cookie = a->set_cookie;
   see_other(out, sqlite3_mprintf("/"));
 }
 
-/* The trigger's page after an action: ?done=<verb>[&run=..][&db=N]. */
-static char *back_to(const action_req *q, const char *id, const char *verb,
-                     const char *run_id) {
+/* What a POST names: /trigger/ID/VERB or /run/ID/VERB. */
+typedef struct target {
+  const char *kind; /* "trigger", "run" */
+  char *id;         /* sqlite3_free */
+  const char *verb; /* db/verb.h's word */
+} target;
+
+/* The page after an action: the trigger's, or the run's (retry: the new
+** attempt's), ?done=<verb>[&run=..][&db=N]. */
+static char *back_to(const action_req *q, const target *t, const char *run_id) {
+  int to_new_run = strcmp(t->verb, "retry") == 0 && run_id;
   sqlite3_str *s = sqlite3_str_new(NULL);
-  sqlite3_str_appendall(s, "/trigger/");
-  html_url(s, id, HTTP_ID_MAX);
+  sqlite3_str_appendf(s, "/%s/", t->kind);
+  html_url(s, to_new_run ? run_id : t->id, HTTP_ID_MAX);
+  const char *verb = t->verb;
   sqlite3_str_appendf(s, "?done=%s", verb);
-  if (run_id) {
+  if (run_id && !to_new_run) {
     sqlite3_str_appendall(s, "&run=");
     html_url(s, run_id, HTTP_ID_MAX);
   }
@@ -179,30 +189,60 @@ static sqlite3 *writer(actions *a, int dbi, char **err) {
   return a->w[dbi];
 }
 
-static void act(actions *a, const action_req *q, const char *id,
-                const char *verb, action_answer *out) {
+static void act(actions *a, const action_req *q, const target *t,
+                action_answer *out) {
+  const char *id = t->id, *verb = t->verb;
   char *err = NULL;
   sqlite3 *db = writer(a, (int)q->dbi, &err);
   if (!db) {
     log_warn("http: %s %s: %s", verb, id, err ? err : "?");
-    refusal_page(out, 503, "Not done", err ? err : "cannot open", id);
+    refusal_page(out, 503, "Not done", err ? err : "cannot open", t->kind, id);
     free(err);
     return;
   }
   verb_out v;
-  verb_result r = verb_apply(db, verb, id, &v);
+  verb_result r = verb_apply(db, verb, id, NULL, &v);
   if (r == VERB_DONE) {
     log_info("http: %s %s: done%s%s", verb, id, v.run_id ? ", run " : "",
              v.run_id ? v.run_id : "");
-    see_other(out, back_to(q, id, verb, v.run_id));
+    see_other(out, back_to(q, t, v.run_id));
   } else if (r == VERB_NOT_FOUND) {
-    refusal_page(out, 404, "Not done", "No such trigger.", NULL);
+    refusal_page(out, 404, "Not done",
+                 strcmp(t->kind, "run") == 0 ? "No such run."
+                                             : "No such trigger.",
+                 NULL, NULL);
   } else {
     log_warn("http: %s %s: %s", verb, id, v.why ? v.why : "?");
     refusal_page(out, r == VERB_REFUSED ? 409 : 503, "Not done",
-                 v.why ? v.why : "?", id);
+                 v.why ? v.why : "?", t->kind, id);
   }
   verb_out_free(&v);
+}
+
+/* The verbs of each page, and the word db/verb.h knows them by. */
+static const struct {
+  const char *kind, *form, *verb;
+} routes[] = {
+    {"trigger", "pause", "pause"},   {"trigger", "resume", "resume"},
+    {"trigger", "cancel", "cancel"}, {"trigger", "fire", "fire"},
+    {"run", "retry", "retry"},       {"run", "cancel", "cancel-run"},
+};
+
+/* /KIND/ID/FORM into *t (t->id: sqlite3_free); 0, or -1 for no route. */
+static int route(const char *url, target *t) {
+  const char *slash = strrchr(url, '/');
+  for (size_t i = 0; slash && i < sizeof routes / sizeof *routes; i++) {
+    size_t n = strlen(routes[i].kind);
+    if (url[0] != '/' || strncmp(url + 1, routes[i].kind, n) != 0 ||
+        url[n + 1] != '/' || slash < url + n + 2 ||
+        strcmp(slash + 1, routes[i].form) != 0)
+      continue;
+    t->kind = routes[i].kind;
+    t->verb = routes[i].verb;
+    t->id = sqlite3_mprintf("%.*s", (int)(slash - url - n - 2), url + n + 2);
+    return 0;
+  }
+  return -1;
 }
 
 void actions_post(actions *a, const action_req *q, action_answer *out) {
@@ -217,12 +257,11 @@ void actions_post(actions *a, const action_req *q, action_answer *out) {
     login(a, q, out);
     return;
   }
-  const char *slash = strrchr(q->url, '/');
-  if (strncmp(q->url, "/trigger/", 9) != 0 || slash < q->url + 9 ||
-      !verb_known(slash + 1)) {
+  target t;
+  if (route(q->url, &t) != 0) {
     text(out, 404,
-         "not found: POST /login or /trigger/ID/pause, resume, "
-         "cancel or fire\n");
+         "not found: POST /login, /trigger/ID/pause, resume, cancel or "
+         "fire, /run/ID/retry or cancel\n");
     return;
   }
   char *csrf = form_value(q->body, "csrf");
@@ -234,16 +273,15 @@ void actions_post(actions *a, const action_req *q, action_answer *out) {
     text(out, r == AUTH_MISSING ? 401 : 403, auth_message(r));
     return;
   }
-  char *id = sqlite3_mprintf("%.*s", (int)(slash - q->url - 9), q->url + 9);
   char *confirm = form_value(q->body, "confirm");
-  if (!id || !*id) text(out, 400, "missing trigger id\n");
-  else if (strcmp(slash + 1, "cancel") == 0 &&
+  if (!t.id || !*t.id) text(out, 400, "missing id\n");
+  else if (strcmp(t.verb, "cancel") == 0 &&
            (!confirm || strcmp(confirm, "1") != 0))
     refusal_page(out, 400, "Not done",
-                 "Cancel is final: tick the box to confirm it.", id);
-  else act(a, q, id, slash + 1, out);
+                 "Cancel is final: tick the box to confirm it.", t.kind, t.id);
+  else act(a, q, &t, out);
   free(confirm);
-  sqlite3_free(id);
+  sqlite3_free(t.id);
 }
 
 /* ---- the pages' forms ------------------------------------------------ */
@@ -264,10 +302,12 @@ char *actions_login_page(size_t *len) {
 
 /* One action's form: a button, the csrf value, and for cancel a box to
 ** tick (required by the browser and checked by the server). */
-static void form(sqlite3_str *s, const detail_req *q, const char *csrf,
-                 const char *verb, const char *label) {
-  sqlite3_str_appendall(s, "<form class=\"act\" method=\"post\" "
-                           "action=\"/trigger/");
+static void form(sqlite3_str *s, const detail_req *q, const char *kind,
+                 const char *csrf, const char *verb, const char *label) {
+  sqlite3_str_appendf(s,
+                      "<form class=\"act\" method=\"post\" "
+                      "action=\"/%s/",
+                      kind);
   html_url(s, q->id, HTTP_ID_MAX);
   sqlite3_str_appendf(s, "/%s", verb);
   if (q->ndbs > 1) sqlite3_str_appendf(s, "?db=%d", q->dbi);
@@ -275,7 +315,7 @@ static void form(sqlite3_str *s, const detail_req *q, const char *csrf,
                       "\"><input type=\"hidden\" name=\"csrf\" "
                       "value=\"%s\">",
                       csrf);
-  if (strcmp(verb, "cancel") == 0)
+  if (strcmp(kind, "trigger") == 0 && strcmp(verb, "cancel") == 0)
     sqlite3_str_appendall(s, "<label><input type=\"checkbox\" name=\"confirm\" "
                              "value=\"1\" required> for good</label> ");
   sqlite3_str_appendf(s, "<button>%s</button></form>", label);
@@ -284,20 +324,30 @@ static void form(sqlite3_str *s, const detail_req *q, const char *csrf,
 void actions_forms(sqlite3_str *s, const detail_req *q, const char *kind,
                    const char *status, void *ctx) {
   const action_view *v = ctx;
-  if (strcmp(kind, "trigger") != 0) return; /* runs: none yet */
+  int trigger = strcmp(kind, "trigger") == 0;
   if (!v->logged_in) {
-    sqlite3_str_appendall(s, "<p class=\"muted\"><a href=\"/login\">Log "
-                             "in</a> to pause, resume, fire or cancel.</p>\n");
+    sqlite3_str_appendf(s,
+                        "<p class=\"muted\"><a href=\"/login\">Log "
+                        "in</a> to %s.</p>\n",
+                        trigger ? "pause, resume, fire or cancel"
+                                : "retry or cancel");
     return;
   }
   const char *csrf = v->a->auth.csrf;
+  int live = strcmp(status, "running") == 0 || strcmp(status, "deferred") == 0;
+  int active = strcmp(status, "scheduled") == 0;
   sqlite3_str_appendall(s, "<p>");
-  if (strcmp(status, "scheduled") == 0) {
-    form(s, q, csrf, "fire", "Fire now");
-    form(s, q, csrf, "pause", "Pause");
+  if (!trigger) {
+    if (live) form(s, q, kind, csrf, "cancel", "Cancel run");
+    else form(s, q, kind, csrf, "retry", "Retry");
   }
-  if (strcmp(status, "paused") == 0) form(s, q, csrf, "resume", "Resume");
-  if (strcmp(status, "scheduled") == 0 || strcmp(status, "paused") == 0)
-    form(s, q, csrf, "cancel", "Cancel");
+  if (trigger && active) {
+    form(s, q, kind, csrf, "fire", "Fire now");
+    form(s, q, kind, csrf, "pause", "Pause");
+  }
+  if (trigger && strcmp(status, "paused") == 0)
+    form(s, q, kind, csrf, "resume", "Resume");
+  if (trigger && (active || strcmp(status, "paused") == 0))
+    form(s, q, kind, csrf, "cancel", "Cancel");
   sqlite3_str_appendall(s, "</p>\n");
 }

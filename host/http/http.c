@@ -201,10 +201,10 @@ static enum MHD_Result list_page(http_server *srv, struct MHD_Connection *c,
 /* What the trigger's page says after an action (?done=VERB, fire's
 ** &run=RUN_ID), from a fixed set of words; NULL for none. */
 static char *done_notice(const char *done, const char *run) {
-  static const char *const words[][2] = {{"pause", "Paused."},
-                                         {"resume", "Resumed."},
-                                         {"cancel", "Cancelled."},
-                                         {"fire", "Fired: run queued"}};
+  static const char *const words[][2] = {
+      {"pause", "Paused."},       {"resume", "Resumed."},
+      {"cancel", "Cancelled."},   {"fire", "Fired: run queued"},
+      {"retry", "Retry queued."}, {"cancel-run", "Cancel requested."}};
   for (size_t i = 0; done && i < sizeof words / sizeof *words; i++) {
     if (strcmp(done, words[i][0]) != 0) continue;
     if (run && text_ok(run) && strcmp(done, "fire") == 0)

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import subprocess
+import urllib.parse
 
 from util import one
 from util.host import Tmp, add_interval, host_bin, now_ms, wait_for
@@ -233,3 +234,40 @@ def test_without_token_file_read_only(ext):
             assert status_of(db, "job") == "scheduled"
         finally:
             stop_http(proc)
+
+
+def test_run_actions(ext):
+    with Tmp() as t:
+        db, proc, port, err = serving(ext, t)
+        try:
+            failed = json.loads(one(db, "SELECT trigger_fire('job')"))["run_id"]
+            one(db, "SELECT trigger_run_finish(?, 'failed', 'boom')", failed)
+            running = json.loads(one(db, "SELECT trigger_fire('x/pause')"))["run_id"]
+            cookie = login(port)
+            _, _, page = get(port, "/run/" + q(failed), headers={"Cookie": cookie})
+            assert re.findall(r'action="(/run/[^"]+)"', page) == [f"/run/{q(failed)}/retry"]
+            _, _, page = get(port, "/run/" + q(running), headers={"Cookie": cookie})
+            assert re.findall(r'action="(/run/[^"]+)"', page) == [f"/run/{q(running)}/cancel"]
+            assert post(port, f"/run/{q(failed)}/retry")[0] == 401  # no credentials
+            status, headers, _ = post(port, f"/run/{q(failed)}/retry", headers=bearer())
+            assert status == 303, headers
+            assert re.fullmatch(r"/run/job%40\d+%232\?done=retry", headers["location"]), headers
+            _, _, page = get(port, headers["location"])
+            assert "<p><b>Retry queued.</b></p>" in page
+            assert wait_for(lambda: one(db, "SELECT count(*) FROM trigger_runs WHERE"
+                                            " attempt = 2 AND status = 'success'") == 1,
+                            10), read(err)
+            status, headers, _ = post(port, f"/run/{q(running)}/cancel", headers=bearer())
+            assert status == 303 and headers["location"].endswith("?done=cancel-run"), headers
+            assert one(db, "SELECT cancel_requested_at IS NOT NULL FROM trigger_runs"
+                           " WHERE run_id = ?", running) == 1
+            status, _, body = post(port, f"/run/{q(running)}/retry", headers=bearer())
+            assert status == 409 and "running" in body, body
+            assert post(port, "/run/nope%401%231/retry", headers=bearer())[0] == 404
+            assert post(port, f"/run/{q(failed)}/pause", headers=bearer())[0] == 404
+        finally:
+            stop_http(proc)
+
+
+def q(text):
+    return urllib.parse.quote(text, safe="")

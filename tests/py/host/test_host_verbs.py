@@ -133,3 +133,48 @@ def test_runs_and_events_newest_first(ext):
         assert [(e["kind"], e["trigger_id"]) for e in s["events"]] == [("resumed", "b")], s
         # reads only: a listing opens the file read-only
         assert cmd(ext, "runs", path, "--since", "2026-01-01T00:00:00Z").returncode == 0
+
+
+def test_retry_cancel_run_and_signal(ext):
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_interval(db, "job", now_ms() + 3600000, interval_ms=86400000)
+        db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type, event_key)"
+                   " VALUES ('on-merge', 'Deploy', 'event', 'pr:merged')")
+        # a run that failed, retried from the shell: the next claim takes attempt 2
+        run_id = cmd(ext, "fire", path, "job").stdout.strip()
+        rc, out, err = tick(ext, path, "--exec", "exit 3")
+        assert rc == 1, err
+        p = cmd(ext, "retry", path, run_id)
+        assert p.returncode == 0, p
+        retry_id = p.stdout.strip()
+        assert retry_id.endswith("#2") and retry_id != run_id, retry_id
+        rc, out, err = tick(ext, path, "--exec", "echo second")
+        assert rc == 0, err
+        assert one(db, "SELECT status || ' ' || result FROM trigger_runs WHERE run_id = ?",
+                   retry_id) == "success second"
+        # a running run cannot be retried: the extension's message, exit 1
+        running = json.loads(one(db, "SELECT trigger_fire('job')"))["run_id"]
+        p = cmd(ext, "retry", path, running)
+        assert p.returncode == 1 and "is running" in p.stderr, p
+        # cancel-run marks it; its report then records it cancelled
+        p = cmd(ext, "cancel-run", path, running, "--json")
+        assert p.returncode == 0 and json.loads(p.stdout)["cancel_requested_at"], p
+        for verb in ("retry", "cancel-run"):
+            p = cmd(ext, verb, path, "job@1#1")
+            assert p.returncode == 4, p
+            assert p.stderr == f"trigger-host: {verb} job@1#1: no such run in {path}\n", p
+        # signal: how many event triggers it made due
+        p = cmd(ext, "signal", path, "pr:merged", '{"pr": 7}')
+        assert (p.returncode, p.stdout) == (0, "1\n"), p
+        assert cmd(ext, "signal", path, "nobody:listens").stdout == "0\n"
+        p = cmd(ext, "signal", path, "pr:merged", "not json")
+        assert p.returncode == 1 and "trigger_signal: payload" in p.stderr, p
+        rc, out, err = tick(ext, path)
+        assert rc == 0 and '"pr":7' in out.replace(" ", ""), out
+        for args, words in ((["retry", path], "missing RUN_ID"),
+                            (["signal", path], "missing KEY"),
+                            (["signal", path, "k", "{}", "x"], "at most a JSON"),
+                            (["cancel-run", path, "a", "b"], "a database and a RUN_ID")):
+            p = cmd(ext, *args)
+            assert p.returncode == 2 and words in p.stderr, (args, p.stderr)
