@@ -93,7 +93,8 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # path under host/ ("db/hostdb.h"), hence -Ihost.
 HOST_SRC  = $(sort $(wildcard host/*.c host/*/*.c))
 HOST_HDRS = $(wildcard host/*.h host/*/*.h)
-HOST_EXT  = ext/text/utf8.c ext/text/json_write.c ext/text/spelling.c
+HOST_EXT  = ext/text/utf8.c ext/text/json_write.c ext/text/spelling.c \
+            ext/text/sql_tokens.c ext/text/sql_job_rules.c ext/text/sha256.c
 # As for ext/: one compiler run, objects (and coverage counts) named by
 # the source's base name.
 HOST_DUPS := $(shell printf '%s\n' $(notdir $(HOST_SRC) $(HOST_EXT)) | sort | uniq -d)

@@ -53,6 +53,9 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = tick_fn_trigger_ops_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_run_report_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_wakeup_register(db, c);
+  if (rc == SQLITE_OK) rc = tick_fn_signal_register(db, c);
+  if (rc == SQLITE_OK) rc = tick_fn_run_ops_register(db, c);
+  if (rc == SQLITE_OK) rc = tick_vtab_signals_register(db, c);
   if (rc == SQLITE_OK) rc = sql_fn_admin_register(db, c);
   if (rc == SQLITE_OK) rc = sql_fn_schedule_register(db, c);
   if (rc == SQLITE_OK) rc = sql_fn_when_register(db, c);

@@ -62,6 +62,7 @@
 #include "dispatch/dispatch.h"
 #include "dispatch/lease.h"
 #include "dispatch/printtx.h"
+#include "dispatch/sql_job.h"
 
 #define RETRY_MS 1000     /* after a failed claim or wakeup query, */
 #define RETRY_MAX_MS 5000 /* doubling while it fails again (backoff.h) */
@@ -186,9 +187,30 @@ static int claim_leased(loop *l, hostdb *h, long long limit, host_run ***runs,
 ** PRINTTX_LEASE, nothing done. */
 static int print_in_txn(loop *l, hostdb *h, long long *limit, host_run ***runs,
                         int *n, char **err) {
-  if (!l->ptx.usable || !h->st_claim_acked) return PRINTTX_LEASE;
+  if (!l->ptx.usable || !h->st_claim_acked || l->o->sql) return PRINTTX_LEASE;
   if (reports_begin(&l->rep, h)) reports_commit(&l->rep, h);
   return printtx_tick(&l->ptx, h, limit, runs, n, err);
+}
+
+/* --sql: a claimed SQL job run here, its finish in its own transaction
+** (sql_job.h); what it did not commit is reported as any outcome. */
+static void run_sql_job(loop *l, hostdb *h, host_run *run) {
+  char *detail = NULL;
+  sql_job_outcome res = sql_job_run(h, run, l->o->sql_timeout_ms, &detail);
+  h->refresh = 1; /* our own commit: the wakeup is asked again */
+  if (res == SQL_JOB_DONE) {
+    if (l->o->http) stats_reported(h->path, run->agent_id, "success", 0);
+    reports_count_claimed(&l->rep, 1); /* written by the job's commit */
+    log_run(h->path, run, "success", NULL);
+  } else if (res == SQL_JOB_REFUSED) {
+    if (l->o->http) stats_reported(h->path, run->agent_id, "success", 1);
+    l->rep.refused++;
+    log_refused(h->path, run, "success", detail); /* rolled back */
+  } else {
+    on_done(l, run, res == SQL_JOB_FAILED ? "failed" : "deferred", detail);
+  }
+  free(detail);
+  run_free(run);
 }
 
 static void tick_db(loop *l, hostdb *h, int64_t now) {
@@ -230,7 +252,9 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
       stats_claimed(h->path, runs[i]->agent_id, runs[i]->scheduled_for, wall);
   }
   for (int i = 0; i < n; i++) {
-    if (printed) {
+    if (l->o->sql) {
+      run_sql_job(l, h, runs[i]);
+    } else if (printed) {
       if (l->o->http) stats_reported(h->path, runs[i]->agent_id, "success", 0);
       log_run(h->path, runs[i], "success", NULL);
       run_free(runs[i]);

@@ -278,6 +278,11 @@ static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
   create_req *q = arg;
   char *why;
   q->spec = *spec;
+  if (!r->v[TC_ACTION_SQL].null) /* docs/sql-jobs.md#who-may-write-a-job */
+    return agent_create_fail(
+        q, "PERMISSION_DENIED",
+        sqlite3_mprintf("action_sql: an agent may not write a SQL job (only "
+                        "the application writes action_sql)"));
   int rc = bounds_check(q->call.st, r, q->metadata_bytes, &why);
   if (rc == SQLITE_ERROR) return agent_create_fail(q, "INVALID_REQUEST", why);
   if (rc == SQLITE_OK) rc = agent_time_claim_check(q);

@@ -53,6 +53,10 @@ typedef struct trg_ctx {
   ** (tick/fire_preload.c): every function of the extension with side
   ** effects refuses then (trg_refuse_in_preload). */
   int in_preload;
+  /* How deep signals are nested on the connection now (trigger/signal.c):
+  ** a signal whose writes fire an SQL trigger that signals again runs
+  ** inside the first; TRG_SIGNAL_DEPTH_MAX stops such a chain. */
+  int signal_depth;
   /* The names of the functions registered with side effects
   ** (SQLITE_DIRECTONLY, base/register.h): a preload may not name one
   ** (store/preload_sql.c). Static strings. */

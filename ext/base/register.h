@@ -46,6 +46,9 @@ int tick_fn_run_due_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_trigger_ops_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_run_report_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_wakeup_register(sqlite3 *db, trg_ctx *ctx);
+int tick_fn_signal_register(sqlite3 *db, trg_ctx *ctx);
+int tick_fn_run_ops_register(sqlite3 *db, trg_ctx *ctx);
+int tick_vtab_signals_register(sqlite3 *db, trg_ctx *ctx);
 /* The agent-facing functions (agent/). */
 int agent_fn_create_register(sqlite3 *db, trg_ctx *ctx);
 int agent_fn_summary_register(sqlite3 *db, trg_ctx *ctx);

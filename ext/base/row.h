@@ -26,6 +26,9 @@ enum {
   TC_INTERVAL_MS,
   TC_SCHEDULED_AT,
   TC_CRON_EXPRESSION,
+  TC_EVENT_KEY, /* event triggers (docs/reactive.md) */
+  TC_DEBOUNCE_MS,
+  TC_DEBOUNCE_MAX_MS,
   TC_TIMEZONE,
   TC_START_AT,
   TC_END_AT,
@@ -50,6 +53,7 @@ enum {
   TC_DEDUPE_KEY,
   TC_CREATED_AT,
   TC_UPDATED_AT,
+  TC_ACTION_SQL, /* a SQL job's statements (docs/sql-jobs.md), or NULL */
   TC_NPUBLIC,
   /* internal (shadow table only) */
   TC_FIRE_AT = TC_NPUBLIC, /* next_due_at + jitter; NULL when not claimable */
@@ -58,6 +62,13 @@ enum {
   TC_FAIL_STREAK,          /* consecutive failed occurrences */
   TC_INCARNATION, /* 1, 2, ...: which trigger of this trigger_id (a DELETE
                      and a new INSERT of the id make the next one) */
+  /* an event trigger's pending signals (docs/reactive.md): how many were
+  ** folded into the next run, the last one's time and payload, the first
+  ** one's time (debounce_max_ms counts from it); 0 / NULL when none */
+  TC_EVENT_COUNT,
+  TC_EVENT_AT,
+  TC_EVENT_PAYLOAD,
+  TC_EVENT_FIRST_AT,
   TC_NCOL
 };
 
@@ -78,11 +89,14 @@ enum {
   RC_ERROR,
   RC_RESULT,
   RC_PAYLOAD,
+  RC_USAGE,               /* JSON reported with the finish (budgets) */
+  RC_CANCEL_REQUESTED_AT, /* set by trigger_run_cancel */
   RC_NPUBLIC,
   RC_RETRY_AT = RC_NPUBLIC, /* re-offer at (deferred or retry pending) */
   RC_DEFERRALS,
   RC_INCARNATION, /* the incarnation of the trigger that made the run */
   RC_LEASE_MS, /* the claim's lease length: trigger_run_heartbeat's default */
+  RC_RETRY_OF, /* a run trigger_run_retry queued: the run_id it retries */
   RC_NCOL
 };
 

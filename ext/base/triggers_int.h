@@ -33,6 +33,12 @@
 #define TRG_MAX_DEFERRALS 100
 #define TRG_CATCHUP_CAP 1000000
 #define TRG_RESULT_MAX 4096 /* bytes of a run's result (run_text.h) */
+/* Event triggers (docs/reactive.md): the longest event_key, the largest
+** signal payload (bytes), and how deep signals may cascade through SQL
+** triggers within one statement before the chain is stopped. */
+#define TRG_EVENT_KEY_MAX 512
+#define TRG_EVENT_PAYLOAD_MAX 65536
+#define TRG_SIGNAL_DEPTH_MAX 16
 /* Counters (run_count, claims, attempt, ...) as read back: at most this,
 ** so adding one can never overflow; no real trigger comes near it. */
 #define TRG_COUNT_MAX (1LL << 53)

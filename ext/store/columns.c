@@ -26,10 +26,13 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
     {"instructions", 'T', 0, "TEXT NOT NULL", 0},
     {"trigger_type", 'T', 0, "TEXT NOT NULL",
      "trigger_type = 'interval' OR trigger_type = 'once'"
-     " OR trigger_type = 'cron'"},
+     " OR trigger_type = 'cron' OR trigger_type = 'event'"},
     {"interval_ms", 'I', 0, "INTEGER", 0},
     {"scheduled_at", 'S', 0, "INTEGER", 0},
     {"cron_expression", 'T', 0, "TEXT", 0},
+    {"event_key", 'T', 0, "TEXT", 0},
+    {"debounce_ms", 'I', 0, "INTEGER", 0},
+    {"debounce_max_ms", 'I', 0, "INTEGER", 0},
     {"timezone", 'T', 0, "TEXT NOT NULL DEFAULT 'UTC'", 0},
     {"start_at", 'S', 0, "INTEGER", 0},
     {"end_at", 'S', 0, "INTEGER", 0},
@@ -56,11 +59,16 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
     {"dedupe_key", 'T', 1, "TEXT", 0},
     {"created_at", 'S', 0, "INTEGER NOT NULL", 0},
     {"updated_at", 'I', 1, "INTEGER NOT NULL", 0},
+    {"action_sql", 'T', 0, "TEXT", 0},
     {"fire_at", 'I', 1, "INTEGER", 0},
     {"claims", 'I', 1, "INTEGER NOT NULL DEFAULT 0", 0},
     {"running", 'I', 1, "INTEGER NOT NULL DEFAULT 0", 0},
     {"fail_streak", 'I', 1, "INTEGER NOT NULL DEFAULT 0", 0},
     {"incarnation", 'I', 1, "INTEGER NOT NULL DEFAULT 1", 0},
+    {"event_count", 'I', 1, "INTEGER NOT NULL DEFAULT 0", 0},
+    {"event_at", 'I', 1, "INTEGER", 0},
+    {"event_payload", 'T', 1, "TEXT", 0},
+    {"event_first_at", 'I', 1, "INTEGER", 0},
 };
 
 const store_coldef store_run_cols[RC_NCOL] = {
@@ -78,10 +86,13 @@ const store_coldef store_run_cols[RC_NCOL] = {
     {"error", 'T', 0, "TEXT", 0},
     {"result", 'T', 0, "TEXT", 0},
     {"payload", 'J', 0, "TEXT", 0},
+    {"usage", 'J', 0, "TEXT", 0},
+    {"cancel_requested_at", 'I', 0, "INTEGER", 0},
     {"retry_at", 'I', 0, "INTEGER", STORE_CHECK_INSTANT("retry_at")},
     {"deferrals", 'I', 0, "INTEGER NOT NULL DEFAULT 0", 0},
     {"incarnation", 'I', 0, "INTEGER NOT NULL DEFAULT 1", 0},
     {"lease_ms", 'I', 0, "INTEGER", 0},
+    {"retry_of", 'T', 0, "TEXT", 0},
 };
 
 const store_coldef store_event_cols[EC_NCOL] = {
@@ -99,7 +110,9 @@ static const uint64_t state_cols =
     (1ull << TC_RUN_COUNT) | (1ull << TC_NEXT_DUE_AT) |
     (1ull << TC_LAST_RUN_AT) | (1ull << TC_LAST_STATUS) |
     (1ull << TC_LAST_ERROR) | (1ull << TC_UPDATED_AT) | (1ull << TC_FIRE_AT) |
-    (1ull << TC_CLAIMS) | (1ull << TC_RUNNING) | (1ull << TC_FAIL_STREAK);
+    (1ull << TC_CLAIMS) | (1ull << TC_RUNNING) | (1ull << TC_FAIL_STREAK) |
+    (1ull << TC_EVENT_COUNT) | (1ull << TC_EVENT_AT) |
+    (1ull << TC_EVENT_PAYLOAD) | (1ull << TC_EVENT_FIRST_AT);
 
 int store_col_in_state(int col) { return (int)((state_cols >> col) & 1); }
 

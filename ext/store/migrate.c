@@ -13,10 +13,35 @@
 
 SQLITE_EXTENSION_INIT3
 
+/* The columns that schema version 6 added (docs/reactive.md): no older
+** table has them, so no copy from one names them (each new row takes the
+** column's DEFAULT, or NULL). */
+static int new_in_v6(const store_coldef *c) {
+  static const store_coldef *const added[] = {
+      &store_trigger_cols[TC_EVENT_KEY],
+      &store_trigger_cols[TC_DEBOUNCE_MS],
+      &store_trigger_cols[TC_DEBOUNCE_MAX_MS],
+      &store_trigger_cols[TC_EVENT_COUNT],
+      &store_trigger_cols[TC_EVENT_AT],
+      &store_trigger_cols[TC_EVENT_PAYLOAD],
+      &store_trigger_cols[TC_EVENT_FIRST_AT],
+      &store_run_cols[RC_USAGE],
+      &store_run_cols[RC_CANCEL_REQUESTED_AT],
+      &store_run_cols[RC_RETRY_OF],
+  };
+  for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
+    if (added[i] == c) return 1;
+  }
+  return 0;
+}
+
 /* Version 2 -> 3: the columns a fire writes move from triggers_data to
 ** the new triggers_state, with the two time indexes. */
 static char *migrate_v3_sql(void) {
-  int cols[TC_NCOL + 2], n = store_table_cols(1, cols);
+  int all[TC_NCOL + 2], cols[TC_NCOL + 2], n = 0;
+  for (int i = 0, k = store_table_cols(1, all); i < k; i++) {
+    if (!new_in_v6(&store_trigger_cols[all[i]])) cols[n++] = all[i];
+  }
   char *ddl = store_trigger_table_ddl(1);
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_state(id", ddl);
@@ -62,7 +87,8 @@ static char *migrate_v4_sql(void) {
          "DROP TABLE main.triggers_rundata;");
   sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_rundata(id", runs);
   for (int i = 0; i < RC_NCOL; i++) {
-    if (i != RC_INCARNATION && i != RC_LEASE_MS)
+    if (i != RC_INCARNATION && i != RC_LEASE_MS &&
+        !new_in_v6(&store_run_cols[i]))
       sqlite3_str_appendf(s, ", %s", store_run_cols[i].name);
   }
   sqlite3_str_appendall(s, ") SELECT id");
@@ -72,7 +98,8 @@ static char *migrate_v4_sql(void) {
           s, ", CASE WHEN status = 'success' THEN NULL ELSE error END");
     } else if (i == RC_RESULT) {
       sqlite3_str_appendall(s, ", CASE WHEN status = 'success' THEN error END");
-    } else if (i != RC_INCARNATION && i != RC_LEASE_MS) {
+    } else if (i != RC_INCARNATION && i != RC_LEASE_MS &&
+               !new_in_v6(&store_run_cols[i])) {
       sqlite3_str_appendf(s, ", %s", store_run_cols[i].name);
     }
   }
@@ -138,6 +165,12 @@ static int bound_results(sqlite3 *db) {
 ** lease or retry time makes 0: the next tick settles that run (a lease
 ** expired, a retry of a paused trigger skipped).
 */
+
+/* The columns version 6 adds (none in a version 5 table): created by the
+** rebuild, empty, neither checked nor copied. */
+static int added_in_v6(const store_coldef *c) {
+  return c == &store_trigger_cols[TC_ACTION_SQL];
+}
 
 /* The statement of each column's refusal: its values of another type
 ** than the column's, or failing its CHECK. */
@@ -217,9 +250,12 @@ static void append_rebuild(sqlite3_str *s, const char *name, const char *ddl,
                       "ALTER TABLE main.%s RENAME TO triggers_v5_copy;%s;"
                       "INSERT INTO main.%s(id",
                       name, ddl, name);
-  for (int i = 0; i < n; i++) sqlite3_str_appendf(s, ", %s", defs[i]->name);
+  for (int i = 0; i < n; i++) {
+    if (!added_in_v6(defs[i])) sqlite3_str_appendf(s, ", %s", defs[i]->name);
+  }
   sqlite3_str_appendall(s, ") SELECT id");
   for (int i = 0; i < n; i++) {
+    if (added_in_v6(defs[i])) continue;
     sqlite3_str_appendall(s, ", CASE WHEN ");
     append_refused(s, "", defs[i]);
     sqlite3_str_appendall(s, " THEN ");
@@ -236,21 +272,29 @@ static char *migrate_v6_sql(void) {
   const store_coldef *defs[3][TC_NCOL + 2];
   int cols[TC_NCOL + 2], n[3];
   for (int t = 0; t < 2; t++) {
-    n[t] = store_table_cols(t, cols);
-    for (int i = 0; i < n[t]; i++) {
-      defs[t][i] = t && cols[i] == TC_TRIGGER_ID ? &store_state_trigger_id
-                                                 : &store_trigger_cols[cols[i]];
+    int k = store_table_cols(t, cols);
+    n[t] = 0;
+    for (int i = 0; i < k; i++) {
+      if (!new_in_v6(&store_trigger_cols[cols[i]]))
+        defs[t][n[t]++] = t && cols[i] == TC_TRIGGER_ID
+                              ? &store_state_trigger_id
+                              : &store_trigger_cols[cols[i]];
     }
   }
-  n[2] = RC_NCOL;
-  for (int i = 0; i < RC_NCOL; i++) defs[2][i] = &store_run_cols[i];
+  n[2] = 0;
+  for (int i = 0; i < RC_NCOL; i++) {
+    if (!new_in_v6(&store_run_cols[i])) defs[2][n[2]++] = &store_run_cols[i];
+  }
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendall(s, "CREATE TABLE main.triggers_migrate_bad("
                            "id INTEGER PRIMARY KEY, why TEXT NOT NULL);");
   static const char *const names[3] = {"triggers_data", "triggers_state",
                                        "triggers_rundata"};
   for (int t = 0; t < 3; t++) {
-    for (int i = 0; i < n[t]; i++) append_note_refused(s, names[t], defs[t][i]);
+    for (int i = 0; i < n[t]; i++) {
+      if (!added_in_v6(defs[t][i]))
+        append_note_refused(s, names[t], defs[t][i]);
+    }
   }
   sqlite3_str_appendf(
       s,

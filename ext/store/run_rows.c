@@ -16,17 +16,26 @@ SQLITE_EXTENSION_INIT3
 ** incarnation) and payload never do: an UPDATE that does not name them
 ** leaves the indexes on them alone (two of them unique and in random
 ** order: a page each per finished run otherwise). */
-static const int run_state_cols[] = {
-    RC_STATUS,      RC_OWNER,      RC_CLAIMED_AT, RC_LEASE_UNTIL,
-    RC_FINISHED_AT, RC_LATENCY_MS, RC_ERROR,      RC_RESULT,
-    RC_RETRY_AT,    RC_DEFERRALS,  RC_LEASE_MS};
+static const int run_state_cols[] = {RC_STATUS,
+                                     RC_OWNER,
+                                     RC_CLAIMED_AT,
+                                     RC_LEASE_UNTIL,
+                                     RC_FINISHED_AT,
+                                     RC_LATENCY_MS,
+                                     RC_ERROR,
+                                     RC_RESULT,
+                                     RC_RETRY_AT,
+                                     RC_DEFERRALS,
+                                     RC_LEASE_MS,
+                                     RC_USAGE,
+                                     RC_CANCEL_REQUESTED_AT};
 #define RUN_STATE_NCOL ((int)(sizeof run_state_cols / sizeof run_state_cols[0]))
 
 /* What a running run's end changes (ST_RUN_END): its lease, retry and
 ** claim stay as they are, and an UPDATE that does not name retry_at
 ** leaves the retry index alone. */
 static const int run_end_cols[] = {RC_STATUS, RC_FINISHED_AT, RC_LATENCY_MS,
-                                   RC_ERROR, RC_RESULT};
+                                   RC_ERROR,  RC_RESULT,      RC_USAGE};
 #define RUN_END_NCOL ((int)(sizeof run_end_cols / sizeof run_end_cols[0]))
 
 /* UPDATE main.triggers_rundata SET <cols> = ?1.. WHERE id = ?(n + 1). */
@@ -120,6 +129,13 @@ static char *sql_text(store_sql which) {
           "SELECT incarnation FROM main.triggers_rundata WHERE trigger_id = ?1"
           " ORDER BY incarnation DESC LIMIT 1");
       break;
+    case ST_RUN_LATEST_ATTEMPT:
+      out = sqlite3_mprintf(
+          "SELECT id, %s FROM main.triggers_rundata WHERE trigger_id = ?1"
+          " AND incarnation = ?2 AND scheduled_for = ?3"
+          " ORDER BY attempt DESC LIMIT 1",
+          rc);
+      break;
     default: break;
   }
 done:
@@ -127,10 +143,9 @@ done:
   return out;
 }
 
-int store_run_load(store *s, const char *run_id, trg_run *r) {
-  sqlite3_stmt *st = store_stmt(s, ST_RUN_BY_ID, sql_text);
-  if (!st) return store_err(s);
-  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+/* Step a bound read of one run into r and reset it: SQLITE_ROW, or
+** SQLITE_DONE when there is none. */
+static int run_step(sqlite3_stmt *st, trg_run *r) {
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
     int rr = store_run_read(st, 0, r);
@@ -138,6 +153,23 @@ int store_run_load(store *s, const char *run_id, trg_run *r) {
   }
   sqlite3_reset(st);
   return rc;
+}
+
+int store_run_latest_attempt(store *s, const char *trigger_id, i64 incarnation,
+                             i64 scheduled_for, trg_run *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_LATEST_ATTEMPT, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, trigger_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, incarnation);
+  sqlite3_bind_int64(st, 3, scheduled_for);
+  return run_step(st, r);
+}
+
+int store_run_load(store *s, const char *run_id, trg_run *r) {
+  sqlite3_stmt *st = store_stmt(s, ST_RUN_BY_ID, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  return run_step(st, r);
 }
 
 int store_run_insert(store *s, const trg_run *r) {

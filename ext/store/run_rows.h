@@ -35,6 +35,10 @@ int store_runs_drop_after(store *s, i64 mark);
 /* The incarnation of a trigger (re)created under trigger_id: one more than
 ** the highest of the runs in its history (an index probe), 1 without. */
 int store_next_incarnation(store *s, const char *trigger_id, i64 *inc);
+/* The last attempt of an occurrence (trigger_id, incarnation,
+** scheduled_for) into r: SQLITE_ROW, or SQLITE_DONE when it has none. */
+int store_run_latest_attempt(store *s, const char *trigger_id, i64 incarnation,
+                             i64 scheduled_for, trg_run *r);
 /* *pending: whether a run of (trigger_id, incarnation) is running or a
 ** retry or deferral of it is pending. SQLITE_OK or the error. */
 int store_run_pending(store *s, const char *trigger_id, i64 incarnation,

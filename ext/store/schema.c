@@ -20,6 +20,9 @@
 **   triggers_data_created(agent_id, scope, created_at)  creation quotas,
 **                                           agent_id lookups
 **   triggers_data_dedupe(agent_id, dedupe_key) UNIQUE, active rows only
+**   triggers_data_event(event_key) WHERE event_key IS NOT NULL AND
+**                    status = 'scheduled'  a signal's probe: the active
+**                                           event triggers of a key
 **   triggers_state_due(next_due_at, trigger_id) WHERE next_due_at NOT NULL
 **                                           the tick's probe (in claim
 **                                           order), next wakeup, lookups
@@ -119,7 +122,9 @@ const char *const store_index_ddl =
     "CREATE INDEX main.triggers_data_status ON triggers_data(status);"
     "CREATE INDEX main.triggers_data_created ON triggers_data(agent_id, scope, created_at);"
     "CREATE UNIQUE INDEX main.triggers_data_dedupe ON triggers_data(agent_id, dedupe_key)"
-    " WHERE dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused');";
+    " WHERE dedupe_key IS NOT NULL AND status IN ('scheduled', 'paused');"
+    "CREATE INDEX main.triggers_data_event ON triggers_data(event_key)"
+    " WHERE event_key IS NOT NULL AND status = 'scheduled';";
 
 /* The run indexes of version 1 (created again when version 4 rebuilds
 ** triggers_rundata). */

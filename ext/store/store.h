@@ -39,6 +39,10 @@ typedef enum store_sql {
   ST_TICK_COUNTS,      /* the same but next_due_at and fire_at */
   ST_QUARANTINE_DATA,  /* ?1 id ?2 status ?3 enabled (NULL: kept) */
   ST_QUARANTINE_STATE, /* ?1 id ?2 last_error ?3 now ?4 running (NULL: kept) */
+  ST_EVENT_IDS,        /* ?1 event_key -> ids of its active event triggers */
+  ST_EVENT_SAVE,       /* ?1 id, next_due_at, fire_at, event_* , updated_at */
+  ST_EVENT_ANY_RUN,    /* -> 1 if an active event trigger waits on a
+                          run:... key (a chain) */
   /* run_rows.c */
   ST_RUN_INSERT,           /* all run columns ?1..?RC_NCOL; OR IGNORE */
   ST_RUN_INSERT_MANY,      /* STORE_MANY run rows, columns row after row */
@@ -57,6 +61,8 @@ typedef enum store_sql {
                               running (its newest runs first) */
   ST_RUN_LAST_INCARNATION, /* ?1 trigger_id -> the highest incarnation of
                               its runs */
+  ST_RUN_LATEST_ATTEMPT,   /* ?1 trigger_id ?2 incarnation ?3 scheduled_for
+                              -> rowid, run columns of its last attempt */
   /* due.c */
   ST_DUE,         /* ?1 now ?2 limit ?4,?5 after -> full rows by (next_due_at,
              trigger_id), then the state row's copies */

@@ -104,8 +104,9 @@ int store_stored_texts_repair(trg_val *v, int n, int *first, char *why) {
 
 #define RUNS "triggers_rundata"
 
-static const char *const run_statuses[] = {"running", "success",  "failed",
-                                           "skipped", "deferred", "expired"};
+static const char *const run_statuses[] = {"running",  "success",  "failed",
+                                           "skipped",  "deferred", "expired",
+                                           "cancelled"};
 
 int store_run_status_known(const char *status) {
   for (size_t i = 0; i < sizeof run_statuses / sizeof run_statuses[0]; i++) {
@@ -134,7 +135,8 @@ int store_run_check(store *s, trg_run *run, char **err) {
                                  RC_STATUS,  RC_PAYLOAD,    RC_SCHEDULED_FOR,
                                  RC_ATTEMPT, RC_DEFERRALS,  RC_INCARNATION};
   static const int instants[] = {RC_SCHEDULED_FOR, RC_CLAIMED_AT,
-                                 RC_LEASE_UNTIL, RC_FINISHED_AT, RC_RETRY_AT};
+                                 RC_LEASE_UNTIL,   RC_FINISHED_AT,
+                                 RC_RETRY_AT,      RC_CANCEL_REQUESTED_AT};
   const trg_val *v = run->v;
   char why[UTF8_DESCRIBE_MAX];
   int bad;
@@ -178,7 +180,7 @@ int store_run_check(store *s, trg_run *run, char **err) {
     return store_stored_err(
         err, RUNS, "status",
         "'%s' is not one of 'running', 'success', 'failed', "
-        "'skipped', 'deferred', 'expired'",
+        "'skipped', 'deferred', 'expired', 'cancelled'",
         store_stored_shown(st, buf));
   }
   if (strcmp(st, "running") == 0) { /* claimed, with a lease */
@@ -193,5 +195,11 @@ int store_run_check(store *s, trg_run *run, char **err) {
     return SQLITE_NOMEM;
   if (!ok)
     return store_stored_err(err, RUNS, "payload", "must be a JSON object");
+  if (!v[RC_USAGE].null) {
+    if (store_json_is_object(s, v[RC_USAGE].t, &ok) != SQLITE_OK)
+      return SQLITE_NOMEM;
+    if (!ok)
+      return store_stored_err(err, RUNS, "usage", "must be a JSON object");
+  }
   return SQLITE_OK;
 }

@@ -52,6 +52,13 @@ static const int hot_cols[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,    TC_CLAIMS,
                                TC_FAIL_STREAK};
 #define HOT_NCOL ((int)(sizeof hot_cols / sizeof hot_cols[0]))
 
+/* What a signal (or the claim that takes it) writes (ST_EVENT_SAVE, ?2..
+** after the id). */
+static const int event_cols[] = {
+    TC_NEXT_DUE_AT,   TC_FIRE_AT,        TC_EVENT_COUNT, TC_EVENT_AT,
+    TC_EVENT_PAYLOAD, TC_EVENT_FIRST_AT, TC_UPDATED_AT};
+#define EVENT_NCOL ((int)(sizeof event_cols / sizeof event_cols[0]))
+
 /* The text of statement `which` (NULL: out of memory, or not one of this
 ** file's). */
 static char *sql_text(store_sql which) {
@@ -119,6 +126,24 @@ static char *sql_text(store_sql which) {
           "UPDATE main.triggers_state SET next_due_at = NULL, fire_at = NULL,"
           " last_error = ?2, updated_at = ?3, running = coalesce(?4, running)"
           " WHERE id = ?1");
+      break;
+    case ST_EVENT_IDS:
+      out = sqlite3_mprintf(
+          "SELECT id FROM main.triggers_data INDEXED BY triggers_data_event"
+          " WHERE event_key = ?1 AND event_key IS NOT NULL"
+          " AND status = 'scheduled'");
+      break;
+    case ST_EVENT_ANY_RUN:
+      out = sqlite3_mprintf(
+          "SELECT 1 FROM main.triggers_data INDEXED BY triggers_data_event"
+          " WHERE event_key >= 'run:' AND event_key < 'run;'"
+          " AND event_key IS NOT NULL AND status = 'scheduled' LIMIT 1");
+      break;
+    case ST_EVENT_SAVE:
+      out = sqlite3_mprintf(
+          "UPDATE main.triggers_state SET next_due_at = ?2, fire_at = ?3,"
+          " event_count = ?4, event_at = ?5, event_payload = ?6,"
+          " event_first_at = ?7, updated_at = ?8 WHERE id = ?1");
       break;
     default: break;
   }
@@ -251,6 +276,50 @@ int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
   if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 3, now);
   if (rc == SQLITE_OK && running >= 0) rc = sqlite3_bind_int64(st, 4, running);
   return store_step_done(st, rc);
+}
+
+int store_event_trigger_ids(store *s, const char *key, i64 **ids, int *n) {
+  *ids = NULL;
+  *n = 0;
+  sqlite3_stmt *st = store_stmt(s, ST_EVENT_IDS, sql_text);
+  if (!st) return store_err(s);
+  int rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC), cap = 0;
+  while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (*n == cap) {
+      cap = cap ? 2 * cap : 8;
+      i64 *grown = sqlite3_realloc64(*ids, (sqlite3_uint64)cap * sizeof **ids);
+      if (!grown) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      *ids = grown;
+    }
+    (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+    rc = SQLITE_OK;
+  }
+  sqlite3_reset(st);
+  if (rc == SQLITE_DONE) rc = SQLITE_OK;
+  if (rc != SQLITE_OK) {
+    sqlite3_free(*ids);
+    *ids = NULL;
+    *n = 0;
+  }
+  return rc;
+}
+
+int store_event_any_chain(store *s, int *any) {
+  *any = 0;
+  sqlite3_stmt *st = store_stmt(s, ST_EVENT_ANY_RUN, sql_text);
+  if (!st) return store_err(s);
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  *any = rc == SQLITE_ROW;
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_trigger_save_event(store *s, const trg_row *r) {
+  if (trg_vals_poisoned(r->v, TC_NCOL)) return SQLITE_NOMEM;
+  return tick_write(s, ST_EVENT_SAVE, r, event_cols, EVENT_NCOL);
 }
 
 int store_trigger_exists(store *s, const char *trigger_id, int *found) {

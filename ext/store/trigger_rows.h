@@ -36,6 +36,16 @@ int store_tick_hot_all(store *s, trg_row *const *rows, int n);
 int store_trigger_quarantine(store *s, i64 id, const char *status, int paused,
                              const char *why, i64 now, i64 running);
 
+/* The ids of the active (scheduled) event triggers waiting for key, by
+** the partial index triggers_data_event (an index probe, never a scan):
+** *ids sqlite3_malloc'd (the caller frees it), *n of them. */
+int store_event_trigger_ids(store *s, const char *key, i64 **ids, int *n);
+/* *any: whether an active event trigger waits on a run's end (a key
+** "run:..."; one probe of the same index). */
+int store_event_any_chain(store *s, int *any);
+/* An event trigger's signal state written: next_due_at, fire_at, the
+** event_* columns and updated_at of r's state row. */
+int store_trigger_save_event(store *s, const trg_row *r);
 /* *found: whether a trigger has this trigger_id. SQLITE_OK or the
 ** error. */
 int store_trigger_exists(store *s, const char *trigger_id, int *found);

@@ -17,6 +17,7 @@ int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
   memset(t, 0, sizeof *t);
   t->fname = fname;
   t->grace_ms = -1; /* read when first needed (claim.c) */
+  t->chains = -1;   /* probed at the first run's end (lifecycle.c) */
   return store_call_begin(&t->call, ctx, fname);
 }
 

@@ -56,6 +56,9 @@ static int claim_occurrence(tick *t, trg_row *r, i64 sched) {
     rc = tick_emit(t, stored, r);
     tick_note_claim(t, r);
     t->budget--;
+    /* ack false: recorded success at once, so its chain signals now */
+    if (rc == SQLITE_OK && !t->o.ack)
+      rc = tick_chain(t, trg_val_text(&r->v[TC_TRIGGER_ID]), "success");
   }
   trg_val_set_int(&r->v[TC_CLAIMS], r->v[TC_CLAIMS].i + 1);
   trg_run_clear(&run);
@@ -88,6 +91,46 @@ static int runs_spent(const trg_row *r) {
   return !r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i;
 }
 
+/* r's pending signals (event_*) read again. */
+static int reload_event_state(tick *t, trg_row *r) {
+  static const int cols[] = {TC_EVENT_COUNT, TC_EVENT_AT, TC_EVENT_PAYLOAD,
+                             TC_EVENT_FIRST_AT};
+  trg_row now;
+  trg_row_init(&now);
+  int rc = store_trigger_load_id(t->call.st, r->id, &now);
+  if (rc == SQLITE_ROW) {
+    rc = SQLITE_OK;
+    for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++)
+      rc = trg_val_copy(&r->v[cols[i]], &now.v[cols[i]]);
+  } else if (rc == SQLITE_DONE) {
+    rc = SQLITE_OK;
+  }
+  trg_row_clear(&now);
+  return rc;
+}
+
+/* An event trigger due (docs/reactive.md): one run of its pending
+** signals (payload.event) or of its timeout; then it waits for the next
+** signal (a timeout applies only until the first run: whichever comes
+** first), unless max_runs is spent. Its signal state is written at once
+** with the trigger, not kept: rows after a barrier write at once. */
+static int process_event(tick *t, trg_row *r, int overlap_skip) {
+  int rc = tick_wb_barrier(t);
+  /* a chain of a run before it in this tick may have signalled it again
+  ** since its row was read: the pending signals as they are now */
+  if (rc == SQLITE_OK && t->chains > 0) rc = reload_event_state(t, r);
+  if (rc == SQLITE_OK)
+    rc = take_occurrence(t, r, r->v[TC_NEXT_DUE_AT].i, overlap_skip);
+  if (rc != SQLITE_OK) return rc;
+  trigger_event_taken(r);
+  trigger_set_next(r, 0, 0);
+  if (!t->o.ack && r->v[TC_RUNNING].i == 0) tick_occurrence_done(r, 1, NULL);
+  rc = tick_settle(t->call.st, r);
+  if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
+  if (rc == SQLITE_OK) rc = store_trigger_save_event(t->call.st, r);
+  return rc;
+}
+
 static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
   int rc = SQLITE_OK;
   const char *policy = trg_val_text(&r->v[TC_MISFIRE_POLICY]);
@@ -98,6 +141,7 @@ static int process_due(tick *t, trg_row *r, const sched_spec *spec) {
     return tick_wb_write_trigger(t, r);
   }
   int overlap_skip = busy && strcmp(overlap, "skip") == 0;
+  if (spec->type == SCHED_EVENT) return process_event(t, r, overlap_skip);
   i64 due = r->v[TC_NEXT_DUE_AT].i;
   int all = strcmp(policy, "all") == 0;
   sched_catchup cu;
@@ -182,9 +226,7 @@ static int claim_row(tick *t, trg_row *r) {
   /* held (a queue's fire_at NULL, or skip's occurrences): by a run? */
   if ((rc = tick_hold_check(t, r, &why)) != SQLITE_OK || why)
     return why ? tick_quarantine(t, r, why, NULL, r->v[TC_RUNNING].i) : rc;
-  if (fire->null ||
-      !tick_opts_allow_wake(&t->o, trg_val_text(&r->v[TC_WAKE_MODE])))
-    return SQLITE_OK;
+  if (fire->null || !tick_opts_allow_trigger(&t->o, r)) return SQLITE_OK;
   return process_due(t, r, &spec);
 }
 

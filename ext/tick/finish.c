@@ -19,7 +19,8 @@ SQLITE_EXTENSION_INIT3
 
 int tick_finish_status_ok(const char *s) {
   return strcmp(s, "success") == 0 || strcmp(s, "failed") == 0 ||
-         strcmp(s, "skipped") == 0 || strcmp(s, "deferred") == 0;
+         strcmp(s, "skipped") == 0 || strcmp(s, "deferred") == 0 ||
+         strcmp(s, "cancelled") == 0;
 }
 
 /* The detail as stored (run_text.h): valid UTF-8, and for a result at
@@ -68,7 +69,13 @@ static int finish_run(tick *t, trg_run *run, trg_row *r, char *why,
   if (r && (rc = tick_row_check(t, r, &spec, 0, &why)) != SQLITE_OK) return rc;
   trg_row *usable = why ? NULL : r;
   int failed = strcmp(status, "failed") == 0;
-  if (failed && usable) {
+  /* a run whose cancel was asked for and that failed (its command
+  ** stopped) is cancelled: never retried (docs/reactive.md#cancel) */
+  if (strcmp(status, "cancelled") == 0 ||
+      (failed && !run->v[RC_CANCEL_REQUESTED_AT].null)) {
+    rc = trg_val_set_text(&run->v[RC_RESULT], result ? result : error);
+    if (rc == SQLITE_OK) rc = tick_run_cancelled(t, run, usable);
+  } else if (failed && usable) {
     rc = tick_fail_run(t->call.st, usable, run, t->now,
                        error ? error : "failed", 1);
   } else {
@@ -92,13 +99,34 @@ static int finish_run(tick *t, trg_run *run, trg_row *r, char *why,
     }
   }
   if (rc == SQLITE_OK && usable) rc = tick_wb_write_trigger(t, usable);
+  if (rc == SQLITE_OK) {
+    rc = tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]),
+                    trg_val_text(&run->v[RC_STATUS]));
+  }
   if (rc == SQLITE_OK && why) return tick_quarantine(t, r, why, NULL, 1);
   sqlite3_free(why);
   return rc;
 }
 
+int tick_run_cancelled(tick *t, trg_run *run, trg_row *r) {
+  int was_running = strcmp(trg_val_text(&run->v[RC_STATUS]), "running") == 0;
+  trg_val_set_text(&run->v[RC_STATUS], "cancelled");
+  int rc = run->v[RC_ERROR].null
+               ? trg_val_set_text(&run->v[RC_ERROR], "cancelled")
+               : SQLITE_OK;
+  trg_val_set_null(&run->v[RC_RETRY_AT]);
+  if (!run->v[RC_CLAIMED_AT].null) tick_run_ended(run, t->now);
+  else trg_val_set_int(&run->v[RC_FINISHED_AT], t->now);
+  if (rc == SQLITE_OK) rc = store_run_save(t->call.st, run);
+  if (rc == SQLITE_OK && r) {
+    if (was_running) tick_note_finish(r, t->now, "cancelled", NULL);
+    rc = tick_settle(t->call.st, r);
+  }
+  return rc;
+}
+
 /* The run as loaded, refused when it is already finished. */
-static int refuse_finished(tick *t, const char *run_id, const trg_run *run) {
+int tick_refuse_finished(tick *t, const char *run_id, const trg_run *run) {
   char b1[STORED_SHOWN + 4], b2[STORED_SHOWN + 4];
   t->err =
       sqlite3_mprintf("run '%s' is already finished (%s%s%s)", run_id,
@@ -125,7 +153,7 @@ static int finish_in_txn(tick *t, const char *run_id, const char *status,
   if (rc == SQLITE_OK && !rs->bad && strcmp(rs->t, "running") != 0 &&
       (!why || store_run_status_known(rs->t))) {
     sqlite3_free(why);
-    return refuse_finished(t, run_id, run);
+    return tick_refuse_finished(t, run_id, run);
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(why);

@@ -9,7 +9,7 @@
 
 #include "tick/tick.h"
 
-/* 1 for 'success', 'failed', 'skipped', 'deferred'. */
+/* 1 for 'success', 'failed', 'skipped', 'deferred', 'cancelled'. */
 int tick_finish_status_ok(const char *status);
 /* The detail as stored (valid UTF-8; a result at most TRG_RESULT_MAX
 ** bytes), sqlite3_malloc'd into *error for a failed run, else *result;
@@ -27,5 +27,14 @@ int tick_finish(tick *t, const char *run_id, const char *status,
 ** so the transaction goes on; any other failure is the transaction's. */
 int tick_finish_in(tick *t, const char *run_id, const char *status,
                    const char *error, const char *result, sqlite3_str *json);
+
+/* Refuse run run_id as loaded (run) because it is already finished:
+** t->err "run 'x' is already finished (status: error)", SQLITE_ERROR. */
+int tick_refuse_finished(tick *t, const char *run_id, const trg_run *run);
+/* A run that ended cancelled at t->now: status, finished_at, latency,
+** error (the cancel's reason as stored, else "cancelled"), no retry; its
+** trigger r (NULL: gone) no longer holds it, and nothing counts it as
+** run or failed (docs/reactive.md#cancel). Saved, r written. */
+int tick_run_cancelled(tick *t, trg_run *run, trg_row *r);
 
 #endif

@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include "store/run_rows.h"
+#include "store/trigger_rows.h"
 #include "tick/fire_json.h"
 #include "tick/fire_preload.h"
 #include "tick/write_behind.h"
 #include "time/civil.h"
+#include "trigger/signal.h"
 #include "trigger/transition.h"
 #include "trigger/trigger.h"
 
@@ -92,6 +94,8 @@ int tick_record_outcome(tick *t, trg_row *r, i64 sched, const char *status,
   if (rc == SQLITE_OK) rc = tick_wb_write_run(t, &run, &stored, &inserted);
   trg_run_clear(&run);
   sqlite3_free(error);
+  if (rc == SQLITE_OK)
+    rc = tick_chain(t, trg_val_text(&r->v[TC_TRIGGER_ID]), status);
   return rc;
 }
 
@@ -125,7 +129,8 @@ int tick_settle(store *s, trg_row *r) {
   int rc = store_run_pending(s, trg_val_text(&r->v[TC_TRIGGER_ID]),
                              r->v[TC_INCARNATION].i, &pending);
   if (rc != SQLITE_OK) return rc;
-  if (!pending) trg_val_set_text(&r->v[TC_STATUS], "completed");
+  if (!pending && !trigger_event_waits(r))
+    trg_val_set_text(&r->v[TC_STATUS], "completed");
   return SQLITE_OK;
 }
 
@@ -194,6 +199,22 @@ int tick_run_trigger_load(store *s, const trg_run *run, trg_row *r) {
     trg_row_clear(r);
     rc = SQLITE_DONE;
   }
+  return rc;
+}
+
+int tick_chain(tick *t, const char *trigger_id, const char *status) {
+  if (t->chains < 0) {
+    int any;
+    int rc = store_event_any_chain(t->call.st, &any);
+    if (rc != SQLITE_OK) return rc;
+    t->chains = any;
+  }
+  if (!t->chains) return SQLITE_OK;
+  char *err = NULL;
+  int rc = trigger_signal_run_end(t->call.ctx, t->call.st, trigger_id, status,
+                                  t->now, &err);
+  if (err && !t->err) t->err = err;
+  else sqlite3_free(err);
   return rc;
 }
 

@@ -41,6 +41,10 @@ void tick_note_finish(trg_row *r, i64 now, const char *status,
 /* The trigger a run belongs to: SQLITE_ROW with r loaded, SQLITE_DONE when
 ** it was deleted (or another incarnation holds its id now). */
 int tick_run_trigger_load(store *s, const trg_run *run, trg_row *r);
+/* A run of trigger_id ended with status: its chain's signal,
+** run:<trigger_id>:<status> (docs/reactive.md#chains), in the call's
+** transaction; nothing when no event trigger waits on a run's end. */
+int tick_chain(tick *t, const char *trigger_id, const char *status);
 /* Fail a run with error; queue a retry when attempts remain and
 ** allow_retry. */
 int tick_fail_run(store *s, trg_row *r, trg_run *run, i64 now,

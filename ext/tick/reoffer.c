@@ -16,6 +16,7 @@
 
 #include "store/due.h"
 #include "store/run_rows.h"
+#include "tick/finish.h"
 #include "tick/lifecycle.h"
 #include "tick/quarantine.h"
 #include "tick/write_behind.h"
@@ -86,8 +87,7 @@ static int for_each_run(tick *t, store_runs_kind kind,
       rc = fn(t, NULL, &runs[i]);
       t->gone = NULL;
     } else if (rc == SQLITE_OK && how == USABLE && found == SQLITE_ROW) {
-      if (tick_opts_allow_wake(&t->o, trg_val_text(&r.v[TC_WAKE_MODE])))
-        rc = fn(t, &r, &runs[i]);
+      if (tick_opts_allow_trigger(&t->o, &r)) rc = fn(t, &r, &runs[i]);
     } else if (rc == SQLITE_OK && how == USABLE) {
       rc = fn(t, NULL, &runs[i]);
     }
@@ -100,11 +100,21 @@ static int for_each_run(tick *t, store_runs_kind kind,
 }
 
 static int on_lease_expired(tick *t, trg_row *r, trg_run *run) {
+  if (!run->v[RC_CANCEL_REQUESTED_AT].null) { /* never retried */
+    int rc = tick_run_cancelled(t, run, r);
+    if (rc == SQLITE_OK && r) rc = tick_wb_write_trigger(t, r);
+    return rc == SQLITE_OK ? tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]),
+                                        "cancelled")
+                           : rc;
+  }
   if (!r) { /* trigger deleted: just close the run */
     trg_val_set_text(&run->v[RC_STATUS], "failed");
     trg_val_set_text(&run->v[RC_ERROR], "lease expired");
     trg_val_set_int(&run->v[RC_FINISHED_AT], t->now);
-    return store_run_save(t->call.st, run);
+    int rc = store_run_save(t->call.st, run);
+    return rc == SQLITE_OK
+               ? tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]), "failed")
+               : rc;
   }
   int rc = tick_fail_run(t->call.st, r, run, t->now, "lease expired", 1);
   if (rc == SQLITE_OK && !run->v[RC_RETRY_AT].null) {
@@ -112,14 +122,20 @@ static int on_lease_expired(tick *t, trg_row *r, trg_run *run) {
     rc = store_run_save(t->call.st, run);
   }
   if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
+  if (rc == SQLITE_OK)
+    rc = tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]), "failed");
   return rc;
 }
 
 static int on_retry(tick *t, trg_row *r, trg_run *run) {
   int rc;
   int deferred = strcmp(trg_val_text(&run->v[RC_STATUS]), "deferred") == 0;
-  if (!r || !trigger_is_active(r) ||
-      strcmp(trg_val_text(&r->v[TC_STATUS]), "paused") == 0) {
+  /* a retry asked for (trigger_run_retry) runs for a completed or
+  ** expired trigger too: only a paused or cancelled one holds it back */
+  const char *tst = r ? trg_val_text(&r->v[TC_STATUS]) : "";
+  int asked = deferred && !run->v[RC_RETRY_OF].null && r &&
+              (strcmp(tst, "completed") == 0 || strcmp(tst, "expired") == 0);
+  if (!asked && (!r || !trigger_is_active(r) || strcmp(tst, "paused") == 0)) {
     trg_val_set_null(&run->v[RC_RETRY_AT]);
     if (deferred) {
       trg_val_set_text(&run->v[RC_STATUS], "skipped");
@@ -153,6 +169,8 @@ static int on_retry(tick *t, trg_row *r, trg_run *run) {
         rc = trg_val_set_text(&r->v[TC_LAST_ERROR], "deferred too many times");
       }
       if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
+      if (rc == SQLITE_OK)
+        rc = tick_chain(t, trg_val_text(&run->v[RC_TRIGGER_ID]), "expired");
       return rc;
     }
     trg_val_set_null(&run->v[RC_ERROR]);
@@ -181,6 +199,8 @@ static int on_retry(tick *t, trg_row *r, trg_run *run) {
   if (!t->o.ack) tick_occurrence_done(r, 1, NULL);
   if (rc == SQLITE_OK) rc = tick_settle(t->call.st, r);
   if (rc == SQLITE_OK) rc = tick_wb_write_trigger(t, r);
+  if (rc == SQLITE_OK && !t->o.ack) /* recorded success at once */
+    rc = tick_chain(t, trg_val_text(&r->v[TC_TRIGGER_ID]), "success");
   return rc;
 }
 

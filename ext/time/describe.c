@@ -505,6 +505,18 @@ int describe_schedule(const sched_spec *s, char *buf, size_t n) {
       break;
     }
     case SCHED_CRON: cron_phrase(&w, &s->cron); break;
+    case SCHED_EVENT:
+      put(&w, "When '");
+      put(&w, s->event_key ? s->event_key : "");
+      put(&w, "' is signalled");
+      shows_time = 0;
+      if (s->scheduled_at != SCHED_NONE) {
+        put(&w, ", or at ");
+        put_local(&w, s->scheduled_at, z);
+        put(&w, " if not signalled by then");
+        shows_time = 1;
+      }
+      break;
     default: put(&w, "Never"); break;
   }
   if (s->start_at != SCHED_NONE) {

@@ -15,6 +15,7 @@ sched_type sched_type_parse(const char *s) {
   if (strcmp(s, "interval") == 0) return SCHED_INTERVAL;
   if (strcmp(s, "once") == 0) return SCHED_ONCE;
   if (strcmp(s, "cron") == 0) return SCHED_CRON;
+  if (strcmp(s, "event") == 0) return SCHED_EVENT;
   return SCHED_INVALID;
 }
 
@@ -23,6 +24,7 @@ const char *sched_type_name(sched_type t) {
     case SCHED_INTERVAL: return "interval";
     case SCHED_ONCE: return "once";
     case SCHED_CRON: return "cron";
+    case SCHED_EVENT: return "event";
     default: return "invalid";
   }
 }
@@ -52,6 +54,7 @@ static int raw_next(const sched_spec *s, int64_t after, int64_t *out) {
       return 1;
     }
     case SCHED_ONCE:
+    case SCHED_EVENT: /* its timeout; SCHED_NONE is never > after */
       if (s->scheduled_at > after) {
         *out = s->scheduled_at;
         return 1;
@@ -79,6 +82,10 @@ int sched_first(const sched_spec *s, int64_t now, int64_t *out) {
   int64_t t;
   switch (s->type) {
     case SCHED_ONCE: t = s->scheduled_at; break;
+    case SCHED_EVENT:
+      if (s->scheduled_at == SCHED_NONE) return 0;
+      t = s->scheduled_at;
+      break;
     case SCHED_INTERVAL: {
       int64_t anchor = interval_anchor(s);
       if (anchor >= now) {
@@ -236,6 +243,16 @@ int sched_canonical(const sched_spec *s, char *buf, size_t n) {
     case SCHED_ONCE:
       len = snprintf(buf, n, "%lld", (long long)s->scheduled_at);
       break;
+    case SCHED_EVENT: {
+      const char *key = s->event_key ? s->event_key : "";
+      if (s->scheduled_at == SCHED_NONE) {
+        len = snprintf(buf, n, "event:%s", key);
+      } else {
+        len =
+            snprintf(buf, n, "event:%s@%lld", key, (long long)s->scheduled_at);
+      }
+      break;
+    }
     default: return -1;
   }
   return (size_t)len >= n ? -1 : len; /* snprintf of an integer: len >= 0 */

@@ -38,21 +38,27 @@ typedef enum sched_type {
   SCHED_INVALID = 0,
   SCHED_INTERVAL = 1,
   SCHED_ONCE = 2,
-  SCHED_CRON = 3
+  SCHED_CRON = 3,
+  SCHED_EVENT = 5 /* due when signalled; scheduled_at, when set, is its
+                     timeout (docs/reactive.md) */
 } sched_type;
 
 typedef struct sched_spec {
   sched_type type;
-  int64_t interval_ms;  /* SCHED_INTERVAL */
-  int64_t scheduled_at; /* SCHED_ONCE, UTC ms */
-  cron_expr cron;       /* SCHED_CRON */
-  const tz_zone *zone;  /* never NULL */
-  int64_t start_at;     /* SCHED_NONE when absent */
-  int64_t end_at;       /* SCHED_NONE when absent */
-  int64_t created_at;   /* interval anchor default: created_at + interval */
+  int64_t interval_ms;   /* SCHED_INTERVAL */
+  int64_t scheduled_at;  /* SCHED_ONCE, UTC ms; SCHED_EVENT: the timeout, or
+                           SCHED_NONE */
+  cron_expr cron;        /* SCHED_CRON */
+  const tz_zone *zone;   /* never NULL */
+  int64_t start_at;      /* SCHED_NONE when absent */
+  int64_t end_at;        /* SCHED_NONE when absent */
+  int64_t created_at;    /* interval anchor default: created_at + interval */
+  const char *event_key; /* SCHED_EVENT: the key it waits for (the caller's
+                            text); NULL otherwise */
 } sched_spec;
 
-/* "interval" | "once" | "cron" -> type; SCHED_INVALID otherwise. */
+/* "interval" | "once" | "cron" | "event" -> type; SCHED_INVALID
+** otherwise. */
 sched_type sched_type_parse(const char *s);
 const char *sched_type_name(sched_type t);
 
@@ -67,6 +73,8 @@ int sched_next(const sched_spec *s, int64_t after, int64_t *out);
 /*
 ** The initial next_due_at of a new (or rescheduled) trigger at time `now`:
 ** once -> scheduled_at (even when already past: it is simply overdue);
+** event -> its timeout (scheduled_at) the same way, or none (it waits for
+** a signal);
 ** interval -> the anchor when it is not before now (start_at, an
 ** occurrence the trigger names: at now it runs now; default created_at +
 ** interval_ms), else the first grid point strictly after now;
@@ -106,7 +114,8 @@ int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
 
 /*
 ** Canonical schedule text for dedupe keys: the cron canonical form, the
-** interval in ms ("60000") or the once instant in UTC ms. Returns length
+** interval in ms ("60000"), the once instant in UTC ms, or an event's
+** "event:<key>" with "@<timeout ms>" when it has one. Returns length
 ** or -1 when buf is too small.
 */
 int sched_canonical(const sched_spec *s, char *buf, size_t n);

@@ -49,10 +49,23 @@ int trigger_is_active(const trg_row *r) {
   return strcmp(st, "scheduled") == 0 || strcmp(st, "paused") == 0;
 }
 
-/* No occurrence left: completed once nothing is in flight. */
+int trigger_event_waits(const trg_row *r) {
+  return strcmp(trg_val_text(&r->v[TC_TRIGGER_TYPE]), "event") == 0 &&
+         (r->v[TC_MAX_RUNS].null || r->v[TC_CLAIMS].i < r->v[TC_MAX_RUNS].i);
+}
+
+void trigger_event_taken(trg_row *r) {
+  trg_val_set_int(&r->v[TC_EVENT_COUNT], 0);
+  trg_val_set_null(&r->v[TC_EVENT_AT]);
+  trg_val_set_null(&r->v[TC_EVENT_PAYLOAD]);
+  trg_val_set_null(&r->v[TC_EVENT_FIRST_AT]);
+}
+
+/* No occurrence left: completed once nothing is in flight; an event
+** trigger with runs left waits for a signal instead. */
 static void set_exhausted(trg_row *r) {
   trigger_set_next(r, 0, 0);
-  set_status(r, "completed");
+  set_status(r, trigger_event_waits(r) ? "scheduled" : "completed");
 }
 
 static void pause_row(trg_row *r) {
@@ -69,6 +82,11 @@ void trigger_arm(trg_row *r, const sched_spec *spec, i64 now) {
   i64 next;
   if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
     set_exhausted(r);
+  } else if (spec->type == SCHED_EVENT && r->v[TC_EVENT_COUNT].i > 0) {
+    /* signalled already: stays due when it was */
+    set_status(r, "scheduled");
+    trigger_set_next(r, 1,
+                     r->v[TC_NEXT_DUE_AT].null ? now : r->v[TC_NEXT_DUE_AT].i);
   } else if (sched_first(spec, now, &next)) {
     set_status(r, "scheduled");
     trigger_set_next(r, 1, next);
@@ -82,6 +100,9 @@ static void resume_row(trg_row *r, const sched_spec *spec, i64 now) {
   i64 next;
   if (!r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) {
     set_exhausted(r);
+  } else if (spec->type == SCHED_EVENT && r->v[TC_EVENT_COUNT].i > 0) {
+    set_status(r, "scheduled"); /* signalled before the pause: due now */
+    trigger_set_next(r, 1, now);
   } else if (sched_next(spec, now, &next)) {
     set_status(r, "scheduled");
     trigger_set_next(r, 1, next);

@@ -45,6 +45,13 @@ int trigger_change_check(const trg_row *r, trigger_change change, int *todo,
 void trigger_arm(trg_row *r, const sched_spec *spec, i64 now);
 /* next_due_at = next and fire_at = next + jitter, or both NULL. */
 void trigger_set_next(trg_row *r, int has_next, i64 next);
+/* An event trigger with runs left (max_runs): with nothing due it stays
+** scheduled, waiting for a signal (docs/reactive.md), where a clock
+** trigger would be completed. */
+int trigger_event_waits(const trg_row *r);
+/* An event trigger's pending signals taken by a claim: event_* back to
+** none. */
+void trigger_event_taken(trg_row *r);
 /* scheduled or paused */
 int trigger_is_active(const trg_row *r);
 /* Deterministic jitter in [0, jitter_ms) from (trigger_id, occurrence). */

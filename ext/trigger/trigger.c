@@ -34,7 +34,8 @@ static const char *const misfires[] = {"coalesce", "all", "skip", 0};
 static const char *const overlaps[] = {"skip", "allow", "queue", 0};
 const char *const trigger_statuses[] = {"scheduled", "paused",  "completed",
                                         "cancelled", "expired", 0};
-static const char *const trigger_types[] = {"interval", "once", "cron", 0};
+static const char *const trigger_types[] = {"interval", "once", "cron", "event",
+                                            0};
 
 /* The values of an enum column a write may set, or NULL. */
 static const char *const *enum_values(int col) {
@@ -313,27 +314,91 @@ static int is_blank(const char *s) {
   return 1;
 }
 
-/* Columns that belong to one schedule type only. */
+/* Columns that belong to some schedule types only: each (column, type)
+** that allows it, and whether that type requires it. */
+static const struct {
+  int col;
+  sched_type type;
+  int required;
+} type_cols[] = {
+    {TC_INTERVAL_MS, SCHED_INTERVAL, 1}, {TC_SCHEDULED_AT, SCHED_ONCE, 1},
+    {TC_SCHEDULED_AT, SCHED_EVENT, 0}, /* its timeout */
+    {TC_CRON_EXPRESSION, SCHED_CRON, 1}, {TC_EVENT_KEY, SCHED_EVENT, 1},
+    {TC_DEBOUNCE_MS, SCHED_EVENT, 0},    {TC_DEBOUNCE_MAX_MS, SCHED_EVENT, 0}};
+#define TYPE_COLS_N ((int)(sizeof type_cols / sizeof type_cols[0]))
+
+/* Whether type t allows column col (*required: and requires it); 0 for a
+** column of every type. */
+static int type_col(int col, sched_type t, int *owned, int *required) {
+  *owned = *required = 0;
+  int allowed = 0;
+  for (int i = 0; i < TYPE_COLS_N; i++) {
+    if (type_cols[i].col != col) continue;
+    *owned = 1;
+    if (type_cols[i].type == t) {
+      allowed = 1;
+      *required = type_cols[i].required;
+    }
+  }
+  return allowed;
+}
+
 static int check_type_columns(trg_row *r, sched_type t, int flags,
                               trigger_status *st) {
-  static const struct {
-    int col;
-    sched_type type;
-  } own[] = {{TC_INTERVAL_MS, SCHED_INTERVAL},
-             {TC_SCHEDULED_AT, SCHED_ONCE},
-             {TC_CRON_EXPRESSION, SCHED_CRON}};
-  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
-    int given = !r->v[own[i].col].null;
-    if (own[i].type == t && !given) {
-      return col_err(st, flags, own[i].col, "required for trigger_type '%s'",
+  for (int i = 0; i < TYPE_COLS_N; i++) {
+    int col = type_cols[i].col, owned, required;
+    if (i > 0 && type_cols[i - 1].col == col) continue; /* seen */
+    int allowed = type_col(col, t, &owned, &required);
+    int given = !r->v[col].null;
+    if (required && !given) {
+      return col_err(st, flags, col, "required for trigger_type '%s'",
                      sched_type_name(t));
     }
-    if (own[i].type != t && given) {
-      return col_err(st, flags, own[i].col,
-                     "only allowed for trigger_type '%s' (this trigger is "
-                     "'%s')",
-                     sched_type_name(own[i].type), sched_type_name(t));
+    if (!allowed && given) {
+      const char *also = i + 1 < TYPE_COLS_N && type_cols[i + 1].col == col
+                             ? sched_type_name(type_cols[i + 1].type)
+                             : NULL;
+      return col_err(st, flags, col,
+                     "only allowed for trigger_type '%s'%s%s%s (this "
+                     "trigger is '%s')",
+                     sched_type_name(type_cols[i].type), also ? " or '" : "",
+                     also ? also : "", also ? "'" : "", sched_type_name(t));
     }
+  }
+  return SQLITE_OK;
+}
+
+/* An event trigger's key and debounce: a key that is not blank and at most
+** TRG_EVENT_KEY_MAX bytes; debounce_max_ms only with debounce_ms, and not
+** below it. */
+static int check_event_columns(trg_row *r, int flags, trigger_status *st) {
+  const trg_val *key = &r->v[TC_EVENT_KEY];
+  if (key->null) return SQLITE_OK;
+  static const int clock_cols[] = {TC_START_AT, TC_END_AT};
+  for (int i = 0; i < 2; i++) {
+    if (!r->v[clock_cols[i]].null) {
+      return col_err(st, flags, clock_cols[i],
+                     "not allowed for trigger_type 'event' (its timeout is "
+                     "scheduled_at)");
+    }
+  }
+  if (is_blank(key->t))
+    return col_err(st, flags, TC_EVENT_KEY, "must not be empty");
+  if (strlen(key->t) > TRG_EVENT_KEY_MAX) {
+    return col_err(st, flags, TC_EVENT_KEY, "is %d bytes, more than %d",
+                   (int)strlen(key->t), TRG_EVENT_KEY_MAX);
+  }
+  int rc = check_duration(r, TC_DEBOUNCE_MS, 1, flags, st);
+  if (rc == SQLITE_OK) rc = check_duration(r, TC_DEBOUNCE_MAX_MS, 1, flags, st);
+  if (rc != SQLITE_OK || r->v[TC_DEBOUNCE_MAX_MS].null) return rc;
+  if (r->v[TC_DEBOUNCE_MS].null) {
+    return col_err(st, flags, TC_DEBOUNCE_MAX_MS, "needs debounce_ms");
+  }
+  if (r->v[TC_DEBOUNCE_MAX_MS].i < r->v[TC_DEBOUNCE_MS].i) {
+    return col_err(st, flags, TC_DEBOUNCE_MAX_MS,
+                   "%lld is less than debounce_ms %lld",
+                   (long long)r->v[TC_DEBOUNCE_MAX_MS].i,
+                   (long long)r->v[TC_DEBOUNCE_MS].i);
   }
   return SQLITE_OK;
 }
@@ -350,6 +415,10 @@ static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
   spec->created_at = r->v[TC_CREATED_AT].i;
   spec->interval_ms = r->v[TC_INTERVAL_MS].i;
   spec->scheduled_at = r->v[TC_SCHEDULED_AT].i;
+  if (spec->type == SCHED_EVENT) {
+    if (r->v[TC_SCHEDULED_AT].null) spec->scheduled_at = SCHED_NONE;
+    spec->event_key = trg_val_text(&r->v[TC_EVENT_KEY]);
+  }
   if (trg_zone(c, trg_val_text(&r->v[TC_TIMEZONE]), &spec->zone, msg,
                sizeof msg) != 0) {
     return col_err(st, flags, TC_TIMEZONE, "%s", msg);
@@ -385,11 +454,12 @@ static int bad_value(trg_row *r, int col, int flags, trigger_status *st) {
 ** instants, and what makes a row due (only a scheduled, enabled trigger is). */
 static int check_state(trg_row *r, int flags, trigger_status *st) {
   static const int counters[] = {TC_RUN_COUNT, TC_CLAIMS, TC_RUNNING,
-                                 TC_FAIL_STREAK};
-  static const int instants[] = {TC_NEXT_DUE_AT, TC_FIRE_AT, TC_LAST_RUN_AT,
-                                 TC_UPDATED_AT};
+                                 TC_FAIL_STREAK, TC_EVENT_COUNT};
+  static const int instants[] = {TC_NEXT_DUE_AT, TC_FIRE_AT,
+                                 TC_LAST_RUN_AT, TC_UPDATED_AT,
+                                 TC_EVENT_AT,    TC_EVENT_FIRST_AT};
   int rc = check_enum(r, TC_STATUS, trigger_statuses, NULL, flags, st);
-  for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
+  for (size_t i = 0; i < 5 && rc == SQLITE_OK; i++) {
     rc = int_default(r, counters[i], 0, flags, st);
     if (rc == SQLITE_OK)
       rc = check_range(r, counters[i], 0, TRG_COUNT_MAX, flags, st);
@@ -398,7 +468,7 @@ static int check_state(trg_row *r, int flags, trigger_status *st) {
   if (rc == SQLITE_OK) rc = int_default(r, TC_INCARNATION, 1, flags, st);
   if (rc == SQLITE_OK)
     rc = check_range(r, TC_INCARNATION, 1, TRG_COUNT_MAX, flags, st);
-  for (size_t i = 0; i < 4 && rc == SQLITE_OK; i++) {
+  for (size_t i = 0; i < 6 && rc == SQLITE_OK; i++) {
     rc = convert_instant(r, instants[i], NULL, flags, st);
   }
   if (rc == SQLITE_OK && !r->v[TC_NEXT_DUE_AT].null) {
@@ -439,10 +509,11 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   if (t == SCHED_INVALID) {
     char buf[STORED_SHOWN + 4];
     return col_err(st, flags, TC_TRIGGER_TYPE,
-                   "'%s' is not one of 'interval', 'once', 'cron'",
+                   "'%s' is not one of 'interval', 'once', 'cron', 'event'",
                    store_stored_shown(r->v[TC_TRIGGER_TYPE].t, buf));
   }
   if ((rc = check_type_columns(r, t, flags, st)) != SQLITE_OK) return rc;
+  if ((rc = check_event_columns(r, flags, st)) != SQLITE_OK) return rc;
   if ((flags & TRIGGER_STORED) && r->v[TC_TRIGGER_ID].null) {
     return not_null(st, flags, TC_TRIGGER_ID);
   }
@@ -491,6 +562,16 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
       if (flags & TRIGGER_STORED) r->v[TC_METADATA].bad = TRG_BAD_JSON;
       return col_err(st, flags, TC_METADATA, "must be a JSON object");
     }
+  }
+  /* a pending signal's payload (its run's payload.event.payload): checked
+  ** whatever TRIGGER_NO_JSON says, since only a signalled event trigger
+  ** has one */
+  if (!r->v[TC_EVENT_PAYLOAD].null && !r->v[TC_EVENT_PAYLOAD].bad) {
+    int ok;
+    if (store_json_is_object(s, r->v[TC_EVENT_PAYLOAD].t, &ok) != SQLITE_OK)
+      return SQLITE_NOMEM;
+    if (!ok)
+      return col_err(st, flags, TC_EVENT_PAYLOAD, "must be a JSON object");
   }
   /* The zone first: local ISO instants are read in it. Written, it is
   ** stored in its canonical spelling ('europe/berlin' -> 'Europe/Berlin');

@@ -24,6 +24,7 @@
 
 #include <string.h>
 
+#include "store/action_sql.h"
 #include "store/run_rows.h"
 #include "text/dedupe.h"
 #include "trigger/event.h"
@@ -36,7 +37,7 @@ static const uint64_t schedule_cols =
     (1ull << TC_TRIGGER_TYPE) | (1ull << TC_INTERVAL_MS) |
     (1ull << TC_SCHEDULED_AT) | (1ull << TC_CRON_EXPRESSION) |
     (1ull << TC_TIMEZONE) | (1ull << TC_START_AT) | (1ull << TC_END_AT) |
-    (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS);
+    (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS) | (1ull << TC_EVENT_KEY);
 
 /* A refusal about column col with message msg (taken; NULL: out of
 ** memory). */
@@ -46,9 +47,16 @@ static int refuse(trigger_status *st, int rc, int col, char *msg) {
   return msg ? rc : SQLITE_NOMEM;
 }
 
-/* r's dedupe_key (docs/create-action.md#dedupe-keys, text/dedupe.h). */
+/* r's dedupe_key (docs/create-action.md#dedupe-keys, text/dedupe.h). A
+** SQL job has none (docs/sql-jobs.md#writing-a-job): the application's,
+** never the create action's, and two jobs of one description and
+** schedule are two jobs. */
 static int set_dedupe_key(trg_row *r, const sched_spec *spec) {
   char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
+  if (!r->v[TC_ACTION_SQL].null) {
+    trg_val_set_null(&r->v[TC_DEDUPE_KEY]);
+    return SQLITE_OK;
+  }
   if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
   dedupe_key(trg_val_text(&r->v[TC_INSTRUCTIONS]),
              trg_val_text(&r->v[TC_TRIGGER_TYPE]), canon,
@@ -98,6 +106,15 @@ static int insert_new(store *s, trg_row *r, trigger_status *st) {
   return frc == SQLITE_OK ? rc : frc;
 }
 
+/* A SQL job's statements, compiled against the current schema without
+** running them (store/action_sql.h; docs/sql-jobs.md). */
+static int check_action_sql(store *s, const trg_row *r, trigger_status *st) {
+  if (r->v[TC_ACTION_SQL].null) return SQLITE_OK;
+  char *err = NULL;
+  int rc = store_action_sql_check(s, r->v[TC_ACTION_SQL].t, &err);
+  return err ? refuse(st, rc, TC_ACTION_SQL, err) : rc;
+}
+
 /* A given trigger_id that another trigger has: UNIQUE error. */
 static int check_id_free(store *s, const trg_row *r, trigger_status *st) {
   int taken;
@@ -122,6 +139,8 @@ static int update_row(trg_ctx *c, store *s, const trg_row *old, trg_row *next,
                                   "trigger"));
   }
   int rc = trigger_check_status(c, s, next, &spec, now, 0, st);
+  if (rc == SQLITE_OK && (changed & (1ull << TC_ACTION_SQL)))
+    rc = check_action_sql(s, next, st);
   if (rc != SQLITE_OK) return rc;
   if (now_is_created) now = next->v[TC_CREATED_AT].i;
   int was_enabled = (int)old->v[TC_ENABLED].i;
@@ -162,10 +181,11 @@ int trigger_write_update(trg_ctx *c, store *s, const trg_row *old,
 ** identity and history. */
 static int replace_existing(trg_ctx *c, store *s, trg_row *old, trg_row *r,
                             i64 now, trigger_status *st) {
-  static const int kept[] = {TC_STATUS,      TC_RUN_COUNT,   TC_NEXT_DUE_AT,
-                             TC_LAST_RUN_AT, TC_LAST_STATUS, TC_LAST_ERROR,
-                             TC_FIRE_AT,     TC_CLAIMS,      TC_RUNNING,
-                             TC_FAIL_STREAK, TC_INCARNATION, TC_CREATED_AT};
+  static const int kept[] = {
+      TC_STATUS,      TC_RUN_COUNT,   TC_NEXT_DUE_AT,   TC_LAST_RUN_AT,
+      TC_LAST_STATUS, TC_LAST_ERROR,  TC_FIRE_AT,       TC_CLAIMS,
+      TC_RUNNING,     TC_FAIL_STREAK, TC_INCARNATION,   TC_CREATED_AT,
+      TC_EVENT_COUNT, TC_EVENT_AT,    TC_EVENT_PAYLOAD, TC_EVENT_FIRST_AT};
   int created_given = !r->v[TC_CREATED_AT].null;
   for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
     int k = kept[i];
@@ -205,6 +225,7 @@ static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
     return rc;
   if (h && h->checked && (rc = h->checked(h->arg, r, &spec)) != SQLITE_OK)
     return rc;
+  if ((rc = check_action_sql(s, r, st)) != SQLITE_OK) return rc;
   /* Determinism: created_at (given, or the clock's default) is "now". */
   now = r->v[TC_CREATED_AT].i;
   if (!id_given && (rc = trigger_default_id(s, r, &spec)) != SQLITE_OK)
@@ -219,6 +240,7 @@ static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
   trg_val_set_int(&r->v[TC_RUNNING], 0);
   trg_val_set_int(&r->v[TC_FAIL_STREAK], 0);
   trg_val_set_int(&r->v[TC_RUN_COUNT], 0);
+  trg_val_set_int(&r->v[TC_EVENT_COUNT], 0);
   trigger_arm(r, &spec, now);
   trg_val_set_int(&r->v[TC_UPDATED_AT], now);
   if ((rc = set_dedupe_key(r, &spec)) != SQLITE_OK) return rc;

@@ -167,11 +167,19 @@ def test_install_migrates_version_5(ext):
         assert one(db, "SELECT trigger_install()") == 6
         assert sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema")) == want
         assert sorted(db.execute("SELECT id, trigger_id FROM triggers_data")) == ids
+        # action_sql, new in version 6: no trigger of version 5 is a SQL job
+        assert one(db, "SELECT count(*) FROM triggers WHERE action_sql IS NULL") == len(ids)
         assert one(db, "SELECT count(*) FROM trigger_runs") == 2
         assert one(db, "PRAGMA integrity_check") == "ok"
         assert finish(db, "t@1767225660000#1", "success", now=T0 + MIN + 5)["run_count"] == 1
         got = sorted(r["run_id"] for r in tick(db, T0 + 2 * MIN))
         assert got == ["r@1767225660000#2", "t@1767225720000#1"], got
+        # what version 6 added works on the migrated tables: an event
+        # trigger signalled and claimed (docs/reactive.md)
+        add(db, "ev", trigger_type="event", event_key="k", created_at=T0 + 2 * MIN)
+        assert one(db, "SELECT trigger_signal('k', '{\"a\":1}', ?)", T0 + 3 * MIN) == 1
+        [r] = [x for x in tick(db, T0 + 3 * MIN) if x["trigger_id"] == "ev"]
+        assert r["payload"]["event"]["payload"] == {"a": 1}, r
         db.close()
     finally:
         shutil.rmtree(tmp)
