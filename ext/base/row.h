@@ -29,6 +29,10 @@ enum {
   TC_EVENT_KEY, /* event triggers (docs/reactive.md) */
   TC_DEBOUNCE_MS,
   TC_DEBOUNCE_MAX_MS,
+  /* calendar triggers (docs/calendar.md) */
+  TC_RRULE,
+  TC_CALENDAR,
+  TC_CALENDAR_POLICY,
   TC_TIMEZONE,
   TC_START_AT,
   TC_END_AT,

@@ -140,7 +140,7 @@ int sql_spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
   if (rc != SQLITE_OK) return rc;
   const char *p = past_json_blanks(text);
   if (*p == '{') return spec_from_json(db, c, text, tz, after, spec, err);
-  memset(spec, 0, sizeof *spec);
+  sched_spec_clear(spec);
   spec->type = SCHED_CRON;
   spec->start_at = spec->end_at = SCHED_NONE;
   char msg[CRON_ERR_MAX];

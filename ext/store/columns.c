@@ -26,13 +26,20 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
     {"instructions", 'T', 0, "TEXT NOT NULL", 0},
     {"trigger_type", 'T', 0, "TEXT NOT NULL",
      "trigger_type = 'interval' OR trigger_type = 'once'"
-     " OR trigger_type = 'cron' OR trigger_type = 'event'"},
+     " OR trigger_type = 'cron' OR trigger_type = 'event'"
+     " OR trigger_type = 'rrule'"},
     {"interval_ms", 'I', 0, "INTEGER", 0},
     {"scheduled_at", 'S', 0, "INTEGER", 0},
     {"cron_expression", 'T', 0, "TEXT", 0},
     {"event_key", 'T', 0, "TEXT", 0},
     {"debounce_ms", 'I', 0, "INTEGER", 0},
     {"debounce_max_ms", 'I', 0, "INTEGER", 0},
+    /* calendar triggers (docs/calendar.md) */
+    {"rrule", 'T', 0, "TEXT", 0},
+    {"calendar", 'T', 0, "TEXT", 0},
+    {"calendar_policy", 'T', 0, "TEXT",
+     "calendar_policy = 'skip' OR calendar_policy = 'previous_business_day'"
+     " OR calendar_policy = 'next_business_day'"},
     {"timezone", 'T', 0, "TEXT NOT NULL DEFAULT 'UTC'", 0},
     {"start_at", 'S', 0, "INTEGER", 0},
     {"end_at", 'S', 0, "INTEGER", 0},

@@ -266,6 +266,37 @@ static void append_rebuild(sqlite3_str *s, const char *name, const char *ddl,
                            "DROP TABLE main.triggers_v5_copy;");
 }
 
+/* The trigger columns that version 6 adds (NULL in every row of an older
+** schema), added before the rebuild copies the table: calendar triggers
+** (docs/calendar.md). */
+static const int v6_new_cols[] = {TC_RRULE, TC_CALENDAR, TC_CALENDAR_POLICY};
+
+/* Each one the table lacks (a file of this version marked older, as the
+** tests do, already has them). */
+static int add_new_columns(sqlite3 *db, char **err) {
+  sqlite3_stmt *has = NULL;
+  int rc = sqlite3_prepare_v2(db,
+                              "SELECT count(*) FROM pragma_table_info("
+                              "'triggers_data', 'main') WHERE name = ?1",
+                              -1, &has, NULL);
+  for (size_t i = 0;
+       rc == SQLITE_OK && i < sizeof v6_new_cols / sizeof v6_new_cols[0]; i++) {
+    const char *name = store_trigger_cols[v6_new_cols[i]].name;
+    sqlite3_bind_text(has, 1, name, -1, SQLITE_STATIC);
+    rc = sqlite3_step(has);
+    int present = rc == SQLITE_ROW && sqlite3_column_int(has, 0) > 0;
+    rc = sqlite3_reset(has);
+    if (rc == SQLITE_OK && !present) {
+      char *sql =
+          sqlite3_mprintf("ALTER TABLE main.triggers_data ADD COLUMN %s", name);
+      rc = sql ? sqlite3_exec(db, sql, 0, 0, err) : SQLITE_NOMEM;
+      sqlite3_free(sql);
+    }
+  }
+  sqlite3_finalize(has);
+  return rc;
+}
+
 static char *migrate_v6_sql(void) {
   char *ddl[3] = {store_trigger_table_ddl(0), store_trigger_table_ddl(1),
                   store_runs_table_ddl()};
@@ -357,6 +388,7 @@ int store_migrate(sqlite3 *db, char **err) {
     rc = sqlite3_exec(db, store_events_ddl, 0, 0, err);
   /* 5 -> 6: STRICT tables with CHECKs, refused values paused */
   if (rc == SQLITE_OK) rc = store_strict_supported(err);
+  if (rc == SQLITE_OK) rc = add_new_columns(db, err);
   if (rc == SQLITE_OK) rc = exec_built(db, migrate_v6_sql, err);
   if (rc == SQLITE_OK) {
     char *sql = sqlite3_mprintf("UPDATE main.triggers_config SET value = %d"

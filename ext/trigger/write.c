@@ -36,6 +36,7 @@ SQLITE_EXTENSION_INIT3
 static const uint64_t schedule_cols =
     (1ull << TC_TRIGGER_TYPE) | (1ull << TC_INTERVAL_MS) |
     (1ull << TC_SCHEDULED_AT) | (1ull << TC_CRON_EXPRESSION) |
+    (1ull << TC_RRULE) | (1ull << TC_CALENDAR) | (1ull << TC_CALENDAR_POLICY) |
     (1ull << TC_TIMEZONE) | (1ull << TC_START_AT) | (1ull << TC_END_AT) |
     (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS) | (1ull << TC_EVENT_KEY);
 
@@ -52,16 +53,18 @@ static int refuse(trigger_status *st, int rc, int col, char *msg) {
 ** never the create action's, and two jobs of one description and
 ** schedule are two jobs. */
 static int set_dedupe_key(trg_row *r, const sched_spec *spec) {
-  char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
+  char key[DEDUPE_KEY_LEN + 1];
   if (!r->v[TC_ACTION_SQL].null) {
     trg_val_set_null(&r->v[TC_DEDUPE_KEY]);
     return SQLITE_OK;
   }
-  if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
+  char *canon = trigger_canonical(spec);
+  if (!canon) return SQLITE_NOMEM; /* every checked spec has one */
   dedupe_key(trg_val_text(&r->v[TC_INSTRUCTIONS]),
              trg_val_text(&r->v[TC_TRIGGER_TYPE]), canon,
              trg_val_text(&r->v[TC_TIMEZONE]), trg_val_text(&r->v[TC_SCOPE]),
              key);
+  sqlite3_free(canon);
   return trg_val_set_text(&r->v[TC_DEDUPE_KEY], key);
 }
 
