@@ -173,11 +173,9 @@ static void same_occurrences(const char *cron, const char *from, int count) {
   int has, ok = 1;
   int32_t off;
   civil_parse_iso(from, strlen(from), &t, &has, &off, err, sizeof err);
-  int64_t after = civil_to_ms(&t), first, a = after, b;
+  int64_t after = civil_to_ms(&t), first;
   if (!cron_next(&c, tz_utc(), after, &first)) return;
-  int64_t dtstart = first / 1000;
-  a = first - 1;
-  b = first - 1;
+  int64_t dtstart = first / 1000, a = first - 1, b = a;
   for (int i = 0; i < count && ok; i++) {
     int64_t x, y;
     int hx = cron_next(&c, tz_utc(), a, &x);
