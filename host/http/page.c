@@ -407,7 +407,10 @@ static void trigger_row(sqlite3_str *s, readdb *r, sqlite3_stmt *st,
   esc(s, col(st, 1), TEXT_MAX);
   sqlite3_str_appendall(s, "</small></td><td>");
   esc(s, col(st, 2), TEXT_MAX);
-  sqlite3_str_appendall(s, "</td><td>");
+  /* the rule or cron expression as the schedule's tooltip */
+  sqlite3_str_appendall(s, "</td><td title=\"");
+  esc(s, col(st, 11), TEXT_MAX * 2);
+  sqlite3_str_appendall(s, "\">");
   describe(s, r, id);
   sqlite3_str_appendall(s, "</td><td>");
   status_span(s, col(st, 3));

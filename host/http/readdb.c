@@ -15,7 +15,7 @@
   "SELECT trigger_id, display_name, agent_id, status, next_due_at," \
   " trigger_iso(next_due_at, timezone), last_status,"               \
   " trigger_iso(last_run_at, timezone), last_error, run_count,"     \
-  " instructions"
+  " instructions, coalesce(rrule, cron_expression)"
 
 static const char *const sql_text[RQ_COUNT] = {
     [RQ_HEALTH] = "SELECT trigger_health(?1)",
