@@ -63,6 +63,9 @@ typedef struct sched_spec {
   ** (sched_rrule_dtstart), and the compiled set, last: it is ~12 KB, and
   ** sched_spec_clear leaves it alone unless the type is rrule. */
   int64_t dtstart;
+  int dtstart_implied; /* DTSTART is the `after` of a call on a bare rule,
+                       ** no trigger's: trigger_describe leaves unsaid
+                       ** what it supplies (docs/calendar.md#in-words) */
   rrule_set rrule;
 } sched_spec;
 

@@ -335,7 +335,10 @@ static void trigger_row(sqlite3_str *s, const where *w, sqlite3_stmt *st,
   html_esc(s, col(st, 1), HTML_TEXT_MAX);
   sqlite3_str_appendall(s, "</small></td><td>");
   html_esc(s, col(st, 2), HTML_TEXT_MAX);
-  sqlite3_str_appendall(s, "</td><td>");
+  /* the rule or cron expression as the schedule's tooltip */
+  sqlite3_str_appendall(s, "</td><td title=\"");
+  html_esc(s, col(st, 11), HTML_TEXT_MAX * 2);
+  sqlite3_str_appendall(s, "\">");
   describe(s, w->r, id);
   sqlite3_str_appendall(s, "</td><td>");
   html_status(s, col(st, 3));

@@ -16,7 +16,7 @@
   " trigger_iso(next_due_at, timezone), last_status,"               \
   " trigger_iso(last_run_at, timezone), last_error, run_count,"     \
   " coalesce(instructions || char(10) || 'SQL: ' || action_sql,"    \
-  " instructions)"
+  " instructions), coalesce(rrule, cron_expression)"
 
 /* The filters of the list (NULL: any). */
 #define FILTERS                                                       \

@@ -7,45 +7,14 @@ every bad rule refused naming the part, nothing written; an UPDATE of
 the rule rescheduling; the dedupe key of the canonical rule."""
 import datetime
 import sqlite3
-from zoneinfo import ZoneInfo
-
-from dateutil import rrule as du
-
 from util import T0, add, connect, dedupe_key, finish, one, refused, tick, trig
+from util.rrule_oracle import oracle
 
 UTC = datetime.timezone.utc
 
 
 def ms_of(dt):
     return int(dt.timestamp() * 1000)
-
-
-def wall(ms, tz):
-    """ms as naive wall-clock time in tz, whole seconds (DTSTART)."""
-    d = datetime.datetime.fromtimestamp(ms // 1000, ZoneInfo(tz))
-    return d.replace(tzinfo=None)
-
-
-def to_instant(naive, tz):
-    """RFC 5545's reading of a local time: a time in a gap moves forward by
-    the gap's length, a repeated time takes its first pass. That is
-    zoneinfo's fold=0: the offset before the change."""
-    return ms_of(naive.replace(tzinfo=ZoneInfo(tz), fold=0))
-
-
-def oracle(rule, dtstart_ms, tz, after_ms, n):
-    """The first n occurrences strictly after after_ms, by dateutil."""
-    r = du.rrulestr(rule, dtstart=wall(dtstart_ms, tz))
-    out, seen = [], set()
-    for naive in r:
-        t = to_instant(naive, tz)
-        if t <= after_ms or t in seen:
-            continue
-        seen.add(t)
-        out.append(t)
-        if len(out) == n:
-            break
-    return out
 
 
 def fire_all(db, trigger_id, n):
