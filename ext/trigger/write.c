@@ -97,6 +97,16 @@ static int check_duplicate(store *s, trg_row *r, const sched_spec *spec,
   return rc == SQLITE_OK ? find_duplicate(s, r, any_status, st) : rc;
 }
 
+int trigger_write_rekey(store *s, trg_row *r, const sched_spec *spec,
+                        char **err) {
+  trigger_status st = TRIGGER_STATUS_INIT;
+  int rc = check_duplicate(s, r, spec, 0, &st);
+  *err = st.msg;
+  st.msg = NULL;
+  trigger_status_clear(&st);
+  return rc;
+}
+
 /* The rows of a new trigger that is no duplicate (step 6). A direct
 ** INSERT does not look for a duplicate first: the shadow table's unique
 ** index on (agent_id, dedupe_key) of the active triggers (store/schema.c) is
