@@ -79,7 +79,8 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
 };
 
 const store_coldef store_run_cols[RC_NCOL] = {
-    {"run_id", 'T', 0, "TEXT NOT NULL UNIQUE", 0},
+    /* derived from the UNIQUE key (schema.c), looked up through it */
+    {"run_id", 'T', 0, "TEXT NOT NULL", 0},
     {"trigger_id", 'T', 0, "TEXT NOT NULL", 0},
     {"agent_id", 'T', 0, "TEXT NOT NULL", 0},
     {"scheduled_for", 'I', 0, "INTEGER NOT NULL", 0},

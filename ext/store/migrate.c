@@ -13,11 +13,16 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* The columns that schema version 6 added (docs/reactive.md): no older
-** table has them, so no copy from one names them (each new row takes the
-** column's DEFAULT, or NULL). */
+/* The columns that schema version 6 added (event triggers,
+** docs/reactive.md; SQL jobs, docs/sql-jobs.md; calendar triggers,
+** docs/calendar.md): no older table has them, so no copy from one names
+** them (each new row takes the column's DEFAULT, or NULL). */
 static int new_in_v6(const store_coldef *c) {
   static const store_coldef *const added[] = {
+      &store_trigger_cols[TC_ACTION_SQL],
+      &store_trigger_cols[TC_RRULE],
+      &store_trigger_cols[TC_CALENDAR],
+      &store_trigger_cols[TC_CALENDAR_POLICY],
       &store_trigger_cols[TC_EVENT_KEY],
       &store_trigger_cols[TC_DEBOUNCE_MS],
       &store_trigger_cols[TC_DEBOUNCE_MAX_MS],
@@ -166,12 +171,6 @@ static int bound_results(sqlite3 *db) {
 ** expired, a retry of a paused trigger skipped).
 */
 
-/* The columns version 6 adds (none in a version 5 table): created by the
-** rebuild, empty, neither checked nor copied. */
-static int added_in_v6(const store_coldef *c) {
-  return c == &store_trigger_cols[TC_ACTION_SQL];
-}
-
 /* The statement of each column's refusal: its values of another type
 ** than the column's, or failing its CHECK. */
 static void append_refused(sqlite3_str *s, const char *alias,
@@ -241,6 +240,35 @@ static void append_note_refused(sqlite3_str *s, const char *from,
   sqlite3_str_appendall(s, ";");
 }
 
+/* The value column c is copied as: its own, or its fallback when refused. */
+static void append_copied(sqlite3_str *s, const store_coldef *c) {
+  sqlite3_str_appendall(s, "CASE WHEN ");
+  append_refused(s, "", c);
+  sqlite3_str_appendall(s, " THEN ");
+  append_fallback(s, c);
+  sqlite3_str_appendf(s, " ELSE %s END", c->name);
+}
+
+/* A run's run_id is copied as its key's (the CHECK of version 6): from the
+** key's values as copied. */
+static void append_copied_run_id(sqlite3_str *s) {
+  static const int key[4] = {RC_TRIGGER_ID, RC_SCHEDULED_FOR, RC_ATTEMPT,
+                             RC_INCARNATION};
+  char *e[4] = {0};
+  for (int i = 0; i < 4; i++) {
+    sqlite3_str *k = sqlite3_str_new(NULL);
+    append_copied(k, &store_run_cols[key[i]]);
+    e[i] = sqlite3_str_finish(k);
+    if (!e[i]) sqlite3_str_reset(s); /* out of memory: nothing built */
+  }
+  if (e[0] && e[1] && e[2] && e[3]) {
+    sqlite3_str_appendall(s, "(");
+    store_run_id_expr(s, (const char *const *)e);
+    sqlite3_str_appendall(s, ")");
+  }
+  for (int i = 0; i < 4; i++) sqlite3_free(e[i]);
+}
+
 /* The rebuild of table `name` (columns defs[0..n), ddl its new CREATE):
 ** renamed away, created again, copied with each refused value as its
 ** fallback, the old one dropped. */
@@ -250,51 +278,34 @@ static void append_rebuild(sqlite3_str *s, const char *name, const char *ddl,
                       "ALTER TABLE main.%s RENAME TO triggers_v5_copy;%s;"
                       "INSERT INTO main.%s(id",
                       name, ddl, name);
-  for (int i = 0; i < n; i++) {
-    if (!added_in_v6(defs[i])) sqlite3_str_appendf(s, ", %s", defs[i]->name);
-  }
+  for (int i = 0; i < n; i++) sqlite3_str_appendf(s, ", %s", defs[i]->name);
   sqlite3_str_appendall(s, ") SELECT id");
   for (int i = 0; i < n; i++) {
-    if (added_in_v6(defs[i])) continue;
-    sqlite3_str_appendall(s, ", CASE WHEN ");
-    append_refused(s, "", defs[i]);
-    sqlite3_str_appendall(s, " THEN ");
-    append_fallback(s, defs[i]);
-    sqlite3_str_appendf(s, " ELSE %s END", defs[i]->name);
+    sqlite3_str_appendall(s, ", ");
+    if (defs[i] == &store_run_cols[RC_RUN_ID]) append_copied_run_id(s);
+    else append_copied(s, defs[i]);
   }
   sqlite3_str_appendall(s, " FROM main.triggers_v5_copy ORDER BY id;"
                            "DROP TABLE main.triggers_v5_copy;");
 }
 
-/* The trigger columns that version 6 adds (NULL in every row of an older
-** schema), added before the rebuild copies the table: calendar triggers
-** (docs/calendar.md). */
-static const int v6_new_cols[] = {TC_RRULE, TC_CALENDAR, TC_CALENDAR_POLICY};
-
-/* Each one the table lacks (a file of this version marked older, as the
-** tests do, already has them). */
-static int add_new_columns(sqlite3 *db, char **err) {
-  sqlite3_stmt *has = NULL;
-  int rc = sqlite3_prepare_v2(db,
-                              "SELECT count(*) FROM pragma_table_info("
-                              "'triggers_data', 'main') WHERE name = ?1",
-                              -1, &has, NULL);
-  for (size_t i = 0;
-       rc == SQLITE_OK && i < sizeof v6_new_cols / sizeof v6_new_cols[0]; i++) {
-    const char *name = store_trigger_cols[v6_new_cols[i]].name;
-    sqlite3_bind_text(has, 1, name, -1, SQLITE_STATIC);
-    rc = sqlite3_step(has);
-    int present = rc == SQLITE_ROW && sqlite3_column_int(has, 0) > 0;
-    rc = sqlite3_reset(has);
-    if (rc == SQLITE_OK && !present) {
-      char *sql =
-          sqlite3_mprintf("ALTER TABLE main.triggers_data ADD COLUMN %s", name);
-      rc = sql ? sqlite3_exec(db, sql, 0, 0, err) : SQLITE_NOMEM;
-      sqlite3_free(sql);
-    }
-  }
-  sqlite3_finalize(has);
-  return rc;
+/* Note the triggers of runs whose run_id is not their key's (changed
+** outside the extension; version 6 checks it). */
+static void append_note_run_id(sqlite3_str *s) {
+  static const char *const key[4] = {"x.trigger_id", "x.scheduled_for",
+                                     "x.attempt", "x.incarnation"};
+  sqlite3_str_appendf(s,
+                      "INSERT OR IGNORE INTO main.triggers_migrate_bad"
+                      " SELECT %s, 'triggers_rundata.run_id: ' || ",
+                      trigger_of_run);
+  append_shown(s, "x.", "run_id");
+  sqlite3_str_appendall(s, " || ' is not its run''s key (changed outside the"
+                           " extension; found by trigger_install)'"
+                           " FROM main.triggers_rundata AS x WHERE"
+                           " x.trigger_id IN (SELECT trigger_id FROM"
+                           " main.triggers_data) AND x.run_id IS NOT (");
+  store_run_id_expr(s, key);
+  sqlite3_str_appendall(s, ");");
 }
 
 static char *migrate_v6_sql(void) {
@@ -322,11 +333,9 @@ static char *migrate_v6_sql(void) {
   static const char *const names[3] = {"triggers_data", "triggers_state",
                                        "triggers_rundata"};
   for (int t = 0; t < 3; t++) {
-    for (int i = 0; i < n[t]; i++) {
-      if (!added_in_v6(defs[t][i]))
-        append_note_refused(s, names[t], defs[t][i]);
-    }
+    for (int i = 0; i < n[t]; i++) append_note_refused(s, names[t], defs[t][i]);
   }
+  append_note_run_id(s);
   sqlite3_str_appendf(
       s,
       "INSERT OR IGNORE INTO main.triggers_migrate_bad SELECT %s,"
@@ -388,7 +397,6 @@ int store_migrate(sqlite3 *db, char **err) {
     rc = sqlite3_exec(db, store_events_ddl, 0, 0, err);
   /* 5 -> 6: STRICT tables with CHECKs, refused values paused */
   if (rc == SQLITE_OK) rc = store_strict_supported(err);
-  if (rc == SQLITE_OK) rc = add_new_columns(db, err);
   if (rc == SQLITE_OK) rc = exec_built(db, migrate_v6_sql, err);
   if (rc == SQLITE_OK) {
     char *sql = sqlite3_mprintf("UPDATE main.triggers_config SET value = %d"

@@ -365,7 +365,7 @@ def fill_old_runs(db, n):
         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < ?1)
         INSERT INTO triggers_rundata(run_id, trigger_id, agent_id, scheduled_for, attempt,
                                      status, claimed_at, finished_at, latency_ms, error)
-        SELECT 'old' || i || '#1', 'old', 'a1', ?2 + i, 1,
+        SELECT 'old@' || (?2 + i) || '#1', 'old', 'a1', ?2 + i, 1,
                CASE i % 4 WHEN 0 THEN 'failed' ELSE 'success' END,
                ?2 + i, ?2 + i + 5, 5, NULL FROM k""", (n, t0))
     db.execute("COMMIT")

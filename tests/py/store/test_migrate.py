@@ -217,3 +217,27 @@ def test_version_5_values_the_new_tables_refuse_pause_their_triggers(ext):
         db.close()
     finally:
         shutil.rmtree(tmp)
+
+
+def test_version_5_run_id_not_its_key_pauses_its_trigger(ext):
+    # Version 6 checks that a run's run_id is its key's (a lookup by run_id
+    # seeks the key): a v5 run_id changed outside the extension pauses its
+    # trigger, naming it, and the run is copied under its key's run_id.
+    tmp = tempfile.mkdtemp()
+    try:
+        db = from_fixture(ext, tmp, "schema_v5.sql",
+                          "UPDATE triggers_rundata SET run_id = 'renamed' WHERE id = 1;")
+        assert one(db, "SELECT trigger_install()") == 6
+        t = trig(db, "r")
+        assert t["last_error"] == (
+            "triggers_rundata.run_id: 'renamed' is not its run's key (changed outside"
+            " the extension; found by trigger_install); trigger paused"), t
+        assert (t["status"], t["enabled"], t["next_due_at"]) == ("paused", 0, None), t
+        assert one(db, "SELECT status FROM trigger_runs WHERE run_id = ?",
+                   "r@1767225660000#1") == "failed"
+        assert one(db, "SELECT count(*) FROM trigger_runs WHERE run_id = 'renamed'") == 0
+        assert trig(db, "t")["status"] == "scheduled"
+        assert one(db, "PRAGMA integrity_check") == "ok"
+        db.close()
+    finally:
+        shutil.rmtree(tmp)
