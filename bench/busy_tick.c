@@ -192,7 +192,8 @@ int main(int argc, char **argv) {
              nn);
     bench_row(label, bench_fmt_rate(bench_median(f_ours, reps), a1, sizeof a1),
               bench_fmt_rate(bench_median(f_plain, reps), b1, sizeof b1), ratio,
-              reps, ">=", k < 10000 ? 0.7 : 0.8, k < 10000 ? ">= 0.7x" : ">= 0.8x");
+              reps, ">=", k < 10000 ? 0.7 : 0.8,
+              k < 10000 ? ">= 0.7x" : ">= 0.8x");
     snprintf(
         label, sizeof label,
         "(diagnostic) busy tick, %s due: fires/s vs the same set-based SQL on our own tables",
