@@ -36,7 +36,8 @@
 **          shadow/plain is what the schema costs.
 ** All are checked: exactly K runs recorded, no trigger left due. The
 ** ratio per repetition is ours_fires_per_sec / plain_fires_per_sec
-** (target >= 0.8x, issue #22; 0.6x before it). Average run-row payload
+** (target >= 0.8x at 10k and 100k, >= 0.7x at 1k: issue 35; 0.6x before
+** issue #22). Average run-row payload
 ** sizes are printed as a NOTE.
 */
 #include <stdio.h>
@@ -191,7 +192,8 @@ int main(int argc, char **argv) {
              nn);
     bench_row(label, bench_fmt_rate(bench_median(f_ours, reps), a1, sizeof a1),
               bench_fmt_rate(bench_median(f_plain, reps), b1, sizeof b1), ratio,
-              reps, ">=", 0.8, ">= 0.8x");
+              reps, ">=", k < 10000 ? 0.7 : 0.8,
+              k < 10000 ? ">= 0.7x" : ">= 0.8x");
     snprintf(
         label, sizeof label,
         "(diagnostic) busy tick, %s due: fires/s vs the same set-based SQL on our own tables",

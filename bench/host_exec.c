@@ -13,7 +13,7 @@
 **   plain  -- this program runs the same command N times, JOBS at a time:
 **             fork, the payload (the same size) on a pipe to its stdin,
 **             execl("/bin/sh", "sh", "-c", CMD), waitpid. No database.
-** Row: host commands/s / plain commands/s, target >= 0.9x (a command's
+** Row: host commands/s / plain commands/s, target >= 0.95x (issue 35; a command's
 ** fork and exec, not the host, should be the cost).
 */
 #include <stdio.h>
@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
            CMD, jobs, n);
   bench_row(row, bench_fmt_rate(bench_median(host, reps), a, sizeof a),
             bench_fmt_rate(bench_median(plain, reps), b, sizeof b), ratio, reps,
-            ">=", 0.9, ">= 0.9x");
+            ">=", 0.95, ">= 0.95x");
   bench_rm_db(tmpl);
   bench_rm_db(work);
   return 0;
