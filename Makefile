@@ -6,7 +6,9 @@ CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
-XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+# libxml2 is not linked: ext/agent/xml_lib.c loads it (dlopen) at the
+# first trigger_create_xml; its headers still give the types.
+XML_LIBS   := -ldl
 # libmicrohttpd: only trigger-host uses it (--http, host/http/http.c), loaded at
 # run time (host/http/mhd.c): its header is needed to build, the library only
 # with --http.
@@ -93,7 +95,8 @@ $(EXT_SO): $(EXT_SRC) $(HDRS) VERSION | $(B)
 # path under host/ ("db/hostdb.h"), hence -Ihost.
 HOST_SRC  = $(sort $(wildcard host/*.c host/*/*.c))
 HOST_HDRS = $(wildcard host/*.h host/*/*.h)
-HOST_EXT  = ext/text/utf8.c ext/text/json_write.c ext/text/spelling.c
+HOST_EXT  = ext/text/utf8.c ext/text/json_write.c ext/text/spelling.c \
+            ext/text/sql_tokens.c ext/text/sql_job_rules.c ext/text/sha256.c
 # As for ext/: one compiler run, objects (and coverage counts) named by
 # the source's base name.
 HOST_DUPS := $(shell printf '%s\n' $(notdir $(HOST_SRC) $(HOST_EXT)) | sort | uniq -d)

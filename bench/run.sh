@@ -28,7 +28,7 @@ $CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
   ext/time/civil.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c ext/time/cron.c \
   ext/text/utf8.c -lsqlite3 -lm
 [ -f bench/summary.c ] && $CC $CFLAGS -o "$OUT/summary" bench/summary.c bench/bench.c -lsqlite3 -lm
-for p in host_print host_exec host_latency; do
+for p in host_print host_exec host_latency host_sql; do
   $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/hostbench.c bench/bench.c -lsqlite3
 done
 # The extension without event writes: events_tick.c's baseline (same
@@ -121,6 +121,7 @@ step "trigger-host: print mode, exec mode, run-mode latency"
 run "host print" "$OUT/host_print" "$TMP" 20000 "$REPS"
 run "host exec" "$OUT/host_exec" "$TMP" 200 4 "$REPS"
 run "host latency" "$OUT/host_latency" "$TMP" 200 3 "$REPS"
+run "host sql" "$OUT/host_sql" "$TMP" 1000 "$REPS"
 
 if [ -x "$OUT/summary" ]; then # bench/summary.c (the state summary), information only
   step "state summary"

@@ -91,12 +91,13 @@ static void fill(sqlite3 *db, i64 runs) {
       "WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < %lld)"
       " INSERT INTO triggers_rundata(run_id, trigger_id, agent_id, scheduled_for,"
       " attempt, status, claimed_at, finished_at, latency_ms, error)"
-      " SELECT 'old' || i || '#1', 'old' || (i %% 50),"
+      " SELECT 'old' || (i %% 50) || '@' || (%lld + i) || '#1', 'old' || (i %% 50),"
       " CASE WHEN i %% 10 < 8 THEN 'a1' ELSE 'a' || (i %% 10) END, %lld + i, 1,"
       " CASE i %% 4 WHEN 0 THEN 'failed' WHEN 1 THEN 'skipped' ELSE 'success' END,"
       " %lld + i, %lld + i + 5, 5, CASE WHEN i %% 4 = 0 THEN 'old error ' || i END FROM k",
       (long long)runs, (long long)(T0 - 1000000000),
-      (long long)(T0 - 1000000000), (long long)(T0 - 1000000000));
+      (long long)(T0 - 1000000000), (long long)(T0 - 1000000000),
+      (long long)(T0 - 1000000000));
   bench_exec(db, sql);
   bench_exec(db, "COMMIT");
   bench_exec(

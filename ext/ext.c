@@ -61,6 +61,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = sql_fn_when_register(db, c);
   if (rc == SQLITE_OK) rc = sql_fn_describe_register(db, c);
   if (rc == SQLITE_OK) rc = sql_fn_dedupe_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_fn_ical_register(db, c);
   if (rc == SQLITE_OK) rc = agent_fn_create_register(db, c);
   if (rc == SQLITE_OK) rc = agent_fn_summary_register(db, c);
   if (rc != SQLITE_OK) {

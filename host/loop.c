@@ -62,6 +62,7 @@
 #include "dispatch/dispatch.h"
 #include "dispatch/lease.h"
 #include "dispatch/printtx.h"
+#include "dispatch/sql_job.h"
 
 #define RETRY_MS 1000     /* after a failed claim or wakeup query, */
 #define RETRY_MAX_MS 5000 /* doubling while it fails again (backoff.h) */
@@ -186,9 +187,64 @@ static int claim_leased(loop *l, hostdb *h, long long limit, host_run ***runs,
 ** PRINTTX_LEASE, nothing done. */
 static int print_in_txn(loop *l, hostdb *h, long long *limit, host_run ***runs,
                         int *n, char **err) {
-  if (!l->ptx.usable || !h->st_claim_acked) return PRINTTX_LEASE;
+  if (!l->ptx.usable || !h->st_claim_acked || l->o->sql) return PRINTTX_LEASE;
   if (reports_begin(&l->rep, h)) reports_commit(&l->rep, h);
   return printtx_tick(&l->ptx, h, limit, runs, n, err);
+}
+
+/* --sql: a committed batch's runs logged and counted (sql_job.h); a batch
+** that did not commit left nothing, its runs are reported 'failed'. */
+static void sql_settle(loop *l, hostdb *h, host_run *run, sql_job_outcome res,
+                       const char *detail, const char *commit_err) {
+  int failed = res == SQL_JOB_FAILED;
+  if (commit_err) {
+    on_done(l, run, "failed", commit_err);
+  } else if (res == SQL_JOB_REFUSED) {
+    if (l->o->http) stats_reported(h->path, run->agent_id, "success", 1);
+    l->rep.refused++;
+    log_refused(h->path, run, "success", detail);
+  } else {
+    if (l->o->http)
+      stats_reported(h->path, run->agent_id, failed ? "failed" : "success", 0);
+    reports_count_claimed(&l->rep, 1); /* written with the batch */
+    l->rep.failed += failed;
+    l->failures += failed;
+    log_run(h->path, run, failed ? "failed" : "success",
+            failed ? detail : NULL);
+  }
+  run_free(run);
+}
+
+/* --sql: the claimed jobs run here in batches, each job and its finish in
+** one transaction (sql_job.h); a batch that cannot begin reports its first
+** run 'deferred' (offered again next tick). */
+static void run_sql_jobs(loop *l, hostdb *h, host_run **runs, int n) {
+  sql_job_outcome res[SQL_BATCH_JOBS];
+  char *detail[SQL_BATCH_JOBS];
+  for (int i = 0; i < n;) {
+    sql_batch b;
+    char *err = NULL;
+    if (sql_batch_begin(&b, h, &err) != 0) {
+      on_done(l, runs[i], "deferred", err);
+      free(err);
+      run_free(runs[i++]);
+      continue;
+    }
+    int first = i;
+    do {
+      res[i - first] =
+          sql_job_run(&b, runs[i], l->o->sql_timeout_ms, &detail[i - first]);
+      i++;
+    } while (i < n && !sql_batch_full(&b));
+    h->refresh = 1; /* our own commit: the wakeup is asked again */
+    int ok = sql_batch_commit(&b, &err) == 0;
+    for (int k = first; k < i; k++) {
+      sql_settle(l, h, runs[k], res[k - first], detail[k - first],
+                 ok ? NULL : err);
+      free(detail[k - first]);
+    }
+    free(err);
+  }
 }
 
 static void tick_db(loop *l, hostdb *h, int64_t now) {
@@ -229,7 +285,8 @@ static void tick_db(loop *l, hostdb *h, int64_t now) {
     for (int i = 0; i < n; i++)
       stats_claimed(h->path, runs[i]->agent_id, runs[i]->scheduled_for, wall);
   }
-  for (int i = 0; i < n; i++) {
+  if (l->o->sql) run_sql_jobs(l, h, runs, n); /* each run freed there */
+  for (int i = 0; i < n && !l->o->sql; i++) {
     if (printed) {
       if (l->o->http) stats_reported(h->path, runs[i]->agent_id, "success", 0);
       log_run(h->path, runs[i], "success", NULL);

@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/history.h"
 #include "cli/status.h"
+#include "cli/verbs.h"
 #include "cli/version.h"
 #include "core/log.h"
 #include "core/notify.h"
@@ -67,8 +69,10 @@ int main(int argc, char **argv) {
     return rc;
   }
   log_setup(&o);
-  if (o.mode == MODE_MCP) { /* stdin and stdout are the protocol's */
-    rc = mcp_main(&o);
+  if (o.mode == MODE_MCP || o.mode >= MODE_PAUSE) { /* one-shot commands */
+    if (o.mode == MODE_MCP) rc = mcp_main(&o);      /* stdin, stdout: MCP's */
+    else if (o.mode >= MODE_RUNS) rc = history_main(&o);
+    else rc = verbs_main(&o);
     args_free(&o);
     return rc;
   }

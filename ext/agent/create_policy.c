@@ -115,8 +115,8 @@ static int role_allowed(create_req *q) {
   return ok;
 }
 
-/* Shortest gap between the next occurrences of a cron schedule (sampled
-** over the next 200 occurrences), or -1 when it never fires. */
+/* Shortest gap between the next occurrences of a cron or rrule schedule
+** (sampled over the next 200 occurrences), or -1 when it never fires. */
 static i64 cron_shortest_gap(const sched_spec *s, i64 now) {
   i64 prev, next, best = -1;
   if (!sched_next(s, now, &prev)) return -1;
@@ -144,6 +144,13 @@ static int never_runs(create_req *q) {
             : sqlite3_mprintf("the %s schedule has no occurrence before "
                               "end_at %s: it can never run",
                               sched_type_name(s->type), end));
+  }
+  if (s->type == SCHED_RRULE) {
+    char buf[TRG_ECHO_MAX];
+    return agent_create_fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("rrule '%s' never occurs after now",
+                        trg_echo(trg_val_text(&q->row.v[TC_RRULE]), buf)));
   }
   return agent_create_fail(
       q, "INVALID_SCHEDULE",
@@ -186,7 +193,7 @@ static int check_policy(create_req *q) {
   const sched_spec *s = &q->spec;
   if (s->type == SCHED_INTERVAL) {
     period = s->interval_ms;
-  } else if (s->type == SCHED_CRON) {
+  } else if (s->type == SCHED_CRON || s->type == SCHED_RRULE) {
     period = cron_shortest_gap(s, q->now);
     if (period < 0) return never_runs(q);
   }
@@ -195,8 +202,9 @@ static int check_policy(create_req *q) {
         q, "INVALID_SCHEDULE",
         sqlite3_mprintf(
             "%s every %lld ms is more often than min_interval_ms %lld",
-            s->type == SCHED_CRON ? "cron_expression fires"
-                                  : "interval_ms: runs",
+            s->type == SCHED_CRON    ? "cron_expression fires"
+            : s->type == SCHED_RRULE ? "rrule occurs"
+                                     : "interval_ms: runs",
             (long long)period, (long long)min_iv));
   }
   if (s->type == SCHED_INTERVAL && period > max_iv) {
@@ -282,6 +290,11 @@ static int policy_checked(void *arg, const trg_row *r, const sched_spec *spec) {
   create_req *q = arg;
   char *why;
   q->spec = *spec;
+  if (!r->v[TC_ACTION_SQL].null) /* docs/sql-jobs.md#who-may-write-a-job */
+    return agent_create_fail(
+        q, "PERMISSION_DENIED",
+        sqlite3_mprintf("action_sql: an agent may not write a SQL job (only "
+                        "the application writes action_sql)"));
   int rc = bounds_check(q->call.st, r, q->metadata_bytes, &why);
   if (rc == SQLITE_ERROR) return agent_create_fail(q, "INVALID_REQUEST", why);
   if (rc == SQLITE_OK) rc = agent_time_claim_check(q);

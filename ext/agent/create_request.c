@@ -143,6 +143,9 @@ const char *agent_create_code_for_column(int rc, int col) {
     case TC_INTERVAL_MS:
     case TC_SCHEDULED_AT:
     case TC_CRON_EXPRESSION:
+    case TC_RRULE:
+    case TC_CALENDAR:
+    case TC_CALENDAR_POLICY:
     case TC_TIMEZONE:
     case TC_START_AT:
     case TC_END_AT: return "INVALID_SCHEDULE";
@@ -412,7 +415,8 @@ static int when_find_text(create_req *q, const tz_zone *z, when_found *f,
 
 static int apply_when(create_req *q) {
   static const int sched_cols[] = {TC_TRIGGER_TYPE, TC_INTERVAL_MS,
-                                   TC_SCHEDULED_AT, TC_CRON_EXPRESSION};
+                                   TC_SCHEDULED_AT, TC_CRON_EXPRESSION,
+                                   TC_RRULE};
   for (size_t i = 0; i < sizeof sched_cols / sizeof sched_cols[0]; i++) {
     if (!q->row.v[sched_cols[i]].null) {
       return agent_create_fail(

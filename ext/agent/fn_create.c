@@ -441,8 +441,15 @@ static void fn_create_xml(sqlite3_context *ctx, int argc,
   xml_request r;
   const char *code = NULL;
   char err[300];
-  if (agent_xml_request_parse(xml ? xml : "", len, &r, &code, err,
-                              sizeof err) != 0) {
+  int rc =
+      agent_xml_request_parse(xml ? xml : "", len, &r, &code, err, sizeof err);
+  if (rc == -2) { /* no libxml2: this call fails, nothing is recorded */
+    char *msg = sqlite3_mprintf("trigger_create_xml: %s", err);
+    sqlite3_result_error(ctx, msg ? msg : err, -1);
+    sqlite3_free(msg);
+    return;
+  }
+  if (rc != 0) {
     refused(ctx, argc, argv, code, err);
     return;
   }

@@ -69,7 +69,8 @@
 ** now or options, a missing install, out of memory) the summary is
 ** SUM_FALLBACK and the payload is SUM_FALLBACK_PAYLOAD (confidence "low").
 **
-** Cost: four indexed queries with LIMIT (triggers_rundata_outcome twice,
+** Cost: four indexed queries with LIMIT, prepared once per connection
+** (the connection's kept statements, store/kept.h) (triggers_rundata_outcome twice,
 ** triggers_state_agent once, plus id and trigger_id probes; the hints'
 ** probes of triggers_rundata_lease, triggers_rundata_retry and
 ** triggers_data_status, and of the rejected events within stale_ms),
@@ -98,7 +99,7 @@ static const char *const hint_names[] = {"continue", "resume", "pause",
                                          "await_admin_confirmation"};
 
 static void summary_free(summary *s) {
-  store_close(&s->st);
+  store_call_end(&s->call);
   for (int i = 0; i < s->nitems; i++) sqlite3_free(s->items[i].text);
   sqlite3_free(s->items);
   sqlite3_free(s->order);
@@ -138,16 +139,24 @@ static int cut_text(char *z, int max) {
 ** runs of white space collapsed to one space, trimmed, cut to max bytes.
 ** *cut set when it was cut. NULL on OOM.
 */
-static char *clean_text(const char *raw, int max, int *cut) {
+static char *clean_text(const redact_index *rx, const char *raw, int max,
+                        int *cut) {
   size_t n = strlen(raw);
   char *fixed = NULL; /* a row written before bytes were checked */
   if (!utf8_check(raw, n, NULL)) {
     if (!(raw = fixed = trg_text_repair(raw, n, 0))) return NULL;
     n = strlen(raw);
   }
-  size_t len = redact(raw, n, NULL, 0);
-  char *z = sqlite3_malloc64(len + 1);
-  if (z) redact(raw, n, z, len + 1);
+  /* one pass when the redacted text fits twice the original plus a label
+  ** or two (it nearly always does: redaction is most of a summary's cost),
+  ** a second into a buffer of its measured length otherwise */
+  size_t cap = 2 * n + 64;
+  char *z = sqlite3_malloc64(cap);
+  size_t len = z ? redact_with(rx, raw, n, z, cap) : 0;
+  if (z && len >= cap) {
+    sqlite3_free(z);
+    if ((z = sqlite3_malloc64(len + 1))) redact_with(rx, raw, n, z, len + 1);
+  }
   sqlite3_free(fixed);
   if (!z) return NULL;
   size_t w = 0;
@@ -193,12 +202,13 @@ static void fit_cut(sqlite3_str *s, int cap, const char *z) {
 /* "<name> (<id>)", or "<id> (deleted trigger)" when the trigger is gone
 ** (!have); the name is the display name, or the instructions when that is
 ** NULL or empty. */
-static char *objective(const char *id, int have, const char *display_name,
-                       const char *instructions, int *cut) {
+static char *objective(const redact_index *rx, const char *id, int have,
+                       const char *display_name, const char *instructions,
+                       int *cut) {
   const char *name =
       display_name && *display_name ? display_name : instructions;
-  char *cid = clean_text(id ? id : "", SUM_ID_MAX, cut);
-  char *cname = name ? clean_text(name, SUM_NAME_MAX, cut) : NULL;
+  char *cid = clean_text(rx, id ? id : "", SUM_ID_MAX, cut);
+  char *cname = name ? clean_text(rx, name, SUM_NAME_MAX, cut) : NULL;
   char *out = NULL;
   if (cid && (cname || !name)) {
     out = !have ? sqlite3_mprintf("%s (deleted trigger)", cid)
@@ -233,15 +243,15 @@ static char *cooldown(summary *s, const store_agent_run *r) {
 static int read_failure(summary *s) {
   store_cursor c;
   store_agent_run r;
-  int rc = store_agent_failure(&s->st, s->agent, s->now, &c);
+  int rc = store_agent_failure(s->st, s->agent, s->now, &c);
   int step = rc == SQLITE_OK ? store_agent_run_next(&c, &r) : SQLITE_DONE;
   if (step == SQLITE_ROW) {
     char buf[CIVIL_ISO_MAX];
-    char *obj = objective(r.trigger_id, r.has_trigger, r.display_name,
+    char *obj = objective(&s->rx, r.trigger_id, r.has_trigger, r.display_name,
                           r.instructions, &s->truncated);
     char *cd = cooldown(s, &r);
-    char *err = clean_text(r.detail ? r.detail : "failed", SUM_ERROR_MAX,
-                           &s->truncated);
+    char *err = clean_text(&s->rx, r.detail ? r.detail : "failed",
+                           SUM_ERROR_MAX, &s->truncated);
     char *streak_txt = r.fail_streak > 1
                            ? sqlite3_mprintf("; %lld consecutive failures",
                                              (long long)r.fail_streak)
@@ -270,15 +280,16 @@ static int read_failure(summary *s) {
 static int read_successes(summary *s) {
   store_cursor c;
   store_agent_run r;
-  int rc = store_agent_successes(&s->st, s->agent, s->now, SUM_SUCCESSES, &c);
+  int rc = store_agent_successes(s->st, s->agent, s->now, SUM_SUCCESSES, &c);
   int step = SQLITE_DONE;
   while (rc == SQLITE_OK && s->nok < SUM_SUCCESSES &&
          (step = store_agent_run_next(&c, &r)) == SQLITE_ROW) {
     char buf[CIVIL_ISO_MAX];
     const char *note = r.detail;
-    char *obj = objective(r.trigger_id, r.has_trigger, r.display_name,
+    char *obj = objective(&s->rx, r.trigger_id, r.has_trigger, r.display_name,
                           r.instructions, &s->truncated);
-    char *cnote = note ? clean_text(note, SUM_ERROR_MAX, &s->truncated) : NULL;
+    char *cnote =
+        note ? clean_text(&s->rx, note, SUM_ERROR_MAX, &s->truncated) : NULL;
     char *line = NULL;
     if (obj && (cnote || !note)) {
       line = sqlite3_mprintf("\n- ok %s %s%s%s", iso(r.finished_at, buf), obj,
@@ -303,9 +314,9 @@ static int read_successes(summary *s) {
 ** and the admin items. */
 static int read_hints(summary *s) {
   int running = 0, deferred = 0, paused = 0, awaiting = 0;
-  int rc = store_agent_hints(&s->st, s->agent, &running, &deferred, &paused);
+  int rc = store_agent_hints(s->st, s->agent, &running, &deferred, &paused);
   if (rc == SQLITE_OK)
-    rc = store_agent_awaiting(&s->st, s->agent,
+    rc = store_agent_awaiting(s->st, s->agent,
                               s->has_stale ? s->now - s->stale_ms : INT64_MIN,
                               s->now, &awaiting);
   if (running) s->hints |= H_CONTINUE;
@@ -317,7 +328,7 @@ static int read_hints(summary *s) {
 static int read_pending(summary *s) {
   store_cursor c;
   store_agent_pending p;
-  int rc = store_agent_pending_open(&s->st, s->agent, SUM_PENDING, &c);
+  int rc = store_agent_pending_open(s->st, s->agent, SUM_PENDING, &c);
   int step = SQLITE_DONE;
   while (rc == SQLITE_OK && s->npend < SUM_PENDING &&
          (step = store_agent_pending_next(&c, &p)) == SQLITE_ROW) {
@@ -326,11 +337,12 @@ static int read_pending(summary *s) {
     iso(due, buf);
     const char *name =
         p.display_name && *p.display_name ? p.display_name : p.instructions;
-    char *obj = objective(p.trigger_id, 1, p.display_name, p.instructions,
-                          &s->truncated);
-    char *cid =
-        clean_text(p.trigger_id ? p.trigger_id : "", SUM_ID_MAX, &s->truncated);
-    char *cname = clean_text(name ? name : "", SUM_NAME_MAX, &s->truncated);
+    char *obj = objective(&s->rx, p.trigger_id, 1, p.display_name,
+                          p.instructions, &s->truncated);
+    char *cid = clean_text(&s->rx, p.trigger_id ? p.trigger_id : "", SUM_ID_MAX,
+                           &s->truncated);
+    char *cname =
+        clean_text(&s->rx, name ? name : "", SUM_NAME_MAX, &s->truncated);
     sqlite3_str *js = sqlite3_str_new(s->db);
     sqlite3_str_appendall(js, "{\"triggerId\":");
     json_str(js, cid);
@@ -370,9 +382,10 @@ static int read_pending(summary *s) {
 /* Room left for the omission note: "\n(+N more admin items omitted)". */
 #define NOTE_RESERVE 40
 
-static char *admin_line(const adm_item *it, int text_max, int *cut) {
+static char *admin_line(const redact_index *rx, const adm_item *it,
+                        int text_max, int *cut) {
   char buf[CIVIL_ISO_MAX];
-  char *text = clean_text(it->text, text_max, cut);
+  char *text = clean_text(rx, it->text, text_max, cut);
   char *marker =
       it->overrides
           ? sqlite3_mprintf(" [conflict: overrides %d earlier]", it->overrides)
@@ -403,14 +416,14 @@ static int seg_admin(summary *s, sqlite3_str *out, int cap) {
   for (int i = 0; i < s->norder; i++) {
     int reserve = i + 1 < s->norder ? NOTE_RESERVE : 0;
     int cut = 0;
-    char *line = admin_line(s->order[i], SUM_ITEM_MAX, &cut);
+    char *line = admin_line(&s->rx, s->order[i], SUM_ITEM_MAX, &cut);
     if (!line) return SQLITE_NOMEM;
     int room = cap - reserve - sqlite3_str_length(out);
     int ok = (int)strlen(line) <= room;
     if (!ok && shown == 0) {
       /* the most important item is cut to fit rather than dropped */
       int ignored = 0;
-      char *bare = admin_line(s->order[i], 0, &ignored);
+      char *bare = admin_line(&s->rx, s->order[i], 0, &ignored);
       /* its line without text, and the space before the text */
       int fixed = bare ? (int)strlen(bare) + 1 : 0;
       sqlite3_free(bare);
@@ -418,7 +431,7 @@ static int seg_admin(summary *s, sqlite3_str *out, int cap) {
       line = NULL;
       if (!bare) return SQLITE_NOMEM;
       if (room - fixed >= 16) {
-        line = admin_line(s->order[i], room - fixed, &cut);
+        line = admin_line(&s->rx, s->order[i], room - fixed, &cut);
         if (!line) return SQLITE_NOMEM;
         ok = (int)strlen(line) <= room;
         cut = 1;
@@ -611,16 +624,22 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
                          sqlite3_value **argv) {
   memset(s, 0, sizeof *s);
   s->db = sqlite3_context_db_handle(ctx);
-  store_init(&s->st, s->db);
+  trg_ctx *c = sqlite3_user_data(ctx);
+  store_call_init(&s->call, s->db, c);
+  s->st = s->call.st;
+  redact_index_init(&s->rx); /* once for every text of the call */
   /* Not from a preload (it may call no function with side effects), nor
   ** on a schema of another version: the fallback, never a misread. */
-  const trg_ctx *c = sqlite3_user_data(ctx);
   if (c->in_preload) return SQLITE_ERROR;
   char *why = NULL;
   int ready; /* not installed: the statements fail (the fallback) */
   int rc = store_ready(c, s->db, &ready, &why);
   sqlite3_free(why);
   if (rc != SQLITE_OK) return rc;
+  if (ready) {
+    store_call_take(&s->call); /* prepared once per connection */
+    s->st = s->call.st;
+  }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_ERROR;
   s->agent = (const char *)sqlite3_value_text(argv[0]);
   if (!s->agent) return SQLITE_NOMEM;

@@ -11,7 +11,8 @@
 #ifndef TRIGGERS_SUMMARY_H
 #define TRIGGERS_SUMMARY_H
 
-#include "store/store.h"
+#include "store/kept.h"
+#include "text/redact.h"
 
 /* Caps in bytes of UTF-8: the defaults are also the hard limits (options
 ** may lower them, a larger value is clamped to these). */
@@ -54,7 +55,11 @@ typedef struct adm_item {
 
 typedef struct summary {
   sqlite3 *db;
-  store st; /* its reads (store/agent.c), prepared per call */
+  /* its reads (store/agent.c): the connection's kept statements, prepared
+  ** once per connection like the tick's (store/kept.h), or the call's own */
+  store_call call;
+  store *st;
+  redact_index rx; /* the redaction's rules, indexed once per call */
   i64 now;
   const char *agent;
   /* options */

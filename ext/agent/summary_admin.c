@@ -141,7 +141,7 @@ int agent_summary_opts_read(summary *s, const char *json) {
   s->cap_footer = SUM_MAX_FOOTER;
   if (!json) return SQLITE_OK;
   store_json_each it;
-  int rc = store_json_tree_open(&s->st, json, &it), step = SQLITE_DONE;
+  int rc = store_json_tree_open(s->st, json, &it), step = SQLITE_DONE;
   int cap = 0, seen = 3;
   i64 root = -1, admin = -1, item = -1;
   while (rc == SQLITE_OK && (step = store_json_each_next(&it)) == SQLITE_ROW) {

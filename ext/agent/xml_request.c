@@ -1,17 +1,16 @@
 /*
-** xml_request.c -- parse the <response> XML contract with libxml2,
-** safely. See xml_request.h for the rules. The input is scanned twice
+** xml_request.c -- parse the <response> XML contract with libxml2
+** (loaded at the first parse: xml_lib.h), safely. See xml_request.h for the rules. The input is scanned twice
 ** before libxml2 sees it, with one reader of markup (markup_skip): for a
 ** declaration, and for the span of the first <response> element.
 */
 #include "agent/xml_request.h"
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/xml_lib.h"
 #include "agent/xml_repair.h"
 #include "text/spelling.h"
 #include "text/utf8.h"
@@ -32,6 +31,9 @@ static const struct {
     {"intervalMs", "interval_ms", XK_MS},
     {"scheduledAtIso", "scheduled_at", XK_TEXT},
     {"cronExpression", "cron_expression", XK_TEXT},
+    {"rrule", "rrule", XK_TEXT},
+    {"calendar", "calendar", XK_TEXT},
+    {"calendarPolicy", "calendar_policy", XK_TEXT},
     {"timezone", "timezone", XK_TEXT},
     {"startAt", "start_at", XK_TEXT},
     {"endAt", "end_at", XK_TEXT},
@@ -267,10 +269,10 @@ static int add_item(xml_request *out, const char *key, const char *value,
 }
 
 /* The text of element n, trimmed (malloc'd), or NULL out of memory. */
-static char *element_text(xmlNode *n) {
-  xmlChar *text = xmlNodeGetContent(n);
+static char *element_text(const xml_api *x, xmlNode *n) {
+  xmlChar *text = x->node_get_content(n);
   char *v = trimmed_copy(text ? (const char *)text : "");
-  xmlFree(text);
+  if (text) (*x->free)(text);
   return v;
 }
 
@@ -281,8 +283,8 @@ static int has_child_element(xmlNode *n) {
   return 0;
 }
 
-static int read_fields(xmlNode *root, xml_request *out, const char **code,
-                       char *err, size_t errlen) {
+static int read_fields(const xml_api *x, xmlNode *root, xml_request *out,
+                       const char **code, char *err, size_t errlen) {
   const char *seen[XML_FIELDS] = {0};
   for (xmlNode *n = root->children; n; n = n->next) {
     if (n->type != XML_ELEMENT_NODE) continue;
@@ -305,7 +307,7 @@ static int read_fields(xmlNode *root, xml_request *out, const char **code,
       FAIL(XML_INVALID_REQUEST,
            "element <%s> appears more than once (as <%s> too)", name, seen[f]);
     }
-    char *v = element_text(n);
+    char *v = element_text(x, n);
     if (!v) FAIL(XML_INVALID_REQUEST, "out of memory");
     int kind = f < 0 ? XK_TEXT : xml_fields[f].kind;
     if (*v && kind == XK_MS && !valid_ms(v)) {
@@ -344,6 +346,11 @@ static void error_place(const xmlError *e, const xml_repaired *r,
 int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
                             const char **code, char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
+  const xml_api *x = agent_xml_lib(err, errlen);
+  if (!x) {
+    *code = NULL;
+    return -2;
+  }
   if (len > XML_REQUEST_MAX_BYTES) {
     FAIL(XML_INVALID_REQUEST, "XML is %zu bytes, more than the %d allowed", len,
          XML_REQUEST_MAX_BYTES);
@@ -373,13 +380,12 @@ int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
   if (agent_xml_repair(xml, len, start, end, &rep) != 0) {
     FAIL(XML_INVALID_REQUEST, "out of memory");
   }
-  xmlInitParser(); /* idempotent; makes libxml2's globals ready */
-  xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+  xmlParserCtxtPtr ctxt = x->new_parser_ctxt();
   if (!ctxt) {
     agent_xml_repaired_free(&rep);
     FAIL(XML_INVALID_REQUEST, "out of memory");
   }
-  xmlDocPtr doc = xmlCtxtReadMemory(
+  xmlDocPtr doc = x->ctxt_read_memory(
       ctxt, rep.text ? rep.text : "", (int)rep.len, "request.xml", "UTF-8",
       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   int rc = 0;
@@ -399,18 +405,18 @@ int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
     snprintf(err, errlen, "a DOCTYPE is not allowed");
     rc = -1;
   } else {
-    xmlNode *root = xmlDocGetRootElement(doc);
+    xmlNode *root = x->doc_get_root_element(doc);
     if (!root || !spelling_same((const char *)root->name, "response")) {
       *code = XML_INVALID_REQUEST;
       snprintf(err, errlen, "the root element must be <response>, got <%s>",
                root ? (const char *)root->name : "");
       rc = -1;
     } else {
-      rc = read_fields(root, out, code, err, errlen);
+      rc = read_fields(x, root, out, code, err, errlen);
     }
   }
-  if (doc) xmlFreeDoc(doc);
-  xmlFreeParserCtxt(ctxt);
+  if (doc) x->free_doc(doc);
+  x->free_parser_ctxt(ctxt);
   agent_xml_repaired_free(&rep);
   if (rc != 0) {
     utf8_cut_tail(err); /* a long name quoted into err */

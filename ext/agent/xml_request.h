@@ -62,7 +62,8 @@ typedef struct xml_request {
 
 /*
 ** Parse. Returns 0 and fills *out (free with agent_xml_request_free), or -1
-** with *code set to one of the codes above and a message in err.
+** with *code set to one of the codes above and a message in err, or -2
+** when libxml2 cannot be loaded (xml_lib.h: why in err, *code NULL).
 */
 int agent_xml_request_parse(const char *xml, size_t len, xml_request *out,
                             const char **code, char *err, size_t errlen);

@@ -29,6 +29,10 @@ enum {
   TC_EVENT_KEY, /* event triggers (docs/reactive.md) */
   TC_DEBOUNCE_MS,
   TC_DEBOUNCE_MAX_MS,
+  /* calendar triggers (docs/calendar.md) */
+  TC_RRULE,
+  TC_CALENDAR,
+  TC_CALENDAR_POLICY,
   TC_TIMEZONE,
   TC_START_AT,
   TC_END_AT,
@@ -53,6 +57,7 @@ enum {
   TC_DEDUPE_KEY,
   TC_CREATED_AT,
   TC_UPDATED_AT,
+  TC_ACTION_SQL, /* a SQL job's statements (docs/sql-jobs.md), or NULL */
   TC_NPUBLIC,
   /* internal (shadow table only) */
   TC_FIRE_AT = TC_NPUBLIC, /* next_due_at + jitter; NULL when not claimable */

@@ -33,7 +33,8 @@ static void fn_install(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   char *err = NULL;
   if (trg_refuse_in_preload(ctx, "trigger_install") != 0) return;
-  int rc = store_install(db, &err);
+  trg_ctx *c = sqlite3_user_data(ctx);
+  int rc = store_install(db, c->zones, trg_wall_clock_ms(), &err);
   if (rc != SQLITE_OK) {
     trg_result_error(ctx, rc, "trigger_install", "%s",
                      err ? err : trg_errmsg(db, rc));

@@ -10,14 +10,55 @@
 ** schedule is the interval in ms (an integer, or its digits as text), a
 ** once trigger's instant (ms or ISO text) or a cron expression (its
 ** canonical form is keyed, so spellings of one schedule share a key); tz
-** (default UTC) is part of a cron's key. Pure: INNOCUOUS and
+** (default UTC) is part of a cron's key. An rrule's schedule is its rule
+** text, or a JSON spec (docs/calendar.md#triggers). Pure: INNOCUOUS and
 ** DETERMINISTIC.
 */
 #include "base/args.h"
 #include "base/register.h"
+#include "sql/spec_arg.h"
 #include "text/dedupe.h"
+#include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
+
+/* An rrule's key: schedule is rule text (DTSTART left out, as for a
+** trigger without start_at) or a JSON spec whose start_at is DTSTART
+** (spec_arg.h); tz (argument 5) overrides the spec's zone. */
+static void rrule_key(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                      const char *instructions, const char *scope) {
+  const char *fname = "trigger_dedupe_key";
+  sched_spec spec;
+  char *err = NULL, key[DEDUPE_KEY_LEN + 1];
+  if (sqlite3_value_type(argv[2]) != SQLITE_TEXT) {
+    trg_result_error(ctx, SQLITE_ERROR, fname,
+                     "argument 3 (schedule): an rrule's schedule is its "
+                     "rule text or a JSON spec");
+    return;
+  }
+  int rc = sql_spec_arg_values(sqlite3_context_db_handle(ctx),
+                               sqlite3_user_data(ctx), argv[2],
+                               argc > 4 ? argv[4] : NULL, 5, 0, &spec, &err);
+  if (rc == SQLITE_OK && spec.type != SCHED_RRULE) {
+    rc = SQLITE_ERROR;
+    err = sqlite3_mprintf("not an rrule schedule (it is %s)",
+                          sched_type_name(spec.type));
+  }
+  if (rc != SQLITE_OK) {
+    trg_result_error(ctx, rc, fname, "argument 3 (schedule): %s",
+                     err ? err : sqlite3_errstr(rc));
+    sqlite3_free(err);
+    return;
+  }
+  char *canon = trigger_canonical(&spec);
+  if (!canon) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  dedupe_key(instructions, "rrule", canon, tz_name(spec.zone), scope, key);
+  sqlite3_free(canon);
+  sqlite3_result_text(ctx, key, -1, SQLITE_TRANSIENT);
+}
 
 static void fn_dedupe_key(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
@@ -33,6 +74,10 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
   }
   char canon[CRON_CANON_MAX];
   sched_type st = sched_type_parse(type);
+  if (st == SCHED_RRULE) {
+    rrule_key(ctx, argc, argv, instructions, scope);
+    return;
+  }
   if (st == SCHED_CRON) {
     const char *expr = trg_arg_text(ctx, fname, argv, 2, "schedule");
     cron_expr c;
@@ -72,7 +117,7 @@ static void fn_dedupe_key(sqlite3_context *ctx, int argc,
   } else {
     trg_result_error(ctx, SQLITE_ERROR, fname,
                      "argument 2 (trigger_type): '%s' "
-                     "is not one of 'interval', 'once', 'cron'",
+                     "is not one of 'interval', 'once', 'cron', 'rrule'",
                      type);
     return;
   }

@@ -7,9 +7,11 @@
 **   SELECT trigger_next_due('{"interval_ms":900000}', 0);
 **   SELECT * FROM trigger_preview('standup', 0) LIMIT 3;   -- its schedule
 **
-** Cron text, or a JSON object of `triggers` columns (keys that are not
-** columns are errors; instants may be ms or ISO text, local in the
-** spec's zone), read and checked as an INSERT reads them. Where a
+** Cron text, rule text (an rrule: text with '=' or ':', which no cron
+** expression has; its DTSTART is `after`'s wall clock, docs/calendar.md),
+** or a JSON object of `triggers` columns (keys that are not columns are
+** errors; instants may be ms or ISO text, local in the spec's zone), read
+** and checked as an INSERT reads them. Where a
 ** trigger_id may stand too (sql_spec_arg_values_or_id):
 ** precedence: a JSON object is a spec; text that parses as a cron
 ** expression is that expression, whatever the table holds (so a valid
@@ -80,12 +82,13 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
   if (rc == SQLITE_OK && r.v[TC_TRIGGER_TYPE].null) {
     rc = trg_val_set_text(&r.v[TC_TRIGGER_TYPE],
                           !r.v[TC_CRON_EXPRESSION].null ? "cron"
+                          : !r.v[TC_RRULE].null         ? "rrule"
                           : !r.v[TC_SCHEDULED_AT].null  ? "once"
                                                         : "interval");
   }
   if (rc == SQLITE_OK) rc = trg_val_set_text(&r.v[TC_INSTRUCTIONS], "-");
+  int no_anchor = r.v[TC_START_AT].null && r.v[TC_CREATED_AT].null;
   if (rc == SQLITE_OK) {
-    int no_anchor = r.v[TC_START_AT].null && r.v[TC_CREATED_AT].null;
     char *verr = NULL;
     rc = trigger_validate(c, &s, &r, spec, after, &verr);
     if (verr) {
@@ -98,6 +101,9 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
     if (rc == SQLITE_OK && spec->type == SCHED_INTERVAL && no_anchor) {
       spec->created_at = after;
     }
+    /* An rrule's DTSTART without start_at/created_at is `after`'s. */
+    if (rc == SQLITE_OK && spec->type == SCHED_RRULE && no_anchor)
+      spec->dtstart_implied = 1;
   }
   store_close(&s);
   trg_row_clear(&r);
@@ -109,6 +115,26 @@ static int spec_from_json(sqlite3 *db, trg_ctx *c, const char *json,
 static const char *past_json_blanks(const char *p) {
   while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
   return p;
+}
+
+int sql_spec_is_rule(const char *text) {
+  /* a cron expression has neither; every rule text has one */
+  return strpbrk(text, "=:") != NULL;
+}
+
+/* Bare rule text: DTSTART is `after`'s wall clock in the zone (whole
+** seconds); a rule that never occurs from there is an error. */
+static int rule_spec(const char *text, i64 after, sched_spec *spec,
+                     char **err) {
+  char msg[RRULE_ERR_MAX];
+  spec->created_at = after;
+  spec->dtstart_implied = 1;
+  if (rrule_compile(text, &spec->rrule, msg, sizeof msg) != 0)
+    return trg_errf(err, "%s", msg);
+  spec->dtstart = sched_rrule_dtstart(spec);
+  if (rrule_check(&spec->rrule, spec->dtstart, spec->zone, msg, sizeof msg))
+    return trg_errf(err, "%s", msg);
+  return SQLITE_OK;
 }
 
 int sql_spec_arg_tz(sqlite3_value *tzv, int tz_pos, const char **tz,
@@ -140,24 +166,26 @@ int sql_spec_arg_values(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
   if (rc != SQLITE_OK) return rc;
   const char *p = past_json_blanks(text);
   if (*p == '{') return spec_from_json(db, c, text, tz, after, spec, err);
-  memset(spec, 0, sizeof *spec);
-  spec->type = SCHED_CRON;
+  sched_spec_clear(spec);
+  spec->type = sql_spec_is_rule(text) ? SCHED_RRULE : SCHED_CRON;
   spec->start_at = spec->end_at = SCHED_NONE;
-  char msg[CRON_ERR_MAX];
+  char msg[RRULE_ERR_MAX];
   if (trg_zone(c, tz ? tz : "UTC", &spec->zone, msg, sizeof msg) != 0) {
     return trg_errf(err, "argument %d (tz): %s", tz_pos, msg);
   }
+  if (spec->type == SCHED_RRULE) return rule_spec(text, after, spec, err);
   if (cron_parse(text, &spec->cron, msg, sizeof msg) != 0) {
     return trg_errf(err, "%s", msg);
   }
   return SQLITE_OK;
 }
 
-/* The schedule of trigger `id`: SQLITE_ROW with *spec set, SQLITE_DONE
-** when there is no such trigger (or no triggers table), or an error. */
+/* The schedule of trigger `id`: SQLITE_ROW with *spec set (and, when job
+** is not NULL, *job a copy of its action_sql or NULL), SQLITE_DONE when
+** there is no such trigger (or no triggers table), or an error. */
 static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
                            const char *tz, int tz_pos, sched_spec *spec,
-                           char **err) {
+                           char **job, char **err) {
   trg_row r;
   store s;
   int ready; /* the tables, of this schema version */
@@ -176,6 +204,9 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
       rc = verr ? trg_errf(err, "argument 1 (spec): trigger '%s': %s", id, verr)
                 : src;
       sqlite3_free(verr);
+    } else if (job && !r.v[TC_ACTION_SQL].null &&
+               !(*job = sqlite3_mprintf("%s", r.v[TC_ACTION_SQL].t))) {
+      rc = SQLITE_NOMEM;
     }
   } else if (rc != SQLITE_DONE) {
     rc = trg_errf(err, "%s", trg_errmsg(db, rc));
@@ -192,8 +223,9 @@ static int spec_of_trigger(sqlite3 *db, trg_ctx *c, const char *id,
 
 int sql_spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
                               sqlite3_value *tzv, int tz_pos, i64 after,
-                              sched_spec *spec, char **err) {
+                              sched_spec *spec, char **job, char **err) {
   *err = NULL;
+  if (job) *job = NULL;
   if (sqlite3_value_type(specv) == SQLITE_TEXT) {
     const char *text, *p, *tz;
     cron_expr probe;
@@ -201,10 +233,11 @@ int sql_spec_arg_values_or_id(sqlite3 *db, trg_ctx *c, sqlite3_value *specv,
     int vrc = trg_value_text(specv, 1, "argument 1 (spec)", &text, err);
     if (vrc != SQLITE_OK) return vrc;
     p = past_json_blanks(text);
-    if (*p != '{' && cron_parse(text, &probe, why, sizeof why) != 0) {
+    if (*p != '{' && !sql_spec_is_rule(text) &&
+        cron_parse(text, &probe, why, sizeof why) != 0) {
       int rc = sql_spec_arg_tz(tzv, tz_pos, &tz, err);
       if (rc == SQLITE_OK)
-        rc = spec_of_trigger(db, c, text, tz, tz_pos, spec, err);
+        rc = spec_of_trigger(db, c, text, tz, tz_pos, spec, job, err);
       if (rc == SQLITE_ROW) return SQLITE_OK;
       if (rc != SQLITE_DONE) return rc;
       char buf[TRG_ECHO_MAX];

@@ -20,8 +20,8 @@
 SQLITE_EXTENSION_INIT3
 
 static const scan_key event_keys[] = {
-    {EC_TRIGGER_ID, 0, 10.0},
-    {EC_AT, 0, 30.0},
+    {EC_TRIGGER_ID, 0, 10.0, 0},
+    {EC_AT, 0, 30.0, 0},
 };
 
 static const scan_desc events_desc = {

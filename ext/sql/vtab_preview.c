@@ -223,7 +223,7 @@ static int preview_filter(sqlite3_vtab_cursor *cur, int idxNum,
   int rc = trg_instant_of(argv[1], 1, "after", &after, &err);
   if (rc == SQLITE_OK) {
     rc = sql_spec_arg_values_or_id(t->db, t->ctx, argv[0], tz, 3, after,
-                                   &c->spec, &err);
+                                   &c->spec, NULL, &err);
   }
   if (rc != SQLITE_OK) {
     sqlite3_free(t->base.zErrMsg);

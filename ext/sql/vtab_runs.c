@@ -12,8 +12,9 @@
 ** refused too (it holds its trigger's overlap policy until it finishes):
 ** the statement fails and SQLite rolls back every row it had deleted (the
 ** implicit transaction, or the statement journal inside the caller's).
-** Lookups by run_id, trigger_id, agent_id, status, scheduled_for and
-** finished_at are index probes. Innocuous, like `triggers`: views and SQL
+** Lookups by run_id (equal: its key parsed from it, store/run_key.h),
+** trigger_id, agent_id, status, scheduled_for and finished_at are index
+** probes. Innocuous, like `triggers`: views and SQL
 ** triggers may read it and DELETE from it.
 */
 #include <string.h>
@@ -26,9 +27,9 @@
 SQLITE_EXTENSION_INIT3
 
 static const scan_key run_keys[] = {
-    {RC_RUN_ID, 1, 1.0},    {RC_TRIGGER_ID, 0, 10.0},
-    {RC_AGENT_ID, 0, 20.0}, {RC_SCHEDULED_FOR, 0, 30.0},
-    {RC_STATUS, 0, 200.0},  {RC_FINISHED_AT, 0, 40.0},
+    {RC_RUN_ID, 1, 1.0, 1},    {RC_TRIGGER_ID, 0, 10.0, 0},
+    {RC_AGENT_ID, 0, 20.0, 0}, {RC_SCHEDULED_FOR, 0, 30.0, 0},
+    {RC_STATUS, 0, 200.0, 0},  {RC_FINISHED_AT, 0, 40.0, 0},
 };
 
 static const scan_desc runs_desc = {

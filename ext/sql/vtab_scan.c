@@ -126,7 +126,7 @@ int sql_scan_best_index(sqlite3_vtab *tab, sqlite3_index_info *info) {
     const char *op = op_text(c->op);
     const scan_key *k =
         c->usable && op && c->iColumn >= 0 ? key_of(d, c->iColumn) : NULL;
-    if (!k) continue;
+    if (!k || (k->eq_only && c->op != SQLITE_INDEX_CONSTRAINT_EQ)) continue;
     info->aConstraintUsage[i].argvIndex = ++argv;
     info->aConstraintUsage[i].omit = 1;
     sqlite3_str_appendf(s, "%s%s%s", argv > 1 ? "," : "",

@@ -16,6 +16,7 @@ typedef struct scan_key {
   int col;     /* column number in the virtual table */
   int unique;  /* EQ finds at most one row */
   double cost; /* estimated cost of a probe by this column */
+  int eq_only; /* only EQ is a probe: the column leads no index of its own */
 } scan_key;
 
 typedef struct scan_desc {

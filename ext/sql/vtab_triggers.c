@@ -39,10 +39,10 @@
 SQLITE_EXTENSION_INIT3
 
 static const scan_key trigger_keys[] = {
-    {TC_TRIGGER_ID, 1, 1.0},
-    {TC_AGENT_ID, 0, 10.0},
-    {TC_NEXT_DUE_AT, 0, 20.0},
-    {TC_STATUS, 0, 100.0},
+    {TC_TRIGGER_ID, 1, 1.0, 0},
+    {TC_AGENT_ID, 0, 10.0, 0},
+    {TC_NEXT_DUE_AT, 0, 20.0, 0},
+    {TC_STATUS, 0, 100.0, 0},
 };
 
 static const scan_desc triggers_desc = {

@@ -9,6 +9,8 @@
 */
 #include "store/agent.h"
 
+#include "store/values.h"
+
 #include "text/coverage.h"
 
 SQLITE_EXTENSION_INIT3
@@ -156,27 +158,20 @@ int store_agent_successes(store *s, const char *agent, i64 now, int limit,
   return sqlite3_bind_int(st, 3, limit);
 }
 
-/* Column i as text; *oom when it has a value but no text (out of memory). */
-static const char *text_at(sqlite3_stmt *st, int i, int *oom) {
-  const char *t = (const char *)sqlite3_column_text(st, i);
-  if (!t && sqlite3_column_type(st, i) != SQLITE_NULL) *oom = 1;
-  return t;
-}
-
 int store_agent_run_next(store_cursor *c, store_agent_run *r) {
   sqlite3_stmt *st = c->st;
   int rc = sqlite3_step(st), oom = 0;
   if (rc != SQLITE_ROW) return rc;
   int failed = c->which == ST_AGENT_FAILURE;
-  r->trigger_id = text_at(st, 0, &oom);
+  r->trigger_id = store_column_text(st, 0, &oom);
   r->finished_at = sqlite3_column_int64(st, 1);
-  r->detail = text_at(st, 2, &oom);
+  r->detail = store_column_text(st, 2, &oom);
   r->has_retry = sqlite3_column_type(st, 3) != SQLITE_NULL;
   r->retry_at = sqlite3_column_int64(st, 3);
   r->has_trigger = sqlite3_column_type(st, 4) != SQLITE_NULL;
-  r->display_name = text_at(st, 5, &oom);
-  r->instructions = text_at(st, 6, &oom);
-  r->status = failed ? text_at(st, 7, &oom) : NULL;
+  r->display_name = store_column_text(st, 5, &oom);
+  r->instructions = store_column_text(st, 6, &oom);
+  r->status = failed ? store_column_text(st, 7, &oom) : NULL;
   r->has_next = failed && sqlite3_column_type(st, 8) != SQLITE_NULL;
   r->next_due_at = failed ? sqlite3_column_int64(st, 8) : 0;
   r->fail_streak = failed ? sqlite3_column_int64(st, 9) : 0;
@@ -194,9 +189,9 @@ int store_agent_pending_next(store_cursor *c, store_agent_pending *p) {
   sqlite3_stmt *st = c->st;
   int rc = sqlite3_step(st), oom = 0;
   if (rc != SQLITE_ROW) return rc;
-  p->trigger_id = text_at(st, 0, &oom);
-  p->display_name = text_at(st, 1, &oom);
-  p->instructions = text_at(st, 2, &oom);
+  p->trigger_id = store_column_text(st, 0, &oom);
+  p->display_name = store_column_text(st, 1, &oom);
+  p->instructions = store_column_text(st, 2, &oom);
   p->next_due_at = sqlite3_column_int64(st, 3);
   return oom ? SQLITE_NOMEM : SQLITE_ROW;
 }

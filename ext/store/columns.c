@@ -26,13 +26,20 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
     {"instructions", 'T', 0, "TEXT NOT NULL", 0},
     {"trigger_type", 'T', 0, "TEXT NOT NULL",
      "trigger_type = 'interval' OR trigger_type = 'once'"
-     " OR trigger_type = 'cron' OR trigger_type = 'event'"},
+     " OR trigger_type = 'cron' OR trigger_type = 'event'"
+     " OR trigger_type = 'rrule'"},
     {"interval_ms", 'I', 0, "INTEGER", 0},
     {"scheduled_at", 'S', 0, "INTEGER", 0},
     {"cron_expression", 'T', 0, "TEXT", 0},
     {"event_key", 'T', 0, "TEXT", 0},
     {"debounce_ms", 'I', 0, "INTEGER", 0},
     {"debounce_max_ms", 'I', 0, "INTEGER", 0},
+    /* calendar triggers (docs/calendar.md) */
+    {"rrule", 'T', 0, "TEXT", 0},
+    {"calendar", 'T', 0, "TEXT", 0},
+    {"calendar_policy", 'T', 0, "TEXT",
+     "calendar_policy = 'skip' OR calendar_policy = 'previous_business_day'"
+     " OR calendar_policy = 'next_business_day'"},
     {"timezone", 'T', 0, "TEXT NOT NULL DEFAULT 'UTC'", 0},
     {"start_at", 'S', 0, "INTEGER", 0},
     {"end_at", 'S', 0, "INTEGER", 0},
@@ -59,6 +66,7 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
     {"dedupe_key", 'T', 1, "TEXT", 0},
     {"created_at", 'S', 0, "INTEGER NOT NULL", 0},
     {"updated_at", 'I', 1, "INTEGER NOT NULL", 0},
+    {"action_sql", 'T', 0, "TEXT", 0},
     {"fire_at", 'I', 1, "INTEGER", 0},
     {"claims", 'I', 1, "INTEGER NOT NULL DEFAULT 0", 0},
     {"running", 'I', 1, "INTEGER NOT NULL DEFAULT 0", 0},
@@ -71,7 +79,8 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
 };
 
 const store_coldef store_run_cols[RC_NCOL] = {
-    {"run_id", 'T', 0, "TEXT NOT NULL UNIQUE", 0},
+    /* derived from the UNIQUE key (schema.c), looked up through it */
+    {"run_id", 'T', 0, "TEXT NOT NULL", 0},
     {"trigger_id", 'T', 0, "TEXT NOT NULL", 0},
     {"agent_id", 'T', 0, "TEXT NOT NULL", 0},
     {"scheduled_for", 'I', 0, "INTEGER NOT NULL", 0},

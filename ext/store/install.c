@@ -1,7 +1,8 @@
 /*
 ** install.c -- trigger_install() (install.h): the three virtual tables
 ** created when no other table holds their names or their shadow tables',
-** an older schema migrated and older dedupe keys recomputed (rekey.c), a
+** an older schema migrated, older dedupe keys recomputed (rekey.c) and
+** stored link zone names rewritten as their zones (rezone.c), a
 ** newer one refused, all in one transaction that the checks are part of.
 */
 #include "store/install.h"
@@ -11,6 +12,7 @@
 #include "base/args.h"
 #include "store/migrate.h"
 #include "store/rekey.h"
+#include "store/rezone.h"
 #include "store/txn.h"
 
 SQLITE_EXTENSION_INIT3
@@ -85,7 +87,7 @@ static int names_free(sqlite3 *db, char **err) {
   return SQLITE_OK;
 }
 
-int store_install(sqlite3 *db, char **err) {
+int store_install(sqlite3 *db, tzdb *zones, i64 now, char **err) {
   /* The names are checked inside the write transaction (BEGIN IMMEDIATE
   ** in autocommit mode): two connections installing into one new file at
   ** once take turns, and the second finds the first one's tables as its
@@ -104,6 +106,7 @@ int store_install(sqlite3 *db, char **err) {
   }
   if (rc == SQLITE_OK) rc = store_migrate(db, err);
   if (rc == SQLITE_OK) rc = store_rekey(db, err);
+  if (rc == SQLITE_OK) rc = store_rezone(db, zones, now, err);
   /* trigger_events reads triggers_events, which version 5 adds */
   if (rc == SQLITE_OK) {
     rc = sqlite3_exec(db,

@@ -6,7 +6,10 @@
 #define TRIGGERS_INSTALL_H
 
 #include "store/store.h"
+#include "time/tzdb.h"
 
-int store_install(sqlite3 *db, char **err);
+/* zones: the connection's cache (link names, rezone.h); now: when
+** (the events of what the install pauses). */
+int store_install(sqlite3 *db, tzdb *zones, i64 now, char **err);
 
 #endif

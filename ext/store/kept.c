@@ -36,12 +36,16 @@ static void kept_give(trg_ctx *c, store *s) {
   trg_ctx_stmts_end(c, s, store_free);
 }
 
-int store_call_begin(store_call *c, sqlite3_context *ctx, const char *fname) {
-  c->db = sqlite3_context_db_handle(ctx);
-  c->ctx = sqlite3_user_data(ctx);
+void store_call_init(store_call *c, sqlite3 *db, trg_ctx *ctx) {
+  c->db = db;
+  c->ctx = ctx;
   c->kept = NULL;
-  store_init(&c->own, c->db);
+  store_init(&c->own, db);
   c->st = &c->own;
+}
+
+int store_call_begin(store_call *c, sqlite3_context *ctx, const char *fname) {
+  store_call_init(c, sqlite3_context_db_handle(ctx), sqlite3_user_data(ctx));
   return store_require_installed(ctx, fname);
 }
 

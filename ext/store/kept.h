@@ -33,6 +33,10 @@ typedef struct store_call {
   store *kept; /* the connection's statements, lent to this call, or NULL */
 } store_call;
 
+/* c ready for a call on db with no check (store_call_begin's first part,
+** for a caller that answers a missing install itself): its own
+** statements until store_call_take. */
+void store_call_init(store_call *c, sqlite3 *db, trg_ctx *ctx);
 /* A call of fname: 0, or -1 with the function's error set (the tables
 ** not installed, or a side effect refused while a preload steps). c is
 ** usable either way (store_call_end). */

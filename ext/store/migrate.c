@@ -13,11 +13,16 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* The columns that schema version 6 added (docs/reactive.md): no older
-** table has them, so no copy from one names them (each new row takes the
-** column's DEFAULT, or NULL). */
+/* The columns that schema version 6 added (event triggers,
+** docs/reactive.md; SQL jobs, docs/sql-jobs.md; calendar triggers,
+** docs/calendar.md): no older table has them, so no copy from one names
+** them (each new row takes the column's DEFAULT, or NULL). */
 static int new_in_v6(const store_coldef *c) {
   static const store_coldef *const added[] = {
+      &store_trigger_cols[TC_ACTION_SQL],
+      &store_trigger_cols[TC_RRULE],
+      &store_trigger_cols[TC_CALENDAR],
+      &store_trigger_cols[TC_CALENDAR_POLICY],
       &store_trigger_cols[TC_EVENT_KEY],
       &store_trigger_cols[TC_DEBOUNCE_MS],
       &store_trigger_cols[TC_DEBOUNCE_MAX_MS],
@@ -235,6 +240,35 @@ static void append_note_refused(sqlite3_str *s, const char *from,
   sqlite3_str_appendall(s, ";");
 }
 
+/* The value column c is copied as: its own, or its fallback when refused. */
+static void append_copied(sqlite3_str *s, const store_coldef *c) {
+  sqlite3_str_appendall(s, "CASE WHEN ");
+  append_refused(s, "", c);
+  sqlite3_str_appendall(s, " THEN ");
+  append_fallback(s, c);
+  sqlite3_str_appendf(s, " ELSE %s END", c->name);
+}
+
+/* A run's run_id is copied as its key's (the CHECK of version 6): from the
+** key's values as copied. */
+static void append_copied_run_id(sqlite3_str *s) {
+  static const int key[4] = {RC_TRIGGER_ID, RC_SCHEDULED_FOR, RC_ATTEMPT,
+                             RC_INCARNATION};
+  char *e[4] = {0};
+  for (int i = 0; i < 4; i++) {
+    sqlite3_str *k = sqlite3_str_new(NULL);
+    append_copied(k, &store_run_cols[key[i]]);
+    e[i] = sqlite3_str_finish(k);
+    if (!e[i]) sqlite3_str_reset(s); /* out of memory: nothing built */
+  }
+  if (e[0] && e[1] && e[2] && e[3]) {
+    sqlite3_str_appendall(s, "(");
+    store_run_id_expr(s, (const char *const *)e);
+    sqlite3_str_appendall(s, ")");
+  }
+  for (int i = 0; i < 4; i++) sqlite3_free(e[i]);
+}
+
 /* The rebuild of table `name` (columns defs[0..n), ddl its new CREATE):
 ** renamed away, created again, copied with each refused value as its
 ** fallback, the old one dropped. */
@@ -247,14 +281,31 @@ static void append_rebuild(sqlite3_str *s, const char *name, const char *ddl,
   for (int i = 0; i < n; i++) sqlite3_str_appendf(s, ", %s", defs[i]->name);
   sqlite3_str_appendall(s, ") SELECT id");
   for (int i = 0; i < n; i++) {
-    sqlite3_str_appendall(s, ", CASE WHEN ");
-    append_refused(s, "", defs[i]);
-    sqlite3_str_appendall(s, " THEN ");
-    append_fallback(s, defs[i]);
-    sqlite3_str_appendf(s, " ELSE %s END", defs[i]->name);
+    sqlite3_str_appendall(s, ", ");
+    if (defs[i] == &store_run_cols[RC_RUN_ID]) append_copied_run_id(s);
+    else append_copied(s, defs[i]);
   }
   sqlite3_str_appendall(s, " FROM main.triggers_v5_copy ORDER BY id;"
                            "DROP TABLE main.triggers_v5_copy;");
+}
+
+/* Note the triggers of runs whose run_id is not their key's (changed
+** outside the extension; version 6 checks it). */
+static void append_note_run_id(sqlite3_str *s) {
+  static const char *const key[4] = {"x.trigger_id", "x.scheduled_for",
+                                     "x.attempt", "x.incarnation"};
+  sqlite3_str_appendf(s,
+                      "INSERT OR IGNORE INTO main.triggers_migrate_bad"
+                      " SELECT %s, 'triggers_rundata.run_id: ' || ",
+                      trigger_of_run);
+  append_shown(s, "x.", "run_id");
+  sqlite3_str_appendall(s, " || ' is not its run''s key (changed outside the"
+                           " extension; found by trigger_install)'"
+                           " FROM main.triggers_rundata AS x WHERE"
+                           " x.trigger_id IN (SELECT trigger_id FROM"
+                           " main.triggers_data) AND x.run_id IS NOT (");
+  store_run_id_expr(s, key);
+  sqlite3_str_appendall(s, ");");
 }
 
 static char *migrate_v6_sql(void) {
@@ -284,6 +335,7 @@ static char *migrate_v6_sql(void) {
   for (int t = 0; t < 3; t++) {
     for (int i = 0; i < n[t]; i++) append_note_refused(s, names[t], defs[t][i]);
   }
+  append_note_run_id(s);
   sqlite3_str_appendf(
       s,
       "INSERT OR IGNORE INTO main.triggers_migrate_bad SELECT %s,"

@@ -23,10 +23,7 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* The tdk2 key of the row at the statement's columns 1..7 (instructions,
-** trigger_type, interval_ms, scheduled_at, cron_expression, timezone,
-** scope); 0, or -1 when its schedule cannot be read. */
-static int key_of(sqlite3_stmt *st, char *key) {
+int store_rekey_row(sqlite3_stmt *st, char *key) {
   sched_spec spec;
   char canon[CRON_CANON_MAX], err[CRON_ERR_MAX];
   const char *type = (const char *)sqlite3_column_text(st, 2);
@@ -47,15 +44,18 @@ static int key_of(sqlite3_stmt *st, char *key) {
   return 0;
 }
 
-/* *done: whether the keys were recomputed by an earlier install.
-** SQLITE_OK or the error. */
-static int rekeyed(sqlite3 *db, int *done) {
+int store_pass_done(sqlite3 *db, const char *key, const char *value,
+                    int *done) {
   sqlite3_stmt *st = NULL;
   int rc = sqlite3_prepare_v2(db,
                               "SELECT 1 FROM main.triggers_config"
-                              " WHERE key = 'dedupe_format' AND value = 'tdk2'",
+                              " WHERE key = ?1 AND value = ?2",
                               -1, &st, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+  }
   sqlite3_finalize(st);
   *done = rc == SQLITE_ROW;
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
@@ -63,7 +63,7 @@ static int rekeyed(sqlite3 *db, int *done) {
 
 int store_rekey(sqlite3 *db, char **err) {
   int done;
-  int rc = rekeyed(db, &done);
+  int rc = store_pass_done(db, "dedupe_format", "tdk2", &done);
   if (rc != SQLITE_OK && rc != SQLITE_NOMEM)
     *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
   if (rc != SQLITE_OK || done) return rc;
@@ -82,7 +82,7 @@ int store_rekey(sqlite3 *db, char **err) {
   while (rc == SQLITE_OK && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
     char key[DEDUPE_KEY_LEN + 1];
     rc = SQLITE_OK;
-    if (key_of(sel, key) != 0) continue;
+    if (store_rekey_row(sel, key) != 0) continue;
     sqlite3_bind_int64(upd, 1, sqlite3_column_int64(sel, 0));
     sqlite3_bind_text(upd, 2, key, -1, SQLITE_STATIC);
     rc = sqlite3_step(upd);

@@ -1,12 +1,13 @@
 /*
 ** run_rows.c -- a run's row in triggers_rundata (run_rows.h): loaded by
-** run_id, inserted one at a time or STORE_MANY per statement (the tick's
+** run_id (through its key: run_key.h), inserted one at a time or STORE_MANY per statement (the tick's
 ** write-behind), saved in its changing columns, closed, deleted, and the
 ** lookups of a trigger's runs (one pending, the last incarnation).
 */
 #include "store/run_rows.h"
 
 #include "store/columns.h"
+#include "store/run_key.h"
 #include "store/values.h"
 
 SQLITE_EXTENSION_INIT3
@@ -93,7 +94,10 @@ static char *sql_text(store_sql which) {
       break;
     case ST_RUN_BY_ID:
       out = sqlite3_mprintf(
-          "SELECT id, %s FROM main.triggers_rundata WHERE run_id = ?1", rc);
+          "SELECT id, %s FROM main.triggers_rundata WHERE trigger_id = ?2"
+          " AND incarnation = ?3 AND scheduled_for = ?4 AND attempt = ?5"
+          " AND run_id = ?1",
+          rc);
       break;
     case ST_RUN_UPDATE:
       out = run_update_sql(run_state_cols, RUN_STATE_NCOL);
@@ -166,9 +170,16 @@ int store_run_latest_attempt(store *s, const char *trigger_id, i64 incarnation,
 }
 
 int store_run_load(store *s, const char *run_id, trg_run *r) {
+  store_run_key k;
+  if (!store_run_key_parse(run_id, &k)) return SQLITE_DONE; /* names none */
   sqlite3_stmt *st = store_stmt(s, ST_RUN_BY_ID, sql_text);
   if (!st) return store_err(s);
-  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  int rc = store_run_key_bind(st, 2, &k);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  if (rc != SQLITE_OK) {
+    sqlite3_reset(st);
+    return rc;
+  }
   return run_step(st, r);
 }
 

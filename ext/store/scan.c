@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "store/columns.h"
+#include "store/run_key.h"
 #include "store/stored.h"
 
 SQLITE_EXTENSION_INIT3
@@ -114,25 +115,43 @@ static int has_term(const store_term *terms, int n, int col) {
   return 0;
 }
 
-/* The SELECT of table t with the terms; sqlite3_malloc'd, NULL when out of
-** memory or a term is not one of the table's. */
-static char *scan_sql(store_vtab t, const store_term *terms, int n,
-                      const store_order *order, int norder) {
+/* The first `run_id = ?` term of a read of runs, or -1. triggers_rundata
+** has no index on run_id (it is derived from the run's key): the read
+** seeks the key, parsed from the value (run_key.h), in parameters
+** n+1..n+4 (NULL when it does not parse: no row). */
+static int run_id_term(store_vtab t, const store_term *terms, int n) {
+  for (int i = 0; t == STORE_VTAB_RUNS && i < n; i++) {
+    if (terms[i].col == RC_RUN_ID && terms[i].op &&
+        strcmp(terms[i].op, "=") == 0)
+      return i;
+  }
+  return -1;
+}
+
+/* 1 when a read of runs is by agent_id without a run_id or trigger_id
+** (each of which seeks the key): triggers_rundata_agent holds only the
+** runs not finished, triggers_rundata_outcome the finished ones, so the
+** read is the two, one per index (schema.c). */
+static int runs_by_agent(store_vtab t, const store_term *terms, int n) {
+  if (t != STORE_VTAB_RUNS || !has_term(terms, n, RC_AGENT_ID)) return 0;
+  for (int i = 0; i < n; i++) {
+    if ((terms[i].col == RC_RUN_ID || terms[i].col == RC_TRIGGER_ID) &&
+        terms[i].op && strcmp(terms[i].op, "=") == 0)
+      return 0;
+  }
+  return 1;
+}
+
+/* " WHERE <terms>" of table t (extra, when not NULL, ANDed); 0, or -1
+** when a term is not one of the table's. */
+static int where_terms(sqlite3_str *s, store_vtab t, const store_term *terms,
+                       int n, const char *extra) {
   int ncol;
   const store_coldef *cols = table_cols(t, &ncol);
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  select_list(s, t);
-  sqlite3_str_appendf(s, " FROM %s",
-                      t == STORE_VTAB_TRIGGERS ? STORE_TRIGGER_FROM
-                      : t == STORE_VTAB_EVENTS ? "main.triggers_events"
-                                               : "main.triggers_rundata");
   for (int i = 0; i < n; i++) {
     const char *op = op_sql(terms[i].op);
     int col = terms[i].col;
-    if (!op || col < 0 || col >= ncol) {
-      sqlite3_free(sqlite3_str_finish(s));
-      return NULL;
-    }
+    if (!op || col < 0 || col >= ncol) return -1;
     /* A range is marked selective: without it SQLite (no statistics)
     ** guesses that a range keeps a quarter of the rows and walks the whole
     ** table in id order rather than sort what the index finds. */
@@ -140,6 +159,57 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n,
     sqlite3_str_appendf(s, "%s%s%s%s %s ?%d%s", i ? " AND " : " WHERE ",
                         range ? "likelihood(" : "", col_prefix(t, col),
                         cols[col].name, op, i + 1, range ? ", 0.001)" : "");
+  }
+  if (extra) sqlite3_str_appendf(s, "%s%s", n ? " AND " : " WHERE ", extra);
+  return 0;
+}
+
+/* A read of runs by agent (runs_by_agent): the finished ones through
+** triggers_rundata_outcome, the others through triggers_rundata_agent. */
+static char *runs_by_agent_sql(const store_term *terms, int n,
+                               const store_order *order, int norder) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(s, "SELECT * FROM (");
+  select_list(s, STORE_VTAB_RUNS);
+  sqlite3_str_appendall(s, " FROM main.triggers_rundata"
+                           " INDEXED BY triggers_rundata_outcome");
+  int rc = where_terms(s, STORE_VTAB_RUNS, terms, n, "finished_at IS NOT NULL");
+  sqlite3_str_appendall(s, " UNION ALL ");
+  select_list(s, STORE_VTAB_RUNS);
+  sqlite3_str_appendall(s, " FROM main.triggers_rundata"
+                           " INDEXED BY triggers_rundata_agent");
+  if (rc == 0)
+    rc = where_terms(s, STORE_VTAB_RUNS, terms, n, "finished_at IS NULL");
+  sqlite3_str_appendall(s, ")");
+  order_by(s, STORE_VTAB_RUNS, order, norder);
+  if (rc != 0) {
+    sqlite3_free(sqlite3_str_finish(s));
+    return NULL;
+  }
+  return sqlite3_str_finish(s);
+}
+
+/* The SELECT of table t with the terms; sqlite3_malloc'd, NULL when out of
+** memory or a term is not one of the table's. */
+static char *scan_sql(store_vtab t, const store_term *terms, int n,
+                      const store_order *order, int norder) {
+  if (runs_by_agent(t, terms, n))
+    return runs_by_agent_sql(terms, n, order, norder);
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  select_list(s, t);
+  sqlite3_str_appendf(s, " FROM %s",
+                      t == STORE_VTAB_TRIGGERS ? STORE_TRIGGER_FROM
+                      : t == STORE_VTAB_EVENTS ? "main.triggers_events"
+                                               : "main.triggers_rundata");
+  if (where_terms(s, t, terms, n, NULL) != 0) {
+    sqlite3_free(sqlite3_str_finish(s));
+    return NULL;
+  }
+  if (run_id_term(t, terms, n) >= 0) {
+    sqlite3_str_appendf(s,
+                        " AND trigger_id = ?%d AND incarnation = ?%d"
+                        " AND scheduled_for = ?%d AND attempt = ?%d",
+                        n + 1, n + 2, n + 3, n + 4);
   }
   /* finished_at leads no index: it is the second key of (status,
   ** finished_at), so without a status term each status is probed */
@@ -174,6 +244,13 @@ int store_scan_open(sqlite3 *db, store_vtab t, const store_term *terms, int n,
   sqlite3_free(sql);
   if (rc != SQLITE_OK) return rc;
   for (int i = 0; i < n; i++) sqlite3_bind_value(sc->st, i + 1, argv[i]);
+  int key = run_id_term(t, terms, n);
+  store_run_key k;
+  if (key >= 0 && sqlite3_value_type(argv[key]) == SQLITE_TEXT &&
+      store_run_key_parse((const char *)sqlite3_value_text(argv[key]), &k)) {
+    rc = store_run_key_bind(sc->st, n + 1, &k);
+    if (rc != SQLITE_OK) return rc;
+  }
   return store_scan_next(sc);
 }
 

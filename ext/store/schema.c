@@ -29,13 +29,20 @@
 **   triggers_state_agent(agent_id, next_due_at, trigger_id)
 **                    WHERE agent_id <> ''  per-agent ticks, the summary's
 **                                           pending items
-**   triggers_rundata(run_id) UNIQUE
 **   triggers_rundata(trigger_id, incarnation, scheduled_for, attempt) UNIQUE
-**                    a trigger's runs, the next incarnation of an id
+**                    a trigger's runs, the next incarnation of an id, and
+**                    a run by run_id: derived from this key (a CHECK), it
+**                    is parsed back into it (run_key.h) and has no index
+**                    of its own since version 6
 **   triggers_rundata_lease(lease_until) WHERE status = 'running'
 **   triggers_rundata_retry(retry_at) WHERE retry_at NOT NULL
-**   triggers_rundata_agent(agent_id, scheduled_for)
-**   triggers_rundata_sched(scheduled_for)
+**   triggers_rundata_agent(agent_id, scheduled_for) WHERE finished_at IS NULL
+**                    an agent's runs not finished (running, deferred);
+**                    its finished ones are in triggers_rundata_outcome, so
+**                    a lookup by agent reads both (scan.c) and the index
+**                    holds the runs in flight, not the history (since
+**                    version 6)
+**   triggers_rundata_sched(scheduled_for)  runs by time
 **   triggers_rundata_finished(status, finished_at) WHERE finished_at NOT NULL
 **   triggers_rundata_outcome(agent_id, status, finished_at)
 **                    WHERE finished_at NOT NULL  the summary's latest runs
@@ -110,12 +117,33 @@ char *store_trigger_table_ddl(int state) {
   return table_ddl(state ? "triggers_state" : "triggers_data", defs, n, "");
 }
 
+void store_run_id_expr(sqlite3_str *s, const char *const key[4]) {
+  sqlite3_str_appendf(s,
+                      "%s || '@' || %s || '#' || %s || CASE WHEN %s = 1"
+                      " THEN '' ELSE '~' || %s END",
+                      key[0], key[1], key[2], key[3], key[3]);
+}
+
+/* The run_id is its key's (run_key.h: a lookup by run_id seeks the key),
+** since version 6 checked by SQLite: a run_id or key column changed
+** alone is refused at write time. */
+static const char *const run_key_cols[4] = {"trigger_id", "scheduled_for",
+                                            "attempt", "incarnation"};
+
 char *store_runs_table_ddl(void) {
   const store_coldef *defs[RC_NCOL];
   for (int i = 0; i < RC_NCOL; i++) defs[i] = &store_run_cols[i];
-  return table_ddl(
-      "triggers_rundata", defs, RC_NCOL,
-      ", UNIQUE(trigger_id, incarnation, scheduled_for, attempt)" RUN_LEASED_CHECK);
+  sqlite3_str *extra = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(
+      extra,
+      ", UNIQUE(trigger_id, incarnation, scheduled_for, attempt)" RUN_LEASED_CHECK
+      ", CHECK(run_id = ");
+  store_run_id_expr(extra, run_key_cols);
+  sqlite3_str_appendall(extra, ")");
+  char *x = sqlite3_str_finish(extra);
+  char *ddl = x ? table_ddl("triggers_rundata", defs, RC_NCOL, x) : NULL;
+  sqlite3_free(x);
+  return ddl;
 }
 
 const char *const store_index_ddl =
@@ -133,7 +161,8 @@ const char *const store_index_runs_ddl =
     " WHERE status = 'running';"
     "CREATE INDEX main.triggers_rundata_retry ON triggers_rundata(retry_at)"
     " WHERE retry_at IS NOT NULL;"
-    "CREATE INDEX main.triggers_rundata_agent ON triggers_rundata(agent_id, scheduled_for);"
+    "CREATE INDEX main.triggers_rundata_agent ON triggers_rundata(agent_id, scheduled_for)"
+    " WHERE finished_at IS NULL;"
     "CREATE INDEX main.triggers_rundata_sched ON triggers_rundata(scheduled_for);";
 
 /* The run indexes that schema version 2 changed: created by store_create

@@ -65,6 +65,10 @@ char *store_trigger_table_ddl(int state);
 /* triggers_state's column trigger_id (a copy: not UNIQUE). */
 extern const store_coldef store_state_trigger_id;
 char *store_runs_table_ddl(void);
+/* Append the SQL expression of a run's run_id from the expressions of its
+** key: key[0] trigger_id, [1] scheduled_for, [2] attempt, [3] incarnation
+** ("<trigger_id>@<scheduled_for>#<attempt>", "~<incarnation>" past 1). */
+void store_run_id_expr(sqlite3_str *s, const char *const key[4]);
 /* SQLITE_OK when this SQLite has STRICT tables (3.37.0), else SQLITE_ERROR
 ** with *err saying which one is needed. */
 int store_strict_supported(char **err);

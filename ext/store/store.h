@@ -142,6 +142,9 @@ typedef enum store_sql {
   ST_AGENT_USER,      /* ?1 agent ?2 user ?3 since -> active, created after */
   ST_AGENT_ID_HELD,   /* ?1 trigger_id ?2 agent -> 1 if a trigger has it or
                          another agent's runs do */
+  /* ical.c: ?1 agents (JSON array) ?2 scope, either NULL (any) */
+  ST_ICAL_TRIGGERS, /* -> full rows of the scheduled triggers */
+  ST_ICAL_RUNS,     /* ?3 from ?4 to ?5 limit -> runs finished in range */
   ST_COUNT
 } store_sql;
 

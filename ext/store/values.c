@@ -118,3 +118,9 @@ int store_run_read(sqlite3_stmt *st, int first, trg_run *r) {
   r->id = sqlite3_column_int64(st, first);
   return vals_read(st, first + 1, store_run_cols, RC_NCOL, r->v);
 }
+
+const char *store_column_text(sqlite3_stmt *st, int i, int *oom) {
+  const char *t = (const char *)sqlite3_column_text(st, i);
+  if (!t && sqlite3_column_type(st, i) != SQLITE_NULL) *oom = 1;
+  return t;
+}

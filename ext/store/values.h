@@ -14,6 +14,10 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r);
 /* A run row the same way (id, then the run columns). */
 int store_run_read(sqlite3_stmt *st, int first, trg_run *r);
 
+/* Result column i as text (NULL when NULL); *oom set when it has a value
+** but no text (out of memory). */
+const char *store_column_text(sqlite3_stmt *st, int i, int *oom);
+
 /* Bind one value of column kind `kind` to ?idx. */
 int store_val_bind(sqlite3_stmt *st, int idx, char kind, const trg_val *v);
 /* Bind v[0..n) of columns defs to ?first..; SQLITE_NOMEM for a row that

@@ -10,12 +10,14 @@
 SQLITE_EXTENSION_INIT3
 
 /* The wakeup's run probes (ST_WAKE_RETRY, ST_WAKE_LEASE): only runs a tick
-** with agents ?1 and wake_mode ?2 (NULL: any) would take; ends in "AND". */
+** with agents ?1, wake_mode ?2 (NULL: any) and sql ?3 would take; ends in
+** "AND". */
 #define WAKE_RUN_FILTER                                                    \
   " LEFT JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"      \
   " AND d.incarnation = r.incarnation"                                     \
   " WHERE (?1 IS NULL OR r.agent_id IN (SELECT value FROM json_each(?1)))" \
-  " AND (?2 IS NULL OR d.wake_mode IS NULL OR d.wake_mode = ?2) AND"
+  " AND (?2 IS NULL OR d.wake_mode IS NULL OR d.wake_mode = ?2)"           \
+  " AND (d.action_sql IS NOT NULL) = ?3 AND"
 
 /* The text of statement `which` (NULL: out of memory, or not one of this
 ** file's). */
@@ -26,13 +28,13 @@ static char *sql_text(store_sql which) {
       /* Walked in next_due_at order until next_due_at passes the
       ** earliest fire_at seen (fire_at >= next_due_at): see trigger_next_wakeup. */
       out = sqlite3_mprintf(
-          "SELECT s.next_due_at, s.fire_at, d.wake_mode FROM " STORE_TRIGGER_FROM_STATE(
+          "SELECT s.next_due_at, s.fire_at, d.wake_mode, d.action_sql IS NOT NULL FROM " STORE_TRIGGER_FROM_STATE(
               "triggers_state_due") " WHERE s.next_due_at IS NOT NULL"
                                     " ORDER BY s.next_due_at, s.trigger_id");
       break;
     case ST_WAKE_TRIGGERS_AGENT:
       out = sqlite3_mprintf(
-          "SELECT s.next_due_at, s.fire_at, d.wake_mode FROM " STORE_TRIGGER_FROM_STATE(
+          "SELECT s.next_due_at, s.fire_at, d.wake_mode, d.action_sql IS NOT NULL FROM " STORE_TRIGGER_FROM_STATE(
               "triggers_state_agent") " WHERE s.agent_id = ?1"
                                       " AND s.agent_id <> ''"
                                       " AND s.next_due_at IS NOT NULL"
@@ -40,7 +42,7 @@ static char *sql_text(store_sql which) {
       break;
     case ST_WAKE_TRIGGERS_NOAGENT:
       out = sqlite3_mprintf(
-          "SELECT s.next_due_at, s.fire_at, d.wake_mode FROM " STORE_TRIGGER_FROM_STATE(
+          "SELECT s.next_due_at, s.fire_at, d.wake_mode, d.action_sql IS NOT NULL FROM " STORE_TRIGGER_FROM_STATE(
               "triggers_state_due") " WHERE s.next_due_at IS NOT NULL"
                                     " AND s.agent_id = ''"
                                     " ORDER BY s.next_due_at, s.trigger_id");
@@ -83,6 +85,7 @@ int store_wake_walk(store *s, const char *agent,
     w.fire_type = sqlite3_column_type(st, 1);
     w.fire = sqlite3_column_int64(st, 1);
     w.wake_mode = (const char *)sqlite3_column_text(st, 2);
+    w.sql = sqlite3_column_int(st, 3);
     if (visit(arg, &w)) break;
   }
   sqlite3_reset(st);
@@ -90,7 +93,7 @@ int store_wake_walk(store *s, const char *agent,
 }
 
 int store_wake_runs(store *s, const char *agents, const char *wake_mode,
-                    int *have, i64 *at) {
+                    int sql, int *have, i64 *at) {
   static const store_sql probes[] = {ST_WAKE_RETRY, ST_WAKE_LEASE};
   int rc = SQLITE_OK;
   *have = 0;
@@ -99,6 +102,7 @@ int store_wake_runs(store *s, const char *agents, const char *wake_mode,
     if (!st) return store_err(s);
     if (agents) sqlite3_bind_text(st, 1, agents, -1, SQLITE_STATIC);
     if (wake_mode) sqlite3_bind_text(st, 2, wake_mode, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, sql);
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
       i64 v = sqlite3_column_int64(st, 0);

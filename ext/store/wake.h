@@ -9,11 +9,13 @@
 
 /* One trigger as the wakeup walk sees it: next_due_at and fire_at with
 ** their SQLite types (a value changed outside the extension may not be an
-** integer), and wake_mode (NULL when NULL). */
+** integer), wake_mode (NULL when NULL), and whether it is a SQL job
+** (action_sql set). */
 typedef struct store_wake_row {
   int due_type, fire_type;
   i64 due, fire;
   const char *wake_mode;
+  int sql;
 } store_wake_row;
 /* Walk the triggers with a next_due_at (agent NULL: all; else that
 ** agent's, '' included) in next_due_at order, calling visit until it
@@ -23,8 +25,10 @@ int store_wake_walk(store *s, const char *agent,
                     void *arg);
 /* The earliest retry_at (a retry or deferral pending) and lease_until (a
 ** running run) among the runs a tick with agents (JSON array; NULL: all)
-** and wake_mode (NULL: any) would take: *have 0 when there is none. */
+** and wake_mode (NULL: any) would take, of SQL jobs (sql 1) or of the
+** other triggers (0; a deleted trigger's runs among them): *have 0 when
+** there is none. */
 int store_wake_runs(store *s, const char *agents, const char *wake_mode,
-                    int *have, i64 *at);
+                    int sql, int *have, i64 *at);
 
 #endif

@@ -145,9 +145,10 @@ static void put_json_string(sink *s, const char *str, int normalize,
 static void canonical(sink *s, const char *instructions, const char *type,
                       const char *schedule, const char *tz, const char *scope) {
   put(s, "[\"tdk2\",", 8);
-  /* a cron's schedule is followed by its zone (none given: UTC) */
+  /* a cron's or rrule's schedule is followed by its zone (none: UTC) */
   const char *zone = NULL;
-  if (type && strcmp(type, "cron") == 0) zone = tz && *tz ? tz : "UTC";
+  if (type && (strcmp(type, "cron") == 0 || strcmp(type, "rrule") == 0))
+    zone = tz && *tz ? tz : "UTC";
   put_json_string(s, instructions ? instructions : "", 1, NULL);
   put(s, ",", 1);
   put_json_string(s, type ? type : "", 0, NULL);

@@ -14,7 +14,9 @@
 **   schedule:     cron: cron_canonical() (6 fields, numbers, sorted), a
 **                 space and the trigger's time zone ("0 0 9 * * *
 **                 Asia/Tokyo"; NULL or empty tz: UTC), since one cron
-**                 in two zones is two schedules; interval: interval_ms in
+**                 in two zones is two schedules; rrule: its canonical
+**                 text (time/schedule.h, sched_canonical), a space and
+**                 the zone, the same way; interval: interval_ms in
 **                 decimal (the anchor left out); once: the UTC instant in
 **                 ms, decimal (tz not used);
 **   scope:        as given ('' when none).

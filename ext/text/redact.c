@@ -546,10 +546,10 @@ typedef struct rstate {
   char word[8];    /* the start of the word being written, */
   size_t wlen;     /* and its length (for cmd) */
   const char *hit; /* the first rule that fired, for redact_probe */
-  uint32_t starts[128];
+  const uint32_t *starts; /* redact_index.starts */
 } rstate;
 
-_Static_assert(NRULES <= 32, "rstate.starts holds a bit per rule");
+_Static_assert(NRULES <= 32, "redact_index.starts holds a bit per rule");
 
 /* A word written whole: the command it names (mysql..., mariadb...,
 ** curl), if any, is the line's from now on. */
@@ -600,19 +600,19 @@ static int edge_ok(int edge, int last) {
 /* starts[]: a rule starts with the first character of an alternative of
 ** its literal (either case with R_NOCASE), key=value with any key
 ** character. */
-static void index_starts(rstate *b) {
-  memset(b->starts, 0, sizeof b->starts);
+void redact_index_init(redact_index *ix) {
+  memset(ix->starts, 0, sizeof ix->starts);
   for (size_t r = 0; r < NRULES; r++) {
     const char *p = rules[r].lit;
     uint32_t bit = (uint32_t)1 << r;
     for (int c = 0; !p && c < 128; c++) {
-      if (key_char(c)) b->starts[c] |= bit;
+      if (key_char(c)) ix->starts[c] |= bit;
     }
     while (p && *p) {
       int c = (unsigned char)*p;
-      b->starts[c] |= bit;
+      ix->starts[c] |= bit;
       if ((rules[r].flags & R_NOCASE) && ascii_is_lower(c))
-        b->starts[c - 32] |= bit;
+        ix->starts[c - 32] |= bit;
       while (*p && *p != '|') p++;
       if (*p) p++;
     }
@@ -665,20 +665,27 @@ static void pass(rstate *b, const src *s, int depth) {
   }
 }
 
-static size_t redact_run(const char *in, size_t n, char *out, size_t cap,
-                         const char **first, size_t *steps) {
-  rstate b = {.out = out, .cap = cap, .last = -1};
+static size_t redact_run(const redact_index *ix, const char *in, size_t n,
+                         char *out, size_t cap, const char **first,
+                         size_t *steps) {
+  rstate b = {.out = out, .cap = cap, .last = -1, .starts = ix->starts};
   src s = {in, n, steps};
-  index_starts(&b);
   pass(&b, &s, 0);
   if (cap) out[b.len < cap ? b.len : cap - 1] = '\0';
   if (first) *first = b.hit;
   return b.len;
 }
 
-size_t redact(const char *in, size_t n, char *out, size_t cap) {
+size_t redact_with(const redact_index *ix, const char *in, size_t n, char *out,
+                   size_t cap) {
   size_t steps = 0;
-  return redact_run(in, n, out, cap, NULL, &steps);
+  return redact_run(ix, in, n, out, cap, NULL, &steps);
+}
+
+size_t redact(const char *in, size_t n, char *out, size_t cap) {
+  redact_index ix;
+  redact_index_init(&ix);
+  return redact_with(&ix, in, n, out, cap);
 }
 
 const char *redact_rule_name(size_t i) {
@@ -687,6 +694,8 @@ const char *redact_rule_name(size_t i) {
 
 size_t redact_probe(const char *in, size_t n, const char **rule_name) {
   size_t steps = 0;
-  redact_run(in, n, NULL, 0, rule_name, &steps);
+  redact_index ix;
+  redact_index_init(&ix);
+  redact_run(&ix, in, n, NULL, 0, rule_name, &steps);
   return steps;
 }

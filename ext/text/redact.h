@@ -25,6 +25,7 @@
 #define TRIGGERS_REDACT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define REDACT_MARKER "[REDACTED]"
 
@@ -34,6 +35,15 @@
 ** text, so a result >= cap means out was too small.
 */
 size_t redact(const char *in, size_t n, char *out, size_t cap);
+
+/* The rules' first characters, indexed once for many texts: redact_with
+** is redact without indexing them again (most of a short text's cost). */
+typedef struct redact_index {
+  uint32_t starts[128]; /* a bit per rule that can start at the character */
+} redact_index;
+void redact_index_init(redact_index *ix);
+size_t redact_with(const redact_index *ix, const char *in, size_t n, char *out,
+                   size_t cap);
 
 /* The name of rule i in the order rules are tried; NULL past the last. */
 const char *redact_rule_name(size_t i);

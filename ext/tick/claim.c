@@ -226,9 +226,7 @@ static int claim_row(tick *t, trg_row *r) {
   /* held (a queue's fire_at NULL, or skip's occurrences): by a run? */
   if ((rc = tick_hold_check(t, r, &why)) != SQLITE_OK || why)
     return why ? tick_quarantine(t, r, why, NULL, r->v[TC_RUNNING].i) : rc;
-  if (fire->null ||
-      !tick_opts_allow_wake(&t->o, trg_val_text(&r->v[TC_WAKE_MODE])))
-    return SQLITE_OK;
+  if (fire->null || !tick_opts_allow_trigger(&t->o, r)) return SQLITE_OK;
   return process_due(t, r, &spec);
 }
 

@@ -21,11 +21,12 @@ enum {
   Q_WAKE_MODE,
   Q_NAME,
   Q_SCOPE,
+  Q_ACTION_SQL,
   Q_N
 };
-static const int quoted_col[Q_N] = {TC_TRIGGER_ID,   TC_AGENT_ID,
-                                    TC_INSTRUCTIONS, TC_WAKE_MODE,
-                                    TC_DISPLAY_NAME, TC_SCOPE};
+static const int quoted_col[Q_N] = {
+    TC_TRIGGER_ID,   TC_AGENT_ID, TC_INSTRUCTIONS, TC_WAKE_MODE,
+    TC_DISPLAY_NAME, TC_SCOPE,    TC_ACTION_SQL};
 
 typedef struct piece {
   const char *p;
@@ -136,23 +137,30 @@ char *tick_fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched) {
       event_member(a, r, sched, &event) != SQLITE_OK)
     return NULL;
   char b[24];
-  const piece ps[] = {lit("{\"text\":"),
-                      j->q[Q_INSTRUCTIONS],
-                      lit(",\"source\":\"trigger\",\"triggerId\":"),
-                      j->q[Q_TRIGGER_ID],
-                      lit(",\"triggerRunId\":"),
-                      id,
-                      lit(",\"wakeMode\":"),
-                      j->q[Q_WAKE_MODE],
-                      lit(",\"displayName\":"),
-                      j->q[Q_NAME],
-                      lit(",\"scope\":"),
-                      j->q[Q_SCOPE],
-                      lit(",\"scheduledFor\":"),
-                      num(sched, b),
-                      event,
-                      lit("}")};
-  return join(a, ps, (int)(sizeof ps / sizeof ps[0]));
+  piece ps[] = {lit("{\"text\":"),
+                j->q[Q_INSTRUCTIONS],
+                lit(",\"source\":\"trigger\",\"triggerId\":"),
+                j->q[Q_TRIGGER_ID],
+                lit(",\"triggerRunId\":"),
+                id,
+                lit(",\"wakeMode\":"),
+                j->q[Q_WAKE_MODE],
+                lit(",\"displayName\":"),
+                j->q[Q_NAME],
+                lit(",\"scope\":"),
+                j->q[Q_SCOPE],
+                lit(",\"scheduledFor\":"),
+                num(sched, b),
+                event,
+                lit(",\"actionSql\":"),
+                j->q[Q_ACTION_SQL],
+                lit("}")};
+  int n = (int)(sizeof ps / sizeof ps[0]);
+  if (r->v[TC_ACTION_SQL].null) { /* actionSql: a SQL job's only */
+    ps[n - 3] = ps[n - 1];
+    n -= 2;
+  }
+  return join(a, ps, n);
 }
 
 /* The run's own text of column rc: the row's quote when the run borrows
@@ -177,24 +185,30 @@ int tick_fire_element(arena *a, sqlite3_str *out, const trg_run *run,
       run_quoted(a, run, RC_AGENT_ID, j, r, Q_AGENT_ID, &agent) != SQLITE_OK)
     return SQLITE_NOMEM;
   char b1[24], b2[24];
-  const piece ps[] = {lit("{\"run_id\":"),
-                      id,
-                      lit(",\"trigger_id\":"),
-                      tid,
-                      lit(",\"agent_id\":"),
-                      agent,
-                      lit(",\"scheduled_for\":"),
-                      num(run->v[RC_SCHEDULED_FOR].i, b1),
-                      lit(",\"attempt\":"),
-                      num(run->v[RC_ATTEMPT].i, b2),
-                      lit(",\"wake_mode\":"),
-                      j->q[Q_WAKE_MODE],
-                      lit(",\"instructions\":"),
-                      j->q[Q_INSTRUCTIONS],
-                      lit(",\"payload\":"),
-                      lit(trg_val_text(&run->v[RC_PAYLOAD])),
-                      lit("}")};
-  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
-    sqlite3_str_append(out, ps[i].p, (int)ps[i].n);
+  piece ps[] = {lit("{\"run_id\":"),
+                id,
+                lit(",\"trigger_id\":"),
+                tid,
+                lit(",\"agent_id\":"),
+                agent,
+                lit(",\"scheduled_for\":"),
+                num(run->v[RC_SCHEDULED_FOR].i, b1),
+                lit(",\"attempt\":"),
+                num(run->v[RC_ATTEMPT].i, b2),
+                lit(",\"wake_mode\":"),
+                j->q[Q_WAKE_MODE],
+                lit(",\"instructions\":"),
+                j->q[Q_INSTRUCTIONS],
+                lit(",\"payload\":"),
+                lit(trg_val_text(&run->v[RC_PAYLOAD])),
+                lit(",\"action_sql\":"),
+                j->q[Q_ACTION_SQL],
+                lit("}")};
+  size_t n = sizeof ps / sizeof ps[0];
+  if (r->v[TC_ACTION_SQL].null) { /* action_sql: a SQL job's only */
+    ps[n - 3] = ps[n - 1];
+    n -= 2;
+  }
+  for (size_t i = 0; i < n; i++) sqlite3_str_append(out, ps[i].p, (int)ps[i].n);
   return SQLITE_OK;
 }

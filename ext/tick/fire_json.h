@@ -21,13 +21,14 @@ char *tick_fire_run_id(arena *a, const char *trigger_id, i64 incarnation,
 
 /* The payload of run run_id, occurrence sched of trigger r, in a:
 **   {"text","source":"trigger","triggerId","triggerRunId","wakeMode",
-**    "displayName","scope","scheduledFor"}
+**    "displayName","scope","scheduledFor"}, and "actionSql" for a SQL job
 ** NULL when out of memory. r->json caches r's quoted texts in a. */
 char *tick_fire_payload(arena *a, trg_row *r, const char *run_id, i64 sched);
 
 /* Append run's result element (run of trigger r) to out:
 **   {"run_id","trigger_id","agent_id","scheduled_for","attempt",
-**    "wake_mode","instructions","payload"}
+**    "wake_mode","instructions","payload"}, and "action_sql" for a SQL
+**   job (its statements as the trigger holds them when claimed)
 ** SQLITE_OK or SQLITE_NOMEM. */
 int tick_fire_element(arena *a, sqlite3_str *out, const trg_run *run,
                       trg_row *r);

@@ -16,6 +16,7 @@
 #include "tick/write_behind.h"
 #include "trigger/transition.h"
 #include "trigger/trigger.h"
+#include "trigger/write.h"
 
 SQLITE_EXTENSION_INIT3
 
@@ -91,6 +92,10 @@ static int change(tick *t, trg_row *r, const sched_spec *spec,
   int todo;
   int rc = trigger_change_check(r, c, &todo, &t->err);
   if (rc != SQLITE_OK || !todo) return rc;
+  /* a paused duplicate stays out while the other is active */
+  if (c == TRIGGER_RESUME &&
+      (rc = trigger_write_rekey(t->call.st, r, spec, &t->err)) != SQLITE_OK)
+    return rc;
   trigger_transition(r, c, spec, t->now);
   return tick_wb_write_trigger(t, r);
 }

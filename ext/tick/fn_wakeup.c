@@ -21,6 +21,7 @@ SQLITE_EXTENSION_INIT3
 ** triggers there are. */
 typedef struct earliest {
   const char *wake_mode; /* the tick's filter; NULL: any */
+  int sql;               /* SQL jobs (1) or the other triggers (0) */
   int have;
   i64 best;
 } earliest;
@@ -41,6 +42,7 @@ static int earliest_fire(void *arg, const store_wake_row *w) {
   if (e->wake_mode &&
       (!w->wake_mode || strcmp(w->wake_mode, e->wake_mode) != 0))
     return 0;
+  if (w->sql != e->sql) return 0;
   if (fire < w->due) fire = w->due;
   if (!e->have || fire < e->best) e->best = fire;
   e->have = 1;
@@ -74,12 +76,13 @@ static void fn_next_wakeup(sqlite3_context *ctx, int argc,
     sqlite3_result_null(ctx);
     goto out;
   }
-  earliest e = {t.o.wake_mode, 0, 0};
+  earliest e = {t.o.wake_mode, t.o.sql, 0, 0};
   int have = 0;
   i64 at = 0;
   int rc = earliest_claimable(&t, &e);
   if (rc == SQLITE_OK)
-    rc = store_wake_runs(t.call.st, t.o.agents, t.o.wake_mode, &have, &at);
+    rc = store_wake_runs(t.call.st, t.o.agents, t.o.wake_mode, t.o.sql, &have,
+                         &at);
   if (have && (!e.have || at < e.best)) e.best = at;
   e.have |= have;
   if (rc != SQLITE_OK) tick_fail(&t, ctx, rc);

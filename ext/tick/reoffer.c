@@ -87,8 +87,7 @@ static int for_each_run(tick *t, store_runs_kind kind,
       rc = fn(t, NULL, &runs[i]);
       t->gone = NULL;
     } else if (rc == SQLITE_OK && how == USABLE && found == SQLITE_ROW) {
-      if (tick_opts_allow_wake(&t->o, trg_val_text(&r.v[TC_WAKE_MODE])))
-        rc = fn(t, &r, &runs[i]);
+      if (tick_opts_allow_trigger(&t->o, &r)) rc = fn(t, &r, &runs[i]);
     } else if (rc == SQLITE_OK && how == USABLE) {
       rc = fn(t, NULL, &runs[i]);
     }

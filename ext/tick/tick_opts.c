@@ -87,29 +87,34 @@ static int opts_read_json(store *s, const char *json, tick_opts *o,
     } else if (strcmp(k, "ack") == 0 &&
                (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)) {
       o->ack = strcmp(t, "true") == 0;
+    } else if (strcmp(k, "sql") == 0 &&
+               (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)) {
+      o->sql = strcmp(t, "true") == 0;
     } else if (strcmp(k, "agents") == 0 && strcmp(t, "array") == 0) {
       sqlite3_free(o->agents);
       if (!(o->agents = sqlite3_mprintf("%s", raw))) rc = SQLITE_NOMEM;
       else o->agents_empty = strcmp(o->agents, "[]") == 0;
     } else {
       static const char *const known[] = {
-          "limit", "lease_ms", "owner", "wake_mode", "ack", "agents", 0};
+          "limit", "lease_ms", "owner", "wake_mode", "ack", "agents", "sql", 0};
       int is_known = 0;
       for (int i = 0; known[i]; i++) is_known |= strcmp(k, known[i]) == 0;
-      *err = is_known
-                 ? sqlite3_mprintf(
-                       "options.%s: bad value %s (want %s)", k, raw,
-                       strcmp(k, "limit") == 0 ? "an integer >= 0"
-                       : strcmp(k, "lease_ms") == 0
-                           ? "an integer 1..315537897599999"
-                       : strcmp(k, "wake_mode") == 0
-                           ? "\"inject_now\" or \"next_autonomy_cycle\""
-                       : strcmp(k, "ack") == 0    ? "true or false"
-                       : strcmp(k, "agents") == 0 ? "an array of agent ids"
-                                                  : "text")
-                 : sqlite3_mprintf("options: unknown key '%s' (known: limit, "
-                                   "owner, lease_ms, agents, wake_mode, ack)",
-                                   k);
+      *err =
+          is_known
+              ? sqlite3_mprintf(
+                    "options.%s: bad value %s (want %s)", k, raw,
+                    strcmp(k, "limit") == 0 ? "an integer >= 0"
+                    : strcmp(k, "lease_ms") == 0
+                        ? "an integer 1..315537897599999"
+                    : strcmp(k, "wake_mode") == 0
+                        ? "\"inject_now\" or \"next_autonomy_cycle\""
+                    : strcmp(k, "ack") == 0 || strcmp(k, "sql") == 0
+                        ? "true or false"
+                    : strcmp(k, "agents") == 0 ? "an array of agent ids"
+                                               : "text")
+              : sqlite3_mprintf("options: unknown key '%s' (known: limit, "
+                                "owner, lease_ms, agents, wake_mode, ack, sql)",
+                                k);
       store_json_each_close(&it);
       return *err ? SQLITE_ERROR : SQLITE_NOMEM;
     }
@@ -174,6 +179,9 @@ int tick_opts_allow_agent(const tick_opts *o, const char *agent_id) {
   return found;
 }
 
-int tick_opts_allow_wake(const tick_opts *o, const char *wake_mode) {
-  return !o->wake_mode || strcmp(o->wake_mode, wake_mode) == 0;
+int tick_opts_allow_trigger(const tick_opts *o, const trg_row *r) {
+  /* a SQL job only for a claim that asks for them (docs/sql-jobs.md) */
+  if (o->sql == r->v[TC_ACTION_SQL].null) return 0;
+  return !o->wake_mode ||
+         strcmp(o->wake_mode, trg_val_text(&r->v[TC_WAKE_MODE])) == 0;
 }

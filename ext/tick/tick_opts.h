@@ -1,7 +1,7 @@
 /*
 ** tick_opts.h -- the options object of trigger_run_due and
 ** trigger_next_wakeup (docs/lifecycle.md#claiming-trigger_run_due): limit,
-** owner, lease_ms, agents, wake_mode, ack. Parsed through json_each with a
+** owner, lease_ms, agents, wake_mode, ack, sql. Parsed through json_each with a
 ** message naming the bad key; the last text parsed and its result are kept
 ** on the connection.
 */
@@ -18,6 +18,7 @@ typedef struct tick_opts {
   int agents_empty;
   char *wake_mode;
   int ack;
+  int sql; /* 1: SQL jobs only (action_sql set), 0: none of them */
 } tick_opts;
 
 /* Options text json (NULL: defaults) into *o, reusing the parse kept on
@@ -27,7 +28,8 @@ int tick_opts_read(store *s, trg_ctx *c, const char *json, tick_opts *o,
 void tick_opts_free(tick_opts *o);
 /* Whether a run or trigger of agent_id is one these options may take. */
 int tick_opts_allow_agent(const tick_opts *o, const char *agent_id);
-/* Whether a trigger of wake_mode is one these options may take. */
-int tick_opts_allow_wake(const tick_opts *o, const char *wake_mode);
+/* Whether trigger r (its wake_mode, whether it is a SQL job) is one these
+** options may take. */
+int tick_opts_allow_trigger(const tick_opts *o, const trg_row *r);
 
 #endif

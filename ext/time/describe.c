@@ -10,6 +10,7 @@
 ** the zone. Output goes to a caller's buffer through a bounded writer.
 */
 #include "time/describe.h"
+#include "time/describe_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,15 +20,9 @@
 #include "text/coverage.h"
 #include "time/civil.h"
 
-/* ---- a bounded writer ---------------------------------------------------- */
+/* ---- a bounded writer (describe_int.h) ---------------------------------- */
 
-typedef struct wbuf {
-  char *p;
-  size_t n, len;
-  int over; /* something did not fit */
-} wbuf;
-
-static void put(wbuf *w, const char *s) {
+void desc_put(wbuf *w, const char *s) {
   size_t k = strlen(s);
   if (w->len + k >= w->n) {
     w->over = 1;
@@ -37,9 +32,9 @@ static void put(wbuf *w, const char *s) {
   w->len += k;
 }
 
-/* put() of a formatted text, written in place (on overflow the buffer
-** may hold part of it: the result is -1 then) */
-static void putf(wbuf *w, const char *fmt, ...) {
+/* desc_put() of a formatted text, written in place (on overflow the
+** buffer may hold part of it: the result is -1 then) */
+void desc_putf(wbuf *w, const char *fmt, ...) {
   va_list ap;
   size_t room = w->n - w->len;
   va_start(ap, fmt);
@@ -49,15 +44,7 @@ static void putf(wbuf *w, const char *fmt, ...) {
   else w->len += (size_t)k;
 }
 
-/* A list of short items, joined "a and b" / "a, b, and c" (cronstrue
-** uses the serial comma except between times of day). */
-#define ITEMS_MAX 128
-typedef struct items {
-  char v[ITEMS_MAX][48];
-  int n;
-} items;
-
-static void item_add(items *it, const char *fmt, ...) {
+void desc_item_add(items *it, const char *fmt, ...) {
   if (NEVER(it->n == ITEMS_MAX)) return; /* 79 day items at most */
   va_list ap;
   va_start(ap, fmt);
@@ -65,12 +52,12 @@ static void item_add(items *it, const char *fmt, ...) {
   va_end(ap);
 }
 
-static void put_join(wbuf *w, const items *it, int serial_comma) {
+void desc_put_join(wbuf *w, const items *it, int serial_comma) {
   for (int k = 0; k < it->n; k++) {
     if (k > 0 && k == it->n - 1)
-      put(w, it->n > 2 && serial_comma ? ", and " : " and ");
-    else if (k > 0) put(w, ", ");
-    put(w, it->v[k]);
+      desc_put(w, it->n > 2 && serial_comma ? ", and " : " and ");
+    else if (k > 0) desc_put(w, ", ");
+    desc_put(w, it->v[k]);
   }
 }
 
@@ -139,7 +126,7 @@ static void fmt_number(char *out, size_t n, int v) {
   snprintf(out, n, "%d", v);
 }
 
-static const char *const month_names[13] = {
+const char *const desc_month_names[13] = {
     "",     "January", "February",  "March",   "April",    "May",     "June",
     "July", "August",  "September", "October", "November", "December"};
 static const char *const day_names[7] = {"Sunday",    "Monday",   "Tuesday",
@@ -147,7 +134,7 @@ static const char *const day_names[7] = {"Sunday",    "Monday",   "Tuesday",
                                          "Saturday"};
 
 static void fmt_month(char *out, size_t n, int v) {
-  snprintf(out, n, "%s", month_names[v]);
+  snprintf(out, n, "%s", desc_month_names[v]);
 }
 
 static void fmt_day(char *out, size_t n, int v) {
@@ -173,12 +160,12 @@ static void value_items(items *it, uint64_t bits, int lo, int hi, int start,
     fmt(a, sizeof a, v);
     if (len >= 3) {
       fmt(b, sizeof b, last);
-      item_add(it, "%s through %s", a, b);
+      desc_item_add(it, "%s through %s", a, b);
     } else {
-      item_add(it, "%s", a);
+      desc_item_add(it, "%s", a);
       if (len == 2) {
         fmt(b, sizeof b, last);
-        item_add(it, "%s", b);
+        desc_item_add(it, "%s", b);
       }
     }
     k += len;
@@ -190,35 +177,37 @@ static const char *plural(int v) { return v == 1 ? "" : "s"; }
 /* ---- time of day --------------------------------------------------------- */
 
 static void put_time(wbuf *w, int h, int m, int s) {
-  putf(w, "%02d:%02d", h, m);
-  if (s) putf(w, ":%02d", s);
+  desc_putf(w, "%02d:%02d", h, m);
+  if (s) desc_putf(w, ":%02d", s);
 }
 
 /* Seconds or minutes: unit "second"/"minute", of "minute"/"hour". */
 static void put_sub(wbuf *w, const field *f, const char *unit, const char *of) {
   items it = {.n = 0};
   switch (f->sh) {
-    case SH_ALL: putf(w, "every %s", unit); break;
+    case SH_ALL: desc_putf(w, "every %s", unit); break;
     case SH_ONE:
-      putf(w, "at %d %s%s past the %s", f->first, unit, plural(f->first), of);
+      desc_putf(w, "at %d %s%s past the %s", f->first, unit, plural(f->first),
+                of);
       break;
-    case SH_EVERY: putf(w, "every %d %ss", f->step, unit); break;
+    case SH_EVERY: desc_putf(w, "every %d %ss", f->step, unit); break;
     case SH_START:
-      putf(w, "every %d %ss, starting at %d %s%s past the %s", f->step, unit,
-           f->first, unit, plural(f->first), of);
+      desc_putf(w, "every %d %ss, starting at %d %s%s past the %s", f->step,
+                unit, f->first, unit, plural(f->first), of);
       break;
     case SH_STEPS:
-      putf(w, "every %d %ss, %ss %d through %d past the %s", f->step, unit,
-           unit, f->first, f->last, of);
+      desc_putf(w, "every %d %ss, %ss %d through %d past the %s", f->step, unit,
+                unit, f->first, f->last, of);
       break;
     case SH_RUN:
-      putf(w, "%ss %d through %d past the %s", unit, f->first, f->last, of);
+      desc_putf(w, "%ss %d through %d past the %s", unit, f->first, f->last,
+                of);
       break;
     default: /* SH_LIST */
       value_items(&it, f->bits, f->lo, f->hi, f->lo, fmt_number);
-      put(w, "at ");
-      put_join(w, &it, 1);
-      putf(w, " %ss past the %s", unit, of);
+      desc_put(w, "at ");
+      desc_put_join(w, &it, 1);
+      desc_putf(w, " %ss past the %s", unit, of);
       break;
   }
 }
@@ -228,38 +217,38 @@ static void put_hour_list(wbuf *w, uint64_t hours, int m, int s) {
   items it = {.n = 0};
   for (int h = 0; h < 24; h++) {
     if (!has(hours, h)) continue;
-    item_add(&it, s ? "%02d:%02d:%02d" : "%02d:%02d", h, m, s);
+    desc_item_add(&it, s ? "%02d:%02d:%02d" : "%02d:%02d", h, m, s);
   }
-  put_join(w, &it, 0);
+  desc_put_join(w, &it, 0);
 }
 
 static void put_hours(wbuf *w, const field *f, int min_zero) {
   const char *end = min_zero ? "00" : "59";
   switch (f->sh) { /* not SH_ALL: the caller leaves "every hour" unsaid */
     case SH_ONE:
-      if (min_zero) putf(w, "at %02d:00", f->first);
-      else putf(w, "between %02d:00 and %02d:59", f->first, f->first);
+      if (min_zero) desc_putf(w, "at %02d:00", f->first);
+      else desc_putf(w, "between %02d:00 and %02d:59", f->first, f->first);
       break;
-    case SH_EVERY: putf(w, "every %d hours", f->step); break;
+    case SH_EVERY: desc_putf(w, "every %d hours", f->step); break;
     case SH_START:
-      putf(w, "every %d hours, starting at %02d:00", f->step, f->first);
+      desc_putf(w, "every %d hours, starting at %02d:00", f->step, f->first);
       break;
     case SH_STEPS:
-      putf(w, "every %d hours, between %02d:00 and %02d:%s", f->step, f->first,
-           f->last, end);
+      desc_putf(w, "every %d hours, between %02d:00 and %02d:%s", f->step,
+                f->first, f->last, end);
       break;
     case SH_RUN:
-      putf(w, "between %02d:00 and %02d:%s", f->first, f->last, end);
+      desc_putf(w, "between %02d:00 and %02d:%s", f->first, f->last, end);
       break;
     default: /* SH_LIST (SH_ALL would list all 24) */
-      put(w, "at ");
+      desc_put(w, "at ");
       put_hour_list(w, f->bits, 0, 0);
       break;
   }
 }
 
 static void put_sep(wbuf *w, size_t *mark) {
-  if (w->len > *mark) put(w, ", ");
+  if (w->len > *mark) desc_put(w, ", ");
   *mark = w->len;
 }
 
@@ -270,18 +259,18 @@ static void describe_time(wbuf *w, const cron_expr *c) {
   analyze(&H, c->hours, 0, 23, 3);
   int sec_zero = c->seconds == 1, min_zero = c->minutes == 1;
   if (S.sh == SH_ONE && M.sh == SH_ONE && H.sh == SH_ONE) {
-    put(w, "at ");
+    desc_put(w, "at ");
     put_time(w, H.first, M.first, S.first);
     return;
   }
   if (S.sh == SH_ONE && M.sh == SH_ONE && H.sh == SH_LIST) {
-    put(w, "at ");
+    desc_put(w, "at ");
     put_hour_list(w, c->hours, M.first, S.first);
     return;
   }
   if (sec_zero && H.sh == SH_ONE && M.sh == SH_RUN) {
-    putf(w, "every minute between %02d:%02d and %02d:%02d", H.first, M.first,
-         H.first, M.last);
+    desc_putf(w, "every minute between %02d:%02d and %02d:%02d", H.first,
+              M.first, H.first, M.last);
     return;
   }
   size_t mark = w->len;
@@ -291,8 +280,9 @@ static void describe_time(wbuf *w, const cron_expr *c) {
       /* the hours say "at 09:00" */
     } else {
       put_sep(w, &mark);
-      put(w, sec_zero && (H.sh == SH_ALL || H.sh == SH_RUN) ? "every hour"
-                                                            : "on the hour");
+      desc_put(w, sec_zero && (H.sh == SH_ALL || H.sh == SH_RUN)
+                      ? "every hour"
+                      : "on the hour");
     }
   } else if (M.sh != SH_ALL || sec_zero) {
     put_sep(w, &mark);
@@ -306,8 +296,8 @@ static void describe_time(wbuf *w, const cron_expr *c) {
 
 /* ---- days and months ----------------------------------------------------- */
 
-static const char *const ordinals[6] = {"",      "first",  "second",
-                                        "third", "fourth", "fifth"};
+const char *const desc_ordinals[6] = {"",      "first",  "second",
+                                      "third", "fourth", "fifth"};
 
 static void describe_dom(wbuf *w, const cron_expr *c) {
   field D;
@@ -318,31 +308,33 @@ static void describe_dom(wbuf *w, const cron_expr *c) {
   if (c->dom == 0 && specials == 1) {
     for (int d = 1; d <= 31; d++) {
       if (!has(c->dom_nearest_wd, d)) continue;
-      if (d == 1) put(w, "on the first weekday of the month");
-      else putf(w, "on the weekday nearest day %d of the month", d);
+      if (d == 1) desc_put(w, "on the first weekday of the month");
+      else desc_putf(w, "on the weekday nearest day %d of the month", d);
     }
-    if (c->dom_last) put(w, "on the last day of the month");
-    if (c->dom_last_weekday) put(w, "on the last weekday of the month");
+    if (c->dom_last) desc_put(w, "on the last day of the month");
+    if (c->dom_last_weekday) desc_put(w, "on the last weekday of the month");
     for (int k = 1; k <= 30; k++) {
       if (has(c->dom_last_minus, k))
-        putf(w, "%d day%s before the last day of the month", k, plural(k));
+        desc_putf(w, "%d day%s before the last day of the month", k, plural(k));
     }
     return;
   }
   if (specials == 0) {
     switch (D.sh) { /* not SH_ALL: that is day_any, never asked */
-      case SH_ONE: putf(w, "on day %d of the month", D.first); return;
-      case SH_EVERY: putf(w, "every %d days in a month", D.step); return;
+      case SH_ONE: desc_putf(w, "on day %d of the month", D.first); return;
+      case SH_EVERY: desc_putf(w, "every %d days in a month", D.step); return;
       case SH_START:
-        putf(w, "every %d days in a month, starting on day %d of the month",
-             D.step, D.first);
+        desc_putf(w,
+                  "every %d days in a month, starting on day %d of the month",
+                  D.step, D.first);
         return;
       case SH_STEPS:
-        putf(w, "every %d days in a month, between day %d and %d of the month",
-             D.step, D.first, D.last);
+        desc_putf(
+            w, "every %d days in a month, between day %d and %d of the month",
+            D.step, D.first, D.last);
         return;
       case SH_RUN:
-        putf(w, "between day %d and %d of the month", D.first, D.last);
+        desc_putf(w, "between day %d and %d of the month", D.first, D.last);
         return;
       default: break; /* SH_LIST (SH_ALL would list all 31) */
     }
@@ -352,16 +344,16 @@ static void describe_dom(wbuf *w, const cron_expr *c) {
   int numbers = it.n;
   for (int d = 1; d <= 31; d++)
     if (has(c->dom_nearest_wd, d))
-      item_add(&it, "the weekday nearest day %d", d);
-  if (c->dom_last) item_add(&it, "the last day");
-  if (c->dom_last_weekday) item_add(&it, "the last weekday");
+      desc_item_add(&it, "the weekday nearest day %d", d);
+  if (c->dom_last) desc_item_add(&it, "the last day");
+  if (c->dom_last_weekday) desc_item_add(&it, "the last weekday");
   for (int k = 1; k <= 30; k++) {
     if (has(c->dom_last_minus, k))
-      item_add(&it, "%d day%s before the last day", k, plural(k));
+      desc_item_add(&it, "%d day%s before the last day", k, plural(k));
   }
-  put(w, numbers ? "on day " : "on ");
-  put_join(w, &it, 1);
-  put(w, " of the month");
+  desc_put(w, numbers ? "on day " : "on ");
+  desc_put_join(w, &it, 1);
+  desc_put(w, " of the month");
 }
 
 /* Day of week. either: day-of-month is restricted too, so a day matches
@@ -380,23 +372,24 @@ static void describe_dow(wbuf *w, const cron_expr *c, int either) {
   }
   for (int d = 0; d < 7; d++) { /* by weekday: "5L,1#1" is Monday first */
     if (has(c->dow_last, d))
-      item_add(&special, "the last %s of the month", day_names[d]);
+      desc_item_add(&special, "the last %s of the month", day_names[d]);
     for (int k = 1; k <= 5; k++)
       if (has(c->dow_nth[d], k))
-        item_add(&special, "the %s %s of the month", ordinals[k], day_names[d]);
+        desc_item_add(&special, "the %s %s of the month", desc_ordinals[k],
+                      day_names[d]);
   }
   int range = plain.n == 1 && strstr(plain.v[0], " through ");
   if (either) {
-    put(w, "and on ");
-    if (plain.n) put_join(w, &plain, 1);
+    desc_put(w, "and on ");
+    if (plain.n) desc_put_join(w, &plain, 1);
   } else if (plain.n) {
-    if (!range) put(w, "only on ");
-    put_join(w, &plain, 1);
+    if (!range) desc_put(w, "only on ");
+    desc_put_join(w, &plain, 1);
   }
   for (int k = 0; k < special.n; k++) {
-    if (k > 0 || plain.n) put(w, " and ");
-    if (!either) put(w, "on ");
-    put(w, special.v[k]);
+    if (k > 0 || plain.n) desc_put(w, " and ");
+    if (!either) desc_put(w, "on ");
+    desc_put(w, special.v[k]);
   }
 }
 
@@ -405,20 +398,21 @@ static void describe_months(wbuf *w, const cron_expr *c) {
   items it = {.n = 0};
   analyze(&F, c->months, 1, 12, 2);
   switch (F.sh) { /* not SH_ALL: the caller leaves all months unsaid */
-    case SH_ONE: putf(w, "only in %s", month_names[F.first]); break;
-    case SH_EVERY: putf(w, "every %d months", F.step); break;
+    case SH_ONE: desc_putf(w, "only in %s", desc_month_names[F.first]); break;
+    case SH_EVERY: desc_putf(w, "every %d months", F.step); break;
     case SH_START:
     case SH_STEPS:
-      putf(w, "every %d months, %s through %s", F.step, month_names[F.first],
-           month_names[F.last]);
+      desc_putf(w, "every %d months, %s through %s", F.step,
+                desc_month_names[F.first], desc_month_names[F.last]);
       break;
     case SH_RUN:
-      putf(w, "%s through %s", month_names[F.first], month_names[F.last]);
+      desc_putf(w, "%s through %s", desc_month_names[F.first],
+                desc_month_names[F.last]);
       break;
     default: /* SH_LIST (SH_ALL would list all 12) */
       value_items(&it, c->months, 1, 12, 1, fmt_month);
-      put(w, "only in ");
-      put_join(w, &it, 1);
+      desc_put(w, "only in ");
+      desc_put_join(w, &it, 1);
       break;
   }
 }
@@ -427,15 +421,15 @@ static void cron_phrase(wbuf *w, const cron_expr *c) {
   size_t start = w->len;
   describe_time(w, c);
   if (!c->day_any && !c->dom_star) {
-    put(w, ", ");
+    desc_put(w, ", ");
     describe_dom(w, c);
   }
   if (!c->day_any && !c->dow_star) {
-    put(w, ", ");
+    desc_put(w, ", ");
     describe_dow(w, c, !c->dom_star);
   }
   if (c->months != 0x1FFE) {
-    put(w, ", ");
+    desc_put(w, ", ");
     describe_months(w, c);
   }
   /* every phrase starts with a lowercase word */
@@ -466,10 +460,10 @@ static void fmt_local(int64_t utc_ms, const tz_zone *z, char date[16],
   if (t.ms) snprintf(clock + k, 24 - (size_t)k, ".%03d", t.ms);
 }
 
-static void put_local(wbuf *w, int64_t utc_ms, const tz_zone *z) {
+void desc_put_local(wbuf *w, int64_t utc_ms, const tz_zone *z) {
   char date[16], clock[24];
   fmt_local(utc_ms, z, date, clock);
-  putf(w, "%s %s", date, clock);
+  desc_putf(w, "%s %s", date, clock);
 }
 
 static void put_interval(wbuf *w, int64_t ms) {
@@ -481,11 +475,11 @@ static void put_interval(wbuf *w, int64_t ms) {
   for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
     if (ms <= 0 || ms % units[k].ms != 0) continue;
     int64_t q = ms / units[k].ms;
-    if (q == 1) putf(w, "Every %s", units[k].unit);
-    else putf(w, "Every %lld %ss", (long long)q, units[k].unit);
+    if (q == 1) desc_putf(w, "Every %s", units[k].unit);
+    else desc_putf(w, "Every %lld %ss", (long long)q, units[k].unit);
     return;
   }
-  putf(w, "Every %lld milliseconds", (long long)ms);
+  desc_putf(w, "Every %lld milliseconds", (long long)ms);
 }
 
 int describe_schedule(const sched_spec *s, char *buf, size_t n) {
@@ -501,37 +495,40 @@ int describe_schedule(const sched_spec *s, char *buf, size_t n) {
     case SCHED_ONCE: {
       char date[16], clock[24];
       fmt_local(s->scheduled_at, z, date, clock);
-      putf(&w, "Once on %s at %s", date, clock);
+      desc_putf(&w, "Once on %s at %s", date, clock);
       break;
     }
     case SCHED_CRON: cron_phrase(&w, &s->cron); break;
     case SCHED_EVENT:
-      put(&w, "When '");
-      put(&w, s->event_key);
-      put(&w, "' is signalled");
+      desc_put(&w, "When '");
+      desc_put(&w, s->event_key);
+      desc_put(&w, "' is signalled");
       shows_time = 0;
       if (s->scheduled_at != SCHED_NONE) {
-        put(&w, ", or at ");
-        put_local(&w, s->scheduled_at, z);
-        put(&w, " if not signalled by then");
+        desc_put(&w, ", or at ");
+        desc_put_local(&w, s->scheduled_at, z);
+        desc_put(&w, " if not signalled by then");
         shows_time = 1;
       }
       break;
-    default: put(&w, "Never"); break;
+    case SCHED_RRULE:
+      describe_rrule_set(&w, &s->rrule, s->dtstart, !s->dtstart_implied);
+      break;
+    default: desc_put(&w, "Never"); break;
   }
   if (s->start_at != SCHED_NONE) {
-    put(&w, ", from ");
-    put_local(&w, s->start_at, z);
+    desc_put(&w, ", from ");
+    desc_put_local(&w, s->start_at, z);
   }
   if (s->end_at != SCHED_NONE) {
-    put(&w, s->start_at != SCHED_NONE ? " until " : ", until ");
-    put_local(&w, s->end_at, z);
+    desc_put(&w, s->start_at != SCHED_NONE ? " until " : ", until ");
+    desc_put_local(&w, s->end_at, z);
   }
   if (s->start_at != SCHED_NONE || s->end_at != SCHED_NONE) shows_time = 1;
   if (shows_time && z != tz_utc()) {
-    put(&w, " (");
-    put(&w, tz_name(z));
-    put(&w, ")");
+    desc_put(&w, " (");
+    desc_put(&w, tz_name(z));
+    desc_put(&w, ")");
   }
   return w.over ? -1 : (int)w.len;
 }

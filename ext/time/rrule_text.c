@@ -21,32 +21,17 @@
 */
 #include "time/rrule.h"
 
+#include "text/text_buf.h"
 #include "time/civil.h"
 
 #include <stdio.h>
 #include <string.h>
 
-typedef struct out {
-  char *buf;
-  size_t n, len;
-  int full;
-} out;
+typedef text_buf out;
 
-static void put(out *o, const char *s) {
-  size_t k = strlen(s);
-  if (o->full || o->len + k >= o->n) {
-    o->full = 1;
-    return;
-  }
-  memcpy(o->buf + o->len, s, k + 1);
-  o->len += k;
-}
+static void put(out *o, const char *s) { text_buf_put(o, s); }
 
-static void put_num(out *o, long v) {
-  char b[24];
-  snprintf(b, sizeof b, "%ld", v);
-  put(o, b);
-}
+static void put_num(out *o, long v) { text_buf_put_int(o, v); }
 
 static const char *const FREQ[7] = {"YEARLY", "MONTHLY",  "WEEKLY",  "DAILY",
                                     "HOURLY", "MINUTELY", "SECONDLY"};
@@ -241,10 +226,7 @@ int rrule_canonical(const rrule_set *s, char *buf, size_t n) {
   int order[RRULE_MAX_RULES], i, j, k = 0;
   out o;
   if (!buf || n == 0) return -1;
-  o.buf = buf;
-  o.n = n;
-  o.len = 0;
-  o.full = 0;
+  text_buf_init(&o, buf, n);
   buf[0] = 0;
   /* the distinct rules, sorted (insertion; at most RRULE_MAX_RULES) */
   for (i = 0; i < s->nrules; i++) {

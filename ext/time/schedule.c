@@ -1,9 +1,11 @@
 /*
-** schedule.c -- next occurrences of interval, once and cron schedules,
-** catch-up counting after a gap, and reading instants. See schedule.h.
+** schedule.c -- next occurrences of interval, once, cron and rrule
+** schedules, catch-up counting after a gap, and reading instants. See
+** schedule.h.
 */
 #include "time/schedule.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@ sched_type sched_type_parse(const char *s) {
   if (strcmp(s, "once") == 0) return SCHED_ONCE;
   if (strcmp(s, "cron") == 0) return SCHED_CRON;
   if (strcmp(s, "event") == 0) return SCHED_EVENT;
+  if (strcmp(s, "rrule") == 0) return SCHED_RRULE;
   return SCHED_INVALID;
 }
 
@@ -25,8 +28,18 @@ const char *sched_type_name(sched_type t) {
     case SCHED_ONCE: return "once";
     case SCHED_CRON: return "cron";
     case SCHED_EVENT: return "event";
+    case SCHED_RRULE: return "rrule";
     default: return "invalid";
   }
+}
+
+void sched_spec_clear(sched_spec *s) {
+  memset(s, 0, offsetof(sched_spec, rrule));
+}
+
+int64_t sched_rrule_dtstart(const sched_spec *s) {
+  return rrule_wall_of(s->zone,
+                       s->start_at != SCHED_NONE ? s->start_at : s->created_at);
 }
 
 static int64_t interval_anchor(const sched_spec *s) {
@@ -67,6 +80,15 @@ static int raw_next(const sched_spec *s, int64_t after, int64_t *out) {
       }
       return cron_next(&s->cron, s->zone, from, out);
     }
+    case SCHED_RRULE: {
+      int64_t from = after;
+      if (s->start_at != SCHED_NONE && from < s->start_at - 1) {
+        from = s->start_at - 1;
+      }
+      /* -1 (the bounded search gave up; only a rule that rrule_check
+      ** let through and whose INTERVAL does not divide a day) is none */
+      return rrule_next(&s->rrule, s->dtstart, s->zone, from, out) == 1;
+    }
     default: return 0;
   }
 }
@@ -95,7 +117,8 @@ int sched_first(const sched_spec *s, int64_t now, int64_t *out) {
       }
       break;
     }
-    case SCHED_CRON: {
+    case SCHED_CRON:
+    case SCHED_RRULE: {
       int64_t from = now;
       if (s->start_at != SCHED_NONE && s->start_at - 1 > from) {
         from = s->start_at - 1;
@@ -110,7 +133,7 @@ int sched_first(const sched_spec *s, int64_t now, int64_t *out) {
   return 1;
 }
 
-/* Cron occurrences stepped through one by one before the catch-up jumps
+/* Cron and rrule occurrences stepped through one by one before the catch-up jumps
 ** to the latest (a trigger created long ago must not make a tick walk a
 ** million occurrences while it holds the write lock). */
 #define SCHED_CRON_SCAN 1000
@@ -152,7 +175,7 @@ void sched_catch_up(const sched_spec *s, int64_t due, int64_t now,
       out->count = max_count;
       out->more = 1;
     }
-  } else if (s->type == SCHED_CRON) {
+  } else if (s->type == SCHED_CRON || s->type == SCHED_RRULE) {
     int64_t t = due, nx, steps = 0;
     /* Iterate: work proportional to the occurrences missed, capped. */
     while (sched_next(s, t, &nx) && nx <= now) {
@@ -233,6 +256,18 @@ int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
   return 0;
 }
 
+/* The rrule's canonical text, then DTSTART when start_at is given. */
+static int rrule_canonical_spec(const sched_spec *s, char *buf, size_t n) {
+  int len = rrule_canonical(&s->rrule, buf, n);
+  if (len < 0 || s->start_at == SCHED_NONE) return len;
+  civil_time t;
+  civil_from_ms(s->dtstart * 1000, &t);
+  int k = snprintf(buf + len, n - (size_t)len,
+                   "\nDTSTART:%04d%02d%02dT%02d%02d%02d", t.year, t.month,
+                   t.day, t.hour, t.minute, t.second);
+  return (size_t)k >= n - (size_t)len ? -1 : len + k;
+}
+
 int sched_canonical(const sched_spec *s, char *buf, size_t n) {
   int len;
   switch (s->type) {
@@ -253,6 +288,7 @@ int sched_canonical(const sched_spec *s, char *buf, size_t n) {
       }
       break;
     }
+    case SCHED_RRULE: return rrule_canonical_spec(s, buf, n);
     default: return -1;
   }
   return (size_t)len >= n ? -1 : len; /* snprintf of an integer: len >= 0 */

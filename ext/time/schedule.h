@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "time/cron.h"
+#include "time/rrule.h"
 #include "time/tz.h"
 
 #define SCHED_ERR_MAX 200
@@ -40,6 +41,7 @@ typedef enum sched_type {
   SCHED_INTERVAL = 1,
   SCHED_ONCE = 2,
   SCHED_CRON = 3,
+  SCHED_RRULE = 4,
   SCHED_EVENT = 5 /* due when signalled; scheduled_at, when set, is its
                      timeout (docs/reactive.md) */
 } sched_type;
@@ -57,9 +59,24 @@ typedef struct sched_spec {
   /* SCHED_EVENT: the key it waits for, a copy (the spec outlives the row
   ** it was read from); "" otherwise */
   char event_key[SCHED_EVENT_KEY_MAX + 1];
+  /* SCHED_RRULE (docs/calendar.md): DTSTART, wall-clock seconds in zone
+  ** (sched_rrule_dtstart), and the compiled set, last: it is ~12 KB, and
+  ** sched_spec_clear leaves it alone unless the type is rrule. */
+  int64_t dtstart;
+  int dtstart_implied; /* DTSTART is the `after` of a call on a bare rule,
+                       ** no trigger's: trigger_describe leaves unsaid
+                       ** what it supplies (docs/calendar.md#in-words) */
+  rrule_set rrule;
 } sched_spec;
 
-/* "interval" | "once" | "cron" | "event" -> type; SCHED_INVALID
+/* Zero every member but the rrule set (rrule_compile fills that). */
+void sched_spec_clear(sched_spec *s);
+
+/* DTSTART of an rrule schedule: start_at's wall-clock time in the zone,
+** else created_at's (whole seconds). */
+int64_t sched_rrule_dtstart(const sched_spec *s);
+
+/* "interval" | "once" | "cron" | "rrule" | "event" -> type; SCHED_INVALID
 ** otherwise. */
 sched_type sched_type_parse(const char *s);
 const char *sched_type_name(sched_type t);
@@ -83,7 +100,8 @@ int sched_next(const sched_spec *s, int64_t after, int64_t *out);
 ** cron -> the first occurrence strictly after now, at or after start_at,
 ** as sched_next(now) and trigger_next_due(expr, created_at) say (a
 ** trigger created at 09:00:00.000 with `0 9 * * *` first runs the next
-** day).
+** day); rrule -> the same as cron (DTSTART itself is an occurrence only
+** when it is after now and matches the rule).
 */
 int sched_first(const sched_spec *s, int64_t now, int64_t *out);
 
@@ -91,8 +109,8 @@ int sched_first(const sched_spec *s, int64_t now, int64_t *out);
 ** Occurrences from `due` (an occurrence, <= now) up to now inclusive:
 ** *count (capped at max_count; *more set when the cap cut it), *latest,
 ** and *next_after, the first occurrence > now (0 return value = none).
-** Interval schedules are computed arithmetically; cron ones iterate, so
-** callers pass a cap.
+** Interval schedules are computed arithmetically; cron and rrule ones
+** iterate, so callers pass a cap.
 */
 typedef struct sched_catchup {
   int64_t count;
@@ -116,10 +134,14 @@ int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
 
 /*
 ** Canonical schedule text for dedupe keys: the cron canonical form, the
-** interval in ms ("60000"), the once instant in UTC ms, or an event's
-** "event:<key>" with "@<timeout ms>" when it has one. Returns length
-** or -1 when buf is too small.
+** interval in ms ("60000"), the once instant in UTC ms, an event's
+** "event:<key>" with "@<timeout ms>" when it has one, or the rrule's
+** canonical text (rrule_canonical) followed, when start_at is given, by
+** "\nDTSTART:YYYYMMDDTHHMMSS" (its wall-clock time; without start_at
+** the creation time is left out, as an interval's anchor is). Returns
+** length or -1 when buf is too small (SCHED_CANON_MAX always suffices).
 */
+#define SCHED_CANON_MAX (RRULE_CANON_MAX + 32)
 int sched_canonical(const sched_spec *s, char *buf, size_t n);
 
 #endif

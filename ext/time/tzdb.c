@@ -14,9 +14,16 @@
 ** "europe/berlin" finds "Europe/Berlin"; an unknown or invalid name gets
 ** the list's closest name as "did you mean" in the message.
 **
+** A link name ("US/Eastern", "Asia/Calcutta") is the zone it stands for
+** ("America/New_York", "Asia/Kolkata"), from the directory's tzdata.zi
+** (tzdb_links.c, read once per cache); the UTC family (Etc/UTC, Etc/GMT
+** and their links, "Z") is "UTC". Without tzdata.zi a link name is a zone
+** of its own file, as named (docs/time.md#link-names).
+**
 ** This is the only pure-side module that touches files; tz.c parses.
 */
 #include "time/tzdb.h"
+#include "time/tzdb_links.h"
 #include "time/tzdb_names.h"
 
 #include <errno.h>
@@ -45,6 +52,8 @@ enum { TZDB_OK = 0, TZDB_INVALID = -1, TZDB_UNKNOWN = -2, TZDB_FAILED = -3 };
 struct tzdb {
   char *dir;
   tzdb_names *names; /* listed on the first miss; NULL before */
+  tzdb_links *links; /* tzdata.zi's links; NULL before or without one */
+  int links_read;    /* 1 once tzdata.zi was read (or found missing) */
   tzdb_slot *slots;
   size_t nslot; /* power of two, or 0 before the first insert */
   size_t count;
@@ -98,6 +107,7 @@ void tzdb_free(tzdb *db) {
   free(db->slots);
   free(db->dir);
   tzdb_names_free(db->names);
+  tzdb_links_free(db->links);
   free(db);
 }
 
@@ -125,9 +135,11 @@ static int is_machine_name(const char *name) {
   return strcmp(name, "localtime") == 0 || strcmp(name, "posixrules") == 0;
 }
 
+/* UTC without a file: "UTC", "Z", and Etc/UTC and Etc/GMT (offset 0 at
+** every instant, no daylight saving time: tzdb_links.h). */
 static int is_utc_name(const char *name) {
-  return strcmp(name, "UTC") == 0 || strcmp(name, "Etc/UTC") == 0 ||
-         strcmp(name, "Z") == 0;
+  return strcmp(name, "UTC") == 0 || strcmp(name, "Z") == 0 ||
+         tzdb_links_is_utc(name);
 }
 
 /* ---- the hash table ---------------------------------------------------- */
@@ -255,7 +267,7 @@ static int zone_get(tzdb *db, const char *name, const tz_zone **out,
   }
   if (is_utc_name(name)) {
     *out = tz_utc();
-    *canon = name;
+    *canon = "UTC";
     return TZDB_OK;
   }
   if (db->nslot) {
@@ -297,14 +309,49 @@ static const tzdb_names *names_of(tzdb *db) {
   return db->names;
 }
 
+/* The links of tzdata.zi, read on first use: NULL when the directory has
+** none (or it cannot be read: tried once), or when out of memory (tried
+** again next time). */
+static const tzdb_links *links_of(tzdb *db) {
+  if (db->links_read) return db->links;
+  char path[4096];
+  unsigned char *buf = NULL;
+  size_t len = 0;
+  int rc = FILE_MISSING;
+  if ((size_t)snprintf(path, sizeof path, "%s/tzdata.zi", db->dir) <
+      sizeof path)
+    rc = file_read(path, &buf, &len);
+  if (rc == FILE_NOMEM) return NULL;
+  if (rc == FILE_OK) {
+    db->links = tzdb_links_parse((const char *)buf, len);
+    free(buf);
+    if (!db->links) return NULL;
+  }
+  db->links_read = 1;
+  return db->links;
+}
+
+/* zone_get of the zone a link name stands for: "UTC" for the UTC family;
+** the link's own file when the zone's cannot be read. */
+static int zone_get_linked(tzdb *db, const char *name, const tz_zone **out,
+                           const char **canon, char *err, size_t errlen) {
+  const char *zone = NULL;
+  if (name && name_valid(name) && !is_utc_name(name) &&
+      !(db->nslot && slot_find(db->slots, db->nslot, name)->name))
+    zone = tzdb_links_zone(links_of(db), name);
+  if (zone && zone_get(db, zone, out, canon, NULL, 0) == TZDB_OK)
+    return TZDB_OK;
+  return zone_get(db, name, out, canon, err, errlen);
+}
+
 int tzdb_lookup(tzdb *db, const char *name, const tz_zone **out,
                 const char **canon, char *err, size_t errlen) {
   const char *spelled = NULL;
-  int rc = zone_get(db, name, out, &spelled, err, errlen);
+  int rc = zone_get_linked(db, name, out, &spelled, err, errlen);
   if (rc == TZDB_UNKNOWN) { /* another case: the listed spelling */
     const char *fix = tzdb_names_canonical(names_of(db), name);
     if (fix && strcmp(fix, name) != 0)
-      rc = zone_get(db, fix, out, &spelled, err, errlen);
+      rc = zone_get_linked(db, fix, out, &spelled, err, errlen);
   }
   if (rc == TZDB_UNKNOWN || (rc == TZDB_INVALID && name)) {
     const char *near = tzdb_names_suggest(names_of(db), name);
@@ -321,3 +368,5 @@ int tzdb_get(tzdb *db, const char *name, const tz_zone **out, char *err,
              size_t errlen) {
   return tzdb_lookup(db, name, out, NULL, err, errlen);
 }
+
+int tzdb_has_links(tzdb *db) { return tzdb_links_count(links_of(db)) > 0; }

@@ -9,7 +9,10 @@
 ** /usr/share/zoneinfo.
 ** A zone is read once per cache (one cache per connection) and kept until
 ** tzdb_free. Unknown names are an error, never a silent UTC. Names match
-** case-insensitively (tzdb_names.h lists the directory for that).
+** case-insensitively (tzdb_names.h lists the directory for that). A link
+** name is looked up as the zone it stands for (tzdb_links.h), whose name
+** is the canonical spelling: "US/Eastern" is "America/New_York", "Zulu"
+** "UTC".
 */
 #ifndef TRIGGERS_TZDB_H
 #define TRIGGERS_TZDB_H
@@ -41,5 +44,9 @@ int tzdb_get(tzdb *db, const char *name, const tz_zone **out, char *err,
 */
 int tzdb_lookup(tzdb *db, const char *name, const tz_zone **out,
                 const char **canon, char *err, size_t errlen);
+
+/* 1 when the directory's tzdata.zi was read and holds links (so link
+** names are looked up as their zones), else 0 (read on first call). */
+int tzdb_has_links(tzdb *db);
 
 #endif

@@ -37,7 +37,8 @@ static const char *const misfires[] = {"coalesce", "all", "skip", 0};
 static const char *const overlaps[] = {"skip", "allow", "queue", 0};
 const char *const trigger_statuses[] = {"scheduled", "paused",  "completed",
                                         "cancelled", "expired", 0};
-static const char *const trigger_types[] = {"interval", "once", "cron", "event",
+static const char *const trigger_types[] = {"interval", "once", "cron",
+                                            "event",    "rrule",
                                             0};
 
 /* The values of an enum column a write may set, or NULL. */
@@ -327,7 +328,8 @@ static const struct {
     {TC_INTERVAL_MS, SCHED_INTERVAL, 1}, {TC_SCHEDULED_AT, SCHED_ONCE, 1},
     {TC_SCHEDULED_AT, SCHED_EVENT, 0}, /* its timeout */
     {TC_CRON_EXPRESSION, SCHED_CRON, 1}, {TC_EVENT_KEY, SCHED_EVENT, 1},
-    {TC_DEBOUNCE_MS, SCHED_EVENT, 0},    {TC_DEBOUNCE_MAX_MS, SCHED_EVENT, 0}};
+    {TC_DEBOUNCE_MS, SCHED_EVENT, 0},    {TC_DEBOUNCE_MAX_MS, SCHED_EVENT, 0},
+    {TC_RRULE, SCHED_RRULE, 1}};
 #define TYPE_COLS_N ((int)(sizeof type_cols / sizeof type_cols[0]))
 
 /* Whether type t allows column col (*required: and requires it); 0 for a
@@ -408,10 +410,28 @@ static int check_event_columns(trg_row *r, int flags, trigger_status *st) {
 
 /* The schedule of a checked row: its zone (through the connection's cache)
 ** and, for cron, the parsed expression. */
+/* An rrule trigger's rule compiled, with DTSTART from start_at (or
+** created_at) in its zone; a rule that never occurs is refused
+** (docs/calendar.md#errors). */
+static int rrule_of(const trg_row *r, sched_spec *spec, int flags,
+                    trigger_status *st) {
+  char msg[RRULE_ERR_MAX];
+  if (rrule_compile(trg_val_text(&r->v[TC_RRULE]), &spec->rrule, msg,
+                    sizeof msg) != 0) {
+    return col_err(st, flags, TC_RRULE, "%s", msg);
+  }
+  spec->dtstart = sched_rrule_dtstart(spec);
+  if (rrule_check(&spec->rrule, spec->dtstart, spec->zone, msg, sizeof msg) !=
+      0) {
+    return col_err(st, flags, TC_RRULE, "%s", msg);
+  }
+  return SQLITE_OK;
+}
+
 static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
                    trigger_status *st) {
   char msg[CRON_ERR_MAX + 64];
-  memset(spec, 0, sizeof *spec);
+  sched_spec_clear(spec);
   spec->type = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
   spec->start_at = r->v[TC_START_AT].null ? SCHED_NONE : r->v[TC_START_AT].i;
   spec->end_at = r->v[TC_END_AT].null ? SCHED_NONE : r->v[TC_END_AT].i;
@@ -433,6 +453,7 @@ static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
                  sizeof msg) != 0) {
     return col_err(st, flags, TC_CRON_EXPRESSION, "%s", msg);
   }
+  if (spec->type == SCHED_RRULE) return rrule_of(r, spec, flags, st);
   return SQLITE_OK;
 }
 
@@ -514,7 +535,8 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   if (t == SCHED_INVALID) {
     char buf[STORED_SHOWN + 4];
     return col_err(st, flags, TC_TRIGGER_TYPE,
-                   "'%s' is not one of 'interval', 'once', 'cron', 'event'",
+                   "'%s' is not one of 'interval', 'once', 'cron', "
+                   "'event', 'rrule'",
                    store_stored_shown(r->v[TC_TRIGGER_TYPE].t, buf));
   }
   if ((rc = check_type_columns(r, t, flags, st)) != SQLITE_OK) return rc;
@@ -629,11 +651,21 @@ int trigger_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   return trigger_check(c, s, r, spec, now, 0, err);
 }
 
+char *trigger_canonical(const sched_spec *spec) {
+  /* an rrule's text may be long (RRULE_CANON_MAX); the others are short */
+  size_t n = spec->type == SCHED_RRULE ? SCHED_CANON_MAX : CRON_CANON_MAX;
+  char *canon = sqlite3_malloc64(n);
+  if (canon && sched_canonical(spec, canon, n) < 0) {
+    sqlite3_free(canon);
+    canon = NULL;
+  }
+  return canon;
+}
+
 /* The default trigger_id: "trg-" and 16 hex digits of SHA-256 over the
-** row's identity and created_at, the first one not taken. */
-int trigger_default_id(store *s, trg_row *r, const sched_spec *spec) {
-  char canon[CRON_CANON_MAX];
-  if (sched_canonical(spec, canon, sizeof canon) < 0) canon[0] = 0;
+** row's identity (canon: its canonical schedule) and created_at, the
+** first one not taken. */
+static int default_id(store *s, trg_row *r, const char *canon) {
   for (int seq = 0; seq < 1000; seq++) {
     sha256_ctx h;
     unsigned char d[32];
@@ -658,6 +690,13 @@ int trigger_default_id(store *s, trg_row *r, const sched_spec *spec) {
     if (!taken) return trg_val_set_text(&r->v[TC_TRIGGER_ID], id);
   }
   return SQLITE_CONSTRAINT_UNIQUE;
+}
+
+int trigger_default_id(store *s, trg_row *r, const sched_spec *spec) {
+  char *canon = trigger_canonical(spec);
+  int rc = default_id(s, r, canon ? canon : "");
+  sqlite3_free(canon);
+  return rc;
 }
 
 /* JSON object of the first n values, named by cols. */

@@ -74,6 +74,10 @@ int trigger_check_status(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
 /* The values of `status`, NULL-terminated. */
 extern const char *const trigger_statuses[];
 
+/* The schedule's canonical text (sched_canonical), sqlite3_malloc'd;
+** NULL: out of memory, or a spec that has none. */
+char *trigger_canonical(const sched_spec *spec);
+
 /* Derived default trigger_id (unique in the table). */
 int trigger_default_id(store *s, trg_row *r, const sched_spec *spec);
 

@@ -24,6 +24,7 @@
 
 #include <string.h>
 
+#include "store/action_sql.h"
 #include "store/run_rows.h"
 #include "text/dedupe.h"
 #include "trigger/event.h"
@@ -35,6 +36,7 @@ SQLITE_EXTENSION_INIT3
 static const uint64_t schedule_cols =
     (1ull << TC_TRIGGER_TYPE) | (1ull << TC_INTERVAL_MS) |
     (1ull << TC_SCHEDULED_AT) | (1ull << TC_CRON_EXPRESSION) |
+    (1ull << TC_RRULE) | (1ull << TC_CALENDAR) | (1ull << TC_CALENDAR_POLICY) |
     (1ull << TC_TIMEZONE) | (1ull << TC_START_AT) | (1ull << TC_END_AT) |
     (1ull << TC_MAX_RUNS) | (1ull << TC_JITTER_MS) | (1ull << TC_EVENT_KEY);
 
@@ -46,14 +48,23 @@ static int refuse(trigger_status *st, int rc, int col, char *msg) {
   return msg ? rc : SQLITE_NOMEM;
 }
 
-/* r's dedupe_key (docs/create-action.md#dedupe-keys, text/dedupe.h). */
+/* r's dedupe_key (docs/create-action.md#dedupe-keys, text/dedupe.h). A
+** SQL job has none (docs/sql-jobs.md#writing-a-job): the application's,
+** never the create action's, and two jobs of one description and
+** schedule are two jobs. */
 static int set_dedupe_key(trg_row *r, const sched_spec *spec) {
-  char canon[CRON_CANON_MAX], key[DEDUPE_KEY_LEN + 1];
-  if (sched_canonical(spec, canon, sizeof canon) < 0) return SQLITE_ERROR;
+  char key[DEDUPE_KEY_LEN + 1];
+  if (!r->v[TC_ACTION_SQL].null) {
+    trg_val_set_null(&r->v[TC_DEDUPE_KEY]);
+    return SQLITE_OK;
+  }
+  char *canon = trigger_canonical(spec);
+  if (!canon) return SQLITE_NOMEM; /* every checked spec has one */
   dedupe_key(trg_val_text(&r->v[TC_INSTRUCTIONS]),
              trg_val_text(&r->v[TC_TRIGGER_TYPE]), canon,
              trg_val_text(&r->v[TC_TIMEZONE]), trg_val_text(&r->v[TC_SCOPE]),
              key);
+  sqlite3_free(canon);
   return trg_val_set_text(&r->v[TC_DEDUPE_KEY], key);
 }
 
@@ -86,6 +97,16 @@ static int check_duplicate(store *s, trg_row *r, const sched_spec *spec,
   return rc == SQLITE_OK ? find_duplicate(s, r, any_status, st) : rc;
 }
 
+int trigger_write_rekey(store *s, trg_row *r, const sched_spec *spec,
+                        char **err) {
+  trigger_status st = TRIGGER_STATUS_INIT;
+  int rc = check_duplicate(s, r, spec, 0, &st);
+  *err = st.msg;
+  st.msg = NULL;
+  trigger_status_clear(&st);
+  return rc;
+}
+
 /* The rows of a new trigger that is no duplicate (step 6). A direct
 ** INSERT does not look for a duplicate first: the shadow table's unique
 ** index on (agent_id, dedupe_key) of the active triggers (store/schema.c) is
@@ -96,6 +117,15 @@ static int insert_new(store *s, trg_row *r, trigger_status *st) {
   if ((rc & 0xff) != SQLITE_CONSTRAINT) return rc;
   int frc = find_duplicate(s, r, 0, st);
   return frc == SQLITE_OK ? rc : frc;
+}
+
+/* A SQL job's statements, compiled against the current schema without
+** running them (store/action_sql.h; docs/sql-jobs.md). */
+static int check_action_sql(store *s, const trg_row *r, trigger_status *st) {
+  if (r->v[TC_ACTION_SQL].null) return SQLITE_OK;
+  char *err = NULL;
+  int rc = store_action_sql_check(s, r->v[TC_ACTION_SQL].t, &err);
+  return err ? refuse(st, rc, TC_ACTION_SQL, err) : rc;
 }
 
 /* A given trigger_id that another trigger has: UNIQUE error. */
@@ -122,6 +152,8 @@ static int update_row(trg_ctx *c, store *s, const trg_row *old, trg_row *next,
                                   "trigger"));
   }
   int rc = trigger_check_status(c, s, next, &spec, now, 0, st);
+  if (rc == SQLITE_OK && (changed & (1ull << TC_ACTION_SQL)))
+    rc = check_action_sql(s, next, st);
   if (rc != SQLITE_OK) return rc;
   if (now_is_created) now = next->v[TC_CREATED_AT].i;
   int was_enabled = (int)old->v[TC_ENABLED].i;
@@ -206,6 +238,7 @@ static int insert_row(trg_ctx *c, store *s, trg_row *r, i64 now,
     return rc;
   if (h && h->checked && (rc = h->checked(h->arg, r, &spec)) != SQLITE_OK)
     return rc;
+  if ((rc = check_action_sql(s, r, st)) != SQLITE_OK) return rc;
   /* Determinism: created_at (given, or the clock's default) is "now". */
   now = r->v[TC_CREATED_AT].i;
   if (!id_given && (rc = trigger_default_id(s, r, &spec)) != SQLITE_OK)

@@ -59,4 +59,13 @@ int trigger_write_update(trg_ctx *c, store *s, const trg_row *old,
                          trg_row *next, uint64_t changed, i64 now,
                          trigger_status *st);
 
+/*
+** r's dedupe key computed again, and refused (SQLITE_CONSTRAINT_UNIQUE,
+** *err naming it) when another active trigger of the agent has it: a
+** trigger resumed by trigger_resume after trigger_install paused it as
+** the newer of two duplicates (its key NULL, docs/time.md#link-names).
+*/
+int trigger_write_rekey(store *s, trg_row *r, const sched_spec *spec,
+                        char **err);
+
 #endif

@@ -44,16 +44,22 @@ static const char usage_text[] =
     "                           [--scope SCOPE] [--status STATE] DB\n"
     "       trigger-host mcp    [--agent ID --scope S --user U --role R\n"
     "                           --no-autonomy] DB\n"
+    "       trigger-host pause|resume|cancel|fire [--json] DB TRIGGER_ID\n"
+    "       trigger-host retry|cancel-run [--json] DB RUN_ID\n"
+    "       trigger-host signal [--json] DB KEY [JSON]\n"
+    "       trigger-host runs|events [--json] [--since TIME] [--all | --limit N]\n"
+    "                           DB [TRIGGER_ID]\n"
     "       trigger-host --version | --help\n"
     "\n"
     "Claims the due runs of sqlite-triggers databases, runs them, reports.\n"
     "  run DB        the loop for one database, sleeping until the next due run\n"
     "  serve DB|DIR  the same for many databases (every *.db of DIR), one timer\n"
     "  tick DB       one pass: claim what is due, run it, report, exit\n"
-    "  status DB     the next 50 triggers and the failed runs of the last 24 h\n"
-    "                (--all: every trigger; read-only)\n"
+    "  status DB     the next 50 triggers, the last 24 h's failed runs (--all)\n"
     "  mcp DB        a Model Context Protocol server on stdin/stdout, acting\n"
     "                for --agent/--scope/--user/--role only (docs/mcp.md)\n"
+    "  pause .. signal, runs, events: act on one trigger or run, or read\n"
+    "                the history, newest first (as systemctl and journalctl)\n"
     "\n"
     "Common options:\n"
     "  --exec CMD       run CMD (/bin/sh -c) per run, the payload on stdin\n"
@@ -61,7 +67,9 @@ static const char usage_text[] =
     "  --jobs N         at most N commands at once (default 4)\n"
     "  --timeout SEC    kill a command after SEC seconds\n"
     "  --agents a,b     claim only these agents' runs\n"
+    "  --sql            run SQL jobs (action_sql), each job in one transaction\n"
     "  --http ADDR      status page, /metrics and /health on ADDR (PORT: local)\n"
+    "  --http-token-file FILE  the page's actions for FILE's token (mode 600)\n"
     "  --create         create a database file that does not exist\n"
     "  --extension PATH the extension (default: triggers" TRIGGERS_SO_SUFFIX
     " beside this\n"
@@ -202,7 +210,11 @@ enum {
   O_ROLE,
   O_NO_AUTONOMY,
   O_ALL,
-  O_STATE
+  O_STATE,
+  O_SQL,
+  O_SQL_TIMEOUT,
+  O_SINCE,
+  O_HTTP_TOKEN
 };
 
 static const struct option long_opts[] = {
@@ -231,6 +243,7 @@ static const struct option long_opts[] = {
     {"http-conns", required_argument, 0, O_HTTP_CONNS},
     {"http-conns-per-ip", required_argument, 0, O_HTTP_PER_IP},
     {"http-timeout", required_argument, 0, O_HTTP_TIMEOUT},
+    {"http-token-file", required_argument, 0, O_HTTP_TOKEN},
     {"synchronous", required_argument, 0, O_SYNC},
     {"report-ms", required_argument, 0, O_REPORT_MS},
     {"print-lease", no_argument, 0, O_PRINT_LEASE},
@@ -241,12 +254,33 @@ static const struct option long_opts[] = {
     {"no-autonomy", no_argument, 0, O_NO_AUTONOMY},
     {"all", no_argument, 0, O_ALL},
     {"status", required_argument, 0, O_STATE},
+    {"sql", no_argument, 0, O_SQL},
+    {"sql-timeout", required_argument, 0, O_SQL_TIMEOUT},
+    {"since", required_argument, 0, O_SINCE},
     {"verbose", no_argument, 0, 'v'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
 
 static const char *const msg_secs = "%s: not a positive number of seconds";
+
+/* --sql: SQL jobs in the host's own transaction of a local file, no
+** command (docs/sql-jobs.md#running-jobs-trigger-host---sql). */
+static int check_sql(host_opts *o) {
+  if (o->sql_timeout_ms && !o->sql)
+    return usage_error("%s", "--sql-timeout needs --sql");
+  if (!o->sql) return -1;
+  if (o->mode != MODE_RUN && o->mode != MODE_SERVE && o->mode != MODE_TICK)
+    return usage_error("%s", "--sql is for run, serve and tick");
+  if (o->exec_cmd)
+    return usage_error("%s", "--sql runs SQL jobs only: run the commands "
+                             "(--exec) with another host");
+  if (o->via)
+    return usage_error("%s", "--sql runs a job in the host's own transaction "
+                             "of a local database file (no --via)");
+  if (!o->sql_timeout_ms) o->sql_timeout_ms = 60000;
+  return -1;
+}
 
 /* A variable name: letters, digits and '_', not starting with a digit. */
 static int env_name_valid(const char *s) {
@@ -308,10 +342,17 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
       break;
     case O_NO_AUTONOMY: o->no_autonomy = 1; break;
     case O_HTTP: o->http = arg; break;
+    case O_HTTP_TOKEN: o->http_token_file = arg; break;
     case O_TIMEOUT:
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--timeout");
       o->timeout_s = secs;
       o->timeout_ms = (long long)(secs * 1000.0 + 0.5);
+      break;
+    case O_SQL: o->sql = 1; break;
+    case O_SQL_TIMEOUT:
+      if (parse_seconds(arg, &secs))
+        return usage_error(msg_secs, "--sql-timeout");
+      o->sql_timeout_ms = (long long)(secs * 1000.0 + 0.5);
       break;
     case O_GRACE:
       if (parse_seconds(arg, &secs)) return usage_error(msg_secs, "--grace");
@@ -388,12 +429,16 @@ static int apply_flag(host_opts *o, int c, const char *arg) {
                            arg);
       o->state = arg;
       break;
+    case O_SINCE: o->since = arg; break;
     case O_VERSION: o->version = 1; break;
     case 'h': fputs(usage_text, stdout); return 0;
     default: return usage_error("%s", "unknown option");
   }
   return rc;
 }
+
+/* The one-shot commands that read or change one database: no loop. */
+static int one_shot(host_mode m) { return m == MODE_STATUS || m >= MODE_PAUSE; }
 
 /* A database argument that names no file: an error unless --create (a
 ** mistyped path must not become a new, empty database). With --via the
@@ -405,9 +450,9 @@ static int check_exists(const host_opts *o, const char *path) {
     fprintf(stderr, "trigger-host: %s: %s\n", path, strerror(errno));
     return 2;
   }
-  if (o->create && o->mode != MODE_STATUS) return -1;
+  if (o->create && !one_shot(o->mode)) return -1;
   fprintf(stderr, "trigger-host: %s: no such database file%s\n", path,
-          o->mode == MODE_STATUS ? "" : " (--create creates it)");
+          one_shot(o->mode) ? "" : " (--create creates it)");
   return 2;
 }
 
@@ -433,30 +478,96 @@ static int check_mcp(host_opts *o) {
   return -1;
 }
 
+/* The mode words, and how many arguments each takes after the mode: a
+** database and, for the verbs, a TRIGGER_ID (runs, events: optional). */
+static const struct mode_word {
+  const char *word;
+  host_mode mode;
+  int min_args, max_args; /* max 0: any number */
+} mode_words[] = {
+    {"run", MODE_RUN, 1, 1},
+    {"serve", MODE_SERVE, 1, 0},
+    {"tick", MODE_TICK, 1, 0},
+    {"status", MODE_STATUS, 1, 1},
+    {"mcp", MODE_MCP, 1, 1},
+    {"pause", MODE_PAUSE, 2, 2},
+    {"resume", MODE_RESUME, 2, 2},
+    {"cancel", MODE_CANCEL, 2, 2},
+    {"fire", MODE_FIRE, 2, 2},
+    {"retry", MODE_RETRY, 2, 2},
+    {"cancel-run", MODE_CANCEL_RUN, 2, 2},
+    {"signal", MODE_SIGNAL, 2, 3},
+    {"runs", MODE_RUNS, 1, 2},
+    {"events", MODE_EVENTS, 1, 2},
+};
+#define NMODE_WORDS (int)(sizeof mode_words / sizeof mode_words[0])
+
+static const char modes_list[] =
+    "run, serve, tick, status, mcp, pause, resume, cancel, fire, retry, "
+    "cancel-run, signal, runs or events";
+
+static const struct mode_word *mode_word_of(host_mode m) {
+  for (int i = 0; i < NMODE_WORDS; i++)
+    if (mode_words[i].mode == m) return &mode_words[i];
+  return &mode_words[0];
+}
+
+/* How many arguments m takes, for its usage error. */
+static int count_error(const struct mode_word *w, int n) {
+  if (n < 1) return usage_error("%s: missing database", w->word);
+  if (w->mode == MODE_RUN)
+    return usage_error("%s", "run takes one database (use serve for several)");
+  const char *what = w->mode == MODE_SIGNAL ? "KEY"
+                     : w->mode == MODE_RETRY || w->mode == MODE_CANCEL_RUN
+                         ? "RUN_ID"
+                         : "TRIGGER_ID";
+  if (w->min_args == 2 && n < 2)
+    return usage_error(w->mode == MODE_SIGNAL
+                           ? "%s: missing KEY (DB KEY [JSON])"
+                       : w->mode == MODE_RETRY || w->mode == MODE_CANCEL_RUN
+                           ? "%s: missing RUN_ID (DB RUN_ID)"
+                           : "%s: missing TRIGGER_ID (DB TRIGGER_ID)",
+                       w->word);
+  if (w->mode == MODE_SIGNAL)
+    return usage_error("%s takes a database, a KEY and at most a JSON",
+                       w->word);
+  if (w->max_args == 2 && w->min_args == 2) {
+    fprintf(stderr,
+            "trigger-host: %s takes a database and a %s\n(see "
+            "trigger-host --help)\n",
+            w->word, what);
+    return 2;
+  }
+  if (w->max_args == 2)
+    return usage_error("%s takes a database and at most one TRIGGER_ID",
+                       w->word);
+  return usage_error("%s takes one database", w->word);
+}
+
 /* The mode word and the database arguments. */
 static int parse_positional(host_opts *o, int n, char **args) {
-  const char *modes = "run, serve, tick, status or mcp";
-  if (n < 1) return usage_error("missing mode (%s)", modes);
-  const char *m = args[0];
-  if (strcmp(m, "run") == 0) o->mode = MODE_RUN;
-  else if (strcmp(m, "serve") == 0) o->mode = MODE_SERVE;
-  else if (strcmp(m, "tick") == 0) o->mode = MODE_TICK;
-  else if (strcmp(m, "status") == 0) o->mode = MODE_STATUS;
-  else if (strcmp(m, "mcp") == 0) o->mode = MODE_MCP;
-  else {
+  if (n < 1) return usage_error("missing mode (%s)", modes_list);
+  const struct mode_word *w = NULL;
+  for (int i = 0; i < NMODE_WORDS && !w; i++)
+    if (strcmp(args[0], mode_words[i].word) == 0) w = &mode_words[i];
+  if (!w) {
     fprintf(stderr,
             "trigger-host: unknown mode '%s' (%s)\n"
             "(see trigger-host --help)\n",
-            m, modes);
+            args[0], modes_list);
     return 2;
   }
-  if (n < 2) return usage_error("%s: missing database", m);
-  if (o->mode == MODE_RUN && n > 2) {
-    return usage_error("%s", "run takes one database (use serve for several)");
+  o->mode = w->mode;
+  n--;
+  args++;
+  if (n < w->min_args || (w->max_args && n > w->max_args))
+    return count_error(w, n);
+  if (w->max_args >= 2 && n >= 2) {
+    o->target = args[1];
+    if (n == 3) o->payload = args[2];
+    n = 1;
   }
-  if ((o->mode == MODE_STATUS || o->mode == MODE_MCP) && n > 2)
-    return usage_error("%s takes one database", m);
-  for (int i = 1; i < n; i++) {
+  for (int i = 0; i < n; i++) {
     struct stat st;
     if (o->mode == MODE_SERVE && stat(args[i], &st) == 0 &&
         S_ISDIR(st.st_mode)) {
@@ -466,6 +577,32 @@ static int parse_positional(host_opts *o, int n, char **args) {
       add_db(o, args[i]); /* checked after the flags (args_parse) */
     }
   }
+  return -1;
+}
+
+/* The flags of the one-shot commands, each given to one that takes it.
+** -1 to go on, else 2 (reported). */
+static int check_one_shot(const host_opts *o) {
+  int listing =
+      o->mode == MODE_STATUS || o->mode == MODE_RUNS || o->mode == MODE_EVENTS;
+  const char *word = mode_word_of(o->mode)->word;
+  if (one_shot(o->mode) && o->via)
+    return usage_error("%s reads a local database file (no --via)", word);
+  if (one_shot(o->mode) && (o->exec_cmd || o->http))
+    return usage_error("%s runs no command and serves no page (no --exec, "
+                       "--http)",
+                       word);
+  if (o->json && !one_shot(o->mode))
+    return usage_error("%s", "--json is an option of status, runs, events "
+                             "and the verbs (for the log: --log json)");
+  if (o->all && !listing)
+    return usage_error("%s", "--all is an option of status, runs and events");
+  if (o->state && o->mode != MODE_STATUS)
+    return usage_error("%s", "--status is an option of status");
+  if (o->since && o->mode != MODE_RUNS && o->mode != MODE_EVENTS)
+    return usage_error("%s", "--since is an option of runs and events");
+  if (o->all && o->limit)
+    return usage_error("%s: --all or --limit N, not both", word);
   return -1;
 }
 
@@ -492,18 +629,12 @@ int args_parse(host_opts *o, int argc, char **argv) {
   if (rc >= 0) return rc;
   if (!o->poll_ms) o->poll_ms = o->via ? 1000 : 200;
   if (!o->extension) o->extension = default_extension(argv[0]);
-  if (o->mode == MODE_STATUS && o->via)
-    return usage_error("%s", "status reads a local database file (no --via)");
-  if (o->json && o->mode != MODE_STATUS)
-    return usage_error("%s", "--json is an option of status (for the log: "
-                             "--log json)");
-  if ((o->all || o->state) && o->mode != MODE_STATUS)
-    return usage_error("%s", "--all and --status are options of status");
-  if (o->all && o->limit)
-    return usage_error("%s", "status: --all or --limit N, not both");
+  if ((rc = check_one_shot(o)) >= 0) return rc;
   if (!o->owner) o->owner = default_owner();
-  if (!o->lease_ms) { /* the extension's default, or --timeout + 30 s */
-    o->lease_ms = o->timeout_ms + 30000 > 60000 ? o->timeout_ms + 30000 : 60000;
+  if ((rc = check_sql(o)) >= 0) return rc;
+  if (!o->lease_ms) { /* the extension's default, or a timeout + 30 s */
+    long long t = o->sql ? o->sql_timeout_ms : o->timeout_ms;
+    o->lease_ms = t + 30000 > 60000 ? t + 30000 : 60000;
   }
   if (o->timeout_ms && !o->exec_cmd)
     return usage_error("%s", "--timeout needs --exec");
@@ -529,9 +660,12 @@ int args_parse(host_opts *o, int argc, char **argv) {
       return rc;
     }
   }
-  if ((o->http_conns || o->http_per_ip || o->http_timeout_s) && !o->http)
-    return usage_error("%s", "--http-conns, --http-conns-per-ip and "
-                             "--http-timeout need --http");
+  if ((o->http_conns || o->http_per_ip || o->http_timeout_s ||
+       o->http_token_file) &&
+      !o->http)
+    return usage_error("%s", "--http-conns, --http-conns-per-ip, "
+                             "--http-timeout and --http-token-file need "
+                             "--http");
   if (!o->http_conns) o->http_conns = 64;
   if (!o->http_per_ip) o->http_per_ip = 16;
   if (!o->http_timeout_s) o->http_timeout_s = 10;

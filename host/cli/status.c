@@ -19,15 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/table.h"
 #include "core/log.h"
 #include "core/out.h"
 #include "core/util.h"
+#include "db/clidb.h"
 #include "db/hostdb.h"
 
 #define DAY_MS 86400000LL
 #define FAIL_TEXT_MAX 20   /* failures listed in the table */
-#define FAIL_JSON_MAX 1000 /* and in the JSON */
 #define ERROR_CHARS 100    /* of an error shown in the table */
+#define FAIL_JSON_MAX 1000 /* and in the JSON */
 #define SHOW_DEFAULT 50    /* triggers shown without --limit or --all */
 #define PAGE_ROWS 50       /* table rows printed at a time */
 #define COUNT_CAP 10000    /* a count past which "N+" is shown */
@@ -42,15 +44,6 @@ typedef struct frow {
   char *run_id, *trigger_id, *when, *error;
   long long attempt, at;
 } frow;
-
-/* A table: rows of ncol cells, each column as wide as its widest cell
-** (of every page printed so far), two spaces between, the last column
-** unpadded. */
-typedef struct table {
-  int ncol, nrow;
-  char **cells; /* nrow * ncol, owned */
-  size_t w[8];
-} table;
 
 /* The states, in the order the triggers with nothing due are listed. */
 static const char *const states[] = {"scheduled", "paused", "completed",
@@ -73,7 +66,7 @@ typedef struct status {
 } status;
 
 /* The columns of a trigger row; instants in the trigger's zone, to the
-** second (display() makes them "2026-03-09 07:15:00+01:00"). */
+** second (table_time() makes them "2026-03-09 07:15:00+01:00"). */
 #define TRIGGER_COLUMNS                                                   \
   "SELECT t.trigger_id, t.agent_id, t.status, t.timezone, t.next_due_at," \
   " trigger_iso(t.next_due_at - t.next_due_at % 1000, t.timezone),"       \
@@ -132,22 +125,9 @@ static const char failures_sql[] =
     " WHERE r.status = 'failed' AND r.finished_at > ?1"
     " ORDER BY r.finished_at DESC, r.run_id LIMIT ?2";
 
-/* trigger_iso's "2026-03-09T07:15:00+01:00" or "...Z" as shown:
-** "2026-03-09 07:15:00+01:00", "...+00:00". NULL stays NULL. */
-static char *display(const char *iso) {
-  if (!iso) return NULL;
-  size_t n = strlen(iso);
-  int zulu = n > 0 && iso[n - 1] == 'Z';
-  char *out =
-      xprintf("%.*s%s", (int)(n - (size_t)zulu), iso, zulu ? "+00:00" : "");
-  char *t = strchr(out, 'T');
-  if (t) *t = ' ';
-  return out;
-}
-
-/* Column i as shown by display(). */
+/* Column i as shown by table_time(). */
 static char *col_time(sqlite3_stmt *st, int i) {
-  return display((const char *)sqlite3_column_text(st, i));
+  return table_time((const char *)sqlite3_column_text(st, i));
 }
 
 static char *col(sqlite3_stmt *st, int i) {
@@ -155,35 +135,7 @@ static char *col(sqlite3_stmt *st, int i) {
 }
 
 static int fail_db(status *s, const char *what) {
-  log_fatal("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
-  return 3;
-}
-
-/* Read-only, the extension loaded, the schema there. */
-static int open_db(status *s, const host_opts *o) {
-  int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL);
-  if (rc != SQLITE_OK) return fail_db(s, "open");
-  sqlite3_busy_timeout(s->db, o->busy_ms);
-  char *err = NULL;
-  if (hostdb_load_extension(s->db, o->extension, &err) != 0) {
-    log_fatal("%s", err);
-    free(err);
-    return 3;
-  }
-  sqlite3_stmt *st = NULL;
-  rc = sqlite3_prepare_v2(s->db,
-                          "SELECT 1 FROM main.sqlite_schema"
-                          " WHERE type = 'table' AND name = 'triggers'",
-                          -1, &st, NULL);
-  if (rc != SQLITE_OK) return fail_db(s, "reading the schema");
-  rc = sqlite3_step(st);
-  sqlite3_finalize(st);
-  if (rc == SQLITE_ROW) return 0;
-  if (rc != SQLITE_DONE) return fail_db(s, "reading the schema");
-  log_fatal("%s: sqlite-triggers is not installed in this database (no "
-            "triggers table)",
-            s->path);
-  return 3;
+  return clidb_fail(s->db, s->path, what);
 }
 
 static void trow_read(trow *r, sqlite3_stmt *st) {
@@ -341,65 +293,6 @@ static void left(char *buf, size_t n, const trow *r, long long now) {
   snprintf(buf, n, "%s%s", d < 0 ? "overdue " : "", sp);
 }
 
-/* Characters (not bytes) of valid UTF-8 text. */
-static size_t width(const char *s) {
-  size_t w = 0;
-  for (; *s; s++) w += ((unsigned char)*s & 0xc0) != 0x80;
-  return w;
-}
-
-static void table_add(table *t, const char *const *cells) {
-  t->cells =
-      xrealloc(t->cells, sizeof(char *) * (size_t)((t->nrow + 1) * t->ncol));
-  for (int c = 0; c < t->ncol; c++) {
-    /* one line, valid UTF-8 */
-    t->cells[t->nrow * t->ncol + c] = out_line_dup(cells[c] ? cells[c] : "-");
-  }
-  t->nrow++;
-}
-
-/* Print the rows added since the last call, and forget them; the widths
-** only grow, so later pages line up with earlier ones where they can. */
-static void table_print(table *t) {
-  size_t *w = t->w;
-  for (int i = 0; i < t->nrow * t->ncol; i++) {
-    size_t cw = width(t->cells[i]);
-    if (cw > w[i % t->ncol]) w[i % t->ncol] = cw;
-  }
-  for (int r = 0; r < t->nrow; r++) {
-    for (int c = 0; c < t->ncol; c++) {
-      const char *cell = t->cells[r * t->ncol + c];
-      fputs(cell, stdout);
-      if (c == t->ncol - 1) break;
-      for (size_t k = width(cell); k < w[c] + 2; k++) putchar(' ');
-    }
-    putchar('\n');
-  }
-  for (int i = 0; i < t->nrow * t->ncol; i++) free(t->cells[i]);
-  free(t->cells);
-  t->cells = NULL;
-  t->nrow = 0;
-}
-
-/* The bytes of the first max characters of valid UTF-8 text s. */
-static size_t chars_prefix(const char *s, size_t max) {
-  size_t i = 0;
-  for (size_t chars = 0; s[i]; i++) {
-    if (((unsigned char)s[i] & 0xc0) != 0x80 && chars++ == max) break;
-  }
-  return i;
-}
-
-/* The first ERROR_CHARS characters of an error, on one line. */
-static char *short_error(const char *e) {
-  char *s = out_line_dup(e);
-  size_t keep = chars_prefix(s, ERROR_CHARS);
-  if (!s[keep]) return s;
-  char *out = xprintf("%.*s...", (int)keep, s);
-  free(s);
-  return out;
-}
-
 /* "5 triggers: 3 scheduled, 1 paused, 1 completed." (a count at its cap
 ** shows as "100000+"), then how many were shown when not all. */
 static void print_counts(const status *s) {
@@ -502,7 +395,7 @@ static void print_failures_text(status *s) {
     const frow *r = &s->f[i];
     char att[24];
     snprintf(att, sizeof att, "%lld", r->attempt);
-    char *err = short_error(r->error);
+    char *err = table_short(r->error, ERROR_CHARS);
     const char *cells[] = {r->when, r->trigger_id, att, err};
     table_add(&f, cells);
     free(err);
@@ -550,8 +443,7 @@ static void print_tail(status *s) {
 }
 
 static void status_free(status *s) {
-  for (int i = 0; i < s->tt.nrow * s->tt.ncol; i++) free(s->tt.cells[i]);
-  free(s->tt.cells);
+  table_free(&s->tt);
   for (int i = 0; i < s->nf; i++) {
     free(s->f[i].run_id);
     free(s->f[i].trigger_id);
@@ -570,7 +462,7 @@ int status_main(const host_opts *o) {
   s.now = wall_ms();
   s.max = o->all ? LLONG_MAX : o->limit ? o->limit : SHOW_DEFAULT;
   /* one read transaction: the list, counts and failures of one moment */
-  int rc = open_db(&s, o);
+  int rc = clidb_open(s.path, o, 0, &s.db);
   if (!rc && sqlite3_exec(s.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
     rc = fail_db(&s, "BEGIN");
   if (!rc) rc = read_counts(&s);

@@ -25,6 +25,7 @@
 static log_level threshold = LOG_INFO;
 static int as_json = 0;
 static int to_journal = 0; /* stderr is the journal: "<N>" prefixes */
+static int one_shot = 0;   /* status, runs, events, the verbs: no time */
 
 static const char *const level_names[] = {"debug", "info", "warn", "error",
                                           "fatal"};
@@ -58,6 +59,7 @@ int log_journal_stream(int fd, const char *journal_stream) {
 void log_setup(const host_opts *o) {
   as_json = o->log_json;
   to_journal = log_journal_stream(2, getenv("JOURNAL_STREAM"));
+  one_shot = o->mode == MODE_STATUS || o->mode >= MODE_PAUSE;
   if (o->verbosity < 0) threshold = LOG_FATAL;
   else if (o->verbosity > 0) threshold = LOG_DEBUG;
   else
@@ -85,6 +87,8 @@ static void line_begin(sqlite3_str *b, log_level lv, const char *event) {
     out_json_str(b, "event", event);
   } else if (to_journal) {
     sqlite3_str_appendf(b, "<%d>", journal_priority[lv]);
+  } else if (one_shot) { /* a command's message, as systemctl's */
+    sqlite3_str_appendall(b, "trigger-host: ");
   } else {
     sqlite3_str_appendf(b, "trigger-host: %s ", when);
   }
@@ -157,6 +161,7 @@ static const char *mode_name(host_mode m) {
     case MODE_TICK: return "tick";
     case MODE_STATUS: return "status";
     case MODE_MCP: return "mcp";
+    default: break; /* the one-shot commands log no start line */
   }
   return "?";
 }
@@ -176,7 +181,10 @@ void log_start(const host_opts *o, const char *ext_version) {
     out_json_close(b, ']');
     out_json_str(b, "extension", ext);
     out_json_str(b, "extension_version", ext_version);
-    out_json_str(b, "dispatch", o->exec_cmd ? o->exec_cmd : "print");
+    out_json_str(b, "dispatch",
+                 o->exec_cmd ? o->exec_cmd
+                 : o->sql    ? "sql"
+                             : "print");
     out_json_int(b, "pid", (long long)getpid());
   } else {
     sqlite3_str_appendf(b, "trigger-host %s started: %s", TRIGGERS_VERSION,
@@ -195,6 +203,9 @@ void log_start(const host_opts *o, const char *ext_version) {
       sqlite3_str_appendall(b, "--exec '");
       out_line(b, o->exec_cmd);
       sqlite3_str_appendf(b, "', --jobs %d", o->jobs);
+    } else if (o->sql) {
+      sqlite3_str_appendf(b, "running SQL jobs (--sql-timeout %lld ms)",
+                          o->sql_timeout_ms);
     } else {
       sqlite3_str_appendall(b, "printing runs on stdout");
     }

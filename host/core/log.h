@@ -12,7 +12,9 @@
 ** tick (a tick from system cron prints nothing when all went well, so cron
 ** mails only failures); -v shows everything, -q only fatal.
 **
-** --log text (default): "trigger-host: 2026-03-09T06:15:00.012Z message".
+** --log text (default): "trigger-host: 2026-03-09T06:15:00.012Z message"
+** ("trigger-host: message" from a one-shot command: status, runs, events,
+** pause, resume, cancel, fire).
 ** When stderr is the journal (JOURNAL_STREAM), a text line is
 ** "<N>message", N the level's syslog priority (2 fatal .. 7 debug).
 ** --log json: one JSON object per line with the stable keys ts, level,

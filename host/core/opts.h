@@ -11,7 +11,17 @@ typedef enum {
   MODE_SERVE,
   MODE_TICK,
   MODE_STATUS,
-  MODE_MCP
+  MODE_MCP,
+  /* the operator's verbs (cli/verbs.h) and listings (cli/history.h) */
+  MODE_PAUSE,
+  MODE_RESUME,
+  MODE_CANCEL,
+  MODE_FIRE,
+  MODE_RETRY,
+  MODE_CANCEL_RUN,
+  MODE_SIGNAL,
+  MODE_RUNS,
+  MODE_EVENTS
 } host_mode;
 /* --synchronous: DEFAULT is NORMAL in WAL mode, FULL otherwise (hostdb.h) */
 typedef enum { SYNC_DEFAULT, SYNC_NORMAL, SYNC_FULL } host_sync;
@@ -47,12 +57,17 @@ typedef struct host_opts {
   int json;              /* status --json */
   int all;               /* status --all: every trigger (else --limit, 50) */
   const char *state;     /* status --status STATE */
+  const char *target;    /* a verb's TRIGGER_ID, RUN_ID or KEY; runs,
+                            events: a TRIGGER_ID or NULL */
+  const char *payload;   /* signal's JSON, or NULL */
+  const char *since;     /* runs, events --since TIME (cli/history.h) */
   int version;           /* --version */
   const char *http;      /* --http ADDR: the status server (http.h) */
   int http_conns;        /* --http-conns N: connections at once */
   int http_per_ip;       /* --http-conns-per-ip N: from one address */
   int http_timeout_s;    /* --http-timeout SEC: a whole request's time */
-  host_sync synchronous; /* --synchronous full|normal */
+  const char *http_token_file; /* --http-token-file: actions (actions.h) */
+  host_sync synchronous;       /* --synchronous full|normal */
   int report_ms; /* --report-ms: how long a report may wait (reports.h) */
   /* mcp: who the tools act for (mcp/mcp.h), never what a model says;
   ** status: --agent and --scope filter the list (NULL: no filter) */
@@ -61,6 +76,9 @@ typedef struct host_opts {
   const char *user_id;  /* --user, NULL = none */
   const char *role;     /* --role, default "agent" */
   int no_autonomy;      /* --no-autonomy: autonomy_available false */
+  /* --sql: run SQL jobs, only them (dispatch/sql_job.h) */
+  int sql;
+  long long sql_timeout_ms; /* --sql-timeout SEC, default 60 s */
 } host_opts;
 
 #endif

@@ -13,6 +13,7 @@ void run_free(host_run *r) {
   free(r->wake_mode);
   free(r->element);
   free(r->payload);
+  free(r->action_sql);
   free(r);
 }
 

@@ -16,8 +16,9 @@ typedef struct host_run {
   char *trigger_id;
   char *agent_id;
   char *wake_mode;
-  char *element; /* the element, JSON text (print mode's line) */
-  char *payload; /* its payload object, JSON text (--exec stdin) */
+  char *element;    /* the element, JSON text (print mode's line) */
+  char *payload;    /* its payload object, JSON text (--exec stdin) */
+  char *action_sql; /* a SQL job's statements (--sql), else NULL */
   long long scheduled_for;
   long long attempt;
   /* its lease as the host keeps it (lease.h), monotonic ms */

@@ -119,6 +119,10 @@ static int build_options(hostdb *h, const host_opts *o, char **err) {
   if (o->limit && json_put(h, &h->options, "$.limit", NULL, o->limit, err))
     return -1;
   if (o->agents && put_agents(h, &h->options, o->agents, err)) return -1;
+  if (o->sql &&
+      json_edit(h, &h->options, "SELECT json_set(?1, ?2, json('true'))",
+                "$.sql", NULL, 0, err))
+    return -1; /* SQL jobs only (docs/sql-jobs.md) */
   return 0;
 }
 
@@ -348,14 +352,15 @@ static char *span_dup(json_span v) {
 /* One member of a claimed element (a run object) into the run. */
 static void run_member(void *arg, json_span key, json_span val) {
   static const char *const names[] = {"run_id", "trigger_id", "agent_id",
-                                      "wake_mode"};
+                                      "wake_mode", "action_sql"};
   host_run *r = arg;
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     if (!json_key_is(key, names[i])) continue;
     char **to = i == 0   ? &r->run_id
                 : i == 1 ? &r->trigger_id
                 : i == 2 ? &r->agent_id
-                         : &r->wake_mode;
+                : i == 3 ? &r->wake_mode
+                         : &r->action_sql;
     free(*to); /* a member given twice: the last one */
     *to = json_string(val);
     return;

@@ -6,6 +6,8 @@
 */
 #include "http/http.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -16,12 +18,15 @@
 #include "core/log.h"
 #include "core/stats.h"
 #include "core/util.h"
+#include "http/actions.h"
+#include "http/detail.h"
 #include "http/http_addr.h"
 #include "http/http_guard.h"
 #include "http/metrics.h"
 #include "http/mhd.h"
 #include "http/page.h"
 #include "http/readdb.h"
+#include "text/utf8.h"
 
 struct http_server {
   struct MHD_Daemon *daemon;
@@ -30,13 +35,17 @@ struct http_server {
   int ndbs;
   const host_opts *o;
   long long start_ms;
+  actions *act; /* --http-token-file: the POST actions, else NULL */
 };
 
 static const mhd_api *mhd; /* loaded by http_start (mhd.h) */
 
 static const char csp[] =
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/* The methods answered (set once at start: POST with actions). */
+static const char *allow = "GET, HEAD";
 
 /* Queue a response of body (freed with `release`, or static when NULL). */
 static enum MHD_Result respond(struct MHD_Connection *c, unsigned status,
@@ -53,7 +62,7 @@ static enum MHD_Result respond(struct MHD_Connection *c, unsigned status,
   mhd->add_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
   mhd->add_header(r, "X-Content-Type-Options", "nosniff");
   if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-    mhd->add_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+    mhd->add_header(r, MHD_HTTP_HEADER_ALLOW, allow);
   if (strncmp(type, "text/html", 9) == 0) {
     mhd->add_header(r, "Content-Security-Policy", csp);
     mhd->add_header(r, "X-Frame-Options", "DENY");
@@ -124,16 +133,227 @@ static enum MHD_Result health(http_server *srv, struct MHD_Connection *c,
                  "application/json", body, len, sqlite3_free);
 }
 
+/* ---- the pages ------------------------------------------------------- */
+
+/* A query argument, NULL when absent or empty. */
+static const char *arg(struct MHD_Connection *c, const char *key) {
+  const char *v = mhd->lookup_value(c, MHD_GET_ARGUMENT_KIND, key);
+  return v && *v ? v : NULL;
+}
+
+/* A whole decimal number in [lo, hi]: 0 with *out, else -1. */
+static int arg_number(const char *v, long long lo, long long hi,
+                      long long *out) {
+  if (!v) return -1;
+  char *end;
+  errno = 0;
+  long long n = strtoll(v, &end, 10);
+  if (errno || end == v || *end || n < lo || n > hi) return -1;
+  *out = n;
+  return 0;
+}
+
+/* Valid UTF-8 of at most HTTP_ID_MAX bytes (NULL is fine). */
+static int text_ok(const char *v) {
+  return !v || (strlen(v) <= HTTP_ID_MAX && utf8_check(v, strlen(v), NULL));
+}
+
+static int state_ok(const char *v) {
+  static const char *const states[] = {"scheduled", "paused", "completed",
+                                       "cancelled", "expired"};
+  for (size_t i = 0; v && i < sizeof states / sizeof *states; i++)
+    if (strcmp(v, states[i]) == 0) return 1;
+  return !v;
+}
+
+static page_info info_of(http_server *srv, long long now) {
+  page_info in = {now,           srv->start_ms,
+                  srv->o->owner, srv->o->mode == MODE_SERVE ? "serve" : "run",
+                  NULL,          NULL,
+                  NULL};
+  return in;
+}
+
+static enum MHD_Result bad_request(struct MHD_Connection *c, const char *why) {
+  return plain(c, MHD_HTTP_BAD_REQUEST, why);
+}
+
+/* GET / with its filters. */
+static enum MHD_Result list_page(http_server *srv, struct MHD_Connection *c,
+                                 long long now) {
+  page_info in = info_of(srv, now);
+  in.agent = arg(c, "agent");
+  in.scope = arg(c, "scope");
+  in.status = arg(c, "status");
+  if (!text_ok(in.agent) || !text_ok(in.scope))
+    return bad_request(c, "bad ?agent or ?scope: at most 1024 bytes of "
+                          "UTF-8\n");
+  if (!state_ok(in.status))
+    return bad_request(c, "bad ?status: scheduled, paused, completed, "
+                          "cancelled or expired\n");
+  size_t len = 0;
+  char *body = page_render(srv->dbs, srv->ndbs, &in, &len);
+  if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+  return respond(c, MHD_HTTP_OK, "text/html; charset=utf-8", body, len,
+                 sqlite3_free);
+}
+
+/* What the trigger's page says after an action (?done=VERB, fire's
+** &run=RUN_ID), from a fixed set of words; NULL for none. */
+static char *done_notice(const char *done, const char *run) {
+  static const char *const words[][2] = {
+      {"pause", "Paused."},       {"resume", "Resumed."},
+      {"cancel", "Cancelled."},   {"fire", "Fired: run queued"},
+      {"retry", "Retry queued."}, {"cancel-run", "Cancel requested."}};
+  for (size_t i = 0; done && i < sizeof words / sizeof *words; i++) {
+    if (strcmp(done, words[i][0]) != 0) continue;
+    if (run && text_ok(run) && strcmp(done, "fire") == 0)
+      return sqlite3_mprintf("%s %s.", words[i][1], run);
+    return sqlite3_mprintf("%s", words[i][1]);
+  }
+  return NULL;
+}
+
+/* GET /trigger/<id> and /run/<id> (kind "trigger" or "run"). */
+static enum MHD_Result detail_page(http_server *srv, struct MHD_Connection *c,
+                                   const char *kind, const char *id,
+                                   long long now) {
+  long long dbi = 0, before = LLONG_MAX;
+  const char *v = arg(c, "db");
+  if (v && arg_number(v, 0, srv->ndbs - 1, &dbi) != 0)
+    return bad_request(c, "bad ?db: the number of a served database, from "
+                          "0\n");
+  v = arg(c, "before");
+  if (v && arg_number(v, LLONG_MIN, LLONG_MAX, &before) != 0)
+    return bad_request(c, "bad ?before: a time in ms\n");
+  const char *before_run = arg(c, "before_run");
+  if (!*id || !text_ok(id) || !text_ok(before_run))
+    return bad_request(c, "bad id: 1 to 1024 bytes of UTF-8\n");
+  detail_req q = {&srv->dbs[dbi], (int)dbi, srv->ndbs, id,  before,
+                  before_run,     NULL,     NULL,      NULL};
+  action_view view = {srv->act, 0};
+  char *notice = NULL;
+  if (srv->act) {
+    view.logged_in = actions_logged_in(
+        srv->act, mhd->lookup_value(c, MHD_COOKIE_KIND, AUTH_COOKIE));
+    q.forms = actions_forms;
+    q.forms_ctx = &view;
+    notice = done_notice(arg(c, "done"), arg(c, "run"));
+    q.notice = notice;
+  }
+  page_info in = info_of(srv, now);
+  size_t len = 0;
+  unsigned status = 200;
+  char *body = strcmp(kind, "trigger") == 0
+                   ? detail_trigger(&q, &in, &len, &status)
+                   : detail_run(&q, &in, &len, &status);
+  sqlite3_free(notice);
+  if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+  return respond(c, status, "text/html; charset=utf-8", body, len,
+                 sqlite3_free);
+}
+
 /* ---- requests -------------------------------------------------------- */
 
 /* The request's context, kept in the pointer itself (nothing to free):
 ** the length of the URI as received (path and query, before MHD splits
-** it) + 1, shifted left; bit 0 is set once the handler has seen the
-** request's headers. */
+** it) + 1, shifted left twice; bit 0 is set once the handler has seen
+** the request's headers. A POST with actions replaces it with its
+** post_body (bit 1 set; freed by on_completed). */
 static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *c) {
   (void)cls;
   (void)c;
-  return (void *)(uintptr_t)((strlen(uri) + 1) << 1);
+  return (void *)(uintptr_t)((strlen(uri) + 1) << 2);
+}
+
+#define CTX_SEEN 1u
+#define CTX_POST 2u
+
+/* A POST's body as it arrives, at most HTTP_FORM_MAX bytes kept. */
+typedef struct post_body {
+  size_t n;
+  int too_big;
+  char data[HTTP_FORM_MAX + 1];
+} post_body;
+
+static const char *header(struct MHD_Connection *c, const char *name) {
+  return mhd->lookup_value(c, MHD_HEADER_KIND, name);
+}
+
+/* Queue an action's answer (actions.h). */
+static enum MHD_Result answer_action(struct MHD_Connection *c,
+                                     action_answer *a) {
+  if (!a->body) {
+    sqlite3_free(a->location);
+    return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+  }
+  struct MHD_Response *r =
+      mhd->response_with_free(a->len, a->body, sqlite3_free);
+  if (!r) {
+    sqlite3_free(a->body);
+    sqlite3_free(a->location);
+    return MHD_NO;
+  }
+  mhd->add_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->type);
+  mhd->add_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  mhd->add_header(r, "X-Content-Type-Options", "nosniff");
+  mhd->add_header(r, "Content-Security-Policy", csp);
+  if (a->location) mhd->add_header(r, MHD_HTTP_HEADER_LOCATION, a->location);
+  if (a->set_cookie)
+    mhd->add_header(r, MHD_HTTP_HEADER_SET_COOKIE, a->set_cookie);
+  if (a->status == MHD_HTTP_UNAUTHORIZED)
+    mhd->add_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+  sqlite3_free(a->location);
+  enum MHD_Result ok = mhd->queue_response(c, a->status, r);
+  mhd->destroy_response(r);
+  return ok;
+}
+
+/* A POST with actions: its body gathered, then actions_post. */
+static enum MHD_Result post(http_server *srv, struct MHD_Connection *c,
+                            const char *url, const char *upload,
+                            size_t *upload_size, void **req) {
+  uintptr_t ctx = (uintptr_t)*req;
+  if (!(ctx & CTX_POST)) { /* the headers */
+    const char *cl = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (cl && strtoull(cl, NULL, 10) > HTTP_FORM_MAX)
+      return plain(c, MHD_HTTP_CONTENT_TOO_LARGE, "form too large\n");
+    post_body *b = xmalloc(sizeof *b);
+    b->n = 0;
+    b->too_big = 0;
+    *req = (void *)((uintptr_t)b | CTX_POST);
+    return MHD_YES;
+  }
+  post_body *b = (post_body *)(ctx & ~(uintptr_t)3);
+  if (*upload_size) {
+    if (b->n + *upload_size > HTTP_FORM_MAX) b->too_big = 1;
+    else memcpy(b->data + b->n, upload, *upload_size);
+    if (!b->too_big) b->n += *upload_size;
+    *upload_size = 0;
+    return MHD_YES;
+  }
+  if (b->too_big)
+    return plain(c, MHD_HTTP_CONTENT_TOO_LARGE, "form too large\n");
+  b->data[b->n] = 0;
+  long long dbi = 0;
+  const char *v = arg(c, "db");
+  if (v && arg_number(v, 0, srv->ndbs - 1, &dbi) != 0)
+    return bad_request(c, "bad ?db: the number of a served database, from "
+                          "0\n");
+  if (!text_ok(url) || strlen(b->data) != b->n)
+    return bad_request(c, "bad id or form: not text\n");
+  action_req q = {{header(c, MHD_HTTP_HEADER_AUTHORIZATION),
+                   mhd->lookup_value(c, MHD_COOKIE_KIND, AUTH_COOKIE),
+                   header(c, "Origin"), header(c, "Sec-Fetch-Site"),
+                   header(c, MHD_HTTP_HEADER_HOST), NULL},
+                  url,
+                  dbi,
+                  header(c, MHD_HTTP_HEADER_CONTENT_TYPE),
+                  b->data,
+                  b->n};
+  action_answer a;
+  actions_post(srv->act, &q, &a);
+  return answer_action(c, &a);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
@@ -141,16 +361,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
                                   const char *version, const char *upload,
                                   size_t *upload_size, void **req) {
   (void)version;
-  (void)upload;
   http_server *srv = cls;
   uintptr_t ctx = (uintptr_t)*req;
+  int is_post = strcmp(method, "POST") == 0;
+  if (!(ctx & CTX_POST) && (ctx >> 2) > HTTP_URI_MAX + 1)
+    return plain(c, MHD_HTTP_URI_TOO_LONG, "URI too long\n");
+  if (is_post && srv->act) return post(srv, c, url, upload, upload_size, req);
   if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
     return plain(c, MHD_HTTP_METHOD_NOT_ALLOWED,
-                 "method not allowed: this server is read-only (GET, HEAD)\n");
-  if ((ctx >> 1) > HTTP_URI_MAX + 1)
-    return plain(c, MHD_HTTP_URI_TOO_LONG, "URI too long\n");
-  if (!(ctx & 1)) { /* the headers: answer once the request is complete */
-    *req = (void *)(ctx | 1);
+                 srv->act ? "method not allowed (GET, HEAD; POST for the "
+                            "actions)\n"
+                          : "method not allowed: this server is read-only "
+                            "(GET, HEAD; --http-token-file enables "
+                            "actions)\n");
+  if (!(ctx & CTX_SEEN)) { /* the headers: answer once the request is
+                              complete */
+    *req = (void *)(ctx | CTX_SEEN);
     return MHD_YES;
   }
   if (*upload_size) { /* a GET with a body: ignored */
@@ -162,9 +388,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
   char *body = NULL;
   const char *type = NULL;
   if (strcmp(url, "/") == 0) {
-    page_info in = {now, srv->start_ms, srv->o->owner,
-                    srv->o->mode == MODE_SERVE ? "serve" : "run"};
-    body = page_render(srv->dbs, srv->ndbs, &in, &len);
+    return list_page(srv, c, now);
+  } else if (strncmp(url, "/trigger/", 9) == 0) {
+    return detail_page(srv, c, "trigger", url + 9, now);
+  } else if (strncmp(url, "/run/", 5) == 0) {
+    return detail_page(srv, c, "run", url + 5, now);
+  } else if (srv->act && strcmp(url, "/login") == 0) {
+    body = actions_login_page(&len);
     type = "text/html; charset=utf-8";
   } else if (strcmp(url, "/metrics") == 0) {
     body = metrics_render(srv->dbs, srv->ndbs, now, srv->start_ms, &len);
@@ -173,7 +403,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
     return health(srv, c, now);
   } else {
     return plain(c, MHD_HTTP_NOT_FOUND,
-                 "not found (this server has /, /metrics and /health)\n");
+                 "not found (this server has /, /trigger/ID, /run/ID, "
+                 "/metrics and /health)\n");
   }
   if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
   return respond(c, MHD_HTTP_OK, type, body, len, sqlite3_free);
@@ -208,8 +439,10 @@ static void on_connection(void *cls, struct MHD_Connection *c,
 /* A request was answered: the connection's next one has its own time. */
 static void on_completed(void *cls, struct MHD_Connection *c, void **req,
                          enum MHD_RequestTerminationCode toe) {
-  (void)req;
   (void)toe;
+  uintptr_t rctx = (uintptr_t)*req;
+  if (rctx & CTX_POST) free((void *)(rctx & ~(uintptr_t)3));
+  *req = NULL;
   http_server *srv = cls;
   const union MHD_ConnectionInfo *ctx =
       mhd->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
@@ -279,6 +512,14 @@ http_server *http_start(const host_opts *o) {
       return NULL;
     }
   }
+  srv->act = actions_start(o, &err);
+  if (err) {
+    log_warn("%s", err);
+    free(err);
+    http_stop(srv);
+    return NULL;
+  }
+  if (srv->act) allow = "GET, HEAD, POST";
   srv->guard = http_guard_start(o->http_timeout_s);
   if (!srv->guard) {
     log_warn("--http: cannot start the thread of its request deadline");
@@ -295,11 +536,15 @@ http_server *http_start(const host_opts *o) {
   }
   char where[80];
   bound_address(srv->daemon, &a, where, sizeof where);
-  log_info("http: serving http://%s/ (read-only: /, /metrics, /health)", where);
+  log_info("http: serving http://%s/ (%s)", where,
+           srv->act ? "actions for the token's holder: POST /login, "
+                      "/trigger/ID/VERB"
+                    : "read-only: /, /trigger/ID, /run/ID, /metrics, /health");
   if (!a.loopback)
     log_warn("http: %s is not a loopback address: anyone who can reach it "
-             "can read the triggers and runs (no authentication)",
-             where);
+             "can read the triggers and runs (no authentication for reading;"
+             " no TLS%s)",
+             where, srv->act ? ": the token and session travel in clear" : "");
   return srv;
 }
 
@@ -308,6 +553,7 @@ void http_stop(http_server *srv) {
   if (srv->daemon)
     mhd->stop_daemon(srv->daemon); /* closes: http_guard_closed */
   http_guard_stop(srv->guard);
+  actions_stop(srv->act);
   for (int i = 0; i < srv->ndbs; i++) readdb_close(&srv->dbs[i]);
   free(srv->dbs);
   free(srv);

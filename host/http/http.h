@@ -2,7 +2,9 @@
 ** http.h -- `--http ADDR` (run and serve): a read-only HTTP server beside
 ** the loop, on libmicrohttpd's own thread.
 **
-**   GET /         the status page (page.h), text/html
+**   GET /         the status page (page.h), text/html; ?agent=, ?scope=,
+**                 ?status= filter its list
+**   GET /trigger/ID, /run/ID  one trigger's, one run's page (detail.h)
 **   GET /metrics  Prometheus text format 0.0.4 (metrics.h)
 **   GET /health   trigger_health(now) as JSON: with one database its
 **                 object as it is; with several, an object with one
@@ -11,7 +13,8 @@
 **
 ** HEAD is answered like GET without the body. Any other method gets 405
 ** (Allow: GET, HEAD), any other path 404, a URI (query string included)
-** longer than HTTP_URI_MAX bytes 414; a query string is ignored. At most
+** longer than HTTP_URI_MAX bytes 414; an id or query value that is not
+** what it should be 400 (other query arguments are ignored). At most
 ** --http-conns connections at once (more wait in the listen backlog until
 ** one closes) and --http-conns-per-ip from one client address (more are
 ** closed at once), each closed when a request has not arrived whole and
@@ -33,6 +36,7 @@
 #include "core/opts.h"
 
 #define HTTP_URI_MAX 4096
+#define HTTP_ID_MAX 1024 /* bytes of a trigger or run id in a link */
 #define HTTP_CONN_MEMORY (32 * 1024)
 
 typedef struct http_server http_server;

@@ -28,6 +28,7 @@ MHD_FN(response_with_free, MHD_create_response_from_buffer_with_free_callback)
 MHD_FN(add_header, MHD_add_response_header)
 MHD_FN(queue_response, MHD_queue_response)
 MHD_FN(destroy_response, MHD_destroy_response)
+MHD_FN(lookup_value, MHD_lookup_connection_value)
 
 static const char *const sonames[] = {"libmicrohttpd.so.12",
                                       "libmicrohttpd.so"};
@@ -72,7 +73,8 @@ const mhd_api *mhd_load(char **err) {
       resolve(lib, response_with_free_name, &a.response_with_free, err) ||
       resolve(lib, add_header_name, &a.add_header, err) ||
       resolve(lib, queue_response_name, &a.queue_response, err) ||
-      resolve(lib, destroy_response_name, &a.destroy_response, err)) {
+      resolve(lib, destroy_response_name, &a.destroy_response, err) ||
+      resolve(lib, lookup_value_name, &a.lookup_value, err)) {
     dlclose(lib);
     return NULL;
   }

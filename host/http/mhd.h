@@ -34,6 +34,8 @@ typedef struct mhd_api {
                                     unsigned int status_code,
                                     struct MHD_Response *response);
   void (*destroy_response)(struct MHD_Response *response);
+  const char *(*lookup_value)(struct MHD_Connection *connection,
+                              enum MHD_ValueKind kind, const char *key);
 } mhd_api;
 
 /* The library's functions, loaded by the first call (the same table

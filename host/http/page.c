@@ -21,6 +21,8 @@
 #include <time.h>
 
 #include "core/util.h"
+#include "http/html.h"
+#include "http/http.h"
 #include "text/coverage.h"
 #include "time/civil.h"
 
@@ -28,7 +30,6 @@
 #define BUCKET_MS 3600000LL /* a dense stretch of the timeline */
 #define PREVIEW_BATCH 100
 #define ROW_CALLS 24 /* one per stretch */
-#define TEXT_MAX 200 /* bytes of a name, error or result shown */
 
 /* Timeline geometry (SVG user units). */
 #define TL_WIDTH 960
@@ -37,102 +38,12 @@
 #define TL_TOP 24
 #define TL_ROW 20
 
-static const char page_style[] =
-    "body{font:14px/1.45 system-ui,sans-serif;margin:1.2em 1.6em;color:#222;"
-    "background:#fafafa}"
-    "h1{font-size:1.4em;margin:0 0 .2em}"
-    "h2{font-size:1.15em;margin:1.6em 0 .5em;border-bottom:2px solid #ccc;"
-    "padding-bottom:.2em}"
-    "h3{font-size:1em;margin:1.2em 0 .4em}"
-    ".muted,small{color:#666}"
-    ".cards{display:flex;flex-wrap:wrap;gap:.5em;list-style:none;padding:0;"
-    "margin:.4em 0}"
-    ".cards li{background:#fff;border:1px solid #ddd;border-radius:4px;"
-    "padding:.3em .8em;min-width:6.5em}"
-    ".cards b{display:block;font-size:1.35em}"
-    ".cards li.warn{background:#fff1dc;border-color:#e8a33d}"
-    "table{border-collapse:collapse;width:100%;background:#fff}"
-    "th,td{border:1px solid #ddd;padding:.25em .5em;text-align:left;"
-    "vertical-align:top}"
-    "th{background:#f0f0f0}td.t{white-space:nowrap}"
-    "tr.fail td{background:#fde2e1}tr.warn td{background:#fff6e5}"
-    ".failed{color:#b00020;font-weight:bold}.success{color:#1b7f3b}"
-    ".running{color:#1a5fb4}.paused{color:#777}.cancelled{color:#8a5a00}"
-    ".err{color:#b00020;font-weight:bold}"
-    "svg{max-width:100%;height:auto;background:#fff;border:1px solid #ddd}"
-    "svg text{font:11px system-ui,sans-serif;fill:#333}"
-    ".grid{stroke:#e3e3e3}.f{fill:#1a5fb4}.od{fill:#b00020}"
-    ".nc{fill:#ccc}"
-    "footer{margin-top:2em}";
-
-/* ---- text ------------------------------------------------------------ */
-
-/* t HTML-escaped, at most max bytes of it (never cutting a character;
-** "..." when cut), control characters as U+FFFD. NULL appends nothing. */
-static void esc(sqlite3_str *s, const char *t, size_t max) {
-  if (!t) return;
-  size_t n = strlen(t), cut = n > max ? max : n;
-  while (cut < n && cut > 0 && ((unsigned char)t[cut] & 0xC0) == 0x80) cut--;
-  for (size_t i = 0; i < cut; i++) {
-    unsigned char c = (unsigned char)t[i];
-    switch (c) {
-      case '&': sqlite3_str_appendall(s, "&amp;"); break;
-      case '<': sqlite3_str_appendall(s, "&lt;"); break;
-      case '>': sqlite3_str_appendall(s, "&gt;"); break;
-      case '"': sqlite3_str_appendall(s, "&quot;"); break;
-      case '\'': sqlite3_str_appendall(s, "&#39;"); break;
-      default:
-        if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
-          sqlite3_str_appendall(s, "\xef\xbf\xbd");
-        else sqlite3_str_appendchar(s, 1, (char)c);
-    }
-  }
-  if (cut < n) sqlite3_str_appendall(s, "\xe2\x80\xa6");
-}
-
 static const char *col(sqlite3_stmt *st, int i) {
   return (const char *)sqlite3_column_text(st, i);
 }
 
-/* "2026-03-09 07:00:00Z" */
-static void utc_text(long long ms, char *buf, size_t n) {
-  time_t t = (time_t)civil_floor_div(ms, 1000);
-  struct tm tm;
-  if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M:%SZ", &tm))
-    snprintf(buf, n, "%lld ms", ms);
-}
-
-/* "in 5 s", "3 min ago", "in 2 h 5 min", "in 3 d 4 h". */
-static void rel_text(long long delta_ms, char *buf, size_t n) {
-  long long a = (delta_ms < 0 ? -delta_ms : delta_ms) / 1000;
-  char v[32];
-  if (a < 120) snprintf(v, sizeof v, "%lld s", a);
-  else if (a < 7200) snprintf(v, sizeof v, "%lld min", a / 60);
-  else if (a < 172800)
-    snprintf(v, sizeof v, "%lld h %lld min", a / 3600, a / 60 % 60);
-  else snprintf(v, sizeof v, "%lld d %lld h", a / 86400, a / 3600 % 24);
-  snprintf(buf, n, delta_ms < 0 ? "%s ago" : "in %s", v);
-}
-
-/* A status word with its class (failed, success, running, paused). */
-static void status_span(sqlite3_str *s, const char *status) {
-  if (!status) {
-    sqlite3_str_appendall(s, "<span class=\"muted\">&mdash;</span>");
-    return;
-  }
-  sqlite3_str_appendall(s, "<span class=\"");
-  esc(s, status, 16);
-  sqlite3_str_appendall(s, "\">");
-  esc(s, status, 16);
-  sqlite3_str_appendall(s, "</span>");
-}
-
 static void sql_error(sqlite3_str *s, readdb *r, const char *what) {
-  sqlite3_str_appendall(s, "<p class=\"err\">");
-  esc(s, what, 100);
-  sqlite3_str_appendall(s, ": ");
-  esc(s, readdb_errmsg(r), 400);
-  sqlite3_str_appendall(s, "</p>\n");
+  html_error(s, what, readdb_errmsg(r));
 }
 
 /* ---- health cards ---------------------------------------------------- */
@@ -166,8 +77,8 @@ static void cards(sqlite3_str *s, readdb *r, const page_info *in) {
       if (*p == '_') *p = ' ';
     if (strcmp(f[i].key, "next_due_at") == 0) {
       if (!f[i].isnull) {
-        utc_text(f[i].value, when, sizeof when);
-        rel_text(f[i].value - in->now_ms, rel, sizeof rel);
+        html_utc_text(f[i].value, when, sizeof when);
+        html_rel_text(f[i].value - in->now_ms, rel, sizeof rel);
       }
       sqlite3_str_appendf(s, "<li><b>%s</b>next due <small>%s</small></li>",
                           rel[0] ? rel : "none", when);
@@ -348,10 +259,11 @@ static void timeline_section(sqlite3_str *s, readdb *r, const page_info *in,
     for (int i = 0; i < n; i++) {
       int y = TL_TOP + i * TL_ROW + 14;
       sqlite3_str_appendall(s, "<g><title>");
-      esc(s, rows[i].id, TEXT_MAX);
+      html_esc(s, rows[i].id, HTML_TEXT_MAX);
       sqlite3_str_appendall(s, "</title>");
       sqlite3_str_appendf(s, "<text x=\"4\" y=\"%d\">", y);
-      esc(s, rows[i].name && *rows[i].name ? rows[i].name : rows[i].id, 30);
+      html_esc(s, rows[i].name && *rows[i].name ? rows[i].name : rows[i].id,
+               30);
       sqlite3_str_appendall(s, "</text>");
       t.row = i;
       long long after = rows[i].next - 1;
@@ -384,67 +296,123 @@ static void describe(sqlite3_str *s, readdb *r, const char *id) {
   sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
   char *err = NULL;
   char *text = readdb_text(r, st, &err);
-  if (text) esc(s, text, TEXT_MAX);
+  if (text) html_esc(s, text, HTML_TEXT_MAX);
   else if (err) {
     sqlite3_str_appendall(s, "<span class=\"err\">");
-    esc(s, err, TEXT_MAX);
+    html_esc(s, err, HTML_TEXT_MAX);
     sqlite3_str_appendall(s, "</span>");
   }
   free(text);
   free(err);
 }
 
-static void trigger_row(sqlite3_str *s, readdb *r, sqlite3_stmt *st,
+void page_link(sqlite3_str *s, const char *kind, const char *id, int dbi,
+               int ndbs, const char *text) {
+  sqlite3_str_appendf(s, "<a href=\"/%s/", kind);
+  html_url(s, id, HTTP_ID_MAX);
+  if (ndbs > 1) sqlite3_str_appendf(s, "?db=%d", dbi);
+  sqlite3_str_appendall(s, "\">");
+  html_esc(s, text, HTML_TEXT_MAX);
+  sqlite3_str_appendall(s, "</a>");
+}
+
+/* What a section is drawing: the database's place among those served. */
+typedef struct where {
+  readdb *r;
+  int dbi, ndbs;
+} where;
+
+static void trigger_row(sqlite3_str *s, const where *w, sqlite3_stmt *st,
                         const page_info *in) {
   const char *id = col(st, 0), *last = col(st, 6);
   int failed = last && strcmp(last, "failed") == 0;
   /* the instructions as the cell's tooltip */
   sqlite3_str_appendf(s, "<tr%s><td title=\"", failed ? " class=\"fail\"" : "");
-  esc(s, col(st, 10), TEXT_MAX * 2);
+  html_esc(s, col(st, 10), HTML_TEXT_MAX * 2);
   sqlite3_str_appendall(s, "\"><b>");
-  esc(s, id, TEXT_MAX);
+  page_link(s, "trigger", id, w->dbi, w->ndbs, id);
   sqlite3_str_appendall(s, "</b><br><small>");
-  esc(s, col(st, 1), TEXT_MAX);
+  html_esc(s, col(st, 1), HTML_TEXT_MAX);
   sqlite3_str_appendall(s, "</small></td><td>");
-  esc(s, col(st, 2), TEXT_MAX);
+  html_esc(s, col(st, 2), HTML_TEXT_MAX);
+  /* the rule or cron expression as the schedule's tooltip */
+  sqlite3_str_appendall(s, "</td><td title=\"");
+  html_esc(s, col(st, 11), HTML_TEXT_MAX * 2);
+  sqlite3_str_appendall(s, "\">");
+  describe(s, w->r, id);
   sqlite3_str_appendall(s, "</td><td>");
-  describe(s, r, id);
-  sqlite3_str_appendall(s, "</td><td>");
-  status_span(s, col(st, 3));
+  html_status(s, col(st, 3));
   sqlite3_str_appendall(s, "</td><td>");
   if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
     char rel[48];
-    rel_text(sqlite3_column_int64(st, 4) - in->now_ms, rel, sizeof rel);
+    html_rel_text(sqlite3_column_int64(st, 4) - in->now_ms, rel, sizeof rel);
     sqlite3_str_appendf(s, "%s<br><small>", rel);
-    esc(s, col(st, 5), 64);
+    html_esc(s, col(st, 5), 64);
     sqlite3_str_appendall(s, "</small>");
   } else {
     sqlite3_str_appendall(s, "<span class=\"muted\">&mdash;</span>");
   }
   sqlite3_str_appendall(s, "</td><td>");
-  status_span(s, last);
+  html_status(s, last);
   if (col(st, 7)) {
     sqlite3_str_appendall(s, "<br><small>");
-    esc(s, col(st, 7), 64);
+    html_esc(s, col(st, 7), 64);
     sqlite3_str_appendall(s, "</small>");
   }
   if (failed && col(st, 8)) {
     sqlite3_str_appendall(s, "<br><small>");
-    esc(s, col(st, 8), TEXT_MAX);
+    html_esc(s, col(st, 8), HTML_TEXT_MAX);
     sqlite3_str_appendall(s, "</small>");
   }
   sqlite3_str_appendf(s, "</td><td>%lld</td></tr>\n",
                       (long long)sqlite3_column_int64(st, 9));
 }
 
-static void triggers_section(sqlite3_str *s, readdb *r, const page_info *in) {
+/* A text filter's input, its value kept. */
+static void filter_input(sqlite3_str *s, const char *name, const char *v) {
+  sqlite3_str_appendf(s, "<label>%s <input name=\"%s\" value=\"", name, name);
+  html_esc(s, v, HTML_TEXT_MAX);
+  sqlite3_str_appendall(s, "\"></label> ");
+}
+
+/* The filters: a GET form to / (no script). */
+static void filter_form(sqlite3_str *s, const page_info *in) {
+  static const char *const states[] = {"scheduled", "paused", "completed",
+                                       "cancelled", "expired"};
+  sqlite3_str_appendall(s, "<form class=\"filter\" method=\"get\" "
+                           "action=\"/\">");
+  filter_input(s, "agent", in->agent);
+  filter_input(s, "scope", in->scope);
+  sqlite3_str_appendall(s, "<label>status <select name=\"status\">"
+                           "<option value=\"\">any</option>");
+  for (size_t i = 0; i < sizeof states / sizeof *states; i++)
+    sqlite3_str_appendf(
+        s, "<option%s>%s</option>",
+        in->status && strcmp(in->status, states[i]) == 0 ? " selected" : "",
+        states[i]);
+  sqlite3_str_appendall(s, "</select></label> <button>Filter</button> "
+                           "<a href=\"/\">clear</a></form>\n");
+}
+
+static void bind_filter(sqlite3_stmt *st, int i, const char *v) {
+  if (v) sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+}
+
+static void triggers_section(sqlite3_str *s, const where *w,
+                             const page_info *in) {
+  readdb *r = w->r;
+  int filtered = in->agent || in->scope || in->status;
   sqlite3_str_appendall(s, "<h3>Triggers</h3>\n");
+  filter_form(s, in);
   /* those with a next due time first, in its order; then the others */
   static const readdb_query parts[] = {RQ_TRIGGERS, RQ_TRIGGERS_IDLE};
   int n = 0, rc = SQLITE_DONE, more = 0;
   for (int p = 0; p < 2 && !more && rc == SQLITE_DONE; p++) {
     sqlite3_stmt *st = readdb_stmt(r, parts[p]);
     sqlite3_bind_int(st, 1, PAGE_TRIGGERS + 1 - n);
+    bind_filter(st, 2, in->agent);
+    bind_filter(st, 3, in->scope);
+    bind_filter(st, 4, in->status);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
       if (n == PAGE_TRIGGERS) {
         more = 1;
@@ -454,19 +422,20 @@ static void triggers_section(sqlite3_str *s, readdb *r, const page_info *in) {
         sqlite3_str_appendall(s, "<table><tr><th>trigger</th><th>agent</th>"
                                  "<th>schedule</th><th>status</th><th>next</th>"
                                  "<th>last run</th><th>runs</th></tr>\n");
-      trigger_row(s, r, st, in);
+      trigger_row(s, w, st, in);
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) sql_error(s, r, "triggers");
     sqlite3_reset(st);
   }
   if (n) sqlite3_str_appendall(s, "</table>\n");
   else if (rc == SQLITE_DONE)
-    sqlite3_str_appendall(s, "<p class=\"muted\">No triggers.</p>\n");
+    sqlite3_str_appendf(s, "<p class=\"muted\">No triggers%s.</p>\n",
+                        filtered ? " match the filters" : "");
   if (more)
     sqlite3_str_appendf(s,
-                        "<p class=\"muted\">Only the first %d triggers by next "
-                        "due time are listed.</p>\n",
-                        PAGE_TRIGGERS);
+                        "<p class=\"muted\">Only the first %d triggers%s by "
+                        "next due time are listed.</p>\n",
+                        PAGE_TRIGGERS, filtered ? " that match" : "");
 }
 
 /* ---- runs ------------------------------------------------------------ */
@@ -483,7 +452,25 @@ static sqlite3_stmt *runs_query(readdb *r, const page_info *in, int w) {
   return st;
 }
 
-static void run_row(sqlite3_str *s, sqlite3_stmt *st) {
+void page_runs_head(sqlite3_str *s) {
+  sqlite3_str_appendall(s, "<table><tr><th>scheduled for</th>"
+                           "<th>trigger</th><th>agent</th><th>attempt</th>"
+                           "<th>status</th><th title=\"from the scheduled "
+                           "time to the claim, as "
+                           "trigger_host_claim_latency_seconds\">claim "
+                           "latency</th><th title=\"from the claim to the "
+                           "report (latency_ms)\">run time</th>"
+                           "<th>error / result</th></tr>\n");
+}
+
+/* A span column, or a dash for NULL. */
+static void span_cell(sqlite3_str *s, sqlite3_stmt *st, int i) {
+  sqlite3_str_appendall(s, "</td><td>");
+  if (sqlite3_column_type(st, i) != SQLITE_NULL)
+    html_span(s, sqlite3_column_int64(st, i));
+}
+
+void page_run_row(sqlite3_str *s, sqlite3_stmt *st, int dbi, int ndbs) {
   const char *status = col(st, 5);
   int failed = status && strcmp(status, "failed") == 0;
   int expired = status && strcmp(status, "expired") == 0;
@@ -491,24 +478,25 @@ static void run_row(sqlite3_str *s, sqlite3_stmt *st) {
                       failed    ? " class=\"fail\""
                       : expired ? " class=\"warn\""
                                 : "");
-  esc(s, col(st, 3), 64);
+  page_link(s, "run", col(st, 0), dbi, ndbs, col(st, 3));
   sqlite3_str_appendall(s, "</td><td>");
-  esc(s, col(st, 1), TEXT_MAX);
+  page_link(s, "trigger", col(st, 1), dbi, ndbs, col(st, 1));
   sqlite3_str_appendall(s, "</td><td>");
-  esc(s, col(st, 2), TEXT_MAX);
+  html_esc(s, col(st, 2), HTML_TEXT_MAX);
   sqlite3_str_appendf(s, "</td><td>%lld</td><td>",
                       (long long)sqlite3_column_int64(st, 4));
-  status_span(s, status);
+  html_status(s, status);
+  span_cell(s, st, 9);
+  span_cell(s, st, 6);
   sqlite3_str_appendall(s, "</td><td>");
-  if (sqlite3_column_type(st, 6) != SQLITE_NULL)
-    sqlite3_str_appendf(s, "%lld ms", (long long)sqlite3_column_int64(st, 6));
-  sqlite3_str_appendall(s, "</td><td>");
-  esc(s, col(st, failed || expired ? 7 : 8), TEXT_MAX);
-  if (!failed && !expired && !col(st, 8)) esc(s, col(st, 7), TEXT_MAX);
+  html_esc(s, col(st, failed || expired ? 7 : 8), HTML_TEXT_MAX);
+  if (!failed && !expired && !col(st, 8))
+    html_esc(s, col(st, 7), HTML_TEXT_MAX);
   sqlite3_str_appendall(s, "</td></tr>\n");
 }
 
-static void runs_section(sqlite3_str *s, readdb *r, const page_info *in) {
+static void runs_section(sqlite3_str *s, const where *wh, const page_info *in) {
+  readdb *r = wh->r;
   /* the narrowest window that holds PAGE_RUNS runs (or the widest) */
   int w = 0, rc = SQLITE_DONE;
   for (; w < NWINDOWS; w++) {
@@ -527,12 +515,8 @@ static void runs_section(sqlite3_str *s, readdb *r, const page_info *in) {
   sqlite3_stmt *st = runs_query(r, in, w);
   int n = 0;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (n++ == 0)
-      sqlite3_str_appendall(s, "<table><tr><th>scheduled for</th>"
-                               "<th>trigger</th><th>agent</th><th>attempt</th>"
-                               "<th>status</th><th>latency</th>"
-                               "<th>error / result</th></tr>\n");
-    run_row(s, st);
+    if (n++ == 0) page_runs_head(s);
+    page_run_row(s, st, wh->dbi, wh->ndbs);
   }
   if (rc != SQLITE_DONE) sql_error(s, r, "runs");
   sqlite3_reset(st);
@@ -544,18 +528,19 @@ static void runs_section(sqlite3_str *s, readdb *r, const page_info *in) {
 
 /* ---- the page -------------------------------------------------------- */
 
-static void db_section(sqlite3_str *s, readdb *r, const page_info *in,
+static void db_section(sqlite3_str *s, const where *w, const page_info *in,
                        int *budget) {
+  readdb *r = w->r;
   sqlite3_str_appendall(s, "<section><h2>");
-  esc(s, r->path, 400);
+  html_esc(s, r->path, 400);
   sqlite3_str_appendall(s, "</h2>\n");
   if (readdb_begin(r) != 0) {
     sql_error(s, r, "read transaction");
   } else {
     cards(s, r, in);
     timeline_section(s, r, in, budget);
-    triggers_section(s, r, in);
-    runs_section(s, r, in);
+    triggers_section(s, w, in);
+    runs_section(s, w, in);
   }
   readdb_end(r);
   sqlite3_str_appendall(s, "</section>\n");
@@ -564,18 +549,11 @@ static void db_section(sqlite3_str *s, readdb *r, const page_info *in,
 char *page_render(readdb *dbs, int ndbs, const page_info *in, size_t *len) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   char now[32], started[32];
-  utc_text(in->now_ms, now, sizeof now);
-  utc_text(in->start_ms, started, sizeof started);
-  sqlite3_str_appendf(s,
-                      "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-                      "<meta charset=\"utf-8\">"
-                      "<meta http-equiv=\"refresh\" content=\"%d\">"
-                      "<meta name=\"viewport\" content=\"width=device-width\">"
-                      "<title>trigger-host status</title><style>%s</style>"
-                      "</head><body>\n<header><h1>trigger-host status</h1>"
-                      "<p class=\"muted\">",
-                      PAGE_REFRESH_S, page_style);
-  esc(s, in->owner, 200);
+  html_utc_text(in->now_ms, now, sizeof now);
+  html_utc_text(in->start_ms, started, sizeof started);
+  html_head(s, "trigger-host status", PAGE_REFRESH_S);
+  sqlite3_str_appendall(s, "<p class=\"muted\">");
+  html_esc(s, in->owner, 200);
   sqlite3_str_appendf(s,
                       " &middot; %s, %d database%s &middot; started %s "
                       "&middot; as of %s &middot; refreshes every %d s"
@@ -584,8 +562,10 @@ char *page_render(readdb *dbs, int ndbs, const page_info *in, size_t *len) {
                       in->mode, ndbs, ndbs == 1 ? "" : "s", started, now,
                       PAGE_REFRESH_S);
   int budget = PAGE_PREVIEW_CALLS, i = 0;
-  for (; i < ndbs && sqlite3_str_length(s) < PAGE_MAX_BYTES; i++)
-    db_section(s, &dbs[i], in, &budget);
+  for (; i < ndbs && sqlite3_str_length(s) < PAGE_MAX_BYTES; i++) {
+    where w = {&dbs[i], i, ndbs};
+    db_section(s, &w, in, &budget);
+  }
   if (i < ndbs) {
     sqlite3_str_appendf(s,
                         "<p class=\"muted\">%d more database(s) not shown "
@@ -593,15 +573,12 @@ char *page_render(readdb *dbs, int ndbs, const page_info *in, size_t *len) {
                         ndbs - i);
     for (int shown = 0; i < ndbs && shown < 100; i++, shown++) {
       sqlite3_str_appendall(s, "<li>");
-      esc(s, dbs[i].path, 400);
+      html_esc(s, dbs[i].path, 400);
       sqlite3_str_appendall(s, "</li>");
     }
     sqlite3_str_appendall(s, i < ndbs ? "<li>&hellip;</li></ul>\n" : "</ul>\n");
   }
-  sqlite3_str_appendall(
-      s, "<footer class=\"muted\">Read-only. Also: <a href=\"/metrics\">"
-         "/metrics</a> (Prometheus text), <a href=\"/health\">/health</a>"
-         " (JSON).</footer>\n</body></html>\n");
+  html_foot(s);
   *len = (size_t)sqlite3_str_length(s);
   return sqlite3_str_finish(s);
 }

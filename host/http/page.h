@@ -3,6 +3,10 @@
 ** a timeline of the next 24 hours of fires, the triggers with their
 ** schedules in words, and the latest runs with failures highlighted.
 **
+** The list can be filtered by agent, scope and status (a GET form; the
+** query string ?agent=&scope=&status=); each trigger and run links to its
+** own page (detail.h).
+**
 ** Server-rendered HTML with an inline stylesheet and inline SVG: no
 ** script, nothing fetched from anywhere (the server also sends a
 ** Content-Security-Policy that forbids both), a <meta http-equiv=refresh>
@@ -37,11 +41,22 @@ typedef struct page_info {
   long long start_ms; /* when the host started */
   const char *owner;  /* the host's claim owner */
   const char *mode;   /* "run" or "serve" */
+  /* the list's filters from the query string (?agent=&scope=&status=),
+  ** NULL for any */
+  const char *agent, *scope, *status;
 } page_info;
 
 /* The page as HTML, *len bytes (free with sqlite3_free; NULL when out of
 ** memory). The databases are read in one
 ** transaction each. */
 char *page_render(readdb *dbs, int ndbs, const page_info *info, size_t *len);
+
+/* For the pages of one trigger and one run (detail.h): a link to
+** /KIND/ID (?db=DBI when the host serves several databases) around the
+** escaped text, and the run tables (RQ_RUNS' columns). */
+void page_link(sqlite3_str *s, const char *kind, const char *id, int dbi,
+               int ndbs, const char *text);
+void page_runs_head(sqlite3_str *s);
+void page_run_row(sqlite3_str *s, sqlite3_stmt *st, int dbi, int ndbs);
 
 #endif

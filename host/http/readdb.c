@@ -15,16 +15,31 @@
   "SELECT trigger_id, display_name, agent_id, status, next_due_at," \
   " trigger_iso(next_due_at, timezone), last_status,"               \
   " trigger_iso(last_run_at, timezone), last_error, run_count,"     \
-  " instructions"
+  " coalesce(instructions || char(10) || 'SQL: ' || action_sql,"    \
+  " instructions), coalesce(rrule, cron_expression)"
+
+/* The filters of the list (NULL: any). */
+#define FILTERS                                                       \
+  " AND (?2 IS NULL OR agent_id = ?2) AND (?3 IS NULL OR scope = ?3)" \
+  " AND (?4 IS NULL OR status = ?4)"
+
+/* The columns of the run tables (page.c's page_run_row reads them by
+** position): claim latency is scheduled_for to claimed_at, as
+** trigger_host_claim_latency_seconds of /metrics; run time is
+** latency_ms, claimed_at to finished_at. */
+#define RUN_COLS                                                             \
+  "SELECT run_id, trigger_id, agent_id, trigger_iso(scheduled_for),"         \
+  " attempt, status, latency_ms, error, result, claimed_at - scheduled_for," \
+  " scheduled_for FROM trigger_runs"
 
 static const char *const sql_text[RQ_COUNT] = {
     [RQ_HEALTH] = "SELECT trigger_health(?1)",
     [RQ_TRIGGERS] =
         TRIGGER_COLS " FROM triggers"
-                     " WHERE next_due_at >= -9223372036854775807 - 1"
+                     " WHERE next_due_at >= -9223372036854775807 - 1" FILTERS
                      " ORDER BY next_due_at, trigger_id LIMIT ?1",
     [RQ_TRIGGERS_IDLE] = TRIGGER_COLS " FROM triggers"
-                                      " WHERE next_due_at IS NULL"
+                                      " WHERE next_due_at IS NULL" FILTERS
                                       " ORDER BY trigger_id LIMIT ?1",
     [RQ_DESCRIBE] = "SELECT trigger_describe(?1)",
     [RQ_UPCOMING] =
@@ -32,13 +47,27 @@ static const char *const sql_text[RQ_COUNT] = {
         " FROM triggers WHERE next_due_at >= ?1 AND next_due_at < ?2"
         " ORDER BY next_due_at, trigger_id LIMIT ?3",
     [RQ_PREVIEW] = "SELECT due_at FROM trigger_preview(?1, ?2) WHERE n <= ?3",
-    [RQ_RUNS] =
-        "SELECT run_id, trigger_id, agent_id, trigger_iso(scheduled_for),"
-        " attempt, status, latency_ms, error, result"
-        " FROM trigger_runs WHERE scheduled_for >= ?1 AND scheduled_for <= ?2"
-        " ORDER BY scheduled_for DESC, run_id DESC LIMIT ?3",
+    [RQ_RUNS] = RUN_COLS " WHERE scheduled_for >= ?1 AND scheduled_for <= ?2"
+                         " ORDER BY scheduled_for DESC, run_id DESC LIMIT ?3",
     [RQ_QUOTE] = "SELECT json_quote(?1)",
     [RQ_FIELDS] = "SELECT key, value, type FROM json_each(?1)",
+    [RQ_TRIGGER_ROW] = "SELECT * FROM triggers WHERE trigger_id = ?1",
+    [RQ_NEXT] = "SELECT due_iso FROM trigger_preview(?1, ?2) WHERE n <= ?3",
+    [RQ_TRIGGER_RUNS] =
+        RUN_COLS " WHERE trigger_id = ?1 AND scheduled_for <= ?2"
+                 " AND (scheduled_for < ?2 OR run_id < ?3)"
+                 " ORDER BY scheduled_for DESC, run_id DESC LIMIT ?4",
+    [RQ_TRIGGER_EVENTS] = "SELECT trigger_iso(at), kind, code, detail"
+                          " FROM trigger_events WHERE trigger_id = ?1"
+                          " ORDER BY at DESC LIMIT ?2",
+    [RQ_RUN_ROW] =
+        "SELECT run_id, trigger_id, agent_id, status, attempt,"
+        " trigger_iso(scheduled_for), trigger_iso(claimed_at),"
+        " trigger_iso(finished_at), trigger_iso(lease_until), owner,"
+        " claimed_at - scheduled_for, latency_ms, payload, result, error,"
+        " scheduled_for FROM trigger_runs WHERE run_id = ?1",
+    [RQ_RUN_ATTEMPTS] = RUN_COLS " WHERE trigger_id = ?1 AND scheduled_for = ?2"
+                                 " ORDER BY attempt",
 };
 
 const char *readdb_errmsg(const readdb *r) {

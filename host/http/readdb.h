@@ -22,6 +22,15 @@
 **                by trigger_id of those with nothing due (a pass over
 **                the triggers, asked for only when the first fell short)
 **   RQ_PREVIEW   ?3 occurrences of one trigger (the bound is pushed in)
+**   RQ_TRIGGER_RUNS  trigger_runs WHERE trigger_id = ?1 AND
+**                scheduled_for <= ?2 (the trigger's runs index), a page
+**                of ?4 from a cursor; RQ_TRIGGER_EVENTS trigger_events
+**                WHERE trigger_id = ?1 (its index), at most ?2
+**   RQ_RUN_ROW   trigger_runs WHERE run_id = ?1 (unique); RQ_RUN_ATTEMPTS
+**                WHERE trigger_id = ?1 AND scheduled_for = ?2
+** The list's filters (?2 agent, ?3 scope, ?4 status) are checked on the
+** rows as they come in the due index's order: a filter that matches few
+** triggers walks more rows before the page is full.
 */
 #ifndef HOST_READDB_H
 #define HOST_READDB_H
@@ -38,6 +47,14 @@ typedef enum {
   RQ_RUNS,          /* runs scheduled in [?1, ?2), latest first, at most ?3 */
   RQ_QUOTE,         /* json_quote(?1) */
   RQ_FIELDS,        /* key, value of the JSON object ?1 (json_each) */
+  /* the list's filters: ?2 agent, ?3 scope, ?4 status, each NULL for any */
+  RQ_TRIGGER_ROW,    /* every column of trigger ?1 */
+  RQ_NEXT,           /* due_iso of trigger ?1 after ?2, n <= ?3 */
+  RQ_TRIGGER_RUNS,   /* runs of ?1 before (?2 scheduled_for, ?3 run_id),
+                        latest first, at most ?4 (RQ_RUNS' columns) */
+  RQ_TRIGGER_EVENTS, /* events of ?1, latest first, at most ?2 */
+  RQ_RUN_ROW,        /* run ?1 */
+  RQ_RUN_ATTEMPTS,   /* the runs of trigger ?1's occurrence ?2, by attempt */
   RQ_COUNT
 } readdb_query;
 

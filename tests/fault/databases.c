@@ -143,7 +143,8 @@ static void build_history(const char *path, const char *journal) {
   ** a due trigger with interval_ms 0, one with a negative claims count
   ** (a next_due_at that is text, which the stray probe found, is refused
   ** by the STRICT table since schema version 6), a running run whose
-  ** lease passed with attempt 0. */
+  ** lease passed with attempt 0 (its run_id with it: either changed
+  ** alone is refused since version 6). */
   snprintf(sql, sizeof sql,
            "INSERT INTO triggers(trigger_id, agent_id, instructions,"
            " trigger_type, interval_ms, created_at) VALUES"
@@ -154,7 +155,9 @@ static void build_history(const char *path, const char *journal) {
   exec(db, "UPDATE triggers_data SET interval_ms = 0 WHERE trigger_id = 'z'");
   exec(db, "UPDATE triggers_state SET claims = -1 WHERE trigger_id = 'w'");
   snprintf(sql, sizeof sql,
-           "UPDATE triggers_rundata SET attempt = 0 WHERE run_id = '%.127s'",
+           "UPDATE triggers_rundata SET attempt = 0, run_id ="
+           " substr(run_id, 1, length(run_id) - 1) || '0'" /* with its key */
+           " WHERE run_id = '%.127s'",
            ids[1]);
   exec(db, sql);
   /* For the state summary and trigger_health: a display name, a paused

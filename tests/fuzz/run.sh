@@ -33,7 +33,6 @@ for f in ext/time/*.c ext/text/*.c; do
   [ -f "$f" ] && pure="$pure $f"
 done
 xml_cflags=$(pkg-config --cflags libxml-2.0)
-xml_libs=$(pkg-config --libs libxml-2.0)
 
 # The extension's sources, as the Makefile lists them (all of ext/*.c if
 # that cannot be read), compiled once for the SQLite-level targets.
@@ -60,9 +59,9 @@ for src in tests/fuzz/fuzz_*.c; do
   bin=build/fuzz/fuzz_$name
   if grep -q FUZZ_NEEDS_SQLITE "$src"; then
     [ -n "$ext_objs" ] || build_ext_objs
-    clang $cflags $xml_cflags -o "$bin" "$src" $ext_objs -lsqlite3 $xml_libs -lm
+    clang $cflags $xml_cflags -o "$bin" "$src" $ext_objs -lsqlite3 -ldl -lm
   else
-    clang $cflags -o "$bin" "$src" $pure ext/agent/xml_request.c $xml_cflags $xml_libs -lm
+    clang $cflags -o "$bin" "$src" $pure ext/agent/xml_request.c ext/agent/xml_lib.c $xml_cflags -ldl -lm
   fi
   work=build/fuzz/corpus-$name
   art=build/fuzz/artifacts-$name

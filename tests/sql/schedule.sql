@@ -41,3 +41,11 @@ SELECT trigger_describe('@weekly', 'asia/tokyo');
 SELECT trigger_describe('standup');
 SELECT trigger_describe(NULL) AS null_spec;
 SELECT trigger_describe('0 9 * * FUNDAY');
+-- rrule schedules (docs/calendar.md): bare rule text (DTSTART = after) and JSON specs
+SELECT trigger_next_due('FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;BYHOUR=9;BYMINUTE=0;BYSECOND=0', '2026-01-01T10:00:00Z', 'Europe/Berlin');
+SELECT n, due_iso FROM trigger_preview('FREQ=MONTHLY;BYDAY=2FR,4FR;BYHOUR=10;BYMINUTE=0;BYSECOND=0', '2026-01-01T00:00:00Z', 'Asia/Tokyo') LIMIT 4;
+SELECT n, due_iso FROM trigger_preview('{"rrule":"FREQ=DAILY;COUNT=3","start_at":"2026-03-28T02:30:00","timezone":"Europe/Berlin"}', 0);
+SELECT trigger_describe('FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;BYHOUR=9;BYMINUTE=0', 'Europe/Berlin');
+SELECT trigger_describe('FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=17;BYMINUTE=0');
+SELECT trigger_dedupe_key('Sprint review', 'rrule', 'freq=weekly;interval=2;byday=tu', '', 'Europe/Berlin');
+SELECT trigger_next_due('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', 0);

@@ -18,6 +18,7 @@
 */
 #include "time/civil.h"
 #include "time/cron.h"
+#include "time/rrule.h"
 #include "time/schedule.h"
 #include "time/tz.h"
 #include "time/tzdb.h"
@@ -384,8 +385,66 @@ static void check_api(void) {
   }
 }
 
+/* An rrule schedule (docs/calendar.md): DTSTART from start_at, else
+** created_at (whole seconds, wall clock in the zone); sched_first the
+** first occurrence strictly after now (DTSTART included when it is one
+** and not past); start_at bounding sched_next; the catch-up stepping the
+** occurrences; the end of the set is none; the canonical text with
+** DTSTART only when start_at is given. */
+static void check_rrule(void) {
+  const int64_t a = 1767225600000, h = 3600000, d = 24 * h; /* 2026-01-01 */
+  sched_spec s;
+  char err[RRULE_ERR_MAX], canon[SCHED_CANON_MAX];
+  int64_t v = 0;
+  sched_spec_clear(&s);
+  CHECK(sched_type_parse("rrule") == SCHED_RRULE, "type rrule");
+  CHECK(strcmp(sched_type_name(SCHED_RRULE), "rrule") == 0, "name rrule");
+  CHECK(rrule_compile("FREQ=DAILY;COUNT=3;BYHOUR=9,18", &s.rrule, err,
+                      sizeof err) == 0,
+        "%s", err);
+  s.type = SCHED_RRULE;
+  s.zone = zone("Europe/Berlin"); /* UTC+1 in January */
+  s.start_at = s.end_at = SCHED_NONE;
+  s.created_at = a + 1500; /* 01:00:01.500 local: DTSTART 01:00:01 */
+  s.dtstart = sched_rrule_dtstart(&s);
+  CHECK_EQ_I64(s.dtstart, a / 1000 + 3601, "dtstart from created_at");
+  /* 09:00:01 local = 08:00:01Z, 18:00:01, then the 2nd's 09:00:01 */
+  CHECK(sched_first(&s, s.created_at, &v) && v == a + 8 * h + 1000,
+        "first: %lld", (long long)(v - a));
+  CHECK(sched_next(&s, v, &v) && v == a + 17 * h + 1000, "second: %lld",
+        (long long)(v - a));
+  CHECK(sched_next(&s, v, &v) && v == a + d + 8 * h + 1000, "third: %lld",
+        (long long)(v - a));
+  CHECK(!sched_next(&s, v, &v), "COUNT=3 ends the set");
+  sched_catchup c;
+  sched_catch_up(&s, a + 8 * h + 1000, a + 2 * d, 100, &c);
+  CHECK(c.count == 3 && c.latest == a + d + 8 * h + 1000 && !c.has_next,
+        "catch-up: %lld occurrences, latest %lld", (long long)c.count,
+        (long long)(c.latest - a));
+  CHECK(sched_canonical(&s, canon, sizeof canon) > 0 &&
+            strcmp(canon, "FREQ=DAILY;COUNT=3;BYHOUR=9,18") == 0,
+        "canonical '%s'", canon);
+  /* start_at is DTSTART, and an occurrence when it matches the rule */
+  CHECK(rrule_compile("FREQ=DAILY", &s.rrule, err, sizeof err) == 0, "%s", err);
+  s.start_at = a + 10 * d + 9 * h; /* 2026-01-11T10:00 local */
+  s.dtstart = sched_rrule_dtstart(&s);
+  CHECK(sched_first(&s, a, &v) && v == s.start_at, "first at start_at: %lld",
+        (long long)(v - a));
+  CHECK(sched_next(&s, a, &v) && v == s.start_at, "next from before start_at");
+  CHECK(sched_first(&s, s.start_at, &v) && v == s.start_at + d,
+        "first strictly after now");
+  CHECK(sched_canonical(&s, canon, sizeof canon) > 0 &&
+            strcmp(canon, "FREQ=DAILY\nDTSTART:20260111T100000") == 0,
+        "canonical with DTSTART '%s'", canon);
+  CHECK(sched_canonical(&s, canon, 12) == -1, "canonical: buffer too small");
+  s.end_at = s.start_at + d; /* end_at inclusive: two occurrences */
+  CHECK(sched_next(&s, s.start_at, &v) && v == s.end_at, "end_at kept");
+  CHECK(!sched_next(&s, s.end_at, &v), "end_at ends it");
+}
+
 int main(void) {
   db = tzdb_new(NULL);
+  check_rrule();
   check_api();
   check_catch_up_cap();
   check_cron_start_at();

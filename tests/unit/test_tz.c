@@ -1007,7 +1007,10 @@ static void test_tzdb(tzdb *db) {
         {"etc/gmt+12", "Etc/GMT+12"},
         {"utc", "UTC"},
         {"Europe/Berlin", "Europe/Berlin"},
-        {"Etc/UTC", "Etc/UTC"}};
+        /* the UTC family and links are their zone (docs/time.md#link-names) */
+        {"Etc/UTC", "UTC"},
+        {"etc/gmt", "UTC"},
+        {"us/eastern", "America/New_York"}};
     const tz_zone *c1, *c2;
     const char *canon = NULL;
     for (k = 0; k < sizeof spelled / sizeof spelled[0]; k++) {

@@ -419,7 +419,7 @@ def fill_runs(db, n):
         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < ?1)
         INSERT INTO triggers_rundata(run_id, trigger_id, agent_id, scheduled_for, attempt,
                                      status, claimed_at, finished_at, latency_ms, error)
-        SELECT 'old' || i || '#1', 'old' || (i % 50), CASE WHEN i % 10 < 8 THEN 'a1'
+        SELECT 'old' || (i % 50) || '@' || (?2 + i) || '#1', 'old' || (i % 50), CASE WHEN i % 10 < 8 THEN 'a1'
                ELSE 'a' || (i % 10) END, ?2 + i, 1,
                CASE i % 4 WHEN 0 THEN 'failed' WHEN 1 THEN 'skipped' ELSE 'success' END,
                ?2 + i, ?2 + i + 5, 5, CASE WHEN i % 4 = 0 THEN 'old error ' || i END

@@ -26,5 +26,5 @@ def test_function_flags(ext):
     for side in ("trigger_run_due", "trigger_run_finish", "trigger_run_heartbeat",
                  "trigger_fire", "trigger_pause",
                  "trigger_resume", "trigger_cancel", "trigger_prune", "trigger_config",
-                 "trigger_install"):
+                 "trigger_install", "trigger_ical"):
         assert flags[side] & DIRECTONLY and not flags[side] & INNOCUOUS, side

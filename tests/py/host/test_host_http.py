@@ -18,16 +18,15 @@ import os
 import re
 import shutil
 import socket
-import struct
 import subprocess
-import tempfile
 import threading
 import time
 
 from util import one
 from util.host import (Tmp, add_interval, add_once, briefly, host_bin, manual, now_ms, run_host,
                        runs, wait_for)
-from util.http import get, metric, parse_metrics, read, start_http, stop_http
+from util.http import (chromium, get, metric, parse_metrics, png_size, read, start_http,
+                       stop_http)
 
 
 # ---- Prometheus text format 0.0.4 ------------------------------------------
@@ -366,7 +365,7 @@ def fill_old_runs(db, n):
         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < ?1)
         INSERT INTO triggers_rundata(run_id, trigger_id, agent_id, scheduled_for, attempt,
                                      status, claimed_at, finished_at, latency_ms, error)
-        SELECT 'old' || i || '#1', 'old', 'a1', ?2 + i, 1,
+        SELECT 'old@' || (?2 + i) || '#1', 'old', 'a1', ?2 + i, 1,
                CASE i % 4 WHEN 0 THEN 'failed' ELSE 'success' END,
                ?2 + i, ?2 + i + 5, 5, NULL FROM k""", (n, t0))
     db.execute("COMMIT")
@@ -403,27 +402,6 @@ def test_page_cost_does_not_grow_with_run_history(ext):
 
 
 # ---- Chromium --------------------------------------------------------------------
-
-def png_size(path):
-    with open(path, "rb") as f:
-        head = f.read(24)
-    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", head
-    return struct.unpack(">II", head[16:24])
-
-
-def chromium(*args, timeout=60):
-    profile = tempfile.mkdtemp(prefix="chromium-")
-    cmd = [shutil.which("chromium"), "--headless", "--disable-gpu", "--hide-scrollbars",
-           "--no-first-run", "--user-data-dir=" + profile, *args]
-    if os.geteuid() == 0:
-        cmd.insert(2, "--no-sandbox")
-    # not the sanitizer runtimes make test-asan preloads into this python
-    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
-
 
 # The scenario of the screenshot (also the picture in docs/host.md).
 CHROMIUM_EXEC = ('case "$TRIGGER_ID" in flaky-sync) echo "CRM API returned 503" >&2; exit 1;;'

@@ -184,7 +184,7 @@ def test_usage_errors(ext):
         return p.returncode, p.stderr
 
     for args, want in (
-            ((), "missing mode (run, serve, tick, status or mcp)"),
+            ((), "missing mode (run, serve, tick, status, mcp, pause, resume, cancel, fire, retry, cancel-run, signal, runs or events)"),
             (("tick",), "tick: missing database"),
             (("status", "a.db", "b.db"), "status takes one database"),
             (("status", "a.db", "--via", "cat"),

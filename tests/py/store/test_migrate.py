@@ -167,6 +167,8 @@ def test_install_migrates_version_5(ext):
         assert one(db, "SELECT trigger_install()") == 6
         assert sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema")) == want
         assert sorted(db.execute("SELECT id, trigger_id FROM triggers_data")) == ids
+        # action_sql, new in version 6: no trigger of version 5 is a SQL job
+        assert one(db, "SELECT count(*) FROM triggers WHERE action_sql IS NULL") == len(ids)
         assert one(db, "SELECT count(*) FROM trigger_runs") == 2
         assert one(db, "PRAGMA integrity_check") == "ok"
         assert finish(db, "t@1767225660000#1", "success", now=T0 + MIN + 5)["run_count"] == 1
@@ -211,6 +213,30 @@ def test_version_5_values_the_new_tables_refuse_pause_their_triggers(ext):
         runs = dict(db.execute("SELECT run_id, status FROM trigger_runs"))
         assert runs["t@1767225660000#1"] == "failed", runs
         assert one(db, "SELECT running FROM triggers_state WHERE trigger_id = 't'") == 0
+        assert one(db, "PRAGMA integrity_check") == "ok"
+        db.close()
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_version_5_run_id_not_its_key_pauses_its_trigger(ext):
+    # Version 6 checks that a run's run_id is its key's (a lookup by run_id
+    # seeks the key): a v5 run_id changed outside the extension pauses its
+    # trigger, naming it, and the run is copied under its key's run_id.
+    tmp = tempfile.mkdtemp()
+    try:
+        db = from_fixture(ext, tmp, "schema_v5.sql",
+                          "UPDATE triggers_rundata SET run_id = 'renamed' WHERE id = 1;")
+        assert one(db, "SELECT trigger_install()") == 6
+        t = trig(db, "r")
+        assert t["last_error"] == (
+            "triggers_rundata.run_id: 'renamed' is not its run's key (changed outside"
+            " the extension; found by trigger_install); trigger paused"), t
+        assert (t["status"], t["enabled"], t["next_due_at"]) == ("paused", 0, None), t
+        assert one(db, "SELECT status FROM trigger_runs WHERE run_id = ?",
+                   "r@1767225660000#1") == "failed"
+        assert one(db, "SELECT count(*) FROM trigger_runs WHERE run_id = 'renamed'") == 0
+        assert trig(db, "t")["status"] == "scheduled"
         assert one(db, "PRAGMA integrity_check") == "ok"
         db.close()
     finally:

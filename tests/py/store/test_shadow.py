@@ -142,11 +142,14 @@ SPECIAL_TRIGGER_CASES = [
 # P means trigger 'a' is paused (and the run closed).
 RUN_COLUMNS = [
     # column, finish, lease, retry
-    ("run_id", "ROROOOOOOO", "ROROOOOOOO", "ROROOOOOOO"),
-    ("trigger_id", "RSRSSSSSSS", "RSRSSSSSSS", "ROROOOOOOO"),
+    # run_id is its key's (a CHECK since version 6): the run_id or a key
+    # column (trigger_id, scheduled_for, attempt, incarnation) changed
+    # alone is refused at write time
+    ("run_id", "RRRRRRRRRR", "RRRRRRRRRR", "RRRRRRRRRR"),
+    ("trigger_id", "RRRRRRRRRR", "RRRRRRRRRR", "RRRRRRRRRR"),
     ("agent_id", "ROROOOOOOO", "ROROOOOOOO", "ROROOOOOOO"),
-    ("scheduled_for", "RRRROOPPRR", "RRRROOPPRR", "RRRROOPPRR"),
-    ("attempt", "RRRRPPPPRR", "RRRRPPPPRR", "RRRRPPPPRR"),
+    ("scheduled_for", "RRRRRRRRRR", "RRRRRRRRRR", "RRRRRRRRRR"),
+    ("attempt", "RRRRRRRRRR", "RRRRRRRRRR", "RRRRRRRRRR"),
     ("status", "RPRPPPPPPP", "RSRSSSSSSS", "RPRPPPPPPP"),
     ("owner", "OOROOOOOOO", "OOROOOOOOO", "OOROOOOOOO"),
     ("claimed_at", "PRRROOPPRR", "PRRROOPPRR", "ORRROOPPRR"),
@@ -158,8 +161,7 @@ RUN_COLUMNS = [
     ("retry_at", "ORRROORRRR", "ORRROORRRR", "ORRROORRRR"),
     ("deferrals", "RRRROPPPRR", "RRRROPPPRR", "RRRROPPPRR"),
     ("result", "OOROOOOOOO", "OOROOOOOOO", "OOROOOOOOO"),
-    # 0, -1 and the extremes are no incarnation: not read as another one
-    ("incarnation", "RRRRPPPPRR", "RRRRPPPPRR", "RRRRPPPPRR"),
+    ("incarnation", "RRRRRRRRRR", "RRRRRRRRRR", "RRRRRRRRRR"),
     ("lease_ms", "ORRRPPPPRR", "ORRRPPPPRR", "ORRRPPPPRR"),
 ]
 
@@ -450,12 +452,15 @@ def test_finish_of_a_run_of_a_changed_trigger(ext):
 def test_finish_of_a_changed_run(ext):
     db = db_with(ext)
     [ra, rb] = tick(db, T0 + MIN)
-    db.execute("UPDATE triggers_rundata SET attempt = 0 WHERE run_id = ?", (ra["run_id"],))
-    out = finish(db, ra["run_id"], "success", None, T0 + MIN + 5)
-    why = f"triggers_rundata.attempt: must be within 1..9007199254740992, got 0 (run '{ra['run_id']}')"
+    # the attempt with its run_id (either alone is refused: a CHECK)
+    rid = ra["run_id"][:-1] + "0"
+    db.execute("UPDATE triggers_rundata SET attempt = 0, run_id = ? WHERE run_id = ?",
+               (rid, ra["run_id"]))
+    out = finish(db, rid, "success", None, T0 + MIN + 5)
+    why = f"triggers_rundata.attempt: must be within 1..9007199254740992, got 0 (run '{rid}')"
     assert out["status"] == "paused" and out["last_error"] == why + "; trigger paused", out
     run = db.execute("SELECT status, error FROM triggers_rundata WHERE run_id = ?",
-                     (ra["run_id"],)).fetchone()
+                     (rid,)).fetchone()
     assert run == ("failed", why + "; run closed (reported: success)"), run
     assert one(db, "SELECT running FROM triggers_state WHERE trigger_id = 'a'") == 0
     finish(db, rb["run_id"], "success", None, T0 + MIN + 5)
@@ -483,9 +488,10 @@ def test_run_incarnation_out_of_range_pauses_not_holds(ext):
     for bad in (0, -1, 2**62):
         db = db_with(ext)
         [ra, rb] = tick(db, T0 + MIN)
-        db.execute("UPDATE triggers_rundata SET incarnation = ? WHERE run_id = ?",
-                   (bad, ra["run_id"]))
-        out = finish(db, ra["run_id"], "success", None, T0 + MIN + 5)
+        rid = f"{ra['run_id']}~{bad}"  # the run_id follows (a CHECK)
+        db.execute("UPDATE triggers_rundata SET incarnation = ?, run_id = ? WHERE run_id = ?",
+                   (bad, rid, ra["run_id"]))
+        out = finish(db, rid, "success", None, T0 + MIN + 5)
         assert out is not None and out["status"] == "paused", (bad, out)
         assert out["last_error"].startswith("triggers_rundata.incarnation: must be within"), out
         assert one(db, "SELECT running FROM triggers_state WHERE trigger_id = 'a'") == 0

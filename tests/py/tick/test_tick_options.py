@@ -25,7 +25,7 @@ def test_bad_options(ext):
         ('{"ack":1}', 'options.ack: bad value 1 (want true or false)'),
         ('{"agents":"a"}', 'options.agents: bad value "a" (want an array of agent ids)'),
         ('{"bogus":1}', "options: unknown key 'bogus' (known: limit, owner, lease_ms, "
-                        "agents, wake_mode, ack)"),
+                        "agents, wake_mode, ack, sql)"),
         ('[1]', "argument 2 (options) must be a JSON object"),
     ]
     for opts, why in cases:

@@ -159,11 +159,12 @@ def health(db, now, **opts):
 
 def dedupe_key(instructions, ttype, schedule, scope, tz="UTC", fmt="tdk2"):
     """The documented dedupe key (docs/create-action.md#dedupe-keys): a
-    cron's canonical schedule is followed by a space and its time zone;
+    cron's or rrule's canonical schedule is followed by a space and its
+    time zone;
     fmt "tdk1" is version 0.1's key, the same text without the zone."""
     norm = " ".join(instructions.split())
     norm = "".join(c.lower() if "A" <= c <= "Z" else c for c in norm)
-    if ttype == "cron" and fmt == "tdk2":
+    if ttype in ("cron", "rrule") and fmt == "tdk2":
         schedule = f"{schedule} {tz}"
     text = json.dumps([fmt, norm, ttype, schedule, scope], separators=(",", ":"),
                       ensure_ascii=False)

@@ -1,10 +1,14 @@
 """tests/py/util/http.py -- helpers of the tests of `trigger-host --http`:
-starting and stopping a host with its status server, requests, and a
-reader of Prometheus' text format."""
+starting and stopping a host with its status server, requests, a
+reader of Prometheus' text format, and headless Chromium."""
 import http.client
+import os
 import re
+import shutil
 import signal
+import struct
 import subprocess
+import tempfile
 
 from util.host import host_bin, wait_for
 
@@ -110,3 +114,26 @@ def parse_metrics(text):
 
 def metric(samples, name, **labels):
     return samples.get((name, frozenset(labels.items())))
+
+
+# ---- Chromium (headless) ------------------------------------------------------
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", head
+    return struct.unpack(">II", head[16:24])
+
+
+def chromium(*args, timeout=60):
+    profile = tempfile.mkdtemp(prefix="chromium-")
+    cmd = [shutil.which("chromium"), "--headless", "--disable-gpu", "--hide-scrollbars",
+           "--no-first-run", "--user-data-dir=" + profile, *args]
+    if os.geteuid() == 0:
+        cmd.insert(2, "--no-sandbox")
+    # not the sanitizer runtimes make test-asan preloads into this python
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)

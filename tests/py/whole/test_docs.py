@@ -308,6 +308,9 @@ def test_readme_quick_start_host(ext):
         assert re.fullmatch(r"hello@\d+#1\|success\|said hello as hello@\d+#1", lines[1]), lines
         assert lines[2].startswith("NEXT "), lines
         assert re.search(r" success +hello +Every 2 seconds$", lines[3]), lines
+        # pause (silent) and runs: the table's head, then the run
+        runs = lines[lines.index(next(x for x in lines if x.startswith("SCHEDULED "))):]
+        assert re.search(r" success +1 +\d+ ms +hello@\d+#1 +said hello as ", runs[1]), runs
 
 
 def test_operations_session(ext):

@@ -164,3 +164,37 @@ def test_runs_by_status_and_finished_at_match_the_shadow_table(ext):
         want = [r[0] for r in db.execute(
             f"SELECT run_id FROM triggers_rundata WHERE {shadow} ORDER BY id", args)]
         assert got == want and want, (sql, got, want)
+
+
+def test_runs_by_agent_match_the_shadow_table(ext):
+    """triggers_rundata_agent holds only the runs not finished (schema.c):
+    a lookup by agent reads the finished ones from the outcome index, so
+    every run of the agent is found, each once, with any other term."""
+    db = connect(ext)
+    for i in range(8):
+        add(db, f"t{i}", agent_id="a1" if i % 2 else "a2")
+    runs = tick(db, T0 + MIN, lease_ms=3600000)
+    for k, status in enumerate(("success", "failed", "skipped", "deferred")):
+        finish(db, runs[k]["run_id"], status, "e" if status == "failed" else None,
+               T0 + MIN + 5)
+    tick(db, T0 + 3 * MIN, ack=False)
+    for sql, args, shadow in [
+            ("agent_id = ?", ("a1",), "agent_id = ?"),
+            ("agent_id = ?", ("a2",), "agent_id = ?"),
+            ("agent_id = ?", ("none",), "agent_id = ?"),
+            ("agent_id = ? AND status = ?", ("a1", "running"), "agent_id = ? AND status = ?"),
+            ("agent_id = ? AND scheduled_for > ?", ("a2", T0 + MIN),
+             "agent_id = ? AND scheduled_for > ?"),
+            ("agent_id >= ?", ("a",), "agent_id >= ?")]:
+        got = [r[0] for r in db.execute(
+            f"SELECT run_id FROM trigger_runs WHERE {sql}", args)]
+        want = [r[0] for r in db.execute(
+            f"SELECT run_id FROM triggers_rundata WHERE {shadow} ORDER BY id", args)]
+        assert got == want, (sql, got, want)
+        if args[0] != "none":
+            assert want, sql
+    # the index holds the runs in flight only
+    n = one(db, "SELECT count(*) FROM triggers_rundata INDEXED BY triggers_rundata_agent"
+                " WHERE finished_at IS NULL AND agent_id >= ''")
+    assert n == one(db, "SELECT count(*) FROM triggers_rundata WHERE finished_at IS NULL") < \
+        one(db, "SELECT count(*) FROM triggers_rundata"), n
