@@ -16,6 +16,11 @@ SQLITE_EXTENSION_INIT3
 static char *sql_text(store_sql which) {
   char *out = NULL;
   switch (which) {
+    case ST_JSON_USAGE:
+      return sqlite3_mprintf(
+          "SELECT json_type(?1) = 'object', json_type(?1, '$.cost'),"
+          " json_extract(?1, '$.cost'), json_type(?1, '$.tokens'),"
+          " json_extract(?1, '$.tokens')");
     case ST_JSON_IS_OBJECT:
       /* Not json_valid(): it answers 0 when it runs out of memory.
       ** json_type() fails with SQLITE_ERROR on malformed JSON and
@@ -98,6 +103,31 @@ int store_json_is_object(store *s, const char *text, int *is) {
   sqlite3_reset(st);
   /* SQLITE_ERROR: json1 found no JSON at all, so no object */
   return rc == SQLITE_ROW || rc == SQLITE_ERROR ? SQLITE_OK : store_err(s);
+}
+
+int store_json_usage_check(store *s, const char *usage, char **why) {
+  *why = NULL;
+  sqlite3_stmt *st = store_stmt(s, ST_JSON_USAGE, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, usage, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  const char *msg = NULL;
+  if (rc != SQLITE_ROW || !sqlite3_column_int(st, 0)) {
+    msg = "must be a JSON object";
+  } else {
+    const char *ct = (const char *)sqlite3_column_text(st, 1);
+    const char *tt = (const char *)sqlite3_column_text(st, 3);
+    if (ct && ((strcmp(ct, "integer") != 0 && strcmp(ct, "real") != 0) ||
+               sqlite3_column_double(st, 2) < 0))
+      msg = "cost must be a number >= 0";
+    else if (tt &&
+             (strcmp(tt, "integer") != 0 || sqlite3_column_int64(st, 4) < 0))
+      msg = "tokens must be an integer >= 0";
+  }
+  sqlite3_reset(st);
+  if (rc != SQLITE_ROW && rc != SQLITE_ERROR) return store_err(s);
+  if (msg && !(*why = sqlite3_mprintf("%s", msg))) return SQLITE_NOMEM;
+  return SQLITE_OK;
 }
 
 int store_json_set(store *s, const char *metadata, const char *member,

@@ -49,6 +49,12 @@ int store_json_duplicate_key(store *s, const char *object, char **key);
 int store_json_remove(store *s, const char *object, const char *member,
                       char **out);
 
+/* A run's usage as a finish reports it (docs/reactive.md#usage): a JSON
+** object whose `cost`, when present, is a number >= 0 and `tokens` an
+** integer >= 0 (other members kept as they are). *why: NULL, or what is
+** wrong (sqlite3_malloc'd). SQLITE_OK or the error. */
+int store_json_usage_check(store *s, const char *usage, char **why);
+
 int store_json_each_open(store *s, const char *json, store_json_each *it);
 int store_json_tree_open(store *s, const char *json, store_json_each *it);
 int store_json_each_next(store_json_each *it);

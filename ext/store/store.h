@@ -128,6 +128,8 @@ typedef enum store_sql {
   ST_JSON_SET,     /* ?1 object (NULL: {}) ?2 JSON ?3 path -> ?1 with ?3 = ?2 */
   ST_JSON_DUP_KEY, /* ?1 object -> its first key given twice */
   ST_JSON_REMOVE,  /* ?1 object ?2 key -> ?1 without that member */
+  ST_JSON_USAGE,   /* ?1 usage -> is an object, cost's type and value,
+                      tokens' type and value */
   /* agent.c */
   ST_AGENT_FAILURE,   /* ?1 agent ?2 now -> its latest failed run */
   ST_AGENT_SUCCESSES, /* ?1 agent ?2 now ?3 limit -> its latest successes */

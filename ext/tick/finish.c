@@ -68,6 +68,8 @@ static int finish_run(tick *t, trg_run *run, trg_row *r, char *why,
   sched_spec spec;
   if (r && (rc = tick_row_check(t, r, &spec, 0, &why)) != SQLITE_OK) return rc;
   trg_row *usable = why ? NULL : r;
+  if (t->usage && (rc = trg_val_set_text(&run->v[RC_USAGE], t->usage)))
+    return rc;
   int failed = strcmp(status, "failed") == 0;
   /* a run whose cancel was asked for and that failed (its command
   ** stopped) is cancelled: never retried (docs/reactive.md#cancel) */

@@ -25,8 +25,38 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* trigger_run_finish(run_id, status [, detail [, now]]): the trigger's
-** JSON (null when it was deleted). */
+/* Argument 5 of trigger_run_finish, usage (docs/reactive.md#usage): a
+** JSON object's text, its cost and tokens checked, into t->usage. 0, or
+** -1 with the error set. */
+static int usage_arg(sqlite3_context *ctx, tick *t, sqlite3_value *v) {
+  if (sqlite3_value_type(v) != SQLITE_TEXT) {
+    trg_result_error(ctx, SQLITE_MISMATCH, t->fname,
+                     "argument 5 (usage) must be a JSON object's text");
+    return -1;
+  }
+  const char *text = trg_arg_text(ctx, t->fname, &v, 0, "usage");
+  if (!text) return -1;
+  if (strlen(text) > TRG_RESULT_MAX) {
+    trg_result_error(ctx, SQLITE_TOOBIG, t->fname,
+                     "argument 5 (usage): more than %d bytes", TRG_RESULT_MAX);
+    return -1;
+  }
+  char *why = NULL;
+  int rc = store_json_usage_check(t->call.st, text, &why);
+  if (rc == SQLITE_OK && !why) {
+    t->usage = text;
+    return 0;
+  }
+  if (why)
+    trg_result_error(ctx, SQLITE_ERROR, t->fname, "argument 5 (usage): %s",
+                     why);
+  else trg_result_error(ctx, rc, t->fname, "%s", trg_errmsg(t->call.db, rc));
+  sqlite3_free(why);
+  return -1;
+}
+
+/* trigger_run_finish(run_id, status [, detail [, now [, usage]]]): the
+** trigger's JSON (null when it was deleted). */
 static void fn_run_finish(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv) {
   tick t;
@@ -62,6 +92,9 @@ static void fn_run_finish(sqlite3_context *ctx, int argc,
     }
   }
   if (trg_arg_instant(ctx, t.fname, argc, argv, 3, "now", 1, &t.now) != 0)
+    goto out;
+  if (argc > 4 && sqlite3_value_type(argv[4]) != SQLITE_NULL &&
+      usage_arg(ctx, &t, argv[4]) != 0)
     goto out;
   if (tick_finish_detail(status, detail, detail_len, &error, &result) !=
       SQLITE_OK) {
@@ -448,7 +481,7 @@ out:
 
 int tick_fn_run_report_register(sqlite3 *db, trg_ctx *ctx) {
   static const trg_fn fns[] = {
-      {"trigger_run_finish", 2, 4, TRG_FN_SIDE, fn_run_finish},
+      {"trigger_run_finish", 2, 5, TRG_FN_SIDE, fn_run_finish},
       {"trigger_run_finish_many", 1, 2, TRG_FN_SIDE, fn_run_finish_many},
       {"trigger_run_heartbeat", 1, 3, TRG_FN_SIDE, fn_run_heartbeat},
   };

@@ -42,6 +42,7 @@ typedef struct tick {
   int wb_on;               /* writes are kept (else written at once) */
   const char *gone;    /* why a run's trigger is unusable, when it is NULL */
   tick_events *events; /* kept until the call's end (events.c) */
+  const char *usage;   /* a finish's usage (JSON object, checked), or NULL */
   int chains;          /* whether an event trigger waits on a run's end: -1 not
                  known yet (probed at the call's first run end), 0, 1 */
 } tick;

@@ -62,3 +62,8 @@ SELECT json_extract(trigger_run_retry('build@1767294000000#1', 1767294004000), '
 SELECT json_extract(value, '$.run_id') AS claimed, json_extract(value, '$.payload.retryOf') AS retry_of
   FROM json_each(trigger_run_due(1767294005000));
 SELECT trigger_run_retry('build@1767294000000#2');
+-- usage reported with a finish (the fifth argument), kept in the run
+SELECT json_extract(value, '$.run_id') AS claimed FROM json_each(trigger_run_due(1767297600000));
+SELECT json_extract(trigger_run_finish('build@1767297600000#1', 'success', 'ok', 1767297601000, '{"cost":0.42,"tokens":1800}'), '$.run_count') AS run_count;
+SELECT usage FROM trigger_runs WHERE run_id = 'build@1767297600000#1';
+SELECT trigger_run_finish('build@1767297600000#1', 'success', NULL, NULL, '{"cost":-1}');

@@ -127,3 +127,29 @@ def test_bad_cancel_and_retry_calls_are_named_and_change_nothing(ext):
             "trigger 'gone' is paused (resume it first")
     db.execute("DELETE FROM triggers WHERE trigger_id = 'gone'")
     refused(db, "SELECT trigger_run_retry(?)", (rg["run_id"],), "trigger 'gone' of run")
+
+
+def test_usage_reported_with_the_finish_is_kept_and_bad_usage_refused(ext):
+    """trigger_run_finish's fifth argument (docs/reactive.md#usage): a
+    JSON object kept in the run's usage column; a cost that is not a
+    number >= 0, tokens that are not an integer >= 0, or text that is not
+    an object are refused, nothing changed."""
+    db = connect(ext)
+    add(db, "job", interval_ms=60 * MIN)
+    [r] = tick(db, T0 + 60 * MIN)
+    sql = "SELECT trigger_run_finish(?, 'success', 'ok', ?, ?)"
+    for usage, msg in [('{"cost":-1}', "argument 5 (usage): cost must be a number >= 0"),
+                       ('{"cost":"1"}', "cost must be a number >= 0"),
+                       ('{"tokens":1.5}', "tokens must be an integer >= 0"),
+                       ('[1]', "argument 5 (usage): must be a JSON object"),
+                       ('{"cost":', "argument 5 (usage): must be a JSON object"),
+                       ('{"a":"' + "x" * 5000 + '"}', "more than 4096 bytes")]:
+        refused(db, sql, (r["run_id"], T0 + 60 * MIN + 1, usage), msg)
+    refused(db, sql, (r["run_id"], T0 + 60 * MIN + 1, 5), "argument 5 (usage) must be")
+    one(db, sql, r["run_id"], T0 + 60 * MIN + 1, '{"cost":0.42,"tokens":1800}')
+    assert json.loads(runs(db, "job")[0]["usage"]) == {"cost": 0.42, "tokens": 1800}
+    # a failure's usage too (its retry is a run of its own)
+    [r2] = tick(db, T0 + 120 * MIN)
+    one(db, "SELECT trigger_run_finish(?, 'failed', 'x', ?, ?)", r2["run_id"], T0 + 120 * MIN,
+        '{"cost":1}')
+    assert json.loads(runs(db, "job")[1]["usage"]) == {"cost": 1}
