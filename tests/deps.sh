@@ -25,6 +25,12 @@ want=""
 if [ "${1:-}" != build ]; then
 # The Python tests (tests/py/) run on Debian's /usr/bin/python3.
 [ -x /usr/bin/python3 ] || need="$need python3"
+# trigger_ical's oracle (tests/py/sql/test_ical.py, util/ical.py): the feed
+# read back by python3-icalendar with dateutil's rrule, and by libical's
+# parser (tests/ical/occurrences.c, built against libical-dev).
+/usr/bin/python3 -c 'import icalendar' >/dev/null 2>&1 || need="$need python3-icalendar"
+/usr/bin/python3 -c 'import dateutil' >/dev/null 2>&1 || need="$need python3-dateutil"
+[ -f /usr/include/libical/ical.h ] || need="$need libical-dev"
 # The bindings layer (tests/bindings/run.sh): each client's SQLite binding,
 # the Python package's build (pip, setuptools, wheel into a venv); Go with
 # Debian's go-sqlite3 sources and Node with what node-gyp needs to build

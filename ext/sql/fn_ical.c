@@ -124,15 +124,19 @@ static int str_sink(void *arg, const char *bytes, size_t n) {
 /* The zones named by TZID, each once. */
 typedef struct zone_item {
   const tz_zone *zone;
+  i64 from; /* the earliest instant a TZID value names */
 } zone_item;
 typedef struct zone_list {
   zone_item *z;
   int n, cap;
 } zone_list;
 
-static int zone_note(zone_list *l, const tz_zone *z) {
-  for (int i = 0; i < l->n; i++)
-    if (l->z[i].zone == z) return SQLITE_OK;
+static int zone_note(zone_list *l, const tz_zone *z, i64 from) {
+  for (int i = 0; i < l->n; i++) {
+    if (l->z[i].zone != z) continue;
+    if (from < l->z[i].from) l->z[i].from = from;
+    return SQLITE_OK;
+  }
   if (l->n == l->cap) {
     int cap = l->cap ? 2 * l->cap : 8;
     zone_item *g = sqlite3_realloc64(l->z, (sqlite3_uint64)cap * sizeof *g);
@@ -140,7 +144,8 @@ static int zone_note(zone_list *l, const tz_zone *z) {
     l->z = g;
     l->cap = cap;
   }
-  l->z[l->n++].zone = z;
+  l->z[l->n].zone = z;
+  l->z[l->n++].from = from;
   return SQLITE_OK;
 }
 
@@ -178,10 +183,11 @@ static int trigger_event(trg_ctx *c, store *s, trg_row *r, const ical_opts *o,
                   o->from,
                   o->to,
                   scratch};
-  int zoned = 0;
-  ical_event_write(w, &e, &zoned);
+  i64 zoned_from = INT64_MAX;
+  ical_event_write(w, &e, &zoned_from);
   sqlite3_free(desc);
-  return zoned ? zone_note(zones, spec.zone) : SQLITE_OK;
+  return zoned_from != INT64_MAX ? zone_note(zones, spec.zone, zoned_from)
+                                 : SQLITE_OK;
 }
 
 /* A finished run's VEVENT: from its claim (or its due time) to its end. */

@@ -35,7 +35,7 @@ void ical_uid_line(ical_writer *w, const char *name, const char *id) {
 /* DTSTART at instant ms: by TZID in the spec's zone when it names the
 ** instant, else in UTC. */
 static void dtstart(ical_writer *w, const sched_spec *spec, int64_t ms,
-                    int *zoned) {
+                    int64_t *zoned_from) {
   int64_t wall;
   char t[ICAL_TIME_MAX];
   if (spec->zone != tz_utc() &&
@@ -46,7 +46,7 @@ static void dtstart(ical_writer *w, const sched_spec *spec, int64_t ms,
     ical_colon(w);
     ical_raw(w, t);
     ical_end(w);
-    *zoned = 1;
+    if (ms < *zoned_from) *zoned_from = ms;
     return;
   }
   ical_utc_line(w, "DTSTART", ms);
@@ -122,11 +122,20 @@ static int interval_rule(const ical_event *e, int64_t first, char *buf,
   return !b.full;
 }
 
-/* Whether the expression matches a wall-clock time that a DST change near
-** the range skips or repeats (the gap, or the repeated hour): there RFC
-** 5545 readers differ (libical 3.0 takes the second pass of a repeated
-** time, and moves the next day's time by the gap), and so does cron. */
-static int meets_change(const ical_event *e) {
+/* The first wall-clock time (read as UTC ms) after `after` that the
+** schedule's cron expression or rule (DTSTART at wall) names. */
+static int wall_next(const ical_event *e, int64_t wall, int64_t after,
+                     int64_t *m) {
+  if (e->spec->type == SCHED_CRON)
+    return cron_next(&e->spec->cron, tz_utc(), after, m);
+  return rrule_next(&e->spec->rrule, wall, tz_utc(), after, m) == 1;
+}
+
+/* Whether the schedule names a wall-clock time that a DST change near the
+** range skips or repeats (the gap, or the repeated hour): there RFC 5545
+** readers differ (libical 3.0 takes the second pass of a repeated time,
+** and moves the next day's time by the gap), and so does cron. */
+static int meets_change(const ical_event *e, int64_t wall) {
   const tz_zone *z = e->spec->zone;
   int64_t s = seconds_of(e->from_ms) - 86400;
   for (;;) {
@@ -135,9 +144,7 @@ static int meets_change(const ical_event *e) {
     int64_t before = t + tz_offset_at(z, t - 1), after = t + tz_offset_at(z, t);
     int64_t lo = before < after ? before : after;
     int64_t hi = before < after ? after : before;
-    /* a wall time in [lo, hi): cron read in UTC matches wall times */
-    if (cron_next(&e->spec->cron, tz_utc(), lo * 1000 - 1, &m) && m < hi * 1000)
-      return 1;
+    if (wall_next(e, wall, lo * 1000 - 1, &m) && m < hi * 1000) return 1;
     s = t;
   }
 }
@@ -151,7 +158,7 @@ static int cron_rule(const ical_event *e, int64_t first, char *buf, size_t n,
   char err[RRULE_ERR_MAX];
   int len = cron_rrule(&spec->cron, buf, n, NULL);
   if (len <= 0 || !ical_wall_of(spec->zone, seconds_of(first), wall) ||
-      meets_change(e))
+      meets_change(e, 0))
     return 0;
   text_buf b = {buf, n, (size_t)len, 0};
   put_until(&b, range_end(e));
@@ -159,6 +166,56 @@ static int cron_rule(const ical_event *e, int64_t first, char *buf, size_t n,
   return !b.full && rrule_compile(buf, e->scratch, err, sizeof err) == 0 &&
          rrule_next(e->scratch, *wall, spec->zone, first - 1, &got) == 1 &&
          got == first;
+}
+
+/* Whether readers of RFC 5545 expand the rule alike: one RRULE, no RDATE
+** or EXDATE, FREQ=YEARLY..DAILY, none of the parts where libical 3.0
+** and python-dateutil part (docs/calendar.md#conformance: BYWEEKNO,
+** BYSETPOS, BYYEARDAY, BYMONTHDAY with BYDAY or negative, a YEARLY
+** BYMONTHDAY without BYMONTH, RSCALE and SKIP). */
+static int readers_agree(const rrule_set *set) {
+  const rrule_rule *r = &set->rules[0];
+  uint32_t apart = RRULE_P_BYWEEKNO | RRULE_P_BYSETPOS | RRULE_P_BYYEARDAY |
+                   RRULE_P_RSCALE | RRULE_P_SKIP;
+  int monthday = (r->parts & RRULE_P_BYMONTHDAY) != 0;
+  return set->nrules == 1 && !set->nrdates && !set->nexdates &&
+         r->freq <= RRULE_DAILY && !(r->parts & apart) &&
+         !(monthday &&
+           ((r->parts & RRULE_P_BYDAY) || r->bymonthday_neg ||
+            (r->freq == RRULE_YEARLY && !(r->parts & RRULE_P_BYMONTH))));
+}
+
+/* An rrule trigger's own rule (its canonical text: rrule_text.c), in
+** e->scratch with UNTIL at the range's end unless the set ends in the
+** range, and its DTSTART (*wall): the first occurrence of the range (an
+** occurrence keeps the rule's phase and the values it takes from
+** DTSTART), or with COUNT, which counts from it, its own. 0 unless every
+** reader expands the rule alike, that DTSTART is an occurrence its local
+** time names, and its times meet no DST change near the range. */
+static int set_rule(const ical_event *e, int64_t first, char *buf, size_t n,
+                    int64_t *wall) {
+  const sched_spec *spec = e->spec;
+  const rrule_set *set = &spec->rrule;
+  if (!readers_agree(set)) return 0;
+  int64_t start = set->rules[0].count
+                      ? tz_local_to_utc(spec->zone, spec->dtstart)
+                      : seconds_of(first);
+  int64_t got;
+  if (!ical_wall_of(spec->zone, start, wall) ||
+      rrule_next(set, spec->dtstart, spec->zone, start * 1000 - 1, &got) != 1 ||
+      got != start * 1000 || meets_change(e, spec->dtstart))
+    return 0;
+  *e->scratch = spec->rrule;
+  rrule_rule *r = &e->scratch->rules[0];
+  if (rrule_next(set, spec->dtstart, spec->zone, range_end(e), &got) != 0) {
+    if (r->count) return 0; /* COUNT and UNTIL cannot stand together */
+    r->parts |= RRULE_P_UNTIL;
+    r->until_kind = RRULE_UTC;
+    r->until = seconds_of(range_end(e));
+  } else if (r->until_kind != RRULE_NONE && r->until_kind != RRULE_UTC) {
+    return 0; /* a DTSTART with TZID needs UNTIL in UTC */
+  }
+  return rrule_canonical(e->scratch, buf, n) > 0;
 }
 
 /* The next instant of the rule after `after` (INT64_MAX: none). */
@@ -195,11 +252,11 @@ static void correct(ical_writer *w, const ical_event *e, int64_t wall,
   }
 }
 
-int ical_event_write(ical_writer *w, const ical_event *e, int *zoned) {
+int ical_event_write(ical_writer *w, const ical_event *e, int64_t *zoned_from) {
   const sched_spec *spec = e->spec;
   int64_t first, wall = 0;
   if (!sched_next(spec, e->from_ms - 1, &first) || first >= e->to_ms) return 0;
-  char rule[CRON_RRULE_MAX + 64];
+  char rule[ICAL_RULE_MAX];
   int form = 'D'; /* DTSTART and RDATEs */
   if (spec->type == SCHED_ONCE) form = 'O';
   else if (spec->type == SCHED_INTERVAL &&
@@ -208,14 +265,19 @@ int ical_event_write(ical_writer *w, const ical_event *e, int *zoned) {
   else if (spec->type == SCHED_CRON &&
            cron_rule(e, first, rule, sizeof rule, &wall))
     form = 'C';
+  else if (spec->type == SCHED_RRULE &&
+           set_rule(e, first, rule, sizeof rule, &wall))
+    form = 'R';
   ical_line(w, "BEGIN", "VEVENT");
   ical_uid_line(w, "UID", e->uid);
   ical_utc_line(w, "DTSTAMP", e->stamp_ms);
   if (form == 'I') ical_utc_line(w, "DTSTART", first);
-  else dtstart(w, spec, first, zoned);
+  else if (form == 'R')
+    dtstart(w, spec, tz_local_to_utc(spec->zone, wall) * 1000, zoned_from);
+  else dtstart(w, spec, first, zoned_from);
   int cut = 0;
-  if (form == 'I' || form == 'C') ical_line(w, "RRULE", rule);
-  if (form == 'C') correct(w, e, wall, first, e->to_ms);
+  if (form == 'I' || form == 'C' || form == 'R') ical_line(w, "RRULE", rule);
+  if (form == 'C' || form == 'R') correct(w, e, wall, first, e->to_ms);
   if (form == 'D') cut = rdates(w, e, first);
   ical_line_text(w, "SUMMARY", e->summary);
   if (e->description || cut) {

@@ -20,8 +20,15 @@
 **     (docs/cron.md), and RFC readers too (libical 3.0 takes a repeated
 **     time's second pass and moves the next day's time by the gap): such
 **     a rule takes the next form;
+**   - rrule: DTSTART;TZID= at the first occurrence of the range (with
+**     COUNT, its own DTSTART) and its rule as is (the canonical text;
+**     UNTIL at the range's end unless the set ends in the range), when every reader expands it alike (one RRULE, YEARLY to
+**     DAILY, none of BYWEEKNO, BYSETPOS, BYYEARDAY, RSCALE, SKIP, nor a
+**     BYMONTHDAY that libical reads its own way), DTSTART is an occurrence
+**     its local time names, and its times meet no DST change; corrected
+**     as a cron's rule is;
 **   - anything else (a cron that no RRULE says or whose time meets a DST
-**     change, an interval with milliseconds or too many seconds): DTSTART
+**     change, another rrule, an interval with milliseconds or too many seconds): DTSTART
 **     at the first occurrence and the rest of the range as RDATEs, at
 **     most ICAL_EVENT_MAX_DATES (the DESCRIPTION then says so).
 ** An RRULE ends (UNTIL) at the last occurrence of the range (or of
@@ -44,6 +51,9 @@
 #include "time/schedule.h"
 
 #define ICAL_EVENT_MAX_DATES 20000
+/* Room for the RRULE text of any form (cron_rrule.h's longest, an
+** rrule trigger's without BYYEARDAY or BYWEEKNO lists). */
+#define ICAL_RULE_MAX 2048
 /* The largest INTERVAL written: libical keeps it in 16 bits (a longer
 ** interval of seconds, over 9 hours, that is not whole minutes is
 ** RDATEs). */
@@ -66,10 +76,11 @@ typedef struct ical_event {
 
 /*
 ** Write e's VEVENT: 1 when written, 0 when the schedule has no occurrence
-** in the range (nothing written). *zoned is set to 1 when a value named
-** the spec's zone by TZID (its VTIMEZONE is then needed), else left alone.
+** in the range (nothing written). When a value names the spec's zone by
+** TZID (its VTIMEZONE is then needed), *zoned_from is lowered to that
+** instant (an rrule's DTSTART may lie before the range), else left alone.
 */
-int ical_event_write(ical_writer *w, const ical_event *e, int *zoned);
+int ical_event_write(ical_writer *w, const ical_event *e, int64_t *zoned_from);
 
 /* "NAME:<instant ms in UTC, to the second>" on a line of its own. */
 void ical_utc_line(ical_writer *w, const char *name, int64_t ms);

@@ -19,6 +19,7 @@
 #include "core/stats.h"
 #include "core/util.h"
 #include "http/actions.h"
+#include "http/calendar.h"
 #include "http/detail.h"
 #include "http/http_addr.h"
 #include "http/http_guard.h"
@@ -253,6 +254,21 @@ static enum MHD_Result detail_page(http_server *srv, struct MHD_Connection *c,
                  sqlite3_free);
 }
 
+/* GET /calendar.ics (calendar.h): the feed, or a line saying why not. */
+static enum MHD_Result calendar_feed(http_server *srv,
+                                     struct MHD_Connection *c) {
+  size_t len = 0;
+  unsigned status = MHD_HTTP_OK;
+  char *why = NULL;
+  char *body = calendar_render(srv->dbs, srv->ndbs, arg(c, "agent"),
+                               arg(c, "scope"), &len, &status, &why);
+  if (!body)
+    return respond(c, status, "text/plain; charset=utf-8", why, strlen(why),
+                   free);
+  return respond(c, MHD_HTTP_OK, "text/calendar; charset=utf-8", body, len,
+                 sqlite3_free);
+}
+
 /* ---- requests -------------------------------------------------------- */
 
 /* The request's context, kept in the pointer itself (nothing to free):
@@ -396,6 +412,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
   } else if (srv->act && strcmp(url, "/login") == 0) {
     body = actions_login_page(&len);
     type = "text/html; charset=utf-8";
+  } else if (strcmp(url, "/calendar.ics") == 0) {
+    return calendar_feed(srv, c);
   } else if (strcmp(url, "/metrics") == 0) {
     body = metrics_render(srv->dbs, srv->ndbs, now, srv->start_ms, &len);
     type = "text/plain; version=0.0.4; charset=utf-8";
@@ -404,7 +422,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
   } else {
     return plain(c, MHD_HTTP_NOT_FOUND,
                  "not found (this server has /, /trigger/ID, /run/ID, "
-                 "/metrics and /health)\n");
+                 "/calendar.ics, /metrics and /health)\n");
   }
   if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
   return respond(c, MHD_HTTP_OK, type, body, len, sqlite3_free);
@@ -539,7 +557,8 @@ http_server *http_start(const host_opts *o) {
   log_info("http: serving http://%s/ (%s)", where,
            srv->act ? "actions for the token's holder: POST /login, "
                       "/trigger/ID/VERB"
-                    : "read-only: /, /trigger/ID, /run/ID, /metrics, /health");
+                    : "read-only: /, /trigger/ID, /run/ID, /calendar.ics, "
+                      "/metrics, /health");
   if (!a.loopback)
     log_warn("http: %s is not a loopback address: anyone who can reach it "
              "can read the triggers and runs (no authentication for reading;"

@@ -114,6 +114,82 @@ def test_occurrences_equal_preview(ext):
     assert "DTSTART:20261025T013000Z" in autumn.split("UID:o2-Europe/Berlin@")[1]
 
 
+RRULES = [
+    ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "R"),
+    ("FREQ=MONTHLY;BYDAY=2FR,4FR;BYHOUR=10;BYMINUTE=0;BYSECOND=0", "R"),
+    ("FREQ=YEARLY;BYMONTH=3,10;BYMONTHDAY=3,30;BYHOUR=8", "R"),
+    ("FREQ=DAILY;INTERVAL=3;BYHOUR=12;BYMINUTE=15", "R"),
+    ("FREQ=DAILY;COUNT=20;BYHOUR=7", "R"),  # ends in the range: its own DTSTART
+    ("FREQ=DAILY;COUNT=200;BYHOUR=7", "D"),  # COUNT past the range: no UNTIL
+    # readers differ: libical and dateutil on BYSETPOS, a BYMONTHDAY with BYDAY
+    ("FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=17;BYMINUTE=0;BYSECOND=0", "D"),
+    ("FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13;BYHOUR=9", "D"),
+    ("RRULE:FREQ=WEEKLY;BYDAY=MO;BYHOUR=9\nRDATE:20260318T120000Z", "D"),
+    # a gap or a repeated time: RDATEs where a change meets it (Berlin)
+    ("FREQ=DAILY;BYHOUR=2;BYMINUTE=30", "Z"),
+    ("FREQ=WEEKLY;BYDAY=SU;BYHOUR=1,2,3", "Z"),
+]
+
+
+def test_rrule_triggers_equal_preview(ext):
+    """rrule triggers (column rrule): the rule as is where every reader
+    expands it alike, DTSTART at the range's first occurrence (with COUNT
+    its own), else RDATEs; both readers give trigger_preview's."""
+    db = connect(ext)
+    forms = {}
+    for z in ZONES:
+        for k, (rule, form) in enumerate(RRULES):
+            tid = f"r{k}-{z}"
+            add(db, tid, trigger_type="rrule", rrule=rule, timezone=z,
+                start_at="2026-03-02T07:00:00" if "COUNT" in rule else "2026-01-05T09:00:00")
+            forms[tid] = form
+    for lo, hi in RANGES:
+        text = feed(db, **{"from": lo, "to": hi})
+        compare(db, text, ms(lo), ms(hi), list(forms))
+        events = {e.split("\r\nUID:")[1].split("@")[0]: e.replace("\r\n ", "")
+                  for e in text.split("BEGIN:VEVENT")[1:]}
+        for tid, form in forms.items():
+            ev = events.get(tid)
+            if ev is None:
+                # ended (COUNT), or no Friday the 13th in the autumn range
+                assert tid.startswith(("r4-", "r5-", "r7-")) and lo.startswith("2026-09"), tid
+            elif form == "R" or (form == "Z" and tid.endswith("UTC")):
+                assert "RRULE:" in ev, (tid, ev)
+            elif form == "D" or tid.endswith("Europe/Berlin"):
+                assert "RRULE:" not in ev, (tid, ev)
+    text = feed(db, **{"from": RANGES[0][0], "to": RANGES[0][1]})
+    biweekly = text.split("UID:r0-Europe/Berlin@")[1].split("END:VEVENT")[0].replace("\r\n ", "")
+    assert "DTSTART;TZID=Europe/Berlin:20260303T090000\r\n" in biweekly
+    assert "RRULE:FREQ=WEEKLY;INTERVAL=2;UNTIL=20260414T235959Z;BYSECOND=0;BYMINUTE=0;" \
+        "BYHOUR=9;BYDAY=TU\r\n" in biweekly
+    counted = text.split("UID:r4-Europe/Berlin@")[1].split("END:VEVENT")[0]
+    assert "DTSTART;TZID=Europe/Berlin:20260302T070000\r\nRRULE:FREQ=DAILY;COUNT=20;" \
+        "BYHOUR=7\r\n" in counted
+
+
+def test_calendar_days_as_exdates(ext):
+    """A trigger that leaves out a calendar's days (column calendar, table
+    trigger_calendar_days): its rule with an EXDATE per day left out, read
+    back as trigger_preview's occurrences. Runs once trigger_calendar_days
+    exists (its own branch); until then it says SKIP."""
+    db = connect(ext)
+    if not one(db, "SELECT count(*) FROM pragma_module_list WHERE name = 'trigger_calendar_days'"):
+        print("SKIP test_ical.test_calendar_days_as_exdates: no trigger_calendar_days yet")
+        return
+    for day in ("2026-03-05", "2026-03-17", "2026-04-03"):
+        db.execute("INSERT INTO trigger_calendar_days(calendar, day, name) VALUES ('hq', ?, 'off')",
+                   (day,))
+    add(db, "wk", trigger_type="cron", cron_expression="0 9 * * 1-5", timezone="Europe/Berlin",
+        calendar="hq")
+    add(db, "rr", trigger_type="rrule", rrule="FREQ=WEEKLY;BYDAY=TU,TH,FR;BYHOUR=10",
+        timezone="America/New_York", calendar="hq", start_at="2026-01-06T10:00:00")
+    lo, hi = RANGES[0]
+    text = feed(db, **{"from": lo, "to": hi})
+    compare(db, text, ms(lo), ms(hi), ["wk", "rr"])
+    wk = text.split("UID:wk@")[1].split("END:VEVENT")[0]
+    assert "RRULE:" in wk and "EXDATE:20260305T080000Z\r\n" in wk
+
+
 def test_dense_and_subsecond(ext):
     """Dense crons: RDATEs across a DST change, an RRULE away from one; an
     interval with milliseconds is RDATEs (a range of an hour: RDATEs are
