@@ -15,6 +15,7 @@
 **                     incarnation, lease_ms)
 **   triggers_config   key/value: schema_version and trigger_config keys
 **   triggers_events   one row per lifecycle event (trigger_events)
+**   triggers_calendar one row per day of a calendar (trigger_calendar_days)
 */
 #ifndef TRIGGERS_STORE_H
 #define TRIGGERS_STORE_H
@@ -134,6 +135,14 @@ typedef enum store_sql {
   ST_AGENT_USER,      /* ?1 agent ?2 user ?3 since -> active, created after */
   ST_AGENT_ID_HELD,   /* ?1 trigger_id ?2 agent -> 1 if a trigger has it or
                          another agent's runs do */
+  /* calendar_rows.c */
+  ST_CAL_INSERT,   /* ?1 calendar ?2 day ?3 name; OR IGNORE */
+  ST_CAL_BY_ID,    /* ?1 id -> calendar, day, name */
+  ST_CAL_UPDATE,   /* ?1 id ?2 calendar ?3 day ?4 name */
+  ST_CAL_DELETE,   /* ?1 id */
+  ST_CAL_DAYS,     /* ?1 calendar ?2 limit -> day, ascending */
+  ST_CAL_COUNT,    /* ?1 calendar -> its days */
+  ST_CAL_TRIGGERS, /* ?1 calendar -> ids of its scheduled triggers */
   ST_COUNT
 } store_sql;
 
