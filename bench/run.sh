@@ -27,6 +27,9 @@ done
 $CC $CFLAGS -Iext -o "$OUT/cron_next" bench/cron_next.c bench/bench.c \
   ext/time/civil.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c ext/time/cron.c \
   ext/text/utf8.c -lsqlite3 -lm
+$CC $CFLAGS -Iext -o "$OUT/rrule_next" bench/rrule_next.c bench/bench.c \
+  ext/time/civil.c ext/time/tz.c ext/time/tzdb.c ext/time/tzdb_names.c ext/time/cron.c \
+  ext/time/rrule_*.c ext/text/utf8.c -lsqlite3 -lm
 [ -f bench/summary.c ] && $CC $CFLAGS -o "$OUT/summary" bench/summary.c bench/bench.c -lsqlite3 -lm
 for p in host_print host_exec host_latency host_sql; do
   $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/hostbench.c bench/bench.c -lsqlite3
@@ -110,6 +113,7 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   fi
 fi
 run "cron next-due" "$OUT/cron_next" bench/cron_mix.txt "$CRONER" "$REPS"
+run "rrule next-due" "$OUT/rrule_next" bench/cron_mix.txt bench/rrule_mix.txt "$REPS"
 
 step "peak memory"
 run "peak memory" "$OUT/peak_mem" "$TMP/ours_1000.db" "$TMP/ours_$BIG.db" 1000 "$REPS"

@@ -49,6 +49,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = sql_vtab_runs_register(db, c);
   if (rc == SQLITE_OK) rc = sql_vtab_events_register(db, c);
   if (rc == SQLITE_OK) rc = sql_vtab_preview_register(db, c);
+  if (rc == SQLITE_OK) rc = sql_vtab_calendar_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_run_due_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_trigger_ops_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_run_report_register(db, c);
@@ -62,6 +63,8 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = sql_fn_describe_register(db, c);
   if (rc == SQLITE_OK) rc = sql_fn_dedupe_register(db, c);
   if (rc == SQLITE_OK) rc = sql_fn_ical_register(db, c);
+
+  if (rc == SQLITE_OK) rc = sql_fn_calendar_register(db, c);
   if (rc == SQLITE_OK) rc = agent_fn_create_register(db, c);
   if (rc == SQLITE_OK) rc = agent_fn_summary_register(db, c);
   if (rc != SQLITE_OK) {

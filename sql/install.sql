@@ -4,10 +4,10 @@
 --   .read sql/install.sql
 --
 -- trigger_install() runs in one transaction: it checks that the names it
--- needs (triggers, trigger_runs, trigger_events and the shadow tables
--- triggers_data, triggers_state, triggers_rundata, triggers_config,
--- triggers_events) are free or already ours, then creates the three
--- virtual tables; creating `triggers` creates its shadow
+-- needs (triggers, trigger_runs, trigger_events, trigger_calendar_days and
+-- the shadow tables triggers_data, triggers_state, triggers_rundata,
+-- triggers_config, triggers_events, triggers_calendar) are free or already
+-- ours, then creates the four virtual tables; creating `triggers` creates its shadow
 -- tables, their indexes and the schema version (ext/store/store.c holds the
 -- DDL). Running it again changes nothing. If a name is taken by something
 -- else it fails with a message and changes nothing.

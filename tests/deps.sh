@@ -44,6 +44,11 @@ ruby -rsqlite3 -e1 >/dev/null 2>&1 || need="$need ruby-sqlite3"
 /usr/bin/python3 -c 'import pip' >/dev/null 2>&1 || need="$need python3-pip"
 /usr/bin/python3 -c 'import setuptools' >/dev/null 2>&1 || need="$need python3-setuptools"
 /usr/bin/python3 -c 'import wheel' >/dev/null 2>&1 || need="$need python3-wheel"
+# Calendar triggers (docs/calendar.md): python-dateutil is the rrule oracle
+# of tests/py (and of the corpus), python3-holidays writes the public
+# holidays of two countries that tests/py/sql/test_calendar.py imports.
+/usr/bin/python3 -c 'import dateutil.rrule' >/dev/null 2>&1 || need="$need python3-dateutil"
+/usr/bin/python3 -c 'import holidays' >/dev/null 2>&1 || need="$need python3-holidays"
 command -v go >/dev/null 2>&1 || want="$want golang-go"
 [ -d /usr/share/gocode/src/github.com/mattn/go-sqlite3 ] || want="$want golang-github-mattn-go-sqlite3-dev"
 command -v node >/dev/null 2>&1 || want="$want nodejs"

@@ -34,6 +34,7 @@ int sql_vtab_triggers_register(sqlite3 *db, trg_ctx *ctx);
 int sql_vtab_runs_register(sqlite3 *db, trg_ctx *ctx);
 int sql_vtab_events_register(sqlite3 *db, trg_ctx *ctx);
 int sql_vtab_preview_register(sqlite3 *db, trg_ctx *ctx);
+int sql_vtab_calendar_register(sqlite3 *db, trg_ctx *ctx);
 /* SQL functions (sql/fn_*.c). */
 int sql_fn_admin_register(sqlite3 *db, trg_ctx *ctx);
 int sql_fn_schedule_register(sqlite3 *db, trg_ctx *ctx);
@@ -41,6 +42,8 @@ int sql_fn_when_register(sqlite3 *db, trg_ctx *ctx);
 int sql_fn_describe_register(sqlite3 *db, trg_ctx *ctx);
 int sql_fn_dedupe_register(sqlite3 *db, trg_ctx *ctx);
 int sql_fn_ical_register(sqlite3 *db, trg_ctx *ctx);
+
+int sql_fn_calendar_register(sqlite3 *db, trg_ctx *ctx);
 /* The tick and the run lifecycle (tick/fn_*.c). */
 int tick_fn_run_due_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_trigger_ops_register(sqlite3 *db, trg_ctx *ctx);

@@ -86,14 +86,7 @@ static int health_options(sqlite3_context *ctx, store *s, sqlite3_value *arg,
     *to = sqlite3_mprintf("%s", to == agents ? it.m.json : it.m.text);
     rc = *to ? SQLITE_OK : SQLITE_NOMEM;
   }
-  store_json_each_close(&it);
-  if (bad) return -1;
-  if (rc != SQLITE_DONE) {
-    trg_result_error(ctx, rc, fname, "%s",
-                     trg_errmsg(sqlite3_context_db_handle(ctx), rc));
-    return -1;
-  }
-  return 0;
+  return store_json_options_end(ctx, fname, &it, bad, rc);
 }
 
 static void health_json(sqlite3_str *out, const store_health *h) {

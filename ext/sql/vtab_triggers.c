@@ -104,7 +104,7 @@ static int triggers_destroy(sqlite3_vtab *tab) {
 static int triggers_shadow_name(const char *suffix) {
   return strcmp(suffix, "data") == 0 || strcmp(suffix, "state") == 0 ||
          strcmp(suffix, "rundata") == 0 || strcmp(suffix, "config") == 0 ||
-         strcmp(suffix, "events") == 0;
+         strcmp(suffix, "events") == 0 || strcmp(suffix, "calendar") == 0;
 }
 
 /* INSERT: the values as given, written by trigger_write_insert (write.h). */

@@ -113,6 +113,12 @@ const store_coldef store_event_cols[EC_NCOL] = {
     {"detail", 'J', 1, "TEXT", 0},
 };
 
+const store_coldef store_calendar_cols[CC_NCOL] = {
+    {"calendar", 'T', 0, "TEXT NOT NULL", 0},
+    {"day", 'T', 0, "TEXT NOT NULL", 0},
+    {"name", 'T', 0, "TEXT NOT NULL DEFAULT ''", 0},
+};
+
 /* The trigger columns stored in triggers_state (schema.c). */
 static const uint64_t state_cols =
     (1ull << TC_RUN_COUNT) | (1ull << TC_NEXT_DUE_AT) |

@@ -38,6 +38,10 @@ enum {
   EC_NCOL
 };
 extern const store_coldef store_event_cols[EC_NCOL];
+/* The columns of a calendar's day (trigger_calendar_days,
+** docs/calendar.md#holidays-and-business-days), all public. */
+enum { CC_CALENDAR, CC_DAY, CC_NAME, CC_NCOL };
+extern const store_coldef store_calendar_cols[CC_NCOL];
 
 /* 1 when trigger column col is stored in triggers_state, 0 triggers_data. */
 int store_col_in_state(int col);

@@ -41,6 +41,9 @@ static const config_key keys[] = {
     {"max_agent_display_name_bytes", "256", 1},
     {"max_agent_instructions_bytes", "16384", 1},
     {"max_agent_metadata_bytes", "8192", 1},
+    /* holidays (docs/calendar.md#holidays-and-business-days) */
+    {"business_days", "MO,TU,WE,TH,FR", 0},
+    {"default_calendar", NULL, 0},
 };
 
 const config_key *store_config_find(const char *key) {
@@ -69,6 +72,10 @@ int store_config_value_ok(const config_key *k, const char *text) {
     return n > 0 && n <= 15 && text[n] == 0 &&
            strtoll(text, NULL, 10) <= store_config_max(k);
   }
+  if (strcmp(k->key, "business_days") == 0) {
+    uint8_t bits;
+    return sched_business_days_parse(text, &bits) == 0;
+  }
   if (strcmp(k->key, "min_confidence") == 0) {
     char *end;
     double x = strtod(text, &end);
@@ -84,7 +91,9 @@ void store_config_rule(const config_key *k, char *buf, size_t n) {
   } else {
     sqlite3_snprintf((int)n, buf, "%s",
                      strcmp(k->key, "min_confidence") == 0 ? "a number 0..1"
-                                                           : "text");
+                     : strcmp(k->key, "business_days") == 0
+                         ? "weekdays MO..SU separated by commas"
+                         : "text");
   }
 }
 

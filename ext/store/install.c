@@ -58,10 +58,11 @@ static int names_free(sqlite3 *db, char **err) {
       {"triggers", "triggers"},
       {"trigger_runs", "trigger_runs"},
       {"trigger_events", "trigger_events"},
+      {"trigger_calendar_days", "trigger_calendar_days"},
   };
-  static const char *const shadows[] = {"triggers_data", "triggers_state",
-                                        "triggers_rundata", "triggers_config",
-                                        "triggers_events"};
+  static const char *const shadows[] = {
+      "triggers_data",   "triggers_state",  "triggers_rundata",
+      "triggers_config", "triggers_events", "triggers_calendar"};
   char type[8];
   int ours = 0;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -109,10 +110,13 @@ int store_install(sqlite3 *db, tzdb *zones, i64 now, char **err) {
   if (rc == SQLITE_OK) rc = store_rezone(db, zones, now, err);
   /* trigger_events reads triggers_events, which version 5 adds */
   if (rc == SQLITE_OK) {
-    rc = sqlite3_exec(db,
-                      "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_events"
-                      " USING trigger_events;",
-                      0, 0, err);
+    rc =
+        sqlite3_exec(db,
+                     "CREATE VIRTUAL TABLE IF NOT EXISTS main.trigger_events"
+                     " USING trigger_events;"
+                     "CREATE VIRTUAL TABLE IF NOT EXISTS"
+                     " main.trigger_calendar_days USING trigger_calendar_days;",
+                     0, 0, err);
   }
   rc = store_txn_end(db, &t, rc);
   /* the rollback reset the connection's message: the one it kept */

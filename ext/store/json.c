@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "base/args.h"
 #include "text/json_shape.h"
 
 SQLITE_EXTENSION_INIT3
@@ -194,4 +195,16 @@ int store_json_each_next(store_json_each *it) {
 void store_json_each_close(store_json_each *it) {
   if (it->st) sqlite3_reset(it->st);
   it->st = NULL;
+}
+
+int store_json_options_end(sqlite3_context *ctx, const char *fname,
+                           store_json_each *it, int bad, int rc) {
+  store_json_each_close(it);
+  if (bad) return -1;
+  if (rc != SQLITE_DONE) {
+    trg_result_error(ctx, rc, fname, "%s",
+                     trg_errmsg(sqlite3_context_db_handle(ctx), rc));
+    return -1;
+  }
+  return 0;
 }

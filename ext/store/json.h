@@ -59,5 +59,10 @@ int store_json_each_open(store *s, const char *json, store_json_each *it);
 int store_json_tree_open(store *s, const char *json, store_json_each *it);
 int store_json_each_next(store_json_each *it);
 void store_json_each_close(store_json_each *it);
+/* The end of a function's walk over its options object: the walk closed;
+** 0 when it ended (rc SQLITE_DONE) with nothing bad, else -1 with the
+** error set on ctx (bad: the caller set it already; else rc's). */
+int store_json_options_end(sqlite3_context *ctx, const char *fname,
+                           store_json_each *it, int bad, int rc);
 
 #endif

@@ -358,8 +358,9 @@ static char *migrate_v6_sql(void) {
       trigger_of_run);
   for (int t = 0; t < 3; t++)
     append_rebuild(s, names[t], ddl[t], defs[t], n[t]);
-  sqlite3_str_appendf(s, "%s%s%s%s", store_index_ddl, store_index_runs_ddl,
-                      store_index_v2_ddl, store_index_v3_ddl);
+  sqlite3_str_appendf(s, "%s%s%s%s%s%s", store_index_ddl, store_index_runs_ddl,
+                      store_index_v2_ddl, store_index_v3_ddl,
+                      store_calendar_ddl, store_index_calendar_ddl);
   if (!ddl[0] || !ddl[1] || !ddl[2]) sqlite3_str_reset(s);
   for (int t = 0; t < 3; t++) sqlite3_free(ddl[t]);
   return sqlite3_str_finish(s);

@@ -30,6 +30,7 @@ static const store_coldef *table_cols(store_vtab t, int *ncol) {
   switch (t) {
     case STORE_VTAB_TRIGGERS: *ncol = TC_NPUBLIC; return store_trigger_cols;
     case STORE_VTAB_EVENTS: *ncol = EC_NCOL; return store_event_cols;
+    case STORE_VTAB_CALENDAR: *ncol = CC_NCOL; return store_calendar_cols;
     default: *ncol = RC_NPUBLIC; return store_run_cols;
   }
 }
@@ -198,9 +199,10 @@ static char *scan_sql(store_vtab t, const store_term *terms, int n,
   sqlite3_str *s = sqlite3_str_new(NULL);
   select_list(s, t);
   sqlite3_str_appendf(s, " FROM %s",
-                      t == STORE_VTAB_TRIGGERS ? STORE_TRIGGER_FROM
-                      : t == STORE_VTAB_EVENTS ? "main.triggers_events"
-                                               : "main.triggers_rundata");
+                      t == STORE_VTAB_TRIGGERS   ? STORE_TRIGGER_FROM
+                      : t == STORE_VTAB_EVENTS   ? "main.triggers_events"
+                      : t == STORE_VTAB_CALENDAR ? "main.triggers_calendar"
+                                                 : "main.triggers_rundata");
   if (where_terms(s, t, terms, n, NULL) != 0) {
     sqlite3_free(sqlite3_str_finish(s));
     return NULL;

@@ -52,6 +52,10 @@
 **   triggers_events_created(at) WHERE kind = 'created'    trigger_health's
 **   triggers_events_rejected(at) WHERE kind = 'rejected'  recent_creations
 **                                           and last_create_error
+**   triggers_calendar(calendar, day) UNIQUE a calendar's days
+**   triggers_data_calendar(calendar) WHERE calendar IS NOT NULL
+**                                           the triggers a change of a
+**                                           calendar reschedules
 ** (triggers_events, since version 5: one row per lifecycle event; a fire
 ** writes none, and the two partial indexes take only the create
 ** action's rows, so a tick's event costs two index entries.)
@@ -193,6 +197,21 @@ const char *const store_events_ddl =
     "CREATE INDEX main.triggers_events_rejected ON triggers_events(at)"
     " WHERE kind = 'rejected';";
 
+/* Holidays (version 6, docs/calendar.md#holidays-and-business-days): the
+** days of the calendars trigger_calendar_days shows, one row per
+** (calendar, day) (its UNIQUE index is the lookup by calendar and day),
+** and the triggers of a calendar, rescheduled when its days change. Both
+** IF NOT EXISTS: the migration to version 6 runs them too. */
+const char *const store_calendar_ddl =
+    "CREATE TABLE IF NOT EXISTS main.triggers_calendar(id INTEGER PRIMARY KEY,"
+    " calendar TEXT NOT NULL CHECK(length(calendar) BETWEEN 1 AND 63),"
+    " day TEXT NOT NULL CHECK(day GLOB"
+    " '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),"
+    " name TEXT NOT NULL DEFAULT '', UNIQUE(calendar, day)) STRICT;";
+const char *const store_index_calendar_ddl =
+    "CREATE INDEX IF NOT EXISTS main.triggers_data_calendar ON"
+    " triggers_data(calendar) WHERE calendar IS NOT NULL;";
+
 int store_create(sqlite3 *db, char **err) {
   int rc = store_strict_supported(err);
   if (rc != SQLITE_OK) return rc;
@@ -214,7 +233,9 @@ int store_create(sqlite3 *db, char **err) {
                                  store_index_runs_ddl,
                                  store_index_v2_ddl,
                                  store_index_v3_ddl,
-                                 store_events_ddl};
+                                 store_events_ddl,
+                                 store_calendar_ddl,
+                                 store_index_calendar_ddl};
     rc = SQLITE_OK;
     for (size_t i = 0; i < sizeof steps / sizeof steps[0] && rc == SQLITE_OK;
          i++) {
@@ -293,11 +314,16 @@ int store_drop(sqlite3 *db) {
                       "DROP TABLE IF EXISTS main.triggers_state;"
                       "DROP TABLE IF EXISTS main.triggers_rundata;"
                       "DROP TABLE IF EXISTS main.triggers_config;"
-                      "DROP TABLE IF EXISTS main.triggers_events;",
+                      "DROP TABLE IF EXISTS main.triggers_events;"
+                      "DROP TABLE IF EXISTS main.triggers_calendar;",
                       0, 0, 0);
 }
 
 int store_declare_vtab(sqlite3 *db, store_vtab t) {
+  if (t == STORE_VTAB_CALENDAR) {
+    return sqlite3_declare_vtab(
+        db, "CREATE TABLE x(calendar TEXT, day TEXT, name TEXT)");
+  }
   if (t == STORE_VTAB_PREVIEW) {
     return sqlite3_declare_vtab(
         db, "CREATE TABLE x(n INTEGER, due_at INTEGER, due_iso TEXT,"

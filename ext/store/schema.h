@@ -43,8 +43,9 @@ typedef enum store_vtab {
   STORE_VTAB_TRIGGERS, /* triggers: store_trigger_cols' public columns */
   STORE_VTAB_RUNS,     /* trigger_runs: store_run_cols' public columns */
   STORE_VTAB_EVENTS,   /* trigger_events: store_event_cols */
-  STORE_VTAB_PREVIEW   /* trigger_preview: n, due_at, due_iso, then the
+  STORE_VTAB_PREVIEW,  /* trigger_preview: n, due_at, due_iso, then the
                           hidden spec, after, tz (vtab_preview.c's order) */
+  STORE_VTAB_CALENDAR  /* trigger_calendar_days: store_calendar_cols */
 } store_vtab;
 /* sqlite3_declare_vtab of table t's columns (in its xConnect). */
 int store_declare_vtab(sqlite3 *db, store_vtab t);
@@ -80,5 +81,9 @@ extern const char *const store_index_v2_ddl;
 extern const char *const store_index_v3_ddl;
 /* The table triggers_events and its indexes (version 5). */
 extern const char *const store_events_ddl;
+/* The table triggers_calendar and the index of triggers by calendar
+** (version 6; IF NOT EXISTS). */
+extern const char *const store_calendar_ddl;
+extern const char *const store_index_calendar_ddl;
 
 #endif

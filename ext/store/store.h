@@ -15,6 +15,7 @@
 **                     incarnation, lease_ms)
 **   triggers_config   key/value: schema_version and trigger_config keys
 **   triggers_events   one row per lifecycle event (trigger_events)
+**   triggers_calendar one row per day of a calendar (trigger_calendar_days)
 */
 #ifndef TRIGGERS_STORE_H
 #define TRIGGERS_STORE_H
@@ -145,6 +146,15 @@ typedef enum store_sql {
   /* ical.c: ?1 agents (JSON array) ?2 scope, either NULL (any) */
   ST_ICAL_TRIGGERS, /* -> full rows of the scheduled triggers */
   ST_ICAL_RUNS,     /* ?3 from ?4 to ?5 limit -> runs finished in range */
+
+  /* calendar_rows.c */
+  ST_CAL_INSERT,   /* ?1 calendar ?2 day ?3 name; OR IGNORE */
+  ST_CAL_BY_ID,    /* ?1 id -> calendar, day, name */
+  ST_CAL_UPDATE,   /* ?1 id ?2 calendar ?3 day ?4 name */
+  ST_CAL_DELETE,   /* ?1 id */
+  ST_CAL_DAYS,     /* ?1 calendar ?2 limit -> day, ascending */
+  ST_CAL_COUNT,    /* ?1 calendar -> its days */
+  ST_CAL_TRIGGERS, /* ?1 calendar -> ids of its scheduled triggers */
   ST_COUNT
 } store_sql;
 

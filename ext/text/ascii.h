@@ -12,5 +12,8 @@ static inline int ascii_is_lower(int c) { return c >= 'a' && c <= 'z'; }
 static inline int ascii_is_alpha(int c) {
   return ascii_is_upper(c) || ascii_is_lower(c);
 }
+static inline int ascii_to_upper(int c) {
+  return ascii_is_lower(c) ? c - 'a' + 'A' : c;
+}
 
 #endif

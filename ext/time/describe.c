@@ -516,6 +516,12 @@ int describe_schedule(const sched_spec *s, char *buf, size_t n) {
       break;
     default: desc_put(&w, "Never"); break;
   }
+  if (s->cal_policy != SCHED_CAL_NONE) {
+    static const char *const how[] = {"", ", except on",
+                                      ", the business day before on",
+                                      ", the business day after on"};
+    desc_putf(&w, "%s '%s' holidays", how[s->cal_policy], s->cal_name);
+  }
   if (s->start_at != SCHED_NONE) {
     desc_put(&w, ", from ");
     desc_put_local(&w, s->start_at, z);

@@ -90,13 +90,14 @@ static int moved_day_ok(const rrule_exp *x, int64_t day) {
 
 uint32_t rrule_month_days(const rrule_exp *x, int y, int m, int *spill) {
   const rrule_rule *r = x->r;
+  *spill = 0;
+  /* a month BYMONTH leaves out first: a yearly rule asks for all twelve */
+  if (x->months && !(x->months >> m & 1)) return 0;
   int dim = civil_days_in_month(y, m), d;
   int64_t first = civil_days_from_date(y, m, 1);
   int wd1 = rrule_weekday(first);
   uint32_t all = month_bits(dim), mask = all, neg;
   int over = 0;
-  *spill = 0;
-  if (x->months && !(x->months >> m & 1)) return 0;
   if (x->mdays || x->mdays_neg) {
     mask = x->mdays & all;
     over = (x->mdays & ~all) != 0;
@@ -194,6 +195,7 @@ void rrule_year_days(const rrule_exp *x, int y, uint64_t out[6]) {
   int yearlen = civil_is_leap(y) ? 366 : 365, m, k;
   memset(out, 0, 6 * sizeof out[0]);
   for (m = 1; m <= 12; m++) {
+    if (x->months && !(x->months >> m & 1)) continue; /* no day of it */
     int spill, dim = civil_days_in_month(y, m);
     int off = (int)(civil_days_from_date(y, m, 1) - jan1);
     uint64_t mask = rrule_month_days(x, y, m, &spill) >> 1;

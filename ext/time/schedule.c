@@ -53,8 +53,9 @@ static int within_end(const sched_spec *s, int64_t t) {
   return (s->end_at == SCHED_NONE || t <= s->end_at) && t <= SCHED_MS_MAX;
 }
 
-/* Raw next occurrence, ignoring end_at but honouring start_at. */
-static int raw_next(const sched_spec *s, int64_t after, int64_t *out) {
+/* The type's next occurrence, ignoring end_at and the calendar but
+** honouring start_at. */
+static int type_next(const sched_spec *s, int64_t after, int64_t *out) {
   switch (s->type) {
     case SCHED_INTERVAL: {
       int64_t anchor = interval_anchor(s);
@@ -91,6 +92,13 @@ static int raw_next(const sched_spec *s, int64_t after, int64_t *out) {
     }
     default: return 0;
   }
+}
+
+/* Raw next occurrence: the type's, with the calendar's days applied;
+** end_at ignored. */
+static int raw_next(const sched_spec *s, int64_t after, int64_t *out) {
+  if (s->cal_policy == SCHED_CAL_NONE) return type_next(s, after, out);
+  return sched_calendar_next(s, after, out, type_next);
 }
 
 int sched_next(const sched_spec *s, int64_t after, int64_t *out) {
@@ -268,10 +276,19 @@ static int rrule_canonical_spec(const sched_spec *s, char *buf, size_t n) {
   return (size_t)k >= n - (size_t)len ? -1 : len + k;
 }
 
+/* A calendar after the schedule's text: "\nCALENDAR:us;skip". */
+static int with_calendar(const sched_spec *s, int len, char *buf, size_t n) {
+  if (len < 0 || s->cal_policy == SCHED_CAL_NONE) return len;
+  int k = snprintf(buf + len, n - (size_t)len, "\nCALENDAR:%s;%s", s->cal_name,
+                   sched_cal_policy_name(s->cal_policy));
+  return (size_t)k >= n - (size_t)len ? -1 : len + k;
+}
+
 int sched_canonical(const sched_spec *s, char *buf, size_t n) {
   int len;
   switch (s->type) {
-    case SCHED_CRON: return cron_canonical(&s->cron, buf, n);
+    case SCHED_CRON:
+      return with_calendar(s, cron_canonical(&s->cron, buf, n), buf, n);
     case SCHED_INTERVAL:
       len = snprintf(buf, n, "%lld", (long long)s->interval_ms);
       break;
@@ -288,7 +305,8 @@ int sched_canonical(const sched_spec *s, char *buf, size_t n) {
       }
       break;
     }
-    case SCHED_RRULE: return rrule_canonical_spec(s, buf, n);
+    case SCHED_RRULE:
+      return with_calendar(s, rrule_canonical_spec(s, buf, n), buf, n);
     default: return -1;
   }
   return (size_t)len >= n ? -1 : len; /* snprintf of an integer: len >= 0 */

@@ -46,6 +46,28 @@ typedef enum sched_type {
                      timeout (docs/reactive.md) */
 } sched_type;
 
+/* What an occurrence on a calendar day does (calendar_policy). */
+enum {
+  SCHED_CAL_NONE = 0,
+  SCHED_CAL_SKIP,     /* it does not run */
+  SCHED_CAL_PREVIOUS, /* it runs on the business day before */
+  SCHED_CAL_NEXT      /* it runs on the business day after */
+};
+#define SCHED_CAL_MAX 4096    /* days in one calendar */
+#define SCHED_CAL_NAME_MAX 64 /* bytes of a calendar's name, with the NUL */
+#define SCHED_BUSINESS_DEFAULT 0x1F /* MO..FR */
+
+/* "skip" | "previous_business_day" | "next_business_day" -> SCHED_CAL_*;
+** SCHED_CAL_NONE otherwise. */
+int sched_cal_policy_parse(const char *s);
+const char *sched_cal_policy_name(int policy);
+/* 1 when name can name a calendar: 1..SCHED_CAL_NAME_MAX - 1 bytes, not
+** only blanks. */
+int sched_cal_name_ok(const char *name);
+/* "MO,TU,WE,TH,FR" (any case, blanks around items) -> bits (bit 0 =
+** Monday); 0, or -1 for text that is not a list of distinct weekdays. */
+int sched_business_days_parse(const char *text, uint8_t *bits);
+
 typedef struct sched_spec {
   sched_type type;
   int64_t interval_ms;  /* SCHED_INTERVAL */
@@ -62,11 +84,19 @@ typedef struct sched_spec {
   /* SCHED_RRULE (docs/calendar.md): DTSTART, wall-clock seconds in zone
   ** (sched_rrule_dtstart), and the compiled set, last: it is ~12 KB, and
   ** sched_spec_clear leaves it alone unless the type is rrule. */
+  /* Holidays (docs/calendar.md#holidays-and-business-days), cron and
+  ** rrule: cal_policy SCHED_CAL_NONE when the trigger names no calendar;
+  ** else its name, the business days, and its days in cal_days (last). */
+  int cal_policy;
+  uint8_t business_days; /* bit 0 = Monday .. bit 6 = Sunday */
+  int ncal;              /* days in cal_days */
+  char cal_name[SCHED_CAL_NAME_MAX];
   int64_t dtstart;
   int dtstart_implied; /* DTSTART is the `after` of a call on a bare rule,
                        ** no trigger's: trigger_describe leaves unsaid
                        ** what it supplies (docs/calendar.md#in-words) */
   rrule_set rrule;
+  int32_t cal_days[SCHED_CAL_MAX]; /* days since 1970-01-01, ascending */
 } sched_spec;
 
 /* Zero every member but the rrule set (rrule_compile fills that). */
@@ -80,6 +110,15 @@ int64_t sched_rrule_dtstart(const sched_spec *s);
 ** otherwise. */
 sched_type sched_type_parse(const char *s);
 const char *sched_type_name(sched_type t);
+
+/* The next occurrence of a schedule's own type (internal to schedule.c
+** and schedule_calendar.c). */
+typedef int (*sched_next_fn)(const sched_spec *s, int64_t after, int64_t *out);
+/* With a calendar (cal_policy not SCHED_CAL_NONE): next's first
+** occurrence after `after` as the policy moves or skips it (internal to
+** schedule.c; schedule_calendar.c). */
+int sched_calendar_next(const sched_spec *s, int64_t after, int64_t *out,
+                        sched_next_fn next);
 
 /*
 ** First occurrence strictly after `after` that lies within start_at ..
@@ -138,7 +177,8 @@ int sched_parse_instant(const char *text, const tz_zone *zone, int64_t *out,
 ** "event:<key>" with "@<timeout ms>" when it has one, or the rrule's
 ** canonical text (rrule_canonical) followed, when start_at is given, by
 ** "\nDTSTART:YYYYMMDDTHHMMSS" (its wall-clock time; without start_at
-** the creation time is left out, as an interval's anchor is). Returns
+** the creation time is left out, as an interval's anchor is); a cron or
+** rrule with a calendar adds "\nCALENDAR:<name>;<policy>". Returns
 ** length or -1 when buf is too small (SCHED_CANON_MAX always suffices).
 */
 #define SCHED_CANON_MAX (RRULE_CANON_MAX + 32)

@@ -11,6 +11,8 @@
 
 #include "base/args.h"
 #include "base/json_out.h"
+#include "store/calendar_rows.h"
+#include "store/config.h"
 #include "store/json.h"
 #include "store/stored.h"
 #include "text/coverage.h"
@@ -40,6 +42,8 @@ const char *const trigger_statuses[] = {"scheduled", "paused",  "completed",
 static const char *const trigger_types[] = {"interval", "once", "cron",
                                             "event",    "rrule",
                                             0};
+static const char *const calendar_policies[] = {"skip", "previous_business_day",
+                                                "next_business_day", 0};
 
 /* The values of an enum column a write may set, or NULL. */
 static const char *const *enum_values(int col) {
@@ -49,6 +53,7 @@ static const char *const *enum_values(int col) {
     case TC_CREATED_BY: return creators;
     case TC_MISFIRE_POLICY: return misfires;
     case TC_OVERLAP_POLICY: return overlaps;
+    case TC_CALENDAR_POLICY: return calendar_policies;
     default: return NULL;
   }
 }
@@ -428,8 +433,40 @@ static int rrule_of(const trg_row *r, sched_spec *spec, int flags,
   return SQLITE_OK;
 }
 
-static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
-                   trigger_status *st) {
+/* A cron or rrule trigger's calendar
+** (docs/calendar.md#holidays-and-business-days): its days, policy and
+** the business days into the spec. Written, the calendar must hold a day; read back, an emptied one is a
+** calendar without holidays. */
+static int calendar_of(store *s, const trg_row *r, sched_spec *spec, int flags,
+                       trigger_status *st) {
+  const char *name = trg_val_text(&r->v[TC_CALENDAR]);
+  i64 n = 0;
+  int rc = SQLITE_OK;
+  if (!(flags & TRIGGER_STORED)) {
+    rc = store_calendar_count(s, name, &n);
+    if (rc != SQLITE_OK) return rc;
+    if (n == 0) {
+      char buf[STORED_SHOWN + 4];
+      return col_err(st, flags, TC_CALENDAR,
+                     "no calendar '%s' (trigger_calendar_days holds no day "
+                     "of it)",
+                     store_stored_shown(name, buf));
+    }
+  }
+  spec->cal_policy =
+      sched_cal_policy_parse(trg_val_text(&r->v[TC_CALENDAR_POLICY]));
+  snprintf(spec->cal_name, sizeof spec->cal_name, "%s", name);
+  char *days = store_config_text(s, "business_days");
+  if (!days) return SQLITE_NOMEM;
+  if (sched_business_days_parse(days, &spec->business_days) != 0)
+    spec->business_days = SCHED_BUSINESS_DEFAULT;
+  sqlite3_free(days);
+  return store_calendar_days(s, name, spec->cal_days, SCHED_CAL_MAX,
+                             &spec->ncal);
+}
+
+static int spec_of(trg_ctx *c, store *s, const trg_row *r, sched_spec *spec,
+                   int flags, trigger_status *st) {
   char msg[CRON_ERR_MAX + 64];
   sched_spec_clear(spec);
   spec->type = sched_type_parse(r->v[TC_TRIGGER_TYPE].t);
@@ -453,8 +490,35 @@ static int spec_of(trg_ctx *c, const trg_row *r, sched_spec *spec, int flags,
                  sizeof msg) != 0) {
     return col_err(st, flags, TC_CRON_EXPRESSION, "%s", msg);
   }
-  if (spec->type == SCHED_RRULE) return rrule_of(r, spec, flags, st);
-  return SQLITE_OK;
+  int rc = SQLITE_OK;
+  if (!r->v[TC_CALENDAR].null) rc = calendar_of(s, r, spec, flags, st);
+  if (rc == SQLITE_OK && spec->type == SCHED_RRULE)
+    rc = rrule_of(r, spec, flags, st);
+  return rc;
+}
+
+/* calendar and calendar_policy: only for cron and rrule, the policy only
+** with a calendar (default skip), a name of 1..63 bytes. */
+static int check_calendar(trg_row *r, sched_type t, int flags,
+                          trigger_status *st) {
+  if (r->v[TC_CALENDAR].null) {
+    if (r->v[TC_CALENDAR_POLICY].null) return SQLITE_OK;
+    return col_err(st, flags, TC_CALENDAR_POLICY,
+                   "only allowed with a calendar");
+  }
+  if (t != SCHED_CRON && t != SCHED_RRULE) {
+    return col_err(st, flags, TC_CALENDAR,
+                   "only allowed for trigger_type 'cron' or 'rrule' (this "
+                   "trigger is '%s')",
+                   sched_type_name(t));
+  }
+  if (!sched_cal_name_ok(r->v[TC_CALENDAR].t)) {
+    return col_err(st, flags, TC_CALENDAR,
+                   "must be a name of 1 to %d bytes, not blank",
+                   SCHED_CAL_NAME_MAX - 1);
+  }
+  return check_enum(r, TC_CALENDAR_POLICY, calendar_policies, "skip", flags,
+                    st);
 }
 
 /* A value marked bad when it was read (trg_val.bad). */
@@ -541,6 +605,7 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   }
   if ((rc = check_type_columns(r, t, flags, st)) != SQLITE_OK) return rc;
   if ((rc = check_event_columns(r, flags, st)) != SQLITE_OK) return rc;
+  if ((rc = check_calendar(r, t, flags, st)) != SQLITE_OK) return rc;
   if ((flags & TRIGGER_STORED) && r->v[TC_TRIGGER_ID].null) {
     return not_null(st, flags, TC_TRIGGER_ID);
   }
@@ -629,7 +694,7 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
                    (long long)r->v[TC_START_AT].i);
   }
   if ((flags & TRIGGER_STORED) && (rc = check_state(r, flags, st))) return rc;
-  return spec_of(c, r, spec, flags, st);
+  return spec_of(c, s, r, spec, flags, st);
 }
 
 int trigger_check_status(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,

@@ -15,9 +15,12 @@
 ** an invalid type, a cron expression that never matches, a catch-up of a
 ** once schedule or from a due time after now, instants as integers
 ** (signs, lengths) and ISO text (offsets, bad years), canonical text.
+** rrule schedules (check_rrule) and holidays (check_calendar: each
+** calendar_policy, business days, an .ics's days) too.
 */
 #include "time/civil.h"
 #include "time/cron.h"
+#include "time/holiday_ics.h"
 #include "time/rrule.h"
 #include "time/schedule.h"
 #include "time/tz.h"
@@ -442,9 +445,82 @@ static void check_rrule(void) {
   CHECK(!sched_next(&s, s.end_at, &v), "end_at ends it");
 }
 
+/* Holidays (schedule_calendar.c): a daily 09:00 UTC cron over a calendar
+** holding Friday 2026-01-02 and Monday 2026-01-05; each policy, business
+** days MO..FR; an .ics's days (holiday_ics.c) and its errors. */
+static int ics_days[16], ics_n;
+static int take_day(void *arg, int64_t day, const char *name) {
+  (void)arg;
+  (void)name;
+  if (ics_n < 16) ics_days[ics_n++] = (int)day;
+  return 0;
+}
+
+static void check_calendar(void) {
+  const int64_t d0 = 20454, h9 = 9 * 3600000LL; /* 2026-01-01, Thursday */
+  static sched_spec s;
+  char err[ICS_ERR_MAX];
+  int64_t v = 0;
+  sched_spec_clear(&s);
+  CHECK(cron_parse("0 9 * * *", &s.cron, err, sizeof err) == 0, "%s", err);
+  s.type = SCHED_CRON;
+  s.zone = tz_utc();
+  s.start_at = s.end_at = SCHED_NONE;
+  s.business_days = SCHED_BUSINESS_DEFAULT;
+  s.ncal = 2;
+  s.cal_days[0] = (int32_t)(d0 + 1);
+  s.cal_days[1] = (int32_t)(d0 + 4);
+  static const struct {
+    int policy;
+    int64_t after_day, want_day;
+  } cases[] = {
+      {SCHED_CAL_SKIP, 0, 2},     /* Fri skipped: Sat */
+      {SCHED_CAL_SKIP, 3, 5},     /* Mon skipped: Tue */
+      {SCHED_CAL_PREVIOUS, 0, 2}, /* Fri -> Thu 09:00 (== Thu's own) */
+      {SCHED_CAL_PREVIOUS, 2, 3}, /* Sun, then Mon -> Fri, a holiday: Thu */
+      {SCHED_CAL_NEXT, 0, 2},     /* Fri -> Mon, a holiday -> Tue; Sat first */
+      {SCHED_CAL_NEXT, 4, 5},     /* Tue 09:00: Fri's, Mon's and its own */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    s.cal_policy = cases[i].policy;
+    int64_t after = (d0 + cases[i].after_day) * 86400000 + h9;
+    CHECK(sched_next(&s, after, &v) &&
+              v == (d0 + cases[i].want_day) * 86400000 + h9,
+          "policy %d after day %lld: day %lld", cases[i].policy,
+          (long long)cases[i].after_day,
+          (long long)(civil_floor_div(v, 86400000) - d0));
+  }
+  uint8_t bits;
+  CHECK(sched_business_days_parse(" mo,Tu , SU", &bits) == 0 && bits == 0x43,
+        "business days");
+  CHECK(sched_business_days_parse("MO,MO", &bits) != 0, "a day twice");
+  CHECK(sched_business_days_parse("", &bits) != 0, "none");
+  CHECK(sched_cal_policy_parse("next_business_day") == SCHED_CAL_NEXT &&
+            !sched_cal_policy_parse("never") &&
+            strcmp(sched_cal_policy_name(SCHED_CAL_PREVIOUS),
+                   "previous_business_day") == 0,
+        "policy names");
+  const char *ics = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:"
+                    "20260102\r\nDTEND;VALUE=DATE:20260104\r\nSUMMARY:two "
+                    "\r\n days\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nDTSTART:"
+                    "20000101\r\nRRULE:FREQ=YEARLY\r\nEND:VEVENT\r\n"
+                    "END:VCALENDAR\r\n";
+  ics_n = 0;
+  CHECK(ics_holidays(ics, strlen(ics), d0, d0 + 730, take_day, NULL, err,
+                     sizeof err) == 0 &&
+            ics_n == 4 && ics_days[0] == d0 + 1 && ics_days[1] == d0 + 2 &&
+            ics_days[2] == d0 && ics_days[3] == d0 + 365,
+        "ics days: %d %s", ics_n, err);
+  CHECK(ics_holidays("BEGIN:VCALENDAR\n", 16, d0, d0 + 1, take_day, NULL, err,
+                     sizeof err) == -1 &&
+            strstr(err, "no END:VCALENDAR"),
+        "ics cut short: %s", err);
+}
+
 int main(void) {
   db = tzdb_new(NULL);
   check_rrule();
+  check_calendar();
   check_api();
   check_catch_up_cap();
   check_cron_start_at();

@@ -33,9 +33,9 @@ def installed_once(ext, path):
     db = connect(ext, path, install=False)
     names = [r[0] for r in db.execute(
         "SELECT name FROM sqlite_schema WHERE name LIKE 'trigger%' AND type = 'table' ORDER BY 1")]
-    assert names == ["trigger_events", "trigger_runs", "triggers", "triggers_config",
-                     "triggers_data", "triggers_events", "triggers_rundata",
-                     "triggers_state"], names
+    assert names == ["trigger_calendar_days", "trigger_events", "trigger_runs", "triggers",
+                     "triggers_calendar", "triggers_config", "triggers_data",
+                     "triggers_events", "triggers_rundata", "triggers_state"], names
     assert one(db, "SELECT value FROM triggers_config WHERE key = 'schema_version'") == 6
     db.close()
 
