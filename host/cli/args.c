@@ -58,7 +58,7 @@ static const char usage_text[] =
     "  signal DB KEY make KEY's event triggers due\n"
     "  runs, events  the run history, the lifecycle events, newest first\n"
     "\n"
-"Common options:\n"
+    "Common options:\n"
     "  --exec CMD       run CMD (/bin/sh -c) per run, the payload on stdin\n"
     "                   (default: print each run as a JSON line on stdout)\n"
     "  --jobs N         at most N commands at once (default 4)\n"
