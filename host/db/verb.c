@@ -88,7 +88,7 @@ static verb_result ask(sqlite3 *db, const char *sql, const char *text1,
 /* NOT_FOUND, REFUSED (fire of a trigger that is not scheduled) or DONE. */
 static verb_result check(const struct verb_def *d, const char *target,
                          const char *status, verb_out *out) {
-  if (strcmp(status, "none") == 0) return VERB_NOT_FOUND;
+  if (!status || strcmp(status, "none") == 0) return VERB_NOT_FOUND;
   if (strcmp(d->word, "fire") != 0 || strcmp(status, "scheduled") == 0 ||
       strcmp(status, "cancelled") == 0) /* cancelled: trigger_fire's no */
     return VERB_DONE;

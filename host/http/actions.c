@@ -18,7 +18,9 @@
 struct actions {
   const host_opts *o;
   auth auth;
-  sqlite3 **w; /* a read-write connection per database, opened at need */
+  struct writer {
+    sqlite3 *db;
+  } * w; /* a read-write connection per database, opened at need */
   char set_cookie[128];
 };
 
@@ -42,7 +44,7 @@ actions *actions_start(const host_opts *o, char **err) {
 
 void actions_stop(actions *a) {
   if (!a) return;
-  for (int i = 0; i < a->o->ndbs; i++) sqlite3_close(a->w[i]);
+  for (int i = 0; i < a->o->ndbs; i++) sqlite3_close(a->w[i].db);
   free(a->w);
   auth_free(&a->auth);
   free(a);
@@ -183,10 +185,10 @@ static char *back_to(const action_req *q, const target *t, const char *run_id) {
 
 /* The database's read-write connection, opened at the first action. */
 static sqlite3 *writer(actions *a, int dbi, char **err) {
-  if (!a->w[dbi])
-    clidb_connect(a->o->dbs[dbi], a->o->extension, a->o->busy_ms, 1, &a->w[dbi],
-                  err);
-  return a->w[dbi];
+  if (!a->w[dbi].db)
+    clidb_connect(a->o->dbs[dbi], a->o->extension, a->o->busy_ms, 1,
+                  &a->w[dbi].db, err);
+  return a->w[dbi].db;
 }
 
 static void act(actions *a, const action_req *q, const target *t,

@@ -86,6 +86,7 @@ static void derive(const auth *a, const char *label, const unsigned char *key,
                    char out[65]) {
   unsigned char msg[16 + 32], mac[32];
   size_t n = strlen(label);
+  /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): bytes, no text */
   memcpy(msg, label, n);
   memcpy(msg + n, key, 32);
   auth_hmac(a->token, strlen(a->token), msg, n + 32, mac);

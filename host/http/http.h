@@ -5,6 +5,8 @@
 **   GET /         the status page (page.h), text/html; ?agent=, ?scope=,
 **                 ?status= filter its list
 **   GET /trigger/ID, /run/ID  one trigger's, one run's page (detail.h)
+**   POST /login, /trigger/ID/VERB, /run/ID/VERB  with --http-token-file
+**                 only: the actions (actions.h, auth.h)
 **   GET /metrics  Prometheus text format 0.0.4 (metrics.h)
 **   GET /health   trigger_health(now) as JSON: with one database its
 **                 object as it is; with several, an object with one
@@ -12,7 +14,7 @@
 **                 read, else 503 ({"error": "..."} in place of the object)
 **
 ** HEAD is answered like GET without the body. Any other method gets 405
-** (Allow: GET, HEAD), any other path 404, a URI (query string included)
+** (Allow: GET, HEAD; and POST with actions), any other path 404, a URI (query string included)
 ** longer than HTTP_URI_MAX bytes 414; an id or query value that is not
 ** what it should be 400 (other query arguments are ignored). At most
 ** --http-conns connections at once (more wait in the listen backlog until
