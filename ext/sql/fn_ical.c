@@ -232,21 +232,18 @@ static int events(trg_ctx *c, store *s, const ical_opts *o, ical_writer *w,
   if (!scratch) return SQLITE_NOMEM;
   trg_row_init(&r);
   int rc = store_ical_triggers(s, &f, &cur);
-  while (rc == SQLITE_OK &&
+  while (rc == SQLITE_OK && !w->err &&
          (rc = store_ical_trigger_next(&cur, &r)) == SQLITE_ROW) {
     rc = trigger_event(c, s, &r, o, scratch, w, zones);
   }
-  if (rc != SQLITE_OK) store_cursor_close(&cur);
+  store_cursor_close(&cur);
   trg_row_clear(&r);
   sqlite3_free(scratch);
-  if (rc == SQLITE_DONE) {
-    store_cursor_close(&cur);
-    rc = SQLITE_OK;
-  }
+  if (rc == SQLITE_DONE) rc = SQLITE_OK;
   if (rc != SQLITE_OK || !o->runs) return rc;
   store_ical_run run;
   rc = store_ical_runs(s, &f, o->from, o->to, ICAL_RUNS_MAX, &cur);
-  while (rc == SQLITE_OK &&
+  while (rc == SQLITE_OK && !w->err &&
          (rc = store_ical_run_next(&cur, &run)) == SQLITE_ROW) {
     rc = run_event(&run, w);
   }
