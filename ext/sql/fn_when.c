@@ -21,6 +21,7 @@
 #include "base/args.h"
 #include "base/json_out.h"
 #include "base/register.h"
+#include "store/config.h"
 #include "time/civil.h"
 #include "time/when.h"
 
@@ -42,10 +43,33 @@ static void json_i64_or_null(sqlite3_str *out, const char *key, int has,
   else sqlite3_str_appendf(out, ",\"%s\":null", key);
 }
 
+/* A rule that excepts holidays names config default_calendar's calendar
+** (docs/when.md#calendar-rules): *cal (sqlite3_free it), or, with none
+** set, the reading refused: a schedule that runs on holidays would be a
+** confident wrong answer. */
+static void when_calendar(sqlite3 *db, when_result *r, char **cal) {
+  *cal = NULL;
+  if (r->kind != WHEN_RRULE || !r->holidays) return;
+  store s;
+  store_init(&s, db);
+  *cal = store_config_get(&s, "default_calendar");
+  store_close(&s);
+  if (*cal && **cal) return;
+  sqlite3_free(*cal);
+  *cal = NULL;
+  sqlite3_snprintf(sizeof r->reason, r->reason,
+                   "'%s' excepts holidays, and no holiday calendar is set: "
+                   "set config default_calendar",
+                   r->matched);
+  r->kind = WHEN_NONE;
+  r->confidence = 0;
+  r->n_implied = r->n_flags = 0;
+}
+
 /* docs/when.md#calling-it: every key present, null where it does not
 ** apply. The object is left open for trigger_find_when's keys. */
-static void when_json(sqlite3_str *out, const when_result *r,
-                      const tz_zone *z) {
+static void when_json(sqlite3_str *out, const when_result *r, const tz_zone *z,
+                      const char *cal) {
   int ok = r->kind != WHEN_NONE;
   sqlite3_str_appendall(out, "{\"kind\":");
   json_str(out, when_kind_name(r->kind));
@@ -63,6 +87,12 @@ static void when_json(sqlite3_str *out, const when_result *r,
                    r->interval_ms);
   sqlite3_str_appendall(out, ",\"cron\":");
   json_str(out, r->kind == WHEN_CRON ? r->cron : NULL);
+  int rule = r->kind == WHEN_RRULE;
+  sqlite3_str_appendall(out, ",\"rrule\":");
+  json_str(out, rule ? r->rrule : NULL);
+  json_i64_or_null(out, "start_at", rule, r->start_at);
+  sqlite3_str_appendall(out, ",\"calendar\":");
+  json_str(out, rule ? cal : NULL);
   sqlite3_str_appendall(out, ",\"tz\":");
   json_str(out, r->tz);
   sqlite3_str_appendf(out, ",\"confidence\":%.2f", r->confidence);
@@ -94,9 +124,12 @@ static void fn_parse_when(sqlite3_context *ctx, int argc,
   if (!phrase) return;
   if (when_args(ctx, fname, argc, argv, &now, &z) != 0) return;
   when_result r;
+  char *cal;
   when_parse(phrase, now, z, &r);
+  when_calendar(sqlite3_context_db_handle(ctx), &r, &cal);
   sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
-  when_json(out, &r, z);
+  when_json(out, &r, z, cal);
+  sqlite3_free(cal);
   sqlite3_str_appendchar(out, 1, '}');
   trg_result_str(ctx, out);
 }
@@ -119,13 +152,18 @@ static void fn_find_when(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (when_args(ctx, fname, argc, argv, &now, &z) != 0) return;
   when_found f;
   char *rest = NULL;
+  char *cal;
   int ok = when_find(text, len, now, z, &f) == 0;
+  when_calendar(sqlite3_context_db_handle(ctx), &f.r, &cal);
+  ok = ok && f.r.kind != WHEN_NONE;
   if (ok && !(rest = sqlite3_malloc64(len + 1))) {
+    sqlite3_free(cal);
     sqlite3_result_error_nomem(ctx);
     return;
   }
   sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
-  when_json(out, &f.r, z);
+  when_json(out, &f.r, z, cal);
+  sqlite3_free(cal);
   if (ok) {
     when_found_rest(text, len, &f, rest);
     sqlite3_str_appendf(out, ",\"phrase\":\"");

@@ -27,12 +27,14 @@
 #define WHEN_CRON_MAX 48
 #define WHEN_TZ_MAX 72
 #define WHEN_TAGS_MAX 8
+#define WHEN_RRULE_MAX 128
 
 typedef enum when_kind {
   WHEN_NONE = 0,     /* rejected: see reason */
   WHEN_ONCE = 1,     /* one instant: due_at */
   WHEN_INTERVAL = 2, /* every interval_ms, first at due_at = now + interval */
-  WHEN_CRON = 3      /* cron text evaluated in tz; due_at = first firing */
+  WHEN_CRON = 3,     /* cron text evaluated in tz; due_at = first firing */
+  WHEN_RRULE = 4     /* RFC 5545 rule in tz from start_at; due_at = start_at */
 } when_kind;
 
 typedef struct when_result {
@@ -41,6 +43,14 @@ typedef struct when_result {
   int64_t interval_ms;      /* WHEN_INTERVAL, else 0 */
   char cron[WHEN_CRON_MAX]; /* WHEN_CRON: 5 fields, or 6 when seconds != 0 */
   char tz[WHEN_TZ_MAX];     /* the zone the phrase was read in (tz_name) */
+  /* WHEN_RRULE: the RECUR value ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;
+  ** BYHOUR=9;BYMINUTE=0;BYSECOND=0"), its DTSTART (UTC ms: the first
+  ** occurrence, whose wall-clock time in tz anchors INTERVAL), and whether
+  ** the phrase excepts holidays ("except holidays": the caller names the
+  ** calendar, config default_calendar, docs/when.md#calendar-rules). */
+  char rrule[WHEN_RRULE_MAX];
+  int64_t start_at;
+  int holidays;
   double
       confidence; /* 0 when rejected, else 0.5 .. 1 (docs/when.md#confidence) */
   /* Components not stated in the phrase but filled in: "year", "month",

@@ -477,7 +477,7 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
                     "can be scheduled",
                     w, wn);
     if (when_word_in(t, a, b, guard_other, N(guard_other)) &&
-        !(c->form.form == F_CRON || c->form.form == F_INTERVAL))
+        !when_form_recurs(&c->form))
       return CTX_WEAK;
     if (when_word_eq(t, a, b, "of") && when_prev_word(t, len, a, &a2, &b2) &&
         (when_word_eq(t, a2, b2, "end") || when_word_eq(t, a2, b2, "start") ||
@@ -788,7 +788,7 @@ static int judge_clause(const char *t, size_t len, when_cand *c, char *why,
     return CTX_WEAK;
   /* "the shop opens at 9 every day": a recurring time in a statement tells
   ** a habit; a request asks for it ("remind me every day at 9") */
-  if ((c->form.form == F_CRON || c->form.form == F_INTERVAL) && statement)
+  if (when_form_recurs(&c->form) && statement)
     return refuse(why, n,
                   "'%.*s' tells a habit, not a request: ask for the "
                   "reminder ('remind me ...')",
@@ -834,8 +834,9 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
     if ((when_word_eq(t, a, b, "at") || when_word_eq(t, a, b, "on")) &&
         when_next_word(t, len, b, &a2, &b2) && b2 > c->cb)
       a2 = b2 = b;
-    if (time_like(t, a2, b2) &&
-        !(b2 - a2 == 3 && when_word_is(t + a2, 3, "sat")))
+    if (time_like(t, a2, b2) && /* "sat", "1:1" (a meeting) are no times */
+        !(b2 - a2 == 3 &&
+          (when_word_is(t + a2, 3, "sat") || when_word_is(t + a2, 3, "1:1"))))
       return refuse(why, n,
                     "cannot read '%.*s' next to the time: say the "
                     "whole time plainly",

@@ -11,6 +11,8 @@
 **                   8am"), a duration, an anchor, the general form
 **   when_recur.c    tokens -> a parsed recurring form (cron, interval), and
 **                   the calendar rules it refuses ("every other tuesday")
+**   when_rrule.c    the calendar rules cron cannot say -> an RFC 5545
+**                   rule form, and its RECUR value and first occurrence
 **   when_resolve.c  a parsed form + now + zone -> instant(s), confidence
 **   when_parse.c    when_parse: the steps above, and why a phrase failed
 **   when_msg.c      a message -> words, sentences, clauses (when_find)
@@ -175,7 +177,8 @@ enum {
   F_GENERAL,
   F_DAY_COUNT,
   F_INTERVAL,
-  F_CRON
+  F_CRON,
+  F_RRULE
 };
 
 #define WHEN_HOURS_MAX 4
@@ -197,11 +200,47 @@ typedef struct when_form {
   int hourly;        /* "every hour on the hour": minute 0 of every hour */
   int n_more;        /* more clock times: "at 8am and 8pm" */
   clock_spec more[WHEN_HOURS_MAX];
+  /* F_RRULE (when_rrule.c): also dow_mask (the BYDAY weekdays), cron_dom
+  ** (BYMONTHDAY, -1 the last), cron_month (BYMONTH), the clock times */
+  int rr_freq;     /* RRULE_YEARLY .. RRULE_DAILY */
+  int rr_interval; /* 1 or more */
+  unsigned rr_nth; /* ordinals of the weekdays in the month: bit n for
+                       1..5, bit 0 for the last */
+  int rr_setpos;   /* 0, or the n-th (-1 last) of the days: a weekday */
+  int rr_holidays; /* "except holidays" */
 } when_form;
 
 void when_form_init(when_form *ph);
 int when_parse_once(when_parser *p, when_form *ph);
 int when_parse_recurring(when_parser *p, when_form *ph);
+/* 1 when the form is a recurring one (cron, interval, calendar rule). */
+int when_form_recurs(const when_form *ph);
+/* Pieces of the recurring grammar (when_recur.c) the calendar rules share:
+** an ordinal at i ("2nd", "last": *n, -1 for last; *width tokens); a
+** weekday list, singular or plural (ph->dow_mask); "the" N(th) (*dom);
+** the rest: [part] [times] [part] to the end (a time needed when
+** `required`). */
+int when_ordinal_at(const when_parser *p, int i, int *n, int *width);
+int when_parse_day_list(when_parser *p, when_form *ph, int plural);
+int when_parse_the_day(when_parser *p, int *dom);
+int when_parse_rec_rest(when_parser *p, when_form *ph, int required);
+/* ---- calendar rules (when_rrule.c) --------------------------------------- */
+/* The rules one cron line cannot say ("every other tuesday", "the 2nd and
+** 4th friday of every month"): 1 and ph an F_RRULE form, or 0 (p->pos
+** back at 0; p->fatal when a field was invalid). */
+int when_parse_rrule(when_parser *p, when_form *ph);
+/* A trailing "except (public) holidays" clause: the tokens before it
+** (p->n shortened), 1; else 0. */
+int when_cut_holidays(when_parser *p);
+/* A parsed cron form as a calendar rule (a yearly date, or one that
+** excepts holidays): ph becomes F_RRULE. */
+void when_cron_to_rrule(when_form *ph);
+/* The RECUR value of ph with hours (the BYHOUR list) into out->rrule, and
+** its first occurrence strictly after now in zone: out->start_at, due_at.
+** 0, or -1 with out->reason. */
+int when_rrule_finish(const when_form *ph, const char *hours, int minute,
+                      int second, int64_t now, const tz_zone *zone,
+                      when_result *out);
 /* Where a clock time stands, for when_parse_clock: free (no "at"; only a
 ** time that says itself: "9am", "17:45", "half past 6"), right after "at"
 ** (also a bare hour, "at 10", or a word, "at nine"), or in a recurring

@@ -158,6 +158,7 @@ const char *when_kind_name(when_kind k) {
     case WHEN_ONCE: return "once";
     case WHEN_INTERVAL: return "interval";
     case WHEN_CRON: return "cron";
+    case WHEN_RRULE: return "rrule";
     default: return NULL;
   }
 }
@@ -168,6 +169,9 @@ static int refused(when_result *out) {
   out->due_at = 0;
   out->interval_ms = 0;
   out->cron[0] = 0;
+  out->rrule[0] = 0;
+  out->start_at = 0;
+  out->holidays = 0;
   out->confidence = 0;
   out->n_implied = out->n_flags = 0;
   out->matched[0] = 0;
@@ -224,7 +228,9 @@ static int read_words(const char *phrase, int64_t now_ms, const tz_zone *zone,
       when_tok_word(p, 0, "daily") || when_tok_word(p, 0, "weekdays") ||
       when_tok_word(p, 0, "hourly") || when_tok_word(p, 0, "weekly") ||
       when_tok_word(p, 0, "monthly") || when_tok_word(p, 0, "nightly") ||
-      when_tok_word(p, 0, "everyday");
+      when_tok_word(p, 0, "everyday") || when_tok_word(p, 0, "biweekly") ||
+      when_tok_word(p, 0, "fortnightly") || when_tok_word(p, 0, "yearly") ||
+      when_tok_word(p, 0, "annually");
   int ok = when_parse_recurring(p, ph);
   if (!ok && !p->fatal && !first_rec) ok = when_parse_once(p, ph);
   if (!ok) {

@@ -16,9 +16,10 @@
 **
 ** Calendar rules that one cron line cannot say ("every other tuesday", "the
 ** 2nd and 4th friday", "the last weekday of the month", "every 3 days")
-** are refused with a reason that names them: they need a calendar rule
-** this reader does not produce yet, and a cron line that runs more often,
-** or on other days, would be a confident wrong answer.
+** are read by when_rrule.c first; the ones it cannot read are refused
+** here with a reason that names them (a cron line that runs more often,
+** or on other days, would be a confident wrong answer). A yearly date and
+** a phrase that excepts holidays become rules too.
 */
 #include <string.h>
 
@@ -33,17 +34,71 @@ static const when_name ordinals[] = {
     {"3rd", 3},   {"fourth", 4}, {"4th", 4},      {"fifth", 5}, {"5th", 5},
     {"last", -1}, {"other", 2},  {"alternate", 2}};
 
+/* p->fatal's value for a refused calendar rule (when_parse_recurring
+** looks for a rule in a prefix of the phrase then) */
+#define FATAL_RULE 2
+
 static int refuse_rule(when_parser *p, const char *what) {
-  return when_fail(p,
-                   "'%s' is a calendar rule (%s) that one cron line cannot "
-                   "say, and it is not supported yet: name the dates, or "
-                   "give a schedule cron can say",
-                   p->norm, what);
+  when_fail(p,
+            "'%s' is a calendar rule (%s) that this reader cannot read: "
+            "name the dates, or say it as 'every other tuesday at 9am', "
+            "'the 2nd and 4th friday of every month at 10am', 'every 3 "
+            "days at 8am' (docs/when.md#calendar-rules)",
+            p->norm, what);
+  p->fatal = FATAL_RULE;
+  return 0;
+}
+
+/* A calendar rule in the first 2..n-1 tokens ("every other tuesday at
+** 9am" in "every other tuesday at 9am pay the cleaner"): 1, else 0. p is
+** left as it was. */
+static int rule_in_prefix(when_parser *p) {
+  int n = p->n, pos = p->pos, fatal = p->fatal, found = 0;
+  char why[WHEN_REASON_MAX];
+  memcpy(why, p->reason, sizeof why);
+  when_form probe;
+  for (int k = n - 1; k >= 2 && !found; k--) {
+    p->n = k;
+    p->fatal = 0;
+    found = when_parse_rrule(p, &probe);
+  }
+  p->n = n, p->pos = pos, p->fatal = fatal;
+  memcpy(p->reason, why, sizeof why);
+  return found;
+}
+
+/* Where a phrase's own words begin: after "on", "the", or a leading clock
+** time ("at 9am every other friday"). */
+static int lead_end(when_parser *p) {
+  int save = p->pos, j = 0;
+  clock_spec c;
+  p->pos = 0;
+  if (when_accept(p, "at") && when_parse_clock(p, &c, CLOCK_AT)) {
+    when_accept_punct(p, ',');
+    j = p->pos;
+  } else {
+    p->pos = 0;
+    when_accept(p, "on");
+    when_accept(p, "the");
+    j = p->pos;
+  }
+  p->fatal = 0;
+  p->pos = save;
+  return j;
+}
+
+/* A calendar rule at token `at` that this reader cannot read: refused
+** (fatal) when the phrase begins with it; when other words come first
+** ("me every other tuesday"), the phrase is only not read, so that the
+** rule itself is read, or refused, from its own first word. */
+static int refuse_rule_at(when_parser *p, int at, const char *what) {
+  if (at > lead_end(p)) return 0;
+  return refuse_rule(p, what);
 }
 
 /* An ordinal word at i ("second", "2nd", "last"): 1 and *n, else 0. The
 ** number tokens "2" + "nd" count as one word. */
-static int ordinal_at(const when_parser *p, int i, int *n, int *width) {
+int when_ordinal_at(const when_parser *p, int i, int *n, int *width) {
   if (when_tok_int(p, i, 1) && i + 1 < p->n && p->t[i + 1].glued &&
       p->t[i + 1].kind == T_WORD &&
       (when_tok_word(p, i + 1, "st") || when_tok_word(p, i + 1, "nd") ||
@@ -70,12 +125,12 @@ static int no_calendar_rule(when_parser *p) {
   for (int i = 0; i < p->n; i++) {
     int every = when_tok_word(p, i, "every") || when_tok_word(p, i, "each");
     if (when_tok_word(p, i, "biweekly") || when_tok_word(p, i, "fortnightly"))
-      return refuse_rule(p, "every 2 weeks");
+      return refuse_rule_at(p, i, "every 2 weeks");
     if (every && (when_tok_word(p, i + 1, "other") ||
                   when_tok_word(p, i + 1, "alternate")))
-      return refuse_rule(p, "every 2nd time");
+      return refuse_rule_at(p, i, "every 2nd time");
     if (every && when_tok_word(p, i + 1, "fortnight"))
-      return refuse_rule(p, "every 2 weeks");
+      return refuse_rule_at(p, i, "every 2 weeks");
     /* every N days | weeks | months | years, N >= 2 */
     if (every) {
       int k = i + 1;
@@ -88,13 +143,13 @@ static int no_calendar_rule(when_parser *p) {
       }
       if (n >= 2 && when_lookup(p, k + 1, when_units, when_n_units, &v) &&
           v >= U_DAY)
-        return refuse_rule(p, "every so many days, weeks or months");
+        return refuse_rule_at(p, i, "every so many days, weeks or months");
     }
     /* [every] first|2nd [and 4th]|last weekday|day|monday [of the month] */
-    if (!ordinal_at(p, i, &n, &w)) continue;
+    if (!when_ordinal_at(p, i, &n, &w)) continue;
     int k = i + w, w2;
     while ((when_tok_word(p, k, "and") || when_tok_punct(p, k, ',')) &&
-           ordinal_at(p, k + 1, &n, &w2))
+           when_ordinal_at(p, k + 1, &n, &w2))
       k += 1 + w2;
     if (!is_day_word(p, k)) continue;
     int after_every = i > 0 && (when_tok_word(p, i - 1, "every") ||
@@ -106,7 +161,8 @@ static int no_calendar_rule(when_parser *p) {
     for (int j = k; j < p->n && j < k + 6; j++)
       if (when_tok_word(p, j, "month")) of_month = 1;
     if (!plain_dom && (of_month || after_every))
-      return refuse_rule(p, "a day counted within the month or every so "
+      return refuse_rule_at(p, after_every ? i - 1 : i,
+                            "a day counted within the month or every so "
                             "many weeks");
   }
   return 1;
@@ -152,7 +208,7 @@ static const when_name rec_parts[] = {{"morning", P_MORNING},
 
 /* [part] [times] [part]; the time is needed after a part ("every
 ** morning"), after "weekdays", and wherever `required`. */
-static int parse_rec_rest(when_parser *p, when_form *ph, int required) {
+int when_parse_rec_rest(when_parser *p, when_form *ph, int required) {
   int word = p->pos - 1, part;
   if (when_accept_from(p, rec_parts, WHEN_COUNT(rec_parts), &part) ||
       when_parse_part(p, &part)) {
@@ -171,7 +227,7 @@ static int parse_rec_rest(when_parser *p, when_form *ph, int required) {
 }
 
 /* weekday {("," | "and") weekday}, singular or plural */
-static int parse_day_list(when_parser *p, when_form *ph, int plural) {
+int when_parse_day_list(when_parser *p, when_form *ph, int plural) {
   int wd, last;
   const when_name *tab = plural ? plural_days : when_weekdays;
   int n = plural ? WHEN_COUNT(plural_days) : when_n_weekdays;
@@ -200,7 +256,7 @@ static int parse_day_list(when_parser *p, when_form *ph, int plural) {
 }
 
 /* "the" day_num: the day (1-31), else 0. */
-static int parse_the_day(when_parser *p, int *dom) {
+int when_parse_the_day(when_parser *p, int *dom) {
   int save = p->pos;
   when_accept(p, "the");
   if (!when_tok_int(p, p->pos, 2)) {
@@ -263,30 +319,30 @@ static int parse_rec_body(when_parser *p, when_form *ph) {
   if (parse_rec_interval(p, ph)) return when_at_end(p);
   if (p->fatal) return 0;
   ph->form = F_CRON;
-  if (when_accept(p, "day")) return parse_rec_rest(p, ph, 0);
+  if (when_accept(p, "day")) return when_parse_rec_rest(p, ph, 0);
   if (when_accept_from(p, rec_parts, WHEN_COUNT(rec_parts), &ph->part))
-    return parse_rec_rest(p, ph, 0); /* "every morning": 09:00 (R8) */
+    return when_parse_rec_rest(p, ph, 0); /* "every morning": 09:00 (R8) */
   if (when_accept(p, "weekday")) {
     ph->dow_mask = 0x3e;
-    return parse_rec_rest(p, ph, 0);
+    return when_parse_rec_rest(p, ph, 0);
   }
   if (when_accept(p, "weekend")) {
     ph->dow_mask = 0x41;
-    return parse_rec_rest(p, ph, 0);
+    return when_parse_rec_rest(p, ph, 0);
   }
-  if (parse_day_list(p, ph, 0)) return parse_rec_rest(p, ph, 0);
+  if (when_parse_day_list(p, ph, 0)) return when_parse_rec_rest(p, ph, 0);
   if (when_accept(p, "week")) {
-    if (!when_accept(p, "on") || !parse_day_list(p, ph, 0))
+    if (!when_accept(p, "on") || !when_parse_day_list(p, ph, 0))
       return when_fail(p, "'every week' does not say which day: name it "
                           "('every monday at 9am')");
-    return parse_rec_rest(p, ph, 0);
+    return when_parse_rec_rest(p, ph, 0);
   }
   if (when_accept(p, "month")) {
     if (!when_accept(p, "on"))
       return when_fail(p, "'every month' does not say which day: name it "
                           "('every month on the 1st at 9am')");
-    if (!parse_the_day(p, &ph->cron_dom)) return 0;
-    return parse_rec_rest(p, ph, 0);
+    if (!when_parse_the_day(p, &ph->cron_dom)) return 0;
+    return when_parse_rec_rest(p, ph, 0);
   }
   if (when_accept(p, "year")) {
     day_spec d;
@@ -307,16 +363,16 @@ static int parse_rec_body(when_parser *p, when_form *ph) {
     if (d.dom < 1 || d.dom > civil_days_in_month(2000, d.month))
       return when_fail(p, "%s has no day %d", when_month_full[d.month], d.dom);
     ph->cron_month = d.month, ph->cron_dom = d.dom;
-    return parse_rec_rest(p, ph, 0);
+    return when_parse_rec_rest(p, ph, 0);
   }
   /* every 1st of the month */
   int save = p->pos;
-  if (parse_the_day(p, &dom) && when_accept(p, "of") &&
+  if (when_parse_the_day(p, &dom) && when_accept(p, "of") &&
       (when_accept(p, "the") || when_accept(p, "each") ||
        when_accept(p, "every")) &&
       when_accept(p, "month")) {
     ph->cron_dom = dom;
-    return parse_rec_rest(p, ph, 0);
+    return when_parse_rec_rest(p, ph, 0);
   }
   if (!p->fatal) p->pos = save;
   return 0;
@@ -324,9 +380,42 @@ static int parse_rec_body(when_parser *p, when_form *ph) {
 
 static int parse_recurring_at(when_parser *p, when_form *ph);
 
-/* Returns 1 parsed, 0 not a recurring phrase (or fatal). A time may come
-** first: "at 7:45am every weekday". */
+static int parse_cron_form(when_parser *p, when_form *ph);
+
+int when_form_recurs(const when_form *ph) {
+  return ph->form == F_CRON || ph->form == F_INTERVAL || ph->form == F_RRULE;
+}
+
+/* Returns 1 parsed, 0 not a recurring phrase (or fatal): a calendar rule
+** (when_rrule.c), else a cron or interval form; a yearly date, or a
+** phrase that excepts holidays, as a rule. */
 int when_parse_recurring(when_parser *p, when_form *ph) {
+  int n = p->n;
+  int holidays = when_cut_holidays(p);
+  int ok = when_parse_rrule(p, ph);
+  if (!ok && !p->fatal) ok = parse_cron_form(p, ph);
+  if (!ok && p->fatal == FATAL_RULE) {
+    if (rule_in_prefix(p)) { /* a rule and other words: not refused */
+      p->fatal = 0, p->reason[0] = 0;
+    }
+  }
+  p->n = n;
+  if (!ok) return 0;
+  p->pos = n;
+  if (holidays && (ph->form == F_INTERVAL || ph->hourly))
+    return when_fail(p,
+                     "'%s': an interval cannot skip holidays: say the "
+                     "days and time ('every weekday at 9am except "
+                     "holidays')",
+                     p->norm);
+  if (ph->form == F_CRON && (holidays || ph->cron_month))
+    when_cron_to_rrule(ph);
+  ph->rr_holidays = holidays;
+  return 1;
+}
+
+/* A time may come first: "at 7:45am every weekday". */
+static int parse_cron_form(when_parser *p, when_form *ph) {
   clock_spec lead;
   p->pos = 0;
   if (!no_calendar_rule(p)) return 0;
@@ -364,10 +453,10 @@ static int parse_recurring_at(when_parser *p, when_form *ph) {
   if (when_accept(p, "every") || when_accept(p, "each"))
     return parse_rec_body(p, ph);
   if (when_accept(p, "daily") || when_accept(p, "everyday"))
-    return parse_rec_rest(p, ph, 0);
+    return when_parse_rec_rest(p, ph, 0);
   if (when_accept(p, "nightly")) {
     ph->part = P_NIGHT;
-    return parse_rec_rest(p, ph, 1);
+    return when_parse_rec_rest(p, ph, 1);
   }
   if (when_accept(p, "hourly") && when_at_end(p)) {
     ph->form = F_INTERVAL;
@@ -377,39 +466,39 @@ static int parse_recurring_at(when_parser *p, when_form *ph) {
   p->pos = 0;
   if (when_accept(p, "weekly")) {
     when_accept(p, "on");
-    if (!parse_day_list(p, ph, 0) && !parse_day_list(p, ph, 1))
+    if (!when_parse_day_list(p, ph, 0) && !when_parse_day_list(p, ph, 1))
       return when_fail(p, "'weekly' does not say which day: name it "
                           "('every monday at 9am')");
-    return parse_rec_rest(p, ph, 0);
+    return when_parse_rec_rest(p, ph, 0);
   }
   if (when_accept(p, "monthly")) {
     when_accept(p, "on");
-    if (!parse_the_day(p, &ph->cron_dom))
+    if (!when_parse_the_day(p, &ph->cron_dom))
       return when_fail(p, "'monthly' does not say which day: name it "
                           "('every month on the 1st at 9am')");
-    return parse_rec_rest(p, ph, 0);
+    return when_parse_rec_rest(p, ph, 0);
   }
   if (when_accept(p, "weekdays")) {
     ph->dow_mask = 0x3e;
-    return parse_rec_rest(p, ph, 1);
+    return when_parse_rec_rest(p, ph, 1);
   }
   if (when_accept(p, "weekends")) {
     ph->dow_mask = 0x41;
-    return parse_rec_rest(p, ph, 1);
+    return when_parse_rec_rest(p, ph, 1);
   }
   p->pos = 0;
   when_accept(p, "on");
-  if (parse_day_list(p, ph, 1)) return parse_rec_rest(p, ph, 1);
+  if (when_parse_day_list(p, ph, 1)) return when_parse_rec_rest(p, ph, 1);
   p->pos = 0; /* "mon-fri at 8am": a range of days needs its time */
   when_accept(p, "on");
-  if (parse_day_list(p, ph, 0) &&
+  if (when_parse_day_list(p, ph, 0) &&
       ph->dow_mask != (ph->dow_mask & -ph->dow_mask))
-    return parse_rec_rest(p, ph, 1);
+    return when_parse_rec_rest(p, ph, 1);
   ph->dow_mask = 0x7f;
   /* [on] the N(th) of every|each month [at time] */
   p->pos = 0;
   when_accept(p, "on");
-  if (when_tok_word(p, p->pos, "the") && parse_the_day(p, &dom)) {
+  if (when_tok_word(p, p->pos, "the") && when_parse_the_day(p, &dom)) {
     if (!(when_accept(p, "of") &&
           (when_accept(p, "every") || when_accept(p, "each")) &&
           when_accept(p, "month"))) {
@@ -417,7 +506,7 @@ static int parse_recurring_at(when_parser *p, when_form *ph) {
       return 0;
     }
     ph->cron_dom = dom;
-    return parse_rec_rest(p, ph, 0);
+    return when_parse_rec_rest(p, ph, 0);
   }
   return 0;
 }

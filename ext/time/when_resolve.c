@@ -703,6 +703,24 @@ static int resolve_cron(when_ctx *c, const when_form *ph) {
   return 0;
 }
 
+/* A calendar rule: its clock times as cron's are (R8 when none is said),
+** the rule and first occurrence by when_rrule_finish. */
+static int resolve_rrule(when_ctx *c, const when_form *ph) {
+  char hrs[32];
+  int minute = 0, second = 0;
+  if (ph->clock.has) {
+    cap(c, 95);
+    if (hours_field(c, ph, hrs, sizeof hrs) != 0) return -1;
+    minute = ph->clock.m, second = ph->clock.s;
+  } else {
+    cap(c, ph->part != P_NONE ? 70 : 80);
+    implied(c, "time");
+    snprintf(hrs, sizeof hrs, "%d", when_part_hour(ph->part));
+  }
+  if (ph->cron_dom > 28 && !ph->cron_month) flag(c, "short_months_skipped");
+  return when_rrule_finish(ph, hrs, minute, second, c->now, c->zone, c->out);
+}
+
 static int resolve_interval(when_ctx *c, const when_form *ph) {
   cap(c, 95);
   if (c->now + ph->dur.ms > max_instant())
@@ -742,6 +760,7 @@ int when_resolve(const when_form *ph, const when_hints *hints, int64_t now,
     case F_DAY_COUNT: rc = resolve_day_count(&c, ph); break;
     case F_INTERVAL: rc = resolve_interval(&c, ph); break;
     case F_CRON: rc = resolve_cron(&c, ph); break;
+    case F_RRULE: rc = resolve_rrule(&c, ph); break;
     default: rc = resolve_general(&c, ph); break;
   }
   if (rc == 0) out->confidence = c.conf / 100.0;

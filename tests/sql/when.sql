@@ -13,6 +13,9 @@ SELECT trigger_parse_when('in 90 minutes', '2025-03-08T15:00:00Z') AS duration_u
 SELECT trigger_parse_when('next friday', '2025-03-05T10:00:00Z', 'UTC') AS next_weekday;
 SELECT trigger_parse_when('every weekday at 8:30', '2025-03-08T15:00:00Z', 'Europe/Berlin') AS cron;
 SELECT trigger_parse_when('every 15 minutes', '2025-03-08T15:00:00Z', 'Asia/Kolkata') AS interval;
+-- calendar rules (docs/when.md#calendar-rules): kind rrule, its start_at
+SELECT trigger_parse_when('every other Tuesday at 9', '2025-03-08T15:00:00Z', 'America/New_York') AS rrule;
+SELECT trigger_parse_when('the 2nd and 4th Friday of every month at 10am', '2025-03-08T15:00:00Z', 'Europe/Berlin') AS rrule_monthly;
 SELECT trigger_parse_when('in 1 month', '2025-01-31T12:00:00Z', 'Australia/Lord_Howe') AS clamped;
 SELECT trigger_parse_when('after the meeting tomorrow', '2025-03-08T15:00:00Z') AS partial;
 SELECT trigger_parse_when('yesterday', '2025-03-08T15:00:00Z') AS past;

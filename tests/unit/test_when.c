@@ -39,6 +39,9 @@ typedef struct wcase {
   { __LINE__, ph, now, zone, "once", due, conf, NULL, 0, tags }
 #define CRON(ph, now, zone, cron, due, conf, tags) \
   { __LINE__, ph, now, zone, "cron", due, conf, cron, 0, tags }
+/* a calendar rule: rule is the RECUR value, due its first occurrence */
+#define RRULE(ph, now, zone, rule, due, conf, tags) \
+  { __LINE__, ph, now, zone, "rrule", due, conf, rule, 0, tags }
 #define EVERY(ph, now, zone, ms) \
   { __LINE__, ph, now, zone, "interval", NULL, 95, NULL, ms, "" }
 #define REJECT(ph, now, zone, why) \
@@ -556,10 +559,14 @@ static const wcase cases[] = {
     REJECT("in 9999 years", WED, UTC, "too far"),
     REJECT("123456", WED, UTC, "too long"),
     /* not expressible as one schedule (§6) */
-    REJECT("every other day", WED, UTC, "every other"),
+    RRULE("every other day", WED, UTC,
+          "FREQ=DAILY;INTERVAL=2;BYHOUR=0;BYMINUTE=0;BYSECOND=0",
+          "2025-03-06T00:00:00Z", 80, "i:time"),
     REJECT("twice a day", WED, UTC, "twice a day"),
     REJECT("3 times a day", WED, UTC, "repetitions"),
-    REJECT("every 2 days at 9am", WED, UTC, "not supported"),
+    RRULE("every 2 days at 9am", WED, UTC,
+          "FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
+          "2025-03-06T09:00:00Z", 95, ""),
     CRON("every 1 day", WED, UTC, "0 0 * * *", "2025-03-06T00:00:00Z", 80,
          "i:time"),
     REJECT("every week", WED, UTC, "does not say which day"),
@@ -733,16 +740,43 @@ static const wcase cases[] = {
          "2025-03-06T07:45:00Z", 95, ""),
     CRON("mon-fri at 8am", WED, UTC, "0 8 * * 1-5", "2025-03-06T08:00:00Z", 95,
          ""),
-    CRON("every year on march 3 at 8am", WED, UTC, "0 8 3 3 *",
-         "2026-03-03T08:00:00Z", 95, ""),
+    RRULE("every year on march 3 at 8am", WED, UTC,
+          "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=8;BYMINUTE=0;BYSECOND=0",
+          "2026-03-03T08:00:00Z", 95, ""),
     CRON("every hour on the hour", WED, UTC, "0 * * * *",
          "2025-03-05T11:00:00Z", 95, ""),
-    /* calendar rules: refused, never a cron line that runs on other days */
-    REJECT("every second tuesday of the month at 9am", WED, UTC,
-           "calendar rule"),
-    REJECT("the 2nd and 4th friday of every month", WED, UTC, "calendar rule"),
-    REJECT("every 3 days at 7am", WED, UTC, "calendar rule"),
-    REJECT("biweekly on monday", WED, UTC, "calendar rule"),
+    /* calendar rules (docs/when.md#calendar-rules): an RFC 5545 rule,
+    ** never a cron line that runs on other days; what is not read is
+    ** refused */
+    RRULE("every second tuesday of the month at 9am", WED, UTC,
+          "FREQ=MONTHLY;BYDAY=2TU;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
+          "2025-03-11T09:00:00Z", 95, ""),
+    RRULE("the 2nd and 4th friday of every month", WED, UTC,
+          "FREQ=MONTHLY;BYDAY=2FR,4FR;BYHOUR=0;BYMINUTE=0;BYSECOND=0",
+          "2025-03-14T00:00:00Z", 80, "i:time"),
+    RRULE("every 3 days at 7am", WED, UTC,
+          "FREQ=DAILY;INTERVAL=3;BYHOUR=7;BYMINUTE=0;BYSECOND=0",
+          "2025-03-06T07:00:00Z", 95, ""),
+    RRULE("biweekly on monday", WED, UTC,
+          "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=0;BYMINUTE=0;BYSECOND=0",
+          "2025-03-10T00:00:00Z", 80, "i:time"),
+    RRULE("every other tuesday at 9", WED, UTC,
+          "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
+          "2025-03-11T09:00:00Z", 60, "i:meridiem"),
+    RRULE("the last weekday of every month at 5pm", WED, UTC,
+          "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=17;"
+          "BYMINUTE=0;BYSECOND=0",
+          "2025-03-31T17:00:00Z", 95, ""),
+    RRULE("every weekday at 9am except holidays", WED, UTC,
+          "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0;BYSECOND=0",
+          "2025-03-06T09:00:00Z", 95, ""),
+    /* a DST gap: 02:30 on 2025-03-09 in New York moves to 03:30 (RFC 5545) */
+    RRULE("every other sunday at 2:30am", NY_SPRING, "America/New_York",
+          "FREQ=WEEKLY;INTERVAL=2;BYDAY=SU;BYHOUR=2;BYMINUTE=30;BYSECOND=0",
+          "2025-03-09T03:30:00-04:00", 95, ""),
+    REJECT("every 2 weeks at 10am", WED, UTC, "calendar rule"),
+    REJECT("every other week", WED, UTC, "calendar rule"),
+    REJECT("every hour except holidays", WED, UTC, "cannot skip holidays"),
     /* a weekday with a date must agree; holidays; ranges */
     ONCE("friday the 7th at 9am", WED, UTC, "2025-03-07T09:00:00Z", 85, ""),
     REJECT("friday the 13th", WED, UTC, "is a thursday, not a friday"),
@@ -832,7 +866,13 @@ static void check_accepted(const wcase *c, const when_result *r, int rc,
             r->confidence < c->conf / 100.0 + 1e-9,
         "line %d '%s': confidence %.2f, want %.2f", c->line, c->phrase,
         r->confidence, c->conf / 100.0);
-  if (c->cron) CHECK_STR(r->cron, c->cron, c->phrase);
+  if (c->cron && r->kind == WHEN_RRULE) {
+    CHECK_STR(r->rrule, c->cron, c->phrase);
+    CHECK(r->start_at == r->due_at, "line %d '%s': start_at", c->line,
+          c->phrase);
+  } else if (c->cron) {
+    CHECK_STR(r->cron, c->cron, c->phrase);
+  }
   if (c->every) CHECK_EQ_I64(r->interval_ms, c->every, c->phrase);
   CHECK(r->reason[0] == 0 && r->matched[0] != 0, "line %d '%s': reason/matched",
         c->line, c->phrase);
@@ -994,7 +1034,7 @@ static void check_more_forms(void) {
       {"every 2 months", NULL, "'every 2 months' is a calendar rule"},
       {"every 2 weeks", NULL, "'every 2 weeks' is a calendar rule"},
       {"every 3 years", NULL, "'every 3 years' is a calendar rule"},
-      {"every 2 days", NULL, "'every 2 days' is a calendar rule"},
+      {"every 2 days", "2025-03-06T00:00:00Z", NULL}, /* a rule */
       {"every week", NULL, "'every week' does not say which day"},
       {"every monday and tuesday", "2025-03-10T00:00:00Z", "0 0 * * 1,2"},
       {"every monday, x", NULL, "cannot read 'x' (word 4): the whole phrase m"},
@@ -1033,7 +1073,7 @@ static void check_more_forms(void) {
       {"in -2 hours", NULL, "a negative duration is in the past: only fut"},
       {"-2 hours", NULL, "a negative duration is in the past: only fut"},
       {"2 hours ago", NULL, "'... ago' is in the past: only future times "},
-      {"every other day", NULL, "'every other day' is a calendar rule"},
+      {"every other day", "2025-03-06T00:00:00Z", NULL},
       {"tonight", "2025-03-05T20:00:00Z", NULL},
       {"this morning", NULL, "in the past: resolves to 2025-03-05T09:00:00"},
       {"this evening", "2025-03-05T18:00:00Z", NULL},

@@ -47,6 +47,26 @@ def preview(db, spec, after_ms, tz):
     return [r[0] for r in rows]
 
 
+def rrule_next(rule, start_ms, tz, after_ms, count=3):
+    """The first `count` occurrences after after_ms (UTC ms) of RECUR value
+    `rule` whose DTSTART is start_ms's wall-clock time in tz, expanded by
+    python-dateutil (the oracle, independent of the engine): wall-clock
+    times to instants by RFC 5545's rule (a time in a gap moves forward by
+    the gap, a repeated one takes its first pass: zoneinfo's fold=0)."""
+    from zoneinfo import ZoneInfo
+    from dateutil import rrule as du
+    zone = ZoneInfo(tz)
+    start = dt.datetime.fromtimestamp(start_ms / 1000, zone).replace(tzinfo=None)
+    out = []
+    for wall in du.rrulestr(rule, dtstart=start):
+        ms = int(wall.replace(tzinfo=zone).timestamp() * 1000)
+        if ms > after_ms and ms not in out:
+            out.append(ms)
+        if len(out) == count or wall.year > start.year + 50:
+            break
+    return out
+
+
 def find_when(db, msg):
     text = db.execute("SELECT trigger_find_when(?, ?, ?)", (msg["text"], msg["now"], msg["tz"])).fetchone()[0]
     return json.loads(text)
@@ -63,10 +83,8 @@ def our_answer(db, msg, res):
         ans["next"] = [now_ms + k * ans["interval_ms"] for k in (1, 2, 3)]
     elif ans["kind"] == "cron":
         ans["next"] = preview(db, res["cron"], now_ms, tz)
-    elif ans["kind"] == "rrule":
-        spec = {"trigger_type": "rrule", "rrule": res.get("rrule"), "timezone": tz,
-                "start_at": res.get("start_at", res.get("due_at"))}
-        ans["next"] = preview(db, json.dumps(spec), now_ms, tz)
+    elif ans["kind"] == "rrule" and res.get("rrule") and res.get("start_at") is not None:
+        ans["next"] = rrule_next(res["rrule"], res["start_at"], tz, now_ms)
     return ans
 
 
