@@ -413,6 +413,28 @@ static int when_find_text(create_req *q, const tz_zone *z, when_found *f,
   return SQLITE_OK;
 }
 
+/* A calendar rule read from "when" (docs/when.md#calendar-rules): its
+** rule, DTSTART and zone; "except holidays" names config
+** default_calendar's calendar, and with none set the request fails (a
+** schedule that runs on holidays would be a confident wrong answer). */
+static int when_rrule_columns(create_req *q, const when_result *w) {
+  int rc = trg_val_set_text(&q->row.v[TC_RRULE], w->rrule);
+  if (rc == SQLITE_OK) rc = trg_val_set_text(&q->row.v[TC_TIMEZONE], w->tz);
+  trg_val_set_int(&q->row.v[TC_START_AT], w->start_at);
+  if (rc != SQLITE_OK || !w->holidays) return rc;
+  char *cal = store_config_get(q->call.st, "default_calendar");
+  if (cal && *cal) rc = trg_val_set_text(&q->row.v[TC_CALENDAR], cal);
+  else {
+    rc = agent_create_fail(
+        q, "INVALID_SCHEDULE",
+        sqlite3_mprintf("%s '%s': it excepts holidays, and no holiday "
+                        "calendar is set: set config default_calendar",
+                        q->when_text ? "when_text" : "when", q->when));
+  }
+  sqlite3_free(cal);
+  return rc;
+}
+
 static int apply_when(create_req *q) {
   static const int sched_cols[] = {TC_TRIGGER_TYPE, TC_INTERVAL_MS,
                                    TC_SCHEDULED_AT, TC_CRON_EXPRESSION,
@@ -460,11 +482,14 @@ static int apply_when(create_req *q) {
   } else if (w->kind == WHEN_INTERVAL) {
     trg_val_set_int(&q->row.v[TC_INTERVAL_MS], w->interval_ms);
     trg_val_set_int(&q->row.v[TC_START_AT], w->due_at);
+  } else if (w->kind == WHEN_RRULE) {
+    if (rc == SQLITE_OK) rc = when_rrule_columns(q, w);
   } else {
     if (rc == SQLITE_OK)
       rc = trg_val_set_text(&q->row.v[TC_CRON_EXPRESSION], w->cron);
     if (rc == SQLITE_OK) rc = trg_val_set_text(&q->row.v[TC_TIMEZONE], w->tz);
   }
+  if (rc != SQLITE_OK) return rc;
   /* metadata.when = {phrase, confidence, flags, implied} */
   sqlite3_str *j = sqlite3_str_new(q->call.db);
   sqlite3_str_appendall(j, "{\"phrase\":");

@@ -32,6 +32,32 @@ def test_when_once_interval_cron(ext):
     assert meta["team"] == "core" and meta["when"]["phrase"] == "every weekday at 9:30am"
 
 
+def test_when_calendar_rule_creates_an_rrule_trigger(ext):
+    """A phrase that means an RFC 5545 rule ("every other Tuesday") creates
+    an rrule trigger with its DTSTART and zone; "except holidays" names
+    config default_calendar's calendar, and without one the create fails
+    rather than run on holidays (docs/when.md#calendar-rules)."""
+    db = connect(ext)
+    r = create(db, {"instructions": "Standup", "when_text": "every other Tuesday at 9am",
+                    "timezone": "Europe/Berlin"})
+    assert r["success"] and r["created"], r
+    t = trig(db, r["triggerId"])
+    assert (t["trigger_type"], t["timezone"], t["calendar"]) == ("rrule", "Europe/Berlin", None), t
+    assert "FREQ=WEEKLY" in t["rrule"] and "INTERVAL=2" in t["rrule"] and "BYDAY=TU" in t["rrule"], t
+    # T0 is Thursday 2026-01-01: the first Tuesday after it, 09:00 in Berlin
+    assert one(db, "SELECT trigger_iso(?, 'Europe/Berlin')", t["next_due_at"]) == "2026-01-06T09:00:00+01:00"
+    r = create(db, {"instructions": "Pay", "when": "every weekday at 9 except holidays"})
+    assert r["error"] == "INVALID_SCHEDULE" and "default_calendar" in r["reason"], r
+    assert one(db, "SELECT count(*) FROM triggers") == 1
+    db.execute("INSERT INTO trigger_calendar_days(calendar, day, name) VALUES ('de', '2026-01-01', 'New Year')")
+    one(db, "SELECT trigger_config('default_calendar', 'de')")
+    r = create(db, {"instructions": "Pay", "when": "every weekday at 9 except holidays"})
+    t = trig(db, r["triggerId"])
+    assert (t["trigger_type"], t["calendar"]) == ("rrule", "de"), t
+    # Thursday 2026-01-01 09:00 would be first: a 'de' day, skipped
+    assert one(db, "SELECT trigger_iso(?)", t["next_due_at"]) == "2026-01-02T09:00:00Z", t
+
+
 def test_when_refusals_and_min_confidence(ext):
     db = connect(ext)
     for phrase, why in [("sometime soon", "vague"), ("after the meeting tomorrow", "event"),
