@@ -39,9 +39,8 @@ static const char *const misfires[] = {"coalesce", "all", "skip", 0};
 static const char *const overlaps[] = {"skip", "allow", "queue", 0};
 const char *const trigger_statuses[] = {"scheduled", "paused",  "completed",
                                         "cancelled", "expired", 0};
-static const char *const trigger_types[] = {"interval", "once", "cron",
-                                            "event",    "rrule",
-                                            0};
+static const char *const trigger_types[] = {"interval", "once",  "cron",
+                                            "event",    "rrule", 0};
 static const char *const calendar_policies[] = {"skip", "previous_business_day",
                                                 "next_business_day", 0};
 
@@ -758,8 +757,13 @@ static int default_id(store *s, trg_row *r, const char *canon) {
 }
 
 int trigger_default_id(store *s, trg_row *r, const sched_spec *spec) {
-  char *canon = trigger_canonical(spec);
-  int rc = default_id(s, r, canon ? canon : "");
+  /* out of memory is an error, never an id of another text (the id must
+  ** be the same on every run: docs/create-action.md#dedupe-keys) */
+  size_t n = spec->type == SCHED_RRULE ? SCHED_CANON_MAX : CRON_CANON_MAX;
+  char *canon = sqlite3_malloc64(n);
+  if (!canon) return SQLITE_NOMEM;
+  if (sched_canonical(spec, canon, n) < 0) canon[0] = 0;
+  int rc = default_id(s, r, canon);
   sqlite3_free(canon);
   return rc;
 }
