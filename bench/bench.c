@@ -200,3 +200,10 @@ void bench_note(const char *fmt, ...) {
   va_end(ap);
   fflush(stdout);
 }
+
+void bench_strcpy(char *dst, size_t n, const char *src) {
+  size_t len = strlen(src);
+  if (len >= n) len = n - 1;
+  memcpy(dst, src, len);
+  dst[len] = 0;
+}

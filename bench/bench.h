@@ -44,6 +44,8 @@ i64 bench_query_i64(sqlite3 *db, const char *sql);
 void bench_rm_db(const char *path);
 /* Copy the main database file (its WAL must be checkpointed). */
 void bench_copy_file(const char *from, const char *to);
+/* src into dst[n], cut to n - 1 bytes (a mix file's fields) */
+void bench_strcpy(char *dst, size_t n, const char *src);
 
 /* Peak resident set size of this process in KiB (VmHWM). */
 long bench_peak_rss_kib(void);

@@ -33,13 +33,6 @@ static char exprs[MAXN][128], zones[MAXN][64];
 static i64 starts[MAXN];
 static int ne, nz, nt;
 
-static void copy(char *dst, size_t n, const char *src) {
-  size_t len = strlen(src);
-  if (len >= n) len = n - 1;
-  memcpy(dst, src, len);
-  dst[len] = 0;
-}
-
 static void read_mix(const char *path) {
   FILE *f = fopen(path, "r");
   char line[256];
@@ -47,9 +40,9 @@ static void read_mix(const char *path) {
   while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\r\n")] = 0;
     if (strncmp(line, "E ", 2) == 0 && ne < MAXN)
-      copy(exprs[ne++], sizeof exprs[0], line + 2);
+      bench_strcpy(exprs[ne++], sizeof exprs[0], line + 2);
     else if (strncmp(line, "Z ", 2) == 0 && nz < MAXN)
-      copy(zones[nz++], sizeof zones[0], line + 2);
+      bench_strcpy(zones[nz++], sizeof zones[0], line + 2);
     else if (strncmp(line, "T ", 2) == 0 && nt < MAXN)
       starts[nt++] = atoll(line + 2);
   }
@@ -75,7 +68,7 @@ static int read_croner(const char *path, double *rates, int max, i64 **res,
       (*isnull)[i] = strcmp(v, "null") == 0;
       (*res)[i] = atoll(v);
     } else if (strncmp(line, "VERSION ", 8) == 0) {
-      copy(version, vn, line + 8);
+      bench_strcpy(version, vn, line + 8);
       version[strcspn(version, "\n")] = 0;
     }
   }

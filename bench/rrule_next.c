@@ -35,13 +35,6 @@ static cron_expr crons[MAXN];
 static rrule_set sets[MAXN];
 static const tz_zone *zptr[MAXN];
 
-static void copy(char *dst, size_t n, const char *src) {
-  size_t len = strlen(src);
-  if (len >= n) len = n - 1;
-  memcpy(dst, src, len);
-  dst[len] = 0;
-}
-
 static void read_mix(const char *path) {
   FILE *f = fopen(path, "r");
   char line[1024];
@@ -49,14 +42,14 @@ static void read_mix(const char *path) {
   while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\r\n")] = 0;
     if (strncmp(line, "E ", 2) == 0 && ne < MAXN)
-      copy(exprs[ne++], sizeof exprs[0], line + 2);
+      bench_strcpy(exprs[ne++], sizeof exprs[0], line + 2);
     else if (strncmp(line, "R ", 2) == 0 && nr < MAXN) {
-      copy(rules[nr], sizeof rules[0], line + 2);
+      bench_strcpy(rules[nr], sizeof rules[0], line + 2);
       for (char *p = rules[nr]; *p; p++)
         if (*p == '|') *p = '\n';
       nr++;
     } else if (strncmp(line, "Z ", 2) == 0 && nz < MAXN)
-      copy(zones[nz++], sizeof zones[0], line + 2);
+      bench_strcpy(zones[nz++], sizeof zones[0], line + 2);
     else if (strncmp(line, "T ", 2) == 0 && nt < MAXN)
       starts[nt++] = atoll(line + 2);
     else if (strncmp(line, "D ", 2) == 0) dtstart = atoll(line + 2);

@@ -154,15 +154,13 @@ static void fn_import(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   store_init(&s, db);
   import_opts o = {10, 0, trg_wall_clock_ms()};
   o.from = o.now;
-  int given_from = 0;
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
     i64 from0 = o.from = INT64_MIN;
     if (read_options(ctx, &s, argv[2], &o) != 0) {
       store_close(&s);
       return;
     }
-    given_from = o.from != from0;
-    if (!given_from) o.from = o.now;
+    if (o.from == from0) o.from = o.now; /* no "from" given */
   }
 import im = {& s, calendar, 0, 0, 0 };
   char *msg = NULL;

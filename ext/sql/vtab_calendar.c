@@ -119,7 +119,7 @@ static int check_room(store *s, const char *calendar, char **msg) {
 static int do_insert(scan_tab *t, sqlite3_value **v, sqlite3_int64 *rowid,
                      char **msg) {
   const char *calendar, *day, *name;
-  int added;
+  int added = 0;
   i64 id = 0;
   int rc = read_day_row(v, NULL, &calendar, &day, &name, msg);
   if (rc == SQLITE_OK) rc = check_room(&t->st, calendar, msg);
@@ -143,8 +143,10 @@ static int do_update(scan_tab *t, i64 id, sqlite3_value **v, char **msg) {
   char *old[CC_NCOL];
   int rc = store_calendar_get(&t->st, id, &old[0], &old[1], &old[2]);
   char *old_cal = old[0];
-  if (rc == SQLITE_ROW) rc = read_day_row(v, old, &calendar, &day, &name, msg);
-  if (rc == SQLITE_OK) {
+  if (rc == SQLITE_DONE) {
+    rc = SQLITE_OK; /* the row vanished: nothing to update */
+  } else if (rc == SQLITE_ROW && (rc = read_day_row(v, old, &calendar, &day,
+                                                    &name, msg)) == SQLITE_OK) {
     int moved = strcmp(old_cal, calendar) != 0;
     rc = moved ? check_room(&t->st, calendar, msg) : SQLITE_OK;
     if (rc == SQLITE_OK)
@@ -159,8 +161,6 @@ static int do_update(scan_tab *t, i64 id, sqlite3_value **v, char **msg) {
       rc = trigger_calendar_changed(t->ctx, &t->st, calendar, now);
     if (rc == SQLITE_OK && moved)
       rc = trigger_calendar_changed(t->ctx, &t->st, old_cal, now);
-  } else if (rc == SQLITE_DONE) {
-    rc = SQLITE_OK; /* the row vanished: nothing to update */
   }
   for (int i = 0; i < CC_NCOL; i++) sqlite3_free(old[i]);
   return rc;

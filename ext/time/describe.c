@@ -7,59 +7,18 @@
 ** stepped range, a range, a list of values and ranges) and the phrase for
 ** each shape, field by field, in cronstrue's order: time of day, day of
 ** month, day of week, month. Then intervals, once instants, bounds and
-** the zone. Output goes to a caller's buffer through a bounded writer.
+** the zone. Output goes to a caller's buffer through the bounded writer of
+** describe_words.c.
 */
 #include "time/describe.h"
 #include "time/describe_int.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "text/ascii.h"
 #include "text/coverage.h"
 #include "time/civil.h"
-
-/* ---- a bounded writer (describe_int.h) ---------------------------------- */
-
-void desc_put(wbuf *w, const char *s) {
-  size_t k = strlen(s);
-  if (w->len + k >= w->n) {
-    w->over = 1;
-    return;
-  }
-  memcpy(w->p + w->len, s, k + 1);
-  w->len += k;
-}
-
-/* desc_put() of a formatted text, written in place (on overflow the
-** buffer may hold part of it: the result is -1 then) */
-void desc_putf(wbuf *w, const char *fmt, ...) {
-  va_list ap;
-  size_t room = w->n - w->len;
-  va_start(ap, fmt);
-  int k = vsnprintf(w->p + w->len, room, fmt, ap);
-  va_end(ap);
-  if ((size_t)k >= room) w->over = 1; /* k < 0 too */
-  else w->len += (size_t)k;
-}
-
-void desc_item_add(items *it, const char *fmt, ...) {
-  if (NEVER(it->n == ITEMS_MAX)) return; /* 79 day items at most */
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(it->v[it->n++], sizeof it->v[0], fmt, ap);
-  va_end(ap);
-}
-
-void desc_put_join(wbuf *w, const items *it, int serial_comma) {
-  for (int k = 0; k < it->n; k++) {
-    if (k > 0 && k == it->n - 1)
-      desc_put(w, it->n > 2 && serial_comma ? ", and " : " and ");
-    else if (k > 0) desc_put(w, ", ");
-    desc_put(w, it->v[k]);
-  }
-}
 
 /* ---- fields as shapes ---------------------------------------------------- */
 
@@ -126,9 +85,6 @@ static void fmt_number(char *out, size_t n, int v) {
   snprintf(out, n, "%d", v);
 }
 
-const char *const desc_month_names[13] = {
-    "",     "January", "February",  "March",   "April",    "May",     "June",
-    "July", "August",  "September", "October", "November", "December"};
 static const char *const day_names[7] = {"Sunday",    "Monday",   "Tuesday",
                                          "Wednesday", "Thursday", "Friday",
                                          "Saturday"};
@@ -296,9 +252,6 @@ static void describe_time(wbuf *w, const cron_expr *c) {
 
 /* ---- days and months ----------------------------------------------------- */
 
-const char *const desc_ordinals[6] = {"",      "first",  "second",
-                                      "third", "fourth", "fifth"};
-
 static void describe_dom(wbuf *w, const cron_expr *c) {
   field D;
   items it = {.n = 0};
@@ -460,7 +413,7 @@ static void fmt_local(int64_t utc_ms, const tz_zone *z, char date[16],
   if (t.ms) snprintf(clock + k, 24 - (size_t)k, ".%03d", t.ms);
 }
 
-void desc_put_local(wbuf *w, int64_t utc_ms, const tz_zone *z) {
+static void put_local(wbuf *w, int64_t utc_ms, const tz_zone *z) {
   char date[16], clock[24];
   fmt_local(utc_ms, z, date, clock);
   desc_putf(w, "%s %s", date, clock);
@@ -506,7 +459,7 @@ int describe_schedule(const sched_spec *s, char *buf, size_t n) {
       shows_time = 0;
       if (s->scheduled_at != SCHED_NONE) {
         desc_put(&w, ", or at ");
-        desc_put_local(&w, s->scheduled_at, z);
+        put_local(&w, s->scheduled_at, z);
         desc_put(&w, " if not signalled by then");
         shows_time = 1;
       }
@@ -524,11 +477,11 @@ int describe_schedule(const sched_spec *s, char *buf, size_t n) {
   }
   if (s->start_at != SCHED_NONE) {
     desc_put(&w, ", from ");
-    desc_put_local(&w, s->start_at, z);
+    put_local(&w, s->start_at, z);
   }
   if (s->end_at != SCHED_NONE) {
     desc_put(&w, s->start_at != SCHED_NONE ? " until " : ", until ");
-    desc_put_local(&w, s->end_at, z);
+    put_local(&w, s->end_at, z);
   }
   if (s->start_at != SCHED_NONE || s->end_at != SCHED_NONE) shows_time = 1;
   if (shows_time && z != tz_utc()) {

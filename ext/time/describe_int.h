@@ -1,6 +1,7 @@
 /*
 ** describe_int.h -- what the describers of ext/time share (describe.c,
-** describe_rrule.c): a bounded writer into a caller's buffer, lists of
+** describe_rrule.c; the writer and words live in describe_words.c): a
+** bounded writer into a caller's buffer, lists of
 ** short items joined the way cronstrue joins them, month names and
 ** ordinal words. Internal to ext/time.
 */
@@ -34,9 +35,6 @@ typedef struct items {
 void desc_item_add(items *it, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void desc_put_join(wbuf *w, const items *it, int serial_comma);
-
-/* An instant on the zone's wall clock: "2026-03-09 07:15". */
-void desc_put_local(wbuf *w, int64_t utc_ms, const tz_zone *z);
 
 /* A recurrence set in words (describe_rrule.c): dtstart its wall-clock
 ** DTSTART; known 0 when DTSTART is only the time a function was asked

@@ -11,6 +11,8 @@
 **                   8am"), a duration, an anchor, the general form
 **   when_recur.c    tokens -> a parsed recurring form (cron, interval), and
 **                   the calendar rules it refuses ("every other tuesday")
+**   when_recur_parts.c  ordinals, weekday lists, times: read by both
+**                   recurring grammars
 **   when_rrule.c    the calendar rules cron cannot say -> an RFC 5545
 **                   rule form, and its RECUR value and first occurrence
 **   when_resolve.c  a parsed form + now + zone -> instant(s), confidence
@@ -215,7 +217,7 @@ int when_parse_once(when_parser *p, when_form *ph);
 int when_parse_recurring(when_parser *p, when_form *ph);
 /* 1 when the form is a recurring one (cron, interval, calendar rule). */
 int when_form_recurs(const when_form *ph);
-/* Pieces of the recurring grammar (when_recur.c) the calendar rules share:
+/* Pieces of the recurring grammar both grammars read (when_recur_parts.c):
 ** an ordinal at i ("2nd", "last": *n, -1 for last; *width tokens); a
 ** weekday list, singular or plural (ph->dow_mask); "the" N(th) (*dom);
 ** the rest: [part] [times] [part] to the end (a time needed when
@@ -224,6 +226,10 @@ int when_ordinal_at(const when_parser *p, int i, int *n, int *width);
 int when_parse_day_list(when_parser *p, when_form *ph, int plural);
 int when_parse_the_day(when_parser *p, int *dom);
 int when_parse_rec_rest(when_parser *p, when_form *ph, int required);
+/* a weekday, plural weekday, "weekday", "day", "week" or "weekend" at i */
+int when_is_day_word(const when_parser *p, int i);
+/* "morning" | "afternoon" | "evening" | "night": 1 and *part, else 0 */
+int when_accept_rec_part(when_parser *p, int *part);
 /* ---- calendar rules (when_rrule.c) --------------------------------------- */
 /* The rules one cron line cannot say ("every other tuesday", "the 2nd and
 ** 4th friday of every month"): 1 and ph an F_RRULE form, or 0 (p->pos

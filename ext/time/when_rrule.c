@@ -113,8 +113,8 @@ static int monthly_ordinals(when_parser *p, when_form *ph, int every) {
     p->pos = save;
     break;
   }
-  int one = ph->rr_nth & (ph->rr_nth - 1) ? 0 : 1;
-  int nth = ph->rr_nth & 1 ? -1 : 0;
+  int one = (ph->rr_nth & (ph->rr_nth - 1)) ? 0 : 1;
+  int nth = (ph->rr_nth & 1) ? -1 : 0;
   for (int b = 1; b <= 5 && !nth; b++)
     if (ph->rr_nth & (1u << b)) nth = b;
   if (when_parse_day_list(p, ph, 0) || when_parse_day_list(p, ph, 1)) {

@@ -434,15 +434,14 @@ static int rrule_of(const trg_row *r, sched_spec *spec, int flags,
 
 /* A cron or rrule trigger's calendar
 ** (docs/calendar.md#holidays-and-business-days): its days, policy and
-** the business days into the spec. Written, the calendar must hold a day; read back, an emptied one is a
-** calendar without holidays. */
+** the business days into the spec. Written, the calendar must hold a
+** day; read back, an emptied one is a calendar without holidays. */
 static int calendar_of(store *s, const trg_row *r, sched_spec *spec, int flags,
                        trigger_status *st) {
   const char *name = trg_val_text(&r->v[TC_CALENDAR]);
   i64 n = 0;
-  int rc = SQLITE_OK;
   if (!(flags & TRIGGER_STORED)) {
-    rc = store_calendar_count(s, name, &n);
+    int rc = store_calendar_count(s, name, &n);
     if (rc != SQLITE_OK) return rc;
     if (n == 0) {
       char buf[STORED_SHOWN + 4];
