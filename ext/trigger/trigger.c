@@ -714,9 +714,14 @@ int trigger_validate(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   return trigger_check(c, s, r, spec, now, 0, err);
 }
 
+/* The room a schedule's canonical text needs: an rrule's may be long
+** (RRULE_CANON_MAX); the others are short. */
+static size_t canon_room(const sched_spec *spec) {
+  return spec->type == SCHED_RRULE ? SCHED_CANON_MAX : CRON_CANON_MAX;
+}
+
 char *trigger_canonical(const sched_spec *spec) {
-  /* an rrule's text may be long (RRULE_CANON_MAX); the others are short */
-  size_t n = spec->type == SCHED_RRULE ? SCHED_CANON_MAX : CRON_CANON_MAX;
+  size_t n = canon_room(spec);
   char *canon = sqlite3_malloc64(n);
   if (canon && sched_canonical(spec, canon, n) < 0) {
     sqlite3_free(canon);
@@ -758,7 +763,7 @@ static int default_id(store *s, trg_row *r, const char *canon) {
 int trigger_default_id(store *s, trg_row *r, const sched_spec *spec) {
   /* out of memory is an error, never an id of another text (the id must
   ** be the same on every run: docs/create-action.md#dedupe-keys) */
-  size_t n = spec->type == SCHED_RRULE ? SCHED_CANON_MAX : CRON_CANON_MAX;
+  size_t n = canon_room(spec);
   char *canon = sqlite3_malloc64(n);
   if (!canon) return SQLITE_NOMEM;
   if (sched_canonical(spec, canon, n) < 0) canon[0] = 0;
