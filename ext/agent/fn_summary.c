@@ -158,8 +158,7 @@ static char *objective_of(const char *cid, int have, const char *cname) {
 }
 
 /* The name objective() shows: the display name, else the instructions. */
-static const char *name_of(const char *display_name,
-                           const char *instructions) {
+static const char *name_of(const char *display_name, const char *instructions) {
   return display_name && *display_name ? display_name : instructions;
 }
 

@@ -11,8 +11,8 @@
 #ifndef TRIGGERS_SUMMARY_H
 #define TRIGGERS_SUMMARY_H
 
-#include "store/kept.h"
 #include "agent/clean_text.h"
+#include "store/kept.h"
 
 /* Caps in bytes of UTF-8: the defaults are also the hard limits (options
 ** may lower them, a larger value is clamped to these). */

@@ -23,11 +23,11 @@ SQLITE_EXTENSION_INIT3
 #define DUE_COPIES (TC_NCOL + 1)
 
 /* ?1 now: a lease passed or a run waits to be re-offered. */
-#define RUNS_ANY                                         \
-  "EXISTS (SELECT 1 FROM main.triggers_rundata"          \
-  " INDEXED BY triggers_rundata_lease"                   \
-  " WHERE status = 'running' AND lease_until <= ?1)"     \
-  " OR EXISTS (SELECT 1 FROM main.triggers_rundata"      \
+#define RUNS_ANY                                     \
+  "EXISTS (SELECT 1 FROM main.triggers_rundata"      \
+  " INDEXED BY triggers_rundata_lease"               \
+  " WHERE status = 'running' AND lease_until <= ?1)" \
+  " OR EXISTS (SELECT 1 FROM main.triggers_rundata"  \
   " INDEXED BY triggers_rundata_retry WHERE retry_at <= ?1)"
 
 /* The text of statement `which` (NULL: out of memory, or not one of this
