@@ -7,8 +7,9 @@
 ** OURS_DB and PLAIN_DB hold the same N triggers (dbgen.h); at
 ** dbg_now_due(0) none is due. Per repetition, each measured back to back
 ** on connections opened once, statements prepared once:
-**   ours     SELECT trigger_run_due(?now, '{"limit":1000}')   (one call =
-**            its own BEGIN IMMEDIATE .. COMMIT)
+**   ours     SELECT trigger_run_due(?now, '{"limit":1000}')   (nothing
+**            due: one read-only probe; with work, its own BEGIN
+**            IMMEDIATE .. COMMIT)
 **   probe    BEGIN IMMEDIATE; SELECT id, next_due, interval_ms FROM
 **            triggers WHERE next_due <= ?now ORDER BY next_due LIMIT 1000;
 **            COMMIT  -- the bare indexed tick in plain SQL

@@ -82,13 +82,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/clean_text.h"
 #include "agent/summary.h"
 #include "base/args.h"
 #include "base/json_out.h"
 #include "base/register.h"
 #include "store/agent.h"
 #include "store/schema.h"
-#include "text/redact.h"
 #include "text/utf8.h"
 #include "time/civil.h"
 
@@ -122,56 +122,6 @@ static int utf8_floor(const char *z, int n) {
   return n;
 }
 
-/* Cut z (in place) to at most max bytes, ending in "..." when cut. */
-static int cut_text(char *z, int max) {
-  int n = (int)strlen(z);
-  if (n <= max) return 0;
-  int dots = max >= 3 ? 3 : 0;
-  int k = utf8_floor(z, max - dots);
-  memcpy(z + k, "...", (size_t)dots);
-  z[k + dots] = '\0';
-  return 1;
-}
-
-/*
-** Text from outside, made safe to show: redacted first (so no secret is
-** ever cut into an unrecognizable prefix), then control characters and
-** runs of white space collapsed to one space, trimmed, cut to max bytes.
-** *cut set when it was cut. NULL on OOM.
-*/
-static char *clean_text(const redact_index *rx, const char *raw, int max,
-                        int *cut) {
-  size_t n = strlen(raw);
-  char *fixed = NULL; /* a row written before bytes were checked */
-  if (!utf8_check(raw, n, NULL)) {
-    if (!(raw = fixed = trg_text_repair(raw, n, 0))) return NULL;
-    n = strlen(raw);
-  }
-  /* one pass when the redacted text fits twice the original plus a label
-  ** or two (it nearly always does: redaction is most of a summary's cost),
-  ** a second into a buffer of its measured length otherwise */
-  size_t cap = 2 * n + 64;
-  char *z = sqlite3_malloc64(cap);
-  size_t len = z ? redact_with(rx, raw, n, z, cap) : 0;
-  if (z && len >= cap) {
-    sqlite3_free(z);
-    if ((z = sqlite3_malloc64(len + 1))) redact_with(rx, raw, n, z, len + 1);
-  }
-  sqlite3_free(fixed);
-  if (!z) return NULL;
-  size_t w = 0;
-  for (size_t r = 0; r < len; r++) {
-    unsigned char c = (unsigned char)z[r];
-    int blank = c <= ' ' || c == 0x7f;
-    if (blank && (w == 0 || z[w - 1] == ' ')) continue;
-    z[w++] = blank ? ' ' : (char)c;
-  }
-  while (w > 0 && z[w - 1] == ' ') w--;
-  z[w] = '\0';
-  if (cut_text(z, max) && cut) *cut = 1;
-  return z;
-}
-
 static const char *iso(i64 ms, char buf[CIVIL_ISO_MAX]) {
   civil_format_iso(ms, 0, 1, buf);
   return buf;
@@ -202,18 +152,24 @@ static void fit_cut(sqlite3_str *s, int cap, const char *z) {
 /* "<name> (<id>)", or "<id> (deleted trigger)" when the trigger is gone
 ** (!have); the name is the display name, or the instructions when that is
 ** NULL or empty. */
-static char *objective(const redact_index *rx, const char *id, int have,
+static char *objective_of(const char *cid, int have, const char *cname) {
+  return !have ? sqlite3_mprintf("%s (deleted trigger)", cid)
+               : sqlite3_mprintf("%s (%s)", cname ? cname : cid, cid);
+}
+
+/* The name objective() shows: the display name, else the instructions. */
+static const char *name_of(const char *display_name, const char *instructions) {
+  return display_name && *display_name ? display_name : instructions;
+}
+
+static char *objective(const text_cleaner *rx, const char *id, int have,
                        const char *display_name, const char *instructions,
                        int *cut) {
-  const char *name =
-      display_name && *display_name ? display_name : instructions;
+  const char *name = name_of(display_name, instructions);
   char *cid = clean_text(rx, id ? id : "", SUM_ID_MAX, cut);
   char *cname = name ? clean_text(rx, name, SUM_NAME_MAX, cut) : NULL;
   char *out = NULL;
-  if (cid && (cname || !name)) {
-    out = !have ? sqlite3_mprintf("%s (deleted trigger)", cid)
-                : sqlite3_mprintf("%s (%s)", cname ? cname : cid, cid);
-  }
+  if (cid && (cname || !name)) out = objective_of(cid, have, cname);
   sqlite3_free(cid);
   sqlite3_free(cname);
   return out;
@@ -335,14 +291,13 @@ static int read_pending(summary *s) {
     char buf[CIVIL_ISO_MAX];
     i64 due = p.next_due_at;
     iso(due, buf);
-    const char *name =
-        p.display_name && *p.display_name ? p.display_name : p.instructions;
-    char *obj = objective(&s->rx, p.trigger_id, 1, p.display_name,
-                          p.instructions, &s->truncated);
+    /* id and name redacted once, for the line and for the JSON item */
+    const char *name = name_of(p.display_name, p.instructions);
     char *cid = clean_text(&s->rx, p.trigger_id ? p.trigger_id : "", SUM_ID_MAX,
                            &s->truncated);
     char *cname =
         clean_text(&s->rx, name ? name : "", SUM_NAME_MAX, &s->truncated);
+    char *obj = cid && cname ? objective_of(cid, 1, name ? cname : NULL) : NULL;
     sqlite3_str *js = sqlite3_str_new(s->db);
     sqlite3_str_appendall(js, "{\"triggerId\":");
     json_str(js, cid);
@@ -382,7 +337,7 @@ static int read_pending(summary *s) {
 /* Room left for the omission note: "\n(+N more admin items omitted)". */
 #define NOTE_RESERVE 40
 
-static char *admin_line(const redact_index *rx, const adm_item *it,
+static char *admin_line(const text_cleaner *rx, const adm_item *it,
                         int text_max, int *cut) {
   char buf[CIVIL_ISO_MAX];
   char *text = clean_text(rx, it->text, text_max, cut);
@@ -627,7 +582,7 @@ static int summary_build(summary *s, sqlite3_context *ctx, int argc,
   trg_ctx *c = sqlite3_user_data(ctx);
   store_call_init(&s->call, s->db, c);
   s->st = s->call.st;
-  redact_index_init(&s->rx); /* once for every text of the call */
+  text_cleaner_init(&s->rx, c); /* once for every text of the call */
   /* Not from a preload (it may call no function with side effects), nor
   ** on a schema of another version: the fallback, never a misread. */
   if (c->in_preload) return SQLITE_ERROR;

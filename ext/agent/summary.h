@@ -11,8 +11,8 @@
 #ifndef TRIGGERS_SUMMARY_H
 #define TRIGGERS_SUMMARY_H
 
+#include "agent/clean_text.h"
 #include "store/kept.h"
-#include "text/redact.h"
 
 /* Caps in bytes of UTF-8: the defaults are also the hard limits (options
 ** may lower them, a larger value is clamped to these). */
@@ -59,7 +59,7 @@ typedef struct summary {
   ** once per connection like the tick's (store/kept.h), or the call's own */
   store_call call;
   store *st;
-  redact_index rx; /* the redaction's rules, indexed once per call */
+  text_cleaner rx; /* the redaction's rules and the connection's cache */
   i64 now;
   const char *agent;
   /* options */

@@ -32,6 +32,7 @@ void trg_ctx_release(void *p) {
   tzdb_free(c->zones);
   if (c->last_opts.destroy) c->last_opts.destroy(c->last_opts.parsed);
   sqlite3_free(c->last_opts.json);
+  if (c->clean_texts.destroy) c->clean_texts.destroy(c->clean_texts.p);
   sqlite3_free(c);
 }
 

@@ -37,6 +37,12 @@ typedef struct trg_ctx {
     void *parsed;
     void (*destroy)(void *);
   } last_opts;
+  /* The texts the state summary cleaned (agent/clean_text.c), freed
+  ** through destroy. */
+  struct {
+    void *p;
+    void (*destroy)(void *);
+  } clean_texts;
   /* The tick's prepared statements, kept between calls (a store that the
   ** tick makes, freed through destroy). sqlite3_close() refuses while a
   ** statement is unfinalized, and what it calls before that check is the

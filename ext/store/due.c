@@ -22,6 +22,14 @@ SQLITE_EXTENSION_INIT3
 #define STATE_COPIES "s.trigger_id, s.agent_id"
 #define DUE_COPIES (TC_NCOL + 1)
 
+/* ?1 now: a lease passed or a run waits to be re-offered. */
+#define RUNS_ANY                                     \
+  "EXISTS (SELECT 1 FROM main.triggers_rundata"      \
+  " INDEXED BY triggers_rundata_lease"               \
+  " WHERE status = 'running' AND lease_until <= ?1)" \
+  " OR EXISTS (SELECT 1 FROM main.triggers_rundata"  \
+  " INDEXED BY triggers_rundata_retry WHERE retry_at <= ?1)"
+
 /* The text of statement `which` (NULL: out of memory, or not one of this
 ** file's). */
 static char *sql_text(store_sql which) {
@@ -68,13 +76,11 @@ static char *sql_text(store_sql which) {
           " WHERE retry_at <= ?1 ORDER BY retry_at, run_id LIMIT ?2",
           rc);
       break;
-    case ST_RUNS_ANY:
+    case ST_RUNS_ANY: out = sqlite3_mprintf("SELECT " RUNS_ANY); break;
+    case ST_TICK_ANY:
       out = sqlite3_mprintf(
-          "SELECT EXISTS (SELECT 1 FROM main.triggers_rundata"
-          " INDEXED BY triggers_rundata_lease"
-          " WHERE status = 'running' AND lease_until <= ?1)"
-          " OR EXISTS (SELECT 1 FROM main.triggers_rundata"
-          " INDEXED BY triggers_rundata_retry WHERE retry_at <= ?1)");
+          "SELECT EXISTS (SELECT 1 FROM main.triggers_state"
+          " INDEXED BY triggers_state_due WHERE next_due_at <= ?1) OR " RUNS_ANY);
       break;
     default: break;
   }
@@ -193,15 +199,24 @@ int store_runs_read(store *s, store_runs_kind kind, i64 now,
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_runs_any(store *s, i64 now, int *due) {
-  sqlite3_stmt *st = store_stmt(s, ST_RUNS_ANY, sql_text);
+/* Step the one-row EXISTS probe `which` at now into *any. */
+static int probe_any(store *s, store_sql which, i64 now, int *any) {
+  sqlite3_stmt *st = store_stmt(s, which, sql_text);
   if (!st) return store_err(s);
   sqlite3_bind_int64(st, 1, now);
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) {
-    *due = sqlite3_column_int(st, 0);
+    *any = sqlite3_column_int(st, 0);
     rc = SQLITE_OK;
   }
   sqlite3_reset(st);
   return rc == SQLITE_OK ? rc : store_err(s);
+}
+
+int store_runs_any(store *s, i64 now, int *due) {
+  return probe_any(s, ST_RUNS_ANY, now, due);
+}
+
+int store_tick_any(store *s, i64 now, int *any) {
+  return probe_any(s, ST_TICK_ANY, now, any);
 }

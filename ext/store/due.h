@@ -41,5 +41,11 @@ int store_runs_read(store *s, store_runs_kind kind, i64 now,
 /* Whether the run probes would find anything at now: *due, a lease passed
 ** or a run waits to be re-offered (STORE_RUNS_LEASED / _RETRY). */
 int store_runs_any(store *s, i64 now, int *due);
+/* Whether a tick at now may have anything to do: *any, a trigger is due
+** (next_due_at <= now, of any agent, its jitter not considered) or
+** store_runs_any would say so. One statement, so one read of the
+** database as it is: a tick that finds nothing opens no write
+** transaction (docs/lifecycle.md#what-one-tick-does). */
+int store_tick_any(store *s, i64 now, int *any);
 
 #endif

@@ -72,6 +72,7 @@ typedef enum store_sql {
   ST_RUNS_RETRY,  /* ?1 now ?2 limit -> runs to re-offer */
   ST_RUNS_ANY,    /* ?1 now -> 1 if either of the two above finds a
                           run */
+  ST_TICK_ANY,    /* ?1 now -> 1 if a trigger is due or ST_RUNS_ANY */
   /* wake.c */
   ST_WAKE_TRIGGERS,         /* -> (next_due_at, fire_at, wake_mode) in
                                next_due_at order */

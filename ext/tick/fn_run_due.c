@@ -1,12 +1,14 @@
 /*
 ** fn_run_due.c -- trigger_run_due([now [, options]]): the tick, in one
 ** transaction (BEGIN IMMEDIATE in autocommit mode, else a SAVEPOINT in the
-** caller's): expired leases and runs to re-offer (reoffer.c), then the
+** caller's), opened only when one read-only probe found something to do:
+** expired leases and runs to re-offer (reoffer.c), then the
 ** due triggers (claim.c), each step work in proportion to what its index
 ** probe found; and trigger_last_tick(), what the last one cost.
 */
 #include "base/args.h"
 #include "base/register.h"
+#include "store/due.h"
 #include "tick/call.h"
 #include "tick/claim.h"
 #include "tick/reoffer.h"
@@ -20,12 +22,20 @@ static void fn_run_due(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int rc;
   if (tick_read_now_and_options(&t, ctx, argc, argv) != 0) goto out;
   t.budget = t.o.limit;
-  t.out = sqlite3_str_new(t.call.db);
-  if (t.o.agents_empty || t.budget == 0) {
+  int any = 0;
+  if (!t.o.agents_empty && t.budget != 0) {
+    rc = store_tick_any(t.call.st, t.now, &any);
+    tick_record_cost(&t); /* the whole cost of a tick that stops here */
+    if (rc != SQLITE_OK) {
+      tick_fail(&t, ctx, rc);
+      goto out;
+    }
+  }
+  if (!any) { /* nothing due: no transaction, nothing allocated */
     sqlite3_result_text(ctx, "[]", 2, SQLITE_STATIC);
-    sqlite3_free(sqlite3_str_finish(t.out));
     goto out;
   }
+  t.out = sqlite3_str_new(t.call.db);
   store_txn txn;
   t.narrow = 1;
   rc = store_call_txn_begin(&t.call, &txn);

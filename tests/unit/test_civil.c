@@ -287,6 +287,15 @@ static void test_format(void) {
   CHECK_STR(buf, "1969-12-31T23:59:59.999Z", "negative ms");
   civil_format_iso(1772960400000LL, 3723, 0, buf); /* LMT-style seconds */
   CHECK_STR(buf, "2026-03-08T10:02:03+01:02:03", "offset with seconds");
+  /* the digits written without snprintf in range, with it beyond */
+  civil_format_iso(1772960400007LL, -3723, 0, buf);
+  CHECK_STR(buf, "2026-03-08T07:57:57.007-01:02:03", "ms and - seconds");
+  civil_format_iso(-62167219200000LL, 0, 1, buf);
+  CHECK_STR(buf, "0000-01-01T00:00:00Z", "year 0");
+  civil_format_iso(253402300800000LL, 0, 1, buf);
+  CHECK_STR(buf, "10000-01-01T00:00:00Z", "year 10000");
+  civil_format_iso(1772960400000LL, 360000, 0, buf);
+  CHECK_STR(buf, "2026-03-12T13:00:00+100:00", "offset of 100 h");
   civil_format_iso(253402300799999LL, 0, 1, buf);
   CHECK_STR(buf, "9999-12-31T23:59:59.999Z", "year 9999");
   n = civil_format_iso(INT64_MAX / 2, INT32_MIN + 1, 0, buf);

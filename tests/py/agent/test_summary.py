@@ -657,3 +657,31 @@ def test_blank_admin_item_has_no_trailing_space(ext):
         assert admin.split("\n")[1] == "- [open 2026-01-01T00:09:00Z]", (text, admin)
     admin = segments(summary(db, admin=[item(NOW - MIN, "  go  ")]))["Admin"]
     assert admin.split("\n")[1] == "- [open 2026-01-01T00:09:00Z] go", admin
+
+
+def test_cleaned_texts_kept_per_connection_show_as_cleaned_anew(ext):
+    """The connection keeps the texts a summary redacted and cut
+    (agent/clean_text.c): a second call, a call with other caps, a changed
+    name and another connection all show what cleaning anew shows,
+    secrets redacted and the cut still counted in the confidence."""
+    long_name = "nightly " * 20 + "password=hunter2"
+    db = connect(ext)
+    scenario(db)
+    add(db, "long", agent_id="a1", display_name=long_name)
+    first = payload(db)
+    assert first["confidence"] == "medium", first  # the long name was cut
+    for _ in range(2):
+        assert payload(db) == first
+        assert summary(db) == summary(db)
+    small = summary(db, max_loop=120, max_total=300)
+    db.execute("UPDATE triggers SET display_name = 'Check it password=s3cret' WHERE trigger_id = 'build'")
+    changed = summary(db)
+    assert "Check it password=[REDACTED]" in changed and "s3cret" not in changed, changed
+    assert "hunter2" not in changed
+    fresh = connect(ext)
+    scenario(fresh)
+    add(fresh, "long", agent_id="a1", display_name=long_name)
+    assert payload(fresh) == first
+    assert summary(fresh, max_loop=120, max_total=300) == small
+    fresh.execute("UPDATE triggers SET display_name = 'Check it password=s3cret' WHERE trigger_id = 'build'")
+    assert summary(fresh) == changed
