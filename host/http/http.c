@@ -251,11 +251,24 @@ static enum MHD_Result detail_page(http_server *srv, struct MHD_Connection *c,
   v = arg(c, "before");
   if (v && arg_number(v, LLONG_MIN, LLONG_MAX, &before) != 0)
     return bad_request(c, "bad ?before: a time in ms\n");
+  long long ev_before = LLONG_MAX, ev_id = LLONG_MAX;
+  v = arg(c, "events_before");
+  if (v && arg_number(v, LLONG_MIN, LLONG_MAX, &ev_before) != 0)
+    return bad_request(c, "bad ?events_before: a time in ms\n");
+  v = arg(c, "events_before_id");
+  if (v && arg_number(v, LLONG_MIN, LLONG_MAX, &ev_id) != 0)
+    return bad_request(c, "bad ?events_before_id: an event's rowid\n");
   const char *before_run = arg(c, "before_run");
   if (!*id || !text_ok(id) || !text_ok(before_run))
     return bad_request(c, "bad id: 1 to 1024 bytes of UTF-8\n");
-  detail_req q = {&srv->dbs[dbi], (int)dbi, srv->ndbs, id,  before,
-                  before_run,     NULL,     NULL,      NULL};
+  detail_req q = {.r = &srv->dbs[dbi],
+                  .dbi = (int)dbi,
+                  .ndbs = srv->ndbs,
+                  .id = id,
+                  .before_ms = before,
+                  .before_run = before_run,
+                  .events_before = ev_before,
+                  .events_before_id = ev_id};
   action_view view = {srv->act, 0};
   char *notice = NULL;
   if (srv->act) {

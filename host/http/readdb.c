@@ -76,9 +76,10 @@ static const char *const sql_text[RQ_COUNT] = {
         RUN_COLS " WHERE trigger_id = ?1 AND scheduled_for <= ?2"
                  " AND (scheduled_for < ?2 OR run_id < ?3)"
                  " ORDER BY scheduled_for DESC, run_id DESC LIMIT ?4",
-    [RQ_TRIGGER_EVENTS] = "SELECT trigger_iso(at), kind, code, detail"
-                          " FROM trigger_events WHERE trigger_id = ?1"
-                          " ORDER BY at DESC LIMIT ?2",
+    [RQ_TRIGGER_EVENTS] = "SELECT trigger_iso(at), kind, code, detail, at,"
+                          " rowid FROM trigger_events WHERE trigger_id = ?1"
+                          " AND at <= ?3 AND (at < ?3 OR rowid < ?4)"
+                          " ORDER BY at DESC, rowid DESC LIMIT ?2",
     [RQ_RUN_ROW] =
         "SELECT run_id, trigger_id, agent_id, status, attempt,"
         " trigger_iso(scheduled_for), trigger_iso(claimed_at),"

@@ -33,7 +33,10 @@
 **   RQ_TRIGGER_RUNS  trigger_runs WHERE trigger_id = ?1 AND
 **                scheduled_for <= ?2 (the trigger's runs index), a page
 **                of ?4 from a cursor; RQ_TRIGGER_EVENTS trigger_events
-**                WHERE trigger_id = ?1 (its index), at most ?2
+**                WHERE trigger_id = ?1 AND at <= ?3 (its index, walked
+**                from the latest), a page of ?2 before the cursor (?3 at,
+**                ?4 rowid: the rows of one instant are re-read and
+**                skipped)
 **   RQ_RUN_ROW   trigger_runs WHERE run_id = ?1 (unique); RQ_RUN_ATTEMPTS
 **                WHERE trigger_id = ?1 AND scheduled_for = ?2
 ** The list's filters (?2 agent, ?3 scope, ?4 status) are checked on the
@@ -66,7 +69,8 @@ typedef enum {
   RQ_NEXT,           /* due_iso of trigger ?1 after ?2, n <= ?3 */
   RQ_TRIGGER_RUNS,   /* runs of ?1 before (?2 scheduled_for, ?3 run_id),
                         latest first, at most ?4 (RQ_RUNS' columns) */
-  RQ_TRIGGER_EVENTS, /* events of ?1, latest first, at most ?2 */
+  RQ_TRIGGER_EVENTS, /* events of ?1 before (?3 at, ?4 rowid), latest
+                        first, at most ?2 */
   RQ_RUN_ROW,        /* run ?1 */
   RQ_RUN_ATTEMPTS,   /* the runs of trigger ?1's occurrence ?2, by attempt */
   RQ_COUNT

@@ -4,11 +4,13 @@ in a stable order (next due time and id, then those with nothing due by
 id) linked by a keyset cursor, every trigger listed once however the
 times tie; a request reads at most 10,000 rows, so a filter that matches
 few triggers answers with a page that says so and links on; malformed
-cursors are refused; health counts past 10,000 show as "10000+"."""
+cursors are refused; health counts past 10,000 show as "10000+"; a
+trigger's events are paged like its runs."""
 import html
 import re
 import urllib.parse
 
+from util import one
 from util.host import Tmp, add_interval, now_ms
 from util.http import get, metric, parse_metrics, start_http, stop_http
 
@@ -104,5 +106,40 @@ def test_a_rare_filter_reads_a_bounded_number_of_rows(ext):
             assert '"active":10001,"active_capped":true' in text, text
             samples, _ = parse_metrics(get(port, "/metrics")[2])
             assert metric(samples, "trigger_db_active", db=path) == CAP + 1
+        finally:
+            stop_http(proc)
+
+
+def test_a_triggers_events_are_paged(ext):
+    # 45 events of one trigger, pairs of them at the same instant: the
+    # trigger's page shows 20 at a time, newest first, each once, with a
+    # link to the older ones (a cursor of the instant and the event's row).
+    with Tmp() as t:
+        path, db = t.db(ext)
+        base = now_ms() + 3600000
+        add_interval(db, "x", base, 86400000)
+        for k in range(22):
+            at = base - 3600000 + k * 1000
+            one(db, "SELECT trigger_pause('x', ?)", at)
+            one(db, "SELECT trigger_resume('x', ?)", at)
+        want = [r[0] for r in db.execute(
+            "SELECT kind FROM trigger_events WHERE trigger_id = 'x'"
+            " ORDER BY at DESC, rowid DESC")]
+        assert len(want) == 45, want
+        proc, port, _ = start_http(ext, t, "run", path, "--exec", "true")
+        try:
+            url, pages = "/trigger/x", []
+            while url:
+                status, _, body = get(port, url)
+                assert status == 200, body[:300]
+                events = body.split("<h3>Events")[1]
+                pages.append(re.findall(r'<tr><td class="t">[^<]*</td><td>(\w+)</td>', events))
+                m = re.search(r'<a href="(/trigger/x\?events_before=[^"]+)">Older events', body)
+                url = html.unescape(m.group(1)) if m else None
+                assert len(pages) < 10, url
+            assert [len(p) for p in pages] == [20, 20, 5], pages
+            assert sum(pages, []) == want
+            for bad in ("/trigger/x?events_before=x", "/trigger/x?events_before_id=1e3"):
+                assert get(port, bad)[0] == 400, bad
         finally:
             stop_http(proc)
