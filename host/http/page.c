@@ -512,10 +512,8 @@ static void triggers_section(sqlite3_str *s, const where *w,
                                        RQ_TRIGGERS_IDLE_A};
   static const readdb_query state[] = {RQ_TRIGGERS_STATE, RQ_TRIGGERS_STATE,
                                        RQ_TRIGGERS_STATE};
-  const readdb_query *parts = in->agent ? agent
-                              : in->status && strcmp(in->status, "scheduled")
-                                  ? state
-                                  : any;
+  int by_state = in->status && strcmp(in->status, "scheduled") != 0;
+  const readdb_query *parts = in->agent ? agent : by_state ? state : any;
   int p = paged ? (in->idle ? 2 : 0) : 1, rc = 0;
   if (parts == state) p = 2; /* one part, by id: an idle cursor */
   for (; p < 3 && !l.more && rc == 0; p++) {
