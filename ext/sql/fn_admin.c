@@ -89,21 +89,27 @@ static int health_options(sqlite3_context *ctx, store *s, sqlite3_value *arg,
   return store_json_options_end(ctx, fname, &it, bad, rc);
 }
 
+/* sep "key":v, and ,"key_capped":true when v is past the cap (health.h). */
+static void health_count(sqlite3_str *out, char sep, const char *key, i64 v) {
+  sqlite3_str_appendf(out, "%c\"%s\":%lld", sep, key, (long long)v);
+  if (v > STORE_HEALTH_CAP)
+    sqlite3_str_appendf(out, ",\"%s_capped\":true", key);
+}
+
 static void health_json(sqlite3_str *out, const store_health *h) {
-  sqlite3_str_appendf(out,
-                      "{\"active\":%lld,\"paused\":%lld,\"overdue\":%lld,"
-                      "\"running\":%lld,\"expired_leases\":%lld,"
-                      "\"failures_24h\":%lld,\"next_due_at\":",
-                      (long long)h->active, (long long)h->paused,
-                      (long long)h->overdue, (long long)h->running,
-                      (long long)h->expired_leases, (long long)h->failures_24h);
+  health_count(out, '{', "active", h->active);
+  health_count(out, ',', "paused", h->paused);
+  health_count(out, ',', "overdue", h->overdue);
+  health_count(out, ',', "running", h->running);
+  health_count(out, ',', "expired_leases", h->expired_leases);
+  health_count(out, ',', "failures_24h", h->failures_24h);
+  sqlite3_str_appendall(out, ",\"next_due_at\":");
   if (h->has_next_due)
     sqlite3_str_appendf(out, "%lld", (long long)h->next_due_at);
   else sqlite3_str_appendall(out, "null");
-  sqlite3_str_appendf(out,
-                      ",\"stalled\":%lld,\"recent_creations\":%lld,"
-                      "\"last_create_error\":",
-                      (long long)h->stalled, (long long)h->recent_creations);
+  health_count(out, ',', "stalled", h->stalled);
+  health_count(out, ',', "recent_creations", h->recent_creations);
+  sqlite3_str_appendall(out, ",\"last_create_error\":");
   if (!h->error_code) {
     sqlite3_str_appendall(out, "null}");
     return;

@@ -11,6 +11,13 @@
 
 SQLITE_EXTENSION_INIT3
 
+/* Each count walks at most CAP_ROWS entries of an index (health.h):
+** "SELECT count(*) FROM (... LIMIT " CAP_ROWS ")". */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define CAP_ROWS "(" STR(STORE_HEALTH_CAP) " + 1)"
+#define CAPPED(rows) "SELECT count(*) FROM (" rows " LIMIT " CAP_ROWS ")"
+
 /*
 ** The active triggers that are stalled at ?1: held back by a run whose
 ** lease has passed (skip records their occurrences skipped, queue holds
@@ -18,31 +25,40 @@ SQLITE_EXTENSION_INIT3
 ** due and held (queue's fire_at NULL, or a running count under skip or
 ** queue) with no live run behind the hold (an inconsistent state, e.g. a
 ** run row removed from the shadow table: the next tick pauses it). The
-** first part walks the lease index over the expired leases, the second
-** the due index over the triggers due by ?1 (a hold is always due), each
-** with one probe per row: never a scan over all triggers.
+** first part looks at the first CAP_ROWS expired leases (the lease index,
+** oldest first), the second at the first CAP_ROWS triggers due by ?1
+** (the due index in the tick's order; a hold is always due), each with
+** one probe per row: a bounded read however many are due or expired.
 */
-#define STALLED_IDS                                                         \
-  "SELECT d.id FROM main.triggers_rundata AS r"                             \
-  " INDEXED BY triggers_rundata_lease"                                      \
-  " JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"            \
-  " AND d.incarnation = r.incarnation"                                      \
-  " WHERE r.status = 'running' AND r.lease_until <= ?1"                     \
-  " AND d.status = 'scheduled' AND d.overlap_policy IN ('skip', 'queue')"   \
-  " UNION SELECT s.id FROM main.triggers_state AS s"                        \
-  " INDEXED BY triggers_state_due"                                          \
-  " JOIN main.triggers_data AS d ON d.id = s.id"                            \
-  " WHERE s.next_due_at <= ?1 AND (s.fire_at IS NULL OR (s.running > 0"     \
-  " AND d.overlap_policy IN ('skip', 'queue'))) AND d.status = 'scheduled'" \
-  " AND NOT EXISTS (SELECT 1"                                               \
-  " FROM main.triggers_rundata AS r WHERE r.trigger_id = d.trigger_id"      \
-  " AND r.incarnation = d.incarnation AND r.status = 'running'"             \
-  " AND r.lease_until > ?1)"
+#define EXPIRED_HOLDS                                                \
+  "SELECT id FROM (SELECT d.id FROM (SELECT trigger_id, incarnation" \
+  " FROM main.triggers_rundata INDEXED BY triggers_rundata_lease"    \
+  " WHERE status = 'running' AND lease_until <= ?1"                  \
+  " ORDER BY lease_until LIMIT " CAP_ROWS ") AS r"                   \
+  " JOIN main.triggers_data AS d ON d.trigger_id = r.trigger_id"     \
+  " AND d.incarnation = r.incarnation"                               \
+  " WHERE d.status = 'scheduled' AND d.overlap_policy IN ('skip', 'queue'))"
+#define DEAD_HOLDS                                                        \
+  "SELECT id FROM (SELECT s.id FROM (SELECT id, fire_at, running"         \
+  " FROM main.triggers_state INDEXED BY triggers_state_due"               \
+  " WHERE next_due_at <= ?1 ORDER BY next_due_at, trigger_id"             \
+  " LIMIT " CAP_ROWS ") AS s JOIN main.triggers_data AS d ON d.id = s.id" \
+  " WHERE (s.fire_at IS NULL OR s.running > 0) AND (s.fire_at IS NULL"    \
+  " OR d.overlap_policy IN ('skip', 'queue')) AND d.status = 'scheduled'" \
+  " AND NOT EXISTS (SELECT 1"                                             \
+  " FROM main.triggers_rundata AS r WHERE r.trigger_id = d.trigger_id"    \
+  " AND r.incarnation = d.incarnation AND r.status = 'running'"           \
+  " AND r.lease_until > ?1))"
+#define STALLED_IDS EXPIRED_HOLDS " UNION " DEAD_HOLDS
 
-/* The ids of the triggers due and claimable at ?1, or stalled. */
-#define OVERDUE_IDS                    \
-  "SELECT id FROM main.triggers_state" \
-  " WHERE next_due_at <= ?1 AND fire_at <= ?1 UNION " STALLED_IDS
+/* The ids of the triggers due and claimable at ?1 (the first CAP_ROWS in
+** the due index's order: the rows passed over are those held or within
+** their jitter, work in flight), or stalled: a union of bounded parts. */
+#define OVERDUE_IDS                                                     \
+  "SELECT id FROM (SELECT id FROM main.triggers_state"                  \
+  " INDEXED BY triggers_state_due WHERE next_due_at <= ?1"              \
+  " AND fire_at <= ?1 ORDER BY next_due_at, trigger_id LIMIT " CAP_ROWS \
+  ") UNION " STALLED_IDS
 
 /* Narrowed (ST_HEALTH_N_*): a row of a table with agent_id and scope
 ** (alias x) of one of the agents ?2 (NULL: any) and of scope ?3 (NULL:
@@ -57,8 +73,8 @@ SQLITE_EXTENSION_INIT3
   " main.triggers_data AS d WHERE d.trigger_id = r.trigger_id" \
   " AND d.scope = ?3))"
 #define NARROW_IDS(ids)                                              \
-  "SELECT count(*) FROM (" ids ") AS o JOIN main.triggers_data AS d" \
-  " ON d.id = o.id WHERE 1" NARROW("d")
+  CAPPED("SELECT 1 FROM (" ids ") AS o JOIN main.triggers_data AS d" \
+         " ON d.id = o.id WHERE 1" NARROW("d"))
 
 static char *sql_text(store_sql which) {
   int narrowed = which >= ST_HEALTH_N_ACTIVE;
@@ -66,32 +82,32 @@ static char *sql_text(store_sql which) {
   const char *sql = NULL, *narrow = ""; /* sql: a format of one %s */
   switch (which) {
     case ST_HEALTH_ACTIVE:
-      sql = "SELECT count(*) FROM main.triggers_data AS d"
-            " WHERE d.status = 'scheduled' AND ?1 = ?1%s";
+      sql = CAPPED("SELECT 1 FROM main.triggers_data AS d"
+                   " WHERE d.status = 'scheduled' AND ?1 = ?1%s");
       narrow = NARROW("d");
       break;
     case ST_HEALTH_PAUSED:
-      sql = "SELECT count(*) FROM main.triggers_data AS d"
-            " WHERE d.status = 'paused' AND ?1 = ?1%s";
+      sql = CAPPED("SELECT 1 FROM main.triggers_data AS d"
+                   " WHERE d.status = 'paused' AND ?1 = ?1%s");
       narrow = NARROW("d");
       break;
     case ST_HEALTH_OVERDUE: /* due and claimable, or stalled */
-      sql = narrowed ? "%s" : "SELECT count(*) FROM (" OVERDUE_IDS ")%s";
+      sql = narrowed ? "%s" : CAPPED(OVERDUE_IDS) "%s";
       narrow = NARROW_IDS(OVERDUE_IDS);
       break;
     case ST_HEALTH_RUNNING:
-      sql = "SELECT count(*) FROM main.triggers_rundata AS r"
-            " WHERE r.status = 'running' AND ?1 = ?1%s";
+      sql = CAPPED("SELECT 1 FROM main.triggers_rundata AS r"
+                   " WHERE r.status = 'running' AND ?1 = ?1%s");
       narrow = NARROW_RUN;
       break;
     case ST_HEALTH_EXPIRED_LEASES:
-      sql = "SELECT count(*) FROM main.triggers_rundata AS r"
-            " WHERE r.status = 'running' AND r.lease_until <= ?1%s";
+      sql = CAPPED("SELECT 1 FROM main.triggers_rundata AS r"
+                   " WHERE r.status = 'running' AND r.lease_until <= ?1%s");
       narrow = NARROW_RUN;
       break;
     case ST_HEALTH_FAILURES:
-      sql = "SELECT count(*) FROM main.triggers_rundata AS r"
-            " WHERE r.status = 'failed' AND r.finished_at > ?1%s";
+      sql = CAPPED("SELECT 1 FROM main.triggers_rundata AS r"
+                   " WHERE r.status = 'failed' AND r.finished_at > ?1%s");
       narrow = NARROW_RUN;
       break;
     case ST_HEALTH_NEXT_DUE:
@@ -103,12 +119,12 @@ static char *sql_text(store_sql which) {
       narrow = NARROW("d");
       break;
     case ST_HEALTH_STALLED:
-      sql = narrowed ? "%s" : "SELECT count(*) FROM (" STALLED_IDS ")%s";
+      sql = narrowed ? "%s" : CAPPED(STALLED_IDS) "%s";
       narrow = NARROW_IDS(STALLED_IDS);
       break;
     case ST_HEALTH_CREATIONS: /* the partial index of created events */
-      sql = "SELECT count(*) FROM main.triggers_events AS e"
-            " WHERE e.kind = 'created' AND e.at > ?1%s";
+      sql = CAPPED("SELECT 1 FROM main.triggers_events AS e"
+                   " WHERE e.kind = 'created' AND e.at > ?1%s");
       narrow = NARROW("e");
       break;
     case ST_HEALTH_CREATE_ERROR: /* the partial index of rejected events */

@@ -2,12 +2,18 @@
 ** health.h -- what trigger_health() reports: counts of the triggers and
 ** runs by state at an instant, each one indexed query, and the create
 ** action's recent creations and latest refusal (from the event log);
-** all of them narrowed to some agents and a scope when asked.
+** all of them narrowed to some agents and a scope when asked. Each count
+** stops past STORE_HEALTH_CAP: a count of STORE_HEALTH_CAP + 1 means more
+** than that (trigger_health adds "<count>_capped": true), so a health
+** check reads a bounded number of index entries on any database
+** (docs/functions.md#trigger_health).
 */
 #ifndef TRIGGERS_HEALTH_H
 #define TRIGGERS_HEALTH_H
 
 #include "store/store.h"
+
+#define STORE_HEALTH_CAP 10000
 
 typedef struct store_health {
   i64 active;         /* triggers scheduled */

@@ -156,13 +156,31 @@ static void runs(sqlite3_str *s, const detail_req *q) {
   sqlite3_reset(st);
 }
 
+/* The link to the page of events older than the last one shown. */
+static void older_events_link(sqlite3_str *s, const detail_req *q, long long at,
+                              long long rowid) {
+  sqlite3_str_appendall(s, "<p><a href=\"/trigger/");
+  html_url(s, q->id, HTTP_ID_MAX);
+  sqlite3_str_appendf(s, "?events_before=%lld&amp;events_before_id=%lld", at,
+                      rowid);
+  if (q->ndbs > 1) sqlite3_str_appendf(s, "&amp;db=%d", q->dbi);
+  sqlite3_str_appendall(s, "\">Older events &rarr;</a></p>\n");
+}
+
 static void events(sqlite3_str *s, const detail_req *q) {
-  sqlite3_str_appendall(s, "<h3>Events</h3>\n");
+  sqlite3_str_appendf(s, "<h3>Events%s</h3>\n",
+                      q->events_before != LLONG_MAX ? " (older)" : "");
   sqlite3_stmt *st = readdb_stmt(q->r, RQ_TRIGGER_EVENTS);
   sqlite3_bind_text(st, 1, q->id, -1, SQLITE_STATIC);
-  sqlite3_bind_int(st, 2, DETAIL_EVENTS);
+  sqlite3_bind_int(st, 2, DETAIL_EVENTS + 1);
+  sqlite3_bind_int64(st, 3, q->events_before);
+  sqlite3_bind_int64(st, 4, q->events_before_id);
   int n = 0, rc;
+  long long last_at = 0, last_rowid = 0;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (n == DETAIL_EVENTS) break;
+    last_at = sqlite3_column_int64(st, 4);
+    last_rowid = sqlite3_column_int64(st, 5);
     if (n++ == 0)
       sqlite3_str_appendall(s, "<table><tr><th>at</th><th>kind</th>"
                                "<th>code</th><th>detail</th></tr>\n");
@@ -173,8 +191,9 @@ static void events(sqlite3_str *s, const detail_req *q) {
     }
   }
   if (n) sqlite3_str_appendall(s, "</table>\n");
-  if (rc != SQLITE_DONE) sql_error(s, q->r, "events");
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) sql_error(s, q->r, "events");
   else if (!n) sqlite3_str_appendall(s, "<p class=\"muted\">No events.</p>\n");
+  if (rc == SQLITE_ROW && n) older_events_link(s, q, last_at, last_rowid);
   sqlite3_reset(st);
 }
 

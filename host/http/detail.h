@@ -6,7 +6,8 @@
 **                      row, its runs (DETAIL_RUNS a page, latest first,
 **                      "older" pages from a cursor: ?before=MS&before_run=
 **                      RUN_ID, stable whatever is added meanwhile) and its
-**                      latest DETAIL_EVENTS events
+**                      events (DETAIL_EVENTS a page, latest first, older
+**                      pages from ?events_before=MS&events_before_id=ROWID)
 **   GET /run/<run_id>  its trigger, status, times, claim latency and run
 **                      time (the words of /metrics), payload, result or
 **                      error, and every attempt of its occurrence
@@ -35,8 +36,10 @@ typedef struct detail_req {
   readdb *r;
   int dbi, ndbs;
   const char *id;
-  long long before_ms;    /* the runs' cursor: LLONG_MAX for the first page */
-  const char *before_run; /* and the run id at before_ms, or NULL */
+  long long before_ms;     /* the runs' cursor: LLONG_MAX for the first page */
+  const char *before_run;  /* and the run id at before_ms, or NULL */
+  long long events_before; /* the events' cursor: LLONG_MAX for the */
+  long long events_before_id; /* first page; and the rowid at it */
   /* the forms of the trigger (kind "trigger") or run (kind "run") page,
   ** NULL for none; status: the trigger's or run's */
   void (*forms)(sqlite3_str *s, const struct detail_req *q, const char *kind,

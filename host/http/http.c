@@ -168,15 +168,36 @@ static int state_ok(const char *v) {
 }
 
 static page_info info_of(http_server *srv, long long now) {
-  page_info in = {now,           srv->start_ms,
-                  srv->o->owner, srv->o->mode == MODE_SERVE ? "serve" : "run",
-                  NULL,          NULL,
-                  NULL};
+  page_info in = {.now_ms = now,
+                  .start_ms = srv->start_ms,
+                  .owner = srv->o->owner,
+                  .mode = srv->o->mode == MODE_SERVE ? "serve" : "run",
+                  .after_due = LLONG_MIN};
   return in;
 }
 
 static enum MHD_Result bad_request(struct MHD_Connection *c, const char *why) {
   return plain(c, MHD_HTTP_BAD_REQUEST, why);
+}
+
+/* The list's cursor (page.h) into in: 0, or -1 when malformed. */
+static int list_cursor(http_server *srv, struct MHD_Connection *c,
+                       page_info *in) {
+  const char *after = arg(c, "after"), *idle = arg(c, "idle"),
+             *db = arg(c, "db");
+  long long dbi = 0;
+  in->after_id = arg(c, "after_id");
+  in->after_due = LLONG_MIN;
+  in->idle = idle && strcmp(idle, "1") == 0;
+  if (idle && !in->idle) return -1;
+  if (db && arg_number(db, 0, srv->ndbs - 1, &dbi) != 0) return -1;
+  in->cursor_db = (int)dbi;
+  if (after && arg_number(after, LLONG_MIN + 1, LLONG_MAX, &in->after_due))
+    return -1;
+  if (!text_ok(in->after_id)) return -1;
+  /* a cursor is an id and either a due time or idle=1, never half */
+  if (!in->after_id) return after || in->idle ? -1 : 0;
+  return (after != NULL) == in->idle ? -1 : 0;
 }
 
 /* GET / with its filters. */
@@ -192,6 +213,9 @@ static enum MHD_Result list_page(http_server *srv, struct MHD_Connection *c,
   if (!state_ok(in.status))
     return bad_request(c, "bad ?status: scheduled, paused, completed, "
                           "cancelled or expired\n");
+  if (list_cursor(srv, c, &in) != 0)
+    return bad_request(c, "bad list cursor: ?after=MS&after_id=ID or "
+                          "?idle=1&after_id=ID (and ?db=N)\n");
   size_t len = 0;
   char *body = page_render(srv->dbs, srv->ndbs, &in, &len);
   if (!body) return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
@@ -227,11 +251,24 @@ static enum MHD_Result detail_page(http_server *srv, struct MHD_Connection *c,
   v = arg(c, "before");
   if (v && arg_number(v, LLONG_MIN, LLONG_MAX, &before) != 0)
     return bad_request(c, "bad ?before: a time in ms\n");
+  long long ev_before = LLONG_MAX, ev_id = LLONG_MAX;
+  v = arg(c, "events_before");
+  if (v && arg_number(v, LLONG_MIN, LLONG_MAX, &ev_before) != 0)
+    return bad_request(c, "bad ?events_before: a time in ms\n");
+  v = arg(c, "events_before_id");
+  if (v && arg_number(v, LLONG_MIN, LLONG_MAX, &ev_id) != 0)
+    return bad_request(c, "bad ?events_before_id: an event's rowid\n");
   const char *before_run = arg(c, "before_run");
   if (!*id || !text_ok(id) || !text_ok(before_run))
     return bad_request(c, "bad id: 1 to 1024 bytes of UTF-8\n");
-  detail_req q = {&srv->dbs[dbi], (int)dbi, srv->ndbs, id,  before,
-                  before_run,     NULL,     NULL,      NULL};
+  detail_req q = {.r = &srv->dbs[dbi],
+                  .dbi = (int)dbi,
+                  .ndbs = srv->ndbs,
+                  .id = id,
+                  .before_ms = before,
+                  .before_run = before_run,
+                  .events_before = ev_before,
+                  .events_before_id = ev_id};
   action_view view = {srv->act, 0};
   char *notice = NULL;
   if (srv->act) {

@@ -15,6 +15,7 @@
 */
 #include "http/page.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,9 +84,11 @@ static void cards(sqlite3_str *s, readdb *r, const page_info *in) {
       sqlite3_str_appendf(s, "<li><b>%s</b>next due <small>%s</small></li>",
                           rel[0] ? rel : "none", when);
     } else if (!f[i].isnull) {
+      /* a capped count is the cap + 1: shown as "10000+" */
       int warn = warn_key(f[i].key) && f[i].value > 0;
-      sqlite3_str_appendf(s, "<li%s><b>%lld</b>%s</li>",
-                          warn ? " class=\"warn\"" : "", f[i].value, label);
+      sqlite3_str_appendf(
+          s, "<li%s><b>%lld%s</b>%s</li>", warn ? " class=\"warn\"" : "",
+          f[i].value - (f[i].capped ? 1 : 0), f[i].capped ? "+" : "", label);
     }
   }
   sqlite3_str_appendall(s, "</ul>\n");
@@ -398,44 +401,136 @@ static void bind_filter(sqlite3_stmt *st, int i, const char *v) {
   if (v) sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
 }
 
-static void triggers_section(sqlite3_str *s, const where *w,
-                             const page_info *in) {
-  readdb *r = w->r;
-  int filtered = in->agent || in->scope || in->status;
-  sqlite3_str_appendall(s, "<h3>Triggers</h3>\n");
-  filter_form(s, in);
-  /* those with a next due time first, in its order; then the others */
-  static const readdb_query parts[] = {RQ_TRIGGERS, RQ_TRIGGERS_IDLE};
-  int n = 0, rc = SQLITE_DONE, more = 0;
-  for (int p = 0; p < 2 && !more && rc == SQLITE_DONE; p++) {
-    sqlite3_stmt *st = readdb_stmt(r, parts[p]);
-    sqlite3_bind_int(st, 1, PAGE_TRIGGERS + 1 - n);
-    bind_filter(st, 2, in->agent);
-    bind_filter(st, 3, in->scope);
-    bind_filter(st, 4, in->status);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-      if (n == PAGE_TRIGGERS) {
-        more = 1;
+#define COL_HIT 12 /* RQ_TRIGGERS*'s last column: the row matches */
+
+/* The trigger list's walk (page.h): a keyset cursor over the due index,
+** then the triggers by id; each request reads at most PAGE_WALK rows. */
+typedef struct list_walk {
+  const where *w;
+  const page_info *in;
+  sqlite3_str *s;
+  long long due; /* the last row read: its next_due_at (part != idle) */
+  char *id;      /* and trigger_id; NULL: none read, the first page */
+  int idle;      /* the last row read is of the idle part */
+  long walked;   /* rows read */
+  int shown, more;
+} list_walk;
+
+/* Read part (RQ_TRIGGERS_TIE, RQ_TRIGGERS, RQ_TRIGGERS_IDLE, ...) after the
+** cursor, showing the rows that match, until the page is full (more) or
+** PAGE_WALK rows were read. 0, or -1 on an SQL error. */
+static int list_part(list_walk *l, readdb_query part) {
+  readdb *r = l->w->r;
+  sqlite3_stmt *st = readdb_stmt(r, part);
+  sqlite3_bind_int64(st, 1, PAGE_WALK - l->walked);
+  bind_filter(st, 2, l->in->agent);
+  bind_filter(st, 3, l->in->scope);
+  bind_filter(st, 4, l->in->status);
+  sqlite3_bind_int64(st, 5, l->due);
+  sqlite3_bind_text(st, 6, l->id ? l->id : "", -1, SQLITE_TRANSIENT);
+  int rc;
+  while (!l->more && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (sqlite3_column_int(st, COL_HIT)) {
+      if (l->shown == PAGE_TRIGGERS) {
+        l->more = 1; /* the next page starts after the last row read */
         break;
       }
-      if (n++ == 0)
-        sqlite3_str_appendall(s, "<table><tr><th>trigger</th><th>agent</th>"
-                                 "<th>schedule</th><th>status</th><th>next</th>"
-                                 "<th>last run</th><th>runs</th></tr>\n");
-      trigger_row(s, w, st, in);
+      if (l->shown++ == 0)
+        sqlite3_str_appendall(l->s,
+                              "<table><tr><th>trigger</th><th>agent</th>"
+                              "<th>schedule</th><th>status</th><th>next</th>"
+                              "<th>last run</th><th>runs</th></tr>\n");
+      trigger_row(l->s, l->w, st, l->in);
     }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) sql_error(s, r, "triggers");
-    sqlite3_reset(st);
+    free(l->id);
+    l->id = xstrdup(col(st, 0));
+    l->due = sqlite3_column_int64(st, 4);
+    l->idle = part == RQ_TRIGGERS_IDLE || part == RQ_TRIGGERS_IDLE_A ||
+              part == RQ_TRIGGERS_STATE;
+    l->walked++;
   }
-  if (n) sqlite3_str_appendall(s, "</table>\n");
-  else if (rc == SQLITE_DONE)
-    sqlite3_str_appendf(s, "<p class=\"muted\">No triggers%s.</p>\n",
+  sqlite3_reset(st);
+  if (!l->more && rc != SQLITE_DONE) return -1;
+  if (l->walked == PAGE_WALK) l->more = 1;
+  return 0;
+}
+
+/* A query value of the next page's link: &name=value, escaped. */
+static void link_arg(sqlite3_str *s, const char *name, const char *v) {
+  if (!v) return;
+  sqlite3_str_appendf(s, "&amp;%s=", name);
+  html_url(s, v, HTTP_ID_MAX);
+}
+
+/* The filters of the list's links. */
+static void filter_args(sqlite3_str *s, const page_info *in) {
+  link_arg(s, "agent", in->agent);
+  link_arg(s, "scope", in->scope);
+  link_arg(s, "status", in->status);
+}
+
+/* After the list: the next page's link (when more may follow), the first
+** page's (when this is not it). */
+static void list_links(const list_walk *l, int paged) {
+  sqlite3_str *s = l->s;
+  if (!l->more && !paged) return;
+  sqlite3_str_appendall(s, "<p class=\"muted\">");
+  if (l->more && l->shown < PAGE_TRIGGERS)
+    sqlite3_str_appendf(s, "%d of the %d triggers read match. ", l->shown,
+                        PAGE_WALK);
+  if (l->more) {
+    if (l->idle) sqlite3_str_appendall(s, "<a href=\"/?idle=1");
+    else sqlite3_str_appendf(s, "<a href=\"/?after=%lld", l->due);
+    link_arg(s, "after_id", l->id);
+    filter_args(s, l->in);
+    if (l->w->ndbs > 1) sqlite3_str_appendf(s, "&amp;db=%d", l->w->dbi);
+    sqlite3_str_appendall(s, "\" rel=\"next\">Next page</a> ");
+  }
+  if (paged) {
+    sqlite3_str_appendall(s, "<a href=\"/?");
+    filter_args(s, l->in);
+    sqlite3_str_appendall(s, "\">First page</a>");
+  }
+  sqlite3_str_appendall(s, "</p>\n");
+}
+
+static void triggers_section(sqlite3_str *s, const where *w,
+                             const page_info *in) {
+  int filtered = in->agent || in->scope || in->status;
+  int paged = in->after_id && in->cursor_db == w->dbi;
+  sqlite3_str_appendall(s, "<h3>Triggers</h3>\n");
+  filter_form(s, in);
+  list_walk l = {
+      w, in, s, paged ? in->after_due : LLONG_MIN, NULL, paged && in->idle,
+      0, 0,  0};
+  if (paged) l.id = xstrdup(in->after_id);
+  /* those with a next due time first, in its order; then the others; a
+  ** state other than scheduled has nothing due: its own index, by id */
+  static const readdb_query any[] = {RQ_TRIGGERS_TIE, RQ_TRIGGERS,
+                                     RQ_TRIGGERS_IDLE};
+  static const readdb_query agent[] = {RQ_TRIGGERS_TIE_A, RQ_TRIGGERS_A,
+                                       RQ_TRIGGERS_IDLE_A};
+  static const readdb_query state[] = {RQ_TRIGGERS_STATE, RQ_TRIGGERS_STATE,
+                                       RQ_TRIGGERS_STATE};
+  int by_state = in->status && strcmp(in->status, "scheduled") != 0;
+  const readdb_query *parts = in->agent ? agent : by_state ? state : any;
+  int p = paged ? (in->idle ? 2 : 0) : 1, rc = 0;
+  if (parts == state) p = 2; /* one part, by id: an idle cursor */
+  for (; p < 3 && !l.more && rc == 0; p++) {
+    if (p == 2 && !l.idle) { /* the idle part from its start */
+      free(l.id);
+      l.id = NULL;
+    }
+    rc = list_part(&l, parts[p]);
+  }
+  if (rc != 0) sql_error(s, w->r, "triggers");
+  if (l.shown) sqlite3_str_appendall(s, "</table>\n");
+  else if (rc == 0 && !l.more)
+    sqlite3_str_appendf(s, "<p class=\"muted\">No %striggers%s.</p>\n",
+                        paged ? "more " : "",
                         filtered ? " match the filters" : "");
-  if (more)
-    sqlite3_str_appendf(s,
-                        "<p class=\"muted\">Only the first %d triggers%s by "
-                        "next due time are listed.</p>\n",
-                        PAGE_TRIGGERS, filtered ? " that match" : "");
+  list_links(&l, paged);
+  free(l.id);
 }
 
 /* ---- runs ------------------------------------------------------------ */

@@ -13,10 +13,13 @@
 ** reloads it. Every text from a database is HTML-escaped and cut to a
 ** bounded length at a character boundary.
 **
-** Bounds (one page never grows with the run history): at most
-** PAGE_TRIGGERS triggers listed (ordered by next due time: that many rows
-** of the due index; the triggers with nothing due follow, by id, read
-** only when the first fall short), PAGE_TIMELINE_ROWS rows on the timeline (an index range on
+** Bounds (one page never grows with the run history or the number of
+** triggers): at most PAGE_TRIGGERS triggers listed (ordered by next due
+** time, then the triggers with nothing due by id) from at most PAGE_WALK
+** rows read, and a link to the next page that starts after the last row
+** read (a keyset cursor: ?after=NEXT_DUE_MS&after_id=ID, or
+** ?idle=1&after_id=ID among those with nothing due; ?db=N with several
+** databases), PAGE_TIMELINE_ROWS rows on the timeline (an index range on
 ** next_due_at), PAGE_RUNS runs (an index range on scheduled_for, widened
 ** from 10 minutes to 7 days until it holds PAGE_RUNS runs), at most
 ** PAGE_PREVIEW_CALLS trigger_preview calls for the whole page, and
@@ -30,6 +33,7 @@
 #include "http/readdb.h"
 
 #define PAGE_TRIGGERS 100
+#define PAGE_WALK 10000 /* rows of the trigger list read per request */
 #define PAGE_TIMELINE_ROWS 12
 #define PAGE_RUNS 50
 #define PAGE_PREVIEW_CALLS 120
@@ -44,6 +48,11 @@ typedef struct page_info {
   /* the list's filters from the query string (?agent=&scope=&status=),
   ** NULL for any */
   const char *agent, *scope, *status;
+  /* where the list starts (?after=&after_id=, ?idle=1&after_id=) in the
+  ** list of database cursor_db; after_id NULL: the first page */
+  const char *after_id;
+  long long after_due;
+  int idle, cursor_db;
 } page_info;
 
 /* The page as HTML, *len bytes (free with sqlite3_free; NULL when out of

@@ -18,9 +18,11 @@
   " coalesce(instructions || char(10) || 'SQL: ' || action_sql,"    \
   " instructions), coalesce(rrule, cron_expression)"
 
-/* The filters of the list (NULL: any). */
-#define FILTERS                                                       \
-  " AND (?2 IS NULL OR agent_id = ?2) AND (?3 IS NULL OR scope = ?3)" \
+/* Whether a row matches the list's filters (NULL: any): its last column;
+** the list looks at every row, so a page is bounded by the
+** rows it reads, not by what matches (page.c). */
+#define FILTERS                                                   \
+  " (?2 IS NULL OR agent_id = ?2) AND (?3 IS NULL OR scope = ?3)" \
   " AND (?4 IS NULL OR status = ?4)"
 
 /* The columns of the run tables (page.c's page_run_row reads them by
@@ -32,15 +34,32 @@
   " attempt, status, latency_ms, error, result, claimed_at - scheduled_for," \
   " scheduled_for FROM trigger_runs"
 
+#define BY_DUE " ORDER BY next_due_at, trigger_id LIMIT ?1"
+#define BY_ID " ORDER BY trigger_id LIMIT ?1"
+
 static const char *const sql_text[RQ_COUNT] = {
     [RQ_HEALTH] = "SELECT trigger_health(?1)",
-    [RQ_TRIGGERS] =
-        TRIGGER_COLS " FROM triggers"
-                     " WHERE next_due_at >= -9223372036854775807 - 1" FILTERS
-                     " ORDER BY next_due_at, trigger_id LIMIT ?1",
-    [RQ_TRIGGERS_IDLE] = TRIGGER_COLS " FROM triggers"
-                                      " WHERE next_due_at IS NULL" FILTERS
-                                      " ORDER BY trigger_id LIMIT ?1",
+    [RQ_TRIGGERS] = TRIGGER_COLS ", " FILTERS " FROM triggers"
+                                 " WHERE next_due_at > ?5" BY_DUE,
+    [RQ_TRIGGERS_TIE] = TRIGGER_COLS ", " FILTERS " FROM triggers"
+                                     " WHERE next_due_at = ?5"
+                                     " AND trigger_id > ?6" BY_ID,
+    [RQ_TRIGGERS_IDLE] =
+        TRIGGER_COLS ", next_due_at IS NULL AND" FILTERS
+                     " FROM triggers WHERE trigger_id > ?6" BY_ID,
+    [RQ_TRIGGERS_A] = TRIGGER_COLS ", " FILTERS " FROM triggers"
+                                   " WHERE agent_id = ?2"
+                                   " AND next_due_at > ?5" BY_DUE,
+    [RQ_TRIGGERS_TIE_A] = TRIGGER_COLS ", " FILTERS " FROM triggers"
+                                       " WHERE agent_id = ?2"
+                                       " AND next_due_at = ?5"
+                                       " AND trigger_id > ?6" BY_ID,
+    [RQ_TRIGGERS_IDLE_A] = TRIGGER_COLS ", next_due_at IS NULL AND" FILTERS
+                                        " FROM triggers WHERE agent_id = ?2"
+                                        " AND trigger_id > ?6" BY_ID,
+    [RQ_TRIGGERS_STATE] = TRIGGER_COLS ", " FILTERS " FROM triggers"
+                                       " WHERE status = ?4"
+                                       " AND trigger_id > ?6" BY_ID,
     [RQ_DESCRIBE] = "SELECT trigger_describe(?1)",
     [RQ_UPCOMING] =
         "SELECT trigger_id, display_name, next_due_at, max_runs - run_count"
@@ -57,9 +76,10 @@ static const char *const sql_text[RQ_COUNT] = {
         RUN_COLS " WHERE trigger_id = ?1 AND scheduled_for <= ?2"
                  " AND (scheduled_for < ?2 OR run_id < ?3)"
                  " ORDER BY scheduled_for DESC, run_id DESC LIMIT ?4",
-    [RQ_TRIGGER_EVENTS] = "SELECT trigger_iso(at), kind, code, detail"
-                          " FROM trigger_events WHERE trigger_id = ?1"
-                          " ORDER BY at DESC LIMIT ?2",
+    [RQ_TRIGGER_EVENTS] = "SELECT trigger_iso(at), kind, code, detail, at,"
+                          " rowid FROM trigger_events WHERE trigger_id = ?1"
+                          " AND at <= ?3 AND (at < ?3 OR rowid < ?4)"
+                          " ORDER BY at DESC, rowid DESC LIMIT ?2",
     [RQ_RUN_ROW] =
         "SELECT run_id, trigger_id, agent_id, status, attempt,"
         " trigger_iso(scheduled_for), trigger_iso(claimed_at),"
@@ -144,6 +164,17 @@ char *readdb_health(readdb *r, long long now_ms, char **err) {
   return readdb_text(r, st, err);
 }
 
+/* key "<k>_capped" (true): mark field k of the n read so far capped. */
+static void mark_capped(health_field *f, int n, const char *key) {
+  static const char suffix[] = "_capped";
+  size_t len = strlen(key), slen = sizeof suffix - 1;
+  if (len <= slen || strcmp(key + len - slen, suffix) != 0) return;
+  for (int i = 0; i < n; i++)
+    if (strlen(f[i].key) == len - slen &&
+        strncmp(f[i].key, key, len - slen) == 0)
+      f[i].capped = 1;
+}
+
 int readdb_health_fields(readdb *r, const char *json, health_field *f, int max,
                          int *count) {
   sqlite3_stmt *st = readdb_stmt(r, RQ_FIELDS);
@@ -153,10 +184,12 @@ int readdb_health_fields(readdb *r, const char *json, health_field *f, int max,
     const char *type = (const char *)sqlite3_column_text(st, 2);
     const char *key = (const char *)sqlite3_column_text(st, 0);
     int isnull = type && strcmp(type, "null") == 0;
+    if (key && type && strcmp(type, "true") == 0) mark_capped(f, n, key);
     if (!key || !type || (!isnull && strcmp(type, "integer") != 0)) continue;
     snprintf(f[n].key, sizeof f[n].key, "%s", key);
     f[n].value = sqlite3_column_int64(st, 1);
     f[n].isnull = isnull;
+    f[n].capped = 0;
     n++;
   }
   int ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
