@@ -53,6 +53,7 @@ __attribute__((visibility("default"))) int sqlite3_triggers_init(
   if (rc == SQLITE_OK) rc = tick_fn_run_due_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_trigger_ops_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_run_report_register(db, c);
+  if (rc == SQLITE_OK) rc = tick_fn_sql_job_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_wakeup_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_signal_register(db, c);
   if (rc == SQLITE_OK) rc = tick_fn_run_ops_register(db, c);

@@ -109,5 +109,8 @@ int trg_zone_canon(trg_ctx *c, const char *name, const tz_zone **z,
 
 /* The wall clock in ms (only used when a caller omits `now`). */
 int64_t trg_wall_clock_ms(void);
+/* A monotonic clock in ms: how long something took (a SQL job's timeout),
+** never a time stored. */
+int64_t trg_mono_clock_ms(void);
 
 #endif

@@ -48,6 +48,7 @@ int sql_fn_calendar_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_run_due_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_trigger_ops_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_run_report_register(sqlite3 *db, trg_ctx *ctx);
+int tick_fn_sql_job_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_wakeup_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_signal_register(sqlite3 *db, trg_ctx *ctx);
 int tick_fn_run_ops_register(sqlite3 *db, trg_ctx *ctx);

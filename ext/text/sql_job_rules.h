@@ -4,8 +4,8 @@
 ** break the host's transaction or connection (ATTACH, DETACH, VACUUM,
 ** BEGIN / COMMIT / END / ROLLBACK / SAVEPOINT / RELEASE, a PRAGMA that sets
 ** a value), and the parameters a host binds. The extension checks a job
-** with it when the job is written (store/action_sql.c), trigger-host again
-** before it runs each statement.
+** with it when the job is written (store/action_sql.c), and again before it
+** runs each statement (trigger-host, store/sql_job.c).
 **
 ** Pure: no SQLite, no allocation.
 */

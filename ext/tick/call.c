@@ -52,6 +52,17 @@ int tick_txn_end(tick *t, store_txn *txn, int rc) {
   return rc;
 }
 
+void tick_in_txn(tick *t, sqlite3_context *ctx, tick_body body, void *arg) {
+  store_txn txn;
+  int rc = store_call_txn_begin(&t->call, &txn);
+  if (rc == SQLITE_OK) {
+    rc = body(t, arg);
+    store_call_stmts_done(&t->call);
+    rc = tick_txn_end(t, &txn, rc);
+  }
+  tick_result(t, ctx, rc);
+}
+
 /* Report rc/err of a failed transaction body as the function's error. */
 void tick_fail(tick *t, sqlite3_context *ctx, int rc) {
   if (t->err) {

@@ -20,6 +20,10 @@ int tick_str_status(tick *t, sqlite3_str *s);
 /* End the transaction (the kept events written first, the result
 ** checked); on failure keep its message for tick_fail. */
 int tick_txn_end(tick *t, store_txn *txn, int rc);
+/* body(t, arg) in the call's transaction (begun, its statements reset,
+** ended: tick_txn_end), then the function's result (tick_result). */
+typedef int (*tick_body)(tick *t, void *arg);
+void tick_in_txn(tick *t, sqlite3_context *ctx, tick_body body, void *arg);
 /* Arguments 1 (now) and 2 (options) of trigger_run_due and
 ** trigger_next_wakeup into t: 0, or -1 with the error set. */
 int tick_read_now_and_options(tick *t, sqlite3_context *ctx, int argc,

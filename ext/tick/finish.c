@@ -138,40 +138,45 @@ int tick_refuse_finished(tick *t, const char *run_id, const trg_run *run) {
   return t->err ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
-/* The body of tick_finish, inside its transaction. */
-static int finish_in_txn(tick *t, const char *run_id, const char *status,
-                         const char *error, const char *result,
-                         sqlite3_str *json, trg_run *run, trg_row *r) {
-  int rc = SQLITE_OK;
+int tick_finish_find(tick *t, const char *run_id, trg_run *run, trg_row *r,
+                     int *have, char **why) {
+  *have = 0;
+  *why = NULL;
   int found = store_run_load(t->call.st, run_id, run);
   if (found == SQLITE_DONE) {
     t->err = sqlite3_mprintf("unknown run_id '%s'", run_id);
     return t->err ? SQLITE_ERROR : SQLITE_NOMEM;
   }
   if (found != SQLITE_ROW) return found;
-  char *why = NULL; /* what is wrong with the run as stored */
-  rc = tick_run_check(t, run, &why);
+  int rc = tick_run_check(t, run, why);
   const trg_val *rs = &run->v[RC_STATUS];
   if (rc == SQLITE_OK && !rs->bad && strcmp(rs->t, "running") != 0 &&
-      (!why || store_run_status_known(rs->t))) {
-    sqlite3_free(why);
+      (!*why || store_run_status_known(rs->t))) {
+    sqlite3_free(*why);
+    *why = NULL;
     return tick_refuse_finished(t, run_id, run);
   }
-  if (rc != SQLITE_OK) {
-    sqlite3_free(why);
-    return rc;
-  }
   /* A run of a deleted trigger (or of an earlier incarnation of its id)
-  ** is finished alone: its JSON is null. */
-  found = tick_run_trigger_load(t->call.st, run, r);
-  int have = found == SQLITE_ROW;
+  ** is finished alone. */
+  found = rc == SQLITE_OK ? tick_run_trigger_load(t->call.st, run, r) : rc;
+  *have = found == SQLITE_ROW;
+  if (found == SQLITE_ROW || found == SQLITE_DONE) return SQLITE_OK;
+  sqlite3_free(*why);
+  *why = NULL;
+  return found;
+}
+
+/* The body of tick_finish, inside its transaction. */
+static int finish_in_txn(tick *t, const char *run_id, const char *status,
+                         const char *error, const char *result,
+                         sqlite3_str *json, trg_run *run, trg_row *r) {
+  int have;
+  char *why; /* what is wrong with the run as stored */
+  int rc = tick_finish_find(t, run_id, run, r, &have, &why);
+  if (rc != SQLITE_OK) return rc;
   t->narrow = 1; /* only the columns a run's end changes: as the tick */
-  if (found != SQLITE_ROW && found != SQLITE_DONE) {
-    sqlite3_free(why);
-    return found;
-  }
   rc = finish_run(t, run, have ? r : NULL, why, status, error, result);
-  if (rc == SQLITE_OK && json) {
+  if (rc == SQLITE_OK && json) { /* its trigger's JSON; null when gone */
     if (have) trigger_json(json, r);
     else sqlite3_str_appendall(json, "null");
   }

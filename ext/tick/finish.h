@@ -28,6 +28,14 @@ int tick_finish(tick *t, const char *run_id, const char *status,
 int tick_finish_in(tick *t, const char *run_id, const char *status,
                    const char *error, const char *result, sqlite3_str *json);
 
+/* Run run_id loaded for its end, inside the call's transaction: run, and
+** its trigger into r (*have 1; 0 when it was deleted or another
+** incarnation holds its id); *why (taken, or NULL) what is wrong with the
+** run as stored, which its end closes it for. SQLITE_OK; a refusal with
+** t->err (unknown run_id, already finished) before anything is written;
+** or the store's failure. */
+int tick_finish_find(tick *t, const char *run_id, trg_run *run, trg_row *r,
+                     int *have, char **why);
 /* Refuse run run_id as loaded (run) because it is already finished:
 ** t->err "run 'x' is already finished (status: error)", SQLITE_ERROR. */
 int tick_refuse_finished(tick *t, const char *run_id, const trg_run *run);

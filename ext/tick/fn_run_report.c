@@ -440,6 +440,22 @@ static int renew_lease(tick *t, trg_run *run, const char *run_id,
   return store_run_save(t->call.st, run);
 }
 
+/* One heartbeat's arguments and its run. */
+typedef struct heartbeat {
+  const char *run_id;
+  i64 lease_ms;
+  trg_run *run;
+} heartbeat;
+
+/* The heartbeat inside the call's transaction (tick_body). */
+static int heartbeat_in_txn(tick *t, void *arg) {
+  heartbeat *hb = arg;
+  int rc = run_find(t, hb->run_id, hb->run);
+  if (rc == SQLITE_OK) rc = renew_lease(t, hb->run, hb->run_id, hb->lease_ms);
+  if (rc == SQLITE_OK) trigger_run_json(t->out, hb->run);
+  return rc;
+}
+
 static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
                              sqlite3_value **argv) {
   tick t;
@@ -463,16 +479,8 @@ static void fn_run_heartbeat(sqlite3_context *ctx, int argc,
     goto out;
   t.out = sqlite3_str_new(t.call.db);
   store_call_take(&t.call);
-  store_txn txn;
-  int rc = store_call_txn_begin(&t.call, &txn);
-  if (rc == SQLITE_OK) {
-    rc = run_find(&t, run_id, &run);
-    if (rc == SQLITE_OK) rc = renew_lease(&t, &run, run_id, lease_ms);
-    if (rc == SQLITE_OK) trigger_run_json(t.out, &run);
-    store_call_stmts_done(&t.call);
-    rc = tick_txn_end(&t, &txn, rc);
-  }
-  tick_result(&t, ctx, rc);
+  heartbeat hb = {run_id, lease_ms, &run};
+  tick_in_txn(&t, ctx, heartbeat_in_txn, &hb);
 out:
   store_call_give(&t.call);
   trg_run_clear(&run);

@@ -261,8 +261,8 @@ static const struct option long_opts[] = {
 
 static const char *const msg_secs = "%s: not a positive number of seconds";
 
-/* --sql: SQL jobs in the host's own transaction of a local file, no
-** command (docs/sql-jobs.md#running-jobs-trigger-host---sql). */
+/* --sql: SQL jobs, no command
+** (docs/sql-jobs.md#running-jobs-trigger-host---sql). */
 static int check_sql(host_opts *o) {
   if (o->sql_timeout_ms && !o->sql)
     return usage_error("%s", "--sql-timeout needs --sql");
@@ -272,9 +272,6 @@ static int check_sql(host_opts *o) {
   if (o->exec_cmd)
     return usage_error("%s", "--sql runs SQL jobs only: run the commands "
                              "(--exec) with another host");
-  if (o->via)
-    return usage_error("%s", "--sql runs a job in the host's own transaction "
-                             "of a local database file (no --via)");
   if (!o->sql_timeout_ms) o->sql_timeout_ms = 60000;
   return -1;
 }

@@ -167,6 +167,14 @@ static int prepare_all(hostdb *h, char **err) {
                   : "SELECT coalesce(trigger_next_wakeup(?2, ?1), -1)",
               &h->st_wakeup, err))
     return -1;
+  /* A SQL job and its end (an older extension has no such function). */
+  if (sqlite3_prepare_v3(h->db,
+                         via ? "SELECT format('SELECT trigger_run_sql_job(%Q,"
+                               " %lld)', ?1, ?2)"
+                             : "SELECT trigger_run_sql_job(?1, ?2)",
+                         -1, SQLITE_PREPARE_PERSISTENT, &h->st_sql_job,
+                         NULL) != SQLITE_OK)
+    h->st_sql_job = NULL;
   /* Many reports in one call (an older extension has one call each). */
   if (!via && sqlite3_prepare_v3(h->db, "SELECT trigger_run_finish_many(?1)",
                                  -1, SQLITE_PREPARE_PERSISTENT,
@@ -324,6 +332,7 @@ void hostdb_close(hostdb *h) {
   sqlite3_finalize(h->st_claim);
   sqlite3_finalize(h->st_finish);
   sqlite3_finalize(h->st_finish_many);
+  sqlite3_finalize(h->st_sql_job);
   sqlite3_finalize(h->st_claim_acked);
   sqlite3_finalize(h->st_heartbeat);
   sqlite3_finalize(h->st_cancel);
@@ -453,28 +462,38 @@ int hostdb_claim(hostdb *h, long long limit, int acked, host_run ***runs,
   return res;
 }
 
-/* Step a bound write whose answer is not needed (finish, heartbeat): 0 ok;
+/* Step a bound write: 0 ok with *out (its answer, malloc'ed, or NULL);
 ** else -1, *code (the primary SQLite code; with --via, where it is not
 ** known, SQLITE_ERROR) and *err. Our own writes change the wakeup (a
 ** retry, a completed trigger, a lease's expiry): it is asked again. */
-static int write_call(hostdb *h, sqlite3_stmt *st, const char *what, int *code,
-                      char **err) {
+static int write_call_answer(hostdb *h, sqlite3_stmt *st, const char *what,
+                             char **out, int *code, char **err) {
   h->refresh = 1;
+  *out = NULL;
   if (h->via) {
-    char *out = NULL;
-    int res = answer(h, st, what, &out, err);
-    free(out);
+    int res = answer(h, st, what, out, err);
     *code = res ? SQLITE_ERROR : SQLITE_OK;
     return res;
   }
   int rc = sqlite3_step(st);
   *code = rc == SQLITE_ROW ? SQLITE_OK : rc & 0xff;
+  if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+    *out = col_dup(st, 0);
   /* the message names the function already */
   if (rc != SQLITE_ROW)
     *err = xprintf("%s: %s", h->path, sqlite3_errmsg(h->db));
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
   return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* The same when the answer is not needed (finish, heartbeat). */
+static int write_call(hostdb *h, sqlite3_stmt *st, const char *what, int *code,
+                      char **err) {
+  char *out = NULL;
+  int res = write_call_answer(h, st, what, &out, code, err);
+  free(out);
+  return res;
 }
 
 int hostdb_finish(hostdb *h, const char *run_id, const char *status,
@@ -484,6 +503,53 @@ int hostdb_finish(hostdb *h, const char *run_id, const char *status,
   sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
   if (detail) sqlite3_bind_text(st, 3, detail, -1, SQLITE_STATIC);
   return write_call(h, st, "trigger_run_finish", code, err);
+}
+
+/* The status, error and result members of a run's JSON into to[0..3)
+** (a string each; null leaves NULL). */
+static void job_member(char **to, json_span key, json_span val) {
+  int k = json_key_is(key, "status")   ? 0
+          : json_key_is(key, "error")  ? 1
+          : json_key_is(key, "result") ? 2
+                                       : -1;
+  if (k < 0 || to[k] || val.p[0] != '"') return;
+  to[k] = json_string(val);
+}
+
+int hostdb_sql_job(hostdb *h, const char *run_id, long long timeout_ms,
+                   char **status, char **detail, int *code, char **err) {
+  sqlite3_stmt *st = h->st_sql_job;
+  char *out = NULL, *got[3] = {NULL, NULL, NULL};
+  *status = *detail = NULL;
+  *code = SQLITE_ERROR;
+  if (!st) {
+    *err = xprintf("%s: the extension has no trigger_run_sql_job (older "
+                   "than this host)",
+                   h->path);
+    return -1;
+  }
+  sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, timeout_ms);
+  if (write_call_answer(h, st, "trigger_run_sql_job", &out, code, err))
+    return -1;
+  json_iter it; /* the answer: the run's JSON object */
+  json_span key, val;
+  int found = 0;
+  json_iter_init(&it, (json_span){out ? out : "", out ? strlen(out) : 0});
+  while (json_next_member(&it, &key, &val, &found) == 0 && found)
+    job_member(got, key, val);
+  free(out);
+  if (!got[0]) {
+    free(got[1]);
+    free(got[2]);
+    *code = SQLITE_ERROR;
+    *err = xprintf("%s: trigger_run_sql_job: no status in its answer", h->path);
+    return -1;
+  }
+  *status = got[0];
+  *detail = got[1] ? got[1] : got[2];
+  free(got[1] ? got[2] : NULL);
+  return 0;
 }
 
 int hostdb_finish_many(hostdb *h, const char *runs, char **answer, int *code,

@@ -38,6 +38,8 @@ struct hostdb {
       *st_begin, *st_commit, *st_rollback;
   sqlite3_stmt *st_finish_many; /* NULL: --via, or an extension without it */
   sqlite3_stmt *st_claim_acked; /* NULL: --via (printtx.h) */
+  sqlite3_stmt *st_sql_job;     /* trigger_run_sql_job; NULL: an extension
+                                   without it */
   sqlite3_stmt *st_cancel;      /* whether a run's cancel was asked for; NULL:
                               --via, or an extension without it */
   long long data_version;
@@ -74,6 +76,16 @@ int hostdb_claim(hostdb *h, long long limit, int acked, host_run ***runs,
 ** --via every failure is SQLITE_ERROR). */
 int hostdb_finish(hostdb *h, const char *run_id, const char *status,
                   const char *detail, int *code, char **err);
+/* trigger_run_sql_job(run_id, timeout_ms): the SQL job run_id claimed
+** and its end recorded in one statement (docs/sql-jobs.md), inside the
+** batch's transaction or, with --via, as one of its own. 0 with *status
+** ("success", "failed", ...) and *detail (the rows changed, or the error),
+** both malloc'ed; else -1, *err (free()) and *code as hostdb_finish's: the
+** job was not run, nothing of it recorded (refused: the run is no longer
+** ours; with --via the statement's outcome may be unknown: the run is
+** then either finished or still running, reclaimed after its lease). */
+int hostdb_sql_job(hostdb *h, const char *run_id, long long timeout_ms,
+                   char **status, char **detail, int *code, char **err);
 /* trigger_run_finish_many(runs): runs a JSON array of {run_id, status,
 ** detail}; *answer (malloc'ed) its array of {run_id, ok[, error]}, one per
 ** report in order. 0 ok; else -1, *err (free()) and *code. Only when

@@ -1,5 +1,7 @@
 /*
-** sql_job.c -- a SQL job and its finish in one transaction (sql_job.h).
+** sql_job.c -- a SQL job and its finish in one transaction (sql_job.h):
+** on a local file in the host's batch, with --via by the extension's
+** trigger_run_sql_job on the far side.
 */
 #include "dispatch/sql_job.h"
 
@@ -160,6 +162,10 @@ int sql_batch_begin(sql_batch *b, hostdb *h, char **err) {
   int code;
   memset(b, 0, sizeof *b);
   b->h = h;
+  if (h->via) { /* no transaction here: each job is one of its own there */
+    b->began_ms = mono_ms();
+    return 0;
+  }
   if (prepare_plain(b, "SAVEPOINT trigger_sql_job", &b->savepoint, err) ||
       prepare_plain(b, "RELEASE trigger_sql_job", &b->release, err) ||
       prepare_plain(b, "ROLLBACK TO trigger_sql_job", &b->undo, err) ||
@@ -185,6 +191,24 @@ static void undo_job(sql_batch *b, int leave) {
   sqlite3_reset(b->release);
 }
 
+/* --via: the job and its end in one statement of the far side, run there
+** by the extension (trigger_run_sql_job): each is a transaction of its own,
+** so no job can share one with its finish here. */
+static sql_job_outcome via_job(hostdb *h, const host_run *run,
+                               long long timeout_ms, char **detail) {
+  int code;
+  char *status = NULL, *err = NULL;
+  if (hostdb_sql_job(h, run->run_id, timeout_ms, &status, detail, &code,
+                     &err) != 0) {
+    *detail = err; /* not run, nothing recorded (hostdb.h) */
+    return SQL_JOB_REFUSED;
+  }
+  int done = strcmp(status, "success") == 0;
+  free(status);
+  if (!*detail) *detail = xstrdup(done ? "0" : "failed");
+  return done ? SQL_JOB_DONE : SQL_JOB_FAILED;
+}
+
 sql_job_outcome sql_job_run(sql_batch *b, const host_run *run,
                             long long timeout_ms, char **detail) {
   hostdb *h = b->h;
@@ -192,6 +216,7 @@ sql_job_outcome sql_job_run(sql_batch *b, const host_run *run,
   char *err = NULL;
   *detail = NULL;
   b->jobs++;
+  if (h->via) return via_job(h, run, timeout_ms, detail);
   if (!hostdb_in_txn(h)) { /* rolled back by SQLite (a full disk): stop */
     *detail = xprintf("%s: the batch's transaction was rolled back", h->path);
     return SQL_JOB_REFUSED;

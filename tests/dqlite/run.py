@@ -27,7 +27,7 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-WATCHDOG_S = 240  # the whole layer; about 60-90 s on 2 loaded cores
+WATCHDOG_S = 420  # the whole layer; about 120-180 s on 2 loaded cores
 
 
 class Context:

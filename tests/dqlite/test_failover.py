@@ -178,6 +178,43 @@ def pause_followers(c, tries=5):
     raise TimeoutError("no stable leader to isolate")
 
 
+def send_killing_leader(c, db, sql, point):
+    """Send sql with the leader SIGKILLed at point: "before" it (sent to the
+    new leader: its answer), "inside" it (once the leader has run it for
+    0.2 s of CPU: sql must still be running then; it must fail), during
+    its "commit" (the followers paused, so the commit waits for its
+    quorum, killed once the leader appends it to its log), or "after" it
+    (its answer)."""
+    leader = c.leader()
+    if point == "before":
+        c.kill(leader)
+        return c.sql(db, sql)  # finds the new leader
+    if point == "inside":
+        cpu = c.cpu_ticks(leader)
+        sh = c.spawn_sql(db, sql)
+        hz = os.sysconf("SC_CLK_TCK")
+        wait_until(lambda: c.cpu_ticks(leader) - cpu >= hz // 5, 30,
+                   "the leader to run the statement")
+        c.kill(leader)
+        sh.communicate(timeout=60)
+        assert sh.returncode != 0, "the killed statement reported success"
+        return None
+    if point == "commit":
+        leader, followers = pause_followers(c)
+        log = log_segments(c, leader)
+        sh = c.spawn_sql(db, sql, servers=[leader])
+        wait_until(lambda: log_segments(c, leader) != log, 30,
+                   "the leader to append the commit to its log")
+        c.kill(leader)
+        for a in followers:
+            c.resume(a)
+        sh.communicate(timeout=60)
+        return None
+    got = c.sql(db, sql)
+    c.kill(leader)
+    return got
+
+
 # A tick followed, in the same statement and so the same transaction, by a
 # few seconds of counting: killed while it counts, the tick's writes are
 # made but not committed.
@@ -204,36 +241,16 @@ def test_kill_points(ctx):
         sql = tick_sql(now, f"owner-{k}")
         before = p.rep.dump()
         answer, after = p.rep.would(sql)
-        leader = c.leader()
-        followers = [a for a in c.procs if a != leader]
         if point == "before the tick":
-            c.kill(leader)
-            got = c.sql(p.name, sql)       # finds the new leader
+            got = send_killing_leader(c, p.name, sql, "before")
             assert got == answer, got
         elif point == "inside the tick's transaction":
-            cpu = c.cpu_ticks(leader)
-            sh = c.spawn_sql(p.name, sql + SLOW)
-            hz = os.sysconf("SC_CLK_TCK")
-            # 0.2 s of the leader's CPU: the tick is done, the count runs
-            wait_until(lambda: c.cpu_ticks(leader) - cpu >= hz // 5, 30,
-                       "the leader to run the statement")
-            c.kill(leader)
-            sh.communicate(timeout=60)
-            assert sh.returncode != 0, "the killed statement reported success"
+            send_killing_leader(c, p.name, sql + SLOW, "inside")
         elif point == "during the tick's commit":
-            leader, followers = pause_followers(c)
-            log = log_segments(c, leader)
-            sh = c.spawn_sql(p.name, sql, servers=[leader])
-            wait_until(lambda: log_segments(c, leader) != log, 30,
-                       "the leader to append the commit to its log")
-            c.kill(leader)
-            for a in followers:
-                c.resume(a)
-            sh.communicate(timeout=60)
+            send_killing_leader(c, p.name, sql, "commit")
         else:
-            got = c.sql(p.name, sql)
+            got = send_killing_leader(c, p.name, sql, "after")
             assert got == answer, got
-            c.kill(leader)
         state = p.state()
         assert state in (before, after), f"{point}: a partial tick:\n{state}"
         applied = state == after

@@ -1,7 +1,8 @@
 -- tick.sql: the tick and the host's reports (docs/lifecycle.md):
 -- trigger_run_due (claims, late ticks, a gap coalesced, the agents filter,
 -- a once trigger's failure), trigger_run_finish, trigger_run_finish_many,
--- trigger_run_heartbeat (a second database below), trigger_next_wakeup
+-- trigger_run_heartbeat (a second database below), trigger_run_sql_job,
+-- trigger_next_wakeup
 -- and trigger_last_tick. Every call gives `now`. The process TZ is set to
 -- a far-away zone by run.sh: nothing may use it.
 .load @EXT@
@@ -119,3 +120,20 @@ INSERT INTO triggers(trigger_id, agent_id, instructions, trigger_type, interval_
   VALUES('pre', 'pa', 'count', 'interval', 60000, 1767225000000);
 SELECT trigger_config('preload_sql', 'SELECT count(*) AS n FROM triggers WHERE agent_id = :agent_id') IS NOT NULL AS preload_set;
 SELECT json_extract(value, '$.payload.preload') AS preload FROM json_each(trigger_run_due(1767225061000, '{"agents":["pa"]}'));
+-- trigger_run_sql_job: a claimed SQL job run and its end recorded in one
+-- statement (docs/sql-jobs.md#one-statement-trigger_run_sql_job)
+CREATE TABLE ledger(run_id TEXT, at INTEGER);
+INSERT INTO triggers(trigger_id, instructions, trigger_type, interval_ms, created_at, action_sql)
+  VALUES('job', 'ledger', 'interval', 60000, 1767225000000, 'INSERT INTO ledger VALUES(:run_id, :now)');
+SELECT json_extract(value, '$.run_id') AS claimed FROM json_each(trigger_run_due(1767225060000, '{"sql":true}'));
+SELECT trigger_run_sql_job('job@1767225060000#1', NULL, 1767225061000) AS run;
+SELECT * FROM ledger;
+-- bad arguments: nothing changed
+SELECT trigger_run_sql_job('job@1767225060000#1', NULL, 1767225062000);
+SELECT trigger_run_sql_job('nope');
+SELECT trigger_run_sql_job('hb@1767225730000#1');
+SELECT trigger_run_sql_job('job@1767225060000#1', -1);
+SELECT trigger_run_sql_job(NULL);
+SELECT count(*) AS ledger_rows FROM ledger;
+SELECT narg, flags & 0x80000 > 0 AS directonly FROM pragma_function_list
+  WHERE name = 'trigger_run_sql_job' ORDER BY narg;

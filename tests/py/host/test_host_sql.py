@@ -123,7 +123,6 @@ def test_usage_errors(ext):
         for args, why in [
             (("tick", path, "--sql", "--exec", "true"), "--sql runs SQL jobs only"),
             (("tick", path, "--sql-timeout", "5"), "--sql-timeout needs --sql"),
-            (("tick", path, "--sql", "--via", "cat"), "no --via"),
             (("tick", path, "--sql", "--sql-timeout", "0"), "--sql-timeout: not a positive"),
         ]:
             rc, _, err = run_host(ext, *args)

@@ -38,6 +38,7 @@ CALLS = (
     ("SELECT trigger_run_finish('t@1767225660000#1', 'success')", "trigger_run_finish"),
     ("SELECT trigger_run_heartbeat('t@1767225660000#1')", "trigger_run_heartbeat"),
     ("SELECT trigger_run_finish_many('[]')", "trigger_run_finish_many"),
+    ("SELECT trigger_run_sql_job('t@1767225660000#1')", "trigger_run_sql_job"),
     (f"SELECT trigger_create({CREATE})", "trigger_create"),
     ("SELECT trigger_create_xml('<response><instructions>x</instructions>"
      "<intervalMs>900000</intervalMs></response>', '{\"agent_id\":\"a\",\"role\":\"owner\"}')",
