@@ -88,7 +88,8 @@ def steps(rel, tree):
     """The tests of a mutant in rel, the most likely to kill it first
     (tests/mutants.sh runs them in this order, the first failure ends
     the run): the unit test named after the file's module, the golden SQL
-    files, the Python tests named after the module, the Python folder
+    files, the Python tests named after the module (in host/, after its
+    folder too: host/test_host_mcp* for host/mcp/), the Python folder
     that mirrors the code's folder, the rest of the fast subset; for a
     mutant in a pure module, every other unit test last (building them
     all takes longer than the rest)."""
@@ -110,6 +111,11 @@ def steps(rel, tree):
                     for p in glob.glob(os.path.join(tree, "tests", "py", "**",
                                                     f"test_*{base}*.py"), recursive=True)
                     if not rel.startswith("host/") or "/host/" in p})
+    if rel.startswith("host/") and rel.count("/") == 2:  # host/mcp/x.c: host/test_host_mcp*
+        sub = rel.split("/")[1]
+        named = sorted(set(named) | {
+            "host/" + os.path.basename(p)[:-3]
+            for p in glob.glob(os.path.join(tree, "tests", "py", "host", f"test_host_{sub}*.py"))})
     if rel.startswith("host/"):
         out += ["py:" + ",".join(named)] if named else []
         out += ["py:host/"]
