@@ -71,7 +71,7 @@ HDRS      = $(wildcard ext/*.h ext/*/*.h)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
-.PHONY: preload-bin test-dqlite replay-bins test-seeds coverage mutants
+.PHONY: preload-bin test-dqlite replay-bins test-seeds coverage mutants mutants-random
 .PHONY: all test test-unit test-sql test-py test-fault test-mcp test-asan test-valgrind demo deps deps-build clean fuzz bench lint lint-layers fault-bin
 
 all: $(EXT_SO) $(B)/trigger-host $(B)/triggers-preload.so
@@ -361,3 +361,11 @@ coverage: deps
 # some (report: build/mutants/REPORT.md); JOBS=N workers (default 2).
 mutants:
 	@sh tests/mutants.sh $(IDS)
+
+# `make mutants-random SEED=41 N=200 DIRS=ext`: N mutants drawn at random
+# from the code of DIRS (ext, host, ext/tick ...; tests/mutants_random.py),
+# run like `make mutants`; resumable (the same command skips the mutants
+# done). Kill rate per folder in build/mutants-random/*/SUMMARY.md;
+# survivors in tests/mutants_random_survivors.jsonl (docs/testing.md).
+mutants-random:
+	@SEED="$(SEED)" N="$(N)" DIRS="$(DIRS)" sh tests/mutants_random.sh

@@ -6,13 +6,18 @@ writes the report).
 
 A mutant is found by its code fragment, not by file and line, so the list
 survives files being split, moved or renamed: the fragment must occur
-exactly once in ext/**/*.c. White space in a fragment matches any run of
-white space in the code (line breaks and indentation do not matter).
+exactly once in ext/**/*.c and host/**/*.c. White space in a fragment
+matches any run of white space in the code (line breaks and indentation
+do not matter).
 
     mutants.py plan LIST TREE [ID...]      one TSV line per mutant:
         id, status (ok | missing | ambiguous), file, line, pure (1: in a
-        pure module, ext/time or ext/text, linked into the unit tests);
-        every missing or ambiguous fragment is also reported on stderr
+        pure module, ext/time or ext/text, linked into the unit tests),
+        steps (the tests to run, most likely to kill first: see steps()),
+        coverage ("never": every line of the fragment is one the whole
+        suite never executed, per $MUTANTS_COVERAGE, written by
+        tests/mutants_random.py coverage; "run" otherwise); every missing
+        or ambiguous fragment is also reported on stderr
     mutants.py apply LIST ID TREE DEST     writes the mutated file into DEST
     mutants.py report LIST PLAN RESULTS OUT [COMMIT]
         writes the Markdown report OUT, prints the summary line; exits 1
@@ -65,8 +70,85 @@ def pattern(find):
 
 
 def sources(tree):
-    files = glob.glob(os.path.join(tree, "ext", "**", "*.c"), recursive=True)
+    files = []
+    for top in ("ext", "host"):
+        files += glob.glob(os.path.join(tree, top, "**", "*.c"), recursive=True)
     return sorted(os.path.relpath(f, tree) for f in files)
+
+
+# The tests' folder (tests/py/FOLDER/) that mirrors a code folder; ext/time
+# and ext/text are reached through the SQL functions (sql/) and the agent
+# calls (agent/) that use them.
+MIRROR = {"ext/tick": "tick/", "ext/agent": "agent/", "ext/sql": "sql/",
+          "ext/store": "store/", "ext/trigger": "trigger/", "ext/base": "base/",
+          "ext/time": "sql/", "ext/text": "agent/", "host": "host/"}
+
+
+def steps(rel, tree):
+    """The tests of a mutant in rel, the most likely to kill it first
+    (tests/mutants.sh runs them in this order, the first failure ends
+    the run): the unit test named after the file's module, the golden SQL
+    files, the Python tests named after the module (in host/, after its
+    folder too: host/test_host_mcp* for host/mcp/), the Python folder
+    that mirrors the code's folder, the rest of the fast subset; for a
+    mutant in a pure module, every other unit test last (building them
+    all takes longer than the rest)."""
+    base = os.path.splitext(os.path.basename(rel))[0]
+    units = sorted(os.path.splitext(os.path.basename(u))[0]
+                   for u in glob.glob(os.path.join(tree, "tests", "unit", "test_*.c")))
+    out = []
+    if rel.startswith("host/"):
+        mine = [u for u in units if u == "test_host_" + base]
+    elif rel.startswith(PURE):
+        mine = [u for u in units if not u.startswith("test_host_") and
+                (base.startswith(u[5:]) or u[5:].startswith(base))]
+    else:
+        mine = []
+    out += ["unit:" + u for u in mine]
+    folder = "host" if rel.startswith("host/") else "/".join(rel.split("/")[:2])
+    mirror = MIRROR.get(folder, "")
+    named = sorted({os.path.relpath(p, os.path.join(tree, "tests", "py"))[:-3]
+                    for p in glob.glob(os.path.join(tree, "tests", "py", "**",
+                                                    f"test_*{base}*.py"), recursive=True)
+                    if not rel.startswith("host/") or "/host/" in p})
+    if rel.startswith("host/") and rel.count("/") == 2:  # host/mcp/x.c: host/test_host_mcp*
+        sub = rel.split("/")[1]
+        named = sorted(set(named) | {
+            "host/" + os.path.basename(p)[:-3]
+            for p in glob.glob(os.path.join(tree, "tests", "py", "host", f"test_host_{sub}*.py"))})
+    if rel.startswith("host/"):
+        out += ["py:" + ",".join(named)] if named else []
+        out += ["py:host/"]
+        return " ".join(out)
+    out += ["sql"]
+    if named:
+        out += ["py:" + ",".join(named)]
+    if mirror:
+        out += ["py:" + mirror]
+    out += ["py:REST" + ("," + ",".join("-" + n for n in [mirror] if n) if mirror else "")]
+    if rel.startswith(PURE):
+        out += ["units"]
+    return " ".join(out)
+
+
+def never_run(tree):
+    """{file: set of lines never executed} of the coverage file, for the
+    files unchanged since it was written."""
+    path = os.environ.get("MUTANTS_COVERAGE", "")
+    if not path or not os.path.exists(path):
+        return {}
+    import hashlib
+    import json
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    out = {}
+    for rel, v in data.items():
+        p = os.path.join(tree, rel)
+        if os.path.exists(p):
+            with open(p, "rb") as g:
+                if hashlib.sha1(g.read()).hexdigest() == v["sha1"]:
+                    out[rel] = set(v["never"])
+    return out
 
 
 def locate(m, tree, files):
@@ -76,7 +158,8 @@ def locate(m, tree, files):
         with open(os.path.join(tree, rel), encoding="utf-8") as f:
             text = f.read()
         for x in pat.finditer(text):
-            hits.append((rel, x.start(), x.end(), text.count("\n", 0, x.start()) + 1))
+            hits.append((rel, x.start(), x.end(), text.count("\n", 0, x.start()) + 1,
+                         text.count("\n", 0, x.end()) + 1))
     return hits
 
 
@@ -87,26 +170,31 @@ def cmd_plan(lst, tree, ids):
         if i not in known:
             sys.exit(f"mutants: no mutant {i} in {lst}")
     files = sources(tree)
+    never = never_run(tree)
     stale = 0
     for m in muts:
         if ids and m["id"] not in ids:
             continue
         hits = locate(m, tree, files)
+        cov = "run"
         if len(hits) == 1:
-            rel, _, _, line = hits[0]
+            rel, _, _, line, last = hits[0]
             status = "ok"
+            if rel in never and all(n in never[rel] for n in range(line, last + 1)):
+                cov = "never"
         else:
             rel, line = "-", 0
             status = "missing" if not hits else "ambiguous"
             stale += 1
             where = ", ".join(f"{h[0]}:{h[3]}" for h in hits)
             print(f"mutants: {m['id']}: fragment "
-                  + (f"NOT FOUND in ext/**/*.c" if not hits
+                  + ("NOT FOUND in ext/**/*.c, host/**/*.c" if not hits
                      else f"NOT UNIQUE ({len(hits)} places: {where})")
                   + f": '{m['find']}' ({lst}:{m['line']}; update the list)",
                   file=sys.stderr)
         pure = int(rel.startswith(PURE))
-        print(f"{m['id']}\t{status}\t{rel}\t{line}\t{pure}")
+        todo = steps(rel, tree) if status == "ok" else "-"
+        print(f"{m['id']}\t{status}\t{rel}\t{line}\t{pure}\t{todo}\t{cov}")
     return 0
 
 
@@ -117,7 +205,7 @@ def cmd_apply(lst, ident, tree, dest):
     hits = locate(m, tree, sources(tree))
     if len(hits) != 1:
         sys.exit(f"mutants: {ident}: fragment found {len(hits)} times")
-    rel, start, end, _ = hits[0]
+    rel, start, end = hits[0][:3]
     with open(os.path.join(tree, rel), encoding="utf-8") as f:
         text = f.read()
     with open(os.path.join(dest, rel), "w", encoding="utf-8") as f:
@@ -135,7 +223,7 @@ def cmd_report(lst, plan, results, out, commit=""):
     rows, counts = [], {}
     with open(plan, encoding="utf-8") as f:
         for line in f:
-            ident, status, rel, lineno, _ = line.rstrip("\n").split("\t")
+            ident, status, rel, lineno = line.rstrip("\n").split("\t")[:4]
             m = muts[ident]
             res, detail, secs = "stale", "fragment " + status, ""
             path = os.path.join(results, ident)

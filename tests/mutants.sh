@@ -16,55 +16,119 @@
 # not unique is reported ("NOT FOUND" / "NOT UNIQUE") and the list must be
 # updated.
 #
-# The tests per mutant, first failure wins (the order is cheapest first):
-#   unit   the C unit tests (only for a mutant in a pure module, ext/time
-#          or ext/text: the others are not linked into them)
+# The tests per mutant, the most likely to kill it first, first failure
+# wins (tests/mutants.py steps() writes the order into the plan):
+#   unit:T the C unit test named after the mutated module (ext/time,
+#          ext/text: test_cron for cron.c; host/: test_host_NAME)
 #   sql    the golden .sql files (tests/sql)
-#   py     the Python tests but the slow host, shadow-table crash,
-#          concurrency and preload ones ($MUTANTS_PY, a tests/py/run.py
-#          filter on folder/file.test names)
+#   py:F   the Python tests named after the module, then the folder of
+#          tests/py/ that mirrors the code's folder (tick/ for ext/tick;
+#          host/ for host/, every host test, slow ones included)
+#   py:REST the rest of the fast subset: the Python tests but the slow
+#          host, shadow-table crash, concurrency and preload ones
+#          ($MUTANTS_PY, a tests/py/run.py filter on folder/file.test
+#          names) and but the folder already run
+#   units  for a mutant in a pure module, every other unit test (last:
+#          building them all takes longer than the rest)
+# and with MUTANTS_FULL=1, for a mutant of ext/ the fast subset left alive,
+# what the fast subset leaves out (the killer is then named "full: ..."):
+#   slow   the Python tests $MUTANTS_PY leaves out (host, shadow-table
+#          crash, concurrency, preload)
+#   fault  the fault layer (out of memory, I/O errors, busy; tests/fault)
+# A mutant in host/ runs its unit test and the host tests only (the
+# extension is not changed by it). A mutant whose every line the whole
+# suite never executed ($MUTANTS_COVERAGE, tests/mutants_random.py
+# coverage) is a survivor without being built.
 # The extension is built with -O0 (quicker) and without -Werror (a
-# mutant may warn). A mutant that runs longer than $MUTANT_TIMEOUT seconds
-# (a loop that never ends) counts as killed.
+# mutant may warn), but a pointer passed for an integer or a pointer of
+# another type stays an error (an argument swap of mismatched types is a
+# build error, not counted). A mutant that runs longer than
+# $MUTANT_TIMEOUT seconds (default: three times what the unmutated tree
+# took for its tests, at least 300: a loop that never ends) counts as killed.
 #
 #   sh tests/mutants.sh              every mutant; rewrites tests/MUTANTS.md
 #   sh tests/mutants.sh ID...        some (report: build/mutants/REPORT.md)
 #   JOBS=1 sh tests/mutants.sh       one worker (default 2)
+#   MUTANTS_RESUME=1 ...             keep $W's results: a mutant with a
+#                                    result is not run again (make
+#                                    mutants-random; the unmutated tree's
+#                                    tests are not rerun when unchanged)
 # Exit status 0 when every mutant is killed or marked equivalent.
 set -u
 W=${MUTANTS_DIR:-build/mutants}
 case $W in /*) ;; *) W=$(pwd)/$W ;; esac
 LIST=${MUTANTS_LIST:-tests/mutants.txt}
 JOBS=${JOBS:-2}
-MUTANT_TIMEOUT=${MUTANT_TIMEOUT:-300}
+MUTANT_TIMEOUT=${MUTANT_TIMEOUT:-}
 MUTANTS_PY=${MUTANTS_PY:--host/test_host,-store/test_shadow,-whole/test_concurrency,-whole/test_crash,-test_preload}
 PY=/usr/bin/python3
 export W LIST JOBS MUTANT_TIMEOUT MUTANTS_PY PY
 
-# build PURE: the extension, the host (it links ext/text/utf8.c) and,
-# for a mutant in a pure module (PURE 1), the unit tests, in the current
-# directory (a copy of the tree).
-build() {
+MUTANTS_RESUME=${MUTANTS_RESUME:-}
+MUTANTS_COVERAGE=${MUTANTS_COVERAGE:-}
+MUTANTS_FULL=${MUTANTS_FULL:-}
+export MUTANTS_RESUME MUTANTS_COVERAGE MUTANTS_FULL
+
+# make TARGET...: in the current directory (a copy of the tree), -O0.
+mk() {
   make -s B=build CFLAGS="-O0 -g" \
-    WARN="-std=c11 -w -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE" \
-    ext build/trigger-host $([ "$1" = 1 ] && echo unit-bins)
+    WARN="-std=c11 -Werror=int-conversion -Werror=incompatible-pointer-types -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE" "$@"
 }
 
-# run_tests PURE LOG: the tests of a mutant; prints the first that failed.
+# build: the extension, the host (it links ext/text files) and the full
+# disk the host's tests preload (tests/fault/host_disk.c).
+build() {
+  mk ext build/trigger-host build/host_disk.so
+}
+
+# run_tests STEPS LOG: the tests of a mutant, in the order of STEPS
+# (see above); prints the first that failed.
 run_tests() {
-  if [ "$1" = 1 ]; then
-    for t in build/unit/test_*; do
-      "$t" > "$2" 2>&1 || { echo "unit $(basename "$t")"; return 1; }
-    done
-  fi
-  B=build sh tests/sql/run.sh > "$2" 2>&1
-  if ! grep -q '^sql: [0-9]* passed, 0 failed' "$2"; then
-    echo "sql $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
-    return 1
-  fi
-  PY_FAILFAST=1 $PY tests/py/run.py build/triggers "$MUTANTS_PY" > "$2" 2>&1 && return 0
-  echo "py $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
-  return 1
+  for step in $1; do
+    case $step in
+      unit:*)
+        t=${step#unit:}
+        mk "build/unit/$t" > "$2" 2>&1 || { echo "unit $t (build)"; return 1; }
+        "build/unit/$t" > "$2" 2>&1 || { echo "unit $t"; return 1; }
+        ;;
+      units)
+        mk unit-bins > "$2" 2>&1 || { echo "unit (build)"; return 1; }
+        for t in build/unit/test_*; do
+          "$t" > "$2" 2>&1 || { echo "unit $(basename "$t")"; return 1; }
+        done
+        ;;
+      sql)
+        B=build sh tests/sql/run.sh > "$2" 2>&1
+        if ! grep -q '^sql: [0-9]* passed, 0 failed' "$2"; then
+          echo "sql $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
+          return 1
+        fi
+        ;;
+      slow)
+        mk build/triggers-preload.so build/plain-sqlite build/host_disk.so > "$2" 2>&1 ||
+          { echo "full: build"; return 1; }
+        f=$(printf '%s' "$MUTANTS_PY" | tr ',' '\n' | sed -n 's/^-//p' | tr '\n' ',')
+        PY_FAILFAST=1 $PY tests/py/run.py build/triggers "$f" > "$2" 2>&1 && continue
+        echo "full: py $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
+        return 1
+        ;;
+      fault)
+        mk build/fault_oom > "$2" 2>&1 || { echo "full: build"; return 1; }
+        for mode in "" --io --busy; do
+          # shellcheck disable=SC2086
+          build/fault_oom $mode build/triggers.so > "$2" 2>&1 || { echo "full: fault_oom $mode"; return 1; }
+        done
+        ;;
+      py:*)
+        f=${step#py:}
+        case $f in REST*) f=$MUTANTS_PY${f#REST} ;; host/*) ;; *) f=$f,$MUTANTS_PY ;; esac
+        PY_FAILFAST=1 $PY tests/py/run.py build/triggers "$f" > "$2" 2>&1 && continue
+        echo "py $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
+        return 1
+        ;;
+    esac
+  done
+  return 0
 }
 
 # ---- a worker: every JOBS-th mutant of the plan, from its own copy ----
@@ -74,17 +138,24 @@ if [ "${1:-}" = "--slot" ]; then
   d=$W/slot$slot
   i=0
   tab=$(printf '\t')
-  while IFS=$tab read -r id status file _line pure; do
+  while IFS=$tab read -r id status file _line _pure steps cov; do
     i=$((i + 1))
     [ $(((i - 1) % JOBS)) -eq $((slot - 1)) ] || continue
     [ "$status" = ok ] || continue
+    [ -n "$MUTANTS_RESUME" ] && [ -f "$W/results/$id" ] && continue
+    if [ "$cov" = never ]; then
+      printf 'survived\tnever executed by the suite (%s)\t0\n' "$MUTANTS_COVERAGE" > "$W/results/$id"
+      echo "mutants: $id: survived (never executed by the suite)"
+      continue
+    fi
+    case $file in ext/*) [ -n "${MUTANTS_FULL:-}" ] && steps="$steps slow fault" ;; esac
     log=$W/logs/$id.log
     t0=$(date +%s)
     $PY tests/mutants.py apply "$LIST" "$id" "$W/base" "$d" > /dev/null || exit 1
-    if ! (cd "$d" && build "$pure") > "$log" 2>&1; then
+    if ! (cd "$d" && build) > "$log" 2>&1; then
       res="build-error	see $W/logs/$id.log"
     else
-      killer=$(cd "$d" && timeout -k 5 "$MUTANT_TIMEOUT" sh "$top/tests/mutants.sh" --test "$pure" "$log.test")
+      killer=$(cd "$d" && timeout -k 5 "$MUTANT_TIMEOUT" sh "$top/tests/mutants.sh" --test "$steps" "$log.test")
       rc=$?
       if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         res="timeout	more than ${MUTANT_TIMEOUT}s"
@@ -122,25 +193,50 @@ stop() {
 }
 trap stop INT TERM HUP
 
-rm -rf "$W"
+if [ -n "$MUTANTS_RESUME" ]; then
+  rm -rf "$W/base" "$W"/slot*
+else
+  rm -rf "$W"
+fi
 mkdir -p "$W/base" "$W/results" "$W/logs"
 tar --exclude=./build --exclude=./.git -cf - . | (cd "$W/base" && tar -xf -)
 if ! $PY tests/mutants.py plan "$LIST" "$W/base" "$@" > "$W/plan.tsv"; then
   exit 2
 fi
 total=$(grep -c . "$W/plan.tsv")
-echo "mutants: $total in $LIST; building and testing the unmutated copy"
+done_=$(find "$W/results" -type f | wc -l)
+echo "mutants: $total in $LIST ($done_ done before); building and testing the unmutated copy"
 cp -a "$W/base" "$W/slot1"
 top=$(pwd)
-if ! (cd "$W/slot1" && build 1) > "$W/logs/baseline.log" 2>&1; then
+if ! (cd "$W/slot1" && build) > "$W/logs/baseline.log" 2>&1; then
   tail -20 "$W/logs/baseline.log"
   echo "mutants: the unmutated tree does not build" >&2
   exit 2
 fi
-if ! killer=$(cd "$W/slot1" && sh "$top/tests/mutants.sh" --test 1 "$W/logs/baseline.test"); then
-  echo "mutants: the unmutated tree fails its tests ($killer; $W/logs/baseline.test)" >&2
-  exit 2
+# every test a mutant of the plan may run, on the unmutated tree (once
+# per tree: a resumed run of the same tree does not run them again)
+base_steps=""
+grep -q '	ext/' "$W/plan.tsv" && base_steps="units sql py:REST${MUTANTS_FULL:+ slow fault}"
+grep -q '	host/' "$W/plan.tsv" &&
+  base_steps="$base_steps $(cut -f6 "$W/plan.tsv" | tr ' ' '\n' | grep '^unit:test_host_' | sort -u | tr '\n' ' ')py:host/"
+tree=$( (cat "$W/plan.tsv"; cd "$W/base" && find ext host tests Makefile -type f | sort | xargs cat) | cksum)
+if [ "$(cat "$W/baseline.ok" 2> /dev/null)" != "$tree $base_steps" ]; then
+  t0=$(date +%s)
+  if ! killer=$(cd "$W/slot1" && sh "$top/tests/mutants.sh" --test "$base_steps" "$W/logs/baseline.test"); then
+    echo "mutants: the unmutated tree fails its tests ($killer; $W/logs/baseline.test)" >&2
+    exit 2
+  fi
+  echo $(($(date +%s) - t0)) > "$W/baseline.secs"
+  echo "$tree $base_steps" > "$W/baseline.ok"
 fi
+# A mutant that runs three times as long as every test of the unmutated
+# tree (at least 300 s) is taken for a loop that never ends: on a loaded
+# machine a fixed bound would count a slow survivor as killed.
+if [ -z "$MUTANT_TIMEOUT" ]; then
+  MUTANT_TIMEOUT=$((3 * $(cat "$W/baseline.secs" 2> /dev/null || echo 100)))
+  [ "$MUTANT_TIMEOUT" -lt 300 ] && MUTANT_TIMEOUT=300
+fi
+echo "mutants: a mutant running more than ${MUTANT_TIMEOUT}s counts as killed (timeout)"
 s=2
 while [ $s -le "$JOBS" ]; do
   cp -a "$W/slot1" "$W/slot$s" # built: a worker rebuilds what a mutant touches
@@ -156,7 +252,7 @@ wait
 pids=""
 commit="$(git rev-parse --short HEAD 2> /dev/null || echo '?')$(git status --porcelain -- ext tests ':!tests/MUTANTS.md' 2> /dev/null | grep -q . && echo ' + uncommitted changes')"
 out=$W/REPORT.md
-[ $# -eq 0 ] && out=tests/MUTANTS.md
+[ $# -eq 0 ] && [ "$LIST" = tests/mutants.txt ] && out=tests/MUTANTS.md
 $PY tests/mutants.py report "$LIST" "$W/plan.tsv" "$W/results" "$out" "$commit"
 rc=$?
 echo "mutants: report in $out"

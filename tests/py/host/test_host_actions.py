@@ -116,6 +116,8 @@ def test_actions_with_the_token(ext):
             assert status_of(db, "job") == "cancelled"
             status, _, body = post(port, "/trigger/job/resume", headers=bearer())
             assert status == 409 and "cancelled" in body, body  # the extension's no
+            # a refusal's page links back to what was refused
+            assert '<p><a href="/trigger/job">Back to the trigger</a></p>' in body, body
             assert post(port, "/trigger/nope/pause", headers=bearer())[0] == 404
             assert post(port, "/trigger/job/delete", headers=bearer())[0] == 404
             assert post(port, "/elsewhere", headers=bearer())[0] == 404

@@ -520,6 +520,28 @@ def test_libmicrohttpd_loaded_only_for_http(ext):
             stop_http(proc)
 
 
+def test_too_old_libmicrohttpd_is_named_not_a_crash(ext):
+    # host/http/mhd.c: a libmicrohttpd that lacks a function --http calls (an
+    # older one) refuses --http with the function's name, exit status 3;
+    # the host never calls into a function it did not find. The stand-in
+    # library, found first through LD_LIBRARY_PATH, has none of them.
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        libdir = t.file("old-mhd")
+        os.mkdir(libdir)
+        src = t.file("old_mhd.c")
+        with open(src, "w") as f:
+            f.write("int old_mhd_version = 1;\n")
+        subprocess.run(["cc", "-shared", "-fPIC", "-o",
+                        os.path.join(libdir, "libmicrohttpd.so.12"), src], check=True)
+        env = dict(os.environ, LD_LIBRARY_PATH=libdir)
+        p = subprocess.run([host_bin(ext), "run", path, "--extension", ext,
+                            "--http", "127.0.0.1:0"],
+                           capture_output=True, text=True, timeout=20, env=env)
+        assert p.returncode == 3, (p.returncode, p.stderr)
+        assert "libmicrohttpd has no MHD_start_daemon (too old a version?)" in p.stderr, p.stderr
+
+
 def test_http_ports_and_bracketed_names_refused(ext):
     with Tmp() as t:
         path, _ = t.db(ext)
