@@ -10,6 +10,7 @@
 #include "base/args.h"
 #include "base/json_out.h"
 #include "base/register.h"
+#include "store/budget.h"
 #include "store/config.h"
 #include "store/health.h"
 #include "store/install.h"
@@ -89,7 +90,8 @@ static int health_options(sqlite3_context *ctx, store *s, sqlite3_value *arg,
   return store_json_options_end(ctx, fname, &it, bad, rc);
 }
 
-static void health_json(sqlite3_str *out, const store_health *h) {
+static void health_json(sqlite3_str *out, const store_health *h,
+                        i64 budget_held) {
   sqlite3_str_appendf(out,
                       "{\"active\":%lld,\"paused\":%lld,\"overdue\":%lld,"
                       "\"running\":%lld,\"expired_leases\":%lld,"
@@ -102,8 +104,9 @@ static void health_json(sqlite3_str *out, const store_health *h) {
   else sqlite3_str_appendall(out, "null");
   sqlite3_str_appendf(out,
                       ",\"stalled\":%lld,\"recent_creations\":%lld,"
-                      "\"last_create_error\":",
-                      (long long)h->stalled, (long long)h->recent_creations);
+                      "\"budget_held\":%lld,\"last_create_error\":",
+                      (long long)h->stalled, (long long)h->recent_creations,
+                      (long long)budget_held);
   if (!h->error_code) {
     sqlite3_str_appendall(out, "null}");
     return;
@@ -138,6 +141,9 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int rc = s.err
                ? s.err
                : store_health_counts(&s, now, window, narrowed ? &f : NULL, &h);
+  i64 budget_held = 0; /* docs/reactive.md#budgets */
+  if (rc == SQLITE_OK)
+    rc = store_budget_held(&s, now, agents, scope, &budget_held);
   store_close(&s);
   sqlite3_free(agents);
   sqlite3_free(scope);
@@ -147,7 +153,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   sqlite3_str *out = sqlite3_str_new(db);
-  health_json(out, &h);
+  health_json(out, &h, budget_held);
   store_health_free(&h);
   trg_result_str(ctx, out);
 }
