@@ -21,6 +21,7 @@
 
 struct report {
   char *run_id, *status, *detail;
+  char *usage;                 /* a JSON object (usage_file.h), or NULL */
   char *trigger_id, *agent_id; /* for its log line and the stats */
   long long attempt;
   int64_t added;      /* monotonic µs */
@@ -32,6 +33,7 @@ static void report_clear(report *e) {
   free(e->run_id);
   free(e->status);
   free(e->detail);
+  free(e->usage);
   free(e->trigger_id);
   free(e->agent_id);
 }
@@ -173,6 +175,7 @@ static char *many_json(const report_queue *q) {
     out_json_str(b, "run_id", e->run_id);
     out_json_str(b, "status", e->status);
     if (e->detail) out_json_str(b, "detail", e->detail);
+    if (e->usage) out_json_raw(b, "usage", e->usage, strlen(e->usage));
     out_json_close(b, '}');
   }
   out_json_close(b, ']');
@@ -307,6 +310,7 @@ void reports_add(reports *r, const host_run *run, const char *status,
   q->v[q->n++] = (report){xstrdup(run->run_id),
                           xstrdup(status),
                           xstrdup(detail),
+                          xstrdup(run->usage),
                           xstrdup(run->trigger_id),
                           xstrdup(run->agent_id),
                           run->attempt,
