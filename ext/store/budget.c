@@ -60,6 +60,16 @@ static char *sql_text(store_sql which) {
           " AND r.finished_at >= ?1 - ?2 AND r.finished_at < ?1"
           " AND r.finished_at IS NOT NULL AND r.usage IS NOT NULL) >= ?3",
           which == ST_BUDGET_N_AGENT_HELD ? NARROW : "");
+    case ST_BUDGET_AGENT_PAUSED:
+      return sqlite3_mprintf(
+          /* with one min(), s.last_error is the min row's (SQLite's bare
+          ** columns of a min() aggregate) */
+          "SELECT count(*), min(d.trigger_id), s.last_error"
+          " FROM main.triggers_data AS d"
+          " INDEXED BY triggers_data_status JOIN main.triggers_state AS s"
+          " ON s.id = d.id WHERE d.status = 'paused' AND d.agent_id = ?1"
+          " AND substr(s.last_error, 1, %d) = '%s'",
+          (int)sizeof STORE_BUDGET_REASON - 1, STORE_BUDGET_REASON);
     default: return NULL;
   }
 }
@@ -133,4 +143,25 @@ int store_budget_held(store *s, i64 now, const char *agents, const char *scope,
                   &due);
   *held += due;
   return rc;
+}
+
+int store_budget_agent_paused(store *s, const char *agent, i64 *n,
+                              char **trigger_id, char **why) {
+  *n = 0;
+  *trigger_id = *why = NULL;
+  sqlite3_stmt *st = store_stmt(s, ST_BUDGET_AGENT_PAUSED, sql_text);
+  if (!st) return store_err(s);
+  sqlite3_bind_text(st, 1, agent, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW && (*n = sqlite3_column_int64(st, 0)) > 0) {
+    const char *id = (const char *)sqlite3_column_text(st, 1);
+    const char *e = (const char *)sqlite3_column_text(st, 2);
+    *trigger_id = sqlite3_mprintf("%s", id ? id : "");
+    *why = sqlite3_mprintf("%s", e ? e : "");
+    if (!*trigger_id || !*why) rc = SQLITE_NOMEM;
+  }
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK
+         : rc == SQLITE_NOMEM                  ? rc
+                                               : store_err(s);
 }

@@ -26,6 +26,11 @@ int store_budget_agent(store *s, const char *agent, i64 from, i64 to,
 int store_budget_held(store *s, i64 now, const char *agents, const char *scope,
                       i64 *held);
 
+/* Agent's triggers paused by their own budget: *n of them, the first
+** trigger_id and its last_error (sqlite3_malloc'd; NULL when none). */
+int store_budget_agent_paused(store *s, const char *agent, i64 *n,
+                              char **trigger_id, char **why);
+
 /* The prefix of last_error (and of a skipped run's error) when a budget
 ** stops a run: what store_budget_held and the summary look for. */
 #define STORE_BUDGET_REASON "budget: "

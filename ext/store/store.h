@@ -165,6 +165,8 @@ typedef enum store_sql {
                              by their agent's budget */
   ST_BUDGET_N_HELD,     /* the two narrowed: ?4 agents ?5 scope */
   ST_BUDGET_N_AGENT_HELD,
+  ST_BUDGET_AGENT_PAUSED, /* ?1 agent -> how many of its triggers a budget
+                             paused, the first trigger_id, its last_error */
   ST_COUNT
 } store_sql;
 

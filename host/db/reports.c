@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/out.h"
 #include "core/stats.h"
+#include "core/trigger_stats.h"
 #include "core/util.h"
 #include "db/json.h"
 
@@ -21,7 +22,9 @@
 
 struct report {
   char *run_id, *status, *detail;
-  char *usage;                 /* a JSON object (usage_file.h), or NULL */
+  char *usage; /* a JSON object (usage_file.h), or NULL */
+  double cost; /* its cost, when has_cost */
+  int has_cost;
   char *trigger_id, *agent_id; /* for its log line and the stats */
   long long attempt;
   int64_t added;      /* monotonic µs */
@@ -89,6 +92,9 @@ static void outcome(const reports *r, hostdb *h, const report *e,
   if (why) log_refused(h->path, &run, e->status, why);
   else log_run(h->path, &run, e->status, e->detail);
   if (r->stats) stats_reported(h->path, e->agent_id, e->status, why != NULL);
+  if (r->stats && !why)
+    trigger_stats_reported(h->path, e->trigger_id, e->agent_id, e->status,
+                           e->has_cost, e->cost);
 }
 
 /* The batch could not be written (code, err): keep what a busy database
@@ -311,6 +317,8 @@ void reports_add(reports *r, const host_run *run, const char *status,
                           xstrdup(status),
                           xstrdup(detail),
                           xstrdup(run->usage),
+                          run->usage_cost,
+                          run->has_cost,
                           xstrdup(run->trigger_id),
                           xstrdup(run->agent_id),
                           run->attempt,

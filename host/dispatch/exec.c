@@ -518,7 +518,8 @@ static void finish_child(children *cs, child *c, child_done done, void *ctx) {
   }
   count_run_time(cs, c);
   if (c->usage_path) { /* what it spent, whatever its outcome */
-    c->run->usage = usage_file_take(c->usage_path, c->run->run_id);
+    c->run->usage = usage_file_take(c->usage_path, c->run->run_id,
+                                    &c->run->usage_cost, &c->run->has_cost);
     free(c->usage_path);
     c->usage_path = NULL;
   }

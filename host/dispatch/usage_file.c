@@ -38,10 +38,11 @@ char *usage_file_new(void) {
   " AND (json_type(?1, '$.cost') IS NULL OR (json_type(?1, '$.cost')"     \
   " IN ('integer', 'real') AND json_extract(?1, '$.cost') >= 0))"         \
   " AND (json_type(?1, '$.tokens') IS NULL OR (json_type(?1, '$.tokens')" \
-  " = 'integer' AND json_extract(?1, '$.tokens') >= 0))"
+  " = 'integer' AND json_extract(?1, '$.tokens') >= 0)),"                 \
+  " json_extract(?1, '$.cost')"
 
-/* 1 when text is a usage the extension takes. */
-static int usage_ok(const char *text) {
+/* 1 when text is a usage the extension takes; its cost (NULL: none). */
+static int usage_ok(const char *text, double *cost, int *has_cost) {
   static sqlite3 *db; /* kept for the host's life */
   if (!db && sqlite3_open(":memory:", &db) != SQLITE_OK) {
     sqlite3_close(db);
@@ -52,6 +53,8 @@ static int usage_ok(const char *text) {
   int ok = sqlite3_prepare_v2(db, USAGE_CHECK, -1, &st, NULL) == SQLITE_OK &&
            sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC) == SQLITE_OK &&
            sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+  *has_cost = ok && sqlite3_column_type(st, 1) != SQLITE_NULL;
+  *cost = *has_cost ? sqlite3_column_double(st, 1) : 0;
   sqlite3_finalize(st); /* malformed JSON: json_type's error, not ok */
   return ok;
 }
@@ -61,7 +64,10 @@ static int blank(const char *text) {
   return text[strspn(text, " \t\r\n")] == 0;
 }
 
-char *usage_file_take(const char *path, const char *run_id) {
+char *usage_file_take(const char *path, const char *run_id, double *cost,
+                      int *has_cost) {
+  *cost = 0;
+  *has_cost = 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   unlink(path);
   if (fd < 0) return NULL; /* the command removed it: nothing reported */
@@ -74,13 +80,13 @@ char *usage_file_take(const char *path, const char *run_id) {
     if (r > 0) n += (size_t)r;
   close(fd);
   buf[n] = 0;
-  const char *why = n > USAGE_FILE_MAX ? "more than 4096 bytes"
-                    : !utf8_check(buf, n, NULL)
-                        ? "not valid UTF-8 (or holds a NUL)"
-                    : blank(buf)     ? NULL
-                    : !usage_ok(buf) ? "not a JSON object with cost a number"
-                                       " >= 0 and tokens an integer >= 0"
-                                     : NULL;
+  const char *why =
+      n > USAGE_FILE_MAX               ? "more than 4096 bytes"
+      : !utf8_check(buf, n, NULL)      ? "not valid UTF-8 (or holds a NUL)"
+      : blank(buf)                     ? NULL
+      : !usage_ok(buf, cost, has_cost) ? "not a JSON object with cost a number"
+                                         " >= 0 and tokens an integer >= 0"
+                                       : NULL;
   if (why || blank(buf)) {
     if (why) log_warn("%s: usage file dropped: %s", run_id, why);
     free(buf);

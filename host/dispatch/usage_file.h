@@ -16,7 +16,9 @@
 /* A new private empty file's path (malloc'ed), or NULL (logged). */
 char *usage_file_new(void);
 /* Read path's usage and remove the file: malloc'ed JSON text, or NULL
-** (nothing written, or dropped with a warning naming run_id). */
-char *usage_file_take(const char *path, const char *run_id);
+** (nothing written, or dropped with a warning naming run_id); *cost its
+** cost (*has_cost 0 when it has none). */
+char *usage_file_take(const char *path, const char *run_id, double *cost,
+                      int *has_cost);
 
 #endif

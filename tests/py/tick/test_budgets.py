@@ -212,3 +212,26 @@ def test_finish_many_members_take_usage_and_bad_usage_refuses_that_report(ext):
     got = json.loads(one(db, "SELECT trigger_run_finish_many(?, ?)",
                          json.dumps([{"run_id": rs["m1"], "status": "success"}]), T0 + MIN + 2))
     assert got == [{"run_id": rs["m1"], "ok": True}], got
+
+
+def test_summary_says_what_a_budget_holds_and_what_is_nearly_spent(ext):
+    db = connect(ext)
+    add(db, "p", agent_id="ag", budget_window_ms=60 * MIN, budget_runs=1)
+    [r] = tick(db, T0 + MIN)
+    finish_usage(db, r["run_id"], T0 + MIN + 5, 1.7)
+    payload = json.loads(one(db, "SELECT trigger_state_payload('ag', ?)", T0 + MIN + 10))
+    assert "pause" not in payload["hints"], payload
+    # the agent's budget: 1.7 of 2 is 85%, nearly spent
+    one(db, "SELECT trigger_config('agent_budget_window_ms', ?)", 60 * MIN)
+    one(db, "SELECT trigger_config('agent_budget_cost', 2)")
+    text = one(db, "SELECT trigger_state_summary('ag', ?)", T0 + MIN + 10)
+    assert "budget nearly spent: cost 1.7 of agent_budget_cost 2" in text, text
+    # the trigger's own budget pauses it: the hint pause and its line
+    assert tick(db, T0 + 2 * MIN) == []
+    payload = json.loads(one(db, "SELECT trigger_state_payload('ag', ?)", T0 + 2 * MIN))
+    assert "pause" in payload["hints"], payload
+    assert "p held by its budget (budget_runs 1 spent" in payload["loopSummary"], payload
+    # spent: the agent's claims are held, said so
+    one(db, "SELECT trigger_config('agent_budget_cost', 1)")
+    text = one(db, "SELECT trigger_state_summary('ag', ?)", T0 + 2 * MIN)
+    assert "budget spent: cost 1.7 of agent_budget_cost 1" in text and "new runs held" in text, text
