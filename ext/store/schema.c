@@ -314,6 +314,8 @@ int store_check(sqlite3 *db, char **err) {
                            "trigger_install(); to add them in place",
                            TRIGGERS_SCHEMA_VERSION);
     rc = *err ? SQLITE_ERROR : SQLITE_NOMEM;
+  } else if (rc != SQLITE_OK && rc != SQLITE_NOMEM) { /* a disk error */
+    *err = sqlite3_mprintf("triggers: %s", sqlite3_errstr(rc));
   }
   return rc;
 }
