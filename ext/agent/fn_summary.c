@@ -104,6 +104,7 @@ static void summary_free(summary *s) {
   sqlite3_free(s->items);
   sqlite3_free(s->order);
   sqlite3_free(s->fail_line);
+  sqlite3_free(s->budget_line);
   for (int i = 0; i < s->nok; i++) sqlite3_free(s->ok_lines[i]);
   for (int i = 0; i < s->npend; i++) {
     sqlite3_free(s->pend_lines[i]);
@@ -426,6 +427,7 @@ static int seg_loop(summary *s, sqlite3_str *out, int cap) {
     fit_cut(out, cap, s->fail_line); /* the latest failure is always kept */
     s->truncated = 1;
   }
+  if (s->budget_line && !fit(out, cap, s->budget_line)) s->truncated = 1;
   for (int i = 0; i < s->nok; i++) {
     if (!fit(out, cap, s->ok_lines[i])) {
       s->truncated = 1;
@@ -571,6 +573,7 @@ static int read_all(summary *s) {
   if (rc == SQLITE_OK) rc = read_successes(s);
   if (rc == SQLITE_OK) rc = read_pending(s);
   if (rc == SQLITE_OK) rc = read_hints(s);
+  if (rc == SQLITE_OK) rc = agent_summary_budget_read(s);
   return rc;
 }
 

@@ -26,11 +26,12 @@
 #define SUM_PENDING 5   /* next pending triggers */
 
 /* Per-piece limits before the segment caps apply. */
-#define SUM_ITEM_MAX 280  /* one admin item's text */
-#define SUM_NAME_MAX 60   /* a trigger's objective (display name) */
-#define SUM_ID_MAX 48     /* a trigger_id */
-#define SUM_ERROR_MAX 160 /* a failure's error, a success's note */
-#define SUM_TOPIC_MAX 32  /* "topic:" prefix of a directive */
+#define SUM_ITEM_MAX 280   /* one admin item's text */
+#define SUM_NAME_MAX 60    /* a trigger's objective (display name) */
+#define SUM_ID_MAX 48      /* a trigger_id */
+#define SUM_ERROR_MAX 160  /* a failure's error, a success's note */
+#define SUM_BUDGET_NEAR 80 /* percent of agent_budget_cost: nearly spent */
+#define SUM_TOPIC_MAX 32   /* "topic:" prefix of a directive */
 
 /* Returned instead of an error on any failure inside the functions. */
 #define SUM_FALLBACK \
@@ -73,6 +74,7 @@ typedef struct summary {
   int norder;
   /* loop and pending, formatted lines */
   char *fail_line;
+  char *budget_line; /* what budgets hold (summary_budget.c), or NULL */
   char *ok_lines[SUM_SUCCESSES];
   int nok;
   int has_run;
@@ -96,5 +98,7 @@ int agent_summary_opts_read(summary *s, const char *json);
 /* Drop stale items, resolve conflicts, order the rest by priority (an
 ** open question among them: H_AWAIT). */
 int agent_summary_admin_resolve(summary *s);
+/* What budgets hold of the agent: the hint pause and s->budget_line. */
+int agent_summary_budget_read(summary *s);
 
 #endif

@@ -29,6 +29,11 @@ enum {
   TC_EVENT_KEY, /* event triggers (docs/reactive.md) */
   TC_DEBOUNCE_MS,
   TC_DEBOUNCE_MAX_MS,
+  /* budgets (docs/reactive.md#budgets) */
+  TC_BUDGET_WINDOW_MS,
+  TC_BUDGET_RUNS,
+  TC_BUDGET_COST,
+  TC_BUDGET_POLICY,
   /* calendar triggers (docs/calendar.md) */
   TC_RRULE,
   TC_CALENDAR,

@@ -10,6 +10,7 @@
 #include "base/args.h"
 #include "base/json_out.h"
 #include "base/register.h"
+#include "store/budget.h"
 #include "store/config.h"
 #include "store/health.h"
 #include "store/install.h"
@@ -96,7 +97,8 @@ static void health_count(sqlite3_str *out, char sep, const char *key, i64 v) {
     sqlite3_str_appendf(out, ",\"%s_capped\":true", key);
 }
 
-static void health_json(sqlite3_str *out, const store_health *h) {
+static void health_json(sqlite3_str *out, const store_health *h,
+                        i64 budget_held) {
   health_count(out, '{', "active", h->active);
   health_count(out, ',', "paused", h->paused);
   health_count(out, ',', "overdue", h->overdue);
@@ -109,6 +111,7 @@ static void health_json(sqlite3_str *out, const store_health *h) {
   else sqlite3_str_appendall(out, "null");
   health_count(out, ',', "stalled", h->stalled);
   health_count(out, ',', "recent_creations", h->recent_creations);
+  health_count(out, ',', "budget_held", budget_held);
   sqlite3_str_appendall(out, ",\"last_create_error\":");
   if (!h->error_code) {
     sqlite3_str_appendall(out, "null}");
@@ -144,6 +147,9 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int rc = s.err
                ? s.err
                : store_health_counts(&s, now, window, narrowed ? &f : NULL, &h);
+  i64 budget_held = 0; /* docs/reactive.md#budgets */
+  if (rc == SQLITE_OK)
+    rc = store_budget_held(&s, now, agents, scope, &budget_held);
   store_close(&s);
   sqlite3_free(agents);
   sqlite3_free(scope);
@@ -153,7 +159,7 @@ static void fn_health(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   sqlite3_str *out = sqlite3_str_new(db);
-  health_json(out, &h);
+  health_json(out, &h, budget_held);
   store_health_free(&h);
   trg_result_str(ctx, out);
 }

@@ -34,6 +34,12 @@ const store_coldef store_trigger_cols[TC_NCOL] = {
     {"event_key", 'T', 0, "TEXT", 0},
     {"debounce_ms", 'I', 0, "INTEGER", 0},
     {"debounce_max_ms", 'I', 0, "INTEGER", 0},
+    /* budgets (docs/reactive.md#budgets) */
+    {"budget_window_ms", 'I', 0, "INTEGER", 0},
+    {"budget_runs", 'I', 0, "INTEGER", 0},
+    {"budget_cost", 'I', 0, "INTEGER", 0},
+    {"budget_policy", 'T', 0, "TEXT",
+     "budget_policy = 'pause' OR budget_policy = 'skip'"},
     /* calendar triggers (docs/calendar.md) */
     {"rrule", 'T', 0, "TEXT", 0},
     {"calendar", 'T', 0, "TEXT", 0},

@@ -44,6 +44,9 @@ static const config_key keys[] = {
     /* holidays (docs/calendar.md#holidays-and-business-days) */
     {"business_days", "MO,TU,WE,TH,FR", 0},
     {"default_calendar", NULL, 0},
+    /* an agent's budget (docs/reactive.md#budgets); unset or 0: none */
+    {"agent_budget_window_ms", NULL, 1},
+    {"agent_budget_cost", NULL, 1},
 };
 
 const config_key *store_config_find(const char *key) {

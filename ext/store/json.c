@@ -36,7 +36,8 @@ static char *sql_text(store_sql which) {
       break;
     case ST_JSON_TREE:
       out = sqlite3_mprintf(
-          "SELECT key, type, atom, NULL, id, parent FROM json_tree(?1)");
+          "SELECT key, type, atom, CASE WHEN type = 'object' AND"
+          " typeof(key) = 'text' THEN value END, id, parent FROM json_tree(?1)");
       break;
     case ST_JSON_SET:
       /* ?1 is NULL or an object (the caller checked): no json_valid(),

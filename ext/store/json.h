@@ -22,7 +22,8 @@ typedef struct store_json_member {
   sqlite3_value *value; /* the SQL value: NULL, text, number, JSON text
                            (tree: NULL for an object or array) */
   const char *text;     /* that value as text; NULL for null */
-  const char *json;     /* the member as JSON text (members only) */
+  const char *json;     /* the member as JSON text (each: members only;
+                           tree: an object that is an object's member) */
   i64 id;               /* the node's id, and its parent's (tree only) */
   i64 parent;
   int top; /* the tree's root: no parent */

@@ -73,6 +73,7 @@
 #include "base/args.h"
 #include "base/context.h"
 #include "store/columns.h"
+#include "store/migrate.h"
 #include "store/stored.h"
 
 SQLITE_EXTENSION_INIT3
@@ -305,7 +306,18 @@ int store_check(sqlite3 *db, char **err) {
                            v, TRIGGERS_SCHEMA_VERSION);
     return SQLITE_ERROR;
   }
-  return SQLITE_OK;
+  int missing = 0;
+  rc = store_v6_columns_missing(db, &missing);
+  if (rc == SQLITE_OK && missing) {
+    *err = sqlite3_mprintf("triggers: schema version %d without the budget "
+                           "columns (docs/reactive.md#budgets); run SELECT "
+                           "trigger_install(); to add them in place",
+                           TRIGGERS_SCHEMA_VERSION);
+    rc = *err ? SQLITE_ERROR : SQLITE_NOMEM;
+  } else if (rc != SQLITE_OK && rc != SQLITE_NOMEM) { /* a disk error */
+    *err = sqlite3_mprintf("triggers: %s", sqlite3_errstr(rc));
+  }
+  return rc;
 }
 
 int store_drop(sqlite3 *db) {

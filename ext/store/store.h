@@ -156,6 +156,18 @@ typedef enum store_sql {
   ST_CAL_DAYS,     /* ?1 calendar ?2 limit -> day, ascending */
   ST_CAL_COUNT,    /* ?1 calendar -> its days */
   ST_CAL_TRIGGERS, /* ?1 calendar -> ids of its scheduled triggers */
+
+  /* budget.c */
+  ST_BUDGET_TRIGGER,    /* ?1 trigger_id ?2 incarnation ?3 from ?4 to -> runs,
+                        summed cost */
+  ST_BUDGET_AGENT,      /* ?1 agent ?2 from ?3 to -> summed cost */
+  ST_BUDGET_HELD,       /* ?1 now -> triggers paused by a budget */
+  ST_BUDGET_AGENT_HELD, /* ?1 now ?2 window ?3 cost -> due triggers held
+                             by their agent's budget */
+  ST_BUDGET_N_HELD,     /* the two narrowed: ?4 agents ?5 scope */
+  ST_BUDGET_N_AGENT_HELD,
+  ST_BUDGET_AGENT_PAUSED, /* ?1 agent -> how many of its triggers a budget
+                             paused, the first trigger_id, its last_error */
   ST_COUNT
 } store_sql;
 

@@ -23,6 +23,7 @@ int tick_begin(tick *t, sqlite3_context *ctx, const char *fname) {
 
 void tick_end(tick *t) {
   tick_events_free(t);
+  sqlite3_free(t->held_agent); /* budget_hold.c */
   trg_arena_free(&t->mem);
   store_call_end(&t->call);
   tick_opts_free(&t->o);

@@ -16,6 +16,7 @@
 #include "store/config.h"
 #include "store/due.h"
 #include "store/trigger_rows.h"
+#include "tick/budget_hold.h"
 #include "tick/lifecycle.h"
 #include "tick/quarantine.h"
 #include "tick/write_behind.h"
@@ -83,12 +84,18 @@ static int take_occurrence(tick *t, trg_row *r, i64 sched, int overlap_skip) {
                                sqlite3_mprintf("previous run still running "
                                                "(overlap_policy skip)"));
   }
+  int stopped;
+  int rc = tick_budget_claim(t, r, sched, &stopped);
+  if (rc != SQLITE_OK || stopped) return rc;
   return claim_occurrence(t, r, sched);
 }
 
-/* max_runs reached: the schedule ends (claims count what ran or expired). */
+/* max_runs reached: the schedule ends (claims count what ran or expired);
+** or a budget paused the trigger (budget_hold.h): no more occurrences. */
 static int runs_spent(const trg_row *r) {
-  return !r->v[TC_MAX_RUNS].null && r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i;
+  return (!r->v[TC_MAX_RUNS].null &&
+          r->v[TC_CLAIMS].i >= r->v[TC_MAX_RUNS].i) ||
+         !r->v[TC_ENABLED].i;
 }
 
 /* r's pending signals (event_*) read again. */
@@ -227,6 +234,9 @@ static int claim_row(tick *t, trg_row *r) {
   if ((rc = tick_hold_check(t, r, &why)) != SQLITE_OK || why)
     return why ? tick_quarantine(t, r, why, NULL, r->v[TC_RUNNING].i) : rc;
   if (fire->null || !tick_opts_allow_trigger(&t->o, r)) return SQLITE_OK;
+  int held; /* an agent over its budget: stays due */
+  if ((rc = tick_budget_agent_held(t, r, &held)) != SQLITE_OK || held)
+    return rc;
   return process_due(t, r, &spec);
 }
 
@@ -236,6 +246,7 @@ static int claim_row(tick *t, trg_row *r) {
 static int redo_rows(tick *t, trg_row *rows, int from, int to) {
   tick_wb_drop(t);
   t->wb_on = 0;
+  t->bud_row = 0; /* its budget counted again (budget_hold.c) */
   int rc = SQLITE_OK;
   for (int i = from; i < to && rc == SQLITE_OK; i++) {
     i64 id = rows[i].id;

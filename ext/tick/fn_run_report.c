@@ -25,9 +25,21 @@
 
 SQLITE_EXTENSION_INIT3
 
-/* Argument 5 of trigger_run_finish, usage (docs/reactive.md#usage): a
-** JSON object's text, its cost and tokens checked, into t->usage. 0, or
-** -1 with the error set. */
+/* A usage text (docs/reactive.md#usage) checked: SQLITE_OK with *why NULL
+** (a JSON object of at most TRG_RESULT_MAX bytes, its cost a number >= 0
+** and its tokens an integer >= 0 when given) or with *why what is wrong
+** (sqlite3_malloc'd); else an error code. */
+static int usage_check(tick *t, const char *text, char **why) {
+  *why = NULL;
+  if (strlen(text) > TRG_RESULT_MAX) {
+    *why = sqlite3_mprintf("more than %d bytes", TRG_RESULT_MAX);
+    return *why ? SQLITE_OK : SQLITE_NOMEM;
+  }
+  return store_json_usage_check(t->call.st, text, why);
+}
+
+/* Argument 5 of trigger_run_finish, usage: a JSON object's text, checked
+** (usage_check), into t->usage. 0, or -1 with the error set. */
 static int usage_arg(sqlite3_context *ctx, tick *t, sqlite3_value *v) {
   if (sqlite3_value_type(v) != SQLITE_TEXT) {
     trg_result_error(ctx, SQLITE_MISMATCH, t->fname,
@@ -36,13 +48,8 @@ static int usage_arg(sqlite3_context *ctx, tick *t, sqlite3_value *v) {
   }
   const char *text = trg_arg_text(ctx, t->fname, &v, 0, "usage");
   if (!text) return -1;
-  if (strlen(text) > TRG_RESULT_MAX) {
-    trg_result_error(ctx, SQLITE_TOOBIG, t->fname,
-                     "argument 5 (usage): more than %d bytes", TRG_RESULT_MAX);
-    return -1;
-  }
   char *why = NULL;
-  int rc = store_json_usage_check(t->call.st, text, &why);
+  int rc = usage_check(t, text, &why);
   if (rc == SQLITE_OK && !why) {
     t->usage = text;
     return 0;
@@ -115,6 +122,7 @@ out:
 /* One element of trigger_run_finish_many's array, as read. */
 typedef struct finish_item {
   char *run_id, *status, *detail; /* NULL: absent or JSON null */
+  char *usage;     /* the usage member's JSON object text, or NULL */
   const char *bad; /* why the element cannot be a report, or NULL */
 } finish_item;
 
@@ -123,6 +131,7 @@ static void items_free(finish_item *v, int n) {
     sqlite3_free(v[i].run_id);
     sqlite3_free(v[i].status);
     sqlite3_free(v[i].detail);
+    sqlite3_free(v[i].usage);
   }
   sqlite3_free(v);
 }
@@ -134,6 +143,10 @@ static const char *const item_keys[] = {"run_id", "status", "detail"};
 ** detail a string or null; other members are ignored. */
 static int item_member(finish_item *it, const char *key, const char *value,
                        int null_ok) {
+  if (strcmp(key, "usage") == 0) { /* an object: items_tree reads it */
+    if (!null_ok) it->bad = "usage must be a JSON object or null";
+    return SQLITE_OK;
+  }
   for (int k = 0; k < 3; k++) {
     if (strcmp(key, item_keys[k]) != 0) continue;
     if (k == 2 && !value && null_ok) return SQLITE_OK;
@@ -210,6 +223,12 @@ static int items_tree(tick *t, const char *json, item_list *l) {
       if (!e) rc = l->rc;
       else if (strcmp(m->type, "object") != 0) e->bad = "not an object";
       cur = m->id;
+    } else if (m->parent == cur && l->n > 0 && !l->v[l->n - 1].bad && m->json &&
+               strcmp(m->key, "usage") == 0) {
+      finish_item *e = &l->v[l->n - 1]; /* an object member: its text */
+      sqlite3_free(e->usage);
+      e->usage = sqlite3_mprintf("%s", m->json);
+      if (!e->usage) rc = SQLITE_NOMEM;
     } else if (m->parent == cur && l->n > 0 && !l->v[l->n - 1].bad) {
       int text = strcmp(m->type, "text") == 0;
       rc = item_member(&l->v[l->n - 1], m->key, text ? m->text : NULL,
@@ -313,11 +332,22 @@ static int items_of_value(tick *t, sqlite3_value *v, item_list *l) {
 static int finish_item_do(tick *t, int i, finish_item *e) {
   char *error = NULL, *result = NULL, *why = NULL;
   int rc = SQLITE_OK;
-  if (!e->bad) {
+  if (!e->bad && e->usage) {
+    rc = usage_check(t, e->usage, &why);
+    if (why) {
+      char *named = sqlite3_mprintf("usage: %s", why);
+      sqlite3_free(why);
+      why = named;
+      if (!why) rc = SQLITE_NOMEM;
+    }
+  }
+  if (!e->bad && !why && rc == SQLITE_OK) {
     rc = tick_finish_detail(e->status, e->detail,
                             e->detail ? strlen(e->detail) : 0, &error, &result);
+    t->usage = e->usage; /* checked */
     if (rc == SQLITE_OK)
       rc = tick_finish_in(t, e->run_id, e->status, error, result, NULL);
+    t->usage = NULL;
     if (rc != SQLITE_OK && t->err) { /* refused before any write */
       why = t->err;
       t->err = NULL;

@@ -43,7 +43,15 @@ typedef struct tick {
   const char *gone;    /* why a run's trigger is unusable, when it is NULL */
   tick_events *events; /* kept until the call's end (events.c) */
   const char *usage;   /* a finish's usage (JSON object, checked), or NULL */
-  int chains;          /* whether an event trigger waits on a run's end: -1 not
+  /* budgets (budget_hold.c): the window of row bud_row as counted this
+  ** tick (its runs, their cost); the agent config, read once; the agent
+  ** last counted (sqlite3_malloc'd) and whether it is over */
+  i64 bud_row, bud_runs;
+  double bud_cost;
+  int agent_budget_read, held_agent_over;
+  i64 agent_budget_window, agent_budget_cost;
+  char *held_agent;
+  int chains; /* whether an event trigger waits on a run's end: -1 not
                  known yet (probed at the call's first run end), 0, 1 */
 } tick;
 

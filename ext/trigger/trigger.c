@@ -43,6 +43,7 @@ static const char *const trigger_types[] = {"interval", "once",  "cron",
                                             "event",    "rrule", 0};
 static const char *const calendar_policies[] = {"skip", "previous_business_day",
                                                 "next_business_day", 0};
+static const char *const budget_policies[] = {"pause", "skip", 0};
 
 /* The values of an enum column a write may set, or NULL. */
 static const char *const *enum_values(int col) {
@@ -53,6 +54,7 @@ static const char *const *enum_values(int col) {
     case TC_MISFIRE_POLICY: return misfires;
     case TC_OVERLAP_POLICY: return overlaps;
     case TC_CALENDAR_POLICY: return calendar_policies;
+    case TC_BUDGET_POLICY: return budget_policies;
     default: return NULL;
   }
 }
@@ -412,6 +414,30 @@ static int check_event_columns(trg_row *r, int flags, trigger_status *st) {
   return SQLITE_OK;
 }
 
+/* A budget (docs/reactive.md#budgets): budget_runs and budget_cost each
+** >= 1 and only with budget_window_ms, which needs one of them; the
+** policy 'pause' or 'skip' (NULL: 'pause'), also only with a window. */
+static int check_budget(trg_row *r, int flags, trigger_status *st) {
+  int rc = check_duration(r, TC_BUDGET_WINDOW_MS, 1, flags, st);
+  if (rc == SQLITE_OK) rc = check_min(r, TC_BUDGET_RUNS, 1, flags, st);
+  if (rc == SQLITE_OK) rc = check_min(r, TC_BUDGET_COST, 1, flags, st);
+  if (rc != SQLITE_OK) return rc;
+  int window = !r->v[TC_BUDGET_WINDOW_MS].null;
+  int limit = !r->v[TC_BUDGET_RUNS].null || !r->v[TC_BUDGET_COST].null;
+  if (window && !limit) {
+    return col_err(st, flags, TC_BUDGET_WINDOW_MS,
+                   "needs budget_runs or budget_cost");
+  }
+  static const int needs_window[] = {TC_BUDGET_RUNS, TC_BUDGET_COST,
+                                     TC_BUDGET_POLICY};
+  for (size_t i = 0; !window && i < 3; i++) {
+    if (!r->v[needs_window[i]].null)
+      return col_err(st, flags, needs_window[i], "needs budget_window_ms");
+  }
+  if (r->v[TC_BUDGET_POLICY].null) return SQLITE_OK;
+  return check_enum(r, TC_BUDGET_POLICY, budget_policies, NULL, flags, st);
+}
+
 /* The schedule of a checked row: its zone (through the connection's cache)
 ** and, for cron, the parsed expression. */
 /* An rrule trigger's rule compiled, with DTSTART from start_at (or
@@ -643,6 +669,7 @@ static int check_row(trg_ctx *c, store *s, trg_row *r, sched_spec *spec,
   if ((rc = check_duration(r, TC_JITTER_MS, 0, flags, st))) return rc;
   if ((rc = check_duration(r, TC_WINDOW_MS, 1, flags, st))) return rc;
   if ((rc = check_min(r, TC_PAUSE_AFTER_FAILURES, 1, flags, st))) return rc;
+  if ((rc = check_budget(r, flags, st))) return rc;
   if (!r->v[TC_METADATA].null && !(flags & TRIGGER_NO_JSON)) {
     int ok;
     if (store_json_is_object(s, r->v[TC_METADATA].t, &ok) != SQLITE_OK)

@@ -14,6 +14,7 @@ void run_free(host_run *r) {
   free(r->element);
   free(r->payload);
   free(r->action_sql);
+  free(r->usage);
   free(r);
 }
 

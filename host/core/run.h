@@ -19,6 +19,10 @@ typedef struct host_run {
   char *element;    /* the element, JSON text (print mode's line) */
   char *payload;    /* its payload object, JSON text (--exec stdin) */
   char *action_sql; /* a SQL job's statements (--sql), else NULL */
+  char *usage; /* its command's usage, a checked JSON object (usage_file.h),
+                  reported with its outcome; else NULL */
+  double usage_cost; /* its cost, when has_cost (/metrics) */
+  int has_cost;
   long long scheduled_for;
   long long attempt;
   /* its lease as the host keeps it (lease.h), monotonic ms */

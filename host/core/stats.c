@@ -43,16 +43,11 @@ static stats_row *row_of(const char *db, const char *agent) {
   }
   if (nrows >= STATS_MAX_ROWS && strcmp(agent, STATS_OTHER_AGENT) != 0)
     return row_of(db, STATS_OTHER_AGENT);
-  if (nrows == caprows) {
-    caprows = caprows ? caprows * 2 : 16;
-    rows = xrealloc(rows, sizeof *rows * (size_t)caprows);
-  }
-  memmove(&rows[lo + 1], &rows[lo], sizeof *rows * (size_t)(nrows - lo));
-  nrows++;
-  memset(&rows[lo], 0, sizeof rows[lo]);
-  rows[lo].db = db;
-  rows[lo].agent = xstrdup(agent);
-  return &rows[lo];
+  stats_row *r =
+      xarray_insert((void **)&rows, &nrows, &caprows, sizeof *rows, lo);
+  r->db = db;
+  r->agent = xstrdup(agent);
+  return r;
 }
 
 void stats_claimed(const char *db, const char *agent, long long scheduled_for,

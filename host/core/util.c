@@ -104,3 +104,14 @@ int thread_start(pthread_t *t, void *(*fn)(void *), void *arg) {
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   return rc;
 }
+
+void *xarray_insert(void **base, int *n, int *cap, size_t size, int at) {
+  if (*n == *cap) {
+    *cap = *cap ? *cap * 2 : 16;
+    *base = xrealloc(*base, size * (size_t)*cap);
+  }
+  char *p = (char *)*base + size * (size_t)at;
+  memmove(p + size, p, size * (size_t)(*n - at));
+  (*n)++;
+  return memset(p, 0, size);
+}

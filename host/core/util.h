@@ -24,6 +24,9 @@
 void out_of_memory(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
+/* A zeroed element inserted at index at of the array *base of *n elements
+** of size bytes (capacity *cap, grown by doubling): its address. */
+void *xarray_insert(void **base, int *n, int *cap, size_t size, int at);
 char *xstrdup(const char *s); /* NULL -> NULL */
 char *xprintf(const char *fmt, ...) HOST_FORMAT(1, 2);
 

@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/out.h"
 #include "core/stats.h"
+#include "core/trigger_stats.h"
 #include "core/util.h"
 #include "db/json.h"
 
@@ -21,6 +22,9 @@
 
 struct report {
   char *run_id, *status, *detail;
+  char *usage; /* a JSON object (usage_file.h), or NULL */
+  double cost; /* its cost, when has_cost */
+  int has_cost;
   char *trigger_id, *agent_id; /* for its log line and the stats */
   long long attempt;
   int64_t added;      /* monotonic µs */
@@ -32,6 +36,7 @@ static void report_clear(report *e) {
   free(e->run_id);
   free(e->status);
   free(e->detail);
+  free(e->usage);
   free(e->trigger_id);
   free(e->agent_id);
 }
@@ -87,6 +92,9 @@ static void outcome(const reports *r, hostdb *h, const report *e,
   if (why) log_refused(h->path, &run, e->status, why);
   else log_run(h->path, &run, e->status, e->detail);
   if (r->stats) stats_reported(h->path, e->agent_id, e->status, why != NULL);
+  if (r->stats && !why)
+    trigger_stats_reported(h->path, e->trigger_id, e->agent_id, e->status,
+                           e->has_cost, e->cost);
 }
 
 /* The batch could not be written (code, err): keep what a busy database
@@ -173,6 +181,7 @@ static char *many_json(const report_queue *q) {
     out_json_str(b, "run_id", e->run_id);
     out_json_str(b, "status", e->status);
     if (e->detail) out_json_str(b, "detail", e->detail);
+    if (e->usage) out_json_raw(b, "usage", e->usage, strlen(e->usage));
     out_json_close(b, '}');
   }
   out_json_close(b, ']');
@@ -307,6 +316,9 @@ void reports_add(reports *r, const host_run *run, const char *status,
   q->v[q->n++] = (report){xstrdup(run->run_id),
                           xstrdup(status),
                           xstrdup(detail),
+                          xstrdup(run->usage),
+                          run->usage_cost,
+                          run->has_cost,
                           xstrdup(run->trigger_id),
                           xstrdup(run->agent_id),
                           run->attempt,

@@ -24,6 +24,7 @@
 #include "core/util.h"
 #include "db/hostdb.h"
 #include "dispatch/spawner.h"
+#include "dispatch/usage_file.h"
 #include "text/utf8.h"
 
 /* A cancelled command (trigger_run_cancel) gets SIGTERM, and SIGKILL this
@@ -32,7 +33,7 @@
 #define CANCEL_GRACE_MS 5000
 #define ERR_TAIL_MAX 500
 #define OUT_TAIL_MAX 4096
-#define RUN_VARS 7 /* TRIGGER_RUN_ID .. TRIGGER_SCHEDULED_FOR */
+#define RUN_VARS 8 /* TRIGGER_RUN_ID .. TRIGGER_USAGE_FILE */
 
 /* The last bytes read from a pipe. */
 typedef struct tail {
@@ -61,6 +62,7 @@ struct child {
   int64_t deadline;       /* INT64_MAX = no timeout */
   int64_t start_us;       /* mono_us() when its start was asked */
   char *kill_reason;      /* set when we killed it */
+  char *usage_path;       /* its $TRIGGER_USAGE_FILE (usage_file.h), or NULL */
   int cancelled;          /* its cancel was asked for: SIGTERM sent (or due) */
   int64_t cancel_kill_at; /* then SIGKILL, if it still runs; 0: sent */
   int reaped, status;
@@ -99,8 +101,10 @@ char **child_env_new(const char *const *pass, int npass) {
   return env;
 }
 
-/* The TRIGGER_* variables of run r (RUN_VARS "NAME=value" strings). */
-static void run_vars(const host_run *r, char *vars[RUN_VARS]) {
+/* The TRIGGER_* variables of run r (RUN_VARS "NAME=value" strings);
+** usage: its usage file (NULL: none, the variable empty). */
+static void run_vars(const host_run *r, const char *usage,
+                     char *vars[RUN_VARS]) {
   vars[0] = xprintf("TRIGGER_RUN_ID=%s", r->run_id);
   vars[1] = xprintf("TRIGGER_ID=%s", r->trigger_id ? r->trigger_id : "");
   vars[2] = xprintf("TRIGGER_AGENT_ID=%s", r->agent_id ? r->agent_id : "");
@@ -108,14 +112,16 @@ static void run_vars(const host_run *r, char *vars[RUN_VARS]) {
   vars[4] = xprintf("TRIGGER_DB=%s", r->db->path);
   vars[5] = xprintf("TRIGGER_ATTEMPT=%lld", r->attempt);
   vars[6] = xprintf("TRIGGER_SCHEDULED_FOR=%lld", r->scheduled_for);
+  vars[7] = xprintf("TRIGGER_USAGE_FILE=%s", usage ? usage : "");
 }
 
 /* The start of /bin/sh -c CMD for r, its stdio the pipe ends given. */
-static launch *launch_new(const children *cs, const host_run *r, int in_rd,
-                          int out_wr, int err_wr) {
+static launch *launch_new(const children *cs, const host_run *r,
+                          const char *usage, int in_rd, int out_wr,
+                          int err_wr) {
   launch *l = xmalloc(sizeof *l);
   memset(l, 0, sizeof *l);
-  run_vars(r, l->vars);
+  run_vars(r, usage, l->vars);
   /* --clean-env: only cs->env, else the host's environment (NULL) */
   l->env = shell_env(cs->env, l->vars, RUN_VARS);
   l->argv[0] = "sh";
@@ -230,7 +236,8 @@ int child_start(children *cs, host_run *run, char **err) {
       return -1;
     }
   }
-  launch *l = launch_new(cs, run, p[0][0], p[1][1], p[2][1]);
+  char *usage = usage_file_new();
+  launch *l = launch_new(cs, run, usage, p[0][0], p[1][1], p[2][1]);
   if (!cs->sp && !cs->sp_failed && !(cs->sp = spawner_new(cs->jobs))) {
     cs->sp_failed = 1;
     log_warn("cannot start the spawner thread: commands start on the loop");
@@ -240,6 +247,8 @@ int child_start(children *cs, host_run *run, char **err) {
         shell_spawn(l->argv, l->env, p[0][0], p[1][1], p[2][1], &l->req.err);
     if (l->req.pid < 0) {
       *err = xprintf("cannot start command: %s", l->req.err);
+      if (usage) unlink(usage);
+      free(usage);
       launch_free(l);
       for (int i = 0; i < 3; i++) close(p[i][i == 0 ? 1 : 0]);
       return -1;
@@ -248,6 +257,7 @@ int child_start(children *cs, host_run *run, char **err) {
   child *c = xmalloc(sizeof *c);
   memset(c, 0, sizeof *c);
   c->run = run;
+  c->usage_path = usage;
   c->in_fd = p[0][1];
   c->out_fd = p[1][0];
   c->err_fd = p[2][0];
@@ -478,6 +488,8 @@ static char *failure_text(child *c) {
 }
 
 static void free_child(child *c) {
+  if (c->usage_path) unlink(c->usage_path); /* not taken: a start failed */
+  free(c->usage_path);
   run_free(c->run);
   free(c->kill_reason);
   free(c->start_err);
@@ -505,6 +517,12 @@ static void finish_child(children *cs, child *c, child_done done, void *ctx) {
     return;
   }
   count_run_time(cs, c);
+  if (c->usage_path) { /* what it spent, whatever its outcome */
+    c->run->usage = usage_file_take(c->usage_path, c->run->run_id,
+                                    &c->run->usage_cost, &c->run->has_cost);
+    free(c->usage_path);
+    c->usage_path = NULL;
+  }
   if (c->cancelled && !c->kill_reason) {
     /* stopped as asked: what it wrote (stdout, else stderr or its end) */
     char *text = tail_text(&c->out, "...");

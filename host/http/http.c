@@ -17,6 +17,7 @@
 
 #include "core/log.h"
 #include "core/stats.h"
+#include "core/trigger_stats.h"
 #include "core/util.h"
 #include "http/actions.h"
 #include "http/calendar.h"
@@ -614,4 +615,5 @@ void http_stop(http_server *srv) {
   free(srv->dbs);
   free(srv);
   stats_clear();
+  trigger_stats_clear();
 }

@@ -17,6 +17,7 @@
 
 #include "core/log.h"
 #include "core/stats.h"
+#include "core/trigger_stats.h"
 #include "core/util.h"
 
 /* HELP of the health gauges; a key trigger_health gains later gets a
@@ -31,6 +32,9 @@ static const struct {
     {"expired_leases",
      "Running runs whose lease has passed (their host died or stalled)."},
     {"stalled", "Active triggers held back by a run whose lease has passed."},
+    {"budget_held",
+     "Triggers a budget holds: paused by their own, or due and held by "
+     "their agent's (docs/reactive.md#budgets)."},
 };
 
 /* trigger_health's keys left out of /metrics: counts over a sliding window,
@@ -205,6 +209,28 @@ static void latency_family(sqlite3_str *s, const stats_row *rows, int n) {
   }
 }
 
+/* Per trigger (trigger_stats.h): its executed runs and their cost. */
+static void trigger_families(sqlite3_str *s) {
+  int n = 0;
+  trigger_stats_row *rows = trigger_stats_snapshot(&n);
+  static const char *const name[2] = {"trigger_host_trigger_runs_total",
+                                      "trigger_host_trigger_cost_total"};
+  static const char *const help[2] = {
+      "Executed runs (success or failed) of a trigger this host reported.",
+      "The cost that a trigger's commands reported through "
+      "$TRIGGER_USAGE_FILE, summed."};
+  for (int k = 0; k < 2; k++) {
+    family(s, name[k], "counter", help[k]);
+    for (int i = 0; i < n; i++) {
+      sample_start(s, name[k], rows[i].db, rows[i].agent);
+      label(s, "trigger", rows[i].trigger_id, 0);
+      if (k == 0) sqlite3_str_appendf(s, "} %lld\n", rows[i].runs);
+      else sqlite3_str_appendf(s, "} %.17g\n", rows[i].cost);
+    }
+  }
+  trigger_stats_free(rows, n);
+}
+
 char *metrics_render(readdb *dbs, int ndbs, long long now_ms,
                      long long start_ms, size_t *len) {
   db_health *hs = xmalloc(sizeof *hs * (size_t)ndbs);
@@ -228,6 +254,7 @@ char *metrics_render(readdb *dbs, int ndbs, long long now_ms,
           "Runs this host has claimed and not yet reported.", get_inflight);
   latency_family(s, rows, n);
   stats_free(rows, n);
+  trigger_families(s);
   family(s, "trigger_host_build_info", "gauge",
          "Always 1; its version label is trigger-host's version.");
   sqlite3_str_appendall(s, "trigger_host_build_info{");

@@ -13,7 +13,10 @@ cluster, every statement sent through the `dqlite` shell with an explicit
     transaction, during its commit (followers paused, so the commit waits
     for its quorum) and after its commit. Each time the new leader holds
     exactly the state before the tick or exactly the state after it, and
-    the same tick sent again leaves exactly the state after it.
+    the same tick sent again leaves exactly the state after it;
+  - test_signal_and_chain_across_a_leader_kill: an event trigger signalled
+    on the leader runs on the new leader after a SIGKILL, and its finish
+    there signals the chained trigger (docs/reactive.md).
 """
 import json
 import os
@@ -265,4 +268,34 @@ def test_kill_points(ctx):
         assert p.state() == after, f"{point}: the tick sent again"
         p.rep.apply(sql)
     print("  kill points: " + "; ".join(outcomes))
+    p.rep.close()
+
+
+def test_signal_and_chain_across_a_leader_kill(ctx):
+    # docs/reactive.md: a signal committed on the leader makes its event
+    # trigger due on the new leader after a SIGKILL, and that run's finish
+    # there signals run:deploy:success, the chain, in its own transaction.
+    c = ctx.cluster
+    p = Pair(ctx, "reactive")
+    p.both("SELECT trigger_install()")
+    cols = "trigger_id, instructions, trigger_type, created_at, event_key"
+    p.both(f"INSERT INTO triggers({cols}) VALUES ('deploy', 'deploy it', 'event', {T0},"
+           " 'pr:merged')")
+    p.both(f"INSERT INTO triggers({cols}) VALUES ('notify', 'tell the team', 'event', {T0},"
+           " 'run:deploy:success')")
+    assert p.both(f"SELECT trigger_signal('pr:merged', '{{\"pr\":41}}', {T0 + 1000})") == "1"
+    p.assert_same()
+    old = c.leader()
+    c.kill(old)
+    assert c.leader() != old
+    p.assert_same()
+    [r] = p.tick(T0 + 2000, "node-b")
+    assert r["trigger_id"] == "deploy" and r["payload"]["event"]["payload"] == {"pr": 41}, r
+    p.both(finish_sql(r["run_id"], "success", T0 + 3000))
+    [r2] = p.tick(T0 + 4000, "node-b")
+    assert r2["trigger_id"] == "notify", r2
+    assert r2["payload"]["event"]["key"] == "run:deploy:success", r2
+    p.both(finish_sql(r2["run_id"], "success", T0 + 5000))
+    p.assert_same()
+    p.assert_handed_once()
     p.rep.close()

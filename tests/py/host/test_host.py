@@ -201,7 +201,8 @@ def test_exec_clean_env(ext):
                         "--env", "NOT_SET_ANYWHERE", env=host_env)
         trigger = {k: v for k, v in got.items() if k.startswith("TRIGGER_")}
         assert sorted(trigger) == ["TRIGGER_AGENT_ID", "TRIGGER_ATTEMPT", "TRIGGER_DB", "TRIGGER_ID",
-                                   "TRIGGER_RUN_ID", "TRIGGER_SCHEDULED_FOR", "TRIGGER_WAKE_MODE"], got
+                                   "TRIGGER_RUN_ID", "TRIGGER_SCHEDULED_FOR", "TRIGGER_USAGE_FILE",
+                                   "TRIGGER_WAKE_MODE"], got
         assert trigger["TRIGGER_ID"] == "e2" and trigger["TRIGGER_AGENT_ID"] == "ag"
         rest = {k: v for k, v in got.items() if not k.startswith("TRIGGER_")}
         assert rest == {"PATH": "/usr/bin:/bin", "HOME": "/home/host-user", "LANG": "C.UTF-8",

@@ -180,7 +180,8 @@ def test_metrics_pass_promtool(ext):
         add_once(db, "bad", now_ms() + 200, agent_id="a2")
         add_interval(db, "later", now_ms() + 3600000, 3600000)
         proc, port, err = start_http(ext, t, "run", path, "--exec",
-                                     '[ "$TRIGGER_ID" = bad ] && exit 1; exit 0')
+                                     '[ "$TRIGGER_ID" = bad ] && exit 1; '
+                                     "printf '{\"cost\":0.5}' > \"$TRIGGER_USAGE_FILE\"; exit 0")
         try:
             assert wait_for(lambda: db.execute(
                 "SELECT count(*) FROM trigger_runs WHERE finished_at IS NOT NULL").fetchone()[0] == 2,
@@ -204,6 +205,12 @@ def test_metrics_pass_promtool(ext):
         assert all(f.startswith(("trigger_db_", "trigger_host_")) for f in families), families
         assert 'trigger_host_build_info{version="%s"} 1' % open(
             os.path.join(ROOT, "VERSION")).read().strip() in body
+        # per trigger: executed runs and the cost its command reported
+        assert 'trigger_host_trigger_cost_total{db="%s",agent="a1",trigger="ok"} 0.5' % path \
+            in body, body
+        assert 'trigger_host_trigger_runs_total{db="%s",agent="a2",trigger="bad"} 1' % path \
+            in body, body
+        assert 'trigger_db_budget_held{db="%s"} 0' % path in body, body
         # windowed gauges are gone: a counter and rate() serve
         assert "failures_24h" not in body and "recent_creations" not in body
         undocumented = families - documented_metrics()

@@ -55,6 +55,10 @@ def test_claimed_elements_without_run_id_or_payload_are_ignored(ext):
             p.stderr
         with open(out) as f:
             got = f.read().splitlines()
+        # the run's usage file (docs/reactive.md#usage-from-a-command)
+        usage = [g for g in got if g.startswith("TRIGGER_USAGE_FILE=")]
+        assert len(usage) == 1 and "/trigger-usage-" in usage[0], got
+        got.remove(usage[0])
         assert got == ["TRIGGER_AGENT_ID=", "TRIGGER_ATTEMPT=0", "TRIGGER_DB=far",
                        "TRIGGER_ID=", "TRIGGER_RUN_ID=r1", "TRIGGER_SCHEDULED_FOR=0",
                        "TRIGGER_WAKE_MODE="], got
