@@ -83,6 +83,24 @@ i64 bench_query_i64(sqlite3 *db, const char *sql) {
   return v;
 }
 
+void bench_write_back(sqlite3 *db) {
+  if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL,
+                                NULL) != SQLITE_OK)
+    bench_die("checkpoint: %s", sqlite3_errmsg(db));
+}
+
+double bench_tick_timed(sqlite3 *db, const char *sql, i64 now) {
+  sqlite3_stmt *st = bench_prepare(db, sql);
+  sqlite3_bind_int64(st, 1, now);
+  double t0 = bench_now();
+  if (sqlite3_step(st) != SQLITE_ROW) bench_die("tick: %s", sqlite3_errmsg(db));
+  sqlite3_reset(st);
+  bench_write_back(db);
+  double secs = bench_now() - t0;
+  sqlite3_finalize(st);
+  return secs;
+}
+
 sqlite3 *bench_open(const char *path, int ext) {
   sqlite3 *db = NULL;
   if (sqlite3_open(path, &db) != SQLITE_OK) {

@@ -39,6 +39,13 @@ sqlite3 *bench_open(const char *path, int ext);
 void bench_exec(sqlite3 *db, const char *sql);
 sqlite3_stmt *bench_prepare(sqlite3 *db, const char *sql);
 i64 bench_query_i64(sqlite3 *db, const char *sql);
+/* Checkpoint what a tick wrote to the WAL (PASSIVE: a no-op when its
+** commit's autocheckpoint already did), so every side pays for writing
+** its pages back. Dies on error. */
+void bench_write_back(sqlite3 *db);
+/* Seconds of one tick: sql (one statement, ?1 = now) stepped once to its
+** row, plus bench_write_back. Dies when it fails. */
+double bench_tick_timed(sqlite3 *db, const char *sql, i64 now);
 
 /* Remove path, path-wal and path-shm. */
 void bench_rm_db(const char *path);

@@ -8,7 +8,7 @@
 ** repetition copies one to WORKDIR, opens a fresh connection (cold SQLite
 ** cache, warm OS cache, default 2 MiB cache_size) and times one tick at
 ** dbg_now_due(K), from the call to the end of its COMMIT plus a passive
-** checkpoint (write_back(): a commit past 1000 WAL pages checkpoints by
+** checkpoint (bench_write_back(): a commit past 1000 WAL pages checkpoints by
 ** itself, a smaller one would otherwise leave its write-back unpaid):
 **   ours   SELECT trigger_run_due(?now) -- default options (ack): per
 **          fire one run row ('running', with a lease) and the trigger's
@@ -46,27 +46,11 @@
 
 #include "dbgen.h"
 
-/* Checkpoint what the tick wrote to the WAL (a no-op when the commit's
-** autocheckpoint already did): both sides pay for writing their pages
-** back, even a tick that stays under the 1000-page autocheckpoint. */
-static void write_back(sqlite3 *db) {
-  if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL,
-                                NULL) != SQLITE_OK) {
-    bench_die("checkpoint: %s", sqlite3_errmsg(db));
-  }
-}
-
 static double tick_ours(const char *tmpl, const char *work, i64 k) {
   bench_copy_file(tmpl, work);
   sqlite3 *db = bench_open(work, 1);
-  sqlite3_stmt *st = bench_prepare(db, "SELECT trigger_run_due(?1)");
-  sqlite3_bind_int64(st, 1, dbg_now_due(k));
-  double t0 = bench_now();
-  if (sqlite3_step(st) != SQLITE_ROW) bench_die("tick: %s", sqlite3_errmsg(db));
-  sqlite3_reset(st);
-  write_back(db);
-  double secs = bench_now() - t0;
-  sqlite3_finalize(st);
+  double secs =
+      bench_tick_timed(db, "SELECT trigger_run_due(?1)", dbg_now_due(k));
   i64 runs = bench_query_i64(db, "SELECT count(*) FROM main.triggers_rundata");
   char sql[160];
   snprintf(sql, sizeof sql,
@@ -132,7 +116,7 @@ static double tick_plain(const char *tmpl, const char *work, i64 k,
     if (sqlite3_step(seq[i]) != SQLITE_DONE)
       bench_die("plain tick: %s", sqlite3_errmsg(db));
   }
-  write_back(db);
+  bench_write_back(db);
   double secs = bench_now() - t0;
   for (int i = 0; i < 4; i++) sqlite3_finalize(seq[i]);
   i64 runs =

@@ -41,17 +41,8 @@ static double tick_once(const char *tmpl, const char *work, i64 k,
                         const char *so) {
   bench_copy_file(tmpl, work);
   sqlite3 *db = open_with(work, so);
-  sqlite3_stmt *st =
-      bench_prepare(db, "SELECT trigger_run_due(?1, '{\"ack\":false}')");
-  sqlite3_bind_int64(st, 1, dbg_now_due(k));
-  double t0 = bench_now();
-  if (sqlite3_step(st) != SQLITE_ROW) bench_die("tick: %s", sqlite3_errmsg(db));
-  sqlite3_reset(st);
-  if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL,
-                                NULL) != SQLITE_OK)
-    bench_die("checkpoint: %s", sqlite3_errmsg(db));
-  double secs = bench_now() - t0;
-  sqlite3_finalize(st);
+  double secs = bench_tick_timed(
+      db, "SELECT trigger_run_due(?1, '{\"ack\":false}')", dbg_now_due(k));
   i64 runs = bench_query_i64(db, "SELECT count(*) FROM main.triggers_rundata");
   i64 done = bench_query_i64(
       db, "SELECT count(*) FROM main.triggers_data WHERE status = 'completed'");

@@ -24,7 +24,7 @@ export TRIGGERS_EXT="$PWD/build/triggers"
 
 [ -f build/triggers.so ] || { echo "bench: build/triggers.so missing (run make)" >&2; exit 1; }
 mkdir -p "$OUT"
-for p in mkdb empty_tick busy_tick preload_tick events_tick create peak_mem two_procs; do
+for p in mkdb empty_tick busy_tick preload_tick events_tick signal create peak_mem two_procs; do
   $CC $CFLAGS -o "$OUT/$p" "bench/$p.c" bench/dbgen.c bench/bench.c -lsqlite3
 done
 # the next-due rows link the pure layers whole (ext/time, ext/text: no
@@ -95,6 +95,8 @@ run "preload tick" "$OUT/preload_tick" "$TMP/ours_100000.db" "$TMP" "$REPS" 1000
 step "events in the busy tick"
 run "events tick" "$OUT/events_tick" "$TMP/ours_100000.db" "$TMP" "$REPS" \
   "$OUT/noevents/triggers.so" 1000 10000
+step "signals and chains"
+run "signal and chains" "$OUT/signal" "$TMP/ours_100000.db" "$TMP" "$REPS" 10000
 
 step "create"
 run "create" "$OUT/create" "$TMP" 100000 "$REPS"
