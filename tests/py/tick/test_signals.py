@@ -323,3 +323,32 @@ def test_an_agent_creates_an_event_trigger(ext):
     late = create(db, {"instructions": "Too late", "triggerType": "event", "eventKey": "k",
                        "scheduledAt": T0 - 1000}, ctx)
     assert late["error"] == "INVALID_SCHEDULE" and "not in the future" in late["reason"], late
+
+
+def test_a_cycle_of_chains_cannot_loop_within_a_tick(ext):
+    """A tick reads its due triggers once, in due order (docs/reactive.md
+    #chains): two event triggers that chain to each other run at most once
+    each per tick, however many are due; a chain made due behind the
+    tick's position waits for the next tick, and with a few due (one
+    batch) the chained trigger is always the next tick's."""
+    db = connect(ext)
+    pairs = 40  # more than the first batch of a tick (16 rows)
+    for i in range(pairs):
+        ev(db, "a%02d" % i, event_key="run:b%02d:success" % i)
+        ev(db, "b%02d" % i, event_key="run:a%02d:success" % i)
+    for i in range(pairs):
+        assert sig(db, "run:b%02d:success" % i, None, T0) == 1
+    got = [r["trigger_id"] for r in tick(db, T0 + MIN, ack=False)]
+    assert len(got) == len(set(got)), got  # none twice in one tick
+    assert {g for g in got if g.startswith("a")} == {"a%02d" % i for i in range(pairs)}
+    # the rest of the cycle goes on tick by tick, never twice in one
+    for k in range(2, 5):
+        again = [r["trigger_id"] for r in tick(db, T0 + k * MIN, ack=False)]
+        assert again and len(again) == len(set(again)), again
+    # one pair: the chained trigger is the next tick's
+    db2 = connect(ext)
+    ev(db2, "x", event_key="go")
+    ev(db2, "y", event_key="run:x:success")
+    sig(db2, "go", None, T0)
+    assert [r["trigger_id"] for r in tick(db2, T0 + MIN, ack=False)] == ["x"]
+    assert [r["trigger_id"] for r in tick(db2, T0 + MIN + 1, ack=False)] == ["y"]
