@@ -428,7 +428,7 @@ static int list_part(list_walk *l, readdb_query part) {
   bind_filter(st, 4, l->in->status);
   sqlite3_bind_int64(st, 5, l->due);
   sqlite3_bind_text(st, 6, l->id ? l->id : "", -1, SQLITE_TRANSIENT);
-  int rc;
+  int rc = SQLITE_DONE; /* set by the first step (gcc -O1 cannot tell) */
   while (!l->more && (rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (sqlite3_column_int(st, COL_HIT)) {
       if (l->shown == PAGE_TRIGGERS) {
