@@ -9,98 +9,17 @@
 
 #include "store/columns.h"
 #include "store/schema.h"
+#include "store/v6_columns.h"
 #include "text/run_text.h"
 
 SQLITE_EXTENSION_INIT3
-
-/* The columns that schema version 6 added (event triggers,
-** docs/reactive.md; SQL jobs, docs/sql-jobs.md; calendar triggers,
-** docs/calendar.md): no older table has them, so no copy from one names
-** them (each new row takes the column's DEFAULT, or NULL). */
-static int new_in_v6(const store_coldef *c) {
-  static const store_coldef *const added[] = {
-      &store_trigger_cols[TC_ACTION_SQL],
-      &store_trigger_cols[TC_RRULE],
-      &store_trigger_cols[TC_CALENDAR],
-      &store_trigger_cols[TC_CALENDAR_POLICY],
-      &store_trigger_cols[TC_EVENT_KEY],
-      &store_trigger_cols[TC_DEBOUNCE_MS],
-      &store_trigger_cols[TC_DEBOUNCE_MAX_MS],
-      &store_trigger_cols[TC_EVENT_COUNT],
-      &store_trigger_cols[TC_EVENT_AT],
-      &store_trigger_cols[TC_EVENT_PAYLOAD],
-      &store_trigger_cols[TC_EVENT_FIRST_AT],
-      &store_trigger_cols[TC_BUDGET_WINDOW_MS],
-      &store_trigger_cols[TC_BUDGET_RUNS],
-      &store_trigger_cols[TC_BUDGET_COST],
-      &store_trigger_cols[TC_BUDGET_POLICY],
-      &store_run_cols[RC_USAGE],
-      &store_run_cols[RC_CANCEL_REQUESTED_AT],
-      &store_run_cols[RC_RETRY_OF],
-  };
-  for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
-    if (added[i] == c) return 1;
-  }
-  return 0;
-}
-
-/* The columns added to version 6 after databases of it existed (budgets,
-** docs/reactive.md#budgets): a version 6 table without them gains them
-** in place (ALTER TABLE ... ADD COLUMN, NULL in every row), as a version 5
-** one does through its rebuild. All in triggers_data. */
-static const int added_to_v6[] = {TC_BUDGET_WINDOW_MS, TC_BUDGET_RUNS,
-                                  TC_BUDGET_COST, TC_BUDGET_POLICY};
-#define ADDED_TO_V6_N ((int)(sizeof added_to_v6 / sizeof added_to_v6[0]))
-
-/* Whether main.triggers_data has column `name`: *has. */
-static int data_has_column(sqlite3 *db, const char *name, int *has) {
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(db,
-                              "SELECT 1 FROM pragma_table_info('triggers_data',"
-                              " 'main') WHERE name = ?1",
-                              -1, &st, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-  if (rc == SQLITE_OK) rc = sqlite3_step(st);
-  *has = rc == SQLITE_ROW;
-  sqlite3_finalize(st);
-  return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
-int store_v6_columns_missing(sqlite3 *db, int *missing) {
-  *missing = 0;
-  int rc = SQLITE_OK;
-  for (int i = 0; i < ADDED_TO_V6_N && rc == SQLITE_OK && !*missing; i++) {
-    int has;
-    rc = data_has_column(db, store_trigger_cols[added_to_v6[i]].name, &has);
-    *missing = !has;
-  }
-  return rc;
-}
-
-/* The columns of added_to_v6 a version 6 triggers_data lacks, added. */
-static int add_v6_columns(sqlite3 *db, char **err) {
-  int rc = SQLITE_OK;
-  for (int i = 0; i < ADDED_TO_V6_N && rc == SQLITE_OK; i++) {
-    const store_coldef *c = &store_trigger_cols[added_to_v6[i]];
-    int has;
-    rc = data_has_column(db, c->name, &has);
-    if (rc != SQLITE_OK || has) continue;
-    char *sql =
-        sqlite3_mprintf("ALTER TABLE main.triggers_data ADD COLUMN %s %s%s%s%s",
-                        c->name, c->decl, c->check ? " CHECK(" : "",
-                        c->check ? c->check : "", c->check ? ")" : "");
-    rc = sql ? sqlite3_exec(db, sql, 0, 0, err) : SQLITE_NOMEM;
-    sqlite3_free(sql);
-  }
-  return rc;
-}
 
 /* Version 2 -> 3: the columns a fire writes move from triggers_data to
 ** the new triggers_state, with the two time indexes. */
 static char *migrate_v3_sql(void) {
   int all[TC_NCOL + 2], cols[TC_NCOL + 2], n = 0;
   for (int i = 0, k = store_table_cols(1, all); i < k; i++) {
-    if (!new_in_v6(&store_trigger_cols[all[i]])) cols[n++] = all[i];
+    if (!store_new_in_v6(&store_trigger_cols[all[i]])) cols[n++] = all[i];
   }
   char *ddl = store_trigger_table_ddl(1);
   sqlite3_str *s = sqlite3_str_new(NULL);
@@ -148,7 +67,7 @@ static char *migrate_v4_sql(void) {
   sqlite3_str_appendf(s, "%s;INSERT INTO main.triggers_rundata(id", runs);
   for (int i = 0; i < RC_NCOL; i++) {
     if (i != RC_INCARNATION && i != RC_LEASE_MS &&
-        !new_in_v6(&store_run_cols[i]))
+        !store_new_in_v6(&store_run_cols[i]))
       sqlite3_str_appendf(s, ", %s", store_run_cols[i].name);
   }
   sqlite3_str_appendall(s, ") SELECT id");
@@ -159,7 +78,7 @@ static char *migrate_v4_sql(void) {
     } else if (i == RC_RESULT) {
       sqlite3_str_appendall(s, ", CASE WHEN status = 'success' THEN error END");
     } else if (i != RC_INCARNATION && i != RC_LEASE_MS &&
-               !new_in_v6(&store_run_cols[i])) {
+               !store_new_in_v6(&store_run_cols[i])) {
       sqlite3_str_appendf(s, ", %s", store_run_cols[i].name);
     }
   }
@@ -372,7 +291,7 @@ static char *migrate_v6_sql(void) {
     int k = store_table_cols(t, cols);
     n[t] = 0;
     for (int i = 0; i < k; i++) {
-      if (!new_in_v6(&store_trigger_cols[cols[i]]))
+      if (!store_new_in_v6(&store_trigger_cols[cols[i]]))
         defs[t][n[t]++] = t && cols[i] == TC_TRIGGER_ID
                               ? &store_state_trigger_id
                               : &store_trigger_cols[cols[i]];
@@ -380,7 +299,8 @@ static char *migrate_v6_sql(void) {
   }
   n[2] = 0;
   for (int i = 0; i < RC_NCOL; i++) {
-    if (!new_in_v6(&store_run_cols[i])) defs[2][n[2]++] = &store_run_cols[i];
+    if (!store_new_in_v6(&store_run_cols[i]))
+      defs[2][n[2]++] = &store_run_cols[i];
   }
   sqlite3_str *s = sqlite3_str_new(NULL);
   sqlite3_str_appendall(s, "CREATE TABLE main.triggers_migrate_bad("
@@ -433,7 +353,7 @@ int store_migrate(sqlite3 *db, char **err) {
   i64 v = 0;
   int rc = store_schema_not_newer(db, &v, err); /* a newer one: refused */
   if (rc != SQLITE_OK) return rc;
-  if (v == TRIGGERS_SCHEMA_VERSION) return add_v6_columns(db, err);
+  if (v == TRIGGERS_SCHEMA_VERSION) return store_v6_columns_add(db, err);
   if (v < 2) {
     /* 1 -> 2: one time index per access path (schema.c). */
     rc = sqlite3_exec(db,

@@ -9,8 +9,5 @@
 /* Migrate from the recorded version to TRIGGERS_SCHEMA_VERSION (inside
 ** the caller's transaction; trigger_install). */
 int store_migrate(sqlite3 *db, char **err);
-/* *missing: 1 when a version 6 triggers_data lacks a column added to
-** version 6 since (budgets): trigger_install adds it in place. */
-int store_v6_columns_missing(sqlite3 *db, int *missing);
 
 #endif

@@ -73,8 +73,8 @@
 #include "base/args.h"
 #include "base/context.h"
 #include "store/columns.h"
-#include "store/migrate.h"
 #include "store/stored.h"
+#include "store/v6_columns.h"
 
 SQLITE_EXTENSION_INIT3
 
