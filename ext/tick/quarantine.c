@@ -14,6 +14,7 @@
 #include "tick/events.h"
 #include "tick/lifecycle.h"
 #include "tick/write_behind.h"
+#include "trigger/quarantine_row.h"
 #include "trigger/trigger.h"
 
 SQLITE_EXTENSION_INIT3
@@ -23,8 +24,8 @@ SQLITE_EXTENSION_INIT3
 ** the extension would refuse never crashes or stops a tick. The row is
 ** checked when it is read (trigger_check with TRIGGER_STORED, the validator
 ** INSERT uses; store_run_check for a run) and one that fails is taken out
-** of the schedule, writing only what that takes (store_trigger_quarantine),
-** never its other values: paused (a completed, cancelled or expired trigger
+** of the schedule, writing only what that takes (trigger_quarantine, which
+** a signal uses too), never its other values: paused (a completed, cancelled or expired trigger
 ** keeps its status; `status` given: that one), next_due_at NULL, and
 ** last_error "<table>.<column>: <what is wrong>; trigger paused". ended:
 ** how many of its running runs were just closed or found missing, so its
@@ -33,43 +34,14 @@ SQLITE_EXTENSION_INIT3
 */
 int tick_quarantine(tick *t, trg_row *r, char *why, const char *status,
                     i64 ended) {
-  static const char *const kept[] = {"completed", "cancelled", "expired", 0};
-  const trg_val *st = &r->v[TC_STATUS], *run = &r->v[TC_RUNNING];
-  if (!status) {
-    status = "paused";
-    for (int i = 0; kept[i]; i++) {
-      if (!st->bad && strcmp(trg_val_text(st), kept[i]) == 0) status = kept[i];
-    }
+  char before[TRIGGER_STATUS_MAX];
+  trigger_status_copy(r, before);
+  int rc = tick_wb_barrier(t);
+  if (rc != SQLITE_OK) {
+    sqlite3_free(why);
+    return rc;
   }
-  int paused = strcmp(status, "paused") == 0;
-  i64 running = -1;
-  if (ended > 0 && !run->bad && !run->null && run->i > 0 &&
-      run->i <= TRG_COUNT_MAX)
-    running = run->i > ended ? run->i - ended : 0;
-  char *msg = why ? sqlite3_mprintf("%s; %s", why,
-                                    paused ? "trigger paused"
-                                    : strcmp(status, "cancelled") == 0
-                                        ? "trigger cancelled"
-                                        : "taken out of the schedule")
-                  : NULL;
-  sqlite3_free(why);
-  int rc = msg ? tick_wb_barrier(t) : SQLITE_NOMEM;
-  if (rc == SQLITE_OK) {
-    rc = store_trigger_quarantine(t->call.st, r->id, status, paused, msg,
-                                  t->now, running);
-  }
-  char before[16] = "";
-  if (!st->bad && strlen(trg_val_text(st)) < sizeof before)
-    memcpy(before, trg_val_text(st), strlen(trg_val_text(st)) + 1);
-  /* The row as written now, for the JSON the lifecycle calls return. */
-  if (rc == SQLITE_OK) rc = trg_val_set_text(&r->v[TC_STATUS], status);
-  if (paused) trg_val_set_int(&r->v[TC_ENABLED], 0);
-  if (running >= 0) trg_val_set_int(&r->v[TC_RUNNING], running);
-  trg_val_set_null(&r->v[TC_NEXT_DUE_AT]);
-  trg_val_set_null(&r->v[TC_FIRE_AT]);
-  trg_val_set_int(&r->v[TC_UPDATED_AT], t->now);
-  if (rc == SQLITE_OK) rc = trg_val_set_owned(&r->v[TC_LAST_ERROR], msg);
-  else sqlite3_free(msg);
+  rc = trigger_quarantine(t->call.st, r, why, status, ended, t->now);
   /* paused (by the tick: auto_paused) or cancelled, with the reason */
   if (rc == SQLITE_OK) rc = tick_event_keep(t, r, before);
   if (rc == SQLITE_OK) trg_row_note_stored(r);

@@ -15,6 +15,8 @@
 #include "store/json.h"
 #include "store/trigger_rows.h"
 #include "time/schedule.h"
+#include "trigger/event.h"
+#include "trigger/quarantine_row.h"
 #include "trigger/transition.h"
 #include "trigger/trigger.h"
 
@@ -77,8 +79,26 @@ static i64 signal_due(const trg_row *r, i64 now) {
   return at;
 }
 
+/* An event trigger whose stored row fails its check (changed outside the
+** extension, docs/tables.md#changed-shadow-tables) is paused with why
+** (taken) as a tick would pause it, with its auto_paused event: a signal
+** may be the only read such a trigger ever gets. */
+static int quarantine(store *s, trg_row *r, char *why, i64 now) {
+  char before[TRIGGER_STATUS_MAX];
+  trigger_status_copy(r, before);
+  int rc = trigger_quarantine(s, r, why, NULL, 0, now);
+  const char *kind = NULL;
+  char *detail = NULL;
+  if (rc == SQLITE_OK)
+    rc = trigger_event_of_change(r, before, 0, &kind, &detail);
+  if (rc == SQLITE_OK && kind)
+    rc = trigger_event_write(s, r, kind, NULL, detail, now);
+  sqlite3_free(detail);
+  return rc;
+}
+
 /* One event trigger signalled: 1 in *done, or 0 when its row fails its
-** check (passed over). */
+** check (paused) or is no event trigger's (passed over). */
 static int signal_one(trg_ctx *c, store *s, i64 id, const char *payload,
                       i64 now, int *done) {
   trg_row r;
@@ -91,8 +111,11 @@ static int signal_one(trg_ctx *c, store *s, i64 id, const char *payload,
     char *why = NULL;
     rc = trigger_check(c, s, &r, &spec, now, TRIGGER_STORED | TRIGGER_NO_JSON,
                        &why);
-    int bad = why != NULL || rc != SQLITE_OK;
-    sqlite3_free(why);
+    if (why) { /* changed outside the extension: taken out, as a tick does */
+      rc = quarantine(s, &r, why, now);
+      goto out;
+    }
+    int bad = rc != SQLITE_OK;
     if (rc == SQLITE_NOMEM) goto out;
     rc = SQLITE_OK;
     if (bad || spec.type != SCHED_EVENT) goto out; /* passed over */

@@ -15,7 +15,8 @@
 ** *err (sqlite3_malloc'd, "<what>: <problem>", nothing written: a blank or
 ** too long key, a payload that is not a JSON object or too large, signals
 ** nested TRG_SIGNAL_DEPTH_MAX deep). A trigger whose stored row fails its
-** check (changed outside the extension) is passed over. */
+** check (changed outside the extension) is paused with last_error naming
+** the column, and its auto_paused event, as a tick would pause it. */
 int trigger_signal(trg_ctx *c, store *s, const char *key, const char *payload,
                    i64 now, i64 *count, char **err);
 

@@ -352,3 +352,35 @@ def test_a_cycle_of_chains_cannot_loop_within_a_tick(ext):
     sig(db2, "go", None, T0)
     assert [r["trigger_id"] for r in tick(db2, T0 + MIN, ack=False)] == ["x"]
     assert [r["trigger_id"] for r in tick(db2, T0 + MIN + 1, ack=False)] == ["y"]
+
+
+def test_a_signal_pauses_an_event_trigger_changed_outside_the_extension(ext):
+    """An event trigger is never due until signalled, so the signal may be
+    the only read it gets: one whose stored row fails its check
+    (docs/tables.md#changed-shadow-tables) is paused by the signal with a
+    last_error naming the column and an auto_paused event, as a tick
+    would pause it; the other triggers of the key are signalled."""
+    for col, bad in (("timezone", b"x\xff\xfey"), ("overlap_policy", b"x\x00y"),
+                     ("instructions", b"\xed\xa0\x80")):
+        db = connect(ext)
+        ev(db, "bad")
+        ev(db, "good")
+        db.execute(f"UPDATE triggers_data SET {col} = CAST(? AS TEXT)"
+                   " WHERE trigger_id = 'bad'", (bad,))
+        assert sig(db, "pr:merged", now=T0 + MIN) == 1, col
+        status, err, due = db.execute(
+            "SELECT status, last_error, next_due_at FROM triggers"
+            " WHERE trigger_id = 'bad'").fetchone()
+        assert status == "paused" and due is None, (col, status, due)
+        assert err.startswith(f"triggers_data.{col}: ") and \
+            err.endswith("; trigger paused"), (col, err)
+        kinds = [k for (k,) in db.execute(
+            "SELECT kind FROM trigger_events WHERE trigger_id = 'bad'")]
+        assert sorted(kinds) == ["auto_paused", "created"], (col, kinds)
+        got = tick(db, T0 + MIN)
+        assert [r["trigger_id"] for r in got] == ["good"], (col, got)
+        # paused: not signalled again, nothing more written for it
+        assert sig(db, "pr:merged", now=T0 + 2 * MIN) == 1
+        assert db.execute("SELECT count(*) FROM trigger_events WHERE"
+                          " trigger_id = 'bad'").fetchone()[0] == len(kinds), col
+        db.close()
