@@ -3,8 +3,8 @@
 ** in the order of the due index (triggers WHERE next_due_at >= ? ORDER BY
 ** next_due_at, trigger_id, handed to the virtual table: a LIMIT reads that
 ** many rows of triggers_state_due, or of triggers_state_agent with
-** --agent), then those with nothing due by state (the status index, in
-** creation order), and printed as they come: a table a page of 50 rows at
+** --agent), then those with nothing due by state (the status index, or
+** the agent's with --agent, in creation order), and printed as they come: a table a page of 50 rows at
 ** a time (its columns as wide as the widest cell so far), or JSON elements.
 ** The counts walk the status index (and failures the finished-runs index)
 ** and stop past COUNT_CAP ("10000+"). So a database of 1M triggers answers its first 50 in

@@ -90,3 +90,27 @@ def test_an_order_on_the_rowid_is_left_to_sqlite(ext):
     assert one(db, "SELECT count(*) FROM triggers") == 20
     add(db, "zz")
     assert one(db, "SELECT trigger_id FROM triggers ORDER BY rowid DESC LIMIT 1") == "zz"
+
+
+def test_an_agent_and_a_status_read_the_agents_triggers_not_the_status(ext):
+    """`triggers WHERE status = ? AND agent_id = ?` (what `trigger-host
+    status --agent` asks for the triggers with nothing due) walks the
+    agent's index, not every trigger of the status: an unknown agent costs
+    the same at 300 and 6,000 triggers, and the rows are those of a plain
+    copy in the same order."""
+    sql = ("SELECT trigger_id FROM triggers WHERE status = 'scheduled'"
+           " AND agent_id = ? AND next_due_at IS NULL")
+    listed = ("SELECT trigger_id, status FROM triggers WHERE status = ?"
+              " AND agent_id = 'a1'")
+    steps = {}
+    for n in (300, 6000):
+        db = _database(ext, n)
+        steps[n] = vm_steps(db, sql, "nobody")
+        db.execute("UPDATE triggers SET enabled = 0 WHERE trigger_id LIKE 't000%'")
+        copy = _copy(db, "triggers")
+        for st in ("scheduled", "paused"):
+            got = db.execute(listed, (st,)).fetchall()
+            want = db.execute(listed.replace("FROM triggers", f"FROM temp.{copy}")
+                              + " ORDER BY rowid", (st,)).fetchall()
+            assert got == want and got, (n, st, got[:3], want[:3])
+    assert steps[6000] == steps[300], steps
