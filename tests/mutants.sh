@@ -81,53 +81,98 @@ build() {
   mk ext build/trigger-host build/host_disk.so
 }
 
+# step_limit STEP: the seconds STEP may take, three times what the step
+# holding it took on the unmutated tree (at least 60; $W/baseline.steps,
+# "STEP SECONDS" lines: unit:T is held by units, py:F by py:REST), or
+# nothing when unknown (then only the mutant's whole bound holds).
+step_limit() {
+  f=$W/baseline.steps
+  [ -f "$f" ] || return 0
+  secs=$(awk -v s="$1" '$1 == s { print $2; exit }' "$f")
+  if [ -z "$secs" ]; then
+    case $1 in
+      unit:*) secs=$(awk '$1 == "units" { print $2; exit }' "$f") ;;
+      py:*) secs=$(awk '$1 == "py:REST" { print $2; exit }' "$f") ;;
+    esac
+  fi
+  [ -n "$secs" ] || return 0
+  secs=$((3 * secs))
+  [ "$secs" -lt 60 ] && secs=60
+  echo "$secs"
+}
+
 # run_tests STEPS LOG: the tests of a mutant, in the order of STEPS
-# (see above); prints the first that failed.
+# (see above); prints the first that failed. A step that runs past its
+# step_limit ends the run with status 124 (a loop that never ends is
+# found in minutes, not at the whole run's bound); with $MUTANTS_TIMING
+# set (the unmutated tree's run), each step's seconds are written there.
 run_tests() {
   for step in $1; do
-    case $step in
-      unit:*)
-        t=${step#unit:}
-        mk "build/unit/$t" > "$2" 2>&1 || { echo "unit $t (build)"; return 1; }
-        "build/unit/$t" > "$2" 2>&1 || { echo "unit $t"; return 1; }
-        ;;
-      units)
-        mk unit-bins > "$2" 2>&1 || { echo "unit (build)"; return 1; }
-        for t in build/unit/test_*; do
-          "$t" > "$2" 2>&1 || { echo "unit $(basename "$t")"; return 1; }
-        done
-        ;;
-      sql)
-        B=build sh tests/sql/run.sh > "$2" 2>&1
-        if ! grep -q '^sql: [0-9]* passed, 0 failed' "$2"; then
-          echo "sql $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
-          return 1
-        fi
-        ;;
-      slow)
-        mk build/triggers-preload.so build/plain-sqlite build/host_disk.so > "$2" 2>&1 ||
-          { echo "full: build"; return 1; }
-        f=$(printf '%s' "$MUTANTS_PY" | tr ',' '\n' | sed -n 's/^-//p' | tr '\n' ',')
-        PY_FAILFAST=1 $PY tests/py/run.py build/triggers "$f" > "$2" 2>&1 && continue
-        echo "full: py $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
-        return 1
-        ;;
-      fault)
-        mk build/fault_oom > "$2" 2>&1 || { echo "full: build"; return 1; }
-        for mode in "" --io --busy; do
-          # shellcheck disable=SC2086
-          build/fault_oom $mode build/triggers.so > "$2" 2>&1 || { echo "full: fault_oom $mode"; return 1; }
-        done
-        ;;
-      py:*)
-        f=${step#py:}
-        case $f in REST*) f=$MUTANTS_PY${f#REST} ;; host/*) ;; *) f=$f,$MUTANTS_PY ;; esac
-        PY_FAILFAST=1 $PY tests/py/run.py build/triggers "$f" > "$2" 2>&1 && continue
-        echo "py $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
-        return 1
-        ;;
-    esac
+    lim=$(step_limit "$step")
+    t0=$(date +%s)
+    if [ -n "$lim" ]; then
+      out=$(timeout -k 5 "$lim" sh "$0" --step "$step" "$2")
+      rc=$?
+    else
+      out=$(run_step "$step" "$2")
+      rc=$?
+    fi
+    [ -n "${MUTANTS_TIMING:-}" ] && echo "$step $(($(date +%s) - t0))" >> "$MUTANTS_TIMING"
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+      echo "$step: more than ${lim}s"
+      return 124
+    fi
+    [ $rc -eq 0 ] || { echo "$out"; return 1; }
   done
+  return 0
+}
+
+# run_step STEP LOG: one step of run_tests; prints what failed.
+run_step() {
+  step=$1
+  set -- "" "$2"
+  case $step in
+    unit:*)
+      t=${step#unit:}
+      mk "build/unit/$t" > "$2" 2>&1 || { echo "unit $t (build)"; return 1; }
+      "build/unit/$t" > "$2" 2>&1 || { echo "unit $t"; return 1; }
+      ;;
+    units)
+      mk unit-bins > "$2" 2>&1 || { echo "unit (build)"; return 1; }
+      for t in build/unit/test_*; do
+        "$t" > "$2" 2>&1 || { echo "unit $(basename "$t")"; return 1; }
+      done
+      ;;
+    sql)
+      B=build sh tests/sql/run.sh > "$2" 2>&1
+      if ! grep -q '^sql: [0-9]* passed, 0 failed' "$2"; then
+        echo "sql $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
+        return 1
+      fi
+      ;;
+    slow)
+      mk build/triggers-preload.so build/plain-sqlite build/host_disk.so > "$2" 2>&1 ||
+        { echo "full: build"; return 1; }
+      f=$(printf '%s' "$MUTANTS_PY" | tr ',' '\n' | sed -n 's/^-//p' | tr '\n' ',')
+      PY_FAILFAST=1 $PY tests/py/run.py build/triggers "$f" > "$2" 2>&1 && return 0
+      echo "full: py $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
+      return 1
+      ;;
+    fault)
+      mk build/fault_oom > "$2" 2>&1 || { echo "full: build"; return 1; }
+      for mode in "" --io --busy; do
+        # shellcheck disable=SC2086
+        build/fault_oom $mode build/triggers.so > "$2" 2>&1 || { echo "full: fault_oom $mode"; return 1; }
+      done
+      ;;
+    py:*)
+      f=${step#py:}
+      case $f in REST*) f=$MUTANTS_PY${f#REST} ;; host/*) ;; *) f=$f,$MUTANTS_PY ;; esac
+      PY_FAILFAST=1 $PY tests/py/run.py build/triggers "$f" > "$2" 2>&1 && return 0
+      echo "py $(grep -m1 '^FAIL' "$2" | cut -d' ' -f2)"
+      return 1
+      ;;
+  esac
   return 0
 }
 
@@ -158,7 +203,7 @@ if [ "${1:-}" = "--slot" ]; then
       killer=$(cd "$d" && timeout -k 5 "$MUTANT_TIMEOUT" sh "$top/tests/mutants.sh" --test "$steps" "$log.test")
       rc=$?
       if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-        res="timeout	more than ${MUTANT_TIMEOUT}s"
+        res="timeout	${killer:-more than ${MUTANT_TIMEOUT}s}"
       elif [ $rc -ne 0 ]; then
         res="killed	$killer"
       else
@@ -173,6 +218,10 @@ if [ "${1:-}" = "--slot" ]; then
 fi
 if [ "${1:-}" = "--test" ]; then
   run_tests "$2" "$3"
+  exit $?
+fi
+if [ "${1:-}" = "--step" ]; then
+  run_step "$2" "$3"
   exit $?
 fi
 
@@ -222,11 +271,13 @@ grep -q '	host/' "$W/plan.tsv" &&
 tree=$( (cat "$W/plan.tsv"; cd "$W/base" && find ext host tests Makefile -type f | sort | xargs cat) | cksum)
 if [ "$(cat "$W/baseline.ok" 2> /dev/null)" != "$tree $base_steps" ]; then
   t0=$(date +%s)
-  if ! killer=$(cd "$W/slot1" && sh "$top/tests/mutants.sh" --test "$base_steps" "$W/logs/baseline.test"); then
+  rm -f "$W/baseline.steps"
+  if ! killer=$(cd "$W/slot1" && MUTANTS_TIMING=$W/baseline.steps.new sh "$top/tests/mutants.sh" --test "$base_steps" "$W/logs/baseline.test"); then
     echo "mutants: the unmutated tree fails its tests ($killer; $W/logs/baseline.test)" >&2
     exit 2
   fi
   echo $(($(date +%s) - t0)) > "$W/baseline.secs"
+  mv "$W/baseline.steps.new" "$W/baseline.steps"
   echo "$tree $base_steps" > "$W/baseline.ok"
 fi
 # A mutant that runs three times as long as every test of the unmutated
