@@ -708,6 +708,11 @@ static const wcase cases[] = {
     ONCE("tonight at 1am", WED, UTC, "2025-03-06T01:00:00Z", 95, ""),
     REJECT("tonight at 12", WED, UTC, "midnight or noon"),
     REJECT("this morning at 8pm", WED, UTC, "20:00 is not in the morning"),
+    /* the morning's last hour (the morning is 4:00 to 11:59) */
+    ONCE("tomorrow morning at 11:45am", WED, UTC, "2025-03-06T11:45:00Z", 95,
+         ""),
+    ONCE("tomorrow morning at 11am", WED, UTC, "2025-03-06T11:00:00Z", 95, ""),
+    REJECT("tomorrow morning at 12pm", WED, UTC, "12:00 is not in the morning"),
     /* a day count with a time: that date, at that time */
     ONCE("in 3 days at 8am", WED, UTC, "2025-03-08T08:00:00Z", 95, ""),
     ONCE("two weeks from today at noon", WED, UTC, "2025-03-19T12:00:00Z", 95,

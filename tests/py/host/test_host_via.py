@@ -77,3 +77,38 @@ def test_via_command_killed_by_signal_is_reported(ext):
         r = run_host(ext, tmp, ["tick", "x", "--via", "kill -TERM $$; :"])
         assert r.returncode == 3, r
         assert "via: SELECT trigger_install(): killed by signal 15\n" in r.stderr, r.stderr
+
+
+def test_via_sql_jobs_run_in_the_far_database_with_their_outcome(ext):
+    """--sql --via: each job runs in the far database through
+    trigger_run_sql_job (one statement: the job and its finish), and the
+    host reads the run's status and error from its answer: a job that
+    succeeds leaves its rows and 'success', one that fails leaves nothing
+    and 'failed' with SQLite's message."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "far.db")
+        db = connect(ext, path)
+        db.execute("CREATE TABLE ledger(run_id TEXT NOT NULL, n INTEGER NOT NULL)")
+        now = int(time.time() * 1000)
+
+        def add(t, sql):
+            db.execute("INSERT INTO triggers(trigger_id, instructions, trigger_type,"
+                       " interval_ms, created_at, action_sql)"
+                       " VALUES (?, 'a job', 'interval', 3600000, ?, ?)",
+                       (t, now - 3600000 - 500, sql))
+
+        add("good", "INSERT INTO ledger VALUES(:run_id, 1)")
+        via = f"sqlite3 -bail -cmd '.load {os.path.abspath(ext)}' far.db"
+        r = run_host(ext, tmp, ["tick", "the-far-db", "--via", via, "--sql"])
+        assert r.returncode == 0, (r.returncode, r.stderr)  # the good job alone
+        add("bad", "INSERT INTO ledger VALUES(:run_id, 2); INSERT INTO ledger VALUES(NULL, 3)")
+        r = run_host(ext, tmp, ["tick", "the-far-db", "--via", via, "--sql"])
+        assert r.returncode == 1, (r.returncode, r.stderr)  # the bad job failed
+        assert "NOT NULL constraint failed: ledger.run_id" in r.stderr, r.stderr
+        rows = {t: (s, e) for t, s, e in db.execute(
+            "SELECT trigger_id, status, error FROM trigger_runs")}
+        assert rows["good"] == ("success", None), rows
+        assert rows["bad"][0] == "failed" and \
+            "NOT NULL constraint failed: ledger.run_id" in rows["bad"][1], rows
+        good_run = one(db, "SELECT run_id FROM trigger_runs WHERE trigger_id = 'good'")
+        assert db.execute("SELECT run_id, n FROM ledger").fetchall() == [(good_run, 1)]
