@@ -101,11 +101,22 @@ void trg_row_init(trg_row *r) {
   for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
 }
 
+/* v[0..n) freed and NULL, in one pass (a busy tick clears a row and two
+** runs a fire). */
+static void vals_reset(trg_val *v, int n) {
+  for (int i = 0; i < n; i++) {
+    if (v[i].t && !v[i].borrowed) sqlite3_free(v[i].t);
+    v[i] = (trg_val){.null = 1};
+  }
+}
+
 void trg_row_clear(trg_row *r) {
-  for (int i = 0; i < TC_NCOL; i++) val_free_text(&r->v[i]);
+  vals_reset(r->v, TC_NCOL);
   sqlite3_free(r->arena);
-  memset(r, 0, sizeof *r);
-  for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
+  r->id = 0;
+  r->arena = NULL;
+  r->json = NULL;
+  memset(&r->stored, 0, sizeof r->stored);
 }
 
 int trg_val_copy(trg_val *dst, const trg_val *src) {
@@ -222,7 +233,6 @@ int trg_row_schedule_stored(const trg_row *r) {
 }
 
 void trg_run_clear(trg_run *r) {
-  for (int i = 0; i < RC_NCOL; i++) val_free_text(&r->v[i]);
-  memset(r, 0, sizeof *r);
-  for (int i = 0; i < RC_NCOL; i++) r->v[i].null = 1;
+  r->id = 0;
+  vals_reset(r->v, RC_NCOL);
 }
