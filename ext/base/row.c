@@ -15,7 +15,8 @@ SQLITE_EXTENSION_INIT3
 
 /* Drop v's text: freed, unless it lives in its row's arena. */
 static void val_free_text(trg_val *v) {
-  if (!v->borrowed) sqlite3_free(v->t);
+  /* a tick clears ~100 values a fire, most of them NULL */
+  if (v->t && !v->borrowed) sqlite3_free(v->t);
   v->t = NULL;
   v->borrowed = 0;
 }
@@ -100,11 +101,22 @@ void trg_row_init(trg_row *r) {
   for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
 }
 
+/* v[0..n) freed and NULL, in one pass (a busy tick clears a row and two
+** runs a fire). */
+static void vals_reset(trg_val *v, int n) {
+  for (int i = 0; i < n; i++) {
+    if (v[i].t && !v[i].borrowed) sqlite3_free(v[i].t);
+    v[i] = (trg_val){.null = 1};
+  }
+}
+
 void trg_row_clear(trg_row *r) {
-  for (int i = 0; i < TC_NCOL; i++) val_free_text(&r->v[i]);
+  vals_reset(r->v, TC_NCOL);
   sqlite3_free(r->arena);
-  memset(r, 0, sizeof *r);
-  for (int i = 0; i < TC_NCOL; i++) r->v[i].null = 1;
+  r->id = 0;
+  r->arena = NULL;
+  r->json = NULL;
+  memset(&r->stored, 0, sizeof r->stored);
 }
 
 int trg_val_copy(trg_val *dst, const trg_val *src) {
@@ -164,6 +176,43 @@ void trg_row_note_stored(trg_row *r) {
   w->due_null = due->null;
   w->fire = fire->i;
   w->fire_null = fire->null;
+  w->outcome_known = 0;
+}
+
+/* The outcome columns, in trg_stored.outcome_nulls' bit order. */
+static const int outcome_cols[] = {TC_RUN_COUNT, TC_LAST_RUN_AT, TC_FAIL_STREAK,
+                                   TC_LAST_STATUS, TC_LAST_ERROR};
+
+static unsigned char outcome_nulls(const trg_row *r) {
+  unsigned char n = 0;
+  for (int k = 0; k < 5; k++)
+    n |= (unsigned char)(r->v[outcome_cols[k]].null << k);
+  return n;
+}
+
+void trg_row_note_outcome(trg_row *r) {
+  trg_stored *w = &r->stored;
+  w->outcome_nulls = outcome_nulls(r);
+  w->run_count = r->v[TC_RUN_COUNT].i;
+  w->last_run_at = r->v[TC_LAST_RUN_AT].i;
+  w->fail_streak = r->v[TC_FAIL_STREAK].i;
+  w->last_status = r->v[TC_LAST_STATUS].t;
+  w->last_error = r->v[TC_LAST_ERROR].t;
+  w->outcome_known = 1;
+}
+
+void trg_row_forget_outcome(trg_row *r) { r->stored.outcome_known = 0; }
+
+int trg_row_outcome_stored(const trg_row *r) {
+  const trg_stored *w = &r->stored;
+  const trg_val *v = r->v;
+  /* a NULL's i and t are 0: compared as they are */
+  return w->outcome_known && w->outcome_nulls == outcome_nulls(r) &&
+         v[TC_RUN_COUNT].i == w->run_count &&
+         v[TC_LAST_RUN_AT].i == w->last_run_at &&
+         v[TC_FAIL_STREAK].i == w->fail_streak &&
+         v[TC_LAST_STATUS].t == w->last_status &&
+         v[TC_LAST_ERROR].t == w->last_error;
 }
 
 int trg_row_status_stored(const trg_row *r) {
@@ -184,7 +233,6 @@ int trg_row_schedule_stored(const trg_row *r) {
 }
 
 void trg_run_clear(trg_run *r) {
-  for (int i = 0; i < RC_NCOL; i++) val_free_text(&r->v[i]);
-  memset(r, 0, sizeof *r);
-  for (int i = 0; i < RC_NCOL; i++) r->v[i].null = 1;
+  r->id = 0;
+  vals_reset(r->v, RC_NCOL);
 }

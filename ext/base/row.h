@@ -145,6 +145,13 @@ typedef struct trg_val { /* 24 bytes: a busy tick holds thousands of rows */
 ** one: a write then writes the status and schedule, and tells no event). */
 typedef struct trg_stored {
   i64 enabled, due, fire; /* enabled, next_due_at, fire_at */
+  /* the outcome columns as read (trg_row_note_outcome): run_count,
+  ** last_run_at, fail_streak, and the texts of last_status and last_error
+  ** by address (in r->arena: a text set since is another) */
+  i64 run_count, last_run_at, fail_streak;
+  const char *last_status, *last_error;
+  unsigned char outcome_nulls; /* bit k: outcome column k NULL */
+  unsigned char outcome_known; /* 0 once a write may have changed them */
   unsigned char known, enabled_null, due_null, fire_null;
   unsigned char sched_ok; /* next_due_at and fire_at were values, not bad */
   char status[16];
@@ -176,6 +183,14 @@ void trg_row_note_stored(trg_row *r);
 ** those of r->stored (never when it is not known). */
 int trg_row_status_stored(const trg_row *r);
 int trg_row_schedule_stored(const trg_row *r);
+/* r's outcome columns (run_count, last_run_at, last_status, last_error,
+** fail_streak) as read back (store_row_read, after trg_row_note_stored,
+** which forgets them: so does trg_row_forget_outcome after any write
+** that names them); whether they still hold those values. A write that
+** leaves them as stored need not name them (store_trigger_save_tick). */
+void trg_row_note_outcome(trg_row *r);
+void trg_row_forget_outcome(trg_row *r);
+int trg_row_outcome_stored(const trg_row *r);
 void trg_val_set_null(trg_val *v);
 void trg_val_set_int(trg_val *v, i64 i);
 int trg_val_set_text(trg_val *v, const char *t); /* SQLITE_OK / NOMEM */

@@ -99,8 +99,10 @@ static int check_copies(sqlite3_stmt *st, trg_row *r, int *key_differs) {
   *key_differs = 0;
   for (int k = 0; k < 2; k++) {
     trg_val *v = &r->v[cols[k]];
-    int type = sqlite3_column_type(st, DUE_COPIES + k);
-    const char *copy = (const char *)sqlite3_column_text(st, DUE_COPIES + k);
+    /* one call into the statement a value (see values.c) */
+    sqlite3_value *cv = sqlite3_column_value(st, DUE_COPIES + k);
+    int type = sqlite3_value_type(cv);
+    const char *copy = (const char *)sqlite3_value_text(cv);
     if (!copy && type != SQLITE_NULL) return SQLITE_NOMEM;
     if (type == SQLITE_TEXT && v->t && strcmp(copy, v->t) == 0) continue;
     if (!v->bad) v->bad = TRG_BAD_COPY;

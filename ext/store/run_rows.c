@@ -6,6 +6,8 @@
 */
 #include "store/run_rows.h"
 
+#include <string.h>
+
 #include "store/columns.h"
 #include "store/run_key.h"
 #include "store/values.h"
@@ -69,6 +71,47 @@ static char *runs_insert_many_sql(const char *cols) {
   return sqlite3_str_finish(s);
 }
 
+/* A claim's runs (ST_RUN_CLAIM_MANY): what differs from run to run, bound
+** per row; what a tick's claims share (the status and the claim, lease or
+** end the tick gave them), bound once per statement as ?1..; and the
+** columns they leave at the table's default (NULL, deferrals 0), not
+** named. A run of another shape (an outcome with its error, a re-offer)
+** goes in through ST_RUN_INSERT_MANY / ST_RUN_INSERT: the rows written
+** are the same, with a third of the binds (bench/README.md). */
+static const int claim_own_cols[] = {
+    RC_RUN_ID,  RC_TRIGGER_ID,  RC_AGENT_ID, RC_SCHEDULED_FOR,
+    RC_ATTEMPT, RC_INCARNATION, RC_PAYLOAD};
+static const int claim_shared_cols[] = {
+    RC_STATUS,   RC_OWNER,       RC_CLAIMED_AT, RC_LEASE_UNTIL,
+    RC_LEASE_MS, RC_FINISHED_AT, RC_LATENCY_MS};
+static const int claim_null_cols[] = {RC_ERROR,    RC_RESULT,
+                                      RC_USAGE,    RC_CANCEL_REQUESTED_AT,
+                                      RC_RETRY_AT, RC_RETRY_OF};
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define CLAIM_OWN NCOLS(claim_own_cols)
+#define CLAIM_SHARED NCOLS(claim_shared_cols)
+
+/* INSERT of STORE_MANY runs of one claim's shape (claim_own_cols). */
+static char *runs_claim_many_sql(void) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(s, "INSERT OR IGNORE INTO main.triggers_rundata(");
+  for (int i = 0; i < CLAIM_OWN; i++)
+    sqlite3_str_appendf(s, "%s, ", store_run_cols[claim_own_cols[i]].name);
+  for (int i = 0; i < CLAIM_SHARED; i++)
+    sqlite3_str_appendf(s, "%s%s", i ? ", " : "",
+                        store_run_cols[claim_shared_cols[i]].name);
+  sqlite3_str_appendall(s, ") VALUES");
+  for (int r = 0; r < STORE_MANY; r++) {
+    sqlite3_str_appendall(s, r ? ",(" : "(");
+    for (int i = 0; i < CLAIM_OWN; i++)
+      sqlite3_str_appendf(s, "?%d,", CLAIM_SHARED + r * CLAIM_OWN + i + 1);
+    for (int i = 0; i < CLAIM_SHARED; i++)
+      sqlite3_str_appendf(s, "%s?%d", i ? "," : "", i + 1);
+    sqlite3_str_appendall(s, ")");
+  }
+  return sqlite3_str_finish(s);
+}
+
 /* The text of statement `which` (NULL: out of memory, or not one of this
 ** file's). */
 static char *sql_text(store_sql which) {
@@ -86,6 +129,7 @@ static char *sql_text(store_sql which) {
       break;
     }
     case ST_RUN_INSERT_MANY: out = runs_insert_many_sql(rc); break;
+    case ST_RUN_CLAIM_MANY: out = runs_claim_many_sql(); break;
     case ST_RUNS_MARK:
       out = sqlite3_mprintf("SELECT max(id) FROM main.triggers_rundata");
       break;
@@ -192,23 +236,72 @@ int store_run_insert(store *s, const trg_run *r) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* Whether two values are the same (both NULL, or the same integer or
+** text). */
+static int val_same(const trg_val *a, const trg_val *b, char kind) {
+  if (a->null || b->null) return a->null == b->null;
+  if (kind == 'T' || kind == 'J')
+    return strcmp(trg_val_text(a), trg_val_text(b)) == 0;
+  return a->i == b->i;
+}
+
+/* Whether run r has the shape of ST_RUN_CLAIM_MANY with the shared values
+** of run first (NULL: r's own). */
+static int claim_shaped(const trg_run *r, const trg_run *first) {
+  if (trg_vals_poisoned(r->v, RC_NCOL)) return 0;
+  for (int i = 0; i < NCOLS(claim_null_cols); i++)
+    if (!r->v[claim_null_cols[i]].null) return 0;
+  const trg_val *d = &r->v[RC_DEFERRALS];
+  if (d->null || d->i != 0) return 0;
+  for (int i = 0; first && i < CLAIM_SHARED; i++) {
+    int c = claim_shared_cols[i];
+    if (!val_same(&r->v[c], &first->v[c], store_run_cols[c].kind)) return 0;
+  }
+  return 1;
+}
+
+/* The columns cols[0..n) of run r bound to ?first.. */
+static int bind_cols(sqlite3_stmt *st, int first, const trg_run *r,
+                     const int *cols, int n) {
+  int rc = SQLITE_OK;
+  for (int i = 0; i < n && rc == SQLITE_OK; i++)
+    rc = store_val_bind(st, first + i, store_run_cols[cols[i]].kind,
+                        &r->v[cols[i]]);
+  return rc;
+}
+
+/* STORE_MANY runs at runs[0..): of one claim's shape, or any; *added:
+** plus the rows that went in. */
+static int insert_many(store *s, const trg_run *runs, i64 *added) {
+  int shaped = claim_shaped(&runs[0], NULL);
+  for (int i = 1; shaped && i < STORE_MANY; i++)
+    shaped = claim_shaped(&runs[i], &runs[0]);
+  sqlite3_stmt *st =
+      store_stmt(s, shaped ? ST_RUN_CLAIM_MANY : ST_RUN_INSERT_MANY, sql_text);
+  if (!st) return store_err(s);
+  int rc = SQLITE_OK;
+  if (shaped) {
+    rc = bind_cols(st, 1, &runs[0], claim_shared_cols, CLAIM_SHARED);
+    for (int i = 0; i < STORE_MANY && rc == SQLITE_OK; i++)
+      rc = bind_cols(st, CLAIM_SHARED + i * CLAIM_OWN + 1, &runs[i],
+                     claim_own_cols, CLAIM_OWN);
+  } else {
+    for (int i = 0; i < STORE_MANY && rc == SQLITE_OK; i++)
+      rc = store_vals_bind(st, i * RC_NCOL + 1, store_run_cols, RC_NCOL,
+                           runs[i].v);
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  if (rc != SQLITE_DONE) return rc;
+  *added += sqlite3_changes(s->db);
+  return SQLITE_OK;
+}
+
 int store_run_insert_all(store *s, const trg_run *runs, int n, int *all_new) {
   int rc = SQLITE_OK, at = 0;
   i64 added = 0;
-  for (; n - at >= STORE_MANY && rc == SQLITE_OK; at += STORE_MANY) {
-    sqlite3_stmt *st = store_stmt(s, ST_RUN_INSERT_MANY, sql_text);
-    if (!st) return store_err(s);
-    for (int i = 0; i < STORE_MANY && rc == SQLITE_OK; i++) {
-      rc = store_vals_bind(st, i * RC_NCOL + 1, store_run_cols, RC_NCOL,
-                           runs[at + i].v);
-    }
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc == SQLITE_DONE) {
-      rc = SQLITE_OK;
-      added += sqlite3_changes(s->db);
-    }
-  }
+  for (; n - at >= STORE_MANY && rc == SQLITE_OK; at += STORE_MANY)
+    rc = insert_many(s, &runs[at], &added);
   for (; at < n && rc == SQLITE_OK; at++) {
     rc = store_run_insert(s, &runs[at]);
     if (rc == SQLITE_OK) added += sqlite3_changes(s->db);

@@ -38,6 +38,10 @@ typedef enum store_sql {
   ST_TICK_STATUS,      /* ?1 id ?2 status ?3 enabled */
   ST_TICK_UPDATE_HOT,  /* ?1 id, the state columns a tick changes */
   ST_TICK_COUNTS,      /* the same but next_due_at and fire_at */
+  ST_TICK_FIRE,        /* ?1 id, the schedule and claim counts of a fire
+                          whose outcome columns are as stored */
+  ST_TICK_FIRE_MANY,   /* the same of STORE_MANY rows: ?1 updated_at, then
+                          id and fire_cols' others row after row */
   ST_QUARANTINE_DATA,  /* ?1 id ?2 status ?3 enabled (NULL: kept) */
   ST_QUARANTINE_STATE, /* ?1 id ?2 last_error ?3 now ?4 running (NULL: kept) */
   ST_EVENT_IDS,        /* ?1 event_key -> ids of its active event triggers */
@@ -47,6 +51,8 @@ typedef enum store_sql {
   /* run_rows.c */
   ST_RUN_INSERT,           /* all run columns ?1..?RC_NCOL; OR IGNORE */
   ST_RUN_INSERT_MANY,      /* STORE_MANY run rows, columns row after row */
+  ST_RUN_CLAIM_MANY,       /* STORE_MANY runs of one claim's shape: the
+                         shared columns ?1.., then each row's own */
   ST_RUNS_MARK,            /* -> max(id) of the runs (NULL: none) */
   ST_RUNS_DROP_AFTER,      /* ?1 mark: delete the runs with id > mark */
   ST_RUN_BY_ID,            /* ?1 run_id -> rowid, run columns */

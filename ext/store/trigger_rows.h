@@ -23,10 +23,13 @@ int store_trigger_delete(store *s, i64 id);
 ** triggers_data is not written at all. */
 #define SAVE_STATUS 1
 #define SAVE_SCHEDULE 2
+/* The outcome columns are as read (trg_row_outcome_stored): a schedule's
+** write leaves them out, and the UPDATE binds five values, not ten. */
+#define SAVE_OUTCOME_SAME 4
 int store_trigger_save_tick(store *s, const trg_row *r, int changed);
 /* The tick's write-behind: store_trigger_save_tick, status unchanged, of
-** n rows. */
-int store_tick_hot_all(store *s, trg_row *const *rows, int n);
+** n rows (each a trigger of its own; rows is sorted by rowid). */
+int store_tick_hot_all(store *s, trg_row **rows, int n);
 
 /* A row changed outside the extension
 ** (docs/tables.md#changed-shadow-tables) is taken out of the tick without

@@ -111,6 +111,7 @@ int store_row_read(sqlite3_stmt *st, int first, trg_row *r) {
     if (text[i]) text_mark(&r->v[i], len[i]);
   }
   trg_row_note_stored(r); /* what a write compares with (row.h) */
+  trg_row_note_outcome(r);
   return SQLITE_OK;
 }
 

@@ -37,8 +37,20 @@ struct row_json {
   piece q[Q_N]; /* JSON string literals of quoted_col (NULL is "") */
 };
 
-/* s as a JSON string literal in a. */
+/* s as a JSON string literal in a. A text with nothing to escape (the
+** common case) is scanned once and copied, not measured then quoted. */
 static int quote(arena *a, const char *s, piece *out) {
+  size_t plain = json_plain_span(s);
+  if (!s[plain]) {
+    char *p = trg_arena_alloc(a, plain + 2);
+    if (!p) return SQLITE_NOMEM;
+    p[0] = '"';
+    memcpy(p + 1, s, plain);
+    p[plain + 1] = '"';
+    out->p = p;
+    out->n = plain + 2;
+    return SQLITE_OK;
+  }
   size_t n = json_quoted_len(s);
   char *p = trg_arena_alloc(a, n);
   if (!p) return SQLITE_NOMEM;
@@ -209,6 +221,20 @@ int tick_fire_element(arena *a, sqlite3_str *out, const trg_run *run,
     ps[n - 3] = ps[n - 1];
     n -= 2;
   }
-  for (size_t i = 0; i < n; i++) sqlite3_str_append(out, ps[i].p, (int)ps[i].n);
+  /* joined on the stack first when short: one append, not one a piece */
+  char buf[1024];
+  size_t len = 0;
+  for (size_t i = 0; i < n; i++) len += ps[i].n;
+  if (len >= sizeof buf) {
+    for (size_t i = 0; i < n; i++)
+      sqlite3_str_append(out, ps[i].p, (int)ps[i].n);
+    return SQLITE_OK;
+  }
+  char *p = buf;
+  for (size_t i = 0; i < n; i++) {
+    memcpy(p, ps[i].p, ps[i].n);
+    p += ps[i].n;
+  }
+  sqlite3_str_append(out, buf, (int)len);
   return SQLITE_OK;
 }

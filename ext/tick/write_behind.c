@@ -136,10 +136,15 @@ int tick_wb_write_trigger(tick *t, trg_row *r) {
   }
   int rc = tick_wb_barrier(t);
   if (rc != SQLITE_OK) return rc;
+  int outcome_same = trg_row_outcome_stored(r);
   int changed = (same ? 0 : SAVE_STATUS) |
-                (trg_row_schedule_stored(r) ? 0 : SAVE_SCHEDULE);
+                (trg_row_schedule_stored(r) ? 0 : SAVE_SCHEDULE) |
+                (outcome_same ? SAVE_OUTCOME_SAME : 0);
   rc = !t->narrow ? store_trigger_save(t->call.st, r)
                   : store_trigger_save_tick(t->call.st, r, changed);
+  /* the outcome columns as written are not those read any more */
+  if (!t->narrow || !outcome_same || !(changed & SAVE_SCHEDULE))
+    trg_row_forget_outcome(r);
   if (rc != SQLITE_OK || same || !r->stored.known) return rc;
   /* its status changed: the event (none for other changes), and the
   ** status as written is the one to compare with from now on */
