@@ -90,7 +90,8 @@ def steps(rel, tree):
     the run): the unit test named after the file's module, the golden SQL
     files, the Python tests named after the module (in host/, after its
     folder too: host/test_host_mcp* for host/mcp/), the Python folder
-    that mirrors the code's folder, the rest of the fast subset; for a
+    that mirrors the code's folder, the rest of the fast subset (for
+    host/mcp/, the MCP layer: the official SDK's client, tests/mcp); for a
     mutant in a pure module, every other unit test last (building them
     all takes longer than the rest)."""
     base = os.path.splitext(os.path.basename(rel))[0]
@@ -119,6 +120,8 @@ def steps(rel, tree):
     if rel.startswith("host/"):
         out += ["py:" + ",".join(named)] if named else []
         out += ["py:host/"]
+        if rel.startswith("host/mcp/"):  # the MCP SDK's client (tests/mcp)
+            out += ["mcp"]
         return " ".join(out)
     out += ["sql"]
     if named:

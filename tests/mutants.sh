@@ -30,6 +30,8 @@
 #          names) and but the folder already run
 #   units  for a mutant in a pure module, every other unit test (last:
 #          building them all takes longer than the rest)
+#   mcp    for a mutant in host/mcp/, the MCP layer (tests/mcp: the
+#          official SDK's client against the host)
 # and with MUTANTS_FULL=1, for a mutant of ext/ the fast subset left alive,
 # what the fast subset leaves out (the killer is then named "full: ..."):
 #   slow   the Python tests $MUTANTS_PY leaves out (host, shadow-table
@@ -62,7 +64,9 @@ JOBS=${JOBS:-2}
 MUTANT_TIMEOUT=${MUTANT_TIMEOUT:-}
 MUTANTS_PY=${MUTANTS_PY:--host/test_host,-store/test_shadow,-whole/test_concurrency,-whole/test_crash,-test_preload}
 PY=/usr/bin/python3
-export W LIST JOBS MUTANT_TIMEOUT MUTANTS_PY PY
+# the MCP layer's SDK, installed once in this tree (tests/mcp/sdk.sh)
+MCP_SDK_DIR=${MCP_SDK_DIR:-$(pwd)/build/mcp-sdk}
+export W LIST JOBS MUTANT_TIMEOUT MUTANTS_PY PY MCP_SDK_DIR
 
 MUTANTS_RESUME=${MUTANTS_RESUME:-}
 MUTANTS_COVERAGE=${MUTANTS_COVERAGE:-}
@@ -164,6 +168,14 @@ run_step() {
         # shellcheck disable=SC2086
         build/fault_oom $mode build/triggers.so > "$2" 2>&1 || { echo "full: fault_oom $mode"; return 1; }
       done
+      ;;
+    mcp)
+      B=build sh tests/mcp/run.sh > "$2" 2>&1
+      grep -q '^mcp: SKIP' "$2" && return 0 # no SDK: not counted against it
+      if ! grep -q '^mcp: [0-9]* passed, 0 failed' "$2"; then
+        echo "mcp $(grep -m1 '^FAIL' "$2" | cut -c6-80)"
+        return 1
+      fi
       ;;
     py:*)
       f=${step#py:}
@@ -268,6 +280,7 @@ base_steps=""
 grep -q '	ext/' "$W/plan.tsv" && base_steps="units sql py:REST${MUTANTS_FULL:+ slow fault}"
 grep -q '	host/' "$W/plan.tsv" &&
   base_steps="$base_steps $(cut -f6 "$W/plan.tsv" | tr ' ' '\n' | grep '^unit:test_host_' | sort -u | tr '\n' ' ')py:host/"
+grep -q '	host/mcp/' "$W/plan.tsv" && base_steps="$base_steps mcp"
 tree=$( (cat "$W/plan.tsv"; cd "$W/base" && find ext host tests Makefile -type f | sort | xargs cat) | cksum)
 if [ "$(cat "$W/baseline.ok" 2> /dev/null)" != "$tree $base_steps" ]; then
   t0=$(date +%s)

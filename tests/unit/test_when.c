@@ -77,6 +77,9 @@ static const wcase cases[] = {
     ONCE("in 2 hours", WED, UTC, "2025-03-05T12:00:00Z", 95, ""),
     ONCE("2 hours", WED, UTC, "2025-03-05T12:00:00Z", 85, ""),
     ONCE("in 90 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
+    /* a hyphen glued between the count and the unit, as in "a 20-minute" */
+    ONCE("in 90-minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
+    ONCE("2-hours from now", WED, UTC, "2025-03-05T12:00:00Z", 95, ""),
     ONCE("in 1 hour and 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
     ONCE("in 1 hour, 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
     ONCE("in 1 hour, and 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
