@@ -117,7 +117,8 @@ def test_notify_watchdog_of_another_pid_and_none(ext):
 
 def test_journal_priorities(ext):
     """stderr the journal (JOURNAL_STREAM = its dev:ino): "<N>message"
-    lines; another stream named: the usual lines."""
+    lines; another stream named, or a value that is not "dev:ino" in
+    decimal: the usual lines."""
     with Tmp() as t:
         path, db = t.db(ext)
         add_once(db, "bad", now_ms() + 200)
@@ -125,7 +126,10 @@ def test_journal_priorities(ext):
         with open(errf, "w") as f:
             st = os.fstat(f.fileno())
             for stream, journal in ((f"{st.st_dev}:{st.st_ino}", True),
-                                    (f"{st.st_dev}:{st.st_ino + 1}", False)):
+                                    (f"{st.st_dev}:{st.st_ino + 1}", False),
+                                    # not dev:ino as systemd writes it
+                                    (f" {st.st_dev}:{st.st_ino}", False),
+                                    (f"{st.st_dev}:{st.st_ino}x", False)):
                 f.seek(0)
                 f.truncate()
                 db.execute("DELETE FROM triggers")
