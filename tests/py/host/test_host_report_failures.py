@@ -4,13 +4,16 @@ SQL trigger of the database's owner aborts every finish: the reports are
 dropped, each logged with the reason, tick exits 1, the runs stay running
 for their lease to reclaim), or another connection holds the write lock
 (--busy-timeout 0): kept and tried again while their leases hold, then
-written; dropped, "its lease has passed", when the lock outlasts it."""
+written; dropped, "its lease has passed", when the lock outlasts it; in
+run mode, reports joining a claim whose BEGIN finds the lock are kept
+too."""
 import os
 import sqlite3
 import subprocess
 import time
 
 from util.host import Tmp, add_interval, host_bin, now_ms, runs, wait_for
+from util import one
 
 
 def due(ext, t, n=1):
@@ -81,3 +84,39 @@ def test_batch_on_a_locked_database_dropped_when_its_lease_passes(ext):
         assert (f"{path}: run {r['run_id']}: report success refused: not written: {path}: "
                 "trigger_run_finish_many: database is locked (its lease has passed)") in err, err
         assert r["status"] == "running", r  # for the lease's expiry to settle
+
+
+def test_run_mode_reports_joining_a_claim_under_a_held_lock_are_kept(ext):
+    """Run mode writes the pending reports in the next claim's
+    transaction. When that BEGIN IMMEDIATE finds another connection's
+    write lock (--busy-timeout 0), the reports are kept and written once
+    the lock is gone, not counted written and dropped (their runs would
+    stay 'running' until the lease passed)."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_interval(db, "first", now_ms() - 500, interval_ms=3600000)
+        add_interval(db, "second", now_ms() + 600, interval_ms=3600000)
+        proc = subprocess.Popen(
+            [host_bin(ext), "run", path, "--extension", ext, "--exec",
+             f"touch {t.file('ran')}-$TRIGGER_ID", "--busy-timeout", "0",
+             "--report-ms", "1000", "--lease-ms", "120000"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            assert wait_for(lambda: os.path.exists(t.file("ran") + "-first"), 10)
+            # its report waits (--report-ms 1000) for the next claim, the
+            # second's (due 600 ms after the start), which finds the lock
+            holder = sqlite3.connect(path, isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")
+            time.sleep(2.5)
+            first = one(db, "SELECT status FROM trigger_runs WHERE trigger_id = 'first'")
+            holder.execute("COMMIT")
+            holder.close()
+            assert first == "running", first
+            assert wait_for(lambda: one(db, "SELECT status FROM trigger_runs"
+                                            " WHERE trigger_id = 'first'") == "success", 10)
+            assert wait_for(lambda: os.path.exists(t.file("ran") + "-second"), 10)
+        finally:
+            proc.terminate()
+            _, err = proc.communicate(timeout=10)
+        assert "report(s) tried again" in err, err
+        assert "refused" not in err, err
