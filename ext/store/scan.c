@@ -163,11 +163,10 @@ static int where_terms(sqlite3_str *s, store_vtab t, const store_term *terms,
     ** guesses that a range keeps a quarter of the rows and walks the whole
     ** table in id order rather than sort what the index finds. */
     int range = strcmp(op, "=") != 0;
-    sqlite3_str_appendf(s, "%s%s%s%s%s %s ?%d%s", i ? " AND " : " WHERE ",
-                        range ? "likelihood(" : "",
-                        by_agent && col == TC_STATUS ? "+" : "",
-                        col_prefix(t, col), cols[col].name, op, i + 1,
-                        range ? ", 0.001)" : "");
+    sqlite3_str_appendf(
+        s, "%s%s%s%s%s %s ?%d%s", i ? " AND " : " WHERE ",
+        range ? "likelihood(" : "", by_agent && col == TC_STATUS ? "+" : "",
+        col_prefix(t, col), cols[col].name, op, i + 1, range ? ", 0.001)" : "");
   }
   if (extra) sqlite3_str_appendf(s, "%s%s", n ? " AND " : " WHERE ", extra);
   return 0;
