@@ -49,6 +49,9 @@ ruby -rsqlite3 -e1 >/dev/null 2>&1 || need="$need ruby-sqlite3"
 # holidays of two countries that tests/py/sql/test_calendar.py imports.
 /usr/bin/python3 -c 'import dateutil.rrule' >/dev/null 2>&1 || need="$need python3-dateutil"
 /usr/bin/python3 -c 'import holidays' >/dev/null 2>&1 || need="$need python3-holidays"
+# tests/py/host/test_host_memcheck.py runs the host under valgrind's
+# memcheck (a leak per job or per failed claim; `make test-valgrind` too).
+command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v go >/dev/null 2>&1 || want="$want golang-go"
 [ -d /usr/share/gocode/src/github.com/mattn/go-sqlite3 ] || want="$want golang-github-mattn-go-sqlite3-dev"
 command -v node >/dev/null 2>&1 || want="$want nodejs"
