@@ -42,6 +42,17 @@ static int word_number(when_parser *p, int *v) {
   return 1;
 }
 
+int when_unit_hyphen_at(const when_parser *p, int i) {
+  int v;
+  return i > 0 && i + 1 < p->n && when_tok_punct(p, i, '-') && p->t[i].glued &&
+         p->t[i + 1].glued &&
+         when_lookup(p, i + 1, when_units, when_n_units, &v);
+}
+
+void when_skip_unit_hyphen(when_parser *p) {
+  if (when_unit_hyphen_at(p, p->pos)) when_skip(p, 1);
+}
+
 /* qty as num/den: "2" 2/1, "1.5" 15/10, "half a" 1/2, "a quarter of a(n)"
 ** 1/4, "three quarters of a(n)" 3/4, "two and a half" 5/2. */
 int when_parse_qty(when_parser *p, int64_t *num, int *den) {
@@ -170,8 +181,7 @@ static int parse_term(when_parser *p, duration *d) {
   int save = p->pos, den, unit, quarters;
   int64_t num;
   if (!when_parse_qty(p, &num, &den)) return 0;
-  if (when_tok_punct(p, p->pos, '-') && p->t[p->pos].glued) /* "20-minute" */
-    when_skip(p, 1);
+  when_skip_unit_hyphen(p); /* "20-minute" */
   if (!when_accept_from(p, when_units, when_n_units, &unit)) {
     p->pos = save;
     return 0;

@@ -258,6 +258,11 @@ int when_parse_zone(when_parser *p, zone_spec *z);
 int when_parse_part(when_parser *p, int *part);
 int when_part_hour(int part);
 int when_parse_qty(when_parser *p, int64_t *num, int *den);
+/* Token i is a '-' glued between a count and the unit glued after it
+** ("20-minute", "every 3-days"): 1, else 0. when_skip_unit_hyphen steps
+** over such a '-' at p->pos. */
+int when_unit_hyphen_at(const when_parser *p, int i);
+void when_skip_unit_hyphen(when_parser *p);
 int when_parse_duration(when_parser *p, duration *d);
 int when_parse_terms(when_parser *p, duration *d);
 int when_parse_day_count(when_parser *p, when_form *ph);

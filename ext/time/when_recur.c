@@ -111,6 +111,7 @@ static int no_calendar_rule(when_parser *p) {
       } else {
         n = 0;
       }
+      k += when_unit_hyphen_at(p, k + 1); /* "every 3-weeks" */
       if (n >= 2 && when_lookup(p, k + 1, when_units, when_n_units, &v) &&
           v >= U_DAY)
         return refuse_rule_at(p, i, "every so many days, weeks or months");
@@ -144,6 +145,7 @@ static int parse_rec_interval(when_parser *p, when_form *ph) {
   int save = p->pos, den = 1, unit;
   int64_t num = 1;
   int has_qty = when_parse_qty(p, &num, &den);
+  if (has_qty) when_skip_unit_hyphen(p); /* "every 15-minutes" */
   if (!when_accept_from(p, when_units, when_n_units, &unit)) {
     p->pos = save;
     return 0;

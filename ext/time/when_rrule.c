@@ -36,12 +36,14 @@ static int periods(when_parser *p) {
   if (when_tok_int(p, p->pos, 2) && p->t[p->pos].value >= 2) {
     n = p->t[p->pos].value;
     when_skip(p, 1);
+    when_skip_unit_hyphen(p); /* "every 3-days" */
     return n;
   }
   if (!when_tok_word(p, p->pos, "a") && !when_tok_word(p, p->pos, "an") &&
       when_lookup(p, p->pos, when_numbers, when_n_numbers, &n) && n >= 2 &&
       n <= 99) {
     when_skip(p, 1);
+    when_skip_unit_hyphen(p);
     return n;
   }
   return 0;
