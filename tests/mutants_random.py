@@ -10,7 +10,13 @@ copy of the tree.
         (comma- or space-separated folders: ext, host, ext/tick ...) and
         writes the list OUT; the survivors of earlier runs judged "needs
         test" (tests/mutants_random_survivors.jsonl) come first, those
-        judged equivalent are never drawn again
+        judged equivalent are never drawn again. The draw takes the
+        candidates in the order of a hash of SEED and each candidate's
+        own text (file, line, change), so an edit elsewhere changes only
+        the mutants of the lines it touches and a resumed run keeps its
+        results; a list OUT written by the first version (a shuffle of
+        the candidates' positions, no "draw: by hash" in its first line)
+        is drawn again that way
     mutants_random.py coverage GCOVR_JSON OUT
         keeps, of a gcovr --json report, the lines of ext/ and host/ that
         the suite never executed, with each file's hash (a file that
@@ -331,6 +337,36 @@ def emit(f, ident, what, find, repl, equiv=None):
     f.write("\n")
 
 
+BY_HASH = "draw: by hash"
+
+
+def legacy_list(path):
+    """The list at path was drawn by the first version: its first line
+    does not say BY_HASH (a run started then keeps its draw)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return BY_HASH not in f.readline()
+    except FileNotFoundError:
+        return False
+
+
+def draw_order(seed, cands, by_hash=True):
+    """The candidates' indexes in the order they are drawn: by a hash of
+    the seed and the candidate's file, line text and change (stable under
+    edits of other lines), or (by_hash false) the first version's shuffle
+    of their positions."""
+    if not by_hash:
+        order = list(range(len(cands)))
+        random.Random(int(seed)).shuffle(order)
+        return order
+
+    def key(i):
+        rel, no, op, what, mutated, raw, clean = cands[i]
+        text = "\0".join((str(seed), rel, clean[no].strip(), op, what, mutated.strip()))
+        return hashlib.sha1(text.encode("utf-8")).digest()
+    return sorted(range(len(cands)), key=key)
+
+
 def cmd_gen(seed, n, dirs, out):
     tree = os.getcwd()
     dirs = [d for d in re.split(r"[,\s]+", dirs) if d]
@@ -340,13 +376,13 @@ def cmd_gen(seed, n, dirs, out):
         with open(os.path.join(tree, rel), encoding="utf-8") as f:
             corpus[rel] = norm(f.read())
     cands = candidates(tree, dirs)
-    rng = random.Random(int(seed))
-    order = list(range(len(cands)))
-    rng.shuffle(order)
+    legacy = legacy_list(out)
+    order = draw_order(seed, cands, by_hash=not legacy)
     chosen, seen, skipped_equiv, equiv = [], set(), 0, []
     with open(out, "w", encoding="utf-8") as f:
         f.write(f"# random mutants: seed {seed}, {n} over {' '.join(dirs)} "
-                f"({len(cands)} candidates; tests/mutants_random.py)\n\n")
+                f"({len(cands)} candidates; tests/mutants_random.py)"
+                f"{'' if legacy else '; ' + BY_HASH}\n\n")
         for sid, row in survivors.items():
             if row.get("verdict") in ("needs test", "to judge") and any(
                     row["file"].startswith(d.rstrip("/") + "/") for d in dirs):
