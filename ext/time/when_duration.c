@@ -53,6 +53,13 @@ void when_skip_unit_hyphen(when_parser *p) {
   if (when_unit_hyphen_at(p, p->pos)) when_skip(p, 1);
 }
 
+/* A unit at token i, or after a '-' glued between ("a half-hour"). */
+static int unit_at(const when_parser *p, int i) {
+  int v;
+  return when_lookup(p, i + when_unit_hyphen_at(p, i), when_units, when_n_units,
+                     &v);
+}
+
 /* qty as num/den: "2" 2/1, "1.5" 15/10, "half a" 1/2, "a quarter of a(n)"
 ** 1/4, "three quarters of a(n)" 3/4, "two and a half" 5/2. */
 int when_parse_qty(when_parser *p, int64_t *num, int *den) {
@@ -71,7 +78,7 @@ int when_parse_qty(when_parser *p, int64_t *num, int *den) {
     return 1;
   }
   if (when_tok_word(p, i, "a") && when_tok_word(p, i + 1, "half") &&
-      when_lookup(p, i + 2, when_units, when_n_units, &v)) { /* a half hour */
+      unit_at(p, i + 2)) { /* a half hour */
     *num = 1, *den = 2;
     when_skip(p, 2);
     return 1;
@@ -82,9 +89,8 @@ int when_parse_qty(when_parser *p, int64_t *num, int *den) {
     return 1;
   }
   if ((when_tok_word(p, i, "a") && when_tok_word(p, i + 1, "quarter") &&
-       when_lookup(p, i + 2, when_units, when_n_units, &v)) ||
-      (when_tok_word(p, i, "quarter") &&
-       when_lookup(p, i + 1, when_units, when_n_units, &v))) {
+       unit_at(p, i + 2)) ||
+      (when_tok_word(p, i, "quarter") && unit_at(p, i + 1))) {
     *num = 1, *den = 4; /* "a quarter hour" */
     when_skip(p, when_tok_word(p, i, "a") ? 2 : 1);
     return 1;

@@ -80,6 +80,8 @@ static const wcase cases[] = {
     /* a hyphen glued between the count and the unit, as in "a 20-minute" */
     ONCE("in 90-minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
     ONCE("2-hours from now", WED, UTC, "2025-03-05T12:00:00Z", 95, ""),
+    ONCE("in a half-hour", WED, UTC, "2025-03-05T10:30:00Z", 95, ""),
+    ONCE("in a quarter-hour", WED, UTC, "2025-03-05T10:15:00Z", 95, ""),
     ONCE("in 1 hour and 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
     ONCE("in 1 hour, 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
     ONCE("in 1 hour, and 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
@@ -331,6 +333,8 @@ static const wcase cases[] = {
     EVERY("every 15-minutes", WED, UTC, 900000),
     EVERY("every 2-hours", WED, UTC, 7200000),
     EVERY("every 90-minutes", WED, UTC, 5400000),
+    EVERY("every quarter-hour", WED, UTC, 900000),
+    EVERY("every half-hour", WED, UTC, 1800000),
     RRULE("every 3-days at 7am", WED, UTC,
           "FREQ=DAILY;INTERVAL=3;BYHOUR=7;BYMINUTE=0;BYSECOND=0",
           "2025-03-06T07:00:00Z", 95, ""),
