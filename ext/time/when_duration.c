@@ -235,7 +235,9 @@ int when_parse_duration(when_parser *p, duration *d) {
   } else if (p->hints.timer && when_accept(p, "for")) {
     d->marker = 1;
   }
+  int first = p->pos;
   if (!when_parse_terms(p, d)) return 0;
+  int one_term = p->pos == first + 2;
   if (when_accept(p, "from")) {
     if (!when_accept(p, "now")) return 0;
     d->marker = 1;
@@ -243,5 +245,6 @@ int when_parse_duration(when_parser *p, duration *d) {
     d->marker = 1, d->later = 1;
   }
   if (p->hints.timer) d->marker = 1;
-  return 1;
+  /* "1700 hours" alone is 17:00, not 70 days (when_grammar.c) */
+  return d->marker || !one_term || !when_military_time_at(p, first);
 }

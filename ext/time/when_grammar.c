@@ -160,6 +160,12 @@ static int clock_dotted(when_parser *p, clock_spec *c) {
   return 1;
 }
 
+int when_military_time_at(const when_parser *p, int i) {
+  return i + 1 < p->n && p->t[i].kind == T_INT && p->t[i].ndig == 4 &&
+         p->t[i].value / 100 <= 23 && p->t[i].value % 100 <= 59 &&
+         (when_tok_word(p, i + 1, "hours") || when_tok_word(p, i + 1, "hrs"));
+}
+
 int when_parse_clock(when_parser *p, clock_spec *c, int where) {
   int i = p->pos, k;
   memset(c, 0, sizeof *c);
@@ -187,11 +193,13 @@ int when_parse_clock(when_parser *p, clock_spec *c, int where) {
   }
   if (where != CLOCK_FREE && (clock_dotted(p, c) || clock_h_style(p, c)))
     return 1;
-  if (where != CLOCK_FREE && t->kind == T_INT && t->ndig == 4) { /* "at 1830" */
+  int military = when_military_time_at(p, i); /* "1700 hours" */
+  if ((where != CLOCK_FREE || military) && t->kind == T_INT &&
+      t->ndig == 4) { /* "at 1830" */
     c->h = t->value / 100, c->m = t->value % 100, c->two_digit = 1;
     if (c->h > 23 || c->m > 59) return 0;
     c->kind = CLK_CLOCK;
-    when_skip(p, 1);
+    when_skip(p, 1 + military);
     c->has = 1;
     return 1;
   }

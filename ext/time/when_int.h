@@ -254,6 +254,9 @@ int when_rrule_finish(const when_form *ph, const char *hours, int minute,
 ** as free, plus "8.30" and "0830", never a bare hour. */
 enum { CLOCK_FREE, CLOCK_AT, CLOCK_SLOT };
 int when_parse_clock(when_parser *p, clock_spec *c, int where);
+/* Tokens i, i+1 are a 24-hour time in four digits and "hours" or "hrs"
+** ("1700 hours", "0930 hrs": a clock time, not a duration). */
+int when_military_time_at(const when_parser *p, int i);
 int when_parse_zone(when_parser *p, zone_spec *z);
 int when_parse_part(when_parser *p, int *part);
 int when_part_hour(int part);

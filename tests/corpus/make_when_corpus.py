@@ -542,6 +542,8 @@ def messages():
     m("remind me in a year to renew the domain", MONTHS(12), rest="renew the domain")
     scene("sao")
     m("remind me in 15 minutes to leave", IN(m=15), rest="leave")
+    m("remind me in a half-hour to move the car", IN(m=30), rest="move the car")
+    m("remind me in 10-minutes to turn off the stove", IN(m=10), rest="turn off the stove")
     scene("akl")
     m("30 minutes from now remind me to turn the sprinkler off", IN(m=30), rest="turn the sprinkler off")
     scene("la")
@@ -655,6 +657,10 @@ def messages():
     m("at 5:30pm call the plumber", T(17, 30), rest="call the plumber")
     m("2pm: send slides to Raj", T(14), rest="send slides to Raj")
     m("at 12pm join the all-hands", T(12), rest="join the all-hands")
+    m("at 1700 hours brief the watch", T(17), rest="brief the watch",
+      note="four digits and 'hours': military time, not 70 days")
+    m("0930 hrs muster in the hangar", T(9, 30), rest="muster in the hangar",
+      note="said 10:00: tomorrow's 09:30")
     m("at 12am reboot the router", T(0), rest="reboot the router", note="12am is 00:00: tomorrow's start")
     scene("ber")
     m("at 17:00 pick up the kids", T(17), rest="pick up the kids")
@@ -1061,6 +1067,9 @@ def messages():
     m("every weekend at 10am call grandma", CRON("0 10 * * 0,6"), rest="call grandma")
     m("every 90 minutes rotate the logs", EVERY(5400), rest="rotate the logs")
     m("every half hour check the oven", EVERY(1800), rest="check the oven")
+    m("every quarter-hour poll the build", EVERY(900), rest="poll the build",
+      note="a hyphen between the fraction and its unit")
+    m("every 15-minutes remind me to blink", EVERY(900), rest="blink")
     m("each morning at 6 walk the dog", CRON("0 6 * * *"), rest="walk the dog")
     m("every tuesday and thursday at 18:30 football practice", CRON("30 18 * * 2,4"), rest="football practice")
     scene("ber")
