@@ -286,6 +286,53 @@ static int time_like(const char *t, size_t a, size_t b) {
   return when_word_in(t, a, b, time_words, N(time_words));
 }
 
+/* Is the chunk [a, b) a date in numbers that the grammar does not read
+** (docs/when.md#finding-a-phrase-in-a-message): "2025/03/07" (a year of
+** four digits first or last), "07.03.2025", "07.03.25", "7.3." (the
+** chunk "7.3" and a '.' after it). Not "24/7", "1.5", "v2.10.3",
+** "1.2.10" (a version: day and month of one digit need a year of four
+** unless "on" comes before: "on 7.3.25"),
+** "10.0.0.1". */
+static int numeric_date(const char *t, size_t len, size_t a, size_t b,
+                        int after_on) {
+  int width[4], n = 0, digits = 0;
+  char sep = 0;
+  for (size_t i = a; i <= b; i++) {
+    if (i < b && ascii_is_digit(t[i])) {
+      digits++;
+      continue;
+    }
+    if (!digits || n == 4) return 0;
+    width[n++] = digits;
+    digits = 0;
+    if (i == b) break;
+    if ((t[i] != '.' && t[i] != '/') || (sep && t[i] != sep)) return 0;
+    sep = t[i];
+  }
+  int year_last = n == 3 && width[2] == 4 && width[0] <= 2 && width[1] <= 2,
+      year_first = n == 3 && width[0] == 4 && width[1] <= 2 && width[2] <= 2;
+  if (sep == '/') return year_last || year_first;
+  if (sep != '.') return 0;
+  int two_two = width[0] == 2 && width[1] == 2;
+  return year_last || (n == 3 && width[2] == 2 && (two_two || after_on)) ||
+         (n == 2 && width[0] <= 2 && width[1] <= 2 && b < len && t[b] == '.');
+}
+
+/* A day said of the word after it: "5th", "1st", "first" ... "last",
+** "day", a weekday ("the 5th of next month", "the last day of next week",
+** "monday of next week"). */
+static int day_of_word(const char *t, size_t a, size_t b) {
+  static const char *const words[] = {"first", "second", "third", "fourth",
+                                      "fifth", "last",   "day"};
+  size_t i = a;
+  while (i < b && ascii_is_digit(t[i])) i++;
+  if (i > a && i - a <= 2 && b - i == 2 &&
+      (when_word_is(t + i, 2, "st") || when_word_is(t + i, 2, "nd") ||
+       when_word_is(t + i, 2, "rd") || when_word_is(t + i, 2, "th")))
+    return 1;
+  return when_word_in(t, a, b, words, N(words)) || time_like(t, a, b);
+}
+
 /* The first word of the clause [ca, cb) after fillers, or 0. */
 static int clause_head(const char *t, size_t len, size_t ca, size_t cb,
                        size_t *a, size_t *b) {
@@ -825,6 +872,14 @@ static int judge_clause(const char *t, size_t len, when_cand *c, char *why,
   return CTX_OK;
 }
 
+/* Refuse: the word [a, b) next to the time was not read with it. */
+static int unread_next(char *why, size_t n, const char *t, size_t a, size_t b) {
+  return refuse(why, n,
+                "cannot read '%.*s' next to the time: say the whole time "
+                "plainly",
+                t + a, b - a);
+}
+
 /* A time-like word next to the phrase that it did not read. */
 static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
                             size_t n) {
@@ -834,30 +889,34 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
     if ((when_word_eq(t, a, b, "at") || when_word_eq(t, a, b, "on")) &&
         when_next_word(t, len, b, &a2, &b2) && b2 > c->cb)
       a2 = b2 = b;
-    if (time_like(t, a2, b2) && /* "sat", "1:1" (a meeting) are no times */
+    int on = a2 != a && when_word_eq(t, a, b, "on");
+    if ((time_like(t, a2, b2) || numeric_date(t, len, a2, b2, on)) &&
+        /* "sat", "1:1" (a meeting) are no times */
         !(b2 - a2 == 3 &&
           (when_word_is(t + a2, 3, "sat") || when_word_is(t + a2, 3, "1:1"))))
-      return refuse(why, n,
-                    "cannot read '%.*s' next to the time: say the "
-                    "whole time plainly",
-                    t + a2, b2 - a2);
+      return unread_next(why, n, t, a2, b2);
   }
   if (word_before(t, len, c, &a, &b) && b - a <= 2 && ascii_is_digit(t[a]) &&
       ascii_is_digit(t[b - 1]) && c->form.form == F_GENERAL &&
       !c->form.clock.has)
-    return refuse(why, n,
-                  "cannot read '%.*s' next to the time: say the whole "
-                  "time plainly",
-                  t + a, b - a);
+    return unread_next(why, n, t, a, b);
+  if (word_before(t, len, c, &a, &b)) {
+    size_t a0, b0;
+    /* "on 2025/03/07 at 9am", "07.03.2025 9am", "on 7.3.25 at 9am" */
+    int on =
+        when_prev_word(t, len, a, &a0, &b0) && when_word_eq(t, a0, b0, "on");
+    if (numeric_date(t, len, a, b, on)) return unread_next(why, n, t, a, b);
+    /* "the 5th of next month": a day of the time, not the time */
+    if (when_word_eq(t, a, b, "of") && when_prev_word(t, len, a, &a0, &b0) &&
+        a0 >= c->ca && day_of_word(t, a0, b0))
+      return unread_next(why, n, t, a0, b);
+  }
   static const char *const parts[] = {"morning", "afternoon", "evening",
                                       "night"};
   if (word_before(t, len, c, &a, &b) && time_like(t, a, b) &&
       !when_word_eq(t, a, b, "sat") && !when_word_eq(t, a, b, "sun") &&
       !when_word_in(t, a, b, parts, N(parts))) /* "movie night at 8" */
-    return refuse(why, n,
-                  "cannot read '%.*s' next to the time: say the whole "
-                  "time plainly",
-                  t + a, b - a);
+    return unread_next(why, n, t, a, b);
   return CTX_OK;
 }
 

@@ -634,6 +634,12 @@ def messages():
     m("remind me on the 25th at 9am to pay the credit card", D(("dom", 25), 9), rest="pay the credit card")
     scene("utc")
     m("remind me on Jan 15 at 10:00 to renew the contract", D(("md", 1, 15), 10), rest="renew the contract")
+    m("remind me on 15.01.2026 at 10:00 to renew the lease", NO("ambiguous"),
+      note="a date in numbers with dots is not read: the clock time alone would be another day")
+    m("remind me at 9 am on 2026/01/20 to file the report", NO("ambiguous"),
+      note="a year-first date with slashes is not read: the clock time alone would be another day")
+    m("remind me on the 5th of next month to pay the rent", NO("ambiguous"),
+      note="the 5th of next month, not 'next month' from today")
     m("on 2025-12-01 at 09:00 remind me to rotate the keys", D(("ymd", 2025, 12, 1), 9), rest="rotate the keys")
     m("remind me at 2025-12-02T08:00:00Z to check the renewal", D(("ymd", 2025, 12, 2), 8, zone="UTC"),
       rest="check the renewal")

@@ -151,6 +151,16 @@ static const fcase cases[] = {
     F("Call Anna (tomorrow at 9am).", "tomorrow at 9am", "Call Anna."),
     F("Call Anna [at 5pm]", "at 5pm", "Call Anna"),
     NONE("Call Anna {at 5pm} now-ish"), /* a time-like word it cannot read */
+    /* a date in numbers the grammar does not read, next to the time: the
+    ** time alone would be another day */
+    NONE("remind me on 07.03.2025 at 9am to renew"),
+    NONE("remind me at 9am on 2025/03/27"),
+    NONE("remind me on 7.3.25 at 9am"),
+    NONE("remind me on the 5th of next month"), /* not 'next month' */
+    NONE("remind me friday of next week at 3pm"),
+    F("deploy 1.2.10 at 9am tomorrow", "at 9am tomorrow", "deploy 1.2.10"),
+    F("we run 24/7 so ping me at 9am tomorrow", "at 9am tomorrow",
+      "we run 24/7 so"),
     F("Say \"in 2 hours\" to the bot", "in 2 hours", "Say to the bot"),
     F("Say 'at noon' to the bot", "at noon", "Say to the bot"),
     F("(tomorrow at 9am)", "tomorrow at 9am", ""),
