@@ -295,7 +295,7 @@ static int time_like(const char *t, size_t a, size_t b) {
 ** "10.0.0.1". */
 static int numeric_date(const char *t, size_t len, size_t a, size_t b,
                         int after_on) {
-  int width[4], n = 0, digits = 0;
+  int width[4] = {0}, n = 0, digits = 0;
   char sep = 0;
   for (size_t i = a; i <= b; i++) {
     if (i < b && ascii_is_digit(t[i])) {
