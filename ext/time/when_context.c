@@ -491,6 +491,63 @@ static int when_it_is(const char *t, size_t len, size_t a, size_t b) {
          when_word_eq(t, a3, b3, "when");
 }
 
+/* After "or": a word that makes the phrase one of two alternatives ("at 4
+** or 5pm", "in an hour or two", "tomorrow or the day after"). */
+static int alternative_at(const char *t, size_t len, size_t a, size_t b) {
+  size_t a2, b2;
+  if (time_like(t, a, b) || when_word_eq(t, a, b, "maybe") ||
+      ascii_is_digit(t[a]))
+    return 1;
+  for (int k = 0; k < when_n_numbers; k++)
+    if (when_numbers[k].name[1] && when_word_eq(t, a, b, when_numbers[k].name))
+      return 1; /* "two" (not "a": "or a coffee break") */
+  return when_word_eq(t, a, b, "the") && when_next_word(t, len, b, &a2, &b2) &&
+         (time_like(t, a2, b2) || when_word_eq(t, a2, b2, "day") ||
+          when_word_eq(t, a2, b2, "next"));
+}
+
+/* [a, b) could start a range of clock times: "3", "10:30", "9am",
+** "9:30pm" (not "1:1", a meeting, or "404"). */
+static int range_start_word(const char *t, size_t a, size_t b) {
+  size_t i = a;
+  while (i < b && i - a < 3 && ascii_is_digit(t[i])) i++;
+  if (i == a || i - a > 2) return 0;
+  if (i + 3 <= b && t[i] == ':' && ascii_is_digit(t[i + 1]) &&
+      ascii_is_digit(t[i + 2]))
+    i += 3;
+  if (i + 2 == b &&
+      (when_word_is(t + i, 2, "am") || when_word_is(t + i, 2, "pm")))
+    i += 2;
+  return i == b;
+}
+
+/* "3 to 5pm", "3 - 5pm": a range of times without "from" before the
+** clock time c reads (its end); *ra: where the range starts. */
+static int range_before(const char *t, size_t len, const when_cand *c,
+                        size_t *ra) {
+  size_t a, b, a2, b2;
+  if (!c->form.clock.has || !ascii_is_digit(t[c->a]) ||
+      !when_prev_word(t, len, c->a, &a, &b))
+    return 0; /* the clock itself, not "at 5pm" */
+  if (a >= c->ca && when_word_eq(t, a, b, "to") &&
+      when_prev_word(t, len, a, &a2, &b2) && a2 >= c->ca &&
+      range_start_word(t, a2, b2)) {
+    *ra = a2;
+    return 1;
+  }
+  /* a spaced dash ends a clause (when_msg.c): read across it */
+  int dashes = 0;
+  for (size_t i = b; i < c->a; i++) {
+    if (t[i] == '-') dashes++;
+    else if (!when_is_blank(t[i])) return 0;
+  }
+  if (dashes == 1 && range_start_word(t, a, b)) {
+    *ra = a;
+    return 1;
+  }
+  return 0;
+}
+
 /* Guards: a hedge, deadline or event before the phrase, "ago" after it. */
 static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
                         size_t n) {
@@ -500,7 +557,8 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
   if (word_before(t, len, c, &a, &b)) {
     const char *w = t + a;
     size_t wn = b - a;
-    if (when_word_eq(t, a, b, "by") || when_word_eq(t, a, b, "due"))
+    if (when_word_eq(t, a, b, "by") || when_word_eq(t, a, b, "due") ||
+        when_word_eq(t, a, b, "than")) /* "no later than 5pm" */
       return refuse(why, n,
                     "'%.*s ...' is a deadline, not a time to "
                     "remind: name the time to be reminded",
@@ -568,6 +626,12 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
                       t + a2, b2 - a2);
     }
   }
+  size_t ra;
+  if (range_before(t, len, c, &ra))
+    return refuse(why, n,
+                  "'%.*s' is a range of times: say when to remind (its "
+                  "start, or 'from ... to ...')",
+                  t + ra, c->b - ra);
   static const char *const vague_after[] = {"sometime", "anytime",  "whenever",
                                             "someday",  "ish",      "-ish",
                                             "latest",   "earliest", "sharpish"};
@@ -590,9 +654,7 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
                   t + a, b - a); /* "on sunday, around 4" */
   if (when_next_word(t, len, c->b, &a, &b) && when_word_eq(t, a, b, "or") &&
       !memchr(t + c->b, '\n', a - c->b) &&
-      when_next_word(t, len, b, &a2, &b2) &&
-      (time_like(t, a2, b2) || when_word_eq(t, a2, b2, "maybe") ||
-       ascii_is_digit(t[a2])))
+      when_next_word(t, len, b, &a2, &b2) && alternative_at(t, len, a2, b2))
     return refuse(why, n,
                   "'%.*s' is one of two alternatives: which one is "
                   "meant?",

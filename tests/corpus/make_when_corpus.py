@@ -1046,6 +1046,13 @@ def messages():
     m("remind me tomorrow at 9am-ish to call the vet", NO("vague"))
     m("remind me tomorrow at 9am... or maybe 10 to call Jo", NO("vague"), note="two alternatives")
     m("remind me in 5 to call", NO("vague"), note="5 what: minutes? a person would ask")
+    m("remind me in an hour or two to stretch", NO("vague"),
+      note="an alternative after 'or': an hour or two hours")
+    m("remind me in a day or two to follow up with Kim", NO("vague"))
+    m("remind me no later than 4pm to submit the form", NO("deadline"),
+      note="a bound, like 'by 4pm'")
+    m("block 2 to 4pm for deep work", NO("ambiguous"),
+      note="a range without 'from': its start or its end?")
     m("remind me in a sec", NO("vague"))
 
     family("cancel")

@@ -158,6 +158,14 @@ static const fcase cases[] = {
     NONE("remind me on 7.3.25 at 9am"),
     NONE("remind me on the 5th of next month"), /* not 'next month' */
     NONE("remind me friday of next week at 3pm"),
+    /* a range without "from", an alternative after "or", a bound */
+    NONE("block 3 to 5pm for focus"),
+    NONE("block 3 - 5pm for focus"),
+    NONE("block 10:30 to 11:45am for review"),
+    NONE("remind me in an hour or two"),
+    NONE("remind me tomorrow or the day after"),
+    NONE("remind me no later than 5pm"),
+    F("move my 1:1 to 3pm tomorrow", "3pm tomorrow", "move my 1:1"),
     F("deploy 1.2.10 at 9am tomorrow", "at 9am tomorrow", "deploy 1.2.10"),
     F("we run 24/7 so ping me at 9am tomorrow", "at 9am tomorrow",
       "we run 24/7 so"),
