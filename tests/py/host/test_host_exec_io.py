@@ -47,3 +47,23 @@ def test_tails_trimmed_cut_and_signals(ext):
         # 601 bytes of stderr, the last 500 kept: from the first whole character
         assert by["cut"] == ("failed", "..." + "\u00e9" * 249 + "y", None), by
         assert by["signal"] == ("failed", "killed by signal 9", None), by
+
+
+def test_output_written_a_byte_at_a_time_is_kept_whole(ext):
+    """A command that writes its result and its error a byte at a time,
+    with pauses between (each read of the pipe returns one byte): every
+    byte is kept, and a pipe is closed only at its end."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        past = now_ms() - 500
+        add_interval(db, "slow-ok", past, interval_ms=60000)
+        add_interval(db, "slow-bad", past, interval_ms=60000)
+        cmd = ('case "$TRIGGER_ID" in '
+               "slow-ok) for c in d o n e; do printf $c; sleep 0.05; done;; "
+               "slow-bad) for c in b o o m; do printf $c >&2; sleep 0.05; done; exit 1;; "
+               "esac")
+        rc, _, err = tick(ext, path, "--exec", cmd)
+        assert rc == 1, err
+        by = {r["trigger_id"]: (r["status"], r["error"], r["result"]) for r in runs(db)}
+        assert by["slow-ok"] == ("success", None, "done"), by
+        assert by["slow-bad"] == ("failed", "boom", None), by

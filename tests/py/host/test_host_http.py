@@ -28,6 +28,9 @@ from util.host import (Tmp, add_interval, add_once, briefly, host_bin, manual, n
 from util.http import (chromium, get, metric, parse_metrics, png_size, read, start_http,
                        stop_http)
 
+# trigger_host_claim_latency_seconds' bucket bounds, as docs/host.md lists
+CLAIM_LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300]
+
 
 # ---- Prometheus text format 0.0.4 ------------------------------------------
 
@@ -91,6 +94,11 @@ def test_routes(ext):
                 assert metric(m, "trigger_host_claim_latency_seconds_count", db=path, agent=agent) == 1
                 assert metric(m, "trigger_host_claim_latency_seconds_bucket", db=path, agent=agent,
                               le="+Inf") == 1
+                # the documented bounds (docs/host.md)
+                les = [k for k in m if k[0] == "trigger_host_claim_latency_seconds_bucket"
+                       and ("agent", agent) in k[1]]
+                bounds = sorted(float(dict(k[1])["le"]) for k in les)
+                assert bounds == CLAIM_LATENCY_BUCKETS + [float("inf")], bounds
             assert metric(m, "trigger_host_failures_total", db=path, agent="agent-2") == 1
             assert metric(m, "trigger_host_failures_total", db=path, agent="agent-1") == 0
             assert metric(m, "trigger_host_runs_total", db=path, agent="agent-1", status="failed") == 0

@@ -107,3 +107,19 @@ def test_a_journal_stream_that_is_not_dev_ino_is_not_half_read(ext):
             assert p.returncode == 0, (stream, p.returncode, p.stderr[-3000:])
             assert "1 trigger: 1 scheduled." in p.stdout, (stream, p.stdout)
             assert not p.stderr.startswith("<"), (stream, p.stderr)
+
+
+def test_status_listing_failed_runs_leaks_nothing(ext):
+    """trigger-host status with failed runs to list: each one's texts are
+    freed (the listing is read into memory before it is printed)."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_once(db, "bad", now_ms() - 500)
+        add_once(db, "later", now_ms() + 3600000)
+        p = subprocess.run([host_bin(ext), "tick", path, "--extension", ext,
+                            "--exec", "echo boom >&2; exit 1"],
+                           capture_output=True, text=True, timeout=30)
+        assert p.returncode == 1, p.stderr
+        p = run_checked(ext, ["status", path])
+        assert p.returncode == 0, (p.returncode, p.stderr[-3000:])
+        assert "boom" in p.stdout, p.stdout

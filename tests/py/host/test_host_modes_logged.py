@@ -2,9 +2,13 @@
 mode and when its --via command dies: the JSON start line names run and
 serve as its mode, and print mode in it; a --via command killed by a
 signal is reported as such (exit 3); print mode with stdout closed
-releases the run (exit 3), under --http too."""
+releases the run (exit 3), under --http too; each line's time is now, in
+UTC, in the text and the JSON forms."""
+import datetime
 import json
+import re
 import subprocess
+import time
 
 from util.host import Tmp, add_once, briefly, host_bin, now_ms, run_host, runs
 
@@ -65,3 +69,27 @@ def test_print_mode_with_http_and_stdout_closed(ext):
         assert p.returncode == 3, (p.returncode, p.stderr)
         assert "stdout: Bad file descriptor; releasing runs and stopping" in p.stderr, p.stderr
         assert [r["status"] for r in runs(db)] == ["deferred"]
+
+
+def test_each_line_is_stamped_with_the_time_it_was_written(ext):
+    """The text prefix "trigger-host: <ISO 8601 UTC>" and the JSON "ts" are
+    the time the line was written, to the millisecond, in UTC."""
+    with Tmp() as t:
+        path, _ = t.db(ext)
+        before = time.time()
+        rc, err = briefly(ext, "run", path, "-v")
+        after = time.time()
+        assert rc == 0, (rc, err)
+        stamps = re.findall(r"^trigger-host: (\S+) ", err, re.M)
+        before_json = time.time()
+        start = json_start(ext, "run", path)
+        after_json = time.time()
+    assert stamps, err
+
+    def seconds(iso):
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", iso), iso
+        return datetime.datetime.strptime(iso, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+            tzinfo=datetime.timezone.utc).timestamp()
+    for iso in stamps:
+        assert before - 1 <= seconds(iso) <= after + 1, (iso, before, after)
+    assert before_json - 1 <= seconds(start["ts"]) <= after_json + 1, start

@@ -117,6 +117,23 @@ def test_run_mode_runs_a_job_when_due(ext):
         assert [r["status"] for r in runs(db)] == ["success"]
 
 
+def test_jobs_longer_than_the_kept_statements_run_whole(ext):
+    """The host keeps the first 8 statements of a job prepared for the next
+    run of the same text (docs/sql-jobs.md): a job of 11 statements run
+    twice in one tick does all 11 each time."""
+    with Tmp() as t:
+        path, db = jobs_db(ext, t)
+        sql = "; ".join([LEDGER] + ["UPDATE counter SET n = n + 1"] * 10)
+        job(db, "long-a", sql)
+        job(db, "long-b", sql)
+        rc, _, err = tick(ext, path, "--sql")
+        assert rc == 0, err
+        assert [(r["trigger_id"], r["status"], r["result"]) for r in runs(db)] == \
+            [("long-a", "success", "11"), ("long-b", "success", "11")], runs(db)
+        assert one(db, "SELECT n FROM counter") == 20
+        assert one(db, "SELECT count(*) FROM ledger") == 2
+
+
 def test_usage_errors(ext):
     with Tmp() as t:
         path, _ = jobs_db(ext, t)
