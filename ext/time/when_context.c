@@ -318,19 +318,23 @@ static int numeric_date(const char *t, size_t len, size_t a, size_t b,
          (n == 2 && width[0] <= 2 && width[1] <= 2 && b < len && t[b] == '.');
 }
 
+/* "5th", "21st": a day of the month in digits. */
+static int ordinal_word(const char *t, size_t a, size_t b) {
+  size_t i = a;
+  while (i < b && ascii_is_digit(t[i])) i++;
+  return i > a && i - a <= 2 && b - i == 2 &&
+         (when_word_is(t + i, 2, "st") || when_word_is(t + i, 2, "nd") ||
+          when_word_is(t + i, 2, "rd") || when_word_is(t + i, 2, "th"));
+}
+
 /* A day said of the word after it: "5th", "1st", "first" ... "last",
 ** "day", a weekday ("the 5th of next month", "the last day of next week",
 ** "monday of next week"). */
 static int day_of_word(const char *t, size_t a, size_t b) {
   static const char *const words[] = {"first", "second", "third", "fourth",
                                       "fifth", "last",   "day"};
-  size_t i = a;
-  while (i < b && ascii_is_digit(t[i])) i++;
-  if (i > a && i - a <= 2 && b - i == 2 &&
-      (when_word_is(t + i, 2, "st") || when_word_is(t + i, 2, "nd") ||
-       when_word_is(t + i, 2, "rd") || when_word_is(t + i, 2, "th")))
-    return 1;
-  return when_word_in(t, a, b, words, N(words)) || time_like(t, a, b);
+  return ordinal_word(t, a, b) || when_word_in(t, a, b, words, N(words)) ||
+         time_like(t, a, b);
 }
 
 /* The first word of the clause [ca, cb) after fillers, or 0. */
@@ -465,6 +469,14 @@ void when_context_hints(const char *t, size_t len, size_t pos, when_hints *h) {
 static int refuse(char *why, size_t n, const char *fmt, const char *w,
                   size_t wn) {
   snprintf(why, n, fmt, (int)(wn > 40 ? 40 : wn), w);
+  return CTX_REFUSED;
+}
+
+/* refuse() with two texts, each cut at 40 bytes. */
+static int refuse_two(char *why, size_t n, const char *fmt, const char *w1,
+                      size_t n1, const char *w2, size_t n2) {
+  snprintf(why, n, fmt, (int)(n1 > 40 ? 40 : n1), w1, (int)(n2 > 40 ? 40 : n2),
+           w2);
   return CTX_REFUSED;
 }
 
@@ -958,6 +970,9 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
           (when_word_is(t + a2, 3, "sat") || when_word_is(t + a2, 3, "1:1"))))
       return unread_next(why, n, t, a2, b2);
   }
+  if (word_before(t, len, c, &a, &b) && ordinal_word(t, a, b) &&
+      c->form.day.kind == D_NONE) /* "on the 1st and 15th at 9am" */
+    return unread_next(why, n, t, a, b);
   if (word_before(t, len, c, &a, &b) && b - a <= 2 && ascii_is_digit(t[a]) &&
       ascii_is_digit(t[b - 1]) && c->form.form == F_GENERAL &&
       !c->form.clock.has)
@@ -982,6 +997,91 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
   return CTX_OK;
 }
 
+/* A duration at [a, b): "a week", "5 days", "two hours", "the next 3
+** days" (after "for"). */
+static int duration_at(const char *t, size_t len, size_t a, size_t b) {
+  static const char *const units[] = {"minute", "minutes", "hour", "hours",
+                                      "day",    "days",    "week", "weeks",
+                                      "month",  "months",  "year", "years"};
+  size_t a2, b2;
+  if (when_word_eq(t, a, b, "the") && when_next_word(t, len, b, &a2, &b2) &&
+      when_word_eq(t, a2, b2, "next"))
+    return 1;
+  int count = ascii_is_digit(t[a]) || when_word_eq(t, a, b, "a") ||
+              when_word_eq(t, a, b, "an");
+  for (int k = 0; !count && k < when_n_numbers; k++)
+    count = when_word_eq(t, a, b, when_numbers[k].name);
+  return count && when_next_word(t, len, b, &a2, &b2) &&
+         when_word_in(t, a2, b2, units, N(units));
+}
+
+/* Words around a phrase that change what it schedules, which it did not
+** read: a bound or an exception after it ("every day at 9am until friday",
+** "every day except weekends", "for a week", "starting monday", "during
+** work hours"), a second time joined by "and" ("tomorrow at 9am and
+** 5pm"), a recurrence word before a one-time phrase ("annually on march
+** 3"). The phrase alone would schedule something else. */
+static int judge_bounds(const char *t, size_t len, when_cand *c, char *why,
+                        size_t n) {
+  static const char *const any[] = {"except", "excluding", "until", "till",
+                                    "til",    "through",   "thru",  "unless"};
+  static const char *const recurring[] = {"starting", "beginning", "from",
+                                          "during",   "while",     "ending"};
+  static const char *const repeat_words[] = {
+      "annually", "yearly", "monthly", "weekly", "daily", "nightly", "hourly"};
+  int recurs = when_form_recurs(&c->form);
+  size_t a, b, a2, b2;
+  if (word_after(t, len, c, &a, &b)) {
+    int next = when_next_word(t, len, b, &a2, &b2) && b2 <= c->cb;
+    if (next && when_word_eq(t, a, b, "and") && when_word_eq(t, a2, b2, "then"))
+      next = when_next_word(t, len, b2, &a2, &b2) && b2 <= c->cb; /* and then */
+    int timed = next && (ascii_is_digit(t[a2]) || time_like(t, a2, b2) ||
+                         when_word_eq(t, a2, b2, "next") ||
+                         when_word_eq(t, a2, b2, "tomorrow"));
+    if (when_word_in(t, a, b, any, N(any)) ||
+        (recurs && ((when_word_in(t, a, b, recurring, N(recurring)) &&
+                     (timed || !when_word_eq(t, a, b, "from"))) ||
+                    (when_word_eq(t, a, b, "for") && next &&
+                     duration_at(t, len, a2, b2)))))
+      return refuse_two(why, n,
+                        "'%.*s %.*s ...' bounds or changes the time, which "
+                        "was not read: say the schedule alone",
+                        t + c->a, c->b - c->a, t + a, b - a);
+    if (when_word_eq(t, a, b, "and") && next &&
+        (ascii_is_digit(t[a2]) || time_like(t, a2, b2) ||
+         when_word_eq(t, a2, b2, "at")))
+      return refuse(why, n,
+                    "'%.*s and ...' names two times: make one schedule "
+                    "each",
+                    t + c->a, c->b - c->a);
+  }
+  static const char *const bound_before[] = {"except", "excluding", "starting",
+                                             "beginning"};
+  if (word_before(t, len, c, &a, &b)) {
+    if (when_word_in(t, a, b, bound_before, N(bound_before)))
+      return refuse(why, n,
+                    "'%.*s ...' bounds or changes another time, which was "
+                    "not read with it: say the schedule alone",
+                    t + a, b - a);
+    size_t a0 = a, b0 = b;
+    if (when_word_eq(t, a, b, "then") && when_prev_word(t, len, a, &a2, &b2))
+      a0 = a2, b0 = b2; /* "and then" */
+    if (when_word_eq(t, a0, b0, "and") &&
+        when_prev_word(t, len, a0, &a2, &b2) && a2 >= c->ca &&
+        (ascii_is_digit(t[a2]) || time_like(t, a2, b2)))
+      return refuse(why, n,
+                    "'... and %.*s' names two times: make one schedule each",
+                    t + c->a, c->b - c->a);
+  }
+  if (!recurs && word_before(t, len, c, &a, &b) &&
+      when_word_in(t, a, b, repeat_words, N(repeat_words)))
+    return refuse(why, n,
+                  "'%.*s' makes it recurring, which was not read: say "
+                  "'every ...'",
+                  t + a, b - a);
+  return CTX_OK;
+}
+
 int when_context_judge(const char *t, size_t len, when_cand *c, char *why,
                        size_t n) {
   size_t a1, b1, a2, b2;
@@ -997,6 +1097,7 @@ int when_context_judge(const char *t, size_t len, when_cand *c, char *why,
   why[0] = 0;
   when_context_hints(t, len, c->a, &h);
   if ((v = judge_guards(t, len, c, why, n)) != CTX_OK) return v;
+  if ((v = judge_bounds(t, len, c, why, n)) != CTX_OK) return v;
   if ((v = judge_numbers(t, len, c, &h)) != CTX_OK) return v;
   if ((v = judge_clause(t, len, c, why, n)) != CTX_OK) return v;
   return judge_neighbours(t, len, c, why, n);

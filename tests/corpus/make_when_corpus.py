@@ -1072,6 +1072,18 @@ def messages():
     m("every hour check the queue", EVERY(3600), rest="check the queue")
     m("remind me every weekday at 9 to post the standup", CRON("0 9 * * 1-5"), rest="post the standup")
     m("every day at 9am take vitamins", CRON("0 9 * * *"), rest="take vitamins")
+    m("remind me every day at 9am until Friday to take the antibiotics", NO("ambiguous"),
+      note="an end the cron line cannot hold: the schedule alone would never stop")
+    m("every weekday except fridays at 8am do the standup", NO("ambiguous"),
+      note="an exception not read: the phrase alone would include Fridays")
+    m("remind me every evening for two weeks to do the exercises", NO("ambiguous"),
+      note="a bound not read")
+    m("remind me tomorrow at 8am and 6pm to take the pills", NO("ambiguous"),
+      note="two times: one schedule each")
+    m("remind me yearly on June 2 at 9am to renew the car insurance", NO("ambiguous"),
+      note="'yearly' before a date: recurring, which the date alone is not")
+    m("remind me every day at 7am for the school run", CRON("0 7 * * *"),
+      rest="for the school run", note="'for' before no duration is the task")
     m("daily at 7:30 review the calendar", CRON("30 7 * * *"), rest="review the calendar")
     m("every monday at 10am send the status report", CRON("0 10 * * 1"), rest="send the status report")
     m("every mon, wed and fri at 6pm go to the gym", CRON("0 18 * * 1,3,5"), rest="go to the gym")
