@@ -437,6 +437,22 @@ def cmd_coverage(gcovr_json, out):
     return 0
 
 
+def new_counts():
+    return {"killed": 0, "survived": 0, "equivalent": 0, "uncovered": 0, "other": 0,
+            "full": 0, "later": 0}
+
+
+def rates(c):
+    """The kill rate of the non-equivalent as run, and with the survivors
+    killed since by new tests (verdict "killed"): two table cells."""
+    live = c["killed"] + c["survived"]
+    if not live:
+        return "n/a | n/a"
+    now = c["killed"] + c["later"]
+    return (f"{100.0 * c['killed'] / live:.0f}% ({c['killed']} of {live}) | "
+            f"{100.0 * now / live:.0f}% ({now} of {live})")
+
+
 def cmd_summary(lst, plan, results):
     muts = {m["id"]: m for m in parse(lst)}
     survivors = read_survivors()
@@ -452,8 +468,7 @@ def cmd_summary(lst, plan, results):
                 continue
             with open(path, encoding="utf-8") as r:
                 res, detail, sec = (r.read().rstrip("\n").split("\t") + ["", ""])[:3]
-            c = per.setdefault(folder_of(rel), {"killed": 0, "survived": 0, "equivalent": 0,
-                                                "uncovered": 0, "other": 0, "full": 0})
+            c = per.setdefault(folder_of(rel), new_counts())
             verdict = survivors.get(ident, {}).get("verdict")
             if res in ("killed", "timeout"):
                 c["killed"] += 1
@@ -462,6 +477,7 @@ def cmd_summary(lst, plan, results):
                 c["equivalent"] += 1
             elif res == "survived":
                 c["survived"] += 1
+                c["later"] += verdict == "killed"  # by a test written since
                 if detail.startswith("never executed"):
                     c["uncovered"] += 1
                 todo.append((ident, rel, lineno, muts[ident], verdict))
@@ -476,26 +492,23 @@ def cmd_summary(lst, plan, results):
         with open(lst + ".equiv", encoding="utf-8") as f:
             for line in f:
                 ident, rel = line.rstrip("\n").split("\t")
-                per.setdefault(folder_of(rel), {"killed": 0, "survived": 0, "equivalent": 0,
-                                                "uncovered": 0, "other": 0, "full": 0})["equivalent"] += 1
+                per.setdefault(folder_of(rel), new_counts())["equivalent"] += 1
                 ran += 1
     print("| folder | run | killed (only by the rest of the suite) | survived (never executed) "
-          "| equivalent | build error | killed of non-equivalent |")
-    print("|---|---|---|---|---|---|---|")
-    tot = {"killed": 0, "survived": 0, "equivalent": 0, "uncovered": 0, "other": 0, "full": 0}
+          "| equivalent | build error | killed of non-equivalent, as run "
+          "| with the tests the survivors led to |")
+    print("|---|---|---|---|---|---|---|---|")
+    tot = new_counts()
     for folder in sorted(per):
         c = per[folder]
         for k in tot:
             tot[k] += c[k]
-        live = c["killed"] + c["survived"]
-        rate = f"{100.0 * c['killed'] / live:.0f}%" if live else "n/a"
-        print(f"| {folder} | {sum(c.values()) - c['uncovered'] - c['full']} | {c['killed']} ({c['full']}) "
+        run = c["killed"] + c["survived"] + c["equivalent"] + c["other"]
+        print(f"| {folder} | {run} | {c['killed']} ({c['full']}) "
               f"| {c['survived']} ({c['uncovered']}) "
-              f"| {c['equivalent']} | {c['other']} | {rate} |")
-    live = tot["killed"] + tot["survived"]
-    rate = f"{100.0 * tot['killed'] / live:.0f}%" if live else "n/a"
+              f"| {c['equivalent']} | {c['other']} | {rates(c)} |")
     print(f"| all | {ran} | {tot['killed']} ({tot['full']}) | {tot['survived']} ({tot['uncovered']}) | "
-          f"{tot['equivalent']} | {tot['other']} | {rate} |")
+          f"{tot['equivalent']} | {tot['other']} | {rates(tot)} |")
     if secs:
         print(f"\ntime per mutant run: mean {sum(secs) / len(secs):.0f} s, "
               f"max {max(secs)} s ({len(secs)} run)")

@@ -178,6 +178,9 @@ def test_every_refusal(ext):
             c.close()
             status, _, text = post(port, "/login", "token=wrong-but-long-enough")
             assert status == 403, text
+            # the page is the login's, and says what was wrong
+            assert "<title>Log in</title>" in text and "<h1>Log in</h1>" in text, text
+            assert '<p class="err">Wrong token.</p>' in text, text
             status, _, text = post(port, "/login", "token=" + TOKEN,
                                    headers={"Origin": "http://evil.example"})
             assert status == 403, text
@@ -192,6 +195,14 @@ def test_every_refusal(ext):
                                 headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}",
                                          "Sec-Fetch-Site": "same-origin"})
             assert status == 303 and status_of(db, "job") == "paused"
+            # an action on what does not exist: 404, named as a run or a trigger
+            same = {"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}",
+                    "Sec-Fetch-Site": "same-origin"}
+            for missing, what in (("/run/no-such-run/cancel", "No such run."),
+                                  ("/trigger/no-such-job/pause", "No such trigger.")):
+                status, _, text = post(port, missing, "csrf=" + csrf, headers=same)
+                assert status == 404 and f'<p class="err">{what}</p>' in text, (missing, status,
+                                                                              text[-500:])
             # the token in no page
             for path in ("/", "/trigger/job", "/login", "/metrics", "/health"):
                 _, h, body = get(port, path, headers={"Cookie": cookie})
