@@ -957,7 +957,20 @@ static int unread_next(char *why, size_t n, const char *t, size_t a, size_t b) {
 /* A time-like word next to the phrase that it did not read. */
 static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
                             size_t n) {
-  size_t a, b;
+  static const char *const not_zones[] = {
+      "on",   "in",    "at",   "every", "each",  "the",  "this", "that", "same",
+      "any",  "some",  "no",   "one",   "first", "last", "next", "full", "part",
+      "free", "spare", "real", "from",  "by",    "of",   "for",  "to"};
+  size_t a, b, a3, b3;
+  if (word_after(t, len, c, &a, &b)) {
+    /* a zone it did not read: "at 9am Pacific", "at noon UTC+2", "at 9am
+    ** Lagos time" (a place the grammar does not know) */
+    if (when_zone_name_is(t + a, b - a)) return unread_next(why, n, t, a, b);
+    if (when_next_word(t, len, b, &a3, &b3) && b3 <= c->cb &&
+        when_word_eq(t, a3, b3, "time") &&
+        !when_word_in(t, a, b, not_zones, N(not_zones)))
+      return unread_next(why, n, t, a, b3);
+  }
   if (word_after(t, len, c, &a, &b)) {
     size_t a2 = a, b2 = b;
     if ((when_word_eq(t, a, b, "at") || when_word_eq(t, a, b, "on")) &&

@@ -261,6 +261,19 @@ static const zone_name zone_names[] = {
     {"amsterdam", NULL, Z_EU, 60},    {"tokyo", NULL, Z_FIXED, 540},
     {"india", NULL, Z_FIXED, 330},    {"singapore", NULL, Z_FIXED, 480}};
 
+int when_zone_name_is(const char *w, size_t n) {
+  if (n > 3 && (when_word_is(w, 3, "utc") || when_word_is(w, 3, "gmt")) &&
+      (w[3] == '+' || w[3] == '-'))
+    return 1; /* "utc+2", "gmt-5" */
+  for (int k = 0; k < WHEN_COUNT(zone_names); k++) {
+    const char *w1 = zone_names[k].w1; /* "new" alone is no zone */
+    if (!zone_names[k].w2 && strcmp(w1, "z") != 0 && strcmp(w1, "la") != 0 &&
+        when_word_is(w, n, w1))
+      return 1;
+  }
+  return 0;
+}
+
 /* A named zone: an abbreviation ("pst"), or a place or region followed by
 ** "time" ("eastern time", "new york time"; "et" alone is enough). */
 static int zone_word(when_parser *p, zone_spec *z) {

@@ -258,6 +258,9 @@ int when_parse_clock(when_parser *p, clock_spec *c, int where);
 ** ("1700 hours", "0930 hrs": a clock time, not a duration). */
 int when_military_time_at(const when_parser *p, int i);
 int when_parse_zone(when_parser *p, zone_spec *z);
+/* The word w (n bytes) begins a zone's name ("pacific", "pst", "london",
+** "utc+2"): a message's words next to a time that did not read them. */
+int when_zone_name_is(const char *w, size_t n);
 int when_parse_part(when_parser *p, int *part);
 int when_part_hour(int part);
 int when_parse_qty(when_parser *p, int64_t *num, int *den);

@@ -1082,6 +1082,10 @@ def messages():
       note="two times: one schedule each")
     m("remind me yearly on June 2 at 9am to renew the car insurance", NO("ambiguous"),
       note="'yearly' before a date: recurring, which the date alone is not")
+    m("remind me at 10am Pacific to join the vendor call", NO("ambiguous"),
+      note="a zone next to the time that was not read: the user's own 10am would be wrong")
+    m("remind me at 4pm Nairobi time to call the office", NO("ambiguous"),
+      note="a place's time the reader does not know")
     m("remind me every day at 7am for the school run", CRON("0 7 * * *"),
       rest="for the school run", note="'for' before no duration is the task")
     m("daily at 7:30 review the calendar", CRON("30 7 * * *"), rest="review the calendar")

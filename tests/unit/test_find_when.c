@@ -177,6 +177,12 @@ static const fcase cases[] = {
     NONE("remind me tomorrow at 9am and 5pm"),
     NONE("remind me at 9am and then at 5pm"),
     NONE("pay rent on the 1st and 15th at 9am"),
+    /* a zone next to the time that it did not read */
+    NONE("remind me at 9am Pacific"),
+    NONE("remind me at noon UTC+2"),
+    NONE("remind me at 9am Lagos time"),
+    NONE("remind me at 3pm Pacific tomorrow"),
+    F("remind me at 5pm on time", "at 5pm", "on time"),
     F("remind me every day at 9am for the standup", "every day at 9am",
       "for the standup"),
     F("remind me every day at 9am from home", "every day at 9am",
