@@ -5,12 +5,14 @@ JSON object the command writes there is the run's usage (failed runs
 too), read after the command exits and the file removed; a file left
 empty reports no usage; malformed JSON, a negative cost, more than 4096
 bytes or invalid UTF-8 are dropped with a warning while the run still
-finishes with its outcome; a budget counts what was reported."""
+finishes with its outcome; a budget counts what was reported; each file
+is closed once read (no descriptor lost per run)."""
 import json
 import os
+import time
 
 from util import one
-from util.host import Tmp, add_interval, now_ms, runs, tick
+from util.host import Tmp, add_interval, now_ms, runs, start, stop, tick, wait_for
 
 
 def test_a_command_reports_usage_through_the_file(ext):
@@ -50,3 +52,31 @@ def test_a_command_reports_usage_through_the_file(ext):
         one(db, "SELECT trigger_run_due(?)", now_ms() + 3600000)
         st = dict(db.execute("SELECT trigger_id, status FROM triggers"))
         assert (st["fail"], st["good"], st["empty"]) == ("paused", "scheduled", "scheduled"), st
+
+
+def test_usage_files_leave_no_descriptor_open(ext):
+    """A long-running host reads a usage file per run: each is closed once
+    read, so 60 runs leave the host with the descriptors it had after the
+    first (a descriptor lost per run would end, weeks later, in EMFILE)."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_interval(db, "first", now_ms() - 500, interval_ms=3600000)
+        cmd = """printf '{"cost":0.01}' > "$TRIGGER_USAGE_FILE\""""
+        proc = start(ext, "run", path, "--exec", cmd, "--jobs", "4")
+        try:
+            done = "SELECT count(*) FROM trigger_runs WHERE status = 'success'"
+            assert wait_for(lambda: one(db, done) == 1, 10)
+            time.sleep(0.3)
+            fds = len(os.listdir(f"/proc/{proc.pid}/fd"))
+            db.execute("BEGIN")
+            for i in range(60):
+                add_interval(db, f"t{i:02}", now_ms() - 500, interval_ms=3600000)
+            db.execute("COMMIT")
+            assert wait_for(lambda: one(db, done) == 61, 30), one(db, done)
+            time.sleep(0.3)
+            after = len(os.listdir(f"/proc/{proc.pid}/fd"))
+        finally:
+            rc, _, err = stop(proc)
+        assert rc == 0, err
+        assert after <= fds + 2, (fds, after)
+        assert one(db, "SELECT count(*) FROM trigger_runs WHERE usage IS NOT NULL") == 61
