@@ -217,3 +217,24 @@ def token_file(t):
         f.write("screenshot-token-0123456789\n")
     os.chmod(path, 0o600)
     return path
+
+
+def test_detail_pages_of_each_served_database(ext):
+    """serve over two databases: ?db=N picks the database (0 first) of a
+    trigger's page; a number past the last is refused."""
+    with Tmp() as t:
+        first, db0 = t.db(ext, "first.db")
+        second, db1 = t.db(ext, "second.db")
+        add_interval(db0, "in-first", now_ms() + 3600000, 3600000)
+        add_interval(db1, "in-second", now_ms() + 3600000, 3600000)
+        proc, port, _ = start_http(ext, t, "serve", first, second)
+        try:
+            for url, want in (("/trigger/in-first", 200), ("/trigger/in-first?db=0", 200),
+                              ("/trigger/in-second?db=1", 200), ("/trigger/in-second", 404),
+                              ("/trigger/in-first?db=1", 404), ("/trigger/in-second?db=2", 400)):
+                status, _, body = get(port, url)
+                assert status == want, (url, status, body[:300])
+                if want == 200:
+                    assert url.split("/")[2].split("?")[0] in body, url
+        finally:
+            stop_http(proc)
