@@ -78,5 +78,5 @@ def test_usage_files_leave_no_descriptor_open(ext):
         finally:
             rc, _, err = stop(proc)
         assert rc == 0, err
-        assert after <= fds + 2, (fds, after)
+        assert after <= fds + 5, (fds, after)  # a lost one per run: +60
         assert one(db, "SELECT count(*) FROM trigger_runs WHERE usage IS NOT NULL") == 61
