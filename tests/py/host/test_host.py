@@ -107,6 +107,29 @@ def test_exec_success_and_failure_recorded(ext):
         assert trig["bad"] == "noise\nboom: bad attempt 1"
 
 
+def test_run_mode_retries_a_failed_run_when_its_backoff_ends(ext):
+    """A failed run with attempts left is retried at its retry time, which
+    the host's own report set: the host asks for its next wakeup after
+    each of its writes, not only after another connection's (the trigger's
+    next occurrence is an hour away)."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        add_interval(db, "flaky", now_ms() - 500, interval_ms=3600000, max_attempts=2,
+                     backoff_ms=1000)
+        mark = t.file("failed-once")
+        cmd = f'[ -e {mark} ] && exit 0; touch {mark}; exit 1'
+        proc = start(ext, "run", path, "--exec", cmd)
+        try:
+            assert wait_for(lambda: [r["status"] for r in runs(db)] == ["failed", "success"],
+                            15), runs(db)
+        finally:
+            rc, _, err = stop(proc)
+        assert rc == 0, err
+        first, second = runs(db)
+        assert (first["attempt"], second["attempt"]) == (1, 2), (first, second)
+        assert second["claimed_at"] - first["finished_at"] < 5000, (first, second)
+
+
 def test_exec_stderr_tail_and_exit_status(ext):
     with Tmp() as t:
         path, db = t.db(ext)
