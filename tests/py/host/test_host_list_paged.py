@@ -78,6 +78,29 @@ def test_list_pages_in_a_stable_order(ext):
             stop_http(proc)
 
 
+def test_idle_triggers_page_by_agent_and_by_status(ext):
+    """More than a page of triggers with nothing due, listed by agent or by
+    status: the pages go on by id (an idle cursor), each trigger once."""
+    with Tmp() as t:
+        path, db = t.db(ext)
+        base = now_ms() + 3600000
+        db.execute("BEGIN")
+        for i in range(130):
+            add_interval(db, f"i{i:03}", base, 86400000, agent_id="ops")
+        db.execute("COMMIT")
+        db.execute("UPDATE triggers SET enabled = 0")
+        want = [f"i{i:03}" for i in range(130)]
+        proc, port, _ = start_http(ext, t, "run", path, "--exec", "true")
+        try:
+            for url in ("/?agent=ops", "/?status=paused"):
+                pages = _walk(port, url)
+                assert [len(p) for p in pages] == [PAGE, 30], (url, [len(p) for p in pages])
+                assert sum(pages, []) == want, url
+                assert "idle=1" in _next(get(port, url)[2]), url
+        finally:
+            stop_http(proc)
+
+
 def test_a_rare_filter_reads_a_bounded_number_of_rows(ext):
     # 10,050 triggers of scope s1 come first; the 3 of scope rare last
     # (no index leads with scope). The first page reads 10,000 rows,
