@@ -472,14 +472,6 @@ static int refuse(char *why, size_t n, const char *fmt, const char *w,
   return CTX_REFUSED;
 }
 
-/* refuse() with two texts, each cut at 40 bytes. */
-static int refuse_two(char *why, size_t n, const char *fmt, const char *w1,
-                      size_t n1, const char *w2, size_t n2) {
-  snprintf(why, n, fmt, (int)(n1 > 40 ? 40 : n1), w1, (int)(n2 > 40 ? 40 : n2),
-           w2);
-  return CTX_REFUSED;
-}
-
 /* The word before the phrase, skipping nothing; 0 when the clause starts. */
 static int word_before(const char *t, size_t len, const when_cand *c, size_t *a,
                        size_t *b) {
@@ -503,6 +495,22 @@ static int when_it_is(const char *t, size_t len, size_t a, size_t b) {
          when_word_eq(t, a3, b3, "when");
 }
 
+/* [a, b) is a number in words of two letters or more ("two", "ten"; not
+** "a"). */
+static int number_word(const char *t, size_t a, size_t b) {
+  for (int k = 0; k < when_n_numbers; k++)
+    if (when_numbers[k].name[1] && when_word_eq(t, a, b, when_numbers[k].name))
+      return 1;
+  return 0;
+}
+
+/* Is [a, b) a unit of time ("hours", "wk", "months")? */
+static int unit_word(const char *t, size_t a, size_t b) {
+  for (int k = 0; k < when_n_units; k++)
+    if (when_word_eq(t, a, b, when_units[k].name)) return 1;
+  return 0;
+}
+
 /* After "or": a word that makes the phrase one of two alternatives ("at 4
 ** or 5pm", "in an hour or two", "tomorrow or the day after"). */
 static int alternative_at(const char *t, size_t len, size_t a, size_t b) {
@@ -510,9 +518,7 @@ static int alternative_at(const char *t, size_t len, size_t a, size_t b) {
   if (time_like(t, a, b) || when_word_eq(t, a, b, "maybe") ||
       ascii_is_digit(t[a]))
     return 1;
-  for (int k = 0; k < when_n_numbers; k++)
-    if (when_numbers[k].name[1] && when_word_eq(t, a, b, when_numbers[k].name))
-      return 1; /* "two" (not "a": "or a coffee break") */
+  if (number_word(t, a, b)) return 1; /* "two" (not "a": "or a coffee break") */
   return when_word_eq(t, a, b, "the") && when_next_word(t, len, b, &a2, &b2) &&
          (time_like(t, a2, b2) || when_word_eq(t, a2, b2, "day") ||
           when_word_eq(t, a2, b2, "next"));
@@ -667,20 +673,16 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
   if (when_next_word(t, len, c->b, &a, &b) && when_word_eq(t, a, b, "or") &&
       !memchr(t + c->b, '\n', a - c->b) &&
       when_next_word(t, len, b, &a2, &b2) && alternative_at(t, len, a2, b2))
-    return refuse(why, n,
-                  "'%.*s' is one of two alternatives: which one is "
-                  "meant?",
-                  t + c->a, c->b - c->a);
+    return refuse(why, n, "'%.*s' " WHEN_WHY_ALTERNATIVE, t + c->a,
+                  c->b - c->a);
   if (word_after(t, len, c, &a, &b)) {
     if (when_word_eq(t, a, b, "or")) {
       if (when_next_word(t, len, b, &a2, &b2) &&
           (time_like(t, a2, b2) || when_word_eq(t, a2, b2, "in") ||
            when_word_eq(t, a2, b2, "at") || when_word_eq(t, a2, b2, "maybe") ||
            (ascii_is_digit(t[a2]))))
-        return refuse(why, n,
-                      "'%.*s' is one of two alternatives: which one "
-                      "is meant?",
-                      t + c->a, c->b - c->a);
+        return refuse(why, n, "'%.*s' " WHEN_WHY_ALTERNATIVE, t + c->a,
+                      c->b - c->a);
     } else if ((when_word_in(t, a, b, guard_vague, N(guard_vague)) ||
                 when_word_eq(t, a, b, "by")) &&
                when_next_word(t, len, b, &a2, &b2) &&
@@ -710,10 +712,8 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
   if (word_before(t, len, c, &a, &b) && when_word_eq(t, a, b, "or") &&
       when_prev_word(t, len, a, &a2, &b2) &&
       (time_like(t, a2, b2) || ascii_is_digit(t[a2])))
-    return refuse(why, n,
-                  "'%.*s' is one of two alternatives: which one is "
-                  "meant?",
-                  t + c->a, c->b - c->a);
+    return refuse(why, n, "'%.*s' " WHEN_WHY_ALTERNATIVE, t + c->a,
+                  c->b - c->a);
   return CTX_OK;
 }
 
@@ -1013,19 +1013,13 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
 /* A duration at [a, b): "a week", "5 days", "two hours", "the next 3
 ** days" (after "for"). */
 static int duration_at(const char *t, size_t len, size_t a, size_t b) {
-  static const char *const units[] = {"minute", "minutes", "hour", "hours",
-                                      "day",    "days",    "week", "weeks",
-                                      "month",  "months",  "year", "years"};
   size_t a2, b2;
   if (when_word_eq(t, a, b, "the") && when_next_word(t, len, b, &a2, &b2) &&
       when_word_eq(t, a2, b2, "next"))
     return 1;
   int count = ascii_is_digit(t[a]) || when_word_eq(t, a, b, "a") ||
-              when_word_eq(t, a, b, "an");
-  for (int k = 0; !count && k < when_n_numbers; k++)
-    count = when_word_eq(t, a, b, when_numbers[k].name);
-  return count && when_next_word(t, len, b, &a2, &b2) &&
-         when_word_in(t, a2, b2, units, N(units));
+              when_word_eq(t, a, b, "an") || number_word(t, a, b);
+  return count && when_next_word(t, len, b, &a2, &b2) && unit_word(t, a2, b2);
 }
 
 /* Words around a phrase that change what it schedules, which it did not
@@ -1055,11 +1049,14 @@ static int judge_bounds(const char *t, size_t len, when_cand *c, char *why,
         (recurs && ((when_word_in(t, a, b, recurring, N(recurring)) &&
                      (timed || !when_word_eq(t, a, b, "from"))) ||
                     (when_word_eq(t, a, b, "for") && next &&
-                     duration_at(t, len, a2, b2)))))
-      return refuse_two(why, n,
-                        "'%.*s %.*s ...' bounds or changes the time, which "
-                        "was not read: say the schedule alone",
-                        t + c->a, c->b - c->a, t + a, b - a);
+                     duration_at(t, len, a2, b2))))) {
+      size_t pn = c->b - c->a > 40 ? 40 : c->b - c->a;
+      snprintf(why, n,
+               "'%.*s %.*s ...' bounds or changes the time, which was not "
+               "read: say the schedule alone",
+               (int)pn, t + c->a, (int)(b - a > 40 ? 40 : b - a), t + a);
+      return CTX_REFUSED;
+    }
     if (when_word_eq(t, a, b, "and") && next &&
         (ascii_is_digit(t[a2]) || time_like(t, a2, b2) ||
          when_word_eq(t, a2, b2, "at")))

@@ -17,7 +17,9 @@
 **      refused request refuses the message: the statement next to it is
 **      not what was asked), else the others. One left is the answer; a day
 **      and a clock time apart in one sentence ("tomorrow ... at 6:15") are
-**      read together; two different times are refused, with both named.
+**      read together, also a day in a clause before the request's clock time
+**      ("tomorrow, call mom at 9pm"), or refused together; two different
+**      times are refused, with both named.
 */
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +44,9 @@ typedef struct finder {
   int n_other;                                   /* unread word next to them */
   when_cand seen[CANDS_MAX]; /* every phrase the reader accepted */
   int n_seen;
-  when_hints hints; /* of the sentence [hint_a, hint_b) */
+  when_cand rday[CANDS_MAX]; /* days alone refused, that still name the */
+  int n_rday;                /* day of a clock time beside (day_binds) */
+  when_hints hints;          /* of the sentence [hint_a, hint_b) */
   size_t hint_a, hint_b;
 } finder;
 
@@ -87,6 +91,28 @@ static int read_span(finder *f, size_t a, size_t b, when_cand *c) {
   return understood ? 1 : -1;
 }
 
+static int day_only(const when_cand *c) {
+  const when_form *p = &c->form;
+  return p->form == F_GENERAL && p->day.kind != D_NONE && !p->clock.has;
+}
+
+static int clock_only(const when_cand *c) {
+  const when_form *p = &c->form;
+  return p->form == F_GENERAL && p->clock.has && p->day.kind == D_NONE &&
+         p->part == P_NONE;
+}
+
+/* A day alone, refused, that still names the day of a clock time said
+** beside it: one of two alternatives ("tomorrow or friday, call at 9am"),
+** or today's part already past ("this morning, remind me at 9am"). Not a
+** statement about another day ("I went there yesterday"). */
+static int day_binds(const when_cand *c, const char *why, int parsed) {
+  const day_spec *d = &c->form.day;
+  if (!day_only(c) || c->sb <= c->sa) return 0;
+  if (parsed) return d->kind == D_REL && d->rel == 0;
+  return strstr(why, WHEN_WHY_ALTERNATIVE) != NULL;
+}
+
 /* Keep the first refusal's reason (and the first in a request). A phrase
 ** the reader refused (parsed: reason in c->r) is judged in its message
 ** first: not a time there ("John 3:16") gives no reason, and the context's
@@ -97,6 +123,10 @@ static void note_refusal(finder *f, when_cand *c, const char *why, int parsed) {
     int v = when_context_judge(f->t, f->len, c, ctx, sizeof ctx);
     if (v == CTX_WEAK) return;
     if (v == CTX_REFUSED) why = ctx;
+  }
+  if (day_binds(c, why, parsed) && f->n_rday < CANDS_MAX) {
+    f->rday[f->n_rday] = *c; /* an alternative: the reason is the context's */
+    snprintf(f->rday[f->n_rday++].r.reason, WHEN_REASON_MAX, "%s", why);
   }
   if (!f->why[0]) snprintf(f->why, sizeof f->why, "%s", why);
   if (c->request && !f->why_req[0])
@@ -193,61 +223,96 @@ static int same_schedule(const when_result *x, const when_result *y) {
          x->interval_ms == y->interval_ms && strcmp(x->cron, y->cron) == 0;
 }
 
-static int day_only(const when_cand *c) {
-  const when_form *p = &c->form;
-  return p->form == F_GENERAL && p->day.kind != D_NONE && !p->clock.has;
-}
-
-static int clock_only(const when_cand *c) {
-  const when_form *p = &c->form;
-  return p->form == F_GENERAL && p->clock.has && p->day.kind == D_NONE &&
-         p->part == P_NONE;
-}
-
 /* "tomorrow ... at 6:15": a day and a clock time apart in one sentence,
-** read as one phrase. 0 when read (into out). */
+** read as one phrase. 0 when read (into out); 1 when the two are
+** understood together but refused ("this morning ... at 9am" when 9am is
+** past, "tomorrow morning ... at 9pm"): the reason is in f->why; -1 when
+** they are not a day and a clock time of one sentence. */
 static int merge(finder *f, const when_cand *x, const when_cand *y,
                  when_found *out) {
   const when_cand *d = day_only(x) ? x : y, *k = d == x ? y : x;
   char buf[2 * WHEN_PHRASE_MAX + 2];
   when_parser p;
   when_form form;
+  when_result r;
   int understood;
   if (!(day_only(d) && clock_only(k)) || x->sa != y->sa) return -1;
   snprintf(buf, sizeof buf, "%.*s %.*s", (int)(d->b - d->a), f->t + d->a,
            (int)(k->b - k->a), f->t + k->a);
   if (strlen(buf) > WHEN_PHRASE_MAX) return -1;
-  if (when_read(buf, f->now, f->zone, hints_at(f, k->a), &out->r, &p, &form,
-                &understood) != 0)
-    return -1;
+  if (when_read(buf, f->now, f->zone, hints_at(f, k->a), &r, &p, &form,
+                &understood) != 0) {
+    if (!understood) return -1;
+    snprintf(f->why, sizeof f->why, "'%.60s': %.130s", buf, r.reason);
+    return 1;
+  }
+  out->r = r;
   if (out->r.confidence > 0.85) out->r.confidence = 0.85;
   out->start = k->a, out->end = k->b;
   out->start2 = d->a, out->end2 = d->b;
   return 0;
 }
 
-/* The one candidate of the tier meant, or a refusal reason. */
-static int choose(finder *f, when_cand **tier, int n, when_found *out) {
-  int k = 0;
+/* Two different times named: refuse, naming both. */
+static int two_times(finder *f, const when_cand *x, const when_cand *y) {
+  snprintf(f->why, sizeof f->why,
+           "two times in the message, '%.*s' and '%.*s': which one is meant?",
+           (int)(x->b - x->a > 40 ? 40 : x->b - x->a), f->t + x->a,
+           (int)(y->b - y->a > 40 ? 40 : y->b - y->a), f->t + y->a);
+  return -1;
+}
+
+/* The one candidate of the tier meant (*picked, NULL when two were read
+** together), or a refusal reason. */
+static int choose(finder *f, when_cand **tier, int n, when_found *out,
+                  const when_cand **picked) {
+  int k = 0, n_said = n, rc;
+  *picked = NULL;
+  /* a day and a clock time, also when they agree ("this morning ... at 9") */
+  if (n == 2 && (rc = merge(f, tier[0], tier[1], out)) >= 0) return -rc;
   for (int i = 1; i < n; i++) /* the same schedule said twice is one */
     if (!same_schedule(&tier[i]->r, &tier[k]->r)) tier[++k] = tier[i];
   n = k + 1;
-  if (n == 2 && merge(f, tier[0], tier[1], out) == 0) return 0;
+  if (n == 2 && n_said > 2 && (rc = merge(f, tier[0], tier[1], out)) >= 0)
+    return -rc;
   int nexts = 0, pick = 0;
   for (int i = 0; i < n; i++)
     if (tier[i]->marker_next) nexts++, pick = i;
   if (n == 1 || nexts == 1) {
     out->r = tier[pick]->r;
     out->start = tier[pick]->a, out->end = tier[pick]->b;
+    *picked = tier[pick];
     return 0;
   }
-  snprintf(f->why, sizeof f->why,
-           "two times in the message, '%.*s' and '%.*s': which one is meant?",
-           (int)(tier[0]->b - tier[0]->a > 40 ? 40 : tier[0]->b - tier[0]->a),
-           f->t + tier[0]->a,
-           (int)(tier[1]->b - tier[1]->a > 40 ? 40 : tier[1]->b - tier[1]->a),
-           f->t + tier[1]->a);
-  return -1;
+  return two_times(f, tier[0], tier[1]);
+}
+
+/* "tomorrow, call mom at 9pm": the request's time is a clock time alone,
+** and its sentence names a day outside the request: the two are read
+** together (or refused together); two different days are refused. */
+static int day_beside(finder *f, const when_cand *clock, when_cand **other,
+                      int no, when_found *out) {
+  const when_cand *day = NULL;
+  for (int i = 0; i < no; i++) {
+    if (!day_only(other[i]) || other[i]->sa != clock->sa) continue;
+    if (day && !same_schedule(&day->r, &other[i]->r))
+      return two_times(f, day, other[i]);
+    if (!day) day = other[i];
+  }
+  for (int i = 0; !day && i < f->n_rday; i++) {
+    if (f->rday[i].sa != clock->sa) continue;
+    if (strstr(f->rday[i].r.reason, WHEN_WHY_ALTERNATIVE)) {
+      snprintf(f->why, sizeof f->why, "%s", f->rday[i].r.reason);
+      return -1;
+    }
+    day = &f->rday[i]; /* "this morning ... at 11am" */
+  }
+  if (!day) return 0;
+  when_found merged = *out;
+  int rc = merge(f, day, clock, &merged);
+  if (rc == 1) return -1;
+  if (rc == 0) *out = merged;
+  return 0;
 }
 
 static int not_found(when_found *out, int64_t now, const tz_zone *zone,
@@ -293,10 +358,18 @@ int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
     if (fp->cands[i].request) req[nr++] = &fp->cands[i];
     else other[no++] = &fp->cands[i];
   }
-  if (nr) rc = choose(fp, req, nr, out);
-  else if (fp->why_req[0]) return not_found(out, now_ms, zone, fp->why_req);
-  else if (no) rc = choose(fp, other, no, out);
-  else rc = -1;
+  const when_cand *picked = NULL;
+  if (nr) {
+    rc = choose(fp, req, nr, out, &picked);
+    if (rc == 0 && picked && clock_only(picked))
+      rc = day_beside(fp, picked, other, no, out);
+  } else if (fp->why_req[0]) {
+    return not_found(out, now_ms, zone, fp->why_req);
+  } else if (no) {
+    rc = choose(fp, other, no, out, &picked);
+  } else {
+    rc = -1;
+  }
   for (int i = 0; rc == 0 && i < fp->n_other; i++) {
     size_t sa, sb;
     when_sentence(text, len, out->start, &sa, &sb);

@@ -73,6 +73,10 @@ typedef struct when_cand {
 void when_context_hints(const char *t, size_t len, size_t pos,
                         when_hints *hints);
 
+/* The end of the reason of a candidate that is one of two alternatives
+** ("tomorrow or friday"). */
+#define WHEN_WHY_ALTERNATIVE "is one of two alternatives: which one is meant?"
+
 /* Judge a candidate in its message: CTX_OK, CTX_WEAK, or CTX_REFUSED with
 ** why set. Fills c's clause, sentence, request fields. */
 int when_context_judge(const char *t, size_t len, when_cand *c, char *why,

@@ -211,13 +211,15 @@ static int kind_at(const char *t, size_t len, size_t i, size_t *end) {
 
 static int terminator(char ch) { return ch == '.' || ch == '!' || ch == '?'; }
 
-/* An opening bracket or quote: ( [ { " ' « “ ‘ */
-static int opener(const char *t, size_t i) {
+/* An opening (open 1: ( [ { " ' « “ ‘) or closing (open 0: ) ] } " ' » ” ’)
+** bracket or quote at byte i. */
+static int bracket(const char *t, size_t i, int open) {
   unsigned char a = (unsigned char)t[i], b = (unsigned char)t[i + 1];
-  if (strchr("([{\"'", t[i])) return 1;
-  if (a == 0xc2 && b == 0xab) return 1;
-  return a == 0xe2 && b == 0x80 &&
-         ((unsigned char)t[i + 2] == 0x9c || (unsigned char)t[i + 2] == 0x98);
+  if (t[i] && strchr(open ? "([{\"'" : ")]}\"'", t[i])) return 1;
+  if (a == 0xc2) return b == (open ? 0xab : 0xbb);
+  if (a != 0xe2 || b != 0x80) return 0;
+  unsigned char c = (unsigned char)t[i + 2];
+  return open ? c == 0x9c || c == 0x98 : c == 0x9d || c == 0x99;
 }
 
 /* A word of symbols only (emoji): UTF-8 lead bytes E2 or F0..F4. */
@@ -260,6 +262,7 @@ static int at_cut(const rest *r, size_t i, int dir) {
 static size_t emit(rest *r, char *buf) {
   size_t o = 0, end, gap_a = 0, gap_b = 0;
   int gap = 0, cut_in_gap = 0, words = 0;
+  int open = 0; /* brackets and quotes kept and not closed yet */
   for (size_t i = 0; i < r->len; i = end) {
     int k = kind_at(r->t, r->len, i, &end);
     if (is_cut(r, i) || k == K_BLANK) { /* what lies between kept pieces */
@@ -268,11 +271,12 @@ static size_t emit(rest *r, char *buf) {
       if (is_cut(r, i)) cut_in_gap = 1;
       continue;
     }
-    if ((k == K_PUNCT && !terminator(r->t[i]) &&
+    int closes = k == K_PUNCT && open > 0 && bracket(r->t, i, 0);
+    if ((k == K_PUNCT && !terminator(r->t[i]) && !closes &&
          (at_cut(r, i, -1) || at_cut(r, end, +1))) || /* at a cut */
         (k == K_PUNCT && terminator(r->t[i]) && words == 0) ||
         (k == K_WORD && words == 0 && symbol_word(r->t, i, end)) ||
-        (k == K_PUNCT && o == 0 && !opener(r->t, i))) {
+        (k == K_PUNCT && o == 0 && !bracket(r->t, i, 1))) {
       if (!gap) gap_a = i;
       gap = 1, gap_b = end, cut_in_gap = 1;
       continue;
@@ -287,6 +291,8 @@ static size_t emit(rest *r, char *buf) {
       }
     }
     gap = cut_in_gap = 0;
+    if (closes) open--;
+    else if (k == K_PUNCT && bracket(r->t, i, 1)) open++;
     memcpy(buf + o, r->t + i, end - i);
     o += end - i;
     if (k == K_WORD) words++;

@@ -1579,6 +1579,33 @@ def messages_round2():
     scene("lon")
     m("10 Jan 8am boiler service", D(("md", 1, 10), 8), rest="boiler service")
 
+    # a day said in its own clause, the clock time in the request's
+    family("day_clause")
+    scene("ny")
+    m("tomorrow, call mom at 9pm", D("tomorrow", 21), rest="call mom",
+      note="the day qualifies the request's clock time: tomorrow 21:00, not tonight")
+    m("Friday: remind me at 3pm to call the bank", D("fri", 15), rest="call the bank")
+    m("on Saturday, text Jo at noon", D("sat", 12), rest="text Jo")
+    m("Next Monday, remind me at 7am to pack", D("next mon", 7), rest="pack")
+    m("tomorrow morning, call at 9pm", NO("ambiguous"), note="21:00 is not a morning: a person asks")
+    m("this morning, remind me at 9am", NO("past"), note="said at 10:00: this morning's 9am is gone")
+    m("this afternoon, ping me at 4 to move the car", D("today", 16), rest="move the car")
+    m("tomorrow or friday, call the vet at 9am", NO("ambiguous"))
+    m("I saw her yesterday, call me at 6pm", T(18), note="yesterday is narration; the request is today 18:00")
+    scene("ber")
+    m("saturday, wake me at 7", D("sat", 7))
+    m("today, remind me at 1pm", NO("past"), note="said at 14:30")
+    m("this evening, ping me at 8 to water the plants", D("today", 20), rest="water the plants")
+    m("tomorrow afternoon please call at 9am", NO("ambiguous"))
+    scene("kol")
+    m("tomorrow, remind me at 6:30am to go running", D("tomorrow", 6, 30), rest="go running")
+    m("this morning, remind me at 9 to call the bank", D("today", 9), rest="call the bank",
+      note="said 08:15: this morning's 9 is ahead")
+    scene("la")
+    m("On Sunday, remind me at 10am to call grandma", D("sun", 10), rest="call grandma")
+    m("Monday or Tuesday, ping me at 9am", NO("ambiguous"))
+    m("last friday was fun, call me at 8pm", T(20), note="last friday is narration")
+
 
 # --- the second implementation of the arithmetic ---------------------------------
 

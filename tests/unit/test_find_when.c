@@ -193,6 +193,32 @@ static const fcase cases[] = {
       "we run 24/7 so"),
     F("Say \"in 2 hours\" to the bot", "in 2 hours", "Say to the bot"),
     F("Say 'at noon' to the bot", "at noon", "Say to the bot"),
+    F("Say \xe2\x80\x9cin 2 hours\xe2\x80\x9d to the bot", "in 2 hours",
+      "Say to the bot"), /* curly quotes */
+    F("Say \xe2\x80\x98"
+      "at noon\xe2\x80\x99 to the bot",
+      "at noon", "Say to the bot"),
+    F("Say \xc2\xab"
+      "at noon\xc2\xbb to the bot",
+      "at noon", "Say to the bot"),
+    /* a task in quotes or brackets keeps both of them */
+    F("\"Buy milk\" in 2 hours", "in 2 hours", "\"Buy milk\""),
+    F("\xe2\x80\x9c"
+      "Buy milk\xe2\x80\x9d in 2 hours",
+      "in 2 hours",
+      "\xe2\x80\x9c"
+      "Buy milk\xe2\x80\x9d"),
+    F("\xe2\x80\x98"
+      "Buy milk\xe2\x80\x99 in 2 hours",
+      "in 2 hours",
+      "\xe2\x80\x98"
+      "Buy milk\xe2\x80\x99"),
+    F("\xc2\xab"
+      "Buy milk\xc2\xbb in 2 hours",
+      "in 2 hours",
+      "\xc2\xab"
+      "Buy milk\xc2\xbb"),
+    F("(call Bob) tomorrow at 9am", "tomorrow at 9am", "(call Bob)"),
     F("(tomorrow at 9am)", "tomorrow at 9am", ""),
     F("\"every day at 9am\" water plants", "every day at 9am", "water plants"),
     F("call Anna -- tomorrow at 9am -- about the lease", "tomorrow at 9am",
@@ -370,6 +396,23 @@ static const fcase cases[] = {
        "2025-03-06T09:00:00Z"),
     FD("remind me at 8am to call the dentist at 9am", "at 8am",
        "call the dentist at 9am", "2025-03-06T08:00:00Z"),
+    /* ... also when the day is said outside the request's clause */
+    FD("tomorrow, call mom at 9pm", "at 9pm", "call mom",
+       "2025-03-06T21:00:00Z"),
+    FD("On friday: remind me at 3pm to call", "at 3pm", "call",
+       "2025-03-07T15:00:00Z"),
+    FD("this morning, remind me at 11am", "at 11am", "",
+       "2025-03-05T11:00:00Z"),
+    FD("I went there yesterday, call me at 9pm", "at 9pm", "call me",
+       "2025-03-05T21:00:00Z"),              /* a statement about another day */
+    NONE("tomorrow morning, call at 9pm"),   /* 21:00 is not a morning */
+    NONE("tomorrow afternoon, call at 9am"), /* nor 09:00 an afternoon */
+    NONE("this morning, remind me at 9am"),  /* already past */
+    NONE("today, remind me at 9am"),         /* already past */
+    NONE("tomorrow or friday, call at 9am"), /* which day? */
+    NONE("tomorrow or thursday, remind me at 3pm"),
+    NONE("remind me tomorrow morning to call Anna at 9pm"),
+    NONE("remind me this morning to call at 9am"),
     /* am or pm from the words around */
     FD("dinner at 8", "at 8", "dinner", "2025-03-05T20:00:00Z"),
     FD("wake me at 6", "at 6", "wake me", "2025-03-06T06:00:00Z"),
