@@ -657,6 +657,16 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
       when_word_in(t, a, b, vague_after, N(vague_after)))
     return refuse(why, n, "'%.*s' makes the time vague: name the time itself",
                   t + a, b - a); /* "tomorrow sometime" */
+  if (c->form.form == F_GENERAL && !c->form.clock.has &&
+      when_next_word(t, len, c->b, &a, &b)) {
+    int vague = when_word_eq(t, a, b, "early") || when_word_eq(t, a, b, "late");
+    if (when_word_eq(t, a, b, "first") && when_next_word(t, len, b, &a2, &b2) &&
+        when_word_eq(t, a2, b2, "thing"))
+      vague = 1, b = b2;
+    if (vague) /* "friday late", "tomorrow first thing" */
+      return refuse(why, n, "'%.*s' makes the time vague: name the time itself",
+                    t + a, b - a);
+  }
   if (when_next_word(t, len, c->b, &a, &b) && when_word_eq(t, a, b, "or") &&
       when_next_word(t, len, b, &a2, &b2) &&
       (when_word_eq(t, a2, b2, "so") || when_word_eq(t, a2, b2, "thereabouts")))

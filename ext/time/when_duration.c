@@ -4,7 +4,7 @@
 ** of when_once.c is made of too).
 **
 **   duration := ["in" ["like"] | "+" | "after"] term {[","] ["and"] term}
-**               ["from now" | "later"]
+**               ["'" "time" (after "in") | "from now" | "later"]
 **   term     := qty unit ["and a half" | "and a quarter" | "and three
 **               quarters"] | qty "and a half" unit | "half an" unit
 **               | "a quarter of an" unit | "a quarter" unit | "1h30"
@@ -225,9 +225,18 @@ int when_parse_terms(when_parser *p, duration *d) {
   return !p->fatal;
 }
 
+/* "in 3 days' time", "in an hour's time": after "in", a "time" that
+** only closes the phrase. */
+static void accept_time_word(when_parser *p) {
+  int save = p->pos;
+  when_accept_punct(p, '\'');
+  if (!when_accept(p, "time")) p->pos = save;
+}
+
 int when_parse_duration(when_parser *p, duration *d) {
   memset(d, 0, sizeof *d);
-  if (when_accept(p, "in") || when_accept_punct(p, '+')) {
+  int in = when_accept(p, "in");
+  if (in || when_accept_punct(p, '+')) {
     d->marker = 1;
     when_accept(p, "like");             /* "in like 20 min": a filler */
   } else if (when_accept(p, "after")) { /* "after 2 hours": from now */
@@ -238,6 +247,7 @@ int when_parse_duration(when_parser *p, duration *d) {
   int first = p->pos;
   if (!when_parse_terms(p, d)) return 0;
   int one_term = p->pos == first + 2;
+  if (in) accept_time_word(p);
   if (when_accept(p, "from")) {
     if (!when_accept(p, "now")) return 0;
     d->marker = 1;

@@ -305,7 +305,7 @@ int when_refuse(when_result *out, const char *fmt, ...)
 
 int when_is_blank(char ch);
 char when_lower(char ch);
-/* Is text[0..n) the word w, ignoring ASCII case? */
+/* Is text[0..n) the word w, ignoring ASCII case (’ in text is ' in w)? */
 int when_word_is(const char *text, size_t n, const char *w);
 
 #endif

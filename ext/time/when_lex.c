@@ -5,7 +5,8 @@
 ** Tokens: numbers (at most 4 digits), decimals ("1.5", "8.30"; "4½" is 4.5),
 ** words and the punctuation : / + - , (and '@', read as the word "at").
 ** Words are lower-cased; a dot after a word is dropped ("dec.", "a.m."),
-** an apostrophe inside one too ("o'clock" is "oclock", "year's" "years");
+** an apostrophe (' or ’) inside one too ("o'clock" is "oclock", "year's"
+** "years"), or after its plural s ("days' time");
 ** shorthand and common typos become the word meant ("tmrw", "2moro",
 ** "tonite", "thrusday", "wendesday": when_canonical_word). The normalized
 ** phrase (what `matched` shows) is built on the way.
@@ -202,12 +203,25 @@ char when_lower(char ch) {
   return ascii_is_upper(ch) ? (char)(ch - 'A' + 'a') : ch;
 }
 
+/* The bytes of an apostrophe at s (' or the typographic ’), or 0. */
+static int apostrophe_len(const char *s) {
+  if (s[0] == '\'') return 1;
+  return (unsigned char)s[0] == 0xe2 && (unsigned char)s[1] == 0x80 &&
+                 (unsigned char)s[2] == 0x99
+             ? 3
+             : 0;
+}
+
 int when_word_is(const char *text, size_t n, const char *w) {
-  size_t m = strlen(w);
-  if (m != n) return 0;
-  for (size_t i = 0; i < n; i++)
-    if (when_lower(text[i]) != w[i]) return 0;
-  return 1;
+  size_t i = 0, j = 0;
+  for (; i < n && w[j]; i++, j++) {
+    if (w[j] == '\'' && i + 3 <= n && apostrophe_len(text + i) == 3) {
+      i += 2; /* "don’t" is "don't" */
+      continue;
+    }
+    if (when_lower(text[i]) != w[j]) return 0;
+  }
+  return i == n && !w[j];
 }
 
 /* Only blanks left from s? (A '.' before them ends the sentence.) */
@@ -288,8 +302,8 @@ static int lex_number(when_parser *p, const char *s, int *o, int glued) {
 
 /* Letters -> one lower-case T_WORD. A dot after letters is dropped
 ** ("dec." -> "dec"); after a single letter it may join the next letters
-** of an initialism ("a.m." -> "am"). An apostrophe between letters is
-** dropped ("o'clock"). "2moro", "2nite": digit 2 + letters, one word. */
+** of an initialism ("a.m." -> "am"). An apostrophe between letters, or
+** after an s, is dropped ("o'clock", "o’clock", "days' time"). "2moro", "2nite": digit 2 + letters, one word. */
 static int lex_word(when_parser *p, const char *s, int *o, int glued) {
   int k = 0, start = *o;
   if (s[0] == '2') { /* "2moro": the digit is part of the word */
@@ -297,10 +311,15 @@ static int lex_word(when_parser *p, const char *s, int *o, int glued) {
   }
   for (;;) {
     int seg = k;
-    while (ascii_is_alpha(s[k]) ||
-           (s[k] == '\'' && k > 0 && ascii_is_alpha(s[k - 1]) &&
-            ascii_is_alpha(s[k + 1]))) {
-      if (s[k] != '\'' && put(p, o, when_lower(s[k])) != 0) return -1;
+    for (;;) {
+      int ap = k > 0 && ascii_is_alpha(s[k - 1]) ? apostrophe_len(s + k) : 0;
+      if (ap && (ascii_is_alpha(s[k + ap]) || /* "o'clock", "days' time" */
+                 (when_lower(s[k - 1]) == 's' && !ascii_is_digit(s[k + ap])))) {
+        k += ap;
+        continue;
+      }
+      if (!ascii_is_alpha(s[k])) break;
+      if (put(p, o, when_lower(s[k])) != 0) return -1;
       k++;
     }
     if (s[k] != '.') break;

@@ -5,9 +5,10 @@
 **
 ** Words: runs of ASCII letters and digits and of non-ASCII characters other
 ** than the punctuation blocks U+00A0..U+00BF, U+2000..U+206F and
-** U+3000..U+303F; the joiners / - + ' between word bytes, ':' between
-** digits and '.' between digits or after a single letter keep "12/25",
-** "9am-5pm", "tomorrow's", "9:30", "2.5", "a.m." one word each.
+** U+3000..U+303F; the joiners / - + ' between word bytes (and ’ between
+** letters), ':' between digits and '.' between digits or after a single
+** letter keep "12/25", "9am-5pm", "tomorrow's", "o’clock", "9:30", "2.5",
+** "a.m." one word each.
 */
 #include <string.h>
 
@@ -35,6 +36,9 @@ int when_word_byte(unsigned char ch) {
 /* Does a joiner at text[i] glue the word bytes around it into one chunk? */
 static int joins(const char *t, size_t len, size_t i) {
   if (i == 0 || i + 1 >= len) return 0;
+  if (i + 3 < len && (unsigned char)t[i] == 0xe2 &&
+      (unsigned char)t[i + 1] == 0x80 && (unsigned char)t[i + 2] == 0x99)
+    return ascii_is_alpha(t[i - 1]) && ascii_is_alpha(t[i + 3]); /* o’clock */
   unsigned char a = (unsigned char)t[i - 1], b = (unsigned char)t[i + 1];
   if (!when_word_byte(a) || !when_word_byte(b)) return 0;
   switch (t[i]) {

@@ -201,6 +201,20 @@ static const fcase cases[] = {
     F("Say \xc2\xab"
       "at noon\xc2\xbb to the bot",
       "at noon", "Say to the bot"),
+    /* the typographic apostrophe of phone keyboards */
+    F("call Jo at 5 o\xe2\x80\x99"
+      "clock this afternoon",
+      "at 5 o\xe2\x80\x99"
+      "clock this afternoon",
+      "call Jo"),
+    F("don\xe2\x80\x99t forget to call Jo tomorrow at 9am", "tomorrow at 9am",
+      "call Jo"),
+    F("in 3 days time call Jo", "in 3 days time", "call Jo"),
+    /* words after a day that leave its time vague */
+    NONE("tomorrow first thing call the bank"),
+    NONE("remind me tomorrow, first thing, to call the bank"),
+    NONE("friday late call the bank"),
+    F("tomorrow at 9am first thing", "tomorrow at 9am", "first thing"),
     /* a task in quotes or brackets keeps both of them */
     F("\"Buy milk\" in 2 hours", "in 2 hours", "\"Buy milk\""),
     F("\xe2\x80\x9c"

@@ -86,6 +86,15 @@ static const wcase cases[] = {
     ONCE("in 1 hour, 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
     ONCE("in 1 hour, and 30 minutes", WED, UTC, "2025-03-05T11:30:00Z", 95, ""),
     ONCE("3 days from now", WED, UTC, "2025-03-08T10:00:00Z", 95, ""),
+    /* "time" closing an "in" duration; ' and the typographic ’ alike */
+    ONCE("in 3 days time", WED, UTC, "2025-03-08T10:00:00Z", 95, ""),
+    ONCE("in 3 days' time", WED, UTC, "2025-03-08T10:00:00Z", 95, ""),
+    ONCE("in 3 days\xe2\x80\x99 time", WED, UTC, "2025-03-08T10:00:00Z", 95,
+         ""),
+    ONCE("in an hour's time", WED, UTC, "2025-03-05T11:00:00Z", 95, ""),
+    ONCE("in an hour\xe2\x80\x99s time", WED, UTC, "2025-03-05T11:00:00Z", 95,
+         ""),
+    REJECT("3 days time", WED, UTC, "cannot read 'time'"),
     ONCE("in a week", WED, UTC, "2025-03-12T10:00:00Z", 95, ""),
     ONCE("in a fortnight", WED, UTC, "2025-03-19T10:00:00Z", 95, ""),
     ONCE("in half an hour", WED, UTC, "2025-03-05T10:30:00Z", 95, ""),
@@ -613,6 +622,9 @@ static const wcase cases[] = {
     REJECT("in 2", WED, UTC, "incomplete"),
     REJECT("in 1 day and", WED, UTC, "incomplete"),
     ONCE("at 11 o'clock", WED, UTC, "2025-03-05T11:00:00Z", 60, "i:meridiem"),
+    ONCE("at 5 o\xe2\x80\x99"
+         "clock pm",
+         WED, UTC, "2025-03-05T17:00:00Z", 90, ""),
     /* a bare hour 9-12 whose morning has passed and whose evening has not:
     ** tonight or tomorrow morning? (said at 10:00, 14:30); once both have
     ** passed (22:40) the next one is the morning's */
