@@ -228,8 +228,9 @@ int when_parse_the_day(when_parser *p, int *dom);
 int when_parse_rec_rest(when_parser *p, when_form *ph, int required);
 /* a weekday, plural weekday, "weekday", "day", "week" or "weekend" at i */
 int when_is_day_word(const when_parser *p, int i);
-/* "morning" | "afternoon" | "evening" | "night": 1 and *part, else 0 */
-int when_accept_rec_part(when_parser *p, int *part);
+/* "morning" | "afternoon" | "evening" | "night" (plural: "mornings" ...):
+** 1 and *part, else 0 */
+int when_accept_rec_part(when_parser *p, int *part, int plural);
 /* ---- calendar rules (when_rrule.c) --------------------------------------- */
 /* The rules one cron line cannot say ("every other tuesday", "the 2nd and
 ** 4th friday of every month"): 1 and ph an F_RRULE form, or 0 (p->pos

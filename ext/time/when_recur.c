@@ -5,8 +5,10 @@
 **   recurring := ("every" | "each") body | "daily" rest | "nightly" rest
 **              | "hourly" | "weekly" ["on"] days rest | weekdays rest
 **              | weekends rest | ["on"] plural_days rest  ("mondays and
-**                thursdays at 7pm") | ["on"] "the" N "of" ("every" |
-**                "each") "month" times
+**                thursdays at 7pm") | ["in the"] plural_part rest
+**                ("mornings at 7") | ["on"] days plural_part rest ("monday
+**                mornings at 8") | ["on"] "the" N "of" ("every" | "each")
+**                "month" times
 **   body      := [qty] sec|min|hour ["on the hour"] | "day" rest
 **              | part rest | "weekday" rest | "weekend" rest | days rest
 **              | "week" "on" days rest | "month" "on the" N times
@@ -186,7 +188,7 @@ static int parse_rec_body(when_parser *p, when_form *ph) {
   if (p->fatal) return 0;
   ph->form = F_CRON;
   if (when_accept(p, "day")) return when_parse_rec_rest(p, ph, 0);
-  if (when_accept_rec_part(p, &ph->part))
+  if (when_accept_rec_part(p, &ph->part, 0))
     return when_parse_rec_rest(p, ph, 0); /* "every morning": 09:00 (R8) */
   if (when_accept(p, "weekday")) {
     ph->dow_mask = 0x3e;
@@ -352,6 +354,15 @@ static int parse_recurring_at(when_parser *p, when_form *ph) {
     ph->dow_mask = 0x41;
     return when_parse_rec_rest(p, ph, 1);
   }
+  p->pos = 0; /* "mornings at 7", "in the evenings at 9": every one */
+  if (when_accept(p, "in") && !when_accept(p, "the")) p->pos = 0;
+  if (when_accept_rec_part(p, &ph->part, 1))
+    return when_parse_rec_rest(p, ph, 1);
+  p->pos = 0; /* "monday mornings at 8", "on fridays at 5pm" */
+  when_accept(p, "on");
+  if (when_parse_day_list(p, ph, 0) && when_accept_rec_part(p, &ph->part, 1))
+    return when_parse_rec_rest(p, ph, 1);
+  ph->dow_mask = 0x7f, ph->part = P_NONE;
   p->pos = 0;
   when_accept(p, "on");
   if (when_parse_day_list(p, ph, 1)) return when_parse_rec_rest(p, ph, 1);

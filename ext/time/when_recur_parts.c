@@ -79,16 +79,24 @@ static const when_name rec_parts[] = {{"morning", P_MORNING},
                                       {"evening", P_EVENING},
                                       {"night", P_NIGHT}};
 
-/* "morning" | "afternoon" | "evening" | "night": 1 and *part, else 0 */
-int when_accept_rec_part(when_parser *p, int *part) {
-  return when_accept_from(p, rec_parts, WHEN_COUNT(rec_parts), part);
+static const when_name rec_parts_plural[] = {{"mornings", P_MORNING},
+                                             {"afternoons", P_AFTERNOON},
+                                             {"evenings", P_EVENING},
+                                             {"nights", P_NIGHT}};
+
+/* "morning" | "afternoon" | "evening" | "night" (plural: "mornings" ...):
+** 1 and *part, else 0 */
+int when_accept_rec_part(when_parser *p, int *part, int plural) {
+  return plural ? when_accept_from(p, rec_parts_plural,
+                                   WHEN_COUNT(rec_parts_plural), part)
+                : when_accept_from(p, rec_parts, WHEN_COUNT(rec_parts), part);
 }
 
 /* [part] [times] [part]; the time is needed after a part ("every
 ** morning"), after "weekdays", and wherever `required`. */
 int when_parse_rec_rest(when_parser *p, when_form *ph, int required) {
   int word = p->pos - 1, part;
-  if (when_accept_rec_part(p, &part) || when_parse_part(p, &part)) {
+  if (when_accept_rec_part(p, &part, 0) || when_parse_part(p, &part)) {
     ph->part = part; /* "every morning": its hour (R8) when none is said */
     required = 0;
   }

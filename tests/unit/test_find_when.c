@@ -210,6 +210,12 @@ static const fcase cases[] = {
     F("don\xe2\x80\x99t forget to call Jo tomorrow at 9am", "tomorrow at 9am",
       "call Jo"),
     F("in 3 days time call Jo", "in 3 days time", "call Jo"),
+    /* plural parts of the day recur */
+    F("mornings at 7 take meds", "mornings at 7", "take meds"),
+    F("monday mornings at 8 plan the week", "monday mornings at 8",
+      "plan the week"),
+    NONE("I hate mornings"),
+    NONE("friday nights are for pizza"),
     /* words after a day that leave its time vague */
     NONE("tomorrow first thing call the bank"),
     NONE("remind me tomorrow, first thing, to call the bank"),
