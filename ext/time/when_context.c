@@ -337,6 +337,13 @@ static int day_of_word(const char *t, size_t a, size_t b) {
          time_like(t, a, b);
 }
 
+/* A month's full name other than "may" (a verb more often than not). */
+static int month_name(const char *t, size_t a, size_t b) {
+  for (int m = 1; m <= 12; m++)
+    if (m != 5 && when_word_eq(t, a, b, when_month_full[m])) return 1;
+  return 0;
+}
+
 /* The first word of the clause [ca, cb) after fillers, or 0. */
 static int clause_head(const char *t, size_t len, size_t ca, size_t cb,
                        size_t *a, size_t *b) {
@@ -996,6 +1003,18 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
   if (word_before(t, len, c, &a, &b) && ordinal_word(t, a, b) &&
       c->form.day.kind == D_NONE) /* "on the 1st and 15th at 9am" */
     return unread_next(why, n, t, a, b);
+  /* a weekday of a month: "first monday of january", "the last friday" */
+  if ((c->form.day.kind == D_WEEKDAY || c->form.day.kind == D_NEXT_WEEKDAY) &&
+      word_before(t, len, c, &a, &b) && day_of_word(t, a, b) &&
+      !time_like(t, a, b))
+    return unread_next(why, n, t, a, c->b);
+  if (c->form.form == F_GENERAL && c->form.day.kind != D_NONE &&
+      word_after(t, len, c, &a, &b) && when_word_eq(t, a, b, "of") &&
+      when_next_word(t, len, b, &a3, &b3) && b3 <= c->cb &&
+      (month_name(t, a3, b3) || when_word_eq(t, a3, b3, "may")))
+    return unread_next(why, n, t, c->a, b3); /* "monday of january" */
+  if (word_before(t, len, c, &a, &b) && month_name(t, a, b))
+    return unread_next(why, n, t, a, b); /* "... of january at 9am" */
   if (word_before(t, len, c, &a, &b) && b - a <= 2 && ascii_is_digit(t[a]) &&
       ascii_is_digit(t[b - 1]) && c->form.form == F_GENERAL &&
       !c->form.clock.has)

@@ -50,8 +50,15 @@ typedef struct finder {
   size_t hint_a, hint_b;
 } finder;
 
-/* Between two words of one phrase: only what the reader reads. */
+/* Between two words of one phrase: only what the reader reads (and the
+** apostrophe after a plural s: "in 3 days' time"). */
 static int gap_ok(const char *t, size_t a, size_t b) {
+  if (a > 0 && (t[a - 1] == 's' || t[a - 1] == 'S') && a < b) {
+    if (t[a] == '\'')
+      a++;
+    else if (a + 3 <= b && memcmp(t + a, "\xe2\x80\x99", 3) == 0)
+      a += 3;
+  }
   for (size_t i = a; i < b; i++)
     if (!when_is_blank(t[i]) && (!t[i] || !strchr(",.+-@", t[i]))) return 0;
   return 1;
@@ -315,6 +322,34 @@ static int day_beside(finder *f, const when_cand *clock, when_cand **other,
   return 0;
 }
 
+/* Only blanks between bytes x and y? */
+static int blanks_only(const char *t, size_t x, size_t y) {
+  for (size_t i = x; i < y; i++)
+    if (!when_is_blank(t[i])) return 0;
+  return 1;
+}
+
+/* Another phrase right next to the answer, with only blanks between: the
+** two are one longer phrase the reader could not read as a whole ("next
+** year on march 3 at 9am"). 1 (why set) when there is one. */
+static int abutted(finder *f, const when_found *out) {
+  for (int i = 0; i < f->n; i++) {
+    const when_cand *c = &f->cands[i];
+    size_t a = c->a, b = c->b;
+    if (a == out->start || (out->end2 > out->start2 && a == out->start2))
+      continue; /* the answer itself */
+    size_t x = b <= out->start ? b : out->end,
+           y = b <= out->start ? out->start : a;
+    if (y < x || !blanks_only(f->t, x, y)) continue;
+    size_t s = a < out->start ? a : out->start, e = b > out->end ? b : out->end;
+    snprintf(f->why, sizeof f->why,
+             "cannot read '%.*s' as one time: say the whole time plainly",
+             (int)(e - s > 60 ? 60 : e - s), f->t + s);
+    return 1;
+  }
+  return 0;
+}
+
 static int not_found(when_found *out, int64_t now, const tz_zone *zone,
                      const char *why) {
   size_t n = strlen(why);
@@ -370,6 +405,7 @@ int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
   } else {
     rc = -1;
   }
+  if (rc == 0 && abutted(fp, out)) rc = -1;
   for (int i = 0; rc == 0 && i < fp->n_other; i++) {
     size_t sa, sb;
     when_sentence(text, len, out->start, &sa, &sb);

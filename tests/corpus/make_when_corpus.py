@@ -1606,6 +1606,29 @@ def messages_round2():
     m("Monday or Tuesday, ping me at 9am", NO("ambiguous"))
     m("last friday was fun, call me at 8pm", T(20), note="last friday is narration")
 
+    # the typographic apostrophe of phone keyboards, plural parts of the day,
+    # and days of a month the reader does not read
+    family("phone_text")
+    scene("ny")
+    m("call Jo at 5 o’clock this afternoon", D("today", 17), rest="call Jo")
+    m("don’t forget to call Jo tomorrow at 9am", D("tomorrow", 9), rest="call Jo")
+    m("in 3 days’ time renew the permit", IN(d=3), rest="renew the permit")
+    m("in an hour’s time check the oven", IN(h=1), rest="check the oven")
+    m("tomorrow first thing call the bank", NO("vague"))
+    m("friday late call the bank", NO("vague"))
+    m("mornings at 7 take meds", CRON("0 7 * * *"), rest="take meds")
+    m("monday mornings at 8 plan the week", CRON("0 8 * * 1"), rest="plan the week")
+    m("in the evenings at 9 journal", CRON("0 21 * * *"), rest="journal")
+    m("I hate mornings", NO("vague"), note="no time: not a schedule")
+    m("first monday of april at 9am kickoff", NO("unsupported"),
+      note="an nth weekday of a month, once: not read; 'at 9am' alone would be wrong")
+    m("the last day of march at 5pm send the invoice", NO("unsupported"))
+    m("remind me next year on april 3 at 9am", NO("unsupported"),
+      note="two phrases side by side the reader cannot read as one")
+    scene("ber")
+    m("tomorrow, call dad at 9pm", D("tomorrow", 21), rest="call dad")
+    m("sunday evenings at 6 call grandma", CRON("0 18 * * 0"), rest="call grandma")
+
 
 # --- the second implementation of the arithmetic ---------------------------------
 

@@ -210,6 +210,17 @@ static const fcase cases[] = {
     F("don\xe2\x80\x99t forget to call Jo tomorrow at 9am", "tomorrow at 9am",
       "call Jo"),
     F("in 3 days time call Jo", "in 3 days time", "call Jo"),
+    /* a weekday or a day of a month the reader does not read, next to a
+    ** time it does: not the time alone */
+    NONE("first monday of january at 9am kickoff"),
+    NONE("on the second tuesday of march at 10am review"),
+    NONE("last day of january at 5pm invoice"),
+    NONE("remind me on the first monday at 9am"),
+    F("the 5th of january at 9am", "the 5th of january at 9am", ""),
+    F("call Jan at 5pm", "at 5pm", "call Jan"),
+    /* two phrases side by side that are one time the reader cannot read */
+    NONE("remind me next year on march 3 at 9am"),
+    NONE("friday 3pm 4pm call"),
     /* plural parts of the day recur */
     F("mornings at 7 take meds", "mornings at 7", "take meds"),
     F("monday mornings at 8 plan the week", "monday mornings at 8",
