@@ -162,15 +162,16 @@ static const char *const guard_vague[] = {
     "maybe",    "perhaps", "possibly",      "probably", "sometime", "early",
     "late",     "later",   "earliest",      "latest",   "between",  "within",
     "whenever", "ish",     "toward",        "towards",  "thing",    "midway"};
-static const char *const guard_event[] = {"after", "before", "until",
-                                          "till",  "til",    "since",
-                                          "once",  "when",   "between"};
+static const char *const guard_event[] = {"after", "before", "b4",    "until",
+                                          "till",  "til",    "since", "once",
+                                          "when",  "between"};
 static const char *const guard_past[] = {"last", "past", "previous"};
 static const char *const guard_other[] = {"every", "each",  "other",  "not",
                                           "times", "twice", "thrice", "its",
                                           "it's",  "per"};
-static const char *const guard_after[] = {"ago",  "before", "after", "earlier",
-                                          "past", "ish",    "long",  "or"};
+static const char *const guard_after[] = {"ago",   "before", "after", "earlier",
+                                          "past",  "ish",    "long",  "or",
+                                          "minus", "plus"};
 
 static const char *const determiners[] = {
     "the", "my", "your", "our",    "his",   "her",  "their",

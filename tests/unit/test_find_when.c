@@ -221,6 +221,9 @@ static const fcase cases[] = {
     /* two phrases side by side that are one time the reader cannot read */
     NONE("remind me next year on march 3 at 9am"),
     NONE("friday 3pm 4pm call"),
+    NONE("call the bank b4 5pm"),           /* before: an event */
+    NONE("remind me at 4pm minus 30 mins"), /* arithmetic it did not do */
+    NONE("remind me at 4pm plus 10 minutes"),
     /* plural parts of the day recur */
     F("mornings at 7 take meds", "mornings at 7", "take meds"),
     F("monday mornings at 8 plan the week", "monday mornings at 8",
