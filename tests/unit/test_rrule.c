@@ -147,6 +147,10 @@ static void test_refused(void) {
       "YYYYMMDDTHHMMSSZ");
   rej("FREQ=DAILY;UNTIL=20251301",
       "rrule: UNTIL=20251301: month 13 is out of range 1-12");
+  rej("FREQ=DAILY;UNTIL=20250001", /* month 0 names itself too */
+      "rrule: UNTIL=20250001: month 0 is out of range 1-12");
+  rej("FREQ=DAILY;UNTIL=20250100",
+      "rrule: UNTIL=20250100: day 0 is out of range 1-31 for 2025-01");
   rej("FREQ=DAILY;UNTIL=20250230T000000Z",
       "rrule: UNTIL=20250230T000000Z: day 30 is out of range 1-28 for "
       "2025-02");

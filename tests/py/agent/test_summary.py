@@ -177,6 +177,22 @@ def test_truncation_order(ext):
     assert segments(summary(db, admin=tie))["Admin"].split("\n")[1].endswith("second given")
 
 
+def test_an_item_that_does_not_fit_ends_the_segment(ext):
+    """The omitted items are the tail of the order: after the first item
+    that does not fit, a shorter one further down is not shown in its
+    place (the summary never skips over a more important item)."""
+    db = connect(ext)
+    admin = [item(T0 + 3, "short first"), item(T0 + 2, "long " + "x" * 150),
+             item(T0 + 1, "short third")]
+    full = segments(summary(db, admin=admin))["Admin"]
+    first, second, third = full.split("\n")[1:]
+    # room for the first and the third with the note, not for the second
+    cap = blen("\n".join(["Admin:", first, third])) + 40
+    assert cap < blen("\n".join(["Admin:", first, second]))
+    seg = segments(summary(db, admin=admin, max_admin=cap))["Admin"]
+    assert seg.split("\n")[1:] == [first, "(+2 more admin items omitted)"], seg
+
+
 def test_latest_failure_always_kept(ext):
     db = connect(ext)
     add(db, "f", agent_id="a1", display_name="Flaky")
