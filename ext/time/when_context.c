@@ -247,7 +247,8 @@ static const char *const time_words[] = {
     "tue",       "tues",      "wed",     "thu",      "thur",   "thurs",
     "fri",       "sat",       "sun",     "weekend",  "asap",   "eod",
     "lunchtime", "midday",    "minutes", "minute",   "mins",   "min",
-    "hours",     "hour",      "hrs",     "days",     "weeks",  "months"};
+    "hours",     "hour",      "hrs",     "days",     "weeks",  "months",
+    "arvo"};
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -1032,11 +1033,12 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
       return unread_next(why, n, t, a0, b);
   }
   static const char *const parts[] = {"morning", "afternoon", "evening",
-                                      "night"};
+                                      "night", "arvo"};
   if (word_before(t, len, c, &a, &b) && time_like(t, a, b) &&
       !when_word_eq(t, a, b, "sat") && !when_word_eq(t, a, b, "sun") &&
-      !when_word_in(t, a, b, parts, N(parts))) /* "movie night at 8" */
-    return unread_next(why, n, t, a, b);
+      (!when_word_in(t, a, b, parts, N(parts)) || /* "movie night at 8" */
+       (!c->form.clock.has && c->form.part == P_NONE)))
+    return unread_next(why, n, t, a, b); /* "morning tomorrow" */
   return CTX_OK;
 }
 
@@ -1087,9 +1089,12 @@ static int judge_bounds(const char *t, size_t len, when_cand *c, char *why,
                (int)pn, t + c->a, (int)(b - a > 40 ? 40 : b - a), t + a);
       return CTX_REFUSED;
     }
+    size_t a3, b3;
     if (when_word_eq(t, a, b, "and") && next &&
         (ascii_is_digit(t[a2]) || time_like(t, a2, b2) ||
-         when_word_eq(t, a2, b2, "at")))
+         when_word_eq(t, a2, b2, "at") ||
+         (when_word_eq(t, a2, b2, "the") &&
+          when_next_word(t, len, b2, &a3, &b3) && day_of_word(t, a3, b3))))
       return refuse(why, n,
                     "'%.*s and ...' names two times: make one schedule "
                     "each",

@@ -74,12 +74,14 @@ static int hour_number(when_parser *p, int i, int *h) {
   return 0;
 }
 
-/* half past H | quarter past/to H | N past H | N to H (N a word) | H o'clock
-** | H (a word) after "at" */
+/* half past H | half H ("half six") | quarter past/to H | N past H | N to H
+** (N a word) | H o'clock | H (a word) after "at" */
 static int clock_words(when_parser *p, clock_spec *c, int where) {
   int i = p->pos, mins = -1, to = 0, h, v = 0, k;
   if (when_tok_word(p, i, "half") && when_tok_word(p, i + 1, "past")) {
     mins = 30, k = i + 2;
+  } else if (when_tok_word(p, i, "half") && hour_number(p, i + 1, &h)) {
+    mins = 30, k = i + 1; /* "half six": 6:30, as said in Britain */
   } else if (when_tok_word(p, i, "quarter") ||
              (when_tok_word(p, i, "a") && when_tok_word(p, i + 1, "quarter"))) {
     k = when_tok_word(p, i, "a") ? i + 1 : i;

@@ -115,6 +115,7 @@ static const word_fix fixes[] = {
     {"nxt", "next"},           {"evry", "every"},
     {"evrey", "every"},        {"evey", "every"},
     {"eveyr", "every"},        {"evrery", "every"},
+    {"arvo", "afternoon"}, /* Australian */
 };
 
 /* Words a typo rule must not rewrite (they are words of their own). */

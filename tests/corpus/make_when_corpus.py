@@ -1625,6 +1625,13 @@ def messages_round2():
     m("the last day of march at 5pm send the invoice", NO("unsupported"))
     m("remind me next year on april 3 at 9am", NO("unsupported"),
       note="two phrases side by side the reader cannot read as one")
+    scene("syd")
+    m("remind me this arvo at 3 to pick up the kids", NO("past"), note="said 17:40: 15:00 is gone")
+    m("tomorrow arvo call the bank", PART("tomorrow", "afternoon"), rest="call the bank")
+    m("arvo tomorrow call the bank", NO("vague"), note="read only as 'tomorrow' it would keep 17:40")
+    m("half six tomorrow morning gym", D("tomorrow", 6, 30), rest="gym")
+    m("remind me on the 15th and the 30th at 9am", NO("ambiguous"), note="two days: two schedules")
+    m("morning tomorrow call the plumber", NO("vague"))
     scene("ber")
     m("tomorrow, call dad at 9pm", D("tomorrow", 21), rest="call dad")
     m("sunday evenings at 6 call grandma", CRON("0 18 * * 0"), rest="call grandma")

@@ -224,6 +224,15 @@ static const fcase cases[] = {
     NONE("call the bank b4 5pm"),           /* before: an event */
     NONE("remind me at 4pm minus 30 mins"), /* arithmetic it did not do */
     NONE("remind me at 4pm plus 10 minutes"),
+    /* a part of the day before a day it was not read with */
+    NONE("morning tomorrow call the bank"),
+    NONE("arvo tomorrow call the bank"),
+    F("tomorrow arvo call the bank", "tomorrow arvo", "call the bank"),
+    F("remind me this arvo at 3 to pick up the kids", "this arvo at 3",
+      "pick up the kids"),
+    NONE("at half six tomorrow gym"), /* 6:30 am or pm? */
+    F("half six tomorrow morning gym", "half six tomorrow morning", "gym"),
+    NONE("remind me on the 15th and the 30th at 9am"), /* two days */
     /* plural parts of the day recur */
     F("mornings at 7 take meds", "mornings at 7", "take meds"),
     F("monday mornings at 8 plan the week", "monday mornings at 8",

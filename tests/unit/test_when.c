@@ -633,6 +633,9 @@ static const wcase cases[] = {
     REJECT("in 2", WED, UTC, "incomplete"),
     REJECT("in 1 day and", WED, UTC, "incomplete"),
     ONCE("at 11 o'clock", WED, UTC, "2025-03-05T11:00:00Z", 60, "i:meridiem"),
+    ONCE("half six tomorrow evening", WED, UTC, "2025-03-06T18:30:00Z", 95, ""),
+    ONCE("at half 7 pm", WED, UTC, "2025-03-05T19:30:00Z", 90, ""),
+    ONCE("tomorrow arvo", WED, UTC, "2025-03-06T15:00:00Z", 70, ""),
     ONCE("at 5 o\xe2\x80\x99"
          "clock pm",
          WED, UTC, "2025-03-05T17:00:00Z", 90, ""),
