@@ -248,7 +248,8 @@ static const char *const time_words[] = {
     "fri",       "sat",       "sun",     "weekend",  "asap",   "eod",
     "lunchtime", "midday",    "minutes", "minute",   "mins",   "min",
     "hours",     "hour",      "hrs",     "days",     "weeks",  "months",
-    "arvo"};
+    "arvo",      "cob",       "eob",     "sunrise",  "sunset", "dawn",
+    "dusk"};
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -973,6 +974,24 @@ static int unread_next(char *why, size_t n, const char *t, size_t a, size_t b) {
                 t + a, b - a);
 }
 
+/* "close of business" / "end of business" at [a, b) ("close" first, dir
+** +1) or ending there ("business" last, dir -1): the end of a working day,
+** which the reader does not read. */
+static int business_end(const char *t, size_t len, size_t a, size_t b,
+                        int dir) {
+  size_t a2, b2, a3, b3;
+  if (dir > 0)
+    return (when_word_eq(t, a, b, "close") || when_word_eq(t, a, b, "end")) &&
+           when_next_word(t, len, b, &a2, &b2) &&
+           when_word_eq(t, a2, b2, "of") &&
+           when_next_word(t, len, b2, &a3, &b3) &&
+           when_word_eq(t, a3, b3, "business");
+  return when_word_eq(t, a, b, "business") &&
+         when_prev_word(t, len, a, &a2, &b2) && when_word_eq(t, a2, b2, "of") &&
+         when_prev_word(t, len, a2, &a3, &b3) &&
+         (when_word_eq(t, a3, b3, "close") || when_word_eq(t, a3, b3, "end"));
+}
+
 /* A time-like word next to the phrase that it did not read. */
 static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
                             size_t n) {
@@ -1002,6 +1021,9 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
           (when_word_is(t + a2, 3, "sat") || when_word_is(t + a2, 3, "1:1"))))
       return unread_next(why, n, t, a2, b2);
   }
+  if ((word_before(t, len, c, &a, &b) && business_end(t, len, a, b, -1)) ||
+      (word_after(t, len, c, &a, &b) && business_end(t, len, a, b, +1)))
+    return unread_next(why, n, t, a, b); /* "close of business friday" */
   if (word_before(t, len, c, &a, &b) && ordinal_word(t, a, b) &&
       c->form.day.kind == D_NONE) /* "on the 1st and 15th at 9am" */
     return unread_next(why, n, t, a, b);

@@ -1632,6 +1632,10 @@ def messages_round2():
     m("half six tomorrow morning gym", D("tomorrow", 6, 30), rest="gym")
     m("remind me on the 15th and the 30th at 9am", NO("ambiguous"), note="two days: two schedules")
     m("morning tomorrow call the plumber", NO("vague"))
+    m("remind me at close of business tomorrow to file the report", NO("vague"),
+      note="close of business: not a clock time this reader knows")
+    m("friday COB send the numbers", NO("vague"))
+    m("tomorrow at sunrise go surfing", NO("vague"))
     scene("ber")
     m("tomorrow, call dad at 9pm", D("tomorrow", 21), rest="call dad")
     m("sunday evenings at 6 call grandma", CRON("0 18 * * 0"), rest="call grandma")

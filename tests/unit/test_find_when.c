@@ -233,6 +233,12 @@ static const fcase cases[] = {
     NONE("at half six tomorrow gym"), /* 6:30 am or pm? */
     F("half six tomorrow morning gym", "half six tomorrow morning", "gym"),
     NONE("remind me on the 15th and the 30th at 9am"), /* two days */
+    /* the end of a working day, sunrise: not read, so not the day alone */
+    NONE("remind me at close of business tomorrow"),
+    NONE("tomorrow close of business send report"),
+    NONE("friday COB send report"),
+    NONE("tomorrow at sunrise go running"),
+    F("I have business tomorrow at 3pm", "tomorrow at 3pm", "I have business"),
     /* plural parts of the day recur */
     F("mornings at 7 take meds", "mornings at 7", "take meds"),
     F("monday mornings at 8 plan the week", "monday mornings at 8",
