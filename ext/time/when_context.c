@@ -249,7 +249,7 @@ static const char *const time_words[] = {
     "lunchtime", "midday",    "minutes", "minute",   "mins",   "min",
     "hours",     "hour",      "hrs",     "days",     "weeks",  "months",
     "arvo",      "cob",       "eob",     "sunrise",  "sunset", "dawn",
-    "dusk"};
+    "dusk",      "week"};
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -328,6 +328,23 @@ static int ordinal_word(const char *t, size_t a, size_t b) {
   return i > a && i - a <= 2 && b - i == 2 &&
          (when_word_is(t + i, 2, "st") || when_word_is(t + i, 2, "nd") ||
           when_word_is(t + i, 2, "rd") || when_word_is(t + i, 2, "th"));
+}
+
+/* An ordinal in words, up to the 31st: "first", "twelfth", "twenty-first"
+** (one chunk), "thirtieth". */
+static int ordinal_in_words(const char *t, size_t a, size_t b) {
+  static const char *const words[] = {
+      "first",     "second",      "third",      "fourth",     "fifth",
+      "sixth",     "seventh",     "eighth",     "ninth",      "tenth",
+      "eleventh",  "twelfth",     "thirteenth", "fourteenth", "fifteenth",
+      "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
+      "thirtieth"};
+  for (size_t i = b; i > a; i--)
+    if (t[i - 1] == '-') {
+      a = i;
+      break;
+    }
+  return when_word_in(t, a, b, words, N(words));
 }
 
 /* A day said of the word after it: "5th", "1st", "first" ... "last",
@@ -1024,7 +1041,8 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
   if ((word_before(t, len, c, &a, &b) && business_end(t, len, a, b, -1)) ||
       (word_after(t, len, c, &a, &b) && business_end(t, len, a, b, +1)))
     return unread_next(why, n, t, a, b); /* "close of business friday" */
-  if (word_before(t, len, c, &a, &b) && ordinal_word(t, a, b) &&
+  if (word_before(t, len, c, &a, &b) &&
+      (ordinal_word(t, a, b) || ordinal_in_words(t, a, b)) &&
       c->form.day.kind == D_NONE) /* "on the 1st and 15th at 9am" */
     return unread_next(why, n, t, a, b);
   /* a weekday of a month: "first monday of january", "the last friday" */

@@ -1636,6 +1636,12 @@ def messages_round2():
       note="close of business: not a clock time this reader knows")
     m("friday COB send the numbers", NO("vague"))
     m("tomorrow at sunrise go surfing", NO("vague"))
+    scene("sao")
+    m("on the twenty-first at 9am dentist", NO("unsupported"),
+      note="an ordinal in words the reader does not read; 'at 9am' alone is today")
+    m("a week tomorrow at 9am team meeting", NO("unsupported"),
+      note="British: 8 days from now; not read, so refused")
+    m("tomorrow week at 10 standup", NO("unsupported"))
     scene("ber")
     m("tomorrow, call dad at 9pm", D("tomorrow", 21), rest="call dad")
     m("sunday evenings at 6 call grandma", CRON("0 18 * * 0"), rest="call grandma")

@@ -239,6 +239,12 @@ static const fcase cases[] = {
     NONE("friday COB send report"),
     NONE("tomorrow at sunrise go running"),
     F("I have business tomorrow at 3pm", "tomorrow at 3pm", "I have business"),
+    /* an ordinal day in words, a week added to a day: not read */
+    NONE("on the twenty-first at 9am dentist"),
+    NONE("on august twenty first at 9am dentist"),
+    NONE("a week tomorrow at 9am meeting"),
+    NONE("tomorrow week at 9am meeting"),
+    F("First, at 9am we meet", "at 9am", "First we meet"),
     /* plural parts of the day recur */
     F("mornings at 7 take meds", "mornings at 7", "take meds"),
     F("monday mornings at 8 plan the week", "monday mornings at 8",
