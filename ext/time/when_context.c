@@ -258,6 +258,16 @@ static int has(const char *t, size_t len, size_t a, size_t b, size_t xa,
   return when_find_word(t, len, a, b, xa, xb, list, n) != 0;
 }
 
+/* "have" at byte w after a subject ("I have", "we have"): a statement of
+** what is planned, not a sign-off. */
+static int subject_has(const char *t, size_t len, size_t w) {
+  static const char *const planners[] = {"i", "we", "they"};
+  size_t a, b, a2, b2;
+  return when_next_word(t, len, w, &a, &b) && when_word_eq(t, a, b, "have") &&
+         when_prev_word(t, len, a, &a2, &b2) &&
+         when_word_in(t, a2, b2, planners, N(planners));
+}
+
 /* "3ish", "9am-ish", "tomorrow-ish" (not "publish"). */
 static int ish_word(const char *t, size_t a, size_t b) {
   static const char *const stems[] = {"noon",    "midnight", "tomorrow",
@@ -936,9 +946,9 @@ static int judge_clause(const char *t, size_t len, when_cand *c, char *why,
                   "'%.*s' is in a question, not a request: ask for "
                   "the reminder itself",
                   t + c->a, c->b - c->a);
-  /* sign-offs */
-  if (word_before(t, len, c, &a, &b) &&
-      (has(t, len, c->ca, c->a, 0, 0, social, N(social))))
+  /* sign-offs ("have a good one tomorrow"; not "I have a meeting at 3pm") */
+  size_t so = when_find_word(t, len, c->ca, c->a, 0, 0, social, N(social));
+  if (word_before(t, len, c, &a, &b) && so && !subject_has(t, len, so - 1))
     return CTX_WEAK;
   /* a day as the subject: "tomorrow is another day" */
   if (word_after(t, len, c, &a, &b) &&

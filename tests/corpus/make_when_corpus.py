@@ -1636,6 +1636,11 @@ def messages_round2():
       note="close of business: not a clock time this reader knows")
     m("friday COB send the numbers", NO("vague"))
     m("tomorrow at sunrise go surfing", NO("vague"))
+    scene("ny")
+    m("I have a meeting at 3pm tomorrow", D("tomorrow", 15), rest="I have a meeting",
+      note="a plan said as a statement names its time")
+    m("We have a dentist appointment on Friday at 3pm. Remind me an hour before.", D("fri", 14))
+    m("have a good one tomorrow", NO("narration"), note="a sign-off")
     scene("sao")
     m("on the twenty-first at 9am dentist", NO("unsupported"),
       note="an ordinal in words the reader does not read; 'at 9am' alone is today")

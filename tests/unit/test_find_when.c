@@ -245,6 +245,13 @@ static const fcase cases[] = {
     NONE("a week tomorrow at 9am meeting"),
     NONE("tomorrow week at 9am meeting"),
     F("First, at 9am we meet", "at 9am", "First we meet"),
+    /* "I have a ..." plans; "have a good one" signs off */
+    FD("I have a meeting at 3pm tomorrow", "at 3pm tomorrow",
+       "I have a meeting", "2025-03-06T15:00:00Z"),
+    FD("I have a dentist appointment on Friday at 3pm. Remind me an hour "
+       "before.",
+       "an hour before", "", "2025-03-07T14:00:00Z"),
+    NONE("have a good one tomorrow"),
     /* plural parts of the day recur */
     F("mornings at 7 take meds", "mornings at 7", "take meds"),
     F("monday mornings at 8 plan the week", "monday mornings at 8",
