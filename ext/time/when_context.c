@@ -237,20 +237,6 @@ static const char *const hint_day[] = {
     "pharmacy",    "post office", "council"};
 static const char *const timer_words[] = {"timer", "countdown", "alarm"};
 
-/* Words that, next to a phrase it did not read, mean the phrase is only a
-** piece of the time meant. */
-static const char *const time_words[] = {
-    "today",     "tomorrow",  "tonight", "tmrw",     "noon",   "midnight",
-    "morning",   "afternoon", "evening", "night",    "oclock", "o'clock",
-    "am",        "pm",        "a.m.",    "p.m.",     "monday", "tuesday",
-    "wednesday", "thursday",  "friday",  "saturday", "sunday", "mon",
-    "tue",       "tues",      "wed",     "thu",      "thur",   "thurs",
-    "fri",       "sat",       "sun",     "weekend",  "asap",   "eod",
-    "lunchtime", "midday",    "minutes", "minute",   "mins",   "min",
-    "hours",     "hour",      "hrs",     "days",     "weeks",  "months",
-    "arvo",      "cob",       "eob",     "sunrise",  "sunset", "dawn",
-    "dusk",      "week"};
-
 /* ---- helpers ------------------------------------------------------------ */
 
 static int has(const char *t, size_t len, size_t a, size_t b, size_t xa,
@@ -266,112 +252,6 @@ static int subject_has(const char *t, size_t len, size_t w) {
   return when_next_word(t, len, w, &a, &b) && when_word_eq(t, a, b, "have") &&
          when_prev_word(t, len, a, &a2, &b2) &&
          when_word_in(t, a2, b2, planners, N(planners));
-}
-
-/* "3ish", "9am-ish", "tomorrow-ish" (not "publish"). */
-static int ish_word(const char *t, size_t a, size_t b) {
-  static const char *const stems[] = {"noon",    "midnight", "tomorrow",
-                                      "tonight", "today",    "morning",
-                                      "evening", "lunch",    "lunchtime"};
-  if (b - a < 4 || !when_word_is(t + b - 3, 3, "ish")) return 0;
-  char before = t[b - 4];
-  return before == '-' || ascii_is_digit(before) ||
-         when_word_in(t, a, b - 3, stems, N(stems)); /* "noonish" */
-}
-
-/* Is the chunk [a, b) time-like: a clock ("9:30", "5pm", "9am-ish"), a day
-** or part-of-day word? */
-static int time_like(const char *t, size_t a, size_t b) {
-  int digits = 0, colon = 0;
-  for (size_t i = a; i < b; i++) {
-    if (ascii_is_digit(t[i])) digits++;
-    if (t[i] == ':' && digits) colon = 1;
-  }
-  if (digits && colon) return 1;
-  if (digits && b - a >= 3) {
-    size_t i = a;
-    while (i < b && ascii_is_digit(t[i])) i++;
-    if (i + 2 <= b &&
-        (when_word_is(t + i, 2, "am") || when_word_is(t + i, 2, "pm")))
-      return 1;
-  }
-  if (ish_word(t, a, b)) return 1;
-  return when_word_in(t, a, b, time_words, N(time_words));
-}
-
-/* Is the chunk [a, b) a date in numbers that the grammar does not read
-** (docs/when.md#finding-a-phrase-in-a-message): "2025/03/07" (a year of
-** four digits first or last), "07.03.2025", "07.03.25", "7.3." (the
-** chunk "7.3" and a '.' after it). Not "24/7", "1.5", "v2.10.3",
-** "1.2.10" (a version: day and month of one digit need a year of four
-** unless "on" comes before: "on 7.3.25"),
-** "10.0.0.1". */
-static int numeric_date(const char *t, size_t len, size_t a, size_t b,
-                        int after_on) {
-  int width[4] = {0}, n = 0, digits = 0;
-  char sep = 0;
-  for (size_t i = a; i <= b; i++) {
-    if (i < b && ascii_is_digit(t[i])) {
-      digits++;
-      continue;
-    }
-    if (!digits || n == 4) return 0;
-    width[n++] = digits;
-    digits = 0;
-    if (i == b) break;
-    if ((t[i] != '.' && t[i] != '/') || (sep && t[i] != sep)) return 0;
-    sep = t[i];
-  }
-  int year_last = n == 3 && width[2] == 4 && width[0] <= 2 && width[1] <= 2,
-      year_first = n == 3 && width[0] == 4 && width[1] <= 2 && width[2] <= 2;
-  if (sep == '/') return year_last || year_first;
-  if (sep != '.') return 0;
-  int two_two = width[0] == 2 && width[1] == 2;
-  return year_last || (n == 3 && width[2] == 2 && (two_two || after_on)) ||
-         (n == 2 && width[0] <= 2 && width[1] <= 2 && b < len && t[b] == '.');
-}
-
-/* "5th", "21st": a day of the month in digits. */
-static int ordinal_word(const char *t, size_t a, size_t b) {
-  size_t i = a;
-  while (i < b && ascii_is_digit(t[i])) i++;
-  return i > a && i - a <= 2 && b - i == 2 &&
-         (when_word_is(t + i, 2, "st") || when_word_is(t + i, 2, "nd") ||
-          when_word_is(t + i, 2, "rd") || when_word_is(t + i, 2, "th"));
-}
-
-/* An ordinal in words, up to the 31st: "first", "twelfth", "twenty-first"
-** (one chunk), "thirtieth". */
-static int ordinal_in_words(const char *t, size_t a, size_t b) {
-  static const char *const words[] = {
-      "first",     "second",      "third",      "fourth",     "fifth",
-      "sixth",     "seventh",     "eighth",     "ninth",      "tenth",
-      "eleventh",  "twelfth",     "thirteenth", "fourteenth", "fifteenth",
-      "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
-      "thirtieth"};
-  for (size_t i = b; i > a; i--)
-    if (t[i - 1] == '-') {
-      a = i;
-      break;
-    }
-  return when_word_in(t, a, b, words, N(words));
-}
-
-/* A day said of the word after it: "5th", "1st", "first" ... "last",
-** "day", a weekday ("the 5th of next month", "the last day of next week",
-** "monday of next week"). */
-static int day_of_word(const char *t, size_t a, size_t b) {
-  static const char *const words[] = {"first", "second", "third", "fourth",
-                                      "fifth", "last",   "day"};
-  return ordinal_word(t, a, b) || when_word_in(t, a, b, words, N(words)) ||
-         time_like(t, a, b);
-}
-
-/* A month's full name other than "may" (a verb more often than not). */
-static int month_name(const char *t, size_t a, size_t b) {
-  for (int m = 1; m <= 12; m++)
-    if (m != 5 && when_word_eq(t, a, b, when_month_full[m])) return 1;
-  return 0;
 }
 
 /* The first word of the clause [ca, cb) after fillers, or 0. */
@@ -464,8 +344,8 @@ static int points_ahead(const when_cand *c) {
 static int clock_in(const char *t, size_t len, size_t a, size_t b) {
   size_t wa, wb, pa = 0, pb = 0;
   for (size_t i = a; when_next_word(t, len, i, &wa, &wb) && wa < b; i = wb) {
-    if (ascii_is_digit(t[wa]) &&
-        (time_like(t, wa, wb) || (pb > pa && when_word_eq(t, pa, pb, "at"))))
+    if (ascii_is_digit(t[wa]) && (when_time_like(t, wa, wb) ||
+                                  (pb > pa && when_word_eq(t, pa, pb, "at"))))
       return 1;
     pa = wa, pb = wb;
   }
@@ -532,32 +412,17 @@ static int when_it_is(const char *t, size_t len, size_t a, size_t b) {
          when_word_eq(t, a3, b3, "when");
 }
 
-/* [a, b) is a number in words of two letters or more ("two", "ten"; not
-** "a"). */
-static int number_word(const char *t, size_t a, size_t b) {
-  for (int k = 0; k < when_n_numbers; k++)
-    if (when_numbers[k].name[1] && when_word_eq(t, a, b, when_numbers[k].name))
-      return 1;
-  return 0;
-}
-
-/* Is [a, b) a unit of time ("hours", "wk", "months")? */
-static int unit_word(const char *t, size_t a, size_t b) {
-  for (int k = 0; k < when_n_units; k++)
-    if (when_word_eq(t, a, b, when_units[k].name)) return 1;
-  return 0;
-}
-
 /* After "or": a word that makes the phrase one of two alternatives ("at 4
 ** or 5pm", "in an hour or two", "tomorrow or the day after"). */
 static int alternative_at(const char *t, size_t len, size_t a, size_t b) {
   size_t a2, b2;
-  if (time_like(t, a, b) || when_word_eq(t, a, b, "maybe") ||
+  if (when_time_like(t, a, b) || when_word_eq(t, a, b, "maybe") ||
       ascii_is_digit(t[a]))
     return 1;
-  if (number_word(t, a, b)) return 1; /* "two" (not "a": "or a coffee break") */
+  if (when_number_word(t, a, b))
+    return 1; /* "two" (not "a": "or a coffee break") */
   return when_word_eq(t, a, b, "the") && when_next_word(t, len, b, &a2, &b2) &&
-         (time_like(t, a2, b2) || when_word_eq(t, a2, b2, "day") ||
+         (when_time_like(t, a2, b2) || when_word_eq(t, a2, b2, "day") ||
           when_word_eq(t, a2, b2, "next"));
 }
 
@@ -714,7 +579,7 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
       (when_word_in(t, a, b, guard_vague, N(guard_vague)) ||
        when_word_eq(t, a, b, "by")) &&
       when_next_word(t, len, b, &a2, &b2) &&
-      (time_like(t, a2, b2) || ascii_is_digit(t[a2])))
+      (when_time_like(t, a2, b2) || ascii_is_digit(t[a2])))
     return refuse(why, n, "'%.*s' makes the time vague: name the time itself",
                   t + a, b - a); /* "on sunday, around 4" */
   if (when_next_word(t, len, c->b, &a, &b) && when_word_eq(t, a, b, "or") &&
@@ -725,7 +590,7 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
   if (word_after(t, len, c, &a, &b)) {
     if (when_word_eq(t, a, b, "or")) {
       if (when_next_word(t, len, b, &a2, &b2) &&
-          (time_like(t, a2, b2) || when_word_eq(t, a2, b2, "in") ||
+          (when_time_like(t, a2, b2) || when_word_eq(t, a2, b2, "in") ||
            when_word_eq(t, a2, b2, "at") || when_word_eq(t, a2, b2, "maybe") ||
            (ascii_is_digit(t[a2]))))
         return refuse(why, n, "'%.*s' " WHEN_WHY_ALTERNATIVE, t + c->a,
@@ -733,7 +598,7 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
     } else if ((when_word_in(t, a, b, guard_vague, N(guard_vague)) ||
                 when_word_eq(t, a, b, "by")) &&
                when_next_word(t, len, b, &a2, &b2) &&
-               (time_like(t, a2, b2) || ascii_is_digit(t[a2]))) {
+               (when_time_like(t, a2, b2) || ascii_is_digit(t[a2]))) {
       return refuse(why, n,
                     "'%.*s' makes the time vague: name the time "
                     "itself",
@@ -758,7 +623,7 @@ static int judge_guards(const char *t, size_t len, when_cand *c, char *why,
   }
   if (word_before(t, len, c, &a, &b) && when_word_eq(t, a, b, "or") &&
       when_prev_word(t, len, a, &a2, &b2) &&
-      (time_like(t, a2, b2) || ascii_is_digit(t[a2])))
+      (when_time_like(t, a2, b2) || ascii_is_digit(t[a2])))
     return refuse(why, n, "'%.*s' " WHEN_WHY_ALTERNATIVE, t + c->a,
                   c->b - c->a);
   return CTX_OK;
@@ -1001,24 +866,6 @@ static int unread_next(char *why, size_t n, const char *t, size_t a, size_t b) {
                 t + a, b - a);
 }
 
-/* "close of business" / "end of business" at [a, b) ("close" first, dir
-** +1) or ending there ("business" last, dir -1): the end of a working day,
-** which the reader does not read. */
-static int business_end(const char *t, size_t len, size_t a, size_t b,
-                        int dir) {
-  size_t a2, b2, a3, b3;
-  if (dir > 0)
-    return (when_word_eq(t, a, b, "close") || when_word_eq(t, a, b, "end")) &&
-           when_next_word(t, len, b, &a2, &b2) &&
-           when_word_eq(t, a2, b2, "of") &&
-           when_next_word(t, len, b2, &a3, &b3) &&
-           when_word_eq(t, a3, b3, "business");
-  return when_word_eq(t, a, b, "business") &&
-         when_prev_word(t, len, a, &a2, &b2) && when_word_eq(t, a2, b2, "of") &&
-         when_prev_word(t, len, a2, &a3, &b3) &&
-         (when_word_eq(t, a3, b3, "close") || when_word_eq(t, a3, b3, "end"));
-}
-
 /* A time-like word next to the phrase that it did not read. */
 static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
                             size_t n) {
@@ -1042,30 +889,30 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
         when_next_word(t, len, b, &a2, &b2) && b2 > c->cb)
       a2 = b2 = b;
     int on = a2 != a && when_word_eq(t, a, b, "on");
-    if ((time_like(t, a2, b2) || numeric_date(t, len, a2, b2, on)) &&
+    if ((when_time_like(t, a2, b2) || when_numeric_date(t, len, a2, b2, on)) &&
         /* "sat", "1:1" (a meeting) are no times */
         !(b2 - a2 == 3 &&
           (when_word_is(t + a2, 3, "sat") || when_word_is(t + a2, 3, "1:1"))))
       return unread_next(why, n, t, a2, b2);
   }
-  if ((word_before(t, len, c, &a, &b) && business_end(t, len, a, b, -1)) ||
-      (word_after(t, len, c, &a, &b) && business_end(t, len, a, b, +1)))
+  if ((word_before(t, len, c, &a, &b) && when_business_end(t, len, a, b, -1)) ||
+      (word_after(t, len, c, &a, &b) && when_business_end(t, len, a, b, +1)))
     return unread_next(why, n, t, a, b); /* "close of business friday" */
   if (word_before(t, len, c, &a, &b) &&
-      (ordinal_word(t, a, b) || ordinal_in_words(t, a, b)) &&
+      (when_ordinal_word(t, a, b) || when_ordinal_in_words(t, a, b)) &&
       c->form.day.kind == D_NONE) /* "on the 1st and 15th at 9am" */
     return unread_next(why, n, t, a, b);
   /* a weekday of a month: "first monday of january", "the last friday" */
   if ((c->form.day.kind == D_WEEKDAY || c->form.day.kind == D_NEXT_WEEKDAY) &&
-      word_before(t, len, c, &a, &b) && day_of_word(t, a, b) &&
-      !time_like(t, a, b))
+      word_before(t, len, c, &a, &b) && when_day_of_word(t, a, b) &&
+      !when_time_like(t, a, b))
     return unread_next(why, n, t, a, c->b);
   if (c->form.form == F_GENERAL && c->form.day.kind != D_NONE &&
       word_after(t, len, c, &a, &b) && when_word_eq(t, a, b, "of") &&
       when_next_word(t, len, b, &a3, &b3) && b3 <= c->cb &&
-      (month_name(t, a3, b3) || when_word_eq(t, a3, b3, "may")))
+      (when_month_name_at(t, a3, b3) || when_word_eq(t, a3, b3, "may")))
     return unread_next(why, n, t, c->a, b3); /* "monday of january" */
-  if (word_before(t, len, c, &a, &b) && month_name(t, a, b))
+  if (word_before(t, len, c, &a, &b) && when_month_name_at(t, a, b))
     return unread_next(why, n, t, a, b); /* "... of january at 9am" */
   if (word_before(t, len, c, &a, &b) && b - a <= 2 && ascii_is_digit(t[a]) &&
       ascii_is_digit(t[b - 1]) && c->form.form == F_GENERAL &&
@@ -1076,32 +923,21 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
     /* "on 2025/03/07 at 9am", "07.03.2025 9am", "on 7.3.25 at 9am" */
     int on =
         when_prev_word(t, len, a, &a0, &b0) && when_word_eq(t, a0, b0, "on");
-    if (numeric_date(t, len, a, b, on)) return unread_next(why, n, t, a, b);
+    if (when_numeric_date(t, len, a, b, on))
+      return unread_next(why, n, t, a, b);
     /* "the 5th of next month": a day of the time, not the time */
     if (when_word_eq(t, a, b, "of") && when_prev_word(t, len, a, &a0, &b0) &&
-        a0 >= c->ca && day_of_word(t, a0, b0))
+        a0 >= c->ca && when_day_of_word(t, a0, b0))
       return unread_next(why, n, t, a0, b);
   }
   static const char *const parts[] = {"morning", "afternoon", "evening",
                                       "night", "arvo"};
-  if (word_before(t, len, c, &a, &b) && time_like(t, a, b) &&
+  if (word_before(t, len, c, &a, &b) && when_time_like(t, a, b) &&
       !when_word_eq(t, a, b, "sat") && !when_word_eq(t, a, b, "sun") &&
       (!when_word_in(t, a, b, parts, N(parts)) || /* "movie night at 8" */
        (!c->form.clock.has && c->form.part == P_NONE)))
     return unread_next(why, n, t, a, b); /* "morning tomorrow" */
   return CTX_OK;
-}
-
-/* A duration at [a, b): "a week", "5 days", "two hours", "the next 3
-** days" (after "for"). */
-static int duration_at(const char *t, size_t len, size_t a, size_t b) {
-  size_t a2, b2;
-  if (when_word_eq(t, a, b, "the") && when_next_word(t, len, b, &a2, &b2) &&
-      when_word_eq(t, a2, b2, "next"))
-    return 1;
-  int count = ascii_is_digit(t[a]) || when_word_eq(t, a, b, "a") ||
-              when_word_eq(t, a, b, "an") || number_word(t, a, b);
-  return count && when_next_word(t, len, b, &a2, &b2) && unit_word(t, a2, b2);
 }
 
 /* Words around a phrase that change what it schedules, which it did not
@@ -1124,14 +960,14 @@ static int judge_bounds(const char *t, size_t len, when_cand *c, char *why,
     int next = when_next_word(t, len, b, &a2, &b2) && b2 <= c->cb;
     if (next && when_word_eq(t, a, b, "and") && when_word_eq(t, a2, b2, "then"))
       next = when_next_word(t, len, b2, &a2, &b2) && b2 <= c->cb; /* and then */
-    int timed = next && (ascii_is_digit(t[a2]) || time_like(t, a2, b2) ||
+    int timed = next && (ascii_is_digit(t[a2]) || when_time_like(t, a2, b2) ||
                          when_word_eq(t, a2, b2, "next") ||
                          when_word_eq(t, a2, b2, "tomorrow"));
     if (when_word_in(t, a, b, any, N(any)) ||
         (recurs && ((when_word_in(t, a, b, recurring, N(recurring)) &&
                      (timed || !when_word_eq(t, a, b, "from"))) ||
                     (when_word_eq(t, a, b, "for") && next &&
-                     duration_at(t, len, a2, b2))))) {
+                     when_duration_at(t, len, a2, b2))))) {
       size_t pn = c->b - c->a > 40 ? 40 : c->b - c->a;
       snprintf(why, n,
                "'%.*s %.*s ...' bounds or changes the time, which was not "
@@ -1141,10 +977,10 @@ static int judge_bounds(const char *t, size_t len, when_cand *c, char *why,
     }
     size_t a3, b3;
     if (when_word_eq(t, a, b, "and") && next &&
-        (ascii_is_digit(t[a2]) || time_like(t, a2, b2) ||
+        (ascii_is_digit(t[a2]) || when_time_like(t, a2, b2) ||
          when_word_eq(t, a2, b2, "at") ||
          (when_word_eq(t, a2, b2, "the") &&
-          when_next_word(t, len, b2, &a3, &b3) && day_of_word(t, a3, b3))))
+          when_next_word(t, len, b2, &a3, &b3) && when_day_of_word(t, a3, b3))))
       return refuse(why, n,
                     "'%.*s and ...' names two times: make one schedule "
                     "each",
@@ -1163,7 +999,7 @@ static int judge_bounds(const char *t, size_t len, when_cand *c, char *why,
       a0 = a2, b0 = b2; /* "and then" */
     if (when_word_eq(t, a0, b0, "and") &&
         when_prev_word(t, len, a0, &a2, &b2) && a2 >= c->ca &&
-        (ascii_is_digit(t[a2]) || time_like(t, a2, b2)))
+        (ascii_is_digit(t[a2]) || when_time_like(t, a2, b2)))
       return refuse(why, n,
                     "'... and %.*s' names two times: make one schedule each",
                     t + c->a, c->b - c->a);
@@ -1243,7 +1079,7 @@ const char *when_context_vague(const char *t, size_t len) {
   }
   size_t wa, wb;
   for (size_t i = 0; when_next_word(t, len, i, &wa, &wb); i = wb)
-    if (ish_word(t, wa, wb))
+    if (when_ish_word(t, wa, wb))
       return "'-ish' makes the time vague: name the time itself";
   return NULL;
 }

@@ -2,7 +2,8 @@
 ** when_msg.h -- a message as the finder (when_find.c, when_rest.c) reads it:
 ** words, sentences and clauses of any text, found by scanning the bytes
 ** around a position (nothing is allocated, so a 16 KiB message needs no
-** table), and what the words around a phrase say (when_context.c).
+** table), what one word is (when_words.c) and what the words around a
+** phrase say (when_context.c).
 ** Internal to the time-phrase reader; docs/when.md "Finding a phrase in a
 ** message" is the manual.
 */
@@ -50,6 +51,35 @@ int when_clause_end(const char *t, size_t len, size_t i);
 ** are matched word by word. */
 size_t when_find_word(const char *t, size_t len, size_t a, size_t b, size_t xa,
                       size_t xb, const char *const *list, int count);
+
+/* ---- what a word is (when_words.c) ------------------------------------------ */
+
+/* "3ish", "9am-ish", "tomorrow-ish" (not "publish"). */
+int when_ish_word(const char *t, size_t a, size_t b);
+/* Is [a, b) time-like: a clock ("9:30", "5pm", "9am-ish"), a day, a part
+** of the day, a unit of time, an end of day ("eod", "sunrise")? */
+int when_time_like(const char *t, size_t a, size_t b);
+/* A date in numbers the grammar does not read ("2025/03/07",
+** "07.03.2025"; after_on: "on 7.3.25"). */
+int when_numeric_date(const char *t, size_t len, size_t a, size_t b,
+                      int after_on);
+/* "1st", "22nd" ... */
+int when_ordinal_word(const char *t, size_t a, size_t b);
+/* "first", "twelfth", "twenty-first", "thirtieth" */
+int when_ordinal_in_words(const char *t, size_t a, size_t b);
+/* A day said of the word after it: "5th", "first" ... "last", "day", a
+** time-like word. */
+int when_day_of_word(const char *t, size_t a, size_t b);
+/* A month's full name other than "may". */
+int when_month_name_at(const char *t, size_t a, size_t b);
+/* A number in words of two letters or more ("two"; not "a"). */
+int when_number_word(const char *t, size_t a, size_t b);
+/* A unit of time ("hours", "wk", "months"). */
+int when_unit_word(const char *t, size_t a, size_t b);
+/* A duration at [a, b): "a week", "5 days", "the next 3 days". */
+int when_duration_at(const char *t, size_t len, size_t a, size_t b);
+/* "close of business" starting at [a, b) (dir +1) or ending there (-1). */
+int when_business_end(const char *t, size_t len, size_t a, size_t b, int dir);
 
 /* ---- what the words say (when_context.c) ---------------------------------- */
 
