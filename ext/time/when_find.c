@@ -44,9 +44,12 @@ typedef struct finder {
   int n_other;                                   /* unread word next to them */
   when_cand seen[CANDS_MAX]; /* every phrase the reader accepted */
   int n_seen;
-  when_cand rday[CANDS_MAX]; /* days alone refused, that still name the */
-  int n_rday;                /* day of a clock time beside (day_binds) */
-  when_hints hints;          /* of the sentence [hint_a, hint_b) */
+  when_cand rday[CANDS_MAX];  /* days alone refused, that still name the */
+  int n_rday;                 /* day of a clock time beside (day_binds) */
+  size_t rclock_s[CANDS_MAX]; /* clock times alone the reader refused (am */
+  char rclock_why[CANDS_MAX][WHEN_REASON_MAX]; /* or pm?) in a clause */
+  int n_rclock;                                /* that took them as times */
+  when_hints hints; /* of the sentence [hint_a, hint_b) */
   size_t hint_a, hint_b;
 } finder;
 
@@ -128,6 +131,10 @@ static void note_refusal(finder *f, when_cand *c, const char *why, int parsed) {
     int v = when_context_judge(f->t, f->len, c, ctx, sizeof ctx);
     if (v == CTX_WEAK) return;
     if (v == CTX_REFUSED) why = ctx;
+    if (v == CTX_OK && clock_only(c) && f->n_rclock < CANDS_MAX) {
+      f->rclock_s[f->n_rclock] = c->sa; /* "at 8 o'clock sharp tomorrow" */
+      snprintf(f->rclock_why[f->n_rclock++], WHEN_REASON_MAX, "%s", why);
+    }
   }
   if (day_binds(c, why, parsed) && f->n_rday < CANDS_MAX) {
     f->rday[f->n_rday] = *c; /* an alternative: the reason is the context's */
@@ -320,6 +327,18 @@ static int day_beside(finder *f, const when_cand *clock, when_cand **other,
   return 0;
 }
 
+/* The answer is a day alone, and its sentence has a clock time the reader
+** refused ("remind me at 8 o'clock sharp tomorrow": am or pm?): the day
+** alone is not what was asked. 1 (why set) when so. */
+static int clock_refused(finder *f, const when_cand *day) {
+  for (int i = 0; i < f->n_rclock; i++)
+    if (f->rclock_s[i] == day->sa) {
+      snprintf(f->why, sizeof f->why, "%s", f->rclock_why[i]);
+      return 1;
+    }
+  return 0;
+}
+
 /* Only blanks between bytes x and y? */
 static int blanks_only(const char *t, size_t x, size_t y) {
   for (size_t i = x; i < y; i++)
@@ -403,6 +422,8 @@ int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
   } else {
     rc = -1;
   }
+  if (rc == 0 && picked && day_only(picked) && clock_refused(fp, picked))
+    rc = -1;
   if (rc == 0 && abutted(fp, out)) rc = -1;
   for (int i = 0; rc == 0 && i < fp->n_other; i++) {
     size_t sa, sb;

@@ -1641,6 +1641,10 @@ def messages_round2():
       note="a plan said as a statement names its time")
     m("We have a dentist appointment on Friday at 3pm. Remind me an hour before.", D("fri", 14))
     m("have a good one tomorrow", NO("narration"), note="a sign-off")
+    m("remind me at 8 o'clock sharp tomorrow", NO("ambiguous"),
+      note="8 am or pm? the day alone would keep 10:00")
+    m("remind me at 8 o'clock sharp tomorrow to call the bank", D("tomorrow", 8),
+      note="the bank: business hours, 08:00; 'sharp' between changes nothing")
     scene("sao")
     m("on the twenty-first at 9am dentist", NO("unsupported"),
       note="an ordinal in words the reader does not read; 'at 9am' alone is today")

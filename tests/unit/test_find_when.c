@@ -252,6 +252,11 @@ static const fcase cases[] = {
        "before.",
        "an hour before", "", "2025-03-07T14:00:00Z"),
     NONE("have a good one tomorrow"),
+    /* a day alone is not the answer when its clock time was refused */
+    NONE("remind me at 8 o'clock sharp tomorrow"), /* am or pm? */
+    NONE("remind me tomorrow, at 8 sharp"),
+    FD("I woke at 6, remind me tomorrow", "tomorrow", "",
+       "2025-03-06T10:00:00Z"), /* a time in the past tells of it */
     /* plural parts of the day recur */
     F("mornings at 7 take meds", "mornings at 7", "take meds"),
     F("monday mornings at 8 plan the week", "monday mornings at 8",
