@@ -212,13 +212,14 @@ static int kind_at(const char *t, size_t len, size_t i, size_t *end) {
 static int terminator(char ch) { return ch == '.' || ch == '!' || ch == '?'; }
 
 /* An opening (open 1: ( [ { " ' « “ ‘) or closing (open 0: ) ] } " ' » ” ’)
-** bracket or quote at byte i. */
-static int bracket(const char *t, size_t i, int open) {
-  unsigned char a = (unsigned char)t[i], b = (unsigned char)t[i + 1];
+** bracket or quote at byte i of t[0..len). */
+static int bracket(const char *t, size_t len, size_t i, int open) {
+  unsigned char a = (unsigned char)t[i];
+  unsigned char b = i + 1 < len ? (unsigned char)t[i + 1] : 0;
+  unsigned char c = i + 2 < len ? (unsigned char)t[i + 2] : 0;
   if (t[i] && strchr(open ? "([{\"'" : ")]}\"'", t[i])) return 1;
   if (a == 0xc2) return b == (open ? 0xab : 0xbb);
   if (a != 0xe2 || b != 0x80) return 0;
-  unsigned char c = (unsigned char)t[i + 2];
   return open ? c == 0x9c || c == 0x98 : c == 0x9d || c == 0x99;
 }
 
@@ -271,12 +272,12 @@ static size_t emit(rest *r, char *buf) {
       if (is_cut(r, i)) cut_in_gap = 1;
       continue;
     }
-    int closes = k == K_PUNCT && open > 0 && bracket(r->t, i, 0);
+    int closes = k == K_PUNCT && open > 0 && bracket(r->t, r->len, i, 0);
     if ((k == K_PUNCT && !terminator(r->t[i]) && !closes &&
          (at_cut(r, i, -1) || at_cut(r, end, +1))) || /* at a cut */
         (k == K_PUNCT && terminator(r->t[i]) && words == 0) ||
         (k == K_WORD && words == 0 && symbol_word(r->t, i, end)) ||
-        (k == K_PUNCT && o == 0 && !bracket(r->t, i, 1))) {
+        (k == K_PUNCT && o == 0 && !bracket(r->t, r->len, i, 1))) {
       if (!gap) gap_a = i;
       gap = 1, gap_b = end, cut_in_gap = 1;
       continue;
@@ -292,7 +293,7 @@ static size_t emit(rest *r, char *buf) {
     }
     gap = cut_in_gap = 0;
     if (closes) open--;
-    else if (k == K_PUNCT && bracket(r->t, i, 1)) open++;
+    else if (k == K_PUNCT && bracket(r->t, r->len, i, 1)) open++;
     memcpy(buf + o, r->t + i, end - i);
     o += end - i;
     if (k == K_WORD) words++;
