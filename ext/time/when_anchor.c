@@ -104,6 +104,23 @@ static int offset_before(const char *t, size_t len, size_t pos, int64_t now,
   return 0;
 }
 
+/* Is the range c ("from 3pm to 5pm") a time changed from one to the other:
+** a verb of change before it in its sentence ("the call was pushed from
+** 3pm to 5pm")? Then "before" it could mean either. */
+static int range_changed(const char *t, size_t len, const when_cand *c) {
+  static const char *const changes[] = {
+      "moved",      "move",     "pushed",    "push",     "changed",
+      "change",     "shifted",  "shift",     "bumped",   "bump",
+      "delayed",    "delay",    "postponed", "postpone", "rescheduled",
+      "reschedule", "switched", "brought",   "updated",  "put"};
+  size_t wa, wb;
+  if (!c->form.range) return 0;
+  for (size_t i = c->sa; when_next_word(t, len, i, &wa, &wb) && wb <= c->a;
+       i = wb)
+    if (when_word_in(t, wa, wb, changes, WHEN_COUNT(changes))) return 1;
+  return 0;
+}
+
 /* "15 minutes before": 0 answered, 1 refused (why), -1 none. */
 static int offset_anchor(const char *t, size_t len, int64_t now,
                          const tz_zone *zone, const when_cand *seen, int n,
@@ -120,6 +137,15 @@ static int offset_anchor(const char *t, size_t len, int64_t now,
         *other = the_other(seen, n, now, da, wb, 0, &second);
     if (!other) continue;
     if (second) return ask_which(why, wn, t, da, wb, other, second);
+    if (range_changed(t, len, other)) {
+      snprintf(why, wn,
+               "'%.*s' is said of another time, and '%.*s' moves it from "
+               "one time to another: which one is meant?",
+               (int)(wb - da > 40 ? 40 : wb - da), t + da,
+               (int)(other->b - other->a > 40 ? 40 : other->b - other->a),
+               t + other->a);
+      return 1;
+    }
     when_result r = other->r;
     r.due_at -= ms;
     if (r.due_at < now) {

@@ -866,6 +866,35 @@ static int unread_next(char *why, size_t n, const char *t, size_t a, size_t b) {
                 t + a, b - a);
 }
 
+/* A meal or a time of day the grammar does not read, beside a phrase that
+** names no clock time nor part of the day: "tomorrow around lunch",
+** "sunday at teatime", "mid-morning every day" (the phrase alone would
+** take midnight, or now's clock time). Right after the phrase (one
+** preposition may come between) or right before it. */
+static int meal_beside(const char *t, size_t len, const when_cand *c, size_t *a,
+                       size_t *b) {
+  static const char *const meals[] = {
+      "breakfast",    "brunch",      "lunch",     "dinner",
+      "supper",       "tea",         "teatime",   "bedtime",
+      "mid-morning",  "midmorning",  "mid-day",   "mid-afternoon",
+      "midafternoon", "mid-evening", "elevenses", "lunchbreak"};
+  static const char *const preps[] = {"at",    "around", "about", "by",
+                                      "after", "before", "over",  "during",
+                                      "round", "near",   "for"};
+  if (c->form.clock.has || c->form.part != P_NONE ||
+      (c->form.form != F_GENERAL && !when_form_recurs(&c->form)) ||
+      c->form.form == F_INTERVAL)
+    return 0;
+  if (word_after(t, len, c, a, b)) {
+    if (when_word_in(t, *a, *b, preps, N(preps)) &&
+        !(when_next_word(t, len, *b, a, b) && *b <= c->cb))
+      return 0;
+    if (when_word_in(t, *a, *b, meals, N(meals))) return 1;
+  }
+  return word_before(t, len, c, a, b) &&
+         when_word_in(t, *a, *b, meals, N(meals));
+}
+
 /* A time-like word next to the phrase that it did not read. */
 static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
                             size_t n) {
@@ -895,6 +924,7 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
           (when_word_is(t + a2, 3, "sat") || when_word_is(t + a2, 3, "1:1"))))
       return unread_next(why, n, t, a2, b2);
   }
+  if (meal_beside(t, len, c, &a, &b)) return unread_next(why, n, t, a, b);
   if ((word_before(t, len, c, &a, &b) && when_business_end(t, len, a, b, -1)) ||
       (word_after(t, len, c, &a, &b) && when_business_end(t, len, a, b, +1)))
     return unread_next(why, n, t, a, b); /* "close of business friday" */
@@ -938,6 +968,45 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
        (!c->form.clock.has && c->form.part == P_NONE)))
     return unread_next(why, n, t, a, b); /* "morning tomorrow" */
   return CTX_OK;
+}
+
+/* A bound said earlier in a recurring phrase's sentence: "from next
+** monday, every day at 8am", "beginning in january, every monday at 9am",
+** "after next week, remind me every monday", "until christmas, every
+** friday": a word that starts or ends a schedule, then a time or a season
+** ("in", "on", "the", "of" may come between). *a, *b: the
+** bound and its time's first word. */
+static int bound_earlier(const char *t, size_t len, const when_cand *c,
+                         size_t *a, size_t *b) {
+  static const char *const leads[] = {"from",  "starting", "beginning",
+                                      "after", "until",    "till",
+                                      "til",   "effective"};
+  static const char *const links[] = {"in", "on", "the", "of"};
+  static const char *const dates[] = {
+      "christmas", "xmas",   "easter", "thanksgiving", "halloween",
+      "holidays",  "new",    "end",    "mid",          "summer",
+      "winter",    "spring", "autumn", "school",       "term"};
+  size_t wa, wb, na, nb;
+  for (size_t i = c->sa; when_next_word(t, len, i, &wa, &wb) && wb <= c->a;
+       i = wb) {
+    if (!when_word_in(t, wa, wb, leads, N(leads)) ||
+        !when_next_word(t, len, wb, &na, &nb))
+      continue;
+    if (when_word_in(t, na, nb, links, N(links)) &&
+        !when_next_word(t, len, nb, &na, &nb))
+      continue;
+    if (nb > c->a) continue;
+    if (ascii_is_digit(t[na]) || when_time_like(t, na, nb) ||
+        when_month_name_at(t, na, nb) || when_ordinal_word(t, na, nb) ||
+        when_word_eq(t, na, nb, "next") || when_word_eq(t, na, nb, "today") ||
+        when_word_in(t, na, nb, dates, N(dates)) ||
+        (nb - na > 4 && t[na + 3] == '-' &&
+         when_word_eq(t, na, na + 3, "mid"))) { /* "mid-january" */
+      *a = wa, *b = nb;
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* Words around a phrase that change what it schedules, which it did not
@@ -1004,6 +1073,11 @@ static int judge_bounds(const char *t, size_t len, when_cand *c, char *why,
                     "'... and %.*s' names two times: make one schedule each",
                     t + c->a, c->b - c->a);
   }
+  if (recurs && bound_earlier(t, len, c, &a, &b))
+    return refuse(why, n,
+                  "'%.*s' bounds the schedule, which was not read with it: "
+                  "say the schedule alone",
+                  t + a, b - a);
   if (!recurs && word_before(t, len, c, &a, &b) &&
       when_word_in(t, a, b, repeat_words, N(repeat_words)))
     return refuse(why, n,

@@ -1654,6 +1654,44 @@ def messages_round2():
     scene("ber")
     m("tomorrow, call dad at 9pm", D("tomorrow", 21), rest="call dad")
     m("sunday evenings at 6 call grandma", CRON("0 18 * * 0"), rest="call grandma")
+    family("bound_before")
+    scene("ny")
+    m("from next monday, every day at 8am", NO("unsupported"),
+      note="the bound, said first, starts the schedule a week on")
+    m("beginning in january, every monday at 9am stand-up", NO("unsupported"))
+    m("after next week, remind me every monday at 10am", NO("unsupported"))
+    m("until christmas, every friday at 5pm post the rota", NO("unsupported"),
+      note="the end of the schedule, said first")
+    m("from mid-april, every tuesday at 7pm choir", NO("unsupported"))
+    m("starting the 10th, every weekday at 7am walk the dog", NO("unsupported"))
+    m("greetings from boston, every monday at 9am send the report", CRON("0 9 * * 1"),
+      note="'from' a place bounds nothing")
+    m("from now on, every day at 8am check the mail", CRON("0 8 * * *"),
+      note="from now on: the schedule starts now anyway")
+    scene("kol")
+    m("until school starts, every weekday at 7am pack lunch", NO("unsupported"))
+    family("meal_time")
+    scene("ber")
+    m("tomorrow around lunch call the bank", NO("vague"),
+      note="'tomorrow' alone would keep now's clock time")
+    m("sunday at teatime ring grandma", NO("vague"))
+    m("mid-morning every day stretch", NO("vague"), note="'every day' alone is midnight")
+    m("every day around lunch take a walk", NO("vague"))
+    m("at bedtime every day read a chapter", NO("vague"))
+    m("saturday brunch with the team", NO("vague"))
+    m("tomorrow at breakfast take the pills", NO("vague"))
+    m("remind me tomorrow to eat lunch", SAME(1),
+      note="the meal is the task, two words away: bare 'tomorrow' keeps the clock time")
+    m("tomorrow at 1pm lunch with sam", D("tomorrow", 13), rest="lunch with sam")
+    family("moved_range")
+    scene("la")
+    m("the call got pushed from 3pm to 5pm, remind me 10 minutes before", NO("ambiguous"),
+      note="moved: before the old time or the new one?")
+    m("the meeting was moved from 2 to 4pm, ping me 15 min before", NO("ambiguous"))
+    m("standup was rescheduled from 3pm until 4pm, remind me 5 minutes before",
+      NO("ambiguous"))
+    m("the workshop is from 3pm to 5pm, remind me 10 minutes before", D("today", 14, 50),
+      note="a period: before its start")
 
 
 # --- the second implementation of the arithmetic ---------------------------------

@@ -254,6 +254,18 @@ static const fcase cases[] = {
     NONE("have a good one tomorrow"),
     /* a day alone is not the answer when its clock time was refused */
     NONE("remind me at 8 o'clock sharp tomorrow"), /* am or pm? */
+    /* a bound said first, in a recurring phrase's sentence */
+    NONE("from next monday, every day at 8am"),
+    NONE("until christmas, every friday at 5pm"),
+    F("greetings from boston, every monday at 9am send the report",
+      "every monday at 9am", "greetings from boston send the report"),
+    /* a meal beside a phrase without a clock time */
+    NONE("tomorrow around lunch call the bank"),
+    NONE("mid-morning every day stretch"),
+    /* a range moved from one time to another: before which? */
+    NONE("the call got pushed from 3pm to 5pm, remind me 10 minutes before"),
+    FD("the workshop is from 3pm to 5pm, remind me 10 minutes before",
+       "10 minutes before", "", "2025-03-05T14:50:00Z"),
     NONE("remind me tomorrow, at 8 sharp"),
     FD("I woke at 6, remind me tomorrow", "tomorrow", "",
        "2025-03-06T10:00:00Z"), /* a time in the past tells of it */
