@@ -670,8 +670,9 @@ static int judge_numbers(const char *t, size_t len, when_cand *c,
   if (f->form == F_DURATION && f->dur.ms == 1000 && !f->dur.calendar)
     return CTX_WEAK; /* "in a sec": a figure of speech */
   if (f->form == F_GENERAL && !f->clock.has && f->part == P_NONE) {
-    static const char *const short_days[] = {"sat", "sun", "wed",  "mon", "tue",
-                                             "thu", "fri", "tues", "thur"};
+    static const char *const short_days[] = {"sat",  "sun", "wed", "mon",
+                                             "tue",  "thu", "fri", "tues",
+                                             "thur", "weds"};
     size_t slash = 0, digits = 0;
     for (size_t i = c->a; i < c->b; i++) {
       if (t[i] == '/') slash++;
@@ -895,6 +896,54 @@ static int meal_beside(const char *t, size_t len, const when_cand *c, size_t *a,
          when_word_in(t, *a, *b, meals, N(meals));
 }
 
+/* A day named by an event the grammar cannot date, beside the phrase:
+** "on my birthday at 9am", "at 9am on payday", "at 10 on the day of the
+** exam" ("on", then up to three words, one of them such a day). *a, *b:
+** "on" .. the day's word. */
+static int event_day_beside(const char *t, size_t len, const when_cand *c,
+                            size_t *a, size_t *b) {
+  static const char *const days[] = {
+      "birthday", "bday",       "birthday's", "anniversary", "payday",
+      "wedding",  "graduation", "holiday",    "vacation",    "day"};
+  size_t wa, wb, pa, pb;
+  int k = 0;
+  /* before: "on my birthday at 9am" */
+  for (size_t p = c->a; k < 4 && when_prev_word(t, len, p, &wa, &wb) &&
+                        wa >= c->ca && !when_time_like(t, wa, wb);
+       p = wa, k++) {
+    if (!when_word_eq(t, wa, wb, "on")) continue;
+    if (!when_prev_word(t, len, c->a, &pa, &pb) ||
+        !when_word_in(t, pa, pb, days, N(days)))
+      break;
+    *a = wa, *b = pb;
+    return 1;
+  }
+  /* after: "at 9am on my birthday" */
+  if (!word_after(t, len, c, &wa, &wb) || !when_word_eq(t, wa, wb, "on"))
+    return 0;
+  *a = wa;
+  k = 0;
+  for (size_t p = wb; k < 3 && when_next_word(t, len, p, &pa, &pb) &&
+                      pb <= c->cb && !when_time_like(t, pa, pb);
+       p = pb, k++) {
+    if (when_word_in(t, pa, pb, days, N(days))) {
+      *b = pb;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* A place whose clock the grammar reads, right before the phrase: "in
+** tokyo at 9am", "when I land in Tokyo at 9am" -- its clock or ours? */
+static int place_before(const char *t, size_t len, const when_cand *c,
+                        size_t *a, size_t *b) {
+  size_t pa, pb;
+  return word_before(t, len, c, a, b) && when_zone_name_is(t + *a, *b - *a) &&
+         when_prev_word(t, len, *a, &pa, &pb) && pa >= c->ca &&
+         when_word_eq(t, pa, pb, "in") && (*a = pa, 1);
+}
+
 /* A time-like word next to the phrase that it did not read. */
 static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
                             size_t n) {
@@ -924,7 +973,9 @@ static int judge_neighbours(const char *t, size_t len, when_cand *c, char *why,
           (when_word_is(t + a2, 3, "sat") || when_word_is(t + a2, 3, "1:1"))))
       return unread_next(why, n, t, a2, b2);
   }
-  if (meal_beside(t, len, c, &a, &b)) return unread_next(why, n, t, a, b);
+  if (meal_beside(t, len, c, &a, &b) || event_day_beside(t, len, c, &a, &b) ||
+      place_before(t, len, c, &a, &b))
+    return unread_next(why, n, t, a, b);
   if ((word_before(t, len, c, &a, &b) && when_business_end(t, len, a, b, -1)) ||
       (word_after(t, len, c, &a, &b) && when_business_end(t, len, a, b, +1)))
     return unread_next(why, n, t, a, b); /* "close of business friday" */

@@ -277,9 +277,11 @@ int when_zone_name_is(const char *w, size_t n) {
 }
 
 /* A named zone: an abbreviation ("pst"), or a place or region followed by
-** "time" ("eastern time", "new york time"; "et" alone is enough). */
+** "time" ("eastern time", "new york time"; "et" alone is enough), or
+** either after "in" ("at 9am in tokyo": that place's clock). */
 static int zone_word(when_parser *p, zone_spec *z) {
-  int i = p->pos;
+  int in = when_tok_word(p, p->pos, "in");
+  int i = p->pos + in;
   for (int k = 0; k < WHEN_COUNT(zone_names); k++) {
     const zone_name *n = &zone_names[k];
     if (!when_tok_word(p, i, n->w1)) continue;
@@ -291,9 +293,9 @@ static int zone_word(when_parser *p, zone_spec *z) {
     int has_time = when_tok_word(p, j, "time");
     int abbr = !n->w2 && strlen(n->w1) <= 4 && strcmp(n->w1, "la") != 0 &&
                strcmp(n->w1, "uk") != 0;
-    if (!abbr && !has_time) continue; /* "new york" alone is a place */
+    if (!abbr && !has_time && !in) continue; /* "new york" alone: a place */
     z->has = 1, z->rule = n->rule, z->off_min = n->off_min;
-    when_skip(p, j + has_time - i);
+    when_skip(p, j + has_time - p->pos);
     return 1;
   }
   return 0;

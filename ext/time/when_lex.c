@@ -21,11 +21,11 @@
 /* ---- word tables --------------------------------------------------------- */
 
 const when_name when_weekdays[] = {
-    {"sunday", 0},  {"sun", 0},      {"monday", 1}, {"mon", 1},
-    {"tuesday", 2}, {"tue", 2},      {"tues", 2},   {"wednesday", 3},
-    {"wed", 3},     {"thursday", 4}, {"thu", 4},    {"thur", 4},
-    {"thurs", 4},   {"friday", 5},   {"fri", 5},    {"saturday", 6},
-    {"sat", 6}};
+    {"sunday", 0},   {"sun", 0},   {"monday", 1},   {"mon", 1},
+    {"tuesday", 2},  {"tue", 2},   {"tues", 2},     {"wednesday", 3},
+    {"wed", 3},      {"weds", 3},  {"thursday", 4}, {"thu", 4},
+    {"thur", 4},     {"thurs", 4}, {"friday", 5},   {"fri", 5},
+    {"saturday", 6}, {"sat", 6}};
 const int when_n_weekdays = WHEN_COUNT(when_weekdays);
 
 const when_name when_months[] = {

@@ -16,16 +16,16 @@
 /* Words that, next to a phrase it did not read, mean the phrase is only a
 ** piece of the time meant. */
 static const char *const time_words[] = {
-    "today",     "tomorrow",  "tonight", "tmrw",     "noon",   "midnight",
-    "morning",   "afternoon", "evening", "night",    "oclock", "o'clock",
-    "am",        "pm",        "a.m.",    "p.m.",     "monday", "tuesday",
-    "wednesday", "thursday",  "friday",  "saturday", "sunday", "mon",
-    "tue",       "tues",      "wed",     "thu",      "thur",   "thurs",
-    "fri",       "sat",       "sun",     "weekend",  "asap",   "eod",
-    "lunchtime", "midday",    "minutes", "minute",   "mins",   "min",
-    "hours",     "hour",      "hrs",     "days",     "weeks",  "months",
-    "arvo",      "cob",       "eob",     "sunrise",  "sunset", "dawn",
-    "dusk",      "week"};
+    "today",     "tomorrow",  "tonight", "tmrw",     "noon",    "midnight",
+    "morning",   "afternoon", "evening", "night",    "oclock",  "o'clock",
+    "am",        "pm",        "a.m.",    "p.m.",     "monday",  "tuesday",
+    "wednesday", "thursday",  "friday",  "saturday", "sunday",  "mon",
+    "tue",       "tues",      "wed",     "weds",     "thu",     "thur",
+    "thurs",     "fri",       "sat",     "sun",      "weekend", "asap",
+    "eod",       "lunchtime", "midday",  "minutes",  "minute",  "mins",
+    "min",       "hours",     "hour",    "hrs",      "days",    "weeks",
+    "months",    "arvo",      "cob",     "eob",      "sunrise", "sunset",
+    "dawn",      "dusk",      "week"};
 
 /* "3ish", "9am-ish", "tomorrow-ish" (not "publish"). */
 int when_ish_word(const char *t, size_t a, size_t b) {

@@ -1683,6 +1683,24 @@ def messages_round2():
     m("remind me tomorrow to eat lunch", SAME(1),
       note="the meal is the task, two words away: bare 'tomorrow' keeps the clock time")
     m("tomorrow at 1pm lunch with sam", D("tomorrow", 13), rest="lunch with sam")
+    family("place_and_event_day")
+    scene("ber")
+    m("remind me weds at 3pm to pay rent", D("wed", 15), rest="pay rent",
+      note="'weds': a common way to write Wednesday")
+    scene("lon")
+    m("call the office at 9am in new york tomorrow", D("tomorrow", 9, zone="America/New_York"),
+      rest="call the office")
+    m("remind me at 9am in Tokyo to call Kenji", D(1, 9, zone="Asia/Tokyo"), rest="call Kenji",
+      note="'in Tokyo' after the time: that place's clock")
+    m("in tokyo at 9am call Kenji", NO("ambiguous"), note="the place before the time: its clock or ours?")
+    m("remind me when I land in Tokyo at 9am", NO("ambiguous"))
+    scene("ny")
+    m("meet at 3pm in LA", D("today", 15, zone="America/Los_Angeles"), rest="meet")
+    m("remind me on my birthday at 9am", NO("unsupported"), note="a day the reader cannot date")
+    m("at 9am on payday send the invoices", NO("unsupported"))
+    m("remind me at 10am on the day of the exam", NO("unsupported"))
+    m("remind me at 9am on my day off", NO("unsupported"))
+    m("at 9am on zoom tomorrow standup", D("tomorrow", 9))
     family("moved_range")
     scene("la")
     m("the call got pushed from 3pm to 5pm, remind me 10 minutes before", NO("ambiguous"),

@@ -262,6 +262,13 @@ static const fcase cases[] = {
     /* a meal beside a phrase without a clock time */
     NONE("tomorrow around lunch call the bank"),
     NONE("mid-morning every day stretch"),
+    /* a day the reader cannot date, a place's clock before the time */
+    NONE("remind me on my birthday at 9am"),
+    NONE("at 9am on payday send the invoices"),
+    NONE("in tokyo at 9am call Kenji"),
+    FD("remind me at 9am in Tokyo", "at 9am in Tokyo", "",
+       "2025-03-06T00:00:00Z"),
+    FD("remind me weds at 3pm", "weds at 3pm", "", "2025-03-05T15:00:00Z"),
     /* a range moved from one time to another: before which? */
     NONE("the call got pushed from 3pm to 5pm, remind me 10 minutes before"),
     FD("the workshop is from 3pm to 5pm, remind me 10 minutes before",
