@@ -7,7 +7,11 @@
 **     earlier": that time minus the offset;
 **   - its day: "the interview is on Tuesday at 2:30pm. Remind me at 1pm
 **     that day", "... the day before at 7pm", "the night before at 10pm":
-**     the clock time said, on that day (or the day before or after).
+**     the clock time said, on that day (or the day before or after);
+**   - its day, unsaid: "I have a meeting at 3pm tomorrow, remind me at
+**     2pm" (when_anchor_day): a clock time alone in the request, before
+**     the other time on its day, is on that day; after it, which day is
+**     meant is asked.
 **
 ** The other time is the one time the message names that is still ahead;
 ** when it names none, the finder goes on as usual; when it names several
@@ -214,6 +218,40 @@ static const when_cand *clock_next_to(const char *t, const when_cand *seen,
   return NULL;
 }
 
+/* The local day (days since 1970-01-01) of the instant ms in zone. */
+static int64_t local_day(const tz_zone *zone, int64_t ms) {
+  int64_t s = civil_floor_div(ms, 1000);
+  if (!zone) zone = tz_utc(); /* as when_read reads it */
+  return civil_floor_div(s + tz_offset_at(zone, s), 86400);
+}
+
+/* The clock time of clock read on day (local days): 0 read into *r, 1
+** refused (why, naming [a, b) of the message). */
+static int clock_on_day(const char *t, size_t len, int64_t now,
+                        const tz_zone *zone, const when_cand *clock,
+                        int64_t day, size_t a, size_t b, when_result *r,
+                        char *why, size_t wn) {
+  int y, mo, d;
+  civil_date_from_days(day, &y, &mo, &d);
+  char buf[WHEN_PHRASE_MAX + 16];
+  snprintf(buf, sizeof buf, "%04d-%02d-%02d %.*s", y, mo, d,
+           (int)(clock->b - clock->a), t + clock->a);
+  when_hints h;
+  when_context_hints(t, len, clock->a, &h);
+  h.quiet = 1;
+  when_parser p;
+  when_form f;
+  int understood;
+  memset(r, 0, sizeof *r);
+  if (strlen(buf) > WHEN_PHRASE_MAX ||
+      when_read(buf, now, zone, &h, r, &p, &f, &understood) != 0) {
+    snprintf(why, wn, "'%.*s': %s", (int)(b - a > 40 ? 40 : b - a), t + a,
+             r->reason[0] ? r->reason : "cannot read it");
+    return 1;
+  }
+  return 0;
+}
+
 /* "at 1pm that day": 0 answered, 1 refused (why), -1 none. */
 static int day_anchor(const char *t, size_t len, int64_t now,
                       const tz_zone *zone, const when_cand *seen, int n,
@@ -229,31 +267,57 @@ static int day_anchor(const char *t, size_t len, int64_t now,
     const when_cand *second, *other = the_other(seen, n, now, a, b, 1, &second);
     if (!other) continue;
     if (second) return ask_which(why, wn, t, a, b, other, second);
-    int64_t s = other->r.due_at / 1000;
-    int64_t days = civil_floor_div(s + tz_offset_at(zone, s), 86400) + delta;
-    int y, mo, d;
-    civil_date_from_days(days, &y, &mo, &d);
-    char buf[WHEN_PHRASE_MAX + 16];
-    snprintf(buf, sizeof buf, "%04d-%02d-%02d %.*s", y, mo, d,
-             (int)(clock->b - clock->a), t + clock->a);
-    when_hints h;
-    when_context_hints(t, len, clock->a, &h);
-    h.quiet = 1;
     when_result r;
-    when_parser p;
-    when_form f;
-    int understood;
-    memset(&r, 0, sizeof r);
-    if (strlen(buf) > WHEN_PHRASE_MAX ||
-        when_read(buf, now, zone, &h, &r, &p, &f, &understood) != 0) {
-      snprintf(why, wn, "'%.*s': %s", (int)(b - a > 40 ? 40 : b - a), t + a,
-               r.reason[0] ? r.reason : "cannot read it");
+    if (clock_on_day(t, len, now, zone, clock,
+                     local_day(zone, other->r.due_at) + delta, a, b, &r, why,
+                     wn))
       return 1;
-    }
     answer(out, &r, a, b);
     return 0;
   }
   return -1;
+}
+
+/* Does the sentence of c speak of a deadline ("the deadline is friday at
+** 5pm", "the report is due ...")? Work before it may fall on any day. */
+static int deadline_said(const char *t, size_t len, const when_cand *c) {
+  static const char *const words[] = {"deadline", "due",    "expires",
+                                      "closes",   "ends",   "submit",
+                                      "by",       "before", "until"};
+  size_t wa, wb;
+  for (size_t i = c->sa; when_next_word(t, len, i, &wa, &wb) && wb <= c->sb;
+       i = wb)
+    if (when_word_in(t, wa, wb, words, WHEN_COUNT(words))) return 1;
+  return 0;
+}
+
+int when_anchor_day(const char *t, size_t len, int64_t now, const tz_zone *zone,
+                    const when_cand *seen, int n, const when_cand *clock,
+                    when_found *out, char *why, size_t wn) {
+  const when_cand *second,
+      *other = the_other(seen, n, now, clock->ca, clock->cb, 1, &second);
+  if (!other) return -1;
+  if (second) return ask_which(why, wn, t, clock->a, clock->b, other, second);
+  int64_t day = local_day(zone, other->r.due_at);
+  if (day == local_day(zone, out->r.due_at)) return -1;
+  when_result r;
+  if (clock_on_day(t, len, now, zone, clock, day, clock->a, clock->b, &r, why,
+                   wn))
+    return 1;
+  if (r.due_at > other->r.due_at || r.due_at < now ||
+      deadline_said(t, len, other)) {
+    snprintf(why, wn,
+             "'%.*s' names no day, and the message speaks of '%.*s': "
+             "which day is meant?",
+             (int)(clock->b - clock->a > 40 ? 40 : clock->b - clock->a),
+             t + clock->a,
+             (int)(other->b - other->a > 40 ? 40 : other->b - other->a),
+             t + other->a);
+    return 1;
+  }
+  answer(out, &r, clock->a, clock->b);
+  if (out->r.confidence > 0.8) out->r.confidence = 0.8;
+  return 0;
 }
 
 int when_anchor(const char *t, size_t len, int64_t now, const tz_zone *zone,

@@ -415,6 +415,10 @@ int when_find(const char *text, size_t len, int64_t now_ms, const tz_zone *zone,
     rc = choose(fp, req, nr, out, &picked);
     if (rc == 0 && picked && clock_only(picked))
       rc = day_beside(fp, picked, other, no, out);
+    if (rc == 0 && picked && clock_only(picked) && out->end2 == 0 &&
+        when_anchor_day(text, len, now_ms, zone, fp->cands, fp->n, picked, out,
+                        fp->why, sizeof fp->why) == 1)
+      rc = -1; /* "I have a meeting at 3pm tomorrow, remind me at 2pm" */
   } else if (fp->why_req[0]) {
     return not_found(out, now_ms, zone, fp->why_req);
   } else if (no) {

@@ -129,6 +129,16 @@ int when_anchor(const char *t, size_t len, int64_t now, const tz_zone *zone,
                 const when_cand *seen, int n, when_found *out, char *why,
                 size_t wn);
 
+/* clock: the request's clock time alone, read into out as today's or
+** tomorrow's. When another time of seen[] (the phrases nothing in the
+** message refused: not "last friday was fun") names a day ("I have a meeting
+** at 3pm tomorrow, remind me at 2pm"), the clock time is on that day:
+** 0 read into out, 1 refused (why: it falls after that time, or two such
+** times), -1 nothing to change. */
+int when_anchor_day(const char *t, size_t len, int64_t now, const tz_zone *zone,
+                    const when_cand *seen, int n, const when_cand *clock,
+                    when_found *out, char *why, size_t wn);
+
 /* Does a request marker the rest drops ("remind me", "can you") start at
 ** byte a? Returns its end, or 0. at_head: a is the first word left of its
 ** sentence ("Reminder: ..."). */

@@ -1701,6 +1701,21 @@ def messages_round2():
     m("remind me at 10am on the day of the exam", NO("unsupported"))
     m("remind me at 9am on my day off", NO("unsupported"))
     m("at 9am on zoom tomorrow standup", D("tomorrow", 9))
+    family("day_of_plan")
+    scene("ny")
+    m("I have a meeting at 3pm tomorrow, remind me at 2pm", D("tomorrow", 14),
+      note="the request's clock time falls on the plan's day, before it")
+    m("she lands at 11am tomorrow so remind me at 9am to leave", D("tomorrow", 9), rest="leave")
+    m("the exam is friday at 9am; wake me at 7am", D("fri", 7))
+    m("my flight is on the 12th at 6am, remind me at 4am", D(("dom", 12), 4))
+    m("the game is on sunday at 4pm; ping me at 3pm", D("sun", 15))
+    m("we meet tomorrow at 3pm. remind me at 2:30pm", D("tomorrow", 14, 30))
+    m("the meeting is at 3pm today, remind me at 2pm", D("today", 14))
+    m("the exam is friday at 9am; remind me at 6pm to celebrate", NO("ambiguous"),
+      note="after the plan's time: that day or today?")
+    m("the deadline is friday at 5pm, remind me at 9am to start", NO("ambiguous"),
+      note="work before a deadline may fall on any day")
+    m("dinner is at 8pm tomorrow and lunch at 1pm on friday, remind me at noon", NO("ambiguous"))
     family("moved_range")
     scene("la")
     m("the call got pushed from 3pm to 5pm, remind me 10 minutes before", NO("ambiguous"),

@@ -269,6 +269,11 @@ static const fcase cases[] = {
     FD("remind me at 9am in Tokyo", "at 9am in Tokyo", "",
        "2025-03-06T00:00:00Z"),
     FD("remind me weds at 3pm", "weds at 3pm", "", "2025-03-05T15:00:00Z"),
+    /* a clock time alone falls on the day of the plan the message names */
+    FD("I have a meeting at 3pm tomorrow, remind me at 2pm", "at 2pm", "",
+       "2025-03-06T14:00:00Z"),
+    NONE("the exam is friday at 9am; remind me at 6pm to celebrate"),
+    NONE("the deadline is friday at 5pm, remind me at 9am to start"),
     /* a range moved from one time to another: before which? */
     NONE("the call got pushed from 3pm to 5pm, remind me 10 minutes before"),
     FD("the workshop is from 3pm to 5pm, remind me 10 minutes before",
