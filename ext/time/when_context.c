@@ -939,9 +939,12 @@ static int event_day_beside(const char *t, size_t len, const when_cand *c,
 static int place_before(const char *t, size_t len, const when_cand *c,
                         size_t *a, size_t *b) {
   size_t pa, pb;
-  return word_before(t, len, c, a, b) && when_zone_name_is(t + *a, *b - *a) &&
-         when_prev_word(t, len, *a, &pa, &pb) && pa >= c->ca &&
-         when_word_eq(t, pa, pb, "in") && (*a = pa, 1);
+  if (!word_before(t, len, c, a, b) || !when_zone_name_is(t + *a, *b - *a) ||
+      !when_prev_word(t, len, *a, &pa, &pb) || pa < c->ca ||
+      !when_word_eq(t, pa, pb, "in"))
+    return 0;
+  *a = pa;
+  return 1;
 }
 
 /* A time-like word next to the phrase that it did not read. */
