@@ -1063,6 +1063,31 @@ static int bound_earlier(const char *t, size_t len, const when_cand *c,
   return 0;
 }
 
+/* "every" or "each" in a one-time phrase's clause, before a word of time
+** ("every first of the month at 9am", "at 9am each quarter"): the clause
+** asks for a recurrence the phrase did not read. *a, *b: the two words. */
+static int every_in_clause(const char *t, size_t len, const when_cand *c,
+                           size_t *a, size_t *b) {
+  static const char *const units[] = {"day",     "month", "year",   "quarter",
+                                      "weekday", "first", "second", "third",
+                                      "fourth",  "last",  "other",  "single"};
+  size_t wa, wb, na, nb;
+  for (size_t i = c->ca; when_next_word(t, len, i, &wa, &wb) && wb <= c->cb;
+       i = wb) {
+    if (wa >= c->a && wb <= c->b) continue; /* inside the phrase */
+    if (!(when_word_eq(t, wa, wb, "every") ||
+          when_word_eq(t, wa, wb, "each")) ||
+        !when_next_word(t, len, wb, &na, &nb) || nb > c->cb)
+      continue;
+    if (when_time_like(t, na, nb) || when_word_in(t, na, nb, units, N(units)) ||
+        when_ordinal_word(t, na, nb) || ascii_is_digit(t[na])) {
+      *a = wa, *b = nb;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* Words around a phrase that change what it schedules, which it did not
 ** read: a bound or an exception after it ("every day at 9am until friday",
 ** "every day except weekends", "for a week", "starting monday", "during
@@ -1132,8 +1157,9 @@ static int judge_bounds(const char *t, size_t len, when_cand *c, char *why,
                   "'%.*s' bounds the schedule, which was not read with it: "
                   "say the schedule alone",
                   t + a, b - a);
-  if (!recurs && word_before(t, len, c, &a, &b) &&
-      when_word_in(t, a, b, repeat_words, N(repeat_words)))
+  if (!recurs && ((word_before(t, len, c, &a, &b) &&
+                   when_word_in(t, a, b, repeat_words, N(repeat_words))) ||
+                  every_in_clause(t, len, c, &a, &b)))
     return refuse(why, n,
                   "'%.*s' makes it recurring, which was not read: say "
                   "'every ...'",

@@ -116,6 +116,7 @@ static const word_fix fixes[] = {
     {"evrey", "every"},        {"evey", "every"},
     {"eveyr", "every"},        {"evrery", "every"},
     {"arvo", "afternoon"}, /* Australian */
+    {"morn", "morning"},
 };
 
 /* Words a typo rule must not rewrite (they are words of their own). */

@@ -25,7 +25,7 @@ static const char *const time_words[] = {
     "eod",       "lunchtime", "midday",  "minutes",  "minute",  "mins",
     "min",       "hours",     "hour",    "hrs",      "days",    "weeks",
     "months",    "arvo",      "cob",     "eob",      "sunrise", "sunset",
-    "dawn",      "dusk",      "week"};
+    "dawn",      "dusk",      "week",    "m-f"};
 
 /* "3ish", "9am-ish", "tomorrow-ish" (not "publish"). */
 int when_ish_word(const char *t, size_t a, size_t b) {

@@ -1716,6 +1716,15 @@ def messages_round2():
     m("the deadline is friday at 5pm, remind me at 9am to start", NO("ambiguous"),
       note="work before a deadline may fall on any day")
     m("dinner is at 8pm tomorrow and lunch at 1pm on friday, remind me at noon", NO("ambiguous"))
+    family("every_unread")
+    scene("ny")
+    m("every first of the month at 9am pay rent", NO("unsupported"),
+      note="'every' asks for a recurrence the one-time phrase did not read")
+    m("every quarter on the 1st at 9am file the taxes", NO("unsupported"))
+    m("at 9am each quarter review the budget", NO("unsupported"))
+    m("M-F at 9am standup", NO("unsupported"), note="Monday to Friday, not read")
+    m("remind me at 5pm to water every plant", T(17), rest="water every plant")
+    m("remind me tmrw morn to call the vet", PART("tomorrow", "morning"), rest="call the vet")
     family("moved_range")
     scene("la")
     m("the call got pushed from 3pm to 5pm, remind me 10 minutes before", NO("ambiguous"),

@@ -274,6 +274,10 @@ static const fcase cases[] = {
        "2025-03-06T14:00:00Z"),
     NONE("the exam is friday at 9am; remind me at 6pm to celebrate"),
     NONE("the deadline is friday at 5pm, remind me at 9am to start"),
+    /* "every" beside a one-time phrase: a recurrence it did not read */
+    NONE("every first of the month at 9am"),
+    NONE("M-F at 9am standup"),
+    F("remind me at 5pm to water every plant", "at 5pm", "water every plant"),
     /* a range moved from one time to another: before which? */
     NONE("the call got pushed from 3pm to 5pm, remind me 10 minutes before"),
     FD("the workshop is from 3pm to 5pm, remind me 10 minutes before",
