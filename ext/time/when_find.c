@@ -56,10 +56,8 @@ typedef struct finder {
 /* Between two words of one phrase: only what the reader reads (and the
 ** apostrophe after a plural s: "in 3 days' time"). */
 static int gap_ok(const char *t, size_t a, size_t b) {
-  if (a > 0 && (t[a - 1] == 's' || t[a - 1] == 'S') && a < b) {
-    if (t[a] == '\'') a++;
-    else if (a + 3 <= b && memcmp(t + a, "\xe2\x80\x99", 3) == 0) a += 3;
-  }
+  if (a > 0 && (t[a - 1] == 's' || t[a - 1] == 'S'))
+    a += when_apostrophe_len(t, b, a); /* read no further than the gap */
   for (size_t i = a; i < b; i++)
     if (!when_is_blank(t[i]) && (!t[i] || !strchr(",.+-@", t[i]))) return 0;
   return 1;
