@@ -44,11 +44,12 @@ typedef struct finder {
   int n_other;                                   /* unread word next to them */
   when_cand seen[CANDS_MAX]; /* every phrase the reader accepted */
   int n_seen;
-  when_cand rday[CANDS_MAX];  /* days alone refused, that still name the */
-  int n_rday;                 /* day of a clock time beside (day_binds) */
-  size_t rclock_s[CANDS_MAX]; /* clock times alone the reader refused (am */
-  char rclock_why[CANDS_MAX][WHEN_REASON_MAX]; /* or pm?) in a clause */
-  int n_rclock;                                /* that took them as times */
+  /* Refused candidates that still bear on a time beside them, each with
+  ** its reason in r.reason (keep_refused): days alone that still name the
+  ** day of a clock time (day_binds), and clock times alone the reader
+  ** refused (am or pm?) in a clause that took them as times. */
+  when_cand refused[2 * CANDS_MAX];
+  int n_refused;
   when_hints hints; /* of the sentence [hint_a, hint_b) */
   size_t hint_a, hint_b;
 } finder;
@@ -56,10 +57,8 @@ typedef struct finder {
 /* Between two words of one phrase: only what the reader reads (and the
 ** apostrophe after a plural s: "in 3 days' time"). */
 static int gap_ok(const char *t, size_t a, size_t b) {
-  if (a > 0 && (t[a - 1] == 's' || t[a - 1] == 'S') && a < b) {
-    if (t[a] == '\'') a++;
-    else if (a + 3 <= b && memcmp(t + a, "\xe2\x80\x99", 3) == 0) a += 3;
-  }
+  if (a > 0 && (t[a - 1] == 's' || t[a - 1] == 'S'))
+    a += when_apostrophe_len(t, b, a); /* read no further than the gap */
   for (size_t i = a; i < b; i++)
     if (!when_is_blank(t[i]) && (!t[i] || !strchr(",.+-@", t[i]))) return 0;
   return 1;
@@ -121,25 +120,41 @@ static int day_binds(const when_cand *c, const char *why, int parsed) {
   return strstr(why, WHEN_WHY_ALTERNATIVE) != NULL;
 }
 
+/* Keep a refused candidate in f->refused with its reason: room for
+** CANDS_MAX days and CANDS_MAX clock times. */
+static void keep_refused(finder *f, const when_cand *c, const char *why) {
+  int kind = 0;
+  for (int i = 0; i < f->n_refused; i++)
+    kind += day_only(&f->refused[i]) == day_only(c);
+  if (kind == CANDS_MAX) return;
+  f->refused[f->n_refused] = *c;
+  snprintf(f->refused[f->n_refused++].r.reason, WHEN_REASON_MAX, "%s", why);
+}
+
+/* The first refused candidate of a kind (day_only, clock_only) in the
+** sentence starting at byte sa, or NULL. */
+static const when_cand *refused_in(const finder *f, size_t sa,
+                                   int (*kind)(const when_cand *)) {
+  for (int i = 0; i < f->n_refused; i++)
+    if (f->refused[i].sa == sa && kind(&f->refused[i])) return &f->refused[i];
+  return NULL;
+}
+
 /* Keep the first refusal's reason (and the first in a request). A phrase
 ** the reader refused (parsed: reason in c->r) is judged in its message
 ** first: not a time there ("John 3:16") gives no reason, and the context's
 ** reason ("tells of the past") says more than the reader's. */
 static void note_refusal(finder *f, when_cand *c, const char *why, int parsed) {
   char ctx[WHEN_REASON_MAX];
+  int clock = 0; /* "at 8 o'clock sharp tomorrow": am or pm? */
   if (parsed) {
     int v = when_context_judge(f->t, f->len, c, ctx, sizeof ctx);
     if (v == CTX_WEAK) return;
     if (v == CTX_REFUSED) why = ctx;
-    if (v == CTX_OK && clock_only(c) && f->n_rclock < CANDS_MAX) {
-      f->rclock_s[f->n_rclock] = c->sa; /* "at 8 o'clock sharp tomorrow" */
-      snprintf(f->rclock_why[f->n_rclock++], WHEN_REASON_MAX, "%s", why);
-    }
+    clock = v == CTX_OK && clock_only(c);
   }
-  if (day_binds(c, why, parsed) && f->n_rday < CANDS_MAX) {
-    f->rday[f->n_rday] = *c; /* an alternative: the reason is the context's */
-    snprintf(f->rday[f->n_rday++].r.reason, WHEN_REASON_MAX, "%s", why);
-  }
+  /* kept with the reason given (an alternative's is the context's) */
+  if (clock || day_binds(c, why, parsed)) keep_refused(f, c, why);
   if (!f->why[0]) snprintf(f->why, sizeof f->why, "%s", why);
   if (c->request && !f->why_req[0])
     snprintf(f->why_req, sizeof f->why_req, "%s", why);
@@ -311,13 +326,12 @@ static int day_beside(finder *f, const when_cand *clock, when_cand **other,
       return two_times(f, day, other[i]);
     if (!day) day = other[i];
   }
-  for (int i = 0; !day && i < f->n_rday; i++) {
-    if (f->rday[i].sa != clock->sa) continue;
-    if (strstr(f->rday[i].r.reason, WHEN_WHY_ALTERNATIVE)) {
-      snprintf(f->why, sizeof f->why, "%s", f->rday[i].r.reason);
+  if (!day) { /* a day refused alone: "this morning ... at 11am" */
+    day = refused_in(f, clock->sa, day_only);
+    if (day && strstr(day->r.reason, WHEN_WHY_ALTERNATIVE)) {
+      snprintf(f->why, sizeof f->why, "%s", day->r.reason);
       return -1;
     }
-    day = &f->rday[i]; /* "this morning ... at 11am" */
   }
   if (!day) return 0;
   when_found merged = *out;
@@ -331,12 +345,9 @@ static int day_beside(finder *f, const when_cand *clock, when_cand **other,
 ** refused ("remind me at 8 o'clock sharp tomorrow": am or pm?): the day
 ** alone is not what was asked. 1 (why set) when so. */
 static int clock_refused(finder *f, const when_cand *day) {
-  for (int i = 0; i < f->n_rclock; i++)
-    if (f->rclock_s[i] == day->sa) {
-      snprintf(f->why, sizeof f->why, "%s", f->rclock_why[i]);
-      return 1;
-    }
-  return 0;
+  const when_cand *clock = refused_in(f, day->sa, clock_only);
+  if (clock) snprintf(f->why, sizeof f->why, "%s", clock->r.reason);
+  return clock != NULL;
 }
 
 /* Only blanks between bytes x and y? */

@@ -17,6 +17,7 @@
 
 #include "text/ascii.h"
 #include "time/when_int.h"
+#include "time/when_msg.h"
 
 /* ---- word tables --------------------------------------------------------- */
 
@@ -205,19 +206,10 @@ char when_lower(char ch) {
   return ascii_is_upper(ch) ? (char)(ch - 'A' + 'a') : ch;
 }
 
-/* The bytes of an apostrophe at s (' or the typographic ’), or 0. */
-static int apostrophe_len(const char *s) {
-  if (s[0] == '\'') return 1;
-  return (unsigned char)s[0] == 0xe2 && (unsigned char)s[1] == 0x80 &&
-                 (unsigned char)s[2] == 0x99
-             ? 3
-             : 0;
-}
-
 int when_word_is(const char *text, size_t n, const char *w) {
   size_t i = 0, j = 0;
   for (; i < n && w[j]; i++, j++) {
-    if (w[j] == '\'' && i + 3 <= n && apostrophe_len(text + i) == 3) {
+    if (w[j] == '\'' && when_apostrophe_len(text, n, i) == 3) {
       i += 2; /* "don’t" is "don't" */
       continue;
     }
@@ -302,6 +294,12 @@ static int lex_number(when_parser *p, const char *s, int *o, int glued) {
   return k;
 }
 
+/* The bytes of an apostrophe at s[k] of a phrase (NUL-terminated: read
+** no further than its NUL), or 0. */
+static int apostrophe_at(const char *s, int k) {
+  return (int)when_apostrophe_len(s, (size_t)k + strnlen(s + k, 3), (size_t)k);
+}
+
 /* Letters -> one lower-case T_WORD. A dot after letters is dropped
 ** ("dec." -> "dec"); after a single letter it may join the next letters
 ** of an initialism ("a.m." -> "am"). An apostrophe between letters, or
@@ -314,7 +312,7 @@ static int lex_word(when_parser *p, const char *s, int *o, int glued) {
   for (;;) {
     int seg = k;
     for (;;) {
-      int ap = k > 0 && ascii_is_alpha(s[k - 1]) ? apostrophe_len(s + k) : 0;
+      int ap = k > 0 && ascii_is_alpha(s[k - 1]) ? apostrophe_at(s, k) : 0;
       if (ap && (ascii_is_alpha(s[k + ap]) || /* "o'clock", "days' time" */
                  (when_lower(s[k - 1]) == 's' && !ascii_is_digit(s[k + ap])))) {
         k += ap;

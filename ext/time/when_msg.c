@@ -3,6 +3,9 @@
 ** the finder. Everything is found by scanning bytes around a position, so
 ** any text up to WHEN_FIND_TEXT_MAX is read without a table.
 **
+** Characters: a code point is decoded (as text/utf8.c validates it) only
+** inside the text's length; the apostrophe is ' or the typographic ’.
+**
 ** Words: runs of ASCII letters and digits and of non-ASCII characters other
 ** than the punctuation blocks U+00A0..U+00BF, U+2000..U+206F and
 ** U+3000..U+303F; the joiners / - + ' between word bytes (and ’ between
@@ -13,7 +16,32 @@
 #include <string.h>
 
 #include "text/ascii.h"
+#include "text/utf8.h"
 #include "time/when_msg.h"
+
+size_t when_codepoint_at(const char *t, size_t len, size_t i, uint32_t *cp) {
+  const unsigned char *s;
+  size_t bad, n;
+  utf8_problem why;
+  if (i >= len) return 0;
+  s = (const unsigned char *)t + i;
+  if (s[0] < 0x80) { /* NUL too: a character here, not the text's end */
+    *cp = s[0];
+    return 1;
+  }
+  n = utf8_char(s, len - i, &bad, &why);
+  if (n == 0) return 0;
+  uint32_t v = s[0] & (0x7fu >> n); /* the lead byte's bits */
+  for (size_t k = 1; k < n; k++) v = v << 6 | (s[k] & 0x3fu);
+  *cp = v;
+  return n;
+}
+
+size_t when_apostrophe_len(const char *t, size_t len, size_t i) {
+  uint32_t cp;
+  size_t n = when_codepoint_at(t, len, i, &cp);
+  return n && (cp == '\'' || cp == 0x2019) ? n : 0;
+}
 
 size_t when_sep_len(const char *t, size_t len, size_t i) {
   unsigned char a = (unsigned char)t[i];
@@ -36,9 +64,8 @@ int when_word_byte(unsigned char ch) {
 /* Does a joiner at text[i] glue the word bytes around it into one chunk? */
 static int joins(const char *t, size_t len, size_t i) {
   if (i == 0 || i + 1 >= len) return 0;
-  if (i + 3 < len && (unsigned char)t[i] == 0xe2 &&
-      (unsigned char)t[i + 1] == 0x80 && (unsigned char)t[i + 2] == 0x99)
-    return ascii_is_alpha(t[i - 1]) && ascii_is_alpha(t[i + 3]); /* o’clock */
+  if (when_apostrophe_len(t, len, i) == 3) /* o’clock */
+    return i + 3 < len && ascii_is_alpha(t[i - 1]) && ascii_is_alpha(t[i + 3]);
   unsigned char a = (unsigned char)t[i - 1], b = (unsigned char)t[i + 1];
   if (!when_word_byte(a) || !when_word_byte(b)) return 0;
   switch (t[i]) {

@@ -1,9 +1,10 @@
 /*
 ** when_msg.h -- a message as the finder (when_find.c, when_rest.c) reads it:
-** words, sentences and clauses of any text, found by scanning the bytes
-** around a position (nothing is allocated, so a 16 KiB message needs no
-** table), what one word is (when_words.c) and what the words around a
-** phrase say (when_context.c).
+** its characters (a code point, an apostrophe: read within the text's
+** length, as the text need not end in a NUL), words, sentences and clauses
+** of any text, found by scanning the bytes around a position (nothing is
+** allocated, so a 16 KiB message needs no table), what one word is
+** (when_words.c) and what the words around a phrase say (when_context.c).
 ** Internal to the time-phrase reader; docs/when.md "Finding a phrase in a
 ** message" is the manual.
 */
@@ -13,6 +14,17 @@
 #include <stddef.h>
 
 #include "time/when_int.h"
+
+/* ---- characters (when_msg.c) ---------------------------------------------- */
+
+/* The character at byte i of t[0..len): its length in bytes (1..4, *cp its
+** code point), or 0 at the end or on a malformed sequence (a sequence cut
+** short by len, an overlong one, a surrogate, a continuation byte). No
+** byte at or after len is read. */
+size_t when_codepoint_at(const char *t, size_t len, size_t i, uint32_t *cp);
+/* The bytes of an apostrophe at byte i of t[0..len): 1 for ', 3 for the
+** typographic ’ (U+2019), else 0. Also the lexer's (when_lex.c). */
+size_t when_apostrophe_len(const char *t, size_t len, size_t i);
 
 /* ---- words (when_msg.c) --------------------------------------------------- */
 

@@ -214,13 +214,11 @@ static int terminator(char ch) { return ch == '.' || ch == '!' || ch == '?'; }
 /* An opening (open 1: ( [ { " ' « “ ‘) or closing (open 0: ) ] } " ' » ” ’)
 ** bracket or quote at byte i of t[0..len). */
 static int bracket(const char *t, size_t len, size_t i, int open) {
-  unsigned char a = (unsigned char)t[i];
-  unsigned char b = i + 1 < len ? (unsigned char)t[i + 1] : 0;
-  unsigned char c = i + 2 < len ? (unsigned char)t[i + 2] : 0;
+  uint32_t cp;
   if (t[i] && strchr(open ? "([{\"'" : ")]}\"'", t[i])) return 1;
-  if (a == 0xc2) return b == (open ? 0xab : 0xbb);
-  if (a != 0xe2 || b != 0x80) return 0;
-  return open ? c == 0x9c || c == 0x98 : c == 0x9d || c == 0x99;
+  if (!when_codepoint_at(t, len, i, &cp)) return 0;
+  if (open) return cp == 0xab || cp == 0x201c || cp == 0x2018; /* « “ ‘ */
+  return cp == 0xbb || cp == 0x201d || cp == 0x2019;           /* » ” ’ */
 }
 
 /* A word of symbols only (emoji): UTF-8 lead bytes E2 or F0..F4. */
