@@ -309,4 +309,15 @@ char when_lower(char ch);
 /* Is text[0..n) the word w, ignoring ASCII case (’ in text is ' in w)? */
 int when_word_is(const char *text, size_t n, const char *w);
 
+/* ---- characters (when_chars.c) -------------------------------------------- */
+
+/* The character at byte i of t[0..len): its length in bytes (1..4, *cp its
+** code point), or 0 at the end or on a malformed sequence (a sequence cut
+** short by len, an overlong one, a surrogate, a continuation byte). No
+** byte at or after len is read. */
+size_t when_codepoint_at(const char *t, size_t len, size_t i, uint32_t *cp);
+/* The bytes of an apostrophe at byte i of t[0..len): 1 for ', 3 for the
+** typographic ’ (U+2019), else 0. */
+size_t when_apostrophe_len(const char *t, size_t len, size_t i);
+
 #endif

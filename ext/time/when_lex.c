@@ -17,7 +17,6 @@
 
 #include "text/ascii.h"
 #include "time/when_int.h"
-#include "time/when_msg.h"
 
 /* ---- word tables --------------------------------------------------------- */
 

@@ -3,8 +3,8 @@
 ** the finder. Everything is found by scanning bytes around a position, so
 ** any text up to WHEN_FIND_TEXT_MAX is read without a table.
 **
-** Characters: a code point is decoded (as text/utf8.c validates it) only
-** inside the text's length; the apostrophe is ' or the typographic ’.
+** Characters are read one by one with when_chars.c (inside the text's
+** length; the apostrophe is ' or the typographic ’).
 **
 ** Words: runs of ASCII letters and digits and of non-ASCII characters other
 ** than the punctuation blocks U+00A0..U+00BF, U+2000..U+206F and
@@ -16,32 +16,7 @@
 #include <string.h>
 
 #include "text/ascii.h"
-#include "text/utf8.h"
 #include "time/when_msg.h"
-
-size_t when_codepoint_at(const char *t, size_t len, size_t i, uint32_t *cp) {
-  const unsigned char *s;
-  size_t bad, n;
-  utf8_problem why;
-  if (i >= len) return 0;
-  s = (const unsigned char *)t + i;
-  if (s[0] < 0x80) { /* NUL too: a character here, not the text's end */
-    *cp = s[0];
-    return 1;
-  }
-  n = utf8_char(s, len - i, &bad, &why);
-  if (n == 0) return 0;
-  uint32_t v = s[0] & (0x7fu >> n); /* the lead byte's bits */
-  for (size_t k = 1; k < n; k++) v = v << 6 | (s[k] & 0x3fu);
-  *cp = v;
-  return n;
-}
-
-size_t when_apostrophe_len(const char *t, size_t len, size_t i) {
-  uint32_t cp;
-  size_t n = when_codepoint_at(t, len, i, &cp);
-  return n && (cp == '\'' || cp == 0x2019) ? n : 0;
-}
 
 size_t when_sep_len(const char *t, size_t len, size_t i) {
   unsigned char a = (unsigned char)t[i];

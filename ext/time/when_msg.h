@@ -15,17 +15,6 @@
 
 #include "time/when_int.h"
 
-/* ---- characters (when_msg.c) ---------------------------------------------- */
-
-/* The character at byte i of t[0..len): its length in bytes (1..4, *cp its
-** code point), or 0 at the end or on a malformed sequence (a sequence cut
-** short by len, an overlong one, a surrogate, a continuation byte). No
-** byte at or after len is read. */
-size_t when_codepoint_at(const char *t, size_t len, size_t i, uint32_t *cp);
-/* The bytes of an apostrophe at byte i of t[0..len): 1 for ', 3 for the
-** typographic ’ (U+2019), else 0. Also the lexer's (when_lex.c). */
-size_t when_apostrophe_len(const char *t, size_t len, size_t i);
-
 /* ---- words (when_msg.c) --------------------------------------------------- */
 
 /* A word ("chunk"): ASCII letters and digits and non-ASCII characters
