@@ -3,7 +3,9 @@ slots (--prefetch, host/dispatch/dispatch.h): only while the commands are short
 (their mean run time says a run claimed ahead starts within 20 ms), never
 before a command has ended, never with --prefetch 0; they start in claim
 order as slots free up, and a stop releases the ones still waiting
-('deferred'), so none is left running."""
+('deferred'), so none is left running. The commands get a clean environment
+(--clean-env): under the sanitizer layer a preloaded runtime would make even
+`true` take longer than a short command."""
 import re
 import subprocess
 import time
@@ -25,7 +27,7 @@ def tick_claims(ext, t, n, cmd, *flags):
     """A `tick --exec CMD --jobs 2 FLAGS` over n due triggers: each must
     succeed. Returns (db, the size of each claim, from the -v log)."""
     path, db = due_db(ext, t, n)
-    rc, _, err = tick(ext, path, "--exec", cmd, "--jobs", "2", *flags, "-v", timeout=60)
+    rc, _, err = tick(ext, path, "--exec", cmd, "--clean-env", "--jobs", "2", *flags, "-v", timeout=60)
     assert rc == 0, err
     assert len(runs(db, "status = 'success'")) == n
     sizes = [int(k) for k in re.findall(r": claimed (\d+) run\(s\)", err)]
@@ -71,7 +73,7 @@ def test_stop_releases_the_runs_claimed_ahead(ext):
         log = t.file("log")
         cmd = (f'echo "$TRIGGER_ID" >> {log}; '
                'case "$TRIGGER_ID" in t0[0-5]) ;; *) sleep 1.5 ;; esac')
-        proc = start(ext, "run", path, "--exec", cmd, "--jobs", "2", "--prefetch", "3")
+        proc = start(ext, "run", path, "--exec", cmd, "--clean-env", "--jobs", "2", "--prefetch", "3")
         try:
             assert wait_for(lambda: "t07" in executions(log), 10)
             time.sleep(0.3)
